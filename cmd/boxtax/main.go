@@ -1,0 +1,23 @@
+// Command boxtax measures what running software in containers costs on the
+// machine it runs on. See README.md and docs/user-guide.md.
+package main
+
+import (
+	"context"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/boxtax/boxtax/internal/cli"
+	_ "github.com/boxtax/boxtax/internal/workload/all" // every built-in workload
+)
+
+// version is set at build time with -ldflags "-X main.version=...".
+var version = "dev"
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := cli.Execute(ctx, cli.DefaultGlobals(version), os.Args[1:])
+	stop()
+	os.Exit(code)
+}

@@ -1,0 +1,90 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/boxtax/boxtax/internal/env"
+	"github.com/boxtax/boxtax/internal/store"
+	"github.com/boxtax/boxtax/internal/study"
+	"github.com/boxtax/boxtax/internal/workload"
+)
+
+var listKinds = []string{"workloads", "envs", "studies"}
+
+func listCmd(ctx context.Context, g *Globals, args []string) error {
+	var db string
+	fs := newFlags(g, "list", "workloads|envs|studies [--db FILE]")
+	fs.StringVar(&db, "db", "boxtax.db", "database whose stored studies `list studies` shows too")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usagef("say what to list: %s", strings.Join(listKinds, ", "))
+	}
+	tw := tabwriter.NewWriter(g.Stdout, 0, 0, 2, ' ', 0)
+	defer tw.Flush()
+	switch pos[0] {
+	case "workloads", "workload":
+		fmt.Fprintln(tw, "WORKLOAD\tMETRICS\tSEED TOOL\tSUMMARY")
+		for _, w := range workload.All() {
+			info := w.Info()
+			var metrics []string
+			for _, m := range info.Metrics {
+				metrics = append(metrics, m.Name)
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", info.Name, strings.Join(metrics, ","), info.SeedTool, info.Summary)
+		}
+	case "envs", "env", "environments":
+		fmt.Fprintln(tw, "ENV\tAVAILABLE\tDESCRIPTION")
+		for _, n := range env.Names() {
+			e, _ := env.New(n, env.Options{BinaryPath: g.Executable, Version: g.Version})
+			avail := "yes"
+			if err := e.Available(ctx); err != nil {
+				avail = "no: " + oneLine(err.Error())
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\n", n, avail, e.Description())
+		}
+	case "studies", "study", "presets":
+		fmt.Fprintln(tw, "PRESET\tDESCRIPTION")
+		for _, n := range study.Presets() {
+			spec, err := study.Preset(n)
+			desc := ""
+			if err == nil {
+				desc = oneLine(spec.Description)
+			}
+			fmt.Fprintf(tw, "%s\t%s\n", n, desc)
+		}
+		return listStored(ctx, tw, db)
+	default:
+		return usagef("cannot list %q; valid: %s", pos[0], strings.Join(listKinds, ", "))
+	}
+	return nil
+}
+
+// listStored adds the studies stored in db, if the file exists.
+func listStored(ctx context.Context, tw *tabwriter.Writer, path string) error {
+	if _, err := os.Stat(path); err != nil {
+		return nil
+	}
+	s, err := store.Open(ctx, path)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	studies, err := s.Studies(ctx)
+	if err != nil || len(studies) == 0 {
+		return err
+	}
+	fmt.Fprintf(tw, "\nSTORED IN %s\tSTATUS\tCREATED\n", path)
+	for _, st := range studies {
+		fmt.Fprintf(tw, "%d %s\t%s\t%s\n", st.ID, st.Name, st.Status, st.CreatedAt.Format("2006-01-02 15:04:05"))
+	}
+	return nil
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

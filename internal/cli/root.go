@@ -1,0 +1,170 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+)
+
+// Exit codes, documented in docs/user-guide.md.
+const (
+	ExitOK          = 0
+	ExitError       = 1   // something went wrong while working
+	ExitUsage       = 2   // bad command line, unknown name, broken study file
+	ExitRunsFailed  = 3   // the study finished but some runs failed
+	ExitInterrupted = 130 // Ctrl-C or SIGTERM; finished runs are kept
+)
+
+// Globals is the process state commands may touch.
+type Globals struct {
+	Stdout, Stderr io.Writer
+	Getenv         func(string) string
+	Version        string
+	Executable     string // the boxtax binary: runs as the worker
+	IsTerminal     func(io.Writer) bool
+}
+
+// usageError marks a problem with what the user asked for (exit 2).
+type usageError struct{ err error }
+
+func (u usageError) Error() string { return u.err.Error() }
+func (u usageError) Unwrap() error { return u.err }
+
+func usagef(format string, a ...any) error { return usageError{fmt.Errorf(format, a...)} }
+
+// exitError carries a specific exit code.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e exitError) Error() string { return e.err.Error() }
+func (e exitError) Unwrap() error { return e.err }
+
+type command struct {
+	summary string
+	run     func(ctx context.Context, g *Globals, args []string) error
+}
+
+func commands() map[string]command {
+	return map[string]command{
+		"run":     {"run a study (default: quick) and store every sample", runCmd},
+		"report":  {"print a study's results: table, markdown, csv or json", reportCmd},
+		"list":    {"list workloads, envs (with availability) or studies", listCmd},
+		"sysinfo": {"print the facts recorded about this machine", sysinfoCmd},
+		"clean":   {"remove every container boxtax started and left behind", cleanCmd},
+		"worker":  {"(internal) run one workload and print samples as JSON lines", workerCmd},
+		"version": {"print the version", func(_ context.Context, g *Globals, _ []string) error {
+			fmt.Fprintln(g.Stdout, "boxtax", g.Version)
+			return nil
+		}},
+	}
+}
+
+// Execute runs the command line and returns the process exit code.
+func Execute(ctx context.Context, g *Globals, args []string) int {
+	cmds := commands()
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		usage(g.Stdout, cmds)
+		if len(args) == 0 {
+			return ExitUsage
+		}
+		return ExitOK
+	}
+	cmd, ok := cmds[args[0]]
+	if !ok {
+		fmt.Fprintf(g.Stderr, "boxtax: unknown command %q; commands: %s\n", args[0], strings.Join(names(cmds), ", "))
+		return ExitUsage
+	}
+	err := cmd.run(ctx, g, args[1:])
+	if err == nil {
+		return ExitOK
+	}
+	if errors.Is(err, flag.ErrHelp) {
+		return ExitOK
+	}
+	fmt.Fprintf(g.Stderr, "boxtax %s: %v\n", args[0], err)
+	var ee exitError
+	var ue usageError
+	switch {
+	case errors.As(err, &ee):
+		return ee.code
+	case errors.Is(err, context.Canceled):
+		return ExitInterrupted
+	case errors.As(err, &ue):
+		return ExitUsage
+	}
+	return ExitError
+}
+
+func usage(w io.Writer, cmds map[string]command) {
+	fmt.Fprintf(w, "boxtax measures what running software in containers costs on this machine.\n\nUsage: boxtax COMMAND [ARGS] [FLAGS]\n\nCommands:\n")
+	for _, n := range names(cmds) {
+		fmt.Fprintf(w, "  %-8s %s\n", n, cmds[n].summary)
+	}
+	fmt.Fprintf(w, "\nRun 'boxtax COMMAND -h' for a command's flags. First steps: boxtax run && boxtax report\n")
+}
+
+func names(cmds map[string]command) []string {
+	var out []string
+	for n := range cmds {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// newFlags makes a flag set whose errors go to the command's stderr.
+func newFlags(g *Globals, name, argsUsage string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(g.Stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(g.Stderr, "Usage: boxtax %s %s\n\nFlags:\n", name, argsUsage)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// parse parses flags that may come before or after positional arguments.
+func parse(fs *flag.FlagSet, args []string) ([]string, error) {
+	var positional []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, err
+			}
+			return nil, usageError{err}
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return positional, nil
+		}
+		positional = append(positional, args[0])
+		args = args[1:]
+	}
+}
+
+// splitList splits a comma-separated flag value.
+func splitList(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// DefaultGlobals is the state of a real process.
+func DefaultGlobals(version string) *Globals {
+	exe, err := os.Executable()
+	if err != nil {
+		exe = os.Args[0]
+	}
+	return &Globals{Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv, Version: version, Executable: exe, IsTerminal: isTerminal}
+}

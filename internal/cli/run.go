@@ -1,0 +1,197 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"time"
+
+	"github.com/boxtax/boxtax/internal/env"
+	"github.com/boxtax/boxtax/internal/hostinfo"
+	"github.com/boxtax/boxtax/internal/monitor"
+	"github.com/boxtax/boxtax/internal/progress"
+	"github.com/boxtax/boxtax/internal/report"
+	"github.com/boxtax/boxtax/internal/store"
+	"github.com/boxtax/boxtax/internal/study"
+)
+
+// runOptions are the flags of `boxtax run`.
+type runOptions struct {
+	Study     string // preset name or YAML file
+	DB        string
+	Envs      []string
+	Workloads []string
+	Reps      int
+	Warmup    int
+	Seed      int64
+	Resume    bool
+	Quiet     bool // no table at the end
+}
+
+func runCmd(ctx context.Context, g *Globals, args []string) error {
+	o := runOptions{}
+	var envs, workloads string
+	fs := newFlags(g, "run", "[STUDY] [flags]   (STUDY: a preset name or a YAML file; default quick)")
+	fs.StringVar(&o.DB, "db", "boxtax.db", "SQLite database file to store the study in")
+	fs.StringVar(&envs, "envs", "", "comma-separated environments to run (default: the study's)")
+	fs.StringVar(&workloads, "workloads", "", "comma-separated workloads to run (default: the study's)")
+	fs.IntVar(&o.Reps, "reps", 0, "measured repetitions per cell (default: the study's)")
+	fs.IntVar(&o.Warmup, "warmup", -1, "warm-up rounds, discarded (default: the study's)")
+	fs.Int64Var(&o.Seed, "seed", 0, "seed for the run order (default: the study's, else random; always recorded)")
+	fs.BoolVar(&o.Resume, "resume", false, "finish the remaining runs of the latest unfinished study in --db")
+	fs.BoolVar(&o.Quiet, "quiet", false, "do not print the table at the end")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 1 {
+		return usagef("one study at a time, got %s", strings.Join(pos, " "))
+	}
+	if len(pos) == 1 {
+		o.Study = pos[0]
+	}
+	if o.Resume && (o.Study != "" || envs != "" || workloads != "" || o.Reps != 0 || o.Warmup != -1 || o.Seed != 0) {
+		return usagef("--resume continues a stored study as planned: give only --db")
+	}
+	o.Envs, o.Workloads = splitList(envs), splitList(workloads)
+	return runStudy(ctx, g, o)
+}
+
+// runStudy plans (or resumes) a study, runs it and prints its table.
+func runStudy(ctx context.Context, g *Globals, o runOptions) error {
+	var spec *study.Spec
+	if !o.Resume {
+		var err error
+		if spec, err = study.Load(o.Study); err != nil {
+			return usageError{err}
+		}
+		study.Overrides{Envs: o.Envs, Workloads: o.Workloads, Repetitions: o.Reps, Warmup: o.Warmup, Seed: o.Seed}.Apply(spec)
+		if err := spec.Validate(env.Names()); err != nil {
+			return usageError{err}
+		}
+	}
+	db, err := store.Open(ctx, o.DB)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+
+	var st store.Study
+	var runs []store.Run
+	if o.Resume {
+		if st, err = db.LatestStudy(ctx, true); err != nil {
+			return usagef("nothing to resume: %v", err)
+		}
+		if spec, err = study.ParseSpec(fmt.Sprintf("study %d", st.ID), []byte(st.SpecYAML)); err == nil {
+			err = spec.Validate(env.Names())
+		}
+		if err != nil {
+			return fmt.Errorf("study %d cannot be resumed by this boxtax: %w", st.ID, err)
+		}
+	}
+	envs, err := openEnvs(ctx, g, spec.EnvNames())
+	if err != nil {
+		return err
+	}
+	if o.Resume {
+		if runs, err = db.Runs(ctx, st.ID); err != nil {
+			return err
+		}
+		fmt.Fprintf(g.Stderr, "resuming study %d %q from %s\n", st.ID, st.Name, o.DB)
+	} else {
+		if spec.Seed == 0 {
+			spec.Seed = rand.Int64N(1<<53) + 1 // recorded, so the order can be replayed
+		}
+		if runs, err = spec.Plan(spec.Seed); err != nil {
+			return err
+		}
+		host := collectHost(ctx, g, hasDocker(spec.EnvNames()))
+		hostJSON, _ := json.Marshal(host)
+		st = store.Study{Name: spec.Name, SpecYAML: spec.YAML(), Seed: spec.Seed, HostJSON: string(hostJSON)}
+		if err := db.CreateStudy(ctx, &st, runs); err != nil {
+			return err
+		}
+		fmt.Fprintf(g.Stderr, "study %d %q: %d runs (%d cells x %d repetitions + %d warm-up rounds), seed %d, stored in %s\n",
+			st.ID, st.Name, len(runs), len(runs)/(spec.Repetitions+*spec.Warmup), spec.Repetitions, *spec.Warmup, spec.Seed, o.DB)
+	}
+
+	started := time.Now()
+	runner := &study.Runner{Store: db, Envs: envs, Progress: progress.New(g.Stderr, g.IsTerminal(g.Stderr), 10*time.Second),
+		Settle: monitor.DefaultSettler.Settle}
+	execErr := runner.Execute(ctx, st, runs)
+	if errors.Is(execErr, context.Canceled) || errors.Is(execErr, context.DeadlineExceeded) {
+		return exitError{ExitInterrupted, fmt.Errorf("interrupted: the finished runs of study %d are kept in %s; finish it with: boxtax run --resume --db %s", st.ID, o.DB, o.DB)}
+	}
+	if execErr != nil {
+		return execErr
+	}
+	rep, err := buildReport(ctx, db, st.ID)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(g.Stderr, "study %d finished in %s\n", st.ID, time.Since(started).Round(time.Second))
+	if !o.Quiet {
+		if err := report.Write(g.Stdout, "table", rep); err != nil {
+			return err
+		}
+	}
+	if rep.Runs.Failed > 0 {
+		return exitError{ExitRunsFailed, fmt.Errorf("%d of %d runs failed (reasons above and in: boxtax report --db %s --study %d)", rep.Runs.Failed, rep.Runs.Total, o.DB, st.ID)}
+	}
+	return nil
+}
+
+// openEnvs makes the named environments, checks that each can run here and
+// prepares it (e.g. builds the worker image). An environment that cannot run
+// is a usage error that names the ones that can.
+func openEnvs(ctx context.Context, g *Globals, names []string) (map[string]env.Environment, error) {
+	opts := env.Options{BinaryPath: g.Executable, Version: g.Version}
+	out := map[string]env.Environment{}
+	var problems, usable []string
+	for _, n := range names {
+		e, err := env.New(n, opts)
+		if err != nil {
+			return nil, usageError{err}
+		}
+		if err := e.Available(ctx); err != nil {
+			problems = append(problems, fmt.Sprintf("environment %s is not available: %v", n, err))
+			continue
+		}
+		usable = append(usable, n)
+		out[n] = e
+	}
+	if len(problems) > 0 {
+		hint := "no environment of this study can run here"
+		if len(usable) > 0 {
+			hint = "to run without it: --envs " + strings.Join(usable, ",")
+		}
+		return nil, usageError{fmt.Errorf("%s\n%s", strings.Join(problems, "\n"), hint)}
+	}
+	for _, n := range names {
+		if err := out[n].Prepare(ctx); err != nil {
+			return nil, fmt.Errorf("preparing environment %s: %w", n, err)
+		}
+	}
+	return out, nil
+}
+
+func hasDocker(envs []string) bool {
+	for _, e := range envs {
+		if strings.HasPrefix(e, "docker") {
+			return true
+		}
+	}
+	return false
+}
+
+// collectHost gathers the host facts; docker facts only when asked.
+func collectHost(ctx context.Context, g *Globals, withDocker bool) hostinfo.Host {
+	h := hostinfo.Collect(g.Version)
+	if withDocker {
+		h.Docker = dockerFacts(ctx)
+	}
+	return h
+}

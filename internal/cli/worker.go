@@ -1,0 +1,67 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/boxtax/boxtax/internal/workload"
+)
+
+// workerOptions are the worker's flags: which workload, with which parameters.
+type workerOptions struct {
+	Workload string
+	Params   string // JSON object
+	Scratch  string
+}
+
+func workerCmd(ctx context.Context, g *Globals, args []string) error {
+	var o workerOptions
+	fs := newFlags(g, "worker", "--workload NAME [--params JSON]")
+	fs.StringVar(&o.Workload, "workload", "", "the workload to run")
+	fs.StringVar(&o.Params, "params", "{}", "the workload's parameters as a JSON object")
+	fs.StringVar(&o.Scratch, "scratch", "", "directory for scratch files (default: a new one under $TMPDIR, removed afterwards)")
+	if _, err := parse(fs, args); err != nil {
+		return err
+	}
+	return runWorker(ctx, g, o)
+}
+
+// runWorker runs one workload and speaks the worker protocol on stdout: a
+// hello line first (its time is the worker's first instruction), then samples
+// and notes, then done, or an error line and a non-zero exit.
+func runWorker(ctx context.Context, g *Globals, o workerOptions) error {
+	em := workload.NewJSONEmitter(g.Stdout)
+	em.Send(workload.Message{Kind: workload.KindHello, UnixNs: time.Now().UnixNano(), PID: os.Getpid(), Version: g.Version})
+	fail := func(err error) error {
+		em.Send(workload.Message{Kind: workload.KindError, Text: err.Error()})
+		return err
+	}
+	wl, err := workload.Lookup(o.Workload)
+	if err != nil {
+		return fail(usageError{err})
+	}
+	var raw workload.Params
+	if err := json.Unmarshal([]byte(o.Params), &raw); err != nil {
+		return fail(usagef("--params is not a JSON object: %v", err))
+	}
+	params, err := workload.Check(wl.Info(), raw)
+	if err != nil {
+		return fail(usageError{err})
+	}
+	dir := o.Scratch
+	if dir == "" {
+		if dir, err = os.MkdirTemp("", "boxtax-"); err != nil {
+			return fail(fmt.Errorf("making a scratch directory: %w (set TMPDIR to a writable place)", err))
+		}
+		defer os.RemoveAll(dir)
+	}
+	start := time.Now()
+	if err := wl.Run(ctx, params, workload.Env{ScratchDir: dir}, em); err != nil {
+		return fail(fmt.Errorf("%s: %w", o.Workload, err))
+	}
+	em.Send(workload.Message{Kind: workload.KindDone, Elapsed: time.Since(start).Nanoseconds()})
+	return nil
+}

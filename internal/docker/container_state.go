@@ -1,0 +1,158 @@
+package docker
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"sort"
+)
+
+// Container is what ContainerInspect reports about a container.
+type Container struct {
+	ID              string          `json:"Id"` // 64 hex digits
+	Name            string          `json:"Name"`
+	Image           string          `json:"Image"` // image id, sha256:...
+	Created         string          `json:"Created"`
+	State           ContainerState  `json:"State"`
+	Config          ContainerLabels `json:"Config"`
+	HostConfig      HostConfig      `json:"HostConfig"`
+	NetworkSettings NetworkSettings `json:"NetworkSettings"`
+}
+
+// ContainerState is the run state of a container.
+type ContainerState struct {
+	Status     string `json:"Status"` // created, running, exited, ...
+	Running    bool   `json:"Running"`
+	OOMKilled  bool   `json:"OOMKilled"`
+	ExitCode   int    `json:"ExitCode"`
+	Pid        int    `json:"Pid"`
+	Error      string `json:"Error"`
+	StartedAt  string `json:"StartedAt"`
+	FinishedAt string `json:"FinishedAt"`
+}
+
+// ContainerLabels is the part of a container's configuration boxtax reads.
+type ContainerLabels struct {
+	Image  string            `json:"Image"` // the name it was created from
+	Labels map[string]string `json:"Labels"`
+}
+
+// NetworkSettings are the container's addresses.
+type NetworkSettings struct {
+	IPAddress string                     `json:"IPAddress"` // on the default bridge; empty with host networking
+	Networks  map[string]EndpointSetting `json:"Networks"`
+}
+
+// EndpointSetting is the container's place on one network.
+type EndpointSetting struct {
+	IPAddress string `json:"IPAddress"`
+	Gateway   string `json:"Gateway"`
+}
+
+// IP returns the container's IP address: the default bridge's, else the
+// first network's in name order; empty with host networking.
+func (n NetworkSettings) IP() string {
+	if n.IPAddress != "" {
+		return n.IPAddress
+	}
+	names := make([]string, 0, len(n.Networks))
+	for name := range n.Networks {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		if ip := n.Networks[name].IPAddress; ip != "" {
+			return ip
+		}
+	}
+	return ""
+}
+
+// ContainerInspect returns the container's state and settings.
+func (c *Client) ContainerInspect(ctx context.Context, id string) (Container, error) {
+	var ct Container
+	if err := c.getJSON(ctx, "/containers/"+url.PathEscape(id)+"/json", nil, &ct); err != nil {
+		return Container{}, fmt.Errorf("inspecting container %s: %w", short(id), err)
+	}
+	return ct, nil
+}
+
+// ContainerSummary is one line of ContainerList.
+type ContainerSummary struct {
+	ID      string            `json:"Id"`
+	Names   []string          `json:"Names"`
+	Image   string            `json:"Image"`
+	ImageID string            `json:"ImageID"`
+	State   string            `json:"State"`
+	Status  string            `json:"Status"`
+	Labels  map[string]string `json:"Labels"`
+}
+
+// ContainerList lists all containers, running or not, that carry every
+// given label; an empty value matches any value of that label.
+func (c *Client) ContainerList(ctx context.Context, labels map[string]string) ([]ContainerSummary, error) {
+	q := url.Values{"all": {"1"}}
+	if len(labels) > 0 {
+		var want []string
+		for k, v := range labels {
+			if v == "" {
+				want = append(want, k)
+			} else {
+				want = append(want, k+"="+v)
+			}
+		}
+		sort.Strings(want)
+		f, err := json.Marshal(map[string][]string{"label": want})
+		if err != nil {
+			return nil, fmt.Errorf("encoding the label filter: %w", err)
+		}
+		q.Set("filters", string(f))
+	}
+	var out []ContainerSummary
+	if err := c.getJSON(ctx, "/containers/json", q, &out); err != nil {
+		return nil, fmt.Errorf("listing containers: %w", err)
+	}
+	return out, nil
+}
+
+// Conditions ContainerWait can wait for.
+const (
+	// WaitNotRunning returns as soon as the container is not running. Used
+	// after ContainerStart has returned it is free of races: a container that
+	// already exited is reported at once with its exit code. (Before start it
+	// would return at once, as a created container does not run.)
+	WaitNotRunning = "not-running"
+	// WaitNextExit waits for the next exit; the daemon registers the wait
+	// before it answers with headers, so it must be sent before start.
+	WaitNextExit = "next-exit"
+	// WaitRemoved waits until the container is removed.
+	WaitRemoved = "removed"
+)
+
+// ExitStatus is how a container ended, as ContainerWait reports it.
+type ExitStatus struct {
+	Code  int    // the process's exit code; 137 when killed by SIGKILL
+	Error string // the daemon's error while waiting, if any
+}
+
+// ContainerWait blocks until the container meets the condition and returns
+// its exit status. Cancelling ctx abandons the wait.
+func (c *Client) ContainerWait(ctx context.Context, id, condition string) (ExitStatus, error) {
+	var out struct {
+		StatusCode int `json:"StatusCode"`
+		Error      *struct {
+			Message string `json:"Message"`
+		} `json:"Error"`
+	}
+	q := url.Values{"condition": {condition}}
+	if err := c.sendJSON(ctx, http.MethodPost, "/containers/"+url.PathEscape(id)+"/wait", q, nil, &out); err != nil {
+		return ExitStatus{}, fmt.Errorf("waiting for container %s: %w", short(id), err)
+	}
+	st := ExitStatus{Code: out.StatusCode}
+	if out.Error != nil {
+		st.Error = out.Error.Message
+	}
+	return st, nil
+}

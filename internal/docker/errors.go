@@ -1,0 +1,78 @@
+package docker
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"syscall"
+)
+
+// Error is an error answer from the daemon: its HTTP status and its message.
+type Error struct {
+	Method, Path string
+	StatusCode   int
+	Message      string
+}
+
+// Error says what the daemon answered, to which request.
+func (e *Error) Error() string {
+	return fmt.Sprintf("docker daemon: %s (%s %s: HTTP %d)", e.Message, e.Method, e.Path, e.StatusCode)
+}
+
+// IsNotFound reports whether err is the daemon saying that the container or
+// image does not exist.
+func IsNotFound(err error) bool { return hasStatus(err, http.StatusNotFound) }
+
+// IsConflict reports whether err is the daemon refusing because of the
+// object's state, e.g. killing a container that is not running.
+func IsConflict(err error) bool { return hasStatus(err, http.StatusConflict) }
+
+func hasStatus(err error, code int) bool {
+	var e *Error
+	return errors.As(err, &e) && e.StatusCode == code
+}
+
+// readError turns an error response into an *Error. The daemon answers
+// {"message": "..."}; anything else is kept as text.
+func readError(method, path string, resp *http.Response) error {
+	b, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
+	var m struct {
+		Message string `json:"message"`
+	}
+	msg := strings.TrimSpace(string(b))
+	if json.Unmarshal(b, &m) == nil && m.Message != "" {
+		msg = m.Message
+	}
+	if msg == "" {
+		msg = http.StatusText(resp.StatusCode)
+	}
+	return &Error{Method: method, Path: path, StatusCode: resp.StatusCode, Message: msg}
+}
+
+// UnreachableError says that the daemon could not be reached at all, and
+// what to do about it.
+type UnreachableError struct {
+	Host string // e.g. unix:///var/run/docker.sock
+	Err  error  // the dial error or timeout
+}
+
+// Error says that the daemon cannot be reached and what to do about it.
+func (e *UnreachableError) Error() string {
+	if e.PermissionDenied() {
+		return fmt.Sprintf("cannot reach Docker at %s: permission denied: add your user to the docker group "+
+			"(sudo usermod -aG docker $USER, then log in again), run as root, or use --envs native (%v)", e.Host, e.Err)
+	}
+	return fmt.Sprintf("cannot reach Docker at %s: is the daemon running? Start it (systemctl start docker), "+
+		"set DOCKER_HOST, or use --envs native (%v)", e.Host, e.Err)
+}
+
+// Unwrap returns the dial error or timeout.
+func (e *UnreachableError) Unwrap() error { return e.Err }
+
+// PermissionDenied reports whether the socket exists but this user may not use it.
+func (e *UnreachableError) PermissionDenied() bool {
+	return errors.Is(e.Err, syscall.EACCES) || errors.Is(e.Err, syscall.EPERM)
+}

@@ -1,0 +1,131 @@
+package docker
+
+import (
+	"context"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// fakeDaemon serves handler on a unix socket and returns a client for it.
+func fakeDaemon(t *testing.T, handler http.HandlerFunc) *Client {
+	t.Helper()
+	sock := filepath.Join(shortTempDir(t), "fake.sock")
+	l, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewUnstartedServer(handler)
+	srv.Listener = l
+	srv.Start()
+	t.Cleanup(srv.Close)
+	c, err := NewClient("unix://" + sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func TestDaemonErrorsCarryItsMessage(t *testing.T) {
+	c := fakeDaemon(t, func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/v1.41/images/boxtax-worker:abc/json" {
+			t.Errorf("path = %s, want the pinned API version", r.URL.Path)
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusNotFound)
+		io.WriteString(w, `{"message":"No such image: boxtax-worker:abc"}`)
+	})
+	_, err := c.ImageInspect(context.Background(), "boxtax-worker:abc")
+	if !IsNotFound(err) {
+		t.Fatalf("IsNotFound(%v) = false", err)
+	}
+	if !strings.Contains(err.Error(), "No such image: boxtax-worker:abc") {
+		t.Errorf("error %q lacks the daemon's message", err)
+	}
+}
+
+func TestPingNotADaemon(t *testing.T) {
+	c := fakeDaemon(t, func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "OK") })
+	err := c.Ping(context.Background())
+	if err == nil || !strings.Contains(err.Error(), "not as a Docker daemon does") {
+		t.Fatalf("error = %v, want a word about DOCKER_HOST pointing elsewhere", err)
+	}
+}
+
+func TestBuildImageStream(t *testing.T) {
+	tests := []struct {
+		name    string
+		stream  string
+		wantID  string
+		wantErr string
+	}{
+		{
+			name: "success",
+			stream: `{"stream":"Step 1/3 : FROM scratch\n"}` + "\n" +
+				`{"aux":{"ID":"sha256:0123"}}` + "\n" + `{"stream":"Successfully built 0123\n"}` + "\n",
+			wantID: "sha256:0123",
+		},
+		{
+			name: "failing step",
+			stream: `{"stream":"Step 2/3 : COPY rootfs/ /\n"}` + "\n" +
+				`{"errorDetail":{"message":"COPY failed: no source files were specified"},"error":"COPY failed: no source files were specified"}` + "\n",
+			wantErr: "docker daemon: COPY failed: no source files were specified",
+		},
+		{name: "error without detail", stream: `{"error":"out of disk"}`, wantErr: "docker daemon: out of disk"},
+		{name: "no image id", stream: `{"stream":"hm\n"}`, wantErr: "without naming the image"},
+		{name: "cut off", stream: `{"stream":"Step 1`, wantErr: "reading the build output"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := fakeDaemon(t, func(w http.ResponseWriter, r *http.Request) {
+				q := r.URL.Query()
+				if q.Get("version") != "1" || q.Get("t") != "boxtax-worker-test:1" || q.Get("labels") != `{"io.boxtax.managed":"true"}` {
+					t.Errorf("query = %s, want classic builder, tag and labels", r.URL.RawQuery)
+				}
+				if ct := r.Header.Get("Content-Type"); ct != "application/x-tar" {
+					t.Errorf("Content-Type = %s", ct)
+				}
+				if body, _ := io.ReadAll(r.Body); string(body) != "tar bytes" {
+					t.Errorf("body = %q, want the context", body)
+				}
+				io.WriteString(w, tt.stream)
+			})
+			var progress strings.Builder
+			id, err := c.BuildImage(context.Background(), strings.NewReader("tar bytes"), BuildOptions{
+				Tags: []string{"boxtax-worker-test:1"}, Labels: map[string]string{"io.boxtax.managed": "true"}, Progress: &progress,
+			})
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("error = %v, want it to contain %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil || id != tt.wantID {
+				t.Fatalf("BuildImage = %q, %v; want %q", id, err, tt.wantID)
+			}
+			if !strings.Contains(progress.String(), "Step 1/3") {
+				t.Errorf("progress = %q, want the builder's text", progress.String())
+			}
+		})
+	}
+}
+
+func TestContainerListFiltersByLabel(t *testing.T) {
+	c := fakeDaemon(t, func(w http.ResponseWriter, r *http.Request) {
+		if got, want := r.URL.Query().Get("filters"), `{"label":["io.boxtax.managed=true","io.boxtax.run"]}`; got != want {
+			t.Errorf("filters = %s, want %s", got, want)
+		}
+		if r.URL.Query().Get("all") != "1" {
+			t.Error("stopped containers are not listed")
+		}
+		io.WriteString(w, `[{"Id":"abc","Labels":{"io.boxtax.managed":"true"}}]`)
+	})
+	list, err := c.ContainerList(context.Background(), map[string]string{"io.boxtax.managed": "true", "io.boxtax.run": ""})
+	if err != nil || len(list) != 1 || list[0].ID != "abc" {
+		t.Fatalf("ContainerList = %+v, %v", list, err)
+	}
+}

@@ -1,0 +1,78 @@
+package docker
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"time"
+)
+
+// pingTimeout bounds Ping: a daemon that does not answer this fast is as
+// good as absent for a benchmark that is about to start.
+const pingTimeout = 3 * time.Second
+
+// Version is what the daemon says about its build (GET /version).
+type Version struct {
+	Version       string `json:"Version"` // engine version, e.g. 20.10.24
+	APIVersion    string `json:"ApiVersion"`
+	MinAPIVersion string `json:"MinAPIVersion"`
+	GoVersion     string `json:"GoVersion"`
+	Os            string `json:"Os"`
+	Arch          string `json:"Arch"` // GOARCH of the daemon, e.g. amd64, arm64, arm
+	KernelVersion string `json:"KernelVersion"`
+}
+
+// Info is what the daemon says about the machine and its configuration
+// (GET /info): the facts a study records about the container runtime.
+type Info struct {
+	ServerVersion   string `json:"ServerVersion"`
+	Driver          string `json:"Driver"` // storage driver, e.g. overlay2, fuse-overlayfs
+	CgroupVersion   string `json:"CgroupVersion"`
+	CgroupDriver    string `json:"CgroupDriver"`
+	KernelVersion   string `json:"KernelVersion"`
+	OperatingSystem string `json:"OperatingSystem"`
+	Architecture    string `json:"Architecture"` // uname -m, e.g. x86_64, aarch64
+	NCPU            int    `json:"NCPU"`
+	MemTotalBytes   int64  `json:"MemTotal"`
+	LoggingDriver   string `json:"LoggingDriver"`
+}
+
+// Ping checks within a few seconds that the daemon answers. When it cannot
+// be reached the error is an *UnreachableError saying what to do.
+func (c *Client) Ping(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, pingTimeout)
+	defer cancel()
+	resp, err := c.do(ctx, http.MethodGet, "/_ping", nil, nil, nil)
+	if err != nil {
+		if errors.Is(err, context.DeadlineExceeded) && ctx.Err() != nil {
+			return &UnreachableError{Host: c.host, Err: fmt.Errorf("no answer within %v: %w", pingTimeout, err)}
+		}
+		var daemonErr *Error
+		if errors.As(err, &daemonErr) {
+			return fmt.Errorf("something answers at %s but not as a Docker daemon does: check DOCKER_HOST: %w", c.host, err)
+		}
+		return err
+	}
+	defer resp.Body.Close()
+	_, _ = io.Copy(io.Discard, resp.Body)
+	if resp.Header.Get("Api-Version") == "" {
+		return fmt.Errorf("something answers at %s but not as a Docker daemon does (no Api-Version header): check DOCKER_HOST", c.host)
+	}
+	return nil
+}
+
+// Version returns the daemon's version and API versions.
+func (c *Client) Version(ctx context.Context) (Version, error) {
+	var v Version
+	err := c.getJSON(ctx, "/version", nil, &v)
+	return v, err
+}
+
+// Info returns the daemon's configuration and the machine's facts.
+func (c *Client) Info(ctx context.Context) (Info, error) {
+	var i Info
+	err := c.getJSON(ctx, "/info", nil, &i)
+	return i, err
+}

@@ -1,0 +1,180 @@
+package env
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"maps"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/boxtax/boxtax/internal/docker"
+)
+
+func init() {
+	Register("docker-bridge", func(o Options) Environment {
+		return newDockerEnv("docker-bridge", "bridge",
+			`the worker in a Docker container on the default bridge network with NAT, as "docker run" does (the seeds' "docker")`, o)
+	})
+	Register("docker-host", func(o Options) Environment {
+		return newDockerEnv("docker-host", "host",
+			`the worker in a Docker container sharing the host's network stack, "docker run --network host" (the seeds' "dockerhost")`, o)
+	})
+}
+
+// dockerEnv runs the worker in a Docker container made from the worker image,
+// on one network mode.
+type dockerEnv struct {
+	name, networkMode, description string
+	opts                           Options
+	client                         *docker.Client
+	clientErr                      error // a DOCKER_HOST boxtax cannot use
+
+	mu            sync.Mutex
+	image         workerImage // set by Prepare
+	storageDriver string
+}
+
+func newDockerEnv(name, networkMode, description string, o Options) *dockerEnv {
+	// DOCKER_HOST is read here, as the docker CLI does, for want of a field
+	// in Options; an unusable value is reported by Available.
+	c, err := docker.FromEnv()
+	return &dockerEnv{name: name, networkMode: networkMode, description: description, opts: o, client: c, clientErr: err}
+}
+
+func (d *dockerEnv) Name() string        { return d.name }
+func (d *dockerEnv) Description() string { return d.description }
+
+// Available checks that the daemon answers and that the worker binary can
+// run in a FROM scratch image on the daemon's architecture.
+func (d *dockerEnv) Available(ctx context.Context) error {
+	if d.clientErr != nil {
+		return fmt.Errorf("%s: %w", d.name, d.clientErr)
+	}
+	if err := d.client.Ping(ctx); err != nil {
+		return fmt.Errorf("%s: %w", d.name, err)
+	}
+	arch, err := checkStaticELF(d.opts.BinaryPath)
+	if err != nil {
+		return fmt.Errorf("%s: %w", d.name, err)
+	}
+	v, err := d.client.Version(ctx)
+	if err != nil {
+		return fmt.Errorf("%s: asking the daemon its version: %w", d.name, err)
+	}
+	if arch != "" && v.Arch != "" && arch != v.Arch {
+		return fmt.Errorf("%s: the boxtax binary at %s is built for %s but the Docker daemon runs on %s: "+
+			"build it with GOARCH=%s CGO_ENABLED=0", d.name, d.opts.BinaryPath, arch, v.Arch, v.Arch)
+	}
+	return nil
+}
+
+// Prepare checks availability and makes sure the worker image exists,
+// building it once per process for all Docker environments.
+func (d *dockerEnv) Prepare(ctx context.Context) error {
+	if err := d.Available(ctx); err != nil {
+		return err
+	}
+	img, err := ensureWorkerImage(ctx, d.client, d.opts)
+	if err != nil {
+		return fmt.Errorf("%s: %w", d.name, err)
+	}
+	info, err := d.client.Info(ctx)
+	if err != nil {
+		return fmt.Errorf("%s: asking the daemon for its storage driver: %w", d.name, err)
+	}
+	d.mu.Lock()
+	d.image, d.storageDriver = img, info.Driver
+	d.mu.Unlock()
+	return nil
+}
+
+// prepared returns the worker image, preparing first if Prepare was not called.
+func (d *dockerEnv) prepared(ctx context.Context) (workerImage, string, error) {
+	d.mu.Lock()
+	img, driver := d.image, d.storageDriver
+	d.mu.Unlock()
+	if img.Tag != "" {
+		return img, driver, nil
+	}
+	if err := d.Prepare(ctx); err != nil {
+		return workerImage{}, "", err
+	}
+	return d.prepared(ctx)
+}
+
+// Start creates the container, attaches to its output, then starts it, so
+// that no output is lost. ctx bounds starting only; Stop ends the instance.
+func (d *dockerEnv) Start(ctx context.Context, spec Spec, stdout, stderr io.Writer) (Instance, error) {
+	img, driver, err := d.prepared(ctx)
+	if err != nil {
+		return nil, err
+	}
+	labels := maps.Clone(spec.Labels)
+	if labels == nil {
+		labels = map[string]string{}
+	}
+	labels[labelManaged] = "true"
+	t0 := time.Now()
+	created, err := d.client.ContainerCreate(ctx, docker.ContainerConfig{
+		Image:  img.Tag,
+		Cmd:    spec.Args,
+		Labels: labels,
+		HostConfig: docker.HostConfig{
+			NetworkMode: d.networkMode,
+			CpusetCpus:  spec.CPUSet,
+			CapAdd:      spec.CapAdd,
+		},
+	})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", d.name, err)
+	}
+	createDur := time.Since(t0)
+	inst := newDockerInstance(d.client, created.ID, stdout, stderr)
+	fail := func(err error) (Instance, error) {
+		stopCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), stopTimeout)
+		defer cancel()
+		_ = inst.Stop(stopCtx)
+		return nil, fmt.Errorf("%s: %w", d.name, err)
+	}
+	if err := inst.attach(ctx); err != nil {
+		return fail(err)
+	}
+	t1 := time.Now()
+	if err := d.client.ContainerStart(ctx, created.ID); err != nil {
+		return fail(err)
+	}
+	startDur := time.Since(t1)
+	inst.watch()
+	ct, err := d.client.ContainerInspect(ctx, created.ID)
+	if err != nil {
+		return fail(err)
+	}
+	cpuset := ct.HostConfig.CpusetCpus
+	if cpuset == "" {
+		cpuset = "all"
+	}
+	inst.settings = Settings{
+		"env":            d.name,
+		"container_id":   ct.ID,
+		"image":          img.Tag,
+		"image_id":       ct.Image,
+		"network_mode":   ct.HostConfig.NetworkMode,
+		"cpuset":         cpuset,
+		"cap_add":        strings.Join(ct.HostConfig.CapAdd, ","),
+		"storage_driver": driver,
+		"create_ms":      msString(createDur),
+		"start_ms":       msString(startDur),
+	}
+	if len(created.Warnings) > 0 {
+		inst.settings["warnings"] = strings.Join(created.Warnings, "; ")
+	}
+	return inst, nil
+}
+
+// msString formats a duration in milliseconds with microsecond resolution.
+func msString(d time.Duration) string {
+	return strconv.FormatFloat(float64(d.Microseconds())/1000, 'f', 3, 64)
+}

@@ -1,0 +1,168 @@
+package env
+
+import (
+	"archive/tar"
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"debug/elf"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/boxtax/boxtax/internal/docker"
+)
+
+// workerImageRepo names the worker images; tests set their own so that they
+// remove only images they built.
+var workerImageRepo = "boxtax-worker"
+
+// Labels boxtax puts on what it creates, so that `boxtax clean` finds it.
+const (
+	labelManaged = "io.boxtax.managed"
+	labelVersion = "io.boxtax.version"
+)
+
+// workerDockerfile makes the worker image: the boxtax binary alone at
+// /boxtax, and an empty /tmp (mode 1777) where workloads find scratch space
+// in the container's own writable layer. Copying the rootfs/ directory's
+// contents keeps the mode of tmp/; `COPY tmp /tmp` would create /tmp 0755.
+const workerDockerfile = `FROM scratch
+COPY rootfs/ /
+ENTRYPOINT ["/boxtax"]
+`
+
+// workerImage is a built worker image.
+type workerImage struct {
+	Tag string // e.g. boxtax-worker:0123456789ab
+	ID  string // sha256:...
+}
+
+// workerImages remembers the images this process has made sure exist, so
+// that docker-bridge and docker-host share one and build it once.
+var workerImages struct {
+	sync.Mutex
+	byTag map[string]workerImage
+}
+
+// ensureWorkerImage returns the worker image for the binary, building it
+// unless an image with its tag already exists. The tag holds the first 12
+// hex digits of the binary's sha256, so a rebuilt binary gets a new image.
+func ensureWorkerImage(ctx context.Context, c *docker.Client, o Options) (workerImage, error) {
+	workerImages.Lock()
+	defer workerImages.Unlock()
+	bin, err := os.ReadFile(o.BinaryPath)
+	if err != nil {
+		return workerImage{}, fmt.Errorf("reading the worker binary for the container image: %w", err)
+	}
+	sum := sha256.Sum256(bin)
+	tag := workerImageRepo + ":" + hex.EncodeToString(sum[:])[:12]
+	if img, ok := workerImages.byTag[tag]; ok {
+		return img, nil
+	}
+	img, err := c.ImageInspect(ctx, tag)
+	switch {
+	case err == nil:
+	case docker.IsNotFound(err):
+		if img.ID, err = buildWorkerImage(ctx, c, tag, bin, o.Version); err != nil {
+			return workerImage{}, err
+		}
+	default:
+		return workerImage{}, fmt.Errorf("looking for the worker image %s: %w", tag, err)
+	}
+	w := workerImage{Tag: tag, ID: img.ID}
+	if workerImages.byTag == nil {
+		workerImages.byTag = map[string]workerImage{}
+	}
+	workerImages.byTag[tag] = w
+	return w, nil
+}
+
+// buildWorkerImage builds the worker image from an in-memory context.
+func buildWorkerImage(ctx context.Context, c *docker.Client, tag string, bin []byte, version string) (string, error) {
+	tarContext, err := workerBuildContext(bin)
+	if err != nil {
+		return "", err
+	}
+	if version == "" {
+		version = "unknown"
+	}
+	id, err := c.BuildImage(ctx, bytes.NewReader(tarContext), docker.BuildOptions{
+		Tags:   []string{tag},
+		Labels: map[string]string{labelManaged: "true", labelVersion: version},
+	})
+	return id, err
+}
+
+// workerBuildContext is the tar archive sent to the builder: the Dockerfile
+// and the image's root directory.
+func workerBuildContext(bin []byte) ([]byte, error) {
+	var buf bytes.Buffer
+	tw := tar.NewWriter(&buf)
+	mtime := time.Unix(0, 0) // the same binary always gives the same context
+	entries := []struct {
+		hdr  tar.Header
+		body []byte
+	}{
+		{tar.Header{Name: "Dockerfile", Mode: 0o644, Size: int64(len(workerDockerfile))}, []byte(workerDockerfile)},
+		{tar.Header{Name: "rootfs/", Typeflag: tar.TypeDir, Mode: 0o755}, nil},
+		{tar.Header{Name: "rootfs/tmp/", Typeflag: tar.TypeDir, Mode: 0o1777}, nil},
+		{tar.Header{Name: "rootfs/boxtax", Mode: 0o755, Size: int64(len(bin))}, bin},
+	}
+	for _, e := range entries {
+		e.hdr.ModTime = mtime
+		if err := tw.WriteHeader(&e.hdr); err != nil {
+			return nil, fmt.Errorf("making the image build context: %w", err)
+		}
+		if _, err := tw.Write(e.body); err != nil {
+			return nil, fmt.Errorf("making the image build context: %w", err)
+		}
+	}
+	if err := tw.Close(); err != nil {
+		return nil, fmt.Errorf("making the image build context: %w", err)
+	}
+	return buf.Bytes(), nil
+}
+
+// checkStaticELF returns the GOARCH of the binary at path, or an error if it
+// is not a statically linked ELF executable, which a FROM scratch image needs.
+func checkStaticELF(path string) (string, error) {
+	f, err := elf.Open(path)
+	if err != nil {
+		if _, statErr := os.Stat(path); statErr != nil {
+			return "", fmt.Errorf("the boxtax binary for containers: %w", statErr)
+		}
+		return "", fmt.Errorf("the boxtax binary at %s is not a Linux ELF executable (%w): "+
+			"build it for Linux with CGO_ENABLED=0 (make build)", path, err)
+	}
+	defer f.Close()
+	for _, p := range f.Progs {
+		if p.Type == elf.PT_INTERP {
+			interp, _ := io.ReadAll(io.LimitReader(p.Open(), 256))
+			return "", fmt.Errorf("the boxtax binary at %s is dynamically linked and cannot run in a FROM scratch "+
+				"image: build it with CGO_ENABLED=0 (make build); it asks for the loader %s", path, bytes.TrimRight(interp, "\x00"))
+		}
+	}
+	return goarchOf(f.Machine), nil
+}
+
+// goarchOf names an ELF machine as GOARCH does, as the daemon reports its
+// architecture; empty for machines boxtax does not build for.
+func goarchOf(m elf.Machine) string {
+	switch m {
+	case elf.EM_X86_64:
+		return "amd64"
+	case elf.EM_AARCH64:
+		return "arm64"
+	case elf.EM_ARM:
+		return "arm"
+	case elf.EM_386:
+		return "386"
+	case elf.EM_RISCV:
+		return "riscv64"
+	}
+	return ""
+}

@@ -1,0 +1,176 @@
+package env
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/boxtax/boxtax/internal/docker"
+)
+
+// outputGrace is how long Wait lets the output stream drain after the
+// container exited before it gives up on the rest of the output.
+const outputGrace = 10 * time.Second
+
+// dockerInstance is a started worker container. Its output is copied by one
+// goroutine and its exit is awaited by another; both end when the container
+// exits or when Stop removes it.
+type dockerInstance struct {
+	client         *docker.Client
+	id             string
+	stdout, stderr io.Writer
+	settings       Settings
+
+	ctx    context.Context // of the attach and wait requests; Stop cancels it
+	cancel context.CancelFunc
+
+	attached, watching bool // set by Start before it returns
+	copyDone, waitDone chan struct{}
+	copyErr            error
+	exit               docker.ExitStatus
+	waitErr            error
+	stopped            atomic.Bool
+
+	waitOnce, stopOnce sync.Once
+	waitResult         error
+	stopErr            error
+}
+
+func newDockerInstance(c *docker.Client, id string, stdout, stderr io.Writer) *dockerInstance {
+	ctx, cancel := context.WithCancel(context.Background())
+	return &dockerInstance{
+		client: c, id: id, stdout: stdout, stderr: stderr, ctx: ctx, cancel: cancel,
+		copyDone: make(chan struct{}), waitDone: make(chan struct{}),
+	}
+}
+
+// attach connects to the container's output and starts copying it. The
+// stream outlives ctx, which bounds only the attaching.
+func (i *dockerInstance) attach(ctx context.Context) error {
+	stop := context.AfterFunc(ctx, i.cancel)
+	stream, err := i.client.ContainerAttach(i.ctx, i.id)
+	if !stop() {
+		err = errors.Join(err, ctx.Err())
+	}
+	if err != nil {
+		if stream != nil {
+			stream.Close()
+		}
+		return err
+	}
+	i.attached = true
+	go func() {
+		defer close(i.copyDone)
+		defer stream.Close()
+		i.copyErr = docker.Demux(i.stdout, i.stderr, stream)
+	}()
+	return nil
+}
+
+// watch starts waiting for the container's exit. Called after the
+// container started, the not-running condition cannot miss an early exit.
+func (i *dockerInstance) watch() {
+	i.watching = true
+	go func() {
+		defer close(i.waitDone)
+		i.exit, i.waitErr = i.client.ContainerWait(i.ctx, i.id, docker.WaitNotRunning)
+	}()
+}
+
+func (i *dockerInstance) Settings() Settings { return i.settings }
+
+// Wait blocks until the container exited and its output has been copied.
+func (i *dockerInstance) Wait() error {
+	i.waitOnce.Do(func() { i.waitResult = i.wait() })
+	return i.waitResult
+}
+
+func (i *dockerInstance) wait() error {
+	<-i.waitDone
+	select {
+	case <-i.copyDone:
+	case <-time.After(outputGrace):
+		i.cancel()
+		<-i.copyDone
+		return fmt.Errorf("container %s exited but its output did not end within %v: the output may be incomplete; "+
+			"see the daemon's log (journalctl -u docker)", short(i.id), outputGrace)
+	}
+	if i.waitErr != nil || i.exit.Code != 0 {
+		if i.stopped.Load() {
+			return fmt.Errorf("container %s was stopped before it exited", short(i.id))
+		}
+	}
+	if i.waitErr != nil {
+		return i.waitErr
+	}
+	if i.exit.Error != "" {
+		return fmt.Errorf("container %s: docker daemon: %s", short(i.id), i.exit.Error)
+	}
+	if i.copyErr != nil {
+		return fmt.Errorf("container %s: %w", short(i.id), i.copyErr)
+	}
+	if i.exit.Code != 0 {
+		return i.exitError()
+	}
+	return nil
+}
+
+// exitError describes a non-zero exit, naming the OOM killer when it struck.
+func (i *dockerInstance) exitError() error {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if ct, err := i.client.ContainerInspect(ctx, i.id); err == nil && ct.State.OOMKilled {
+		return fmt.Errorf("container %s exited with code %d: it was OOM-killed (out of memory): "+
+			"raise the memory limit or make the workload smaller", short(i.id), i.exit.Code)
+	}
+	return fmt.Errorf("container %s exited with code %d", short(i.id), i.exit.Code)
+}
+
+// Stop kills the container if it still runs and removes it. It is
+// idempotent, and safe to call while Wait blocks: Wait then returns. When it
+// returns, nothing more is written to the instance's stdout and stderr.
+func (i *dockerInstance) Stop(ctx context.Context) error {
+	i.stopOnce.Do(func() { i.stopErr = i.stop(ctx) })
+	return i.stopErr
+}
+
+func (i *dockerInstance) stop(ctx context.Context) error {
+	i.stopped.Store(true)
+	var errs []error
+	err := i.client.ContainerKill(ctx, i.id, "KILL")
+	if err != nil && !docker.IsConflict(err) && !docker.IsNotFound(err) { // 409: it no longer runs
+		errs = append(errs, err)
+	}
+	err = i.client.ContainerRemove(ctx, i.id, true)
+	if err != nil && !docker.IsNotFound(err) && !docker.IsConflict(err) { // 409: removal already under way
+		errs = append(errs, fmt.Errorf("%w: remove it with boxtax clean", err))
+	}
+	i.cancel()
+	for _, w := range []struct {
+		started bool
+		done    chan struct{}
+		what    string
+	}{{i.attached, i.copyDone, "copying its output"}, {i.watching, i.waitDone, "waiting for its exit"}} {
+		if !w.started {
+			continue
+		}
+		select {
+		case <-w.done:
+		case <-ctx.Done():
+			errs = append(errs, fmt.Errorf("container %s: %s did not end: %w", short(i.id), w.what, ctx.Err()))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// short is the 12-character form of a container id that docker ps shows.
+func short(id string) string {
+	if len(id) > 12 {
+		return id[:12]
+	}
+	return id
+}

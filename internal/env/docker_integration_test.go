@@ -1,0 +1,277 @@
+package env
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/boxtax/boxtax/internal/docker"
+)
+
+// testImageRepo names the images these tests build, so that they remove
+// those and no other.
+const testImageRepo = "boxtax-worker-test"
+
+// requireDocker returns a client for the real daemon, or skips the test
+// when there is none; in CI (CI=true) a missing daemon fails the test.
+func requireDocker(tb testing.TB) *docker.Client {
+	tb.Helper()
+	ci := os.Getenv("CI") == "true"
+	if testing.Short() && !ci {
+		tb.Skip("integration test against the Docker engine: skipped in -short mode")
+	}
+	c, err := docker.FromEnv()
+	if err == nil {
+		err = c.Ping(context.Background())
+	}
+	if err != nil {
+		if ci {
+			tb.Fatalf("the Docker integration tests must run in CI (CI=true): %v", err)
+		}
+		tb.Skipf("skipping the Docker integration test: %v", err)
+	}
+	return c
+}
+
+// setupDocker builds the fake worker, points the worker images at the test
+// repository, and removes the images built under it when the test ends.
+func setupDocker(tb testing.TB) (*docker.Client, Options) {
+	c := requireDocker(tb)
+	bin := buildFakeWorker(tb, tb.TempDir())
+	saved := workerImageRepo
+	workerImageRepo = testImageRepo
+	tb.Cleanup(func() {
+		workerImageRepo = saved
+		workerImages.Lock()
+		defer workerImages.Unlock()
+		for tag := range workerImages.byTag {
+			if !strings.HasPrefix(tag, testImageRepo+":") {
+				continue
+			}
+			delete(workerImages.byTag, tag)
+			if err := c.ImageRemove(context.Background(), tag, true); err != nil && !docker.IsNotFound(err) {
+				tb.Errorf("removing test image %s: %v", tag, err)
+			}
+		}
+	})
+	return c, Options{BinaryPath: bin, Version: "test"}
+}
+
+// testLabels marks the containers of one test run so that the test can
+// check that none is left behind.
+func testLabels(tb testing.TB) map[string]string {
+	b := make([]byte, 6)
+	_, _ = rand.Read(b)
+	return map[string]string{"io.boxtax.test": hex.EncodeToString(b)}
+}
+
+func assertNoContainers(t *testing.T, c *docker.Client, labels map[string]string) {
+	t.Helper()
+	list, err := c.ContainerList(context.Background(), labels)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ct := range list {
+		t.Errorf("container %s (%s) was left behind", ct.ID[:12], ct.State)
+		_ = c.ContainerRemove(context.Background(), ct.ID, true)
+	}
+}
+
+func TestRemoveManaged(t *testing.T) {
+	c, opts := setupDocker(t)
+	labels := testLabels(t)
+	e, err := New("docker-host", opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	for range 2 {
+		inst, err := e.Start(ctx, Spec{Args: []string{"sleep", "60s"}, Labels: labels}, io.Discard, io.Discard)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer inst.Stop(ctx) // after removeManaged: finds nothing left to do
+	}
+	// Only this test's containers: other boxtax runs may share the daemon.
+	removed, err := removeManaged(ctx, c, map[string]string{labelManaged: "true", "io.boxtax.test": labels["io.boxtax.test"]})
+	if err != nil || removed != 2 {
+		t.Fatalf("removeManaged = %d, %v; want 2 removed", removed, err)
+	}
+	assertNoContainers(t, c, labels)
+}
+
+func TestDockerIntegration(t *testing.T) {
+	c, opts := setupDocker(t)
+	labels := testLabels(t)
+	defer assertNoContainers(t, c, labels)
+	for _, tt := range []struct{ env, networkMode string }{{"docker-bridge", "bridge"}, {"docker-host", "host"}} {
+		t.Run(tt.env, func(t *testing.T) {
+			e, err := New(tt.env, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx := context.Background()
+			if err := e.Prepare(ctx); err != nil {
+				t.Fatal(err)
+			}
+			t.Run("output arrives whole and in order", func(t *testing.T) { testOutput(t, c, e, labels, tt.networkMode) })
+			t.Run("non-zero exit", func(t *testing.T) {
+				_, err := Run(ctx, e, Spec{Args: []string{"exit", "3"}, Labels: labels}, io.Discard, io.Discard)
+				if err == nil || !strings.Contains(err.Error(), "exited with code 3") {
+					t.Fatalf("error = %v, want exit code 3", err)
+				}
+			})
+			t.Run("capabilities and cpuset", func(t *testing.T) { testCapabilities(t, c, e, labels) })
+			t.Run("scratch space in /tmp", func(t *testing.T) {
+				var out bytes.Buffer
+				if _, err := Run(ctx, e, Spec{Args: []string{"tmp"}, Labels: labels}, &out, os.Stderr); err != nil || out.String() != "ok\n" {
+					t.Fatalf("Run = %q, %v; want ok", out.String(), err)
+				}
+			})
+			t.Run("cancel stops promptly", func(t *testing.T) { testCancel(t, c, e, labels) })
+			t.Run("Stop ends a blocked Wait", func(t *testing.T) { testStopDuringWait(t, e, labels) })
+		})
+	}
+}
+
+var containerID = regexp.MustCompile(`^[0-9a-f]{64}$`)
+
+func testOutput(t *testing.T, c *docker.Client, e Environment, labels map[string]string, networkMode string) {
+	const lines = 2000
+	var stdout, stderr bytes.Buffer
+	settings, err := Run(context.Background(), e, Spec{Args: []string{"lines", strconv.Itoa(lines)}, Labels: labels}, &stdout, &stderr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want strings.Builder
+	for i := 1; i <= lines; i++ {
+		fmt.Fprintf(&want, "line %d\n", i)
+	}
+	if stdout.String() != want.String() {
+		t.Errorf("stdout has %d bytes, want %d: lines lost or out of order", stdout.Len(), want.Len())
+	}
+	if stderr.String() != "to stderr\n" {
+		t.Errorf("stderr = %q", stderr.String())
+	}
+	if !containerID.MatchString(settings["container_id"]) {
+		t.Errorf("container_id = %q, want 64 hex digits", settings["container_id"])
+	}
+	for key, want := range map[string]string{"env": e.Name(), "network_mode": networkMode, "cpuset": "all"} {
+		if settings[key] != want {
+			t.Errorf("settings[%s] = %q, want %q", key, settings[key], want)
+		}
+	}
+	if !strings.HasPrefix(settings["image"], testImageRepo+":") || !strings.HasPrefix(settings["image_id"], "sha256:") ||
+		settings["storage_driver"] == "" || settings["create_ms"] == "" || settings["start_ms"] == "" {
+		t.Errorf("settings lack image, image_id, storage_driver or timings: %v", settings)
+	}
+	if _, err := c.ContainerInspect(context.Background(), settings["container_id"]); !docker.IsNotFound(err) {
+		t.Errorf("the container still exists after Run: inspect error = %v", err)
+	}
+}
+
+func testCapabilities(t *testing.T, c *docker.Client, e Environment, labels map[string]string) {
+	ctx := context.Background()
+	var out bytes.Buffer
+	inst, err := e.Start(ctx, Spec{Args: []string{"caps"}, Labels: labels, CapAdd: []string{"SYS_NICE"}, CPUSet: "0"}, &out, os.Stderr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer inst.Stop(ctx)
+	id := inst.Settings()["container_id"]
+	ct, err := c.ContainerInspect(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(strings.Join(ct.HostConfig.CapAdd, ","), "SYS_NICE") || ct.HostConfig.CpusetCpus != "0" {
+		t.Errorf("inspect: CapAdd %v, CpusetCpus %q; want SYS_NICE and 0", ct.HostConfig.CapAdd, ct.HostConfig.CpusetCpus)
+	}
+	if s := inst.Settings(); !strings.Contains(s["cap_add"], "SYS_NICE") || s["cpuset"] != "0" {
+		t.Errorf("settings: cap_add %q, cpuset %q; want SYS_NICE and 0", s["cap_add"], s["cpuset"])
+	}
+	if err := inst.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	capEff, err := strconv.ParseUint(strings.TrimSpace(out.String()), 16, 64)
+	if err != nil {
+		t.Fatalf("CapEff %q: %v", out.String(), err)
+	}
+	const capSysNice = 23
+	if capEff&(1<<capSysNice) == 0 {
+		t.Errorf("CapEff %x lacks CAP_SYS_NICE inside the container", capEff)
+	}
+	for range 2 { // idempotent, also after Wait
+		if err := inst.Stop(ctx); err != nil {
+			t.Errorf("Stop: %v", err)
+		}
+	}
+	if _, err := c.ContainerInspect(ctx, id); !docker.IsNotFound(err) {
+		t.Errorf("container %s still exists after Stop: %v", id[:12], err)
+	}
+}
+
+// firstWrite closes started at the first write; it is safe for the copying goroutine.
+type firstWrite struct {
+	once    sync.Once
+	started chan struct{}
+}
+
+func (w *firstWrite) Write(p []byte) (int, error) {
+	w.once.Do(func() { close(w.started) })
+	return len(p), nil
+}
+
+func testCancel(t *testing.T, c *docker.Client, e Environment, labels map[string]string) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	out := &firstWrite{started: make(chan struct{})}
+	cancelledAt := make(chan time.Time, 1)
+	go func() { // cancel once the worker runs, as Ctrl-C would
+		select {
+		case <-out.started:
+		case <-time.After(20 * time.Second):
+		}
+		cancelledAt <- time.Now()
+		cancel()
+	}()
+	_, err := Run(ctx, e, Spec{Args: []string{"sleep", "60s"}, Labels: labels}, out, os.Stderr)
+	if took := time.Since(<-cancelledAt); took > 5*time.Second {
+		t.Errorf("Run returned %v after the cancel, want < 5s", took)
+	}
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("error = %v, want context.Canceled", err)
+	}
+	assertNoContainers(t, c, labels)
+}
+
+func testStopDuringWait(t *testing.T, e Environment, labels map[string]string) {
+	ctx := context.Background()
+	inst, err := e.Start(ctx, Spec{Args: []string{"sleep", "60s"}, Labels: labels}, io.Discard, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waited := make(chan error, 1)
+	go func() { waited <- inst.Wait() }()
+	if err := inst.Stop(ctx); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-waited:
+		if err == nil || !strings.Contains(err.Error(), "stopped before it exited") {
+			t.Errorf("Wait = %v, want an error saying the container was stopped", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Wait still blocks 5s after Stop returned")
+	}
+}

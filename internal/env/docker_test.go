@@ -1,0 +1,169 @@
+package env
+
+import (
+	"archive/tar"
+	"bytes"
+	"context"
+	"debug/elf"
+	"errors"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// buildFakeWorker compiles testdata/fakeworker as a static binary into dir.
+func buildFakeWorker(t testing.TB, dir string) string {
+	t.Helper()
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("the go command is needed to build the fake worker:", err)
+	}
+	bin := filepath.Join(dir, "fakeworker")
+	cmd := exec.Command("go", "build", "-trimpath", "-o", bin, "./testdata/fakeworker")
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("building the fake worker: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// dynamicBinary finds a dynamically linked executable on this system.
+func dynamicBinary(t *testing.T) string {
+	for _, p := range []string{"/bin/sh", "/bin/true", "/usr/bin/env", "/bin/ls"} {
+		f, err := elf.Open(p)
+		if err != nil {
+			continue
+		}
+		dynamic := slices.ContainsFunc(f.Progs, func(p *elf.Prog) bool { return p.Type == elf.PT_INTERP })
+		f.Close()
+		if dynamic {
+			return p
+		}
+	}
+	t.Skip("no dynamically linked executable found on this system")
+	return ""
+}
+
+func TestCheckStaticELF(t *testing.T) {
+	dir := t.TempDir()
+	script := filepath.Join(dir, "script.sh")
+	if err := os.WriteFile(script, []byte("#!/bin/sh\necho hi\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	static := buildFakeWorker(t, dir)
+	t.Run("static", func(t *testing.T) {
+		arch, err := checkStaticELF(static)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if arch != runtime.GOARCH {
+			t.Errorf("arch = %q, want %q", arch, runtime.GOARCH)
+		}
+	})
+	t.Run("dynamic", func(t *testing.T) {
+		bin := dynamicBinary(t)
+		_, err := checkStaticELF(bin)
+		want := "the boxtax binary at " + bin + " is dynamically linked and cannot run in a FROM scratch image: " +
+			"build it with CGO_ENABLED=0 (make build)"
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Fatalf("error = %v\nwant it to contain %q", err, want)
+		}
+	})
+	t.Run("not ELF", func(t *testing.T) {
+		if _, err := checkStaticELF(script); err == nil || !strings.Contains(err.Error(), "not a Linux ELF executable") {
+			t.Fatalf("error = %v, want not ELF", err)
+		}
+	})
+	t.Run("missing", func(t *testing.T) {
+		if _, err := checkStaticELF(filepath.Join(dir, "nope")); !errors.Is(err, os.ErrNotExist) {
+			t.Fatalf("error = %v, want not exist", err)
+		}
+	})
+}
+
+func TestWorkerBuildContext(t *testing.T) {
+	ctx, err := workerBuildContext([]byte("\x7fELF binary"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	type entry struct {
+		mode int64
+		body string
+	}
+	got := map[string]entry{}
+	tr := tar.NewReader(bytes.NewReader(ctx))
+	for {
+		h, err := tr.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(tr)
+		got[h.Name] = entry{h.Mode, string(b)}
+	}
+	want := map[string]entry{
+		"Dockerfile":    {0o644, workerDockerfile},
+		"rootfs/":       {0o755, ""},
+		"rootfs/tmp/":   {0o1777, ""},
+		"rootfs/boxtax": {0o755, "\x7fELF binary"},
+	}
+	for name, w := range want {
+		if g, ok := got[name]; !ok || g != w {
+			t.Errorf("%s = %+v (present %v), want mode %o body %q", name, g, ok, w.mode, w.body)
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("context holds %d entries, want %d", len(got), len(want))
+	}
+	again, _ := workerBuildContext([]byte("\x7fELF binary"))
+	if !bytes.Equal(ctx, again) {
+		t.Error("the same binary gave two different build contexts")
+	}
+}
+
+func TestDockerEnvironmentsRegistered(t *testing.T) {
+	for name, mode := range map[string]string{"docker-bridge": "bridge", "docker-host": "host"} {
+		e, err := New(name, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d, ok := e.(*dockerEnv); !ok || d.networkMode != mode || e.Description() == "" {
+			t.Errorf("%s: got %#v, want network mode %s and a description", name, e, mode)
+		}
+	}
+}
+
+func TestDockerUnavailableWithoutDaemon(t *testing.T) {
+	dir, err := os.MkdirTemp("", "bt") // short: a socket path has at most 107 bytes
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	host := "unix://" + filepath.Join(dir, "docker.sock")
+	t.Setenv("DOCKER_HOST", host)
+	e, err := New("docker-bridge", Options{BinaryPath: "/nonexistent"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	err = e.Available(context.Background())
+	if took := time.Since(start); took > 5*time.Second {
+		t.Errorf("Available took %v, want < 5s", took)
+	}
+	want := "cannot reach Docker at " + host + ": is the daemon running? Start it (systemctl start docker), " +
+		"set DOCKER_HOST, or use --envs native"
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("error = %v\nwant it to contain %q", err, want)
+	}
+	if _, err := e.Start(context.Background(), Spec{Args: []string{"x"}}, io.Discard, io.Discard); err == nil ||
+		!strings.Contains(err.Error(), "cannot reach Docker") {
+		t.Errorf("Start without a daemon: error = %v, want cannot reach Docker", err)
+	}
+}

@@ -1,0 +1,127 @@
+package env
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// Spec says what to start: the worker's arguments and the settings the run asks for.
+type Spec struct {
+	Args   []string          // arguments after the boxtax binary, e.g. worker --workload cpu.prime ...
+	Labels map[string]string // container labels (study and run ids); ignored natively
+	CPUSet string            // CPUs to run on, e.g. "0-1"; empty means any
+	CapAdd []string          // Linux capabilities the workload needs, e.g. SYS_NICE
+}
+
+// Settings are the actual settings a run got (container id, image id,
+// network mode, cpuset...), recorded with the run.
+type Settings map[string]string
+
+// Instance is a started worker.
+type Instance interface {
+	// Settings are the actual settings of this instance.
+	Settings() Settings
+	// Wait blocks until the worker exits and its output has been copied; it
+	// returns an error for a non-zero exit or a container that died.
+	Wait() error
+	// Stop kills the worker if it still runs and removes what Start created.
+	// It is idempotent and must be called once the instance is no longer needed.
+	Stop(ctx context.Context) error
+}
+
+// Environment runs the worker somewhere.
+type Environment interface {
+	Name() string
+	// Description says in a line what this environment is.
+	Description() string
+	// Available returns nil when this environment can run here, or an error
+	// saying why not and what to do.
+	Available(ctx context.Context) error
+	// Prepare makes ready what runs need (e.g. builds the image). It is called
+	// once before the first run of a study.
+	Prepare(ctx context.Context) error
+	// Start starts the worker with its stdout and stderr copied to the writers.
+	Start(ctx context.Context, spec Spec, stdout, stderr io.Writer) (Instance, error)
+}
+
+// Run starts the worker, waits for it and always stops it, also when ctx
+// ends first (Ctrl-C): then the process or container is killed and removed
+// and ctx's error is returned.
+func Run(ctx context.Context, e Environment, spec Spec, stdout, stderr io.Writer) (Settings, error) {
+	inst, err := e.Start(ctx, spec, stdout, stderr)
+	if err != nil {
+		return nil, err
+	}
+	done := make(chan error, 1)
+	go func() { done <- inst.Wait() }()
+	var runErr error
+	select {
+	case runErr = <-done:
+	case <-ctx.Done():
+		runErr = ctx.Err()
+	}
+	stopCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), stopTimeout)
+	defer cancel()
+	if err := inst.Stop(stopCtx); err != nil && runErr == nil {
+		runErr = fmt.Errorf("cleaning up after the run: %w", err)
+	}
+	return inst.Settings(), runErr
+}
+
+// Factory makes an environment from options shared by all environments.
+type Factory func(Options) Environment
+
+// Options configure environments.
+type Options struct {
+	// BinaryPath is the boxtax binary that runs as the worker, natively and
+	// copied into container images. It must be statically linked for containers.
+	BinaryPath string
+	// Version names the binary in image tags and labels.
+	Version string
+}
+
+var (
+	mu        sync.RWMutex
+	factories = map[string]Factory{}
+	order     []string
+)
+
+// Register adds an environment factory under a name.
+func Register(name string, f Factory) {
+	mu.Lock()
+	defer mu.Unlock()
+	if _, dup := factories[name]; dup {
+		panic("env: duplicate registration of " + name)
+	}
+	factories[name] = f
+	order = append(order, name)
+}
+
+// Names lists the registered environments, native first, then in name order.
+func Names() []string {
+	mu.RLock()
+	defer mu.RUnlock()
+	names := append([]string(nil), order...)
+	sort.SliceStable(names, func(i, j int) bool {
+		if (names[i] == "native") != (names[j] == "native") {
+			return names[i] == "native"
+		}
+		return names[i] < names[j]
+	})
+	return names
+}
+
+// New makes the named environment; an unknown name yields an error listing the valid ones.
+func New(name string, o Options) (Environment, error) {
+	mu.RLock()
+	f, ok := factories[name]
+	mu.RUnlock()
+	if !ok {
+		return nil, fmt.Errorf("unknown environment %q; valid environments: %s", name, strings.Join(Names(), ", "))
+	}
+	return f(o), nil
+}

@@ -1,0 +1,89 @@
+package env
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strconv"
+	"syscall"
+	"time"
+)
+
+const stopTimeout = 15 * time.Second
+
+func init() {
+	Register("native", func(o Options) Environment { return &native{bin: o.BinaryPath} })
+}
+
+// native runs the worker as a child process of the controller on the host.
+type native struct{ bin string }
+
+func (n *native) Name() string        { return "native" }
+func (n *native) Description() string { return "the worker as a plain process on the host" }
+
+func (n *native) Available(context.Context) error {
+	if n.bin == "" {
+		return errors.New("no worker binary configured")
+	}
+	if _, err := os.Stat(n.bin); err != nil {
+		return fmt.Errorf("worker binary: %w", err)
+	}
+	return nil
+}
+
+func (n *native) Prepare(ctx context.Context) error { return n.Available(ctx) }
+
+func (n *native) Start(ctx context.Context, spec Spec, stdout, stderr io.Writer) (Instance, error) {
+	cmd := exec.Command(n.bin, spec.Args...)
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	// A process group of its own: Ctrl-C in the terminal reaches the
+	// controller, which then stops the worker itself, in order.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	settings := Settings{"env": "native"}
+	if spec.CPUSet != "" {
+		// Pinning is done by the worker (sched_setaffinity) when asked via its args;
+		// record what was asked for.
+		settings["cpuset"] = spec.CPUSet
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("starting worker %s: %w", n.bin, err)
+	}
+	settings["pid"] = strconv.Itoa(cmd.Process.Pid)
+	return &nativeInstance{cmd: cmd, settings: settings, done: make(chan struct{})}, nil
+}
+
+type nativeInstance struct {
+	cmd      *exec.Cmd
+	settings Settings
+	done     chan struct{}
+	err      error
+}
+
+func (i *nativeInstance) Settings() Settings { return i.settings }
+
+func (i *nativeInstance) Wait() error {
+	i.err = i.cmd.Wait()
+	close(i.done)
+	if i.err != nil {
+		return fmt.Errorf("worker: %w", i.err)
+	}
+	return nil
+}
+
+func (i *nativeInstance) Stop(ctx context.Context) error {
+	select {
+	case <-i.done:
+		return nil
+	default:
+	}
+	_ = syscall.Kill(-i.cmd.Process.Pid, syscall.SIGKILL)
+	select {
+	case <-i.done:
+	case <-ctx.Done():
+		return fmt.Errorf("worker pid %d did not exit after SIGKILL", i.cmd.Process.Pid)
+	}
+	return nil
+}

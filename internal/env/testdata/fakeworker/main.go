@@ -1,0 +1,73 @@
+// Command fakeworker stands in for the boxtax worker in the Docker
+// integration tests: a tiny static binary whose behaviour the arguments choose.
+//
+//	fakeworker lines N   print "line 1".."line N" on stdout and "to stderr" on stderr
+//	fakeworker exit N    exit with code N
+//	fakeworker sleep D   sleep for the duration D, e.g. 60s
+//	fakeworker caps      print the effective capabilities (CapEff, hex)
+//	fakeworker tmp       write and read back a file in the temporary directory
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+)
+
+func main() {
+	if len(os.Args) < 2 {
+		fail("usage: fakeworker lines N | exit N | sleep D | caps | tmp")
+	}
+	arg := ""
+	if len(os.Args) > 2 {
+		arg = os.Args[2]
+	}
+	switch os.Args[1] {
+	case "lines":
+		n, _ := strconv.Atoi(arg)
+		for i := 1; i <= n; i++ {
+			fmt.Printf("line %d\n", i)
+		}
+		fmt.Fprintln(os.Stderr, "to stderr")
+	case "exit":
+		code, _ := strconv.Atoi(arg)
+		os.Exit(code)
+	case "sleep":
+		d, err := time.ParseDuration(arg)
+		if err != nil {
+			fail(err.Error())
+		}
+		fmt.Println("sleeping")
+		time.Sleep(d)
+	case "caps":
+		status, err := os.ReadFile("/proc/self/status")
+		if err != nil {
+			fail(err.Error())
+		}
+		for _, l := range strings.Split(string(status), "\n") {
+			if v, ok := strings.CutPrefix(l, "CapEff:"); ok {
+				fmt.Println(strings.TrimSpace(v))
+			}
+		}
+	case "tmp":
+		p := filepath.Join(os.TempDir(), "fakeworker")
+		if err := os.WriteFile(p, []byte("ok\n"), 0o644); err != nil {
+			fail(err.Error())
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			fail(err.Error())
+		}
+		fmt.Print(string(b))
+	default:
+		fail("unknown command " + os.Args[1])
+	}
+}
+
+func fail(msg string) {
+	fmt.Fprintln(os.Stderr, "fakeworker:", msg)
+	os.Exit(2)
+}

@@ -1,0 +1,131 @@
+// Package hostinfo collects the facts about a machine that are recorded with
+// every study: CPU, memory, kernel and its preemption model, CPU governor and
+// the container engine. A fact that cannot be read is left empty, never guessed.
+package hostinfo
+
+import (
+	"bufio"
+	"bytes"
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// Host holds the facts about one machine.
+type Host struct {
+	Hostname       string    `json:"hostname"`
+	OS             string    `json:"os"`
+	Arch           string    `json:"arch"`
+	CPUModel       string    `json:"cpu_model"`
+	CPUs           int       `json:"cpus"`
+	MemTotalBytes  int64     `json:"mem_total_bytes"`
+	KernelRelease  string    `json:"kernel_release"`
+	KernelVersion  string    `json:"kernel_version"`
+	Preemption     string    `json:"preemption"` // PREEMPT_RT, PREEMPT_DYNAMIC, PREEMPT, voluntary, none or ""
+	RealtimeKernel bool      `json:"realtime_kernel"`
+	Governor       string    `json:"cpu_governor,omitempty"`
+	Virtualized    string    `json:"virtualized,omitempty"` // hypervisor vendor when /proc/cpuinfo says so
+	Docker         *Docker   `json:"docker,omitempty"`
+	Boxtax         string    `json:"boxtax_version"`
+	CollectedAt    time.Time `json:"collected_at"`
+}
+
+// Docker holds facts about the container engine.
+type Docker struct {
+	ServerVersion string `json:"server_version"`
+	APIVersion    string `json:"api_version"`
+	StorageDriver string `json:"storage_driver"`
+	CgroupVersion string `json:"cgroup_version"`
+	CgroupDriver  string `json:"cgroup_driver"`
+	Error         string `json:"error,omitempty"` // why the engine could not be asked
+}
+
+// Collect reads the facts of this machine.
+func Collect(version string) Host {
+	h := Host{OS: runtime.GOOS, Arch: runtime.GOARCH, CPUs: runtime.NumCPU(), Boxtax: version, CollectedAt: time.Now().UTC()}
+	h.Hostname, _ = os.Hostname()
+	var u unix.Utsname
+	if unix.Uname(&u) == nil {
+		h.KernelRelease = unix.ByteSliceToString(u.Release[:])
+		h.KernelVersion = unix.ByteSliceToString(u.Version[:])
+	}
+	h.Preemption = preemption(h.KernelVersion)
+	h.RealtimeKernel = h.Preemption == "PREEMPT_RT"
+	h.CPUModel, h.Virtualized = cpuModel()
+	h.MemTotalBytes = memTotal()
+	h.Governor = readTrim("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor")
+	return h
+}
+
+// preemption tells the kernel's preemption model from /sys/kernel/realtime,
+// the dynamic-preemption debugfs file and the version string (uname -v).
+func preemption(kernelVersion string) string {
+	if readTrim("/sys/kernel/realtime") == "1" || strings.Contains(kernelVersion, "PREEMPT_RT") {
+		return "PREEMPT_RT"
+	}
+	// With PREEMPT_DYNAMIC the active model is the one in parentheses.
+	if s := readTrim("/sys/kernel/debug/sched/preempt"); s != "" {
+		if i, j := strings.Index(s, "("), strings.Index(s, ")"); i >= 0 && j > i {
+			return "PREEMPT_DYNAMIC (" + s[i+1:j] + ")"
+		}
+	}
+	switch {
+	case strings.Contains(kernelVersion, "PREEMPT_DYNAMIC"):
+		return "PREEMPT_DYNAMIC"
+	case strings.Contains(kernelVersion, "PREEMPT"):
+		return "PREEMPT"
+	}
+	return ""
+}
+
+func cpuModel() (model, hypervisor string) {
+	b, err := os.ReadFile("/proc/cpuinfo")
+	if err != nil {
+		return "", ""
+	}
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	for sc.Scan() {
+		k, v, ok := strings.Cut(sc.Text(), ":")
+		if !ok {
+			continue
+		}
+		k, v = strings.TrimSpace(k), strings.TrimSpace(v)
+		switch k {
+		case "model name", "Model", "Hardware", "cpu model":
+			if model == "" {
+				model = v
+			}
+		case "flags":
+			if strings.Contains(" "+v+" ", " hypervisor ") {
+				hypervisor = "yes"
+			}
+		}
+	}
+	return model, hypervisor
+}
+
+func memTotal() int64 {
+	b, err := os.ReadFile("/proc/meminfo")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if f := strings.Fields(line); len(f) >= 2 && f[0] == "MemTotal:" {
+			kb, _ := strconv.ParseInt(f[1], 10, 64)
+			return kb * 1024
+		}
+	}
+	return 0
+}
+
+func readTrim(path string) string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(b))
+}

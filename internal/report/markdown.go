@@ -1,0 +1,65 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+)
+
+func init() { registerFormat("markdown", writeMarkdown) }
+
+// mdEscape makes text safe inside a markdown table cell.
+func mdEscape(s string) string {
+	r := strings.NewReplacer("|", `\|`, "\n", " ", "<", "&lt;", ">", "&gt;", "*", `\*`, "_", `\_`, "`", "\\`")
+	return r.Replace(s)
+}
+
+// writeMarkdown prints the overhead table with confidence intervals.
+func writeMarkdown(w io.Writer, r *Report) error {
+	fmt.Fprintf(w, "# Study %d: %s\n\n", r.Study.ID, mdEscape(r.Study.Name))
+	for _, line := range strings.Split(r.heading(), "\n")[1:] {
+		fmt.Fprintf(w, "- %s\n", mdEscape(line))
+	}
+	fmt.Fprintf(w, "\n%s: mean (std). Other environments: %% deviation from the %s mean, [95 %% CI], (std in the metric's unit); ** marks an interval that excludes 0.\n\n",
+		mdEscape(r.Study.Baseline), mdEscape(r.Study.Baseline))
+	head := []string{"workload", "metric"}
+	for _, e := range r.envs {
+		head = append(head, mdEscape(e))
+	}
+	fmt.Fprintf(w, "| %s |\n|%s\n", strings.Join(head, " | "), strings.Repeat("---|", len(head)))
+	for _, row := range r.rows() {
+		cells := []string{mdEscape(row.name), mdEscape(row.metric)}
+		for _, e := range r.envs {
+			cells = append(cells, mdCell(row.cells[e]))
+		}
+		fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
+	}
+	if len(r.Warnings) > 0 {
+		fmt.Fprintf(w, "\n## Warnings\n\n")
+		for _, warn := range r.Warnings {
+			fmt.Fprintf(w, "- %s\n", mdEscape(warn))
+		}
+	}
+	if len(r.Failures) > 0 {
+		fmt.Fprintf(w, "\n## Failed runs\n\n")
+		for _, f := range r.Failures {
+			fmt.Fprintf(w, "- run %d, %s @ %s: %s\n", f.Seq+1, mdEscape(f.Workload), mdEscape(f.Env), mdEscape(f.Reason))
+		}
+	}
+	return nil
+}
+
+func mdCell(c *Cell) string {
+	if c == nil || c.IsBaseline || c.OverheadPct == nil {
+		return mdEscape(seedCell(c))
+	}
+	ci := "[n/a]"
+	if c.OverheadCI95[0] != nil && c.OverheadCI95[1] != nil {
+		ci = fmt.Sprintf("[%s, %s]", fmtPct(*c.OverheadCI95[0]), fmtPct(*c.OverheadCI95[1]))
+	}
+	pct := fmtPct(*c.OverheadPct)
+	if c.Significant {
+		pct = "**" + pct + "**"
+	}
+	return fmt.Sprintf("%s %s (%s)", pct, ci, fmtValue(c.Std))
+}

@@ -1,0 +1,372 @@
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/boxtax/boxtax/internal/stats"
+	"github.com/boxtax/boxtax/internal/store"
+	"github.com/boxtax/boxtax/internal/workload"
+)
+
+// Schema names the JSON report format.
+const Schema = "boxtax.report/v1"
+
+// Report is everything the formats render; its JSON form is boxtax.report/v1.
+type Report struct {
+	Schema   string    `json:"schema"`
+	Study    StudyInfo `json:"study"`
+	Cells    []Cell    `json:"cells"`
+	Runs     RunCounts `json:"runs"`
+	Failures []Failure `json:"failures"`
+	Warnings []string  `json:"warnings"` // things a reader must know to trust the numbers
+
+	samples []tidySample // for the tidy CSV
+	factors []string     // non-env factor names, sorted
+	envs    []string     // environments in spec order, baseline first
+}
+
+// StudyInfo describes the study a report is about.
+type StudyInfo struct {
+	ID        int64           `json:"id"`
+	Name      string          `json:"name"`
+	Status    string          `json:"status"`
+	Seed      int64           `json:"seed"`
+	Baseline  string          `json:"baseline"`
+	CreatedAt time.Time       `json:"created_at"`
+	Host      json.RawMessage `json:"host"`
+	Spec      string          `json:"spec_yaml"`
+}
+
+// Cell is one metric of one cell with its statistics and, for every level
+// but the baseline, its overhead against the baseline.
+type Cell struct {
+	Workload       string            `json:"workload"`
+	Env            string            `json:"env"`
+	Levels         map[string]string `json:"levels"`
+	Metric         string            `json:"metric"`
+	Unit           string            `json:"unit"`
+	Label          string            `json:"label"`
+	HigherIsBetter bool              `json:"higher_is_better"`
+	N              int               `json:"n"`
+	Mean           float64           `json:"mean"`
+	Std            float64           `json:"std"`
+	Median         float64           `json:"median"`
+	Q1             float64           `json:"q1"`
+	Q3             float64           `json:"q3"`
+	Min            float64           `json:"min"`
+	Max            float64           `json:"max"`
+	Baseline       string            `json:"baseline"`     // the env level compared against
+	IsBaseline     bool              `json:"is_baseline"`  // this cell is the baseline itself
+	OverheadPct    *float64          `json:"overhead_pct"` // null for the baseline and when it has no data
+	OverheadCI95   []*float64        `json:"overhead_ci95"`
+	OverheadNote   string            `json:"overhead_note,omitempty"` // why the interval is missing
+	PValue         *float64          `json:"p_value,omitempty"`       // Welch's t-test against the baseline
+	Significant    bool              `json:"significant"`             // the interval excludes 0
+	Values         []float64         `json:"values"`                  // one per measured run, in run order
+
+	secondary bool
+	group     string // workload and non-env levels: one table row group
+}
+
+// RunCounts summarises a study's runs.
+type RunCounts struct {
+	Total   int `json:"total"`
+	OK      int `json:"ok"`
+	Failed  int `json:"failed"`
+	Pending int `json:"pending"`
+	Warmup  int `json:"warmup"`
+}
+
+// Failure is a run that failed, with its reason.
+type Failure struct {
+	Seq      int    `json:"seq"`
+	Workload string `json:"workload"`
+	Env      string `json:"env"`
+	Warmup   bool   `json:"warmup"`
+	Reason   string `json:"reason"`
+}
+
+type tidySample struct {
+	run    store.Run
+	sample store.Sample
+}
+
+// Layout is what a report takes from the study's spec: the baseline and the
+// order of environments and workloads.
+type Layout struct {
+	Baseline  string
+	Envs      []string
+	Workloads []string
+}
+
+// Build computes the report of a study from its stored runs and samples.
+// Warm-up runs and failed runs do not enter the statistics.
+func Build(st store.Study, lay Layout, runs []store.Run, samples []store.Sample) *Report {
+	baseline := lay.Baseline
+	r := &Report{Schema: Schema, Failures: []Failure{}, Cells: []Cell{}, Warnings: warnings(runs)}
+	r.Study = StudyInfo{ID: st.ID, Name: st.Name, Status: st.Status, Seed: st.Seed, Baseline: baseline,
+		CreatedAt: st.CreatedAt.UTC(), Host: json.RawMessage(orEmpty(st.HostJSON)), Spec: st.SpecYAML}
+	byID := map[int64]store.Run{}
+	factorSet := map[string]bool{}
+	for _, run := range runs {
+		byID[run.ID] = run
+		r.Runs.Total++
+		switch {
+		case run.Warmup:
+			r.Runs.Warmup++
+		case run.Status == store.RunOK:
+			r.Runs.OK++
+		case run.Status == store.RunPending:
+			r.Runs.Pending++
+		}
+		if run.Status == store.RunFailed {
+			r.Runs.Failed++
+			r.Failures = append(r.Failures, Failure{Seq: run.Seq, Workload: run.Workload, Env: run.Env, Warmup: run.Warmup, Reason: run.Reason})
+		}
+		for k := range run.Levels {
+			if k != "env" {
+				factorSet[k] = true
+			}
+		}
+	}
+	for k := range factorSet {
+		r.factors = append(r.factors, k)
+	}
+	sort.Strings(r.factors)
+	r.envs = orderEnvs(lay.Envs, baseline, runs)
+
+	type key struct{ cell, metric string }
+	cells := map[key]*Cell{}
+	var order []key
+	for _, smp := range samples {
+		run, ok := byID[smp.RunID]
+		if !ok {
+			continue
+		}
+		r.samples = append(r.samples, tidySample{run, smp})
+		if run.Warmup || run.Status != store.RunOK {
+			continue
+		}
+		k := key{run.CellKey, smp.Metric}
+		c, ok := cells[k]
+		if !ok {
+			c = newCell(run, smp, baseline)
+			cells[k] = c
+			order = append(order, k)
+		}
+		c.Values = append(c.Values, smp.Value)
+	}
+	for _, k := range order {
+		c := cells[k]
+		s := stats.Describe(c.Values)
+		c.N, c.Mean, c.Std, c.Median, c.Q1, c.Q3, c.Min, c.Max = s.N, s.Mean, s.Std, s.Median, s.Q1, s.Q3, s.Min, s.Max
+	}
+	for _, k := range order {
+		c := cells[k]
+		if c.IsBaseline {
+			continue
+		}
+		base, ok := cells[key{baselineKey(k.cell, baseline), k.metric}]
+		if !ok {
+			c.OverheadNote = "no baseline data"
+			continue
+		}
+		o := stats.Overhead(base.Values, c.Values, 0.95)
+		c.OverheadPct = finite(o.Pct)
+		c.OverheadCI95 = []*float64{finite(o.LoPct), finite(o.HiPct)}
+		c.OverheadNote = o.Reason
+		c.PValue = finite(o.PValue)
+		c.Significant = o.Significant
+	}
+	for _, k := range order {
+		r.Cells = append(r.Cells, *cells[k])
+	}
+	r.sortCells(lay.Workloads)
+	return r
+}
+
+func newCell(run store.Run, smp store.Sample, baseline string) *Cell {
+	c := &Cell{Workload: run.Workload, Env: run.Env, Levels: run.Levels, Metric: smp.Metric, Unit: smp.Unit,
+		Label: smp.Metric, Baseline: baseline, IsBaseline: run.Env == baseline, OverheadCI95: []*float64{nil, nil}}
+	if wl, err := workload.Lookup(run.Workload); err == nil {
+		if m, ok := wl.Info().Metric(smp.Metric); ok {
+			c.Label, c.HigherIsBetter, c.secondary = m.Label, m.HigherIsBetter, m.Secondary
+		}
+	}
+	c.group = groupKey(run.CellKey)
+	return c
+}
+
+// baselineKey is the key of the cell that has the same levels but the baseline env.
+func baselineKey(cellKey, baseline string) string {
+	parts := strings.Split(cellKey, "|")
+	for i, p := range parts {
+		if strings.HasPrefix(p, "env=") {
+			parts[i] = "env=" + baseline
+		}
+	}
+	return strings.Join(parts, "|")
+}
+
+// groupKey drops the env from a cell key: the cells of one table row.
+func groupKey(cellKey string) string {
+	var keep []string
+	for _, p := range strings.Split(cellKey, "|") {
+		if !strings.HasPrefix(p, "env=") {
+			keep = append(keep, p)
+		}
+	}
+	return strings.Join(keep, "|")
+}
+
+func orderEnvs(spec []string, baseline string, runs []store.Run) []string {
+	seen := map[string]bool{}
+	out := []string{}
+	add := func(e string) {
+		if e != "" && !seen[e] {
+			seen[e] = true
+			out = append(out, e)
+		}
+	}
+	add(baseline)
+	for _, e := range spec {
+		add(e)
+	}
+	for _, run := range runs {
+		add(run.Env)
+	}
+	return out
+}
+
+// sortCells orders cells by workload (spec order), then the other levels,
+// then the metric (as the workload declares them), then the env order.
+func (r *Report) sortCells(workloads []string) {
+	wlRank, envRank := map[string]int{}, map[string]int{}
+	for i, w := range workloads {
+		wlRank[w] = i + 1
+	}
+	for i, e := range r.envs {
+		envRank[e] = i
+	}
+	metricRank := func(c Cell) int {
+		if wl, err := workload.Lookup(c.Workload); err == nil {
+			for i, m := range wl.Info().Metrics {
+				if m.Name == c.Metric {
+					return i
+				}
+			}
+		}
+		return 1 << 20
+	}
+	rank := func(w string) int {
+		if n, ok := wlRank[w]; ok {
+			return n
+		}
+		return len(wlRank) + 1
+	}
+	sort.SliceStable(r.Cells, func(i, j int) bool {
+		a, b := r.Cells[i], r.Cells[j]
+		switch {
+		case rank(a.Workload) != rank(b.Workload):
+			return rank(a.Workload) < rank(b.Workload)
+		case a.Workload != b.Workload:
+			return a.Workload < b.Workload
+		case a.group != b.group:
+			return naturalLess(a.group, b.group)
+		case a.Metric != b.Metric:
+			return metricRank(a) < metricRank(b)
+		}
+		return envRank[a.Env] < envRank[b.Env]
+	})
+}
+
+// naturalLess compares strings with digit runs compared as numbers, so
+// threads=2 sorts before threads=10.
+func naturalLess(a, b string) bool {
+	for a != "" && b != "" {
+		da, db := leadingDigits(a), leadingDigits(b)
+		if da != "" && db != "" {
+			ta, tb := strings.TrimLeft(da, "0"), strings.TrimLeft(db, "0")
+			if len(ta) != len(tb) {
+				return len(ta) < len(tb)
+			}
+			if ta != tb {
+				return ta < tb
+			}
+			a, b = a[len(da):], b[len(db):]
+			continue
+		}
+		if a[0] != b[0] {
+			return a[0] < b[0]
+		}
+		a, b = a[1:], b[1:]
+	}
+	return len(a) < len(b)
+}
+
+func leadingDigits(s string) string {
+	i := 0
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	return s[:i]
+}
+
+func finite(f float64) *float64 {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return nil
+	}
+	return &f
+}
+
+func orEmpty(s string) string {
+	if s == "" {
+		return "{}"
+	}
+	return s
+}
+
+// warnings collects what the runs said a reader must know: notes whose key
+// ends in "warning" (once per workload and environment) and measured runs
+// that started while another program kept the host busy.
+func warnings(runs []store.Run) []string {
+	out := []string{}
+	seen := map[string]bool{}
+	busy := map[string]int{}
+	var busyOrder []string
+	for _, run := range runs {
+		if run.Warmup || run.Status != store.RunOK {
+			continue
+		}
+		keys := make([]string, 0, len(run.Notes))
+		for k := range run.Notes {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			if k == "warning" || strings.HasSuffix(k, "_warning") {
+				w := fmt.Sprintf("%s @ %s: %s", run.Workload, run.Env, run.Notes[k])
+				if !seen[w] {
+					seen[w] = true
+					out = append(out, w)
+				}
+			}
+		}
+		if run.Settings["settle"] != "" {
+			cell := run.Workload + " @ " + run.Env
+			if busy[cell] == 0 {
+				busyOrder = append(busyOrder, cell)
+			}
+			busy[cell]++
+		}
+	}
+	for _, cell := range busyOrder {
+		out = append(out, fmt.Sprintf("%s: %d measured run(s) started while the host stayed busy (another program competed for the CPU): expect noise", cell, busy[cell]))
+	}
+	return out
+}

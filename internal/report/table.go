@@ -1,0 +1,73 @@
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/boxtax/boxtax/internal/hostinfo"
+)
+
+func init() { registerFormat("table", writeTable) }
+
+// writeTable prints the overhead table for a terminal.
+func writeTable(w io.Writer, r *Report) error {
+	fmt.Fprintln(w, r.heading())
+	fmt.Fprintf(w, "%s: mean (std) over the measured runs; other environments: %% deviation from the %s mean (std in the metric's unit); * the 95%% CI of the deviation excludes 0.\n\n",
+		r.Study.Baseline, r.Study.Baseline)
+	tw := tabwriter.NewWriter(w, 0, 0, 3, ' ', 0)
+	fmt.Fprintf(tw, "workload\tmetric\t%s\n", strings.Join(r.envs, "\t"))
+	for _, row := range r.rows() {
+		cells := make([]string, len(r.envs))
+		for i, e := range r.envs {
+			cells[i] = seedCell(row.cells[e])
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", row.name, row.metric, strings.Join(cells, "\t"))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	r.writeFootnotes(w)
+	return nil
+}
+
+// heading is the one-line description of the study and its host.
+func (r *Report) heading() string {
+	var h hostinfo.Host
+	_ = json.Unmarshal(r.Study.Host, &h)
+	host := fmt.Sprintf("%s, %d CPUs (%s), %.1f GiB, kernel %s", h.Hostname, h.CPUs, h.CPUModel,
+		float64(h.MemTotalBytes)/(1<<30), h.KernelRelease)
+	if h.Docker != nil && h.Docker.ServerVersion != "" {
+		host += fmt.Sprintf(", Docker %s (%s)", h.Docker.ServerVersion, h.Docker.StorageDriver)
+	}
+	return fmt.Sprintf("study %d %q (%s), %s\nhost: %s\nruns: %d measured ok, %d failed, %d pending, %d warm-up",
+		r.Study.ID, r.Study.Name, r.Study.Status, r.Study.CreatedAt.Format("2006-01-02 15:04 MST"), host,
+		r.Runs.OK, r.Runs.Failed, r.Runs.Pending, r.Runs.Warmup)
+}
+
+func (r *Report) writeFootnotes(w io.Writer) {
+	for _, c := range r.Cells {
+		if c.N < 2 && !c.secondary {
+			fmt.Fprintf(w, "\nnote: %s %s %s has %d measured run(s): no spread or interval.", c.Workload, c.Env, c.Label, c.N)
+		}
+	}
+	if len(r.Warnings) > 0 {
+		fmt.Fprintf(w, "\nwarnings:\n")
+		for _, warn := range r.Warnings {
+			fmt.Fprintf(w, "  %s\n", warn)
+		}
+	}
+	if len(r.Failures) > 0 {
+		fmt.Fprintf(w, "\nfailed runs:\n")
+		for _, f := range r.Failures {
+			warm := ""
+			if f.Warmup {
+				warm = " (warm-up)"
+			}
+			fmt.Fprintf(w, "  run %d %s @ %s%s: %s\n", f.Seq+1, f.Workload, f.Env, warm, f.Reason)
+		}
+	}
+	fmt.Fprintln(w)
+}

@@ -1,0 +1,47 @@
+package report
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"io"
+	"strconv"
+)
+
+func init() {
+	registerFormat("csv", writeCSV)
+	registerFormat("json", writeJSON)
+}
+
+// writeCSV prints one row per sample with its run's levels (tidy data):
+// study_id, run_id, seq, workload, env, one column per other factor, rep,
+// warmup, status, metric, value, unit.
+func writeCSV(w io.Writer, r *Report) error {
+	cw := csv.NewWriter(w)
+	head := []string{"study_id", "run_id", "seq", "workload", "env"}
+	head = append(head, r.factors...)
+	head = append(head, "rep", "warmup", "status", "metric", "value", "unit")
+	if err := cw.Write(head); err != nil {
+		return err
+	}
+	for _, ts := range r.samples {
+		row := []string{strconv.FormatInt(r.Study.ID, 10), strconv.FormatInt(ts.run.ID, 10), strconv.Itoa(ts.run.Seq),
+			ts.run.Workload, ts.run.Env}
+		for _, f := range r.factors {
+			row = append(row, ts.run.Levels[f])
+		}
+		row = append(row, strconv.Itoa(ts.run.Rep), strconv.FormatBool(ts.run.Warmup), ts.run.Status,
+			ts.sample.Metric, strconv.FormatFloat(ts.sample.Value, 'g', -1, 64), ts.sample.Unit)
+		if err := cw.Write(row); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// writeJSON prints the boxtax.report/v1 document.
+func writeJSON(w io.Writer, r *Report) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r)
+}

@@ -1,0 +1,16 @@
+// Package stats holds the statistics boxtax owes its reader, as pure functions
+// over plain float64 slices: descriptives (mean, standard deviation, quartiles),
+// the Student t, F, normal and chi-square distributions, Welch's two-sample t
+// test, and the overhead of one level against the baseline with a Fieller
+// confidence interval. ANOVA, MANOVA and linear models are to be built on it.
+//
+// The package imports only the standard library and nothing else of boxtax, so
+// every function can be checked in isolation. The expected values in the tests
+// come from R (testdata/make_expected.R writes testdata/expected.json).
+//
+// Non-finite input (NaN, +Inf, -Inf) is never averaged in: functions that take
+// samples use only the finite values, and Summary.NonFinite says how many were
+// left out, so a reader can see that a sample was not clean. Results that do
+// not exist (the mean of nothing, an interval that would be unbounded) are NaN,
+// with a Reason where the result type has one, rather than an invented number.
+package stats

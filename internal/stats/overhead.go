@@ -1,0 +1,124 @@
+package stats
+
+import (
+	"fmt"
+	"math"
+)
+
+// OverheadResult is the overhead of a level against the baseline: how far, in
+// percent, its mean lies from the baseline mean, and how sure we are.
+type OverheadResult struct {
+	Level        float64 // Level is the confidence level of the interval, e.g. 0.95.
+	BaselineMean float64 // BaselineMean is the mean of the finite baseline values.
+	Mean         float64 // Mean is the mean of the finite values of the level.
+	Pct          float64 // Pct is (Mean/BaselineMean - 1) * 100.
+	LoPct        float64 // LoPct is the lower end of Fieller's interval for Pct.
+	HiPct        float64 // HiPct is the upper end of Fieller's interval for Pct.
+	DF           float64 // DF is the Welch-type degrees of freedom the interval used.
+	PValue       float64 // PValue is Welch's two-sided p-value for Mean - BaselineMean.
+	Significant  bool    // Significant reports that LoPct..HiPct excludes 0.
+	Reason       string  // Reason says why a field is NaN or degenerate; empty when all are defined.
+}
+
+// Overhead compares the finite values of x with those of baseline. The
+// interval for the ratio rho = mean(x)/mean(baseline) is Fieller's: the rho
+// with (xx - rho xb)² <= t² (vx + rho² vb), where xb, xx are the means,
+// vb = sb²/nb and vx = sx²/nx their squared standard errors, and t the Student
+// quantile at (1+level)/2 with the Welch-type df of xx - r xb at the estimate
+// r = xx/xb. Its ends are the roots of
+//
+//	rho² (xb² - t² vb) - 2 rho xb xx + (xx² - t² vx) = 0,
+//
+// reported as percent deviations (rho-1)*100. Pct and the ends are computed
+// from Mean-BaselineMean, not from the ratio, so that a small overhead on a
+// large baseline (1e9 ns) keeps its digits. When xb² - t² vb <= 0 the
+// baseline mean is not distinguishable from zero, the set of rho is unbounded,
+// and LoPct, HiPct are NaN with a Reason instead of an invented interval. When
+// both samples are constant the interval is the point Pct.
+//
+// A negative baseline mean is allowed: Pct is then the signed ratio's
+// deviation from 1, which reads as "x is Pct % larger in magnitude" when both
+// means are negative.
+func Overhead(baseline, x []float64, level float64) OverheadResult {
+	b, v := finiteValues(baseline), finiteValues(x)
+	meanB, stdB := meanStd(b)
+	meanX, stdX := meanStd(v)
+	nan := math.NaN()
+	r := OverheadResult{Level: level, BaselineMean: meanB, Mean: meanX,
+		Pct: (meanX - meanB) / meanB * 100, LoPct: nan, HiPct: nan, DF: nan, PValue: nan}
+	switch {
+	case len(b) == 0:
+		r.Reason = "no finite values in the baseline"
+		return r
+	case len(v) == 0:
+		r.Reason = "no finite values to compare with the baseline"
+		return r
+	case meanB == 0:
+		r.Pct = nan
+		r.Reason = "baseline mean is zero: a percentage of it is undefined"
+		return r
+	case len(b) < 2:
+		r.Reason = "fewer than 2 values in the baseline: no spread to build an interval from"
+		return r
+	case len(v) < 2:
+		r.Reason = "fewer than 2 values to compare with the baseline: no spread to build an interval from"
+		return r
+	case !(level > 0 && level < 1):
+		r.Reason = fmt.Sprintf("confidence level must lie between 0 and 1, got %g", level)
+		return r
+	}
+	test := welch(v, b, level)
+	r.PValue = test.P
+	varMeanB := stdB * stdB / float64(len(b))
+	varMeanX := stdX * stdX / float64(len(v))
+	if varMeanB == 0 && varMeanX == 0 {
+		r.LoPct, r.HiPct = r.Pct, r.Pct
+		r.Significant = r.Pct != 0
+		r.Reason = "both samples are constant: the interval is the point estimate and there is no p-value"
+		return r
+	}
+	ratio := meanX / meanB
+	r.DF = float64(len(b) - 1) // the limit of the formula when vx = 0, also at ratio = 0
+	if varMeanX > 0 {
+		r.DF = welchSatterthwaite(varMeanX, len(v), ratio*ratio*varMeanB, len(b))
+	}
+	t := StudentTQuantile((1+level)/2, r.DF)
+	lo, hi, ok := fiellerRoots(meanB, varMeanB, meanX, varMeanX, t)
+	if !ok {
+		r.Reason = "baseline mean not distinguishable from zero: the Fieller interval is unbounded"
+		return r
+	}
+	r.LoPct, r.HiPct = lo*100, hi*100
+	r.Significant = r.LoPct > 0 || r.HiPct < 0
+	return r
+}
+
+// fiellerRoots returns the ends lo <= hi of Fieller's interval for xx/xb - 1,
+// the relative deviation, so that a small overhead on a large baseline keeps
+// its digits. Substituting rho = 1 + d in rho² A - 2 rho B + C = 0, with
+// A = xb² - t² vb, B = xb xx and C = xx² - t² vx, gives
+//
+//	d² A - 2 d (xb (xx-xb) + t² vb) + ((xx-xb)² - t² (vb+vx)) = 0,
+//
+// whose discriminant, like that of the equation in rho, is t² (vx A + vb xx²):
+// never negative when A > 0. ok is false when A <= 0 and the interval is
+// unbounded. The root nearer zero comes from the product of the roots, so
+// neither is lost to cancellation.
+func fiellerRoots(xb, vb, xx, vx, t float64) (lo, hi float64, ok bool) {
+	a := xb*xb - t*t*vb
+	if !(a > 0) {
+		return math.NaN(), math.NaN(), false
+	}
+	diff := xx - xb
+	b := xb*diff + t*t*vb
+	c := diff*diff - t*t*(vb+vx)
+	q := b + math.Copysign(t*math.Sqrt(vx*a+vb*xx*xx), b)
+	if q == 0 {
+		return b / a, b / a, true
+	}
+	lo, hi = q/a, c/q
+	if lo > hi {
+		lo, hi = hi, lo
+	}
+	return lo, hi, true
+}

@@ -1,0 +1,57 @@
+package store
+
+import "time"
+
+// Study statuses.
+const (
+	StudyRunning     = "running"
+	StudyInterrupted = "interrupted"
+	StudyFinished    = "finished"
+)
+
+// Run statuses.
+const (
+	RunPending = "pending"
+	RunOK      = "ok"
+	RunFailed  = "failed"
+)
+
+// Study is one execution of a study spec and everything made from it.
+type Study struct {
+	ID         int64
+	Name       string
+	SpecYAML   string // the spec as run, after command-line overrides
+	Seed       int64  // the seed that ordered the runs
+	HostJSON   string // host facts (hostinfo.Host as JSON)
+	Status     string
+	CreatedAt  time.Time
+	FinishedAt time.Time // zero while not finished
+}
+
+// Run is one repetition of one workload in one cell.
+type Run struct {
+	ID       int64
+	StudyID  int64
+	Seq      int    // position in the randomized order
+	CellKey  string // canonical name of the cell, e.g. "cpu.prime|env=native"
+	Workload string
+	Env      string
+	Levels   map[string]string // every factor's level, env included
+	Params   map[string]any    // the workload parameters as run
+	Rep      int               // repetition index, from 0; warm-ups count separately
+	Warmup   bool
+	Status   string
+	Reason   string            // why a run failed
+	Settings map[string]string // the environment's actual settings
+	Notes    map[string]string // how the workload did its work
+	Started  time.Time
+	Ended    time.Time
+}
+
+// Sample is one measured value.
+type Sample struct {
+	RunID  int64
+	Metric string
+	Value  float64
+	Unit   string
+}

@@ -1,0 +1,134 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	_ "modernc.org/sqlite" // registers the pure-Go "sqlite" driver
+)
+
+// ErrNotFound is returned when a study does not exist.
+var ErrNotFound = errors.New("not found")
+
+// Store is a SQLite database of studies.
+type Store struct {
+	db   *sql.DB
+	path string
+}
+
+// Open opens (creating if needed) the database at path.
+func Open(ctx context.Context, path string) (*Store, error) {
+	dsn := "file:" + path + "?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=foreign_keys(1)&_pragma=synchronous(NORMAL)"
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("opening %s: %w", path, err)
+	}
+	db.SetMaxOpenConns(1) // one writer; SQLite serialises anyway
+	var version int
+	if err := db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("opening %s: is it a boxtax SQLite database? %w", path, err)
+	}
+	if version > schemaVersion {
+		db.Close()
+		return nil, fmt.Errorf("%s was written by a newer boxtax (schema %d, this one knows %d): upgrade boxtax", path, version, schemaVersion)
+	}
+	if _, err := db.ExecContext(ctx, schema); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("creating tables in %s: %w", path, err)
+	}
+	if _, err := db.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", schemaVersion)); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("setting schema version in %s: %w", path, err)
+	}
+	return &Store{db: db, path: path}, nil
+}
+
+// Path is the database file.
+func (s *Store) Path() string { return s.path }
+
+// Close closes the database.
+func (s *Store) Close() error { return s.db.Close() }
+
+// CreateStudy stores a new study together with its planned runs, all pending.
+func (s *Store) CreateStudy(ctx context.Context, st *Study, runs []Run) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	st.CreatedAt = time.Now()
+	st.Status = StudyRunning
+	res, err := tx.ExecContext(ctx, `INSERT INTO studies (name, spec_yaml, seed, host_json, status, created_at) VALUES (?,?,?,?,?,?)`,
+		st.Name, st.SpecYAML, st.Seed, st.HostJSON, st.Status, st.CreatedAt.UnixNano())
+	if err != nil {
+		return fmt.Errorf("storing study: %w", err)
+	}
+	if st.ID, err = res.LastInsertId(); err != nil {
+		return err
+	}
+	stmt, err := tx.PrepareContext(ctx, `INSERT INTO runs (study_id, seq, cell_key, workload, env, levels_json, params_json, rep, warmup, status) VALUES (?,?,?,?,?,?,?,?,?,?)`)
+	if err != nil {
+		return err
+	}
+	defer stmt.Close()
+	for i := range runs {
+		r := &runs[i]
+		r.StudyID, r.Status = st.ID, RunPending
+		res, err := stmt.ExecContext(ctx, r.StudyID, r.Seq, r.CellKey, r.Workload, r.Env,
+			mustJSON(r.Levels), mustJSON(r.Params), r.Rep, r.Warmup, r.Status)
+		if err != nil {
+			return fmt.Errorf("storing run %d: %w", r.Seq, err)
+		}
+		if r.ID, err = res.LastInsertId(); err != nil {
+			return err
+		}
+	}
+	return tx.Commit()
+}
+
+// FinishRun records a run's outcome and its samples in one transaction.
+func (s *Store) FinishRun(ctx context.Context, r *Run, samples []Sample) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, `UPDATE runs SET status=?, reason=?, settings_json=?, notes_json=?, started_at=?, ended_at=? WHERE id=?`,
+		r.Status, r.Reason, mustJSON(r.Settings), mustJSON(r.Notes), r.Started.UnixNano(), r.Ended.UnixNano(), r.ID); err != nil {
+		return fmt.Errorf("storing run %d: %w", r.ID, err)
+	}
+	// A resumed run replaces whatever an interrupted attempt left.
+	if _, err := tx.ExecContext(ctx, `DELETE FROM samples WHERE run_id=?`, r.ID); err != nil {
+		return err
+	}
+	for _, smp := range samples {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO samples (run_id, metric, value, unit) VALUES (?,?,?,?)`,
+			r.ID, smp.Metric, smp.Value, smp.Unit); err != nil {
+			return fmt.Errorf("storing sample of run %d: %w", r.ID, err)
+		}
+	}
+	return tx.Commit()
+}
+
+// SetStudyStatus marks a study running, interrupted or finished.
+func (s *Store) SetStudyStatus(ctx context.Context, id int64, status string) error {
+	var finished any
+	if status == StudyFinished {
+		finished = time.Now().UnixNano()
+	}
+	_, err := s.db.ExecContext(ctx, `UPDATE studies SET status=?, finished_at=? WHERE id=?`, status, finished, id)
+	return err
+}
+
+func mustJSON(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(fmt.Sprintf("store: cannot encode %T: %v", v, err))
+	}
+	return string(b)
+}

@@ -1,0 +1,77 @@
+package store
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestStudyRunsAndSamplesRoundTrip(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "t.db")
+	s, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := &Study{Name: "t", SpecYAML: "name: t\n", Seed: 7, HostJSON: `{"cpus":2}`}
+	runs := []Run{
+		{Seq: 0, CellKey: "w|env=native", Workload: "w", Env: "native", Levels: map[string]string{"env": "native"}, Params: map[string]any{"n": 1.0}, Warmup: true},
+		{Seq: 1, CellKey: "w|env=native", Workload: "w", Env: "native", Levels: map[string]string{"env": "native"}, Params: map[string]any{"n": 1.0}},
+		{Seq: 2, CellKey: "w|env=docker-host", Workload: "w", Env: "docker-host", Levels: map[string]string{"env": "docker-host"}, Params: map[string]any{"n": 1.0}},
+	}
+	if err := s.CreateStudy(ctx, st, runs); err != nil {
+		t.Fatal(err)
+	}
+	r := runs[1]
+	r.Status, r.Settings, r.Notes = RunOK, map[string]string{"pid": "1"}, map[string]string{"k": "v"}
+	if err := s.FinishRun(ctx, &r, []Sample{{RunID: r.ID, Metric: "rate", Value: 1.5, Unit: "1/s"}}); err != nil {
+		t.Fatal(err)
+	}
+	// Finishing again (a resumed run) replaces the samples.
+	if err := s.FinishRun(ctx, &r, []Sample{{RunID: r.ID, Metric: "rate", Value: 2.5, Unit: "1/s"}}); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+
+	// Reopen: everything committed is there.
+	s, err = Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	latest, err := s.LatestStudy(ctx, true)
+	if err != nil || latest.ID != st.ID || latest.Status != StudyRunning || latest.Seed != 7 {
+		t.Fatalf("latest unfinished: %+v %v", latest, err)
+	}
+	got, err := s.Runs(ctx, st.ID)
+	if err != nil || len(got) != 3 {
+		t.Fatalf("runs: %v %v", got, err)
+	}
+	if !got[0].Warmup || got[1].Status != RunOK || got[2].Status != RunPending || got[1].Notes["k"] != "v" || got[1].Params["n"] != 1.0 {
+		t.Errorf("runs read back wrong: %+v", got)
+	}
+	smp, err := s.Samples(ctx, st.ID)
+	if err != nil || len(smp) != 1 || smp[0].Value != 2.5 {
+		t.Fatalf("samples: %+v %v", smp, err)
+	}
+	if err := s.SetStudyStatus(ctx, st.ID, StudyFinished); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.LatestStudy(ctx, true); err == nil {
+		t.Error("a finished study is still offered for resuming")
+	}
+	if _, err := s.Study(ctx, 99); err == nil {
+		t.Error("study 99 exists?")
+	}
+}
+
+func TestOpenRejectsAFileThatIsNotADatabase(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "x.db")
+	if err := os.WriteFile(path, []byte("this is not sqlite, just text that is long enough to fill a header ......"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Open(context.Background(), path); err == nil {
+		t.Fatal("opened a text file as a database")
+	}
+}

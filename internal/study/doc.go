@@ -1,0 +1,5 @@
+// Package study turns a study spec (YAML, or a preset embedded in the binary)
+// into a plan of runs in randomized, interleaved order, and executes the plan:
+// each run starts the worker in its environment, reads its samples and
+// commits them to the store when the run ends.
+package study

@@ -1,0 +1,28 @@
+package study
+
+import (
+	"context"
+
+	"github.com/boxtax/boxtax/internal/workload"
+)
+
+// fake is a workload for testing the planning logic only.
+type fake struct{ name string }
+
+func (f fake) Info() workload.Info {
+	return workload.Info{Name: f.name, Summary: "test", Params: []workload.Param{
+		{Name: "threads", Default: 1}, {Name: "size", Default: "1MiB"},
+	}, Metrics: []workload.Metric{{Name: "rate", Unit: "1/s", Label: "rate"}}}
+}
+
+func (f fake) Run(ctx context.Context, p workload.Params, _ workload.Env, e workload.Emitter) error {
+	e.Sample("rate", 1)
+	return nil
+}
+
+func init() {
+	workload.Register(fake{"test.a"})
+	workload.Register(fake{"test.b"})
+}
+
+var testEnvs = []string{"native", "docker-bridge", "docker-host"}

@@ -1,0 +1,134 @@
+package study
+
+import (
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/boxtax/boxtax/internal/workload"
+)
+
+//go:embed presets/*.yaml
+var presetFS embed.FS
+
+// DefaultPreset is the study `boxtax run` runs without arguments.
+const DefaultPreset = "quick"
+
+// Presets lists the names of the studies shipped inside the binary.
+func Presets() []string {
+	entries, _ := fs.ReadDir(presetFS, "presets")
+	var names []string
+	for _, e := range entries {
+		names = append(names, strings.TrimSuffix(e.Name(), ".yaml"))
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Preset parses a shipped study by name.
+func Preset(name string) (*Spec, error) {
+	data, err := presetFS.ReadFile(path.Join("presets", name+".yaml"))
+	if err != nil {
+		return nil, fmt.Errorf("unknown study %q; presets: %s (or give a path to a YAML file)", name, strings.Join(Presets(), ", "))
+	}
+	return ParseSpec("preset "+name, data)
+}
+
+// Load reads a study: a path to a YAML file, or the name of a preset.
+func Load(nameOrPath string) (*Spec, error) {
+	if nameOrPath == "" {
+		nameOrPath = DefaultPreset
+	}
+	looksLikeFile := strings.ContainsAny(nameOrPath, `/\`) || strings.HasSuffix(nameOrPath, ".yaml") || strings.HasSuffix(nameOrPath, ".yml")
+	data, err := os.ReadFile(nameOrPath)
+	switch {
+	case err == nil:
+		return ParseSpec(nameOrPath, data)
+	case looksLikeFile || !errors.Is(err, fs.ErrNotExist):
+		return nil, fmt.Errorf("reading study %s: %w", nameOrPath, err)
+	}
+	return Preset(nameOrPath)
+}
+
+// Overrides are command-line changes to a spec.
+type Overrides struct {
+	Envs        []string // keep only these environments, in this order
+	Workloads   []string // keep only these workloads
+	Repetitions int      // 0: as in the spec
+	Warmup      int      // -1: as in the spec
+	Seed        int64    // 0: as in the spec
+}
+
+// Apply changes the spec as the overrides say. Names are checked later by Validate.
+func (o Overrides) Apply(s *Spec) {
+	if len(o.Envs) > 0 {
+		s.Envs = nil
+		for _, e := range o.Envs {
+			s.Envs = append(s.Envs, Named{Name: e})
+		}
+		if !contains(o.Envs, s.Baseline) {
+			s.Baseline = ""
+		}
+	}
+	if len(o.Workloads) > 0 {
+		byName := map[string]WorkloadSpec{}
+		for _, w := range s.Workloads {
+			byName[w.Name] = w
+		}
+		s.Workloads = nil
+		for _, name := range o.Workloads {
+			w, ok := byName[name]
+			if !ok {
+				w = WorkloadSpec{Name: name}
+			}
+			s.Workloads = append(s.Workloads, w)
+		}
+		s.Factors = factorsFor(s.Factors, o.Workloads)
+	}
+	if o.Repetitions > 0 {
+		s.Repetitions = o.Repetitions
+	}
+	if o.Warmup >= 0 {
+		w := o.Warmup
+		s.Warmup = &w
+	}
+	if o.Seed != 0 {
+		s.Seed = o.Seed
+	}
+}
+
+// factorsFor keeps the factors that still apply once only the given
+// workloads run: a factor limited to workloads that no longer run is dropped,
+// and so is one whose parameter none of the remaining workloads has.
+func factorsFor(factors []Factor, kept []string) []Factor {
+	var out []Factor
+	for _, f := range factors {
+		if len(f.Workloads) > 0 {
+			var still []string
+			for _, w := range f.Workloads {
+				if contains(kept, w) {
+					still = append(still, w)
+				}
+			}
+			if len(still) == 0 {
+				continue
+			}
+			f.Workloads = still
+		}
+		applies := false
+		for _, name := range kept {
+			if wl, err := workload.Lookup(name); err != nil || f.appliesTo(wl.Info()) {
+				applies = true // unknown names are reported by Validate
+			}
+		}
+		if applies {
+			out = append(out, f)
+		}
+	}
+	return out
+}

@@ -1,0 +1,111 @@
+package study
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestParseSpecErrorsNameTheLine(t *testing.T) {
+	tests := []struct {
+		name, yaml, want string
+	}{
+		{"syntax", "name: x\nenvs: [native\n", "bad.yaml:"},
+		{"unknown field", "name: x\nrepetitoins: 3\n", "bad.yaml:2: unknown field repetitoins"},
+		{"unknown field in workload", "name: x\nenvs: [native]\nworkloads:\n  - name: test.a\n    parms: {}\n", "bad.yaml:5: unknown field parms"},
+		{"wrong type", "name: x\nrepetitions: many\n", "bad.yaml:2: cannot unmarshal !!str `many` where a whole number belongs"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := ParseSpec("bad.yaml", []byte(tt.yaml))
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("error %v, want it to contain %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestValidateNamesLineColumnAndValidNames(t *testing.T) {
+	tests := []struct {
+		name, yaml string
+		want       []string
+	}{
+		{"unknown env", "name: x\nenvs: [native, podmn]\nworkloads: [test.a]\n",
+			[]string{"bad.yaml:2:16: unknown environment \"podmn\"", "valid environments: native, docker-bridge, docker-host"}},
+		{"unknown workload", "name: x\nenvs: [native]\nworkloads:\n  - test.a\n  - cpu.primes\n",
+			[]string{"bad.yaml:5:5: unknown workload \"cpu.primes\"", "test.a, test.b"}},
+		{"unknown param", "name: x\nenvs: [native]\nworkloads:\n  - name: test.a\n    params: {thread: 2}\n",
+			[]string{"bad.yaml:4:5:", "unknown parameter(s) thread", "valid parameters: threads, size"}},
+		{"baseline not an env", "name: x\nbaseline: docker-host\nenvs: [native]\nworkloads: [test.a]\n",
+			[]string{"baseline \"docker-host\" is not one of the study's environments"}},
+		{"factor without workload", "name: x\nenvs: [native]\nworkloads: [test.a]\nfactors:\n  - name: depth\n    levels: [1]\n",
+			[]string{"bad.yaml:5:5: factor \"depth\" sets parameter \"depth\", which none of its workloads has"}},
+		{"no name", "envs: [native]\nworkloads: [test.a]\n", []string{"needs a name"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, err := ParseSpec("bad.yaml", []byte(tt.yaml))
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = s.Validate(testEnvs)
+			if err == nil {
+				t.Fatal("no error")
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q does not contain %q", err, w)
+				}
+			}
+		})
+	}
+}
+
+func TestValidateFillsDefaults(t *testing.T) {
+	s, err := ParseSpec("ok.yaml", []byte("name: x\nenvs: [docker-host, native]\nworkloads: [test.a]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Validate(testEnvs); err != nil {
+		t.Fatal(err)
+	}
+	if s.Repetitions != DefaultRepetitions || *s.Warmup != DefaultWarmup || s.Baseline != "native" {
+		t.Errorf("defaults: reps %d warmup %d baseline %q", s.Repetitions, *s.Warmup, s.Baseline)
+	}
+	// The rendered spec parses back to the same study.
+	again, err := ParseSpec("again", []byte(s.YAML()))
+	if err != nil {
+		t.Fatalf("rendered spec does not parse: %v\n%s", err, s.YAML())
+	}
+	if err := again.Validate(testEnvs); err != nil || again.Baseline != "native" || len(again.Envs) != 2 {
+		t.Errorf("round trip: %v %+v", err, again)
+	}
+}
+
+func TestEveryPresetIsValid(t *testing.T) {
+	for _, name := range Presets() {
+		t.Run(name, func(t *testing.T) {
+			s, err := Preset(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s.Name != name {
+				t.Errorf("preset file %s names itself %q", name, s.Name)
+			}
+			// Workload names are checked where every workload is linked in (cli tests).
+			if len(s.Envs) == 0 || len(s.Workloads) == 0 {
+				t.Error("preset has no envs or workloads")
+			}
+		})
+	}
+}
+
+func TestLoadUnknownPresetListsPresets(t *testing.T) {
+	_, err := Load("quik")
+	if err == nil || !strings.Contains(err.Error(), `unknown study "quik"`) || !strings.Contains(err.Error(), "quick") {
+		t.Fatalf("error %v", err)
+	}
+	_, err = Load("./missing.yaml")
+	if err == nil || !strings.Contains(err.Error(), "missing.yaml") {
+		t.Fatalf("error %v", err)
+	}
+}

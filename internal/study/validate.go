@@ -1,0 +1,150 @@
+package study
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/boxtax/boxtax/internal/workload"
+)
+
+// DefaultRepetitions and DefaultWarmup apply when a spec leaves them out.
+const (
+	DefaultRepetitions = 3
+	DefaultWarmup      = 1
+)
+
+// Validate checks a spec against the registered workloads and the given
+// environment names, fills in defaults, and reports every problem with its
+// place in the file.
+func (s *Spec) Validate(envNames []string) error {
+	var errs []string
+	bad := func(p Pos, format string, a ...any) {
+		errs = append(errs, (&SpecError{File: s.file, Pos: p, Msg: fmt.Sprintf(format, a...)}).Error())
+	}
+	if strings.TrimSpace(s.Name) == "" {
+		bad(Pos{}, "the study needs a name")
+	}
+	if s.Repetitions == 0 {
+		s.Repetitions = DefaultRepetitions
+	}
+	if s.Repetitions < 0 {
+		bad(Pos{}, "repetitions must be at least 1, not %d", s.Repetitions)
+	}
+	if s.Warmup == nil {
+		w := DefaultWarmup
+		s.Warmup = &w
+	}
+	if *s.Warmup < 0 {
+		bad(Pos{}, "warmup must be 0 or more, not %d", *s.Warmup)
+	}
+	if len(s.Envs) == 0 {
+		bad(Pos{}, "no environments: list some under envs (valid: %s)", strings.Join(envNames, ", "))
+	}
+	seenEnv := map[string]bool{}
+	for _, e := range s.Envs {
+		if !contains(envNames, e.Name) {
+			bad(e.Pos, "unknown environment %q; valid environments: %s", e.Name, strings.Join(envNames, ", "))
+		}
+		if seenEnv[e.Name] {
+			bad(e.Pos, "environment %q is listed twice", e.Name)
+		}
+		seenEnv[e.Name] = true
+	}
+	if s.Baseline == "" && len(s.Envs) > 0 {
+		s.Baseline = s.Envs[0].Name
+		if seenEnv["native"] {
+			s.Baseline = "native"
+		}
+	}
+	if s.Baseline != "" && !seenEnv[s.Baseline] {
+		bad(Pos{}, "baseline %q is not one of the study's environments (%s)", s.Baseline, strings.Join(s.EnvNames(), ", "))
+	}
+	if len(s.Workloads) == 0 {
+		bad(Pos{}, "no workloads: list some under workloads (valid: %s)", strings.Join(workload.Names(), ", "))
+	}
+	infos := map[string]workload.Info{}
+	for _, w := range s.Workloads {
+		wl, err := workload.Lookup(w.Name)
+		if err != nil {
+			bad(w.Pos, "%v", err)
+			continue
+		}
+		if _, dup := infos[w.Name]; dup {
+			bad(w.Pos, "workload %q is listed twice; vary its parameters with a factor instead", w.Name)
+		}
+		infos[w.Name] = wl.Info()
+		if _, err := workload.Check(wl.Info(), w.Params); err != nil {
+			bad(w.Pos, "%v", err)
+		}
+	}
+	seenFactor := map[string]bool{"env": true, "workload": true}
+	for _, f := range s.Factors {
+		if f.Name == "" {
+			bad(f.Pos, "a factor needs a name")
+			continue
+		}
+		if seenFactor[f.Name] {
+			bad(f.Pos, "factor name %q is taken", f.Name)
+		}
+		seenFactor[f.Name] = true
+		if len(f.Levels) == 0 {
+			bad(f.Pos, "factor %q has no levels", f.Name)
+		}
+		applies := 0
+		for _, w := range s.Workloads {
+			info, ok := infos[w.Name]
+			if ok && f.appliesTo(info) {
+				applies++
+			}
+		}
+		for _, name := range f.Workloads {
+			if _, ok := infos[name]; !ok {
+				bad(f.Pos, "factor %q names workload %q, which the study does not run", f.Name, name)
+			}
+		}
+		if applies == 0 {
+			bad(f.Pos, "factor %q sets parameter %q, which none of its workloads has", f.Name, f.param())
+		}
+	}
+	if len(errs) > 0 {
+		return fmt.Errorf("%s", strings.Join(errs, "\n"))
+	}
+	return nil
+}
+
+// EnvNames lists the study's environments in the order written.
+func (s *Spec) EnvNames() []string {
+	var out []string
+	for _, e := range s.Envs {
+		out = append(out, e.Name)
+	}
+	return out
+}
+
+func (f Factor) param() string {
+	if f.Param != "" {
+		return f.Param
+	}
+	return f.Name
+}
+
+func (f Factor) appliesTo(info workload.Info) bool {
+	if len(f.Workloads) > 0 && !contains(f.Workloads, info.Name) {
+		return false
+	}
+	for _, p := range info.Params {
+		if p.Name == f.param() {
+			return true
+		}
+	}
+	return false
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,11 @@
+// Package all registers every built-in workload: a binary that imports it
+// for its side effects can run any of them by name.
+//
+//	import _ "github.com/boxtax/boxtax/internal/workload/all"
+package all
+
+import (
+	_ "github.com/boxtax/boxtax/internal/workload/cpu"  // cpu.prime, cpu.linpack
+	_ "github.com/boxtax/boxtax/internal/workload/disk" // disk.seq, disk.rand
+	_ "github.com/boxtax/boxtax/internal/workload/mem"  // mem.stream, mem.mbw
+)

@@ -1,0 +1,140 @@
+package all_test
+
+import (
+	"context"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/boxtax/boxtax/internal/workload"
+	_ "github.com/boxtax/boxtax/internal/workload/all"
+)
+
+// tinyParams make each built-in workload finish in a fraction of a second.
+// A workload added to the registry must get an entry here.
+var tinyParams = map[string]workload.Params{
+	"cpu.prime":   {"duration": "50ms", "max_prime": 2000},
+	"cpu.linpack": {"n": 60, "repeats": 2},
+	"mem.stream":  {"array_size": 10000, "ntimes": 3},
+	"mem.mbw":     {"size": "1MiB", "block_size": "64KiB", "iterations": 2},
+	"disk.seq":    {"size": "1MiB", "block_size": "64KiB"},
+	"disk.rand":   {"size": "1MiB", "duration": "50ms"},
+}
+
+// validator is what every built-in workload offers besides Run: a check of
+// its parameters that does no work.
+type validator interface {
+	Validate(workload.Params) error
+}
+
+func TestBuiltinsRegistered(t *testing.T) {
+	got := strings.Join(workload.Names(), " ")
+	for name := range tinyParams {
+		if _, err := workload.Lookup(name); err != nil {
+			t.Errorf("%s is not registered (registered: %s)", name, got)
+		}
+	}
+}
+
+func TestInfo(t *testing.T) {
+	for _, w := range workload.All() {
+		info := w.Info()
+		t.Run(info.Name, func(t *testing.T) {
+			if info.Summary == "" || info.SeedTool == "" {
+				t.Errorf("summary %q, seed tool %q: both are needed", info.Summary, info.SeedTool)
+			}
+			if len(info.Metrics) == 0 {
+				t.Fatal("no metrics")
+			}
+			seen := map[string]bool{}
+			for _, m := range info.Metrics {
+				if m.Name == "" || m.Unit == "" || m.Label == "" || m.Description == "" {
+					t.Errorf("metric %+v lacks a name, unit, label or description", m)
+				}
+				if seen[m.Name] {
+					t.Errorf("metric %s declared twice", m.Name)
+				}
+				seen[m.Name] = true
+			}
+			for _, p := range info.Params {
+				if p.Name == "" || p.Default == nil || p.Description == "" {
+					t.Errorf("param %+v lacks a name, default or description", p)
+				}
+			}
+			v, ok := w.(validator)
+			if !ok {
+				t.Fatal("no Validate method")
+			}
+			defaults, err := workload.Check(info, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := v.Validate(defaults); err != nil {
+				t.Errorf("the defaults are rejected: %v", err)
+			}
+		})
+	}
+}
+
+// TestRunEmitsEveryMetricOnce runs every workload with tiny parameters
+// (the rest at their defaults) and checks that each declared metric was
+// sampled exactly once with a finite positive value, and nothing else.
+func TestRunEmitsEveryMetricOnce(t *testing.T) {
+	for _, w := range workload.All() {
+		info := w.Info()
+		t.Run(info.Name, func(t *testing.T) {
+			tiny, ok := tinyParams[info.Name]
+			if !ok {
+				t.Fatalf("no tiny parameters for %s: add them to tinyParams", info.Name)
+			}
+			p, err := workload.Check(info, tiny)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var r recorder
+			if err := w.Run(context.Background(), p, workload.Env{ScratchDir: t.TempDir()}, &r); err != nil {
+				t.Fatalf("Run: %v", err)
+			}
+			for _, m := range info.Metrics {
+				v := r.samples[m.Name]
+				if len(v) != 1 {
+					t.Errorf("%s sampled %d times, want once", m.Name, len(v))
+					continue
+				}
+				if math.IsNaN(v[0]) || math.IsInf(v[0], 0) || v[0] <= 0 {
+					t.Errorf("%s = %v, want finite and positive", m.Name, v[0])
+				}
+			}
+			for name := range r.samples {
+				if _, ok := info.Metric(name); !ok {
+					t.Errorf("sample of undeclared metric %s", name)
+				}
+			}
+			for k, v := range r.notes {
+				if k == "" || v == "" {
+					t.Errorf("empty note %q = %q", k, v)
+				}
+			}
+		})
+	}
+}
+
+// recorder is an Emitter that keeps what it is given.
+type recorder struct {
+	samples map[string][]float64
+	notes   map[string]string
+}
+
+func (r *recorder) Sample(metric string, v float64) {
+	if r.samples == nil {
+		r.samples = map[string][]float64{}
+	}
+	r.samples[metric] = append(r.samples[metric], v)
+}
+
+func (r *recorder) Note(k, v string) {
+	if r.notes == nil {
+		r.notes = map[string]string{}
+	}
+	r.notes[k] = v
+}

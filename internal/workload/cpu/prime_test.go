@@ -1,0 +1,134 @@
+package cpu
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/boxtax/boxtax/internal/workload"
+)
+
+func TestCountPrimes(t *testing.T) {
+	// One event counts the primes from 3 to max-1: pi(max-1) minus the prime 2.
+	tests := []struct {
+		max  uint64
+		want uint64
+	}{
+		{max: 3, want: 0},
+		{max: 4, want: 1},        // 3
+		{max: 12, want: 4},       // 3 5 7 11
+		{max: 100, want: 24},     // pi(99) = 25
+		{max: 1000, want: 167},   // pi(999) = 168
+		{max: 10000, want: 1228}, // pi(9999) = 1229, sysbench's default
+		{max: 10008, want: 1229}, // 10007 is prime but excluded
+		{max: 10009, want: 1229},
+		{max: 10010, want: 1230},
+	}
+	for _, tt := range tests {
+		if got := countPrimes(tt.max); got != tt.want {
+			t.Errorf("countPrimes(%d) = %d, want %d", tt.max, got, tt.want)
+		}
+	}
+}
+
+func TestPrimeParams(t *testing.T) {
+	tests := []struct {
+		name    string
+		params  workload.Params
+		wantErr string // empty: valid
+	}{
+		{name: "defaults", params: nil},
+		{name: "strings", params: workload.Params{"max_prime": "20000", "duration": "1.5s", "threads": 2.0}},
+		{name: "seconds as number", params: workload.Params{"duration": 2}},
+		{name: "max_prime too small", params: workload.Params{"max_prime": 2}, wantErr: "max_prime"},
+		{name: "max_prime not a number", params: workload.Params{"max_prime": "lots"}, wantErr: "max_prime"},
+		{name: "zero threads", params: workload.Params{"threads": 0}, wantErr: "threads"},
+		{name: "negative duration", params: workload.Params{"duration": "-1s"}, wantErr: "duration"},
+		{name: "negative events", params: workload.Params{"events": -1}, wantErr: "events"},
+		{name: "bad duration", params: workload.Params{"duration": "3 sec"}, wantErr: "duration"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := workload.Check(Prime{}.Info(), tt.params)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkErr(t, Prime{}.Validate(p), tt.wantErr)
+			if tt.wantErr != "" {
+				checkErr(t, Prime{}.Run(context.Background(), p, workload.Env{}, &recorder{}), tt.wantErr)
+			}
+		})
+	}
+}
+
+func TestPrimeRun(t *testing.T) {
+	for _, threads := range []int{1, 2} {
+		p, _ := workload.Check(Prime{}.Info(), workload.Params{"duration": "100ms", "max_prime": 1000, "threads": threads})
+		var r recorder
+		if err := (Prime{}).Run(context.Background(), p, workload.Env{}, &r); err != nil {
+			t.Fatal(err)
+		}
+		eps, total := r.samples["events_per_s"], r.samples["total_time_s"]
+		if len(eps) != 1 || eps[0] <= 0 || len(total) != 1 || total[0] < 0.1 {
+			t.Errorf("threads=%d: samples %v", threads, r.samples)
+		}
+		if r.notes["primes_per_event"] != "167" {
+			t.Errorf("threads=%d: primes_per_event = %q, want 167", threads, r.notes["primes_per_event"])
+		}
+	}
+}
+
+func TestPrimeFixedEvents(t *testing.T) {
+	for _, threads := range []int{1, 3} {
+		p, _ := workload.Check(Prime{}.Info(), workload.Params{"events": 25, "max_prime": 500, "threads": threads, "duration": "1h"})
+		var r recorder
+		if err := (Prime{}).Run(context.Background(), p, workload.Env{}, &r); err != nil {
+			t.Fatal(err)
+		}
+		if r.notes["events"] != "25" || r.notes["stop_by"] != "events" {
+			t.Errorf("threads=%d: notes %v, want 25 events", threads, r.notes)
+		}
+	}
+}
+
+func TestPrimeCancel(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	p, _ := workload.Check(Prime{}.Info(), workload.Params{"duration": "1h"})
+	if err := (Prime{}).Run(ctx, p, workload.Env{}, &recorder{}); err == nil {
+		t.Fatal("Run with a cancelled context returned nil")
+	}
+}
+
+// recorder is an Emitter that keeps what it is given.
+type recorder struct {
+	samples map[string][]float64
+	notes   map[string]string
+}
+
+func (r *recorder) Sample(metric string, v float64) {
+	if r.samples == nil {
+		r.samples = map[string][]float64{}
+	}
+	r.samples[metric] = append(r.samples[metric], v)
+}
+
+func (r *recorder) Note(k, v string) {
+	if r.notes == nil {
+		r.notes = map[string]string{}
+	}
+	r.notes[k] = v
+}
+
+// checkErr fails t unless err is nil when want is empty, or mentions want.
+func checkErr(t *testing.T, err error, want string) {
+	t.Helper()
+	switch {
+	case want == "" && err != nil:
+		t.Errorf("unexpected error: %v", err)
+	case want != "" && err == nil:
+		t.Errorf("no error, want one mentioning %q", want)
+	case want != "" && !strings.Contains(err.Error(), want):
+		t.Errorf("error %q does not mention %q", err, want)
+	}
+}

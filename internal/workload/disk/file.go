@@ -1,0 +1,106 @@
+package disk
+
+import (
+	"context"
+	"encoding/binary"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"time"
+
+	"github.com/boxtax/boxtax/internal/workload"
+)
+
+// scratchDir returns the directory to write in: the dir parameter when
+// set, else the run's scratch directory, else the system's temporary one.
+func scratchDir(p workload.Params, env workload.Env) (string, error) {
+	dir, err := p.String("dir")
+	if err != nil {
+		return "", err
+	}
+	if dir == "" {
+		dir = env.ScratchDir
+	}
+	if dir == "" {
+		dir = os.TempDir()
+	}
+	st, err := os.Stat(dir)
+	if err != nil {
+		return "", fmt.Errorf("parameter dir: %w; give an existing directory on the disk to measure", err)
+	}
+	if !st.IsDir() {
+		return "", fmt.Errorf("parameter dir: %s is not a directory", dir)
+	}
+	return dir, nil
+}
+
+// sizes reads and checks the size and block_size parameters: the file is
+// a whole number of blocks, and blocks are a multiple of 512 bytes so that
+// O_DIRECT can use them.
+func sizes(p workload.Params) (size, block int64, err error) {
+	if size, err = p.Bytes("size"); err != nil {
+		return 0, 0, err
+	}
+	if block, err = p.Bytes("block_size"); err != nil {
+		return 0, 0, err
+	}
+	switch {
+	case block < 512 || block%512 != 0 || block > 1<<30:
+		return 0, 0, fmt.Errorf("parameter block_size: %d bytes must be a multiple of 512 from 512 to 1GiB, e.g. 4KiB or 1MiB", block)
+	case size < block || size%block != 0:
+		return 0, 0, fmt.Errorf("parameter size: %d bytes must be a whole number (1 or more) of blocks of %d bytes", size, block)
+	}
+	return size, block, nil
+}
+
+// fillBlock fills buf with pseudo-random bytes, so that no filesystem can
+// compress or deduplicate the file, and stamps it with the block number.
+func fillBlock(buf []byte, r *rand.Rand, n int64) {
+	for i := 0; i+8 <= len(buf); i += 8 {
+		binary.LittleEndian.PutUint64(buf[i:], r.Uint64())
+	}
+	stamp(buf, n)
+}
+
+// stamp writes the block number n at the start of buf.
+func stamp(buf []byte, n int64) { binary.LittleEndian.PutUint64(buf, uint64(n)) }
+
+// stamped returns the block number at the start of buf.
+func stamped(buf []byte) int64 { return int64(binary.LittleEndian.Uint64(buf)) }
+
+// createFile creates a new file in dir and writes size bytes to it in
+// blocks of len(buf), each stamped with its number, then fsyncs it. It
+// returns the open file (for writing) and the time from the first write to
+// the end of fsync. The caller removes the file.
+func createFile(ctx context.Context, dir, pattern string, size int64, buf []byte) (*os.File, time.Duration, error) {
+	f, err := os.CreateTemp(dir, pattern)
+	if err != nil {
+		return nil, 0, fmt.Errorf("creating the test file: %w", err)
+	}
+	block := int64(len(buf))
+	start := time.Now()
+	for n := int64(0); n*block < size; n++ {
+		if n%64 == 0 && ctx.Err() != nil {
+			return f, 0, ctx.Err()
+		}
+		stamp(buf, n)
+		if _, err := f.Write(buf); err != nil {
+			return f, 0, fmt.Errorf("writing %s: %w", f.Name(), err)
+		}
+	}
+	if err := f.Sync(); err != nil {
+		return f, 0, fmt.Errorf("fsync of %s: %w", f.Name(), err)
+	}
+	return f, time.Since(start), nil
+}
+
+// removeFile closes and removes f, ignoring a nil f.
+func removeFile(f *os.File) {
+	if f != nil {
+		f.Close()
+		os.Remove(f.Name())
+	}
+}
+
+// mbps converts bytes in a time to MB/s (1e6 bytes per second).
+func mbps(bytes int64, d time.Duration) float64 { return float64(bytes) / 1e6 / d.Seconds() }

@@ -1,0 +1,108 @@
+package disk
+
+import (
+	"context"
+	"math/rand/v2"
+	"os"
+	"strconv"
+
+	"github.com/boxtax/boxtax/internal/workload"
+)
+
+// Seq is the disk.seq workload: write a file sequentially and fsync it,
+// read it back from the device, and rewrite it in place as bonnie++ does.
+type Seq struct{}
+
+func init() { workload.Register(Seq{}) }
+
+// Info implements workload.Workload.
+func (Seq) Info() workload.Info {
+	return workload.Info{
+		Name:     "disk.seq",
+		Summary:  "sequential write, read and rewrite of one file, as fio and bonnie++",
+		SeedTool: "fio / bonnie++ sequential",
+		Params: []workload.Param{
+			{Name: "size", Default: "256MiB", Description: "size of the test file"},
+			{Name: "block_size", Default: "1MiB", Description: "bytes per read or write call; a multiple of 512"},
+			{Name: "dir", Default: "", Description: "directory for the test file; empty means the run's scratch directory"},
+		},
+		Metrics: []workload.Metric{
+			{Name: "write_MBps", Unit: "MB/s", Label: "write MB/s", HigherIsBetter: true,
+				Description: "size / time of buffered writes of every block plus the final fsync, in 1e6 bytes/s"},
+			{Name: "read_MBps", Unit: "MB/s", Label: "read MB/s", HigherIsBetter: true,
+				Description: "size / time to read the file back block by block with the page cache bypassed (O_DIRECT) or emptied (see note read_cache), in 1e6 bytes/s"},
+			{Name: "rewrite_MBps", Unit: "MB/s", Label: "rewrite MB/s", HigherIsBetter: true,
+				Description: "size / time to read each block, change it, seek back and write it (bonnie++'s rewrite), plus the final fsync, in 1e6 bytes/s"},
+		},
+	}
+}
+
+// Validate checks p, already merged with the defaults, without running.
+func (Seq) Validate(p workload.Params) error {
+	if _, _, err := sizes(p); err != nil {
+		return err
+	}
+	_, err := p.String("dir")
+	return err
+}
+
+// Run implements workload.Workload.
+func (Seq) Run(ctx context.Context, p workload.Params, env workload.Env, e workload.Emitter) error {
+	size, block, err := sizes(p)
+	if err != nil {
+		return err
+	}
+	dir, err := scratchDir(p, env)
+	if err != nil {
+		return err
+	}
+	fs := fsType(dir)
+	e.Note("dir", dir)
+	e.Note("fs_type", fs)
+	if w := fsWarning(fs); w != "" {
+		e.Note("fs_warning", w)
+	}
+	buf := alignedBuffer(int(block))
+	fillBlock(buf, rand.New(rand.NewPCG(1, 2)), 0)
+
+	f, writeTime, err := createFile(ctx, dir, "boxtax-disk-seq-*.dat", size, buf)
+	defer removeFile(f)
+	if err != nil {
+		return err
+	}
+	e.Sample("write_MBps", mbps(size, writeTime))
+
+	readTime, method, err := readBack(ctx, f, size, buf)
+	if err != nil {
+		return err
+	}
+	e.Note("read_cache", method)
+	e.Sample("read_MBps", mbps(size, readTime))
+
+	rewriteTime, method, err := rewrite(ctx, f, size, buf)
+	if err != nil {
+		return err
+	}
+	e.Note("rewrite_read_cache", method)
+	e.Sample("rewrite_MBps", mbps(size, rewriteTime))
+	e.Note("size_bytes", strconv.FormatInt(size, 10))
+	return nil
+}
+
+// openRead opens name for reading from the device: with O_DIRECT when the
+// filesystem takes it, else buffered after dropping the cached pages of
+// the file (cached is any open handle of it). It returns the method used,
+// as noted in "read_cache".
+func openRead(name string, cached *os.File, buf []byte) (*os.File, string, error) {
+	f, err := openDirect(name, os.O_RDONLY, buf)
+	if err != nil {
+		return nil, "", err
+	}
+	if f != nil {
+		forget(cached, 0, 0) // not needed, but leaves no stale pages either
+		return f, cacheODirect, nil
+	}
+	method := dropCache(cached, true)
+	f, err = os.Open(name)
+	return f, method, err
+}

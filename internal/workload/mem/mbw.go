@@ -1,0 +1,136 @@
+package mem
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/boxtax/boxtax/internal/workload"
+)
+
+// MBW is the mem.mbw workload: the mbw tool's three copy tests between two
+// arrays of 64-bit words.
+type MBW struct{}
+
+func init() { workload.Register(MBW{}) }
+
+// Info implements workload.Workload.
+func (MBW) Info() workload.Info {
+	rate := func(how string) string {
+		return how + "; size in MiB divided by the mean time of the iterations, as mbw's AVG line"
+	}
+	return workload.Info{
+		Name:     "mem.mbw",
+		Summary:  "memory copy bandwidth of mbw's memcpy, dumb and mcblock tests",
+		SeedTool: "mbw",
+		Params: []workload.Param{
+			{Name: "size", Default: "64MiB", Description: "bytes in each of the two arrays (mbw's array size)"},
+			{Name: "iterations", Default: 50, Description: "copies per test, averaged (mbw -n)"},
+			{Name: "block_size", Default: "256KiB", Description: "block of the mcblock test (mbw -b)"},
+		},
+		Metrics: []workload.Metric{
+			{Name: "memcpy_MiBps", Unit: "MiB/s", Label: "memcpy MiB/s", HigherIsBetter: true,
+				Description: rate("one copy() of the whole array (Go's memmove, as mbw's memcpy)")},
+			{Name: "dumb_MiBps", Unit: "MiB/s", Label: "dumb MiB/s", HigherIsBetter: true,
+				Description: rate("b[i] = a[i] over []int64, one element at a time")},
+			{Name: "mcblock_MiBps", Unit: "MiB/s", Label: "mcblock MiB/s", HigherIsBetter: true,
+				Description: rate("copy() of block_size bytes at a time")},
+		},
+	}
+}
+
+type mbwConfig struct {
+	words      int // int64 elements per array
+	blockWords int
+	iterations int
+}
+
+// Validate checks p, already merged with the defaults, without running.
+func (MBW) Validate(p workload.Params) error { _, err := parseMBW(p); return err }
+
+func parseMBW(p workload.Params) (mbwConfig, error) {
+	var c mbwConfig
+	size, err := p.Bytes("size")
+	if err != nil {
+		return c, err
+	}
+	block, err := p.Bytes("block_size")
+	if err != nil {
+		return c, err
+	}
+	if c.iterations, err = p.Int("iterations"); err != nil {
+		return c, err
+	}
+	switch {
+	case size < 8 || size%8 != 0 || size/8 > int64(maxInt/2):
+		return c, fmt.Errorf("parameter size: %d bytes must be a positive multiple of 8 that fits in memory, e.g. 64MiB", size)
+	case block < 8 || block%8 != 0 || block > size:
+		return c, fmt.Errorf("parameter block_size: %d bytes must be a positive multiple of 8 no larger than size (%d)", block, size)
+	case c.iterations < 1:
+		return c, fmt.Errorf("parameter iterations: %d must be 1 or more", c.iterations)
+	}
+	c.words, c.blockWords = int(size/8), int(block/8)
+	return c, checkFits(2*size, "size")
+}
+
+// maxInt is the largest int on this platform (2^31-1 on 32-bit ARM).
+const maxInt = int(^uint(0) >> 1)
+
+// Run implements workload.Workload.
+func (MBW) Run(ctx context.Context, p workload.Params, _ workload.Env, e workload.Emitter) error {
+	c, err := parseMBW(p)
+	if err != nil {
+		return err
+	}
+	a, b := make([]int64, c.words), make([]int64, c.words)
+	for i := range a { // touch every page before timing, as mbw's arrays are
+		a[i], b[i] = int64(i), -1
+	}
+	tests := []struct {
+		metric string
+		copy   func(dst, src []int64)
+	}{
+		{"memcpy_MiBps", func(dst, src []int64) { copy(dst, src) }},
+		{"dumb_MiBps", copyDumb},
+		{"mcblock_MiBps", func(dst, src []int64) { copyBlocks(dst, src, c.blockWords) }},
+	}
+	mib := float64(c.words) * 8 / (1 << 20)
+	e.Note("size_MiB", strconv.FormatFloat(mib, 'f', -1, 64))
+	e.Note("block_size", strconv.Itoa(c.blockWords*8))
+	for _, t := range tests {
+		var total time.Duration
+		for i := 0; i < c.iterations; i++ {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			b[len(b)-1] = -1
+			start := time.Now()
+			t.copy(b, a)
+			total += time.Since(start)
+			if b[0] != a[0] || b[len(b)-1] != a[len(a)-1] {
+				return fmt.Errorf("%s: the copy is wrong at its ends", t.metric)
+			}
+		}
+		e.Sample(t.metric, mib/(total.Seconds()/float64(c.iterations)))
+	}
+	return nil
+}
+
+// copyDumb is mbw's dumb test: one element at a time, in a plain loop.
+func copyDumb(dst, src []int64) {
+	dst = dst[:len(src)]
+	for i, v := range src {
+		dst[i] = v
+	}
+}
+
+// copyBlocks is mbw's mcblock test: copy() of block elements at a time,
+// then the remainder.
+func copyBlocks(dst, src []int64, block int) {
+	for len(src) >= block {
+		copy(dst[:block], src[:block])
+		dst, src = dst[block:], src[block:]
+	}
+	copy(dst, src)
+}

@@ -1,0 +1,135 @@
+package mem
+
+import (
+	"context"
+	"math"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/boxtax/boxtax/internal/workload"
+)
+
+func TestStreamSizing(t *testing.T) {
+	tests := []struct {
+		name       string
+		machine    string
+		params     workload.Params
+		want       int
+		wantSizing string
+		wantErr    string
+	}{
+		{name: "4 x 32 MiB L3", machine: "epyc-2cpu", want: 16 << 20, wantSizing: "4 x last-level cache"},
+		{name: "small L2 gets the minimum", machine: "pi4", want: minStreamElements, wantSizing: "STREAM minimum; last-level cache"},
+		{name: "no cache info", machine: "no-cache-info", want: minStreamElements, wantSizing: "STREAM minimum (no cache sizes"},
+		{name: "explicit size", machine: "epyc-2cpu", params: workload.Params{"array_size": 1000}, want: 1000, wantSizing: "array_size parameter"},
+		{name: "negative size", machine: "epyc-2cpu", params: workload.Params{"array_size": -5}, wantErr: "array_size"},
+		{name: "one iteration", machine: "pi4", params: workload.Params{"ntimes": 1}, wantErr: "ntimes"},
+		{name: "no threads", machine: "pi4", params: workload.Params{"threads": 0}, wantErr: "threads"},
+		{name: "more threads than elements", machine: "pi4", params: workload.Params{"array_size": 3, "threads": 4}, wantErr: "threads"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := workload.Check(Stream{}.Info(), tt.params)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c, err := parseStream(p, filepath.Join("testdata", "sysfs", tt.machine))
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("error %v, want one mentioning %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.elements != tt.want || !strings.HasPrefix(c.sizing, tt.wantSizing) {
+				t.Errorf("got %d elements (%s), want %d (%s...)", c.elements, c.sizing, tt.want, tt.wantSizing)
+			}
+		})
+	}
+}
+
+func TestStreamValidation(t *testing.T) {
+	tests := []struct {
+		name    string
+		corrupt func(s *streamArrays)
+		wantErr string
+	}{
+		{name: "untouched"},
+		{name: "one wrong element in a", corrupt: func(s *streamArrays) { s.a[17] *= 1.001 }, wantErr: "array a"},
+		{name: "NaN in b", corrupt: func(s *streamArrays) { s.b[0] = math.NaN() }, wantErr: "array b"},
+		{name: "zero in c", corrupt: func(s *streamArrays) { s.c[999] = 0 }, wantErr: "array c"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, threads := range []int{1, 3} {
+				const ntimes = 4
+				s := newStreamArrays(1000, threads)
+				for k := 0; k < ntimes; k++ {
+					s.iterate()
+				}
+				if tt.corrupt != nil {
+					tt.corrupt(s)
+				}
+				err := s.check(ntimes)
+				if tt.wantErr == "" && err != nil || tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)) {
+					t.Errorf("threads=%d: error %v, want %q", threads, err, tt.wantErr)
+				}
+			}
+		})
+	}
+}
+
+func TestStreamChunks(t *testing.T) {
+	for _, tt := range []struct{ n, threads int }{{10, 1}, {10, 3}, {7, 7}, {1001, 4}} {
+		s := newStreamArrays(tt.n, tt.threads)
+		next := 0
+		for _, ch := range s.chunks {
+			if ch[0] != next || ch[1] < ch[0] {
+				t.Errorf("n=%d threads=%d: chunks %v are not contiguous", tt.n, tt.threads, s.chunks)
+			}
+			next = ch[1]
+		}
+		if next != tt.n || len(s.chunks) != tt.threads {
+			t.Errorf("n=%d threads=%d: chunks %v", tt.n, tt.threads, s.chunks)
+		}
+	}
+}
+
+func TestStreamRun(t *testing.T) {
+	p, _ := workload.Check(Stream{}.Info(), workload.Params{"array_size": 20000, "ntimes": 3, "threads": 2})
+	var r recorder
+	if err := (Stream{}).Run(context.Background(), p, workload.Env{}, &r); err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range kernelMetrics {
+		if v := r.samples[m]; len(v) != 1 || !(v[0] > 0) {
+			t.Errorf("%s: %v", m, v)
+		}
+	}
+	if r.notes["array_size"] != "20000" {
+		t.Errorf("note array_size = %q", r.notes["array_size"])
+	}
+}
+
+// recorder is an Emitter that keeps what it is given.
+type recorder struct {
+	samples map[string][]float64
+	notes   map[string]string
+}
+
+func (r *recorder) Sample(metric string, v float64) {
+	if r.samples == nil {
+		r.samples = map[string][]float64{}
+	}
+	r.samples[metric] = append(r.samples[metric], v)
+}
+
+func (r *recorder) Note(k, v string) {
+	if r.notes == nil {
+		r.notes = map[string]string{}
+	}
+	r.notes[k] = v
+}

@@ -1,0 +1,119 @@
+package workload
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// Metric describes one quantity a workload reports.
+type Metric struct {
+	Name           string `json:"name"`             // e.g. "events_per_s"
+	Unit           string `json:"unit"`             // e.g. "events/s", "MB/s", "s"
+	Label          string `json:"label"`            // short column heading, e.g. "triad MB/s"
+	HigherIsBetter bool   `json:"higher_is_better"` // throughput yes, latency no
+	Description    string `json:"description"`
+	// Secondary metrics stay out of the overhead table (they are still
+	// stored and in every other format), e.g. a run's fixed duration.
+	Secondary bool `json:"secondary,omitempty"`
+}
+
+// Param describes one parameter a workload accepts, with its default.
+type Param struct {
+	Name        string `json:"name"`
+	Default     any    `json:"default"`
+	Description string `json:"description"`
+}
+
+// Info is what a workload says about itself: it feeds `boxtax list workloads`,
+// the docs and the validation of study specs.
+type Info struct {
+	Name     string   `json:"name"`
+	Summary  string   `json:"summary"`
+	SeedTool string   `json:"seed_tool"` // the tool the seed studies used for this
+	Params   []Param  `json:"params"`
+	Metrics  []Metric `json:"metrics"`
+}
+
+// Metric returns the metric with the given name.
+func (i Info) Metric(name string) (Metric, bool) {
+	for _, m := range i.Metrics {
+		if m.Name == name {
+			return m, true
+		}
+	}
+	return Metric{}, false
+}
+
+// Env is what the worker process gives a workload: where to put scratch files.
+type Env struct {
+	ScratchDir string // a directory the workload may write to; removed afterwards by the caller
+}
+
+// Workload does work and reports samples.
+type Workload interface {
+	Info() Info
+	// Run does the work with the given parameters (already merged with
+	// defaults and validated by Check) and reports every measured value
+	// through e. It returns an error when the work could not be done.
+	Run(ctx context.Context, p Params, env Env, e Emitter) error
+}
+
+// Emitter receives what a workload measures.
+type Emitter interface {
+	// Sample records one measured value of a metric declared in Info.
+	Sample(metric string, value float64)
+	// Note records a fact about how the run was done (e.g. "read_cache=o_direct").
+	Note(key, value string)
+}
+
+var (
+	mu       sync.RWMutex
+	registry = map[string]Workload{}
+)
+
+// Register adds a workload to the registry; it panics on a duplicate name.
+func Register(w Workload) {
+	mu.Lock()
+	defer mu.Unlock()
+	name := w.Info().Name
+	if _, dup := registry[name]; dup {
+		panic("workload: duplicate registration of " + name)
+	}
+	registry[name] = w
+}
+
+// Names lists the registered workloads in order.
+func Names() []string {
+	mu.RLock()
+	defer mu.RUnlock()
+	names := make([]string, 0, len(registry))
+	for n := range registry {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Lookup finds a workload by name; an unknown name yields an error listing the valid ones.
+func Lookup(name string) (Workload, error) {
+	mu.RLock()
+	w, ok := registry[name]
+	mu.RUnlock()
+	if !ok {
+		return nil, fmt.Errorf("unknown workload %q; valid workloads: %s", name, strings.Join(Names(), ", "))
+	}
+	return w, nil
+}
+
+// All returns every registered workload in name order.
+func All() []Workload {
+	var out []Workload
+	for _, n := range Names() {
+		w, _ := Lookup(n)
+		out = append(out, w)
+	}
+	return out
+}
