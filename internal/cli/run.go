@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"strings"
 	"time"
 
@@ -28,7 +29,8 @@ type runOptions struct {
 	Warmup    int
 	Seed      int64
 	Resume    bool
-	Quiet     bool // no table at the end
+	Quiet     bool          // no table at the end
+	Settle    time.Duration // longest wait for a quiet host before each run; 0: do not wait
 }
 
 func runCmd(ctx context.Context, g *Globals, args []string) error {
@@ -43,6 +45,7 @@ func runCmd(ctx context.Context, g *Globals, args []string) error {
 	fs.Int64Var(&o.Seed, "seed", 0, "seed for the run order (default: the study's, else random; always recorded)")
 	fs.BoolVar(&o.Resume, "resume", false, "finish the remaining runs of the latest unfinished study in --db")
 	fs.BoolVar(&o.Quiet, "quiet", false, "do not print the table at the end")
+	fs.DurationVar(&o.Settle, "settle", monitor.DefaultSettler.Max, "before each run, sync and wait up to this long for the host to be quiet (0: no wait)")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -120,7 +123,12 @@ func runStudy(ctx context.Context, g *Globals, o runOptions) error {
 
 	started := time.Now()
 	runner := &study.Runner{Store: db, Envs: envs, Progress: progress.New(g.Stderr, g.IsTerminal(g.Stderr), 10*time.Second),
-		Settle: monitor.DefaultSettler.Settle}
+		Labels: map[string]string{ControllerLabel: controllerID()}}
+	if o.Settle > 0 {
+		settler := monitor.DefaultSettler
+		settler.Max = o.Settle
+		runner.Settle = settler.Settle
+	}
 	execErr := runner.Execute(ctx, st, runs)
 	if errors.Is(execErr, context.Canceled) || errors.Is(execErr, context.DeadlineExceeded) {
 		return exitError{ExitInterrupted, fmt.Errorf("interrupted: the finished runs of study %d are kept in %s; finish it with: boxtax run --resume --db %s", st.ID, o.DB, o.DB)}
@@ -194,4 +202,12 @@ func collectHost(ctx context.Context, g *Globals, withDocker bool) hostinfo.Host
 		h.Docker = dockerFacts(ctx)
 	}
 	return h
+}
+
+// ControllerLabel marks the containers of one boxtax process: host/pid.
+const ControllerLabel = "io.boxtax.controller"
+
+func controllerID() string {
+	host, _ := os.Hostname()
+	return fmt.Sprintf("%s/%d", host, os.Getpid())
 }

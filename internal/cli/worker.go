@@ -47,7 +47,7 @@ func runWorker(ctx context.Context, g *Globals, o workerOptions) error {
 	if err := json.Unmarshal([]byte(o.Params), &raw); err != nil {
 		return fail(usagef("--params is not a JSON object: %v", err))
 	}
-	params, err := workload.Check(wl.Info(), raw)
+	params, err := workload.Prepare(wl, raw)
 	if err != nil {
 		return fail(usageError{err})
 	}

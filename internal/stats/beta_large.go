@@ -34,7 +34,8 @@ func betaLargeA(a, b, x, y float64) float64 {
 		q = gammaContinuedFractionScaled(b, u)
 	}
 	step := math.Exp(b*math.Log(u) - u - logGamma(b+1) - logScale) // (Q(b+1,u) - Q(b,u)) / scale
-	coefficients := sinhPowerCoefficients(b-1, betaLargeATerms)
+	var g sinhPowerSeries
+	g.init(b - 1)
 	sum := q
 	ratio := 1.0 // Γ(b+2n)/Γ(b) / T^(2n)
 	s := b
@@ -45,7 +46,7 @@ func betaLargeA(a, b, x, y float64) float64 {
 		step *= u / (s + 2)
 		ratio *= s * (s + 1) / (t * t)
 		s += 2
-		term := coefficients[n] * ratio * q
+		term := g.next() * ratio * q
 		sum += term
 		if math.Abs(term) <= 0x1p-53*math.Abs(sum) {
 			break
@@ -55,23 +56,37 @@ func betaLargeA(a, b, x, y float64) float64 {
 	return math.Exp(logFront) * sum
 }
 
-// sinhPowerCoefficients returns the first n coefficients g_k of
-// (sinh(w/2)/(w/2))^alpha = Σ g_k w^(2k), by J. C. P. Miller's recurrence for
-// the power of a series from the series of sinh(v)/v, Σ v^(2k)/(2k+1)!.
-func sinhPowerCoefficients(alpha float64, n int) []float64 {
-	base := make([]float64, n) // coefficients of sinh(w/2)/(w/2) in w^(2k)
-	base[0] = 1
-	for k := 1; k < n; k++ {
-		base[k] = base[k-1] / (4 * float64(2*k) * float64(2*k+1))
+// sinhSeries holds the coefficients of sinh(w/2)/(w/2) = Σ w^(2k) / (4^k (2k+1)!).
+var sinhSeries = func() (c [betaLargeATerms]float64) {
+	c[0] = 1
+	for k := 1; k < betaLargeATerms; k++ {
+		c[k] = c[k-1] / (4 * float64(2*k) * float64(2*k+1))
 	}
-	g := make([]float64, n)
-	g[0] = 1
-	for k := 1; k < n; k++ {
-		var sum float64
-		for j := 1; j <= k; j++ {
-			sum += ((alpha+1)*float64(j) - float64(k)) * base[j] * g[k-j]
-		}
-		g[k] = sum / float64(k)
+	return c
+}()
+
+// sinhPowerSeries yields the coefficients g_k of
+// (sinh(w/2)/(w/2))^alpha = Σ g_k w^(2k) one by one, by J. C. P. Miller's
+// recurrence for the power of a power series.
+type sinhPowerSeries struct {
+	alpha float64
+	g     [betaLargeATerms]float64
+	k     int
+}
+
+// init starts the series for the power alpha at g_0 = 1.
+func (p *sinhPowerSeries) init(alpha float64) {
+	p.alpha, p.g[0], p.k = alpha, 1, 0
+}
+
+// next returns the next coefficient, g_1 first.
+func (p *sinhPowerSeries) next() float64 {
+	p.k++
+	k := p.k
+	var sum float64
+	for j := 1; j <= k; j++ {
+		sum += ((p.alpha+1)*float64(j) - float64(k)) * sinhSeries[j] * p.g[k-j]
 	}
-	return g
+	p.g[k] = sum / float64(k)
+	return p.g[k]
 }

@@ -7,22 +7,16 @@ import (
 )
 
 func TestScratchScan(t *testing.T) {
-	f, _ := os.Create("/tmp/scan2.txt")
+	f, _ := os.Create("/tmp/scan.txt")
 	defer f.Close()
-	for _, a := range []float64{300, 1e3, 3e3, 1e4, 1e5, 1e6, 1e8} {
-		for _, b := range []float64{0.5, 3, 50, 100, 300, 1000, 1e4, 1e5, 1e6} {
-			if b > a {
-				continue
-			}
-			for _, k := range []float64{0.5, 0.8, 0.95, 1.01, 1.05, 1.2, 1.5, 2, 3, 5, 10, 30} {
-				y := k * (b + 1) / (a + b + 2)
-				x := 1 - y
-				if y > 0.9 {
-					continue
-				}
-				v := regIncBeta(a, b, x, y)
-				fmt.Fprintf(f, "%.17g %.17g %.17g %.17g %.17g\n", a, b, y, v, v)
-			}
+	for _, df := range []float64{3, 30, 300, 3e3, 3e4, 1e5, 1e6, 1e7, 1e8} {
+		for _, x := range []float64{-0.05, -0.3, -0.7, -1, -1.3, -1.7, -2, -2.5, -3, -4, -6, -10, -20} {
+			fmt.Fprintf(f, "t %.17g %.17g %.17g\n", x, df, StudentTCDF(x, df))
+		}
+	}
+	for _, d := range [][2]float64{{1, 1e7}, {3, 1e6}, {10, 1e5}, {100, 1e4}, {1000, 1000}, {2, 3e4}, {1e7, 1}, {1e5, 10}} {
+		for _, x := range []float64{0.2, 0.5, 0.9, 1, 1.1, 1.5, 2, 3, 5, 10} {
+			fmt.Fprintf(f, "f %.17g %.17g %.17g %.17g %.17g\n", x, d[0], d[1], FCDF(x, d[0], d[1]), FSurvival(x, d[0], d[1]))
 		}
 	}
 }

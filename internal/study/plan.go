@@ -73,7 +73,7 @@ func (s *Spec) Cells() ([]Cell, error) {
 						levels[f.Name] = fmt.Sprint(lv)
 					}
 				}
-				merged, err := workload.Check(info, params)
+				merged, err := workload.Prepare(wl, params)
 				if err != nil {
 					return nil, err
 				}

@@ -34,6 +34,8 @@ type Runner struct {
 	Envs       map[string]env.Environment // by name; every env the runs name
 	Progress   Progress
 	RunTimeout time.Duration // a run still going after this is stopped and failed; 0: 30 min
+	// Labels are added to every container's labels, e.g. which controller started it.
+	Labels map[string]string
 	// Settle, when set, is called before each run to let the host calm down;
 	// what it returns is recorded with the run's settings.
 	Settle func(ctx context.Context) map[string]string
@@ -128,6 +130,9 @@ func (r *Runner) one(ctx context.Context, planned store.Run) *executedRun {
 			"io.boxtax.study": fmt.Sprint(run.StudyID),
 			"io.boxtax.run":   fmt.Sprint(run.ID),
 		},
+	}
+	for k, v := range r.Labels {
+		spec.Labels[k] = v
 	}
 	timeout := r.RunTimeout
 	if timeout == 0 {

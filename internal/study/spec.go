@@ -191,6 +191,12 @@ func yamlError(file string, err error) error {
 	for _, l := range lines {
 		if m := yamlLineRe.FindStringSubmatch(strings.TrimSpace(l)); m != nil {
 			n, _ := strconv.Atoi(m[1])
+			if strings.HasPrefix(m[2], "did not find expected") {
+				// yaml.v3 reports a parser error at its context mark's
+				// zero-based line: the line where the unclosed construct starts, minus one.
+				n++
+				m[2] += " (in what starts on this line)"
+			}
 			errs = append(errs, &SpecError{File: file, Pos: Pos{Line: n}, Msg: friendly(m[2])})
 			continue
 		}

@@ -73,7 +73,7 @@ func (s *Spec) Validate(envNames []string) error {
 			bad(w.Pos, "workload %q is listed twice; vary its parameters with a factor instead", w.Name)
 		}
 		infos[w.Name] = wl.Info()
-		if _, err := workload.Check(wl.Info(), w.Params); err != nil {
+		if _, err := workload.Prepare(wl, w.Params); err != nil {
 			bad(w.Pos, "%v", err)
 		}
 	}
@@ -104,6 +104,12 @@ func (s *Spec) Validate(envNames []string) error {
 		}
 		if applies == 0 {
 			bad(f.Pos, "factor %q sets parameter %q, which none of its workloads has", f.Name, f.param())
+		}
+	}
+	if len(errs) == 0 {
+		// Factor levels become parameter values: check every cell's.
+		if _, err := s.Cells(); err != nil {
+			bad(Pos{}, "%v", err)
 		}
 	}
 	if len(errs) > 0 {

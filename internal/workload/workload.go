@@ -61,6 +61,27 @@ type Workload interface {
 	Run(ctx context.Context, p Params, env Env, e Emitter) error
 }
 
+// Validator is implemented by workloads that check parameter values, not
+// only names, so a bad value is reported before a study starts.
+type Validator interface {
+	Validate(p Params) error
+}
+
+// Prepare merges p over w's defaults, rejects unknown names and, when w is a
+// Validator, bad values.
+func Prepare(w Workload, p Params) (Params, error) {
+	merged, err := Check(w.Info(), p)
+	if err != nil {
+		return nil, err
+	}
+	if v, ok := w.(Validator); ok {
+		if err := v.Validate(merged); err != nil {
+			return nil, fmt.Errorf("workload %s: %w", w.Info().Name, err)
+		}
+	}
+	return merged, nil
+}
+
 // Emitter receives what a workload measures.
 type Emitter interface {
 	// Sample records one measured value of a metric declared in Info.

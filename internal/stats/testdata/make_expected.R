@@ -74,7 +74,8 @@ qt_checked <- function(p, df) {
 }
 
 # Distributions, including fractional degrees of freedom and far tails.
-dfs <- c(0.1, 0.5, 1, 1.5, 2, 2.5, 3, 4.7, 5, 10, 29.3, 100, 1000, 1e5)
+# R's pt switches to a normal approximation above 4e5 df, so none is larger.
+dfs <- c(0.1, 0.5, 1, 1.5, 2, 2.5, 3, 4.7, 5, 10, 29.3, 100, 1000, 2500, 1e5, 3.5e5)
 for (df in dfs) {
   for (x in c(-1e10, -1e5, -100, -40, -10, -3, -2, -1, -0.5, -1e-3, -1e-8, 0,
               1e-8, 0.3, 1, 2.5, 7, 40))
@@ -89,7 +90,8 @@ for (x in c(-37.5, -20, -8, -3, -1.96, -1, -1e-5, 0, 0.5, 1.644854, 3, 8))
 for (p in c(1e-300, 1e-100, 1e-20, 1e-10, 1e-5, 0.001, 0.025, 0.3, 0.5, 0.7,
             0.975, 0.999, 1 - 1e-12))
   add("qnorm", qnorm(p), p)
-for (d in list(c(1, 1), c(2, 10), c(3.5, 7.3), c(5, 5), c(10, 1e4), c(0.5, 2), c(40, 3))) {
+for (d in list(c(1, 1), c(2, 10), c(3.5, 7.3), c(5, 5), c(10, 1e4), c(0.5, 2), c(40, 3),
+               c(3, 2e6), c(1, 1.4e7), c(1e6, 2), c(800, 900))) {
   for (x in c(1e-4, 0.01, 0.5, 1, 2.3, 4, 15, 100, 1e4)) {
     add("pf", pf(x, d[1], d[2]), c(x, d))
     add("pf.upper", pf(x, d[1], d[2], lower.tail = FALSE), c(x, d))

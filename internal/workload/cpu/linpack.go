@@ -30,9 +30,9 @@ func (Linpack) Info() workload.Info {
 			{Name: "mflops", Unit: "MFLOPS", Label: "MFLOPS", HigherIsBetter: true,
 				Description: "(2/3 n^3 + 2 n^2) / time_s / 1e6 for the fastest of the repeated solves"},
 			{Name: "time_s", Unit: "s", Label: "solve s",
-				Description: "wall time of the fastest solve: factorization plus forward and back substitution"},
+				Description: "wall time of the fastest solve: factorization plus forward and back substitution", Secondary: true},
 			{Name: "residual", Unit: "1", Label: "residual",
-				Description: "||Ax-b||_inf / (||A||_inf ||x||_inf n eps) of the fastest solve; a run fails above 16"},
+				Description: "||Ax-b||_inf / (||A||_inf ||x||_inf n eps) of the fastest solve; a run fails above 16", Secondary: true},
 		},
 	}
 }

@@ -37,9 +37,9 @@ func (Prime) Info() workload.Info {
 			{Name: "events_per_s", Unit: "events/s", Label: "events/s", HigherIsBetter: true,
 				Description: "events completed by all threads divided by the wall time from start to the last thread's end"},
 			{Name: "event_time_ms", Unit: "ms", Label: "event ms",
-				Description: "mean wall time of one event over all events of all threads (sysbench's latency avg)"},
+				Description: "mean wall time of one event over all events of all threads (sysbench's latency avg)", Secondary: true},
 			{Name: "total_time_s", Unit: "s", Label: "total s",
-				Description: "wall time from the start of the threads to the end of the last one (sysbench's total time)"},
+				Description: "wall time from the start of the threads to the end of the last one (sysbench's total time); the main figure when events is set", Secondary: true},
 		},
 	}
 }

@@ -1,0 +1,214 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/boxtax/boxtax/internal/docker"
+	"github.com/boxtax/boxtax/internal/store"
+)
+
+// requireDocker returns a client for the real engine; without one the test
+// skips, except in CI (CI=true), where it fails.
+func requireDocker(t *testing.T) *docker.Client {
+	t.Helper()
+	c, err := docker.FromEnv()
+	if err == nil {
+		err = c.Ping(context.Background())
+	}
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("the Docker end-to-end tests must run in CI: %v", err)
+		}
+		t.Skipf("no Docker engine here, skipping the end-to-end test against it: %v", err)
+	}
+	return c
+}
+
+// containersOf lists the containers a boxtax controller (host/pid) started.
+func containersOf(t *testing.T, c *docker.Client, pid int) []docker.ContainerSummary {
+	t.Helper()
+	host, _ := os.Hostname()
+	list, err := c.ContainerList(context.Background(), map[string]string{ControllerLabel: fmt.Sprintf("%s/%d", host, pid)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return list
+}
+
+// reportJSON is the part of boxtax.report/v1 the tests read.
+type reportJSON struct {
+	Schema string `json:"schema"`
+	Study  struct {
+		ID     int64  `json:"id"`
+		Status string `json:"status"`
+		Host   struct {
+			Docker *struct {
+				StorageDriver string `json:"storage_driver"`
+			} `json:"docker"`
+		} `json:"host"`
+	} `json:"study"`
+	Cells []struct {
+		Workload    string   `json:"workload"`
+		Env         string   `json:"env"`
+		Metric      string   `json:"metric"`
+		N           int      `json:"n"`
+		Mean        float64  `json:"mean"`
+		OverheadPct *float64 `json:"overhead_pct"`
+	} `json:"cells"`
+	Runs struct{ Total, OK, Failed, Pending, Warmup int } `json:"runs"`
+}
+
+func TestEndToEndNativeAndDocker(t *testing.T) {
+	c := requireDocker(t)
+	dir := t.TempDir()
+	res := runIn(t, dir, "run", testdata(t, "tiny.yaml"), "--seed", "11", "--settle", "1s")
+	if res.code != ExitOK {
+		t.Fatalf("run: exit %d\nstderr: %s\nstdout: %s", res.code, res.stderr, res.stdout)
+	}
+	// The table in the seeds' layout: native absolute, containers in percent.
+	for _, w := range []string{"native", "docker-bridge", "docker-host", "cpu.prime", "events/s", "memcpy MiB/s", "%"} {
+		if !strings.Contains(res.stdout, w) {
+			t.Errorf("table lacks %q:\n%s", w, res.stdout)
+		}
+	}
+	if left := containersOf(t, c, os.Getpid()); len(left) > 0 {
+		t.Errorf("%d containers left behind", len(left))
+	}
+	rep := runIn(t, dir, "report", "--format", "json")
+	var doc reportJSON
+	if err := json.Unmarshal([]byte(rep.stdout), &doc); err != nil {
+		t.Fatalf("report json: %v\n%s", err, rep.stdout)
+	}
+	if doc.Schema != "boxtax.report/v1" || doc.Study.Status != store.StudyFinished || doc.Runs.OK != 12 || doc.Runs.Warmup != 6 {
+		t.Errorf("report header: %+v", doc)
+	}
+	if doc.Study.Host.Docker == nil || doc.Study.Host.Docker.StorageDriver == "" {
+		t.Error("host facts lack the Docker storage driver")
+	}
+	seen := map[string]bool{}
+	for _, cell := range doc.Cells {
+		seen[cell.Env] = true
+		if cell.N != 2 || cell.Mean <= 0 {
+			t.Errorf("cell %+v: want 2 runs and a positive mean", cell)
+		}
+		if (cell.Env == "native") != (cell.OverheadPct == nil) {
+			t.Errorf("cell %s/%s/%s: overhead %v", cell.Workload, cell.Env, cell.Metric, cell.OverheadPct)
+		}
+	}
+	if len(seen) != 3 {
+		t.Errorf("environments in the report: %v", seen)
+	}
+	// Each run recorded its environment's actual settings.
+	db, err := store.Open(context.Background(), filepath.Join(dir, "boxtax.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	runs, _ := db.Runs(context.Background(), doc.Study.ID)
+	for _, r := range runs {
+		if r.Env == "docker-bridge" && (r.Settings["network_mode"] != "bridge" || len(r.Settings["container_id"]) != 64 || r.Settings["image_id"] == "") {
+			t.Errorf("bridge run settings: %v", r.Settings)
+		}
+		if r.Env == "docker-host" && r.Settings["network_mode"] != "host" {
+			t.Errorf("host run settings: %v", r.Settings)
+		}
+	}
+	// Tidy CSV: one row per sample, warm-ups flagged.
+	csv := runIn(t, dir, "report", "--format", "csv")
+	if lines := strings.Count(csv.stdout, "\n"); lines < 1+18 {
+		t.Errorf("csv has %d lines", lines)
+	}
+}
+
+// TestInterruptKeepsFinishedRunsAndResumes sends SIGINT to a real boxtax
+// process while a container runs: the container must go, the finished runs
+// must stay, and --resume must finish the study.
+func TestInterruptKeepsFinishedRunsAndResumes(t *testing.T) {
+	c := requireDocker(t)
+	dir := t.TempDir()
+	dbPath := filepath.Join(dir, "i.db")
+	cmd := exec.Command(boxtaxBin, "run", testdata(t, "slow.yaml"), "--db", dbPath, "--seed", "3", "--settle", "0")
+	var stderr bytes.Buffer
+	cmd.Stderr, cmd.Dir = &stderr, dir
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	pid := cmd.Process.Pid
+	// Wait until a run has finished and a container of this process runs.
+	deadline := time.Now().Add(90 * time.Second)
+	for {
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatalf("no finished run and running container within 90 s; stderr: %s", stderr.String())
+		}
+		if okRuns(t, dbPath) >= 1 && len(containersOf(t, c, pid)) > 0 {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	time.Sleep(300 * time.Millisecond) // into the workload
+	start := time.Now()
+	cmd.Process.Signal(syscall.SIGINT)
+	err := cmd.Wait()
+	if took := time.Since(start); took > 15*time.Second {
+		t.Errorf("took %s to stop after SIGINT", took)
+	}
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != ExitInterrupted {
+		t.Fatalf("exit: %v, want %d; stderr: %s", err, ExitInterrupted, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "boxtax run --resume --db "+dbPath) {
+		t.Errorf("stderr does not say how to resume:\n%s", stderr.String())
+	}
+	if left := containersOf(t, c, pid); len(left) > 0 {
+		t.Errorf("%d containers left behind after SIGINT", len(left))
+	}
+	kept := okRuns(t, dbPath)
+	if kept < 1 {
+		t.Fatal("the finished runs were not kept")
+	}
+	res := runIn(t, dir, "run", "--resume", "--db", dbPath, "--settle", "0")
+	if res.code != ExitOK {
+		t.Fatalf("resume: exit %d\n%s", res.code, res.stderr)
+	}
+	if !strings.Contains(res.stderr, fmt.Sprintf("(%d done before)", kept)) {
+		t.Errorf("resume did not start after the %d kept runs:\n%s", kept, res.stderr)
+	}
+	if n := okRuns(t, dbPath); n != 6 {
+		t.Errorf("%d ok runs after resume, want 6", n)
+	}
+}
+
+// okRuns counts the finished runs of the latest study in a database.
+func okRuns(t *testing.T, path string) int {
+	t.Helper()
+	if _, err := os.Stat(path); err != nil {
+		return 0
+	}
+	db, err := store.Open(context.Background(), path)
+	if err != nil {
+		return 0 // being created
+	}
+	defer db.Close()
+	st, err := db.LatestStudy(context.Background(), false)
+	if err != nil {
+		return 0
+	}
+	runs, _ := db.Runs(context.Background(), st.ID)
+	n := 0
+	for _, r := range runs {
+		if r.Status == store.RunOK {
+			n++
+		}
+	}
+	return n
+}
