@@ -187,6 +187,7 @@ func Build(st store.Study, lay Layout, runs []store.Run, samples []store.Sample)
 		r.Cells = append(r.Cells, *cells[k])
 	}
 	r.sortCells(lay.Workloads)
+	r.Warnings = append(r.Warnings, noisyCells(r.Cells)...)
 	return r
 }
 
@@ -367,6 +368,25 @@ func warnings(runs []store.Run) []string {
 	}
 	for _, cell := range busyOrder {
 		out = append(out, fmt.Sprintf("%s: %d measured run(s) started while the host stayed busy (another program competed for the CPU): expect noise", cell, busy[cell]))
+	}
+	return out
+}
+
+// NoisyCV is the coefficient of variation above which a cell is called noisy.
+const NoisyCV = 0.10
+
+// noisyCells warns about cells whose runs spread widely: a deviation from the
+// baseline smaller than that spread says little.
+func noisyCells(cells []Cell) []string {
+	var out []string
+	for _, c := range cells {
+		if c.secondary || c.N < 2 || c.Mean == 0 {
+			continue
+		}
+		if cv := c.Std / math.Abs(c.Mean); cv > NoisyCV {
+			out = append(out, fmt.Sprintf("%s @ %s %s: noisy, std is %.0f%% of the mean (min %s, max %s): more repetitions (--reps) or a quieter host would help",
+				c.Workload, c.Env, c.Label, cv*100, fmtValue(c.Min), fmtValue(c.Max)))
+		}
 	}
 	return out
 }

@@ -21,8 +21,9 @@ const tinyDenominator = 1e-300
 // a, b > 0, given both x and y = 1-x so that neither has to be recovered from
 // the other by a cancelling subtraction. It evaluates the continued fraction
 // of Numerical Recipes (section 6.4) by the modified Lentz method, on the side
-// of the mean where it converges quickly, and returns NaN if it does not
-// converge.
+// of the mean where it converges quickly, or the large-a expansion of
+// betaLargeA where that fraction would lose digits. It returns NaN if the
+// fraction does not converge.
 func regIncBeta(a, b, x, y float64) float64 {
 	switch {
 	case math.IsNaN(x) || math.IsNaN(y) || !(a > 0) || !(b > 0):

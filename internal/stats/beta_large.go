@@ -19,21 +19,19 @@ const betaLargeATerms = 60
 // a = 5e4, b = 1/2, the t distribution with 1e5 df).
 func betaLargeA(a, b, x, y float64) float64 {
 	t := a + (b-1)/2
-	u := -t * math.Log1p(-y)
-	if x <= 0.5 {
-		u = -t * math.Log(x)
-	}
+	u := -t * accurateLog(x, y)
 	// Q(b, u) and the steps Q(s+1, u) - Q(s, u) = u^s e^-u / Γ(s+1) are kept
 	// relative to scale = u^b e^-u / Γ(b) when u is large, where they underflow.
 	logScale := 0.0
-	var q float64
-	if u < b+1 {
+	var q, step float64
+	if front := gammaLogFront(b, u); u < b+1 {
 		q = 1 - gammaSeries(b, u)
+		step = math.Exp(front) / b
 	} else {
-		logScale = b*math.Log(u) - u - logGamma(b)
+		logScale = front
 		q = gammaContinuedFractionScaled(b, u)
+		step = 1 / b
 	}
-	step := math.Exp(b*math.Log(u) - u - logGamma(b+1) - logScale) // (Q(b+1,u) - Q(b,u)) / scale
 	var g sinhPowerSeries
 	g.init(b - 1)
 	sum := q

@@ -46,6 +46,9 @@ func Overhead(baseline, x []float64, level float64) OverheadResult {
 	nan := math.NaN()
 	r := OverheadResult{Level: level, BaselineMean: meanB, Mean: meanX,
 		Pct: (meanX - meanB) / meanB * 100, LoPct: nan, HiPct: nan, DF: nan, PValue: nan}
+	if len(b) >= 2 && len(v) >= 2 {
+		r.PValue = welch(v, b, welchLevel).P // the p-value does not depend on level
+	}
 	switch {
 	case len(b) == 0:
 		r.Reason = "no finite values in the baseline"
@@ -67,8 +70,6 @@ func Overhead(baseline, x []float64, level float64) OverheadResult {
 		r.Reason = fmt.Sprintf("confidence level must lie between 0 and 1, got %g", level)
 		return r
 	}
-	test := welch(v, b, level)
-	r.PValue = test.P
 	varMeanB := stdB * stdB / float64(len(b))
 	varMeanX := stdX * stdX / float64(len(v))
 	if varMeanB == 0 && varMeanX == 0 {

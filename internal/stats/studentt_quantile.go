@@ -3,8 +3,8 @@ package stats
 import "math"
 
 // StudentTQuantile returns the t with StudentTCDF(t, df) = p, for real df > 0
-// (+Inf gives the normal quantile): -Inf for p = 0, +Inf for p = 1, NaN for p
-// outside [0, 1] or df <= 0. It may return ±Inf when the quantile is beyond the
+// (above 1e20, and +Inf, the normal quantile): -Inf for p = 0, +Inf for p = 1,
+// NaN for p outside [0, 1] or df <= 0. It may return ±Inf when the quantile is beyond the
 // largest float64 (tiny p with df well below 1).
 //
 // It solves for the tail probability min(p, 1-p) when that is below 1/4 and
@@ -14,7 +14,7 @@ func StudentTQuantile(p, df float64) float64 {
 	switch {
 	case math.IsNaN(p) || math.IsNaN(df) || !(df > 0) || p < 0 || p > 1:
 		return math.NaN()
-	case math.IsInf(df, 1):
+	case df > normalDF:
 		return NormalQuantile(p)
 	case p == 0:
 		return math.Inf(-1)

@@ -103,6 +103,12 @@ for (k in c(0.5, 1, 2, 3.3, 10, 100)) {
     add("pchisq.upper", pchisq(x, k, lower.tail = FALSE), c(x, k))
   }
 }
+for (k in c(1e4, 1e6)) {
+  for (x in k * c(0.97, 0.999, 1, 1.002, 1.05)) {
+    add("pchisq", pchisq(x, k), c(x, k))
+    add("pchisq.upper", pchisq(x, k, lower.tail = FALSE), c(x, k))
+  }
+}
 
 # Welch's t test: t.test(a, b, var.equal = FALSE).
 pairs <- list(c("docker_ms", "native_ms"), c("host_ms", "native_ms"),
