@@ -122,8 +122,13 @@ func runStudy(ctx context.Context, g *Globals, o runOptions) error {
 	}
 
 	started := time.Now()
-	runner := &study.Runner{Store: db, Envs: envs, Progress: progress.New(g.Stderr, g.IsTerminal(g.Stderr), 10*time.Second),
-		Labels: map[string]string{ControllerLabel: controllerID()}}
+	host, err := env.New("native", env.Options{BinaryPath: g.Executable, Version: g.Version})
+	if err != nil {
+		return err
+	}
+	runner := &study.Runner{Store: db, Spec: spec, Envs: envs, Host: host,
+		Progress: progress.New(g.Stderr, g.IsTerminal(g.Stderr), 10*time.Second),
+		Labels:   map[string]string{ControllerLabel: controllerID()}}
 	if o.Settle > 0 {
 		settler := monitor.DefaultSettler
 		settler.Max = o.Settle

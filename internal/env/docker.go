@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -126,6 +127,7 @@ func (d *dockerEnv) Start(ctx context.Context, spec Spec, stdout, stderr io.Writ
 			NetworkMode: d.networkMode,
 			CpusetCpus:  spec.CPUSet,
 			CapAdd:      spec.CapAdd,
+			Ulimits:     dockerUlimits(spec.Ulimits),
 		},
 	})
 	if err != nil {
@@ -177,4 +179,14 @@ func (d *dockerEnv) Start(ctx context.Context, spec Spec, stdout, stderr io.Writ
 // msString formats a duration in milliseconds with microsecond resolution.
 func msString(d time.Duration) string {
 	return strconv.FormatFloat(float64(d.Microseconds())/1000, 'f', 3, 64)
+}
+
+// dockerUlimits turns a name -> limit map into Docker's ulimit list, soft and
+// hard alike, in name order.
+func dockerUlimits(limits map[string]int64) []docker.Ulimit {
+	var out []docker.Ulimit
+	for _, name := range slices.Sorted(maps.Keys(limits)) {
+		out = append(out, docker.Ulimit{Name: name, Soft: limits[name], Hard: limits[name]})
+	}
+	return out
 }

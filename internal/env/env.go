@@ -15,6 +15,10 @@ type Spec struct {
 	Labels map[string]string // container labels (study and run ids); ignored natively
 	CPUSet string            // CPUs to run on, e.g. "0-1"; empty means any
 	CapAdd []string          // Linux capabilities the workload needs, e.g. SYS_NICE
+	// Ulimits the workload needs, by name as in docker run --ulimit (rtprio,
+	// memlock, nofile); -1 means unlimited. Natively the worker inherits the
+	// controller's limits and they are recorded, not changed.
+	Ulimits map[string]int64
 }
 
 // Settings are the actual settings a run got (container id, image id,

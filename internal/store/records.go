@@ -55,3 +55,12 @@ type Sample struct {
 	Value  float64
 	Unit   string
 }
+
+// Series is a long per-iteration record of one run, e.g. the wake-up latency
+// of every time slice. Values are stored in chunks of little-endian float64.
+type Series struct {
+	RunID  int64
+	Name   string
+	Unit   string
+	Values []float64
+}

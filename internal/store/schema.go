@@ -41,4 +41,13 @@ CREATE TABLE IF NOT EXISTS samples (
 	unit   TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS samples_by_run ON samples(run_id);
+CREATE TABLE IF NOT EXISTS series (
+	run_id INTEGER NOT NULL REFERENCES runs(id),
+	name   TEXT NOT NULL,
+	unit   TEXT NOT NULL,
+	chunk  INTEGER NOT NULL,
+	n      INTEGER NOT NULL,
+	data   BLOB NOT NULL, -- n little-endian float64 values
+	PRIMARY KEY (run_id, name, chunk)
+) WITHOUT ROWID;
 `

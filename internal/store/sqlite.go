@@ -91,8 +91,8 @@ func (s *Store) CreateStudy(ctx context.Context, st *Study, runs []Run) error {
 	return tx.Commit()
 }
 
-// FinishRun records a run's outcome and its samples in one transaction.
-func (s *Store) FinishRun(ctx context.Context, r *Run, samples []Sample) error {
+// FinishRun records a run's outcome, its samples and its series in one transaction.
+func (s *Store) FinishRun(ctx context.Context, r *Run, samples []Sample, series []Series) error {
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
@@ -111,6 +111,9 @@ func (s *Store) FinishRun(ctx context.Context, r *Run, samples []Sample) error {
 			r.ID, smp.Metric, smp.Value, smp.Unit); err != nil {
 			return fmt.Errorf("storing sample of run %d: %w", r.ID, err)
 		}
+	}
+	if err := putSeries(ctx, tx, r.ID, series); err != nil {
+		return err
 	}
 	return tx.Commit()
 }

@@ -25,11 +25,11 @@ func TestStudyRunsAndSamplesRoundTrip(t *testing.T) {
 	}
 	r := runs[1]
 	r.Status, r.Settings, r.Notes = RunOK, map[string]string{"pid": "1"}, map[string]string{"k": "v"}
-	if err := s.FinishRun(ctx, &r, []Sample{{RunID: r.ID, Metric: "rate", Value: 1.5, Unit: "1/s"}}); err != nil {
+	if err := s.FinishRun(ctx, &r, []Sample{{RunID: r.ID, Metric: "rate", Value: 1.5, Unit: "1/s"}}, nil); err != nil {
 		t.Fatal(err)
 	}
 	// Finishing again (a resumed run) replaces the samples.
-	if err := s.FinishRun(ctx, &r, []Sample{{RunID: r.ID, Metric: "rate", Value: 2.5, Unit: "1/s"}}); err != nil {
+	if err := s.FinishRun(ctx, &r, []Sample{{RunID: r.ID, Metric: "rate", Value: 2.5, Unit: "1/s"}}, nil); err != nil {
 		t.Fatal(err)
 	}
 	s.Close()
@@ -73,5 +73,40 @@ func TestOpenRejectsAFileThatIsNotADatabase(t *testing.T) {
 	}
 	if _, err := Open(context.Background(), path); err == nil {
 		t.Fatal("opened a text file as a database")
+	}
+}
+
+func TestSeriesRoundTripAcrossChunks(t *testing.T) {
+	ctx := context.Background()
+	s, err := Open(ctx, filepath.Join(t.TempDir(), "s.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	st := &Study{Name: "s", SpecYAML: "name: s\n"}
+	runs := []Run{{CellKey: "w", Workload: "w", Env: "native", Levels: map[string]string{}, Params: map[string]any{}}}
+	if err := s.CreateStudy(ctx, st, runs); err != nil {
+		t.Fatal(err)
+	}
+	long := make([]float64, 2*seriesChunk+123)
+	for i := range long {
+		long[i] = float64(i) * 0.5
+	}
+	r := runs[0]
+	r.Status = RunOK
+	series := []Series{{Name: "latency_ns", Unit: "ns", Values: long}, {Name: "empty", Unit: "ns"}}
+	if err := s.FinishRun(ctx, &r, nil, series); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.ReadSeries(ctx, r.ID, "latency_ns")
+	if err != nil || got.Unit != "ns" || len(got.Values) != len(long) || got.Values[len(long)-1] != long[len(long)-1] || got.Values[seriesChunk] != long[seriesChunk] {
+		t.Fatalf("read back %d values, unit %q, err %v", len(got.Values), got.Unit, err)
+	}
+	names, err := s.SeriesNames(ctx, r.ID)
+	if err != nil || len(names) != 2 || names[1].Name != "latency_ns" || cap(names[1].Values) != len(long) {
+		t.Fatalf("names %+v %v", names, err)
+	}
+	if _, err := s.ReadSeries(ctx, r.ID, "nope"); err == nil {
+		t.Error("a missing series was found")
 	}
 }

@@ -69,7 +69,9 @@ func (s *Spec) Cells() ([]Cell, error) {
 				levels := map[string]string{"env": e.Name}
 				for _, f := range s.Factors {
 					if lv, ok := combo[f.Name]; ok {
-						params[f.param()] = lv
+						if f.Background == nil {
+							params[f.param()] = lv
+						}
 						levels[f.Name] = fmt.Sprint(lv)
 					}
 				}
@@ -112,4 +114,18 @@ func (s *Spec) Plan(seed int64) ([]store.Run, error) {
 		round(r, false)
 	}
 	return runs, nil
+}
+
+// BackgroundFor lists what runs on the host beside a run with these levels.
+func (s *Spec) BackgroundFor(levels map[string]string) []Background {
+	var out []Background
+	for _, f := range s.Factors {
+		if f.Background == nil {
+			continue
+		}
+		if bg := f.Background[levels[f.Name]]; bg != nil {
+			out = append(out, *bg)
+		}
+	}
+	return out
 }

@@ -76,7 +76,18 @@ type Factor struct {
 	Param     string   `yaml:"param,omitempty"` // defaults to Name
 	Levels    []any    `yaml:"levels"`
 	Workloads []string `yaml:"workloads,omitempty"`
-	Pos       Pos      `yaml:"-"`
+	// Background, when set, makes this a background factor: each level names
+	// what runs on the host beside the measured workload (a level mapped to
+	// nothing, e.g. none, runs nothing). It sets no parameter.
+	Background map[string]*Background `yaml:"background,omitempty"`
+	Pos        Pos                    `yaml:"-"`
+}
+
+// Background is a workload run on the host, as a plain process, for as long
+// as the measured run lasts: a load generator such as load.cpu.
+type Background struct {
+	Workload string         `yaml:"workload"`
+	Params   map[string]any `yaml:"params,omitempty"`
 }
 
 // UnmarshalYAML records where the factor was written.

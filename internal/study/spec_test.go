@@ -109,3 +109,40 @@ func TestLoadUnknownPresetListsPresets(t *testing.T) {
 		t.Fatalf("error %v", err)
 	}
 }
+
+func TestBackgroundFactor(t *testing.T) {
+	yaml := "name: x\nenvs: [native]\nworkloads: [test.a, test.b]\nfactors:\n  - name: load\n    levels: [none, busy]\n    background:\n      none:\n      busy: {workload: test.b, params: {threads: 2}}\n"
+	s, err := ParseSpec("bg.yaml", []byte(yaml))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Validate(testEnvs); err != nil {
+		t.Fatal(err)
+	}
+	cells, err := s.Cells()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cells) != 4 {
+		t.Fatalf("%d cells, want 2 workloads x 2 load levels", len(cells))
+	}
+	if _, set := cells[0].Params["load"]; set {
+		t.Error("a background factor must not set a workload parameter")
+	}
+	if bg := s.BackgroundFor(map[string]string{"load": "busy"}); len(bg) != 1 || bg[0].Workload != "test.b" {
+		t.Errorf("background for busy: %+v", bg)
+	}
+	if bg := s.BackgroundFor(map[string]string{"load": "none"}); len(bg) != 0 {
+		t.Errorf("background for none: %+v", bg)
+	}
+	bad := strings.Replace(yaml, "busy: {workload: test.b", "busy: {workload: test.z", 1)
+	s, _ = ParseSpec("bg.yaml", []byte(bad))
+	if err := s.Validate(testEnvs); err == nil || !strings.Contains(err.Error(), `unknown workload "test.z"`) {
+		t.Errorf("error %v", err)
+	}
+	missing := strings.Replace(yaml, "levels: [none, busy]", "levels: [none, busy, heavy]", 1)
+	s, _ = ParseSpec("bg.yaml", []byte(missing))
+	if err := s.Validate(testEnvs); err == nil || !strings.Contains(err.Error(), `level "heavy" is not under background`) {
+		t.Errorf("error %v", err)
+	}
+}

@@ -102,7 +102,27 @@ func (s *Spec) Validate(envNames []string) error {
 				bad(f.Pos, "factor %q names workload %q, which the study does not run", f.Name, name)
 			}
 		}
-		if applies == 0 {
+		if f.Background != nil {
+			for _, lv := range f.Levels {
+				name := fmt.Sprint(lv)
+				bg, ok := f.Background[name]
+				if !ok {
+					bad(f.Pos, "background factor %q: level %q is not under background (give it an entry, empty for nothing)", f.Name, name)
+					continue
+				}
+				if bg == nil {
+					continue
+				}
+				wl, err := workload.Lookup(bg.Workload)
+				if err != nil {
+					bad(f.Pos, "background factor %q, level %q: %v", f.Name, name, err)
+					continue
+				}
+				if _, err := workload.Prepare(wl, bg.Params); err != nil {
+					bad(f.Pos, "background factor %q, level %q: %v", f.Name, name, err)
+				}
+			}
+		} else if applies == 0 {
 			bad(f.Pos, "factor %q sets parameter %q, which none of its workloads has", f.Name, f.param())
 		}
 	}
@@ -137,6 +157,9 @@ func (f Factor) param() string {
 func (f Factor) appliesTo(info workload.Info) bool {
 	if len(f.Workloads) > 0 && !contains(f.Workloads, info.Name) {
 		return false
+	}
+	if f.Background != nil {
+		return true
 	}
 	for _, p := range info.Params {
 		if p.Name == f.param() {

@@ -2,9 +2,12 @@ package workload
 
 import (
 	"bufio"
+	"encoding/base64"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"sync"
 )
 
@@ -21,6 +24,9 @@ type Message struct {
 	Version string  `json:"version,omitempty"`    // hello: the binary's version
 	PID     int     `json:"pid,omitempty"`        // hello: the worker's process id
 	Elapsed int64   `json:"elapsed_ns,omitempty"` // done: wall time of the workload
+	Series  string  `json:"series,omitempty"`     // series: its name
+	Unit    string  `json:"unit,omitempty"`       // series: the unit of its values
+	Packed  string  `json:"packed,omitempty"`     // series: a chunk of values, base64 of little-endian float64
 }
 
 // Message kinds.
@@ -30,6 +36,7 @@ const (
 	KindNote   = "note"
 	KindError  = "error"
 	KindDone   = "done"
+	KindSeries = "series"
 )
 
 // JSONEmitter writes samples and notes as protocol lines. It is safe for
@@ -56,6 +63,39 @@ func (j *JSONEmitter) Sample(metric string, value float64) {
 
 // Note implements Emitter.
 func (j *JSONEmitter) Note(key, value string) { j.Send(Message{Kind: KindNote, Key: key, Text: value}) }
+
+// Series implements SeriesEmitter: the values go out in one line, packed.
+func (j *JSONEmitter) Series(name, unit string, values []float64) {
+	j.Send(Message{Kind: KindSeries, Series: name, Unit: unit, Packed: PackFloat64s(values)})
+}
+
+// PackFloat64s encodes values as base64 of little-endian float64: 8 bytes a
+// value on the wire instead of up to 24 characters of decimal.
+func PackFloat64s(values []float64) string {
+	b := make([]byte, 8*len(values))
+	for i, v := range values {
+		binary.LittleEndian.PutUint64(b[8*i:], math.Float64bits(v))
+	}
+	return base64.StdEncoding.EncodeToString(b)
+}
+
+// UnpackFloat64s decodes what PackFloat64s made.
+func UnpackFloat64s(s string) ([]float64, error) {
+	b, err := base64.StdEncoding.DecodeString(s)
+	if err != nil || len(b)%8 != 0 {
+		return nil, fmt.Errorf("series chunk is not packed float64 values")
+	}
+	return BytesToFloat64s(b), nil
+}
+
+// BytesToFloat64s reads little-endian float64 values.
+func BytesToFloat64s(b []byte) []float64 {
+	out := make([]float64, len(b)/8)
+	for i := range out {
+		out[i] = math.Float64frombits(binary.LittleEndian.Uint64(b[8*i:]))
+	}
+	return out
+}
 
 // Decode reads protocol lines from r and calls fn for each. Lines that are
 // not protocol JSON (e.g. a crash dump on a shared stream) are passed to fn

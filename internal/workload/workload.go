@@ -61,6 +61,27 @@ type Workload interface {
 	Run(ctx context.Context, p Params, env Env, e Emitter) error
 }
 
+// SeriesEmitter is implemented by emitters that take long per-iteration
+// records (every time slice of a periodic task, say). A workload sends a
+// series in chunks of any size; chunks of one name are concatenated in order.
+// Emitters given to workloads by the worker implement it.
+type SeriesEmitter interface {
+	Series(name, unit string, values []float64)
+}
+
+// Requirements say what a workload needs from the environment it runs in,
+// beyond what an unprivileged container has by default.
+type Requirements struct {
+	CapAdd  []string         // Linux capabilities, e.g. SYS_NICE for real-time scheduling
+	Ulimits map[string]int64 // e.g. rtprio: 99, memlock: -1 (unlimited)
+}
+
+// Requirer is implemented by workloads that need more than the defaults.
+// Containers get exactly these and nothing more (never --privileged).
+type Requirer interface {
+	Requirements(p Params) Requirements
+}
+
 // Validator is implemented by workloads that check parameter values, not
 // only names, so a bad value is reported before a study starts.
 type Validator interface {

@@ -1,0 +1,110 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/binary"
+	"fmt"
+	"math"
+)
+
+// seriesChunk is how many values one stored chunk holds (512 KiB): a
+// one-hour 100 Hz run's 360 000 slices are six rows per series.
+const seriesChunk = 1 << 16
+
+// putSeries stores a run's series inside the run's transaction, replacing
+// whatever an interrupted attempt left.
+func putSeries(ctx context.Context, tx *sql.Tx, runID int64, series []Series) error {
+	if _, err := tx.ExecContext(ctx, `DELETE FROM series WHERE run_id=?`, runID); err != nil {
+		return err
+	}
+	stmt, err := tx.PrepareContext(ctx, `INSERT INTO series (run_id, name, unit, chunk, n, data) VALUES (?,?,?,?,?,?)`)
+	if err != nil {
+		return err
+	}
+	defer stmt.Close()
+	for _, s := range series {
+		for chunk := 0; ; chunk++ { // an empty series still gets one (empty) chunk
+			start := chunk * seriesChunk
+			end := min(start+seriesChunk, len(s.Values))
+			if _, err := stmt.ExecContext(ctx, runID, s.Name, s.Unit, chunk, end-start, encodeFloat64s(s.Values[start:end])); err != nil {
+				return fmt.Errorf("storing series %s of run %d: %w", s.Name, runID, err)
+			}
+			if end >= len(s.Values) {
+				break
+			}
+		}
+	}
+	return nil
+}
+
+// SeriesNames lists the series a run recorded, with their units and lengths.
+func (s *Store) SeriesNames(ctx context.Context, runID int64) ([]Series, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT name, unit, SUM(n) FROM series WHERE run_id=? GROUP BY name, unit ORDER BY name`, runID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Series
+	for rows.Next() {
+		var sr Series
+		var n int
+		if err := rows.Scan(&sr.Name, &sr.Unit, &n); err != nil {
+			return nil, err
+		}
+		sr.RunID = runID
+		sr.Values = make([]float64, 0, n)
+		out = append(out, sr)
+	}
+	return out, rows.Err()
+}
+
+// ReadSeries loads one series of a run in full.
+func (s *Store) ReadSeries(ctx context.Context, runID int64, name string) (Series, error) {
+	out := Series{RunID: runID, Name: name}
+	rows, err := s.db.QueryContext(ctx, `SELECT unit, data FROM series WHERE run_id=? AND name=? ORDER BY chunk`, runID, name)
+	if err != nil {
+		return out, err
+	}
+	defer rows.Close()
+	found := false
+	for rows.Next() {
+		var data []byte
+		if err := rows.Scan(&out.Unit, &data); err != nil {
+			return out, err
+		}
+		vals, err := decodeFloat64s(data)
+		if err != nil {
+			return out, fmt.Errorf("series %s of run %d: %w", name, runID, err)
+		}
+		out.Values = append(out.Values, vals...)
+		found = true
+	}
+	if err := rows.Err(); err != nil {
+		return out, err
+	}
+	if !found {
+		return out, fmt.Errorf("run %d has no series %q: %w", runID, name, ErrNotFound)
+	}
+	return out, nil
+}
+
+// encodeFloat64s packs values little-endian.
+func encodeFloat64s(values []float64) []byte {
+	b := make([]byte, 8*len(values))
+	for i, v := range values {
+		binary.LittleEndian.PutUint64(b[8*i:], math.Float64bits(v))
+	}
+	return b
+}
+
+func decodeFloat64s(b []byte) ([]float64, error) {
+	if len(b)%8 != 0 {
+		return nil, fmt.Errorf("corrupt series chunk of %d bytes", len(b))
+	}
+	out := make([]float64, len(b)/8)
+	for i := range out {
+		out[i] = math.Float64frombits(binary.LittleEndian.Uint64(b[8*i:]))
+	}
+	return out, nil
+}

@@ -1,0 +1,179 @@
+package study
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/boxtax/boxtax/internal/env"
+	"github.com/boxtax/boxtax/internal/store"
+	"github.com/boxtax/boxtax/internal/workload"
+)
+
+// executedRun is a run together with what its worker(s) reported.
+type executedRun struct {
+	store.Run
+	reported []workload.Message
+	units    map[string]string
+}
+
+func (e *executedRun) samples() []store.Sample {
+	var out []store.Sample
+	for _, m := range e.reported {
+		if m.Kind == workload.KindSample {
+			out = append(out, store.Sample{RunID: e.ID, Metric: m.Metric, Value: m.Value, Unit: e.units[m.Metric]})
+		}
+	}
+	return out
+}
+
+// series joins the chunks of each series in the order they came.
+func (e *executedRun) series() []store.Series {
+	var out []store.Series
+	index := map[string]int{}
+	for _, m := range e.reported {
+		if m.Kind != workload.KindSeries {
+			continue
+		}
+		vals, err := workload.UnpackFloat64s(m.Packed)
+		if err != nil {
+			continue // reported as a failure by classify
+		}
+		i, ok := index[m.Series]
+		if !ok {
+			i = len(out)
+			index[m.Series] = i
+			out = append(out, store.Series{RunID: e.ID, Name: m.Series, Unit: m.Unit})
+		}
+		out[i].Values = append(out[i].Values, vals...)
+	}
+	return out
+}
+
+// one runs a single repetition and returns it with its status, reason,
+// settings, notes and what the worker reported.
+func (r *Runner) one(ctx context.Context, planned store.Run) *executedRun {
+	run := &executedRun{Run: planned, units: map[string]string{}}
+	run.Started = time.Now()
+	run.Notes = map[string]string{}
+	run.Settings = map[string]string{}
+	fail := func(format string, a ...any) *executedRun {
+		run.Status, run.Reason, run.Ended = store.RunFailed, fmt.Sprintf(format, a...), time.Now()
+		return run
+	}
+	wl, err := workload.Lookup(run.Workload)
+	if err != nil {
+		return fail("%v", err)
+	}
+	for _, m := range wl.Info().Metrics {
+		run.units[m.Name] = m.Unit
+	}
+	e, ok := r.Envs[run.Env]
+	if !ok {
+		return fail("environment %s is not prepared", run.Env)
+	}
+	spec, err := r.workerSpec(wl, run.Run)
+	if err != nil {
+		return fail("%v", err)
+	}
+	timeout := r.RunTimeout
+	if timeout == 0 {
+		timeout = 30 * time.Minute
+	}
+	runCtx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+
+	if r.Settle != nil {
+		for k, v := range r.Settle(runCtx) {
+			run.Settings[k] = v
+		}
+	}
+	stopBackground, err := r.startBackground(runCtx, run)
+	if err != nil {
+		return fail("%v", err)
+	}
+	out := runWorker(runCtx, e, spec)
+	stopBackground()
+	run.Ended = time.Now()
+	run.reported = out.messages
+	for k, v := range out.settings {
+		run.Settings[k] = v
+	}
+	if ctx.Err() != nil {
+		return run // interrupted: the caller leaves the run pending
+	}
+	if errors.Is(runCtx.Err(), context.DeadlineExceeded) {
+		return fail("run exceeded its time limit of %s and was stopped", timeout)
+	}
+	if reason := run.classify(out); reason != "" {
+		return fail("%s", reason)
+	}
+	run.Status = store.RunOK
+	return run
+}
+
+// workerSpec is how the run's worker is started: its arguments, labels, and
+// exactly the capabilities and limits the workload asks for.
+func (r *Runner) workerSpec(wl workload.Workload, run store.Run) (env.Spec, error) {
+	params, err := json.Marshal(run.Params)
+	if err != nil {
+		return env.Spec{}, fmt.Errorf("encoding parameters: %w", err)
+	}
+	spec := env.Spec{
+		Args: []string{"worker", "--workload", run.Workload, "--params", string(params)},
+		Labels: map[string]string{
+			"io.boxtax.study": fmt.Sprint(run.StudyID),
+			"io.boxtax.run":   fmt.Sprint(run.ID),
+		},
+	}
+	for k, v := range r.Labels {
+		spec.Labels[k] = v
+	}
+	if req, ok := wl.(workload.Requirer); ok {
+		need := req.Requirements(workload.Params(run.Params))
+		spec.CapAdd, spec.Ulimits = need.CapAdd, need.Ulimits
+	}
+	return spec, nil
+}
+
+// classify reads what the worker said and returns why the run failed, or "".
+func (run *executedRun) classify(out workerOutput) string {
+	done, errs := false, []string{}
+	for _, m := range run.reported {
+		switch m.Kind {
+		case workload.KindNote:
+			run.Notes[m.Key] = m.Text
+		case workload.KindError:
+			errs = append(errs, m.Text)
+		case workload.KindDone:
+			done = true
+		case workload.KindSample:
+			if _, known := run.units[m.Metric]; !known {
+				errs = append(errs, fmt.Sprintf("worker reported undeclared metric %q", m.Metric))
+			} else if math.IsNaN(m.Value) || math.IsInf(m.Value, 0) {
+				errs = append(errs, fmt.Sprintf("metric %s is not finite", m.Metric))
+			}
+		case workload.KindSeries:
+			if _, err := workload.UnpackFloat64s(m.Packed); err != nil {
+				errs = append(errs, fmt.Sprintf("series %s: %v", m.Series, err))
+			}
+		case "text":
+			run.Notes["stdout"] = m.Text
+		}
+	}
+	switch {
+	case len(errs) > 0:
+		return strings.Join(errs, "; ")
+	case out.err != nil:
+		return out.err.Error() + out.stderr
+	case out.decodeErr != nil:
+		return out.decodeErr.Error()
+	case !done:
+		return "worker ended without reporting done" + out.stderr
+	}
+	return ""
+}
