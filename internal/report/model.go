@@ -149,7 +149,8 @@ func Build(st store.Study, lay Layout, runs []store.Run, samples []store.Sample)
 			continue
 		}
 		r.samples = append(r.samples, tidySample{run, smp})
-		if run.Warmup || run.Status != store.RunOK {
+		// Instance 0 is the run's figure; 1..N are its concurrent instances.
+		if run.Warmup || run.Status != store.RunOK || smp.Instance != 0 {
 			continue
 		}
 		k := key{run.CellKey, smp.Metric}

@@ -14,12 +14,13 @@ func init() {
 
 // writeCSV prints one row per sample with its run's levels (tidy data):
 // study_id, run_id, seq, workload, env, one column per other factor, rep,
-// warmup, status, metric, value, unit.
+// warmup, status, instance (0: the run's figure; 1..N: one of N concurrent
+// instances), metric, value, unit.
 func writeCSV(w io.Writer, r *Report) error {
 	cw := csv.NewWriter(w)
 	head := []string{"study_id", "run_id", "seq", "workload", "env"}
 	head = append(head, r.factors...)
-	head = append(head, "rep", "warmup", "status", "metric", "value", "unit")
+	head = append(head, "rep", "warmup", "status", "instance", "metric", "value", "unit")
 	if err := cw.Write(head); err != nil {
 		return err
 	}
@@ -30,7 +31,7 @@ func writeCSV(w io.Writer, r *Report) error {
 			row = append(row, ts.run.Levels[f])
 		}
 		row = append(row, strconv.Itoa(ts.run.Rep), strconv.FormatBool(ts.run.Warmup), ts.run.Status,
-			ts.sample.Metric, strconv.FormatFloat(ts.sample.Value, 'g', -1, 64), ts.sample.Unit)
+			strconv.Itoa(ts.sample.Instance), ts.sample.Metric, strconv.FormatFloat(ts.sample.Value, 'g', -1, 64), ts.sample.Unit)
 		if err := cw.Write(row); err != nil {
 			return err
 		}

@@ -105,7 +105,7 @@ func (s *Store) Runs(ctx context.Context, studyID int64) ([]Run, error) {
 
 // Samples lists every sample of a study's runs.
 func (s *Store) Samples(ctx context.Context, studyID int64) ([]Sample, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT s.run_id, s.metric, s.value, s.unit FROM samples s JOIN runs r ON r.id = s.run_id WHERE r.study_id=? ORDER BY r.seq, s.rowid`, studyID)
+	rows, err := s.db.QueryContext(ctx, `SELECT s.run_id, s.instance, s.metric, s.value, s.unit FROM samples s JOIN runs r ON r.id = s.run_id WHERE r.study_id=? ORDER BY r.seq, s.instance, s.rowid`, studyID)
 	if err != nil {
 		return nil, err
 	}
@@ -113,7 +113,7 @@ func (s *Store) Samples(ctx context.Context, studyID int64) ([]Sample, error) {
 	var out []Sample
 	for rows.Next() {
 		var smp Sample
-		if err := rows.Scan(&smp.RunID, &smp.Metric, &smp.Value, &smp.Unit); err != nil {
+		if err := rows.Scan(&smp.RunID, &smp.Instance, &smp.Metric, &smp.Value, &smp.Unit); err != nil {
 			return nil, err
 		}
 		out = append(out, smp)

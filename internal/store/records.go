@@ -50,8 +50,9 @@ type Run struct {
 
 // Sample is one measured value.
 type Sample struct {
-	RunID  int64
-	Metric string
+	RunID    int64
+	Instance int // 0: the run's figure (the aggregate when N instances ran); 1..N: one instance
+	Metric   string
 	Value  float64
 	Unit   string
 }
@@ -59,8 +60,9 @@ type Sample struct {
 // Series is a long per-iteration record of one run, e.g. the wake-up latency
 // of every time slice. Values are stored in chunks of little-endian float64.
 type Series struct {
-	RunID  int64
-	Name   string
+	RunID    int64
+	Instance int // 0 for a single instance; 1..N for one of N
+	Name     string
 	Unit   string
 	Values []float64
 }

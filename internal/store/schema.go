@@ -35,19 +35,21 @@ CREATE TABLE IF NOT EXISTS runs (
 );
 CREATE INDEX IF NOT EXISTS runs_by_study ON runs(study_id, status);
 CREATE TABLE IF NOT EXISTS samples (
-	run_id INTEGER NOT NULL REFERENCES runs(id),
-	metric TEXT NOT NULL,
-	value  REAL NOT NULL,
-	unit   TEXT NOT NULL
+	run_id   INTEGER NOT NULL REFERENCES runs(id),
+	instance INTEGER NOT NULL DEFAULT 0, -- 0: the run's figure; 1..N: one of N concurrent instances
+	metric   TEXT NOT NULL,
+	value    REAL NOT NULL,
+	unit     TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS samples_by_run ON samples(run_id);
 CREATE TABLE IF NOT EXISTS series (
 	run_id INTEGER NOT NULL REFERENCES runs(id),
+	instance INTEGER NOT NULL DEFAULT 0,
 	name   TEXT NOT NULL,
 	unit   TEXT NOT NULL,
 	chunk  INTEGER NOT NULL,
 	n      INTEGER NOT NULL,
 	data   BLOB NOT NULL, -- n little-endian float64 values
-	PRIMARY KEY (run_id, name, chunk)
+	PRIMARY KEY (run_id, instance, name, chunk)
 ) WITHOUT ROWID;
 `

@@ -18,7 +18,7 @@ func putSeries(ctx context.Context, tx *sql.Tx, runID int64, series []Series) er
 	if _, err := tx.ExecContext(ctx, `DELETE FROM series WHERE run_id=?`, runID); err != nil {
 		return err
 	}
-	stmt, err := tx.PrepareContext(ctx, `INSERT INTO series (run_id, name, unit, chunk, n, data) VALUES (?,?,?,?,?,?)`)
+	stmt, err := tx.PrepareContext(ctx, `INSERT INTO series (run_id, instance, name, unit, chunk, n, data) VALUES (?,?,?,?,?,?,?)`)
 	if err != nil {
 		return err
 	}
@@ -27,7 +27,7 @@ func putSeries(ctx context.Context, tx *sql.Tx, runID int64, series []Series) er
 		for chunk := 0; ; chunk++ { // an empty series still gets one (empty) chunk
 			start := chunk * seriesChunk
 			end := min(start+seriesChunk, len(s.Values))
-			if _, err := stmt.ExecContext(ctx, runID, s.Name, s.Unit, chunk, end-start, encodeFloat64s(s.Values[start:end])); err != nil {
+			if _, err := stmt.ExecContext(ctx, runID, s.Instance, s.Name, s.Unit, chunk, end-start, encodeFloat64s(s.Values[start:end])); err != nil {
 				return fmt.Errorf("storing series %s of run %d: %w", s.Name, runID, err)
 			}
 			if end >= len(s.Values) {
@@ -38,9 +38,10 @@ func putSeries(ctx context.Context, tx *sql.Tx, runID int64, series []Series) er
 	return nil
 }
 
-// SeriesNames lists the series a run recorded, with their units and lengths.
+// SeriesNames lists the series a run recorded (every instance's), with their
+// units and lengths; Values is empty with the length as its capacity.
 func (s *Store) SeriesNames(ctx context.Context, runID int64) ([]Series, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT name, unit, SUM(n) FROM series WHERE run_id=? GROUP BY name, unit ORDER BY name`, runID)
+	rows, err := s.db.QueryContext(ctx, `SELECT instance, name, unit, SUM(n) FROM series WHERE run_id=? GROUP BY instance, name, unit ORDER BY instance, name`, runID)
 	if err != nil {
 		return nil, err
 	}
@@ -49,7 +50,7 @@ func (s *Store) SeriesNames(ctx context.Context, runID int64) ([]Series, error) 
 	for rows.Next() {
 		var sr Series
 		var n int
-		if err := rows.Scan(&sr.Name, &sr.Unit, &n); err != nil {
+		if err := rows.Scan(&sr.Instance, &sr.Name, &sr.Unit, &n); err != nil {
 			return nil, err
 		}
 		sr.RunID = runID
@@ -59,10 +60,20 @@ func (s *Store) SeriesNames(ctx context.Context, runID int64) ([]Series, error) 
 	return out, rows.Err()
 }
 
-// ReadSeries loads one series of a run in full.
+// ReadSeries loads one series of a run (of its first instance when several ran) in full.
 func (s *Store) ReadSeries(ctx context.Context, runID int64, name string) (Series, error) {
-	out := Series{RunID: runID, Name: name}
-	rows, err := s.db.QueryContext(ctx, `SELECT unit, data FROM series WHERE run_id=? AND name=? ORDER BY chunk`, runID, name)
+	return s.ReadInstanceSeries(ctx, runID, -1, name)
+}
+
+// ReadInstanceSeries loads one instance's series; instance -1 means the lowest stored.
+func (s *Store) ReadInstanceSeries(ctx context.Context, runID int64, instance int, name string) (Series, error) {
+	out := Series{RunID: runID, Name: name, Instance: instance}
+	if instance < 0 {
+		if err := s.db.QueryRowContext(ctx, `SELECT COALESCE(MIN(instance), 0) FROM series WHERE run_id=? AND name=?`, runID, name).Scan(&out.Instance); err != nil {
+			return out, err
+		}
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT unit, data FROM series WHERE run_id=? AND instance=? AND name=? ORDER BY chunk`, runID, out.Instance, name)
 	if err != nil {
 		return out, err
 	}

@@ -107,8 +107,8 @@ func (s *Store) FinishRun(ctx context.Context, r *Run, samples []Sample, series 
 		return err
 	}
 	for _, smp := range samples {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO samples (run_id, metric, value, unit) VALUES (?,?,?,?)`,
-			r.ID, smp.Metric, smp.Value, smp.Unit); err != nil {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO samples (run_id, instance, metric, value, unit) VALUES (?,?,?,?,?)`,
+			r.ID, smp.Instance, smp.Metric, smp.Value, smp.Unit); err != nil {
 			return fmt.Errorf("storing sample of run %d: %w", r.ID, err)
 		}
 	}

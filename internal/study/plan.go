@@ -69,7 +69,7 @@ func (s *Spec) Cells() ([]Cell, error) {
 				levels := map[string]string{"env": e.Name}
 				for _, f := range s.Factors {
 					if lv, ok := combo[f.Name]; ok {
-						if f.Background == nil {
+						if f.setsParam() {
 							params[f.param()] = lv
 						}
 						levels[f.Name] = fmt.Sprint(lv)

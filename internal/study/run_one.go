@@ -17,15 +17,35 @@ import (
 // executedRun is a run together with what its worker(s) reported.
 type executedRun struct {
 	store.Run
-	reported []workload.Message
-	units    map[string]string
+	reported  []workload.Message
+	metrics   map[string]workload.Metric // the workload's, by name
+	instances int                        // concurrent instances; 1 for a single worker
 }
 
+// samples are what the worker(s) reported; with N instances each instance's
+// values are kept (instance 1..N) and the run's figure (instance 0) is their
+// combination as the metric says (sum of throughputs, mean of times...),
+// made only when every instance reported the metric.
 func (e *executedRun) samples() []store.Sample {
 	var out []store.Sample
+	perMetric := map[string][]float64{}
+	var order []string
 	for _, m := range e.reported {
-		if m.Kind == workload.KindSample {
-			out = append(out, store.Sample{RunID: e.ID, Metric: m.Metric, Value: m.Value, Unit: e.units[m.Metric]})
+		if m.Kind != workload.KindSample {
+			continue
+		}
+		out = append(out, store.Sample{RunID: e.ID, Instance: m.Instance, Metric: m.Metric, Value: m.Value, Unit: e.metrics[m.Metric].Unit})
+		if _, seen := perMetric[m.Metric]; !seen {
+			order = append(order, m.Metric)
+		}
+		perMetric[m.Metric] = append(perMetric[m.Metric], m.Value)
+	}
+	if e.instances <= 1 {
+		return out
+	}
+	for _, name := range order {
+		if vals := perMetric[name]; len(vals) == e.instances {
+			out = append(out, store.Sample{RunID: e.ID, Instance: 0, Metric: name, Value: e.metrics[name].Combine(vals), Unit: e.metrics[name].Unit})
 		}
 	}
 	return out
@@ -34,7 +54,11 @@ func (e *executedRun) samples() []store.Sample {
 // series joins the chunks of each series in the order they came.
 func (e *executedRun) series() []store.Series {
 	var out []store.Series
-	index := map[string]int{}
+	type key struct {
+		instance int
+		name     string
+	}
+	index := map[key]int{}
 	for _, m := range e.reported {
 		if m.Kind != workload.KindSeries {
 			continue
@@ -43,11 +67,12 @@ func (e *executedRun) series() []store.Series {
 		if err != nil {
 			continue // reported as a failure by classify
 		}
-		i, ok := index[m.Series]
+		k := key{m.Instance, m.Series}
+		i, ok := index[k]
 		if !ok {
 			i = len(out)
-			index[m.Series] = i
-			out = append(out, store.Series{RunID: e.ID, Name: m.Series, Unit: m.Unit})
+			index[k] = i
+			out = append(out, store.Series{RunID: e.ID, Instance: m.Instance, Name: m.Series, Unit: m.Unit})
 		}
 		out[i].Values = append(out[i].Values, vals...)
 	}
@@ -57,7 +82,7 @@ func (e *executedRun) series() []store.Series {
 // one runs a single repetition and returns it with its status, reason,
 // settings, notes and what the worker reported.
 func (r *Runner) one(ctx context.Context, planned store.Run) *executedRun {
-	run := &executedRun{Run: planned, units: map[string]string{}}
+	run := &executedRun{Run: planned, metrics: map[string]workload.Metric{}, instances: instancesOf(planned.Levels)}
 	run.Started = time.Now()
 	run.Notes = map[string]string{}
 	run.Settings = map[string]string{}
@@ -70,7 +95,7 @@ func (r *Runner) one(ctx context.Context, planned store.Run) *executedRun {
 		return fail("%v", err)
 	}
 	for _, m := range wl.Info().Metrics {
-		run.units[m.Name] = m.Unit
+		run.metrics[m.Name] = m
 	}
 	e, ok := r.Envs[run.Env]
 	if !ok {
@@ -96,7 +121,7 @@ func (r *Runner) one(ctx context.Context, planned store.Run) *executedRun {
 	if err != nil {
 		return fail("%v", err)
 	}
-	out := runWorker(runCtx, e, spec)
+	out := r.procedureFor(wl, run)(runCtx, e, spec)
 	stopBackground()
 	run.Ended = time.Now()
 	run.reported = out.messages
@@ -142,17 +167,21 @@ func (r *Runner) workerSpec(wl workload.Workload, run store.Run) (env.Spec, erro
 
 // classify reads what the worker said and returns why the run failed, or "".
 func (run *executedRun) classify(out workerOutput) string {
-	done, errs := false, []string{}
+	done, errs := map[int]bool{}, []string{}
 	for _, m := range run.reported {
 		switch m.Kind {
 		case workload.KindNote:
-			run.Notes[m.Key] = m.Text
+			key := m.Key
+			if m.Instance > 1 {
+				key = fmt.Sprintf("instance%d.%s", m.Instance, m.Key)
+			}
+			run.Notes[key] = m.Text
 		case workload.KindError:
 			errs = append(errs, m.Text)
 		case workload.KindDone:
-			done = true
+			done[m.Instance] = true
 		case workload.KindSample:
-			if _, known := run.units[m.Metric]; !known {
+			if _, known := run.metrics[m.Metric]; !known {
 				errs = append(errs, fmt.Sprintf("worker reported undeclared metric %q", m.Metric))
 			} else if math.IsNaN(m.Value) || math.IsInf(m.Value, 0) {
 				errs = append(errs, fmt.Sprintf("metric %s is not finite", m.Metric))
@@ -172,8 +201,8 @@ func (run *executedRun) classify(out workerOutput) string {
 		return out.err.Error() + out.stderr
 	case out.decodeErr != nil:
 		return out.decodeErr.Error()
-	case !done:
-		return "worker ended without reporting done" + out.stderr
+	case len(done) < run.instances:
+		return fmt.Sprintf("%d of %d worker(s) ended without reporting done%s", run.instances-len(done), run.instances, out.stderr)
 	}
 	return ""
 }

@@ -2,6 +2,7 @@ package study
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/boxtax/boxtax/internal/workload"
@@ -102,7 +103,13 @@ func (s *Spec) Validate(envNames []string) error {
 				bad(f.Pos, "factor %q names workload %q, which the study does not run", f.Name, name)
 			}
 		}
-		if f.Background != nil {
+		if f.Name == InstancesFactor {
+			for _, lv := range f.Levels {
+				if n, err := strconv.Atoi(fmt.Sprint(lv)); err != nil || n < 1 {
+					bad(f.Pos, "factor instances: level %v is not a whole number of at least 1", lv)
+				}
+			}
+		} else if f.Background != nil {
 			for _, lv := range f.Levels {
 				name := fmt.Sprint(lv)
 				bg, ok := f.Background[name]
@@ -147,6 +154,10 @@ func (s *Spec) EnvNames() []string {
 	return out
 }
 
+// setsParam tells a factor that sets a workload parameter from the reserved
+// and background factors, which change how the run is carried out instead.
+func (f Factor) setsParam() bool { return f.Background == nil && f.Name != InstancesFactor }
+
 func (f Factor) param() string {
 	if f.Param != "" {
 		return f.Param
@@ -158,7 +169,7 @@ func (f Factor) appliesTo(info workload.Info) bool {
 	if len(f.Workloads) > 0 && !contains(f.Workloads, info.Name) {
 		return false
 	}
-	if f.Background != nil {
+	if !f.setsParam() {
 		return true
 	}
 	for _, p := range info.Params {

@@ -27,6 +27,9 @@ type Message struct {
 	Series  string  `json:"series,omitempty"`     // series: its name
 	Unit    string  `json:"unit,omitempty"`       // series: the unit of its values
 	Packed  string  `json:"packed,omitempty"`     // series: a chunk of values, base64 of little-endian float64
+	// Instance is set by the controller, not the worker: which of a run's
+	// concurrent instances (1..N) said this; 0 for a single instance.
+	Instance int `json:"-"`
 }
 
 // Message kinds.

@@ -3,6 +3,7 @@ package workload
 import (
 	"context"
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 	"sync"
@@ -18,6 +19,40 @@ type Metric struct {
 	// Secondary metrics stay out of the overhead table (they are still
 	// stored and in every other format), e.g. a run's fixed duration.
 	Secondary bool `json:"secondary,omitempty"`
+	// Aggregate says how the values of concurrent instances combine into the
+	// run's figure: "sum" (throughput: the default when HigherIsBetter),
+	// "mean" (the default otherwise), "max" or "min".
+	Aggregate string `json:"aggregate,omitempty"`
+}
+
+// Combine aggregates the values of concurrent instances as m.Aggregate says.
+func (m Metric) Combine(values []float64) float64 {
+	if len(values) == 0 {
+		return math.NaN()
+	}
+	how := m.Aggregate
+	if how == "" {
+		how = "mean"
+		if m.HigherIsBetter {
+			how = "sum"
+		}
+	}
+	out := values[0]
+	sum := 0.0
+	for _, v := range values {
+		sum += v
+		switch {
+		case how == "max" && v > out, how == "min" && v < out:
+			out = v
+		}
+	}
+	switch how {
+	case "sum":
+		return sum
+	case "mean":
+		return sum / float64(len(values))
+	}
+	return out
 }
 
 // Param describes one parameter a workload accepts, with its default.
