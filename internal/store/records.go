@@ -53,8 +53,8 @@ type Sample struct {
 	RunID    int64
 	Instance int // 0: the run's figure (the aggregate when N instances ran); 1..N: one instance
 	Metric   string
-	Value  float64
-	Unit   string
+	Value    float64
+	Unit     string
 }
 
 // Series is a long per-iteration record of one run, e.g. the wake-up latency
@@ -63,6 +63,6 @@ type Series struct {
 	RunID    int64
 	Instance int // 0 for a single instance; 1..N for one of N
 	Name     string
-	Unit   string
-	Values []float64
+	Unit     string
+	Values   []float64
 }
