@@ -31,6 +31,7 @@ type runOptions struct {
 	Resume    bool
 	Quiet     bool          // no table at the end
 	Settle    time.Duration // longest wait for a quiet host before each run; 0: do not wait
+	Monitors  monitorOptions
 }
 
 func runCmd(ctx context.Context, g *Globals, args []string) error {
@@ -45,6 +46,8 @@ func runCmd(ctx context.Context, g *Globals, args []string) error {
 	fs.Int64Var(&o.Seed, "seed", 0, "seed for the run order (default: the study's, else random; always recorded)")
 	fs.BoolVar(&o.Resume, "resume", false, "finish the remaining runs of the latest unfinished study in --db")
 	fs.BoolVar(&o.Quiet, "quiet", false, "do not print the table at the end")
+	fs.DurationVar(&o.Monitors.Interval, "monitor-interval", time.Second, "sample host load, CPU, memory, temperatures and power this often during runs (0: off)")
+	fs.StringVar(&o.Monitors.Power, "power", "auto", "power source: auto (RAPL or hwmon), none, estimate:idle=W,full=W, or meter:FILE (CSV of time,watts)")
 	fs.DurationVar(&o.Settle, "settle", monitor.DefaultSettler.Max, "before each run, sync and wait up to this long for the host to be quiet (0: no wait)")
 	pos, err := parse(fs, args)
 	if err != nil {
@@ -99,6 +102,10 @@ func runStudy(ctx context.Context, g *Globals, o runOptions) error {
 	if err != nil {
 		return err
 	}
+	sampler, absent, watching, err := o.Monitors.sampler()
+	if err != nil {
+		return err
+	}
 	if o.Resume {
 		if runs, err = db.Runs(ctx, st.ID); err != nil {
 			return err
@@ -128,7 +135,9 @@ func runStudy(ctx context.Context, g *Globals, o runOptions) error {
 	}
 	runner := &study.Runner{Store: db, Spec: spec, Envs: envs, Host: host,
 		Progress: progress.New(g.Stderr, g.IsTerminal(g.Stderr), 10*time.Second),
-		Labels:   map[string]string{ControllerLabel: controllerID()}}
+		Labels:   map[string]string{ControllerLabel: controllerID()},
+		Monitor:  sampler, MonitorsAbsent: absent}
+	fmt.Fprintln(g.Stderr, watching)
 	if o.Settle > 0 {
 		settler := monitor.DefaultSettler
 		settler.Max = o.Settle

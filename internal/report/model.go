@@ -200,6 +200,14 @@ func newCell(run store.Run, smp store.Sample, baseline string) *Cell {
 			c.Label, c.HigherIsBetter, c.secondary = m.Label, m.HigherIsBetter, m.Secondary
 		}
 	}
+	// Host monitors (mon.*) are context, not results: out of the table, in
+	// every other format. Energy figures (energy.*) stay in the table.
+	if strings.HasPrefix(smp.Metric, "mon.") {
+		c.secondary = true
+	}
+	if smp.Metric == "energy.efficiency_per_W" {
+		c.HigherIsBetter = true
+	}
 	c.group = groupKey(run.CellKey)
 	return c
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/boxtax/boxtax/internal/env"
+	"github.com/boxtax/boxtax/internal/monitor"
 	"github.com/boxtax/boxtax/internal/store"
 	"github.com/boxtax/boxtax/internal/workload"
 )
@@ -17,9 +18,11 @@ import (
 // executedRun is a run together with what its worker(s) reported.
 type executedRun struct {
 	store.Run
-	reported  []workload.Message
-	metrics   map[string]workload.Metric // the workload's, by name
-	instances int                        // concurrent instances; 1 for a single worker
+	extra       []store.Sample // added by the controller: monitors, energy
+	extraSeries []store.Series
+	reported    []workload.Message
+	metrics     map[string]workload.Metric // the workload's, by name
+	instances   int                        // concurrent instances; 1 for a single worker
 }
 
 // samples are what the worker(s) reported; with N instances each instance's
@@ -41,14 +44,14 @@ func (e *executedRun) samples() []store.Sample {
 		perMetric[m.Metric] = append(perMetric[m.Metric], m.Value)
 	}
 	if e.instances <= 1 {
-		return out
+		return append(out, e.extra...)
 	}
 	for _, name := range order {
 		if vals := perMetric[name]; len(vals) == e.instances {
 			out = append(out, store.Sample{RunID: e.ID, Instance: 0, Metric: name, Value: e.metrics[name].Combine(vals), Unit: e.metrics[name].Unit})
 		}
 	}
-	return out
+	return append(out, e.extra...)
 }
 
 // series joins the chunks of each series in the order they came.
@@ -76,7 +79,7 @@ func (e *executedRun) series() []store.Series {
 		}
 		out[i].Values = append(out[i].Values, vals...)
 	}
-	return out
+	return append(out, e.extraSeries...)
 }
 
 // one runs a single repetition and returns it with its status, reason,
@@ -121,7 +124,15 @@ func (r *Runner) one(ctx context.Context, planned store.Run) *executedRun {
 	if err != nil {
 		return fail("%v", err)
 	}
+	var stopWatch func() monitor.Trace
+	if r.Monitor != nil {
+		stopWatch = r.Monitor.Watch(runCtx)
+	}
 	out := r.procedureFor(wl, run)(runCtx, e, spec)
+	var trace monitor.Trace
+	if stopWatch != nil {
+		trace = stopWatch()
+	}
 	stopBackground()
 	run.Ended = time.Now()
 	run.reported = out.messages
@@ -138,6 +149,9 @@ func (r *Runner) one(ctx context.Context, planned store.Run) *executedRun {
 		return fail("%s", reason)
 	}
 	run.Status = store.RunOK
+	if stopWatch != nil {
+		run.addTrace(trace, r.MonitorsAbsent, wl.Info())
+	}
 	return run
 }
 

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/boxtax/boxtax/internal/env"
+	"github.com/boxtax/boxtax/internal/monitor"
 	"github.com/boxtax/boxtax/internal/store"
 )
 
@@ -34,6 +35,11 @@ type Runner struct {
 	// Settle, when set, is called before each run to let the host calm down;
 	// what it returns is recorded with the run's settings.
 	Settle func(ctx context.Context) map[string]string
+	// Monitor, when set, samples the host during every run; its readings are
+	// stored as series and summarised as mon.* samples, energy as energy.*.
+	Monitor *monitor.Sampler
+	// MonitorsAbsent says which monitors cannot run here and why, noted with each run.
+	MonitorsAbsent map[string]string
 }
 
 // Execute does every pending run of the study in planned order. A run that

@@ -1,0 +1,64 @@
+package cli
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/boxtax/boxtax/internal/monitor"
+)
+
+// monitorOptions are the flags that choose what is watched during runs.
+type monitorOptions struct {
+	Interval time.Duration // 0: no monitors
+	Power    string        // auto, none, estimate:idle=W,full=W, meter:FILE
+}
+
+// sampler builds the monitors and the power source the options ask for, and
+// a line saying what will be watched and what is not available here.
+func (o monitorOptions) sampler() (*monitor.Sampler, map[string]string, string, error) {
+	if o.Interval <= 0 {
+		return nil, nil, "monitors: off", nil
+	}
+	sources, absent := monitor.Sources("/sys", "/proc")
+	s := &monitor.Sampler{Interval: o.Interval, Sources: sources}
+	var power string
+	switch p := o.Power; {
+	case p == "none":
+		power = "power: off"
+	case p == "auto" || p == "":
+		src, why := monitor.FindPower("/sys")
+		if src == nil {
+			absent["power"] = "not available here: " + why + " (give --power estimate:idle=W,full=W or --power meter:FILE)"
+			power = "power: not available here"
+			break
+		}
+		s.Power, power = src, "power: "+src.Name()
+	case strings.HasPrefix(p, "estimate:"):
+		est, err := monitor.ParseEstimate(strings.TrimPrefix(p, "estimate:"))
+		if err != nil {
+			return nil, nil, "", usageError{fmt.Errorf("--power: %w", err)}
+		}
+		s.Power, power = est, fmt.Sprintf("power: estimated from CPU utilisation (idle %.2f W, full %.2f W)", est.IdleW, est.FullW)
+	case strings.HasPrefix(p, "meter:"):
+		m := monitor.MeterLog{Path: strings.TrimPrefix(p, "meter:")}
+		s.Power, power = m, "power: external meter log "+m.Path
+	default:
+		return nil, nil, "", usagef("--power %q: use auto, none, estimate:idle=W,full=W or meter:FILE", p)
+	}
+	var names []string
+	for _, src := range sources {
+		names = append(names, src.Name())
+	}
+	var missing []string
+	for k := range absent {
+		missing = append(missing, k)
+	}
+	sort.Strings(missing)
+	line := fmt.Sprintf("monitors every %s: %s; %s", o.Interval, strings.Join(names, ", "), power)
+	if len(missing) > 0 {
+		line += "; not available here: " + strings.Join(missing, ", ")
+	}
+	return s, absent, line, nil
+}

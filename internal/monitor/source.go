@@ -1,0 +1,69 @@
+package monitor
+
+import (
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Reading is one value a source read at one moment.
+type Reading struct {
+	Name  string // e.g. cpu_user_pct, load1, temp_thermal_zone0_C
+	Unit  string
+	Value float64
+}
+
+// Source reads one kind of host state. Sources that count (CPU time,
+// context switches) report rates over the time since their last reading.
+type Source interface {
+	// Name says what the source reads, e.g. "cpu", "thermal".
+	Name() string
+	// Read returns the current values; the first call primes counters and may
+	// return nothing.
+	Read(now time.Time) []Reading
+}
+
+// Sources lists the sources that can be read on this host, and for each one
+// that cannot, why: "not available here" is reported, never a zero.
+func Sources(sysfs, procfs string) (available []Source, absent map[string]string) {
+	absent = map[string]string{}
+	try := func(name string, s Source, err error) {
+		if err != nil {
+			absent[name] = "not available here: " + err.Error()
+			return
+		}
+		available = append(available, s)
+	}
+	s1, err := newCPUSource(procfs)
+	try("cpu", s1, err)
+	s2, err := newLoadSource(procfs)
+	try("load", s2, err)
+	s3, err := newMemSource(procfs)
+	try("memory", s3, err)
+	s4, err := newThermalSource(sysfs)
+	try("temperature", s4, err)
+	s5, err := newFreqSource(sysfs)
+	try("cpu frequency", s5, err)
+	s6, err := newThrottleSource(sysfs)
+	try("throttling", s6, err)
+	return available, absent
+}
+
+// readNumber reads a file holding one number.
+func readNumber(path string) (float64, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return 0, err
+	}
+	return strconv.ParseFloat(strings.TrimSpace(string(b)), 64)
+}
+
+// glob returns the sorted matches of a pattern.
+func glob(pattern string) []string {
+	m, _ := filepath.Glob(pattern)
+	sort.Strings(m)
+	return m
+}
