@@ -7,6 +7,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/boxtax/boxtax/internal/cpuset"
 	"github.com/boxtax/boxtax/internal/workload"
 )
 
@@ -15,6 +16,7 @@ type workerOptions struct {
 	Workload string
 	Params   string // JSON object
 	Scratch  string
+	CPUs     string // pin the worker to these CPUs (native placement)
 }
 
 func workerCmd(ctx context.Context, g *Globals, args []string) error {
@@ -23,6 +25,7 @@ func workerCmd(ctx context.Context, g *Globals, args []string) error {
 	fs.StringVar(&o.Workload, "workload", "", "the workload to run")
 	fs.StringVar(&o.Params, "params", "{}", "the workload's parameters as a JSON object")
 	fs.StringVar(&o.Scratch, "scratch", "", "directory for scratch files (default: a new one under $TMPDIR, removed afterwards)")
+	fs.StringVar(&o.CPUs, "cpus", "", "pin the worker to these CPUs, e.g. 0-1 (sched_setaffinity)")
 	if _, err := parse(fs, args); err != nil {
 		return err
 	}
@@ -39,6 +42,16 @@ func runWorker(ctx context.Context, g *Globals, o workerOptions) error {
 		em.Send(workload.Message{Kind: workload.KindError, Text: err.Error()})
 		return err
 	}
+	if o.CPUs != "" {
+		set, err := cpuset.Parse(o.CPUs)
+		if err == nil {
+			err = cpuset.PinProcess(set)
+		}
+		if err != nil {
+			return fail(err)
+		}
+	}
+	em.Note("cpus_allowed", cpuset.Allowed()) // affinity and any container cpuset alike
 	wl, err := workload.Lookup(o.Workload)
 	if err != nil {
 		return fail(usageError{err})

@@ -37,15 +37,18 @@ func (n *native) Available(context.Context) error {
 func (n *native) Prepare(ctx context.Context) error { return n.Available(ctx) }
 
 func (n *native) Start(ctx context.Context, spec Spec, stdout, stderr io.Writer) (Instance, error) {
-	cmd := exec.Command(n.bin, spec.Args...)
+	args := spec.Args
+	if spec.CPUSet != "" && len(args) > 0 && args[0] == "worker" {
+		// The worker pins itself (sched_setaffinity on every thread).
+		args = append([]string{"worker", "--cpus", spec.CPUSet}, args[1:]...)
+	}
+	cmd := exec.Command(n.bin, args...)
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	// A process group of its own: Ctrl-C in the terminal reaches the
 	// controller, which then stops the worker itself, in order.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	settings := Settings{"env": "native"}
 	if spec.CPUSet != "" {
-		// Pinning is done by the worker (sched_setaffinity) when asked via its args;
-		// record what was asked for.
 		settings["cpuset"] = spec.CPUSet
 	}
 	if err := cmd.Start(); err != nil {

@@ -26,10 +26,23 @@ type procedure func(ctx context.Context, e env.Environment, spec env.Spec) worke
 // procedureFor chooses how a run is carried out.
 func (r *Runner) procedureFor(_ workload.Workload, run *executedRun) procedure {
 	one := procedure(runWorker)
-	if run.instances > 1 {
-		return concurrently(run.instances, one)
+	cpusets := make([]string, run.instances)
+	if r.Spec != nil {
+		sets, err := r.Spec.CPUSets(run.Levels)
+		if err != nil {
+			return func(context.Context, env.Environment, env.Spec) workerOutput {
+				return workerOutput{err: err}
+			}
+		}
+		cpusets = sets
 	}
-	return one
+	if run.instances > 1 {
+		return concurrently(cpusets, one)
+	}
+	return func(ctx context.Context, e env.Environment, spec env.Spec) workerOutput {
+		spec.CPUSet = cpusets[0]
+		return one(ctx, e, spec)
+	}
 }
 
 // instancesOf reads the instances level of a cell; 1 when absent.
@@ -41,10 +54,11 @@ func instancesOf(levels map[string]string) int {
 	return n
 }
 
-// concurrently runs n copies of a procedure at once and merges what they
-// said, each message tagged with its instance (1..n) and each instance's
-// settings prefixed with instanceN.
-func concurrently(n int, one procedure) procedure {
+// concurrently runs a copy of a procedure per CPU set at once (an empty
+// set: not pinned) and merges what they said, each message tagged with its
+// instance (1..n) and each instance's settings prefixed with instanceN.
+func concurrently(cpusets []string, one procedure) procedure {
+	n := len(cpusets)
 	return func(ctx context.Context, e env.Environment, spec env.Spec) workerOutput {
 		outs := make([]workerOutput, n)
 		var wg sync.WaitGroup
@@ -55,6 +69,7 @@ func concurrently(n int, one procedure) procedure {
 				s.Labels = map[string]string{}
 			}
 			s.Labels["io.boxtax.instance"] = strconv.Itoa(i + 1)
+			s.CPUSet = cpusets[i]
 			wg.Add(1)
 			go func() {
 				defer wg.Done()

@@ -19,6 +19,7 @@ type Spec struct {
 	Warmup      *int           `yaml:"warmup,omitempty"` // nil: DefaultWarmup
 	Seed        int64          `yaml:"seed,omitempty"`   // 0: drawn at random and recorded
 	Baseline    string         `yaml:"baseline,omitempty"`
+	CPUs        string         `yaml:"cpus,omitempty"` // CPUs the placement factor uses, e.g. 0-3; default all online
 	Envs        []Named        `yaml:"envs"`
 	Workloads   []WorkloadSpec `yaml:"workloads"`
 	Factors     []Factor       `yaml:"factors,omitempty"`

@@ -133,6 +133,7 @@ func (s *Spec) Validate(envNames []string) error {
 			bad(f.Pos, "factor %q sets parameter %q, which none of its workloads has", f.Name, f.param())
 		}
 	}
+	s.validatePlacement(bad)
 	if len(errs) == 0 {
 		// Factor levels become parameter values: check every cell's.
 		if _, err := s.Cells(); err != nil {
@@ -156,7 +157,9 @@ func (s *Spec) EnvNames() []string {
 
 // setsParam tells a factor that sets a workload parameter from the reserved
 // and background factors, which change how the run is carried out instead.
-func (f Factor) setsParam() bool { return f.Background == nil && f.Name != InstancesFactor }
+func (f Factor) setsParam() bool {
+	return f.Background == nil && f.Name != InstancesFactor && f.Name != PlacementFactor
+}
 
 func (f Factor) param() string {
 	if f.Param != "" {

@@ -1,0 +1,60 @@
+package cpuset
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestParseAndString(t *testing.T) {
+	for _, tt := range []struct {
+		in, out string
+		want    Set
+	}{
+		{"0-3,6", "0-3,6", Set{0, 1, 2, 3, 6}},
+		{"5,1,2,2", "1-2,5", Set{1, 2, 5}},
+		{" 7 \n", "7", Set{7}},
+	} {
+		got, err := Parse(tt.in)
+		if err != nil || !reflect.DeepEqual(got, tt.want) || got.String() != tt.out {
+			t.Errorf("Parse(%q) = %v (%q), %v", tt.in, got, got.String(), err)
+		}
+	}
+	for _, bad := range []string{"", "a", "3-1", "-1", "1-"} {
+		if _, err := Parse(bad); err == nil {
+			t.Errorf("Parse(%q) accepted", bad)
+		}
+	}
+}
+
+func TestSplitAndWithin(t *testing.T) {
+	s := Set{0, 1, 2, 3, 4}
+	parts, err := s.Split(2)
+	if err != nil || parts[0].String() != "0-1" || parts[1].String() != "2-4" {
+		t.Errorf("Split(2) = %v, %v", parts, err)
+	}
+	if _, err := s.Split(6); err == nil || !strings.Contains(err.Error(), "cannot give 6 instances") {
+		t.Errorf("Split(6): %v", err)
+	}
+	if err := (Set{0, 9}).Within(Set{0, 1}); err == nil || !strings.Contains(err.Error(), "CPU(s) 9 are not online") {
+		t.Errorf("Within: %v", err)
+	}
+}
+
+func TestPinProcessRestrictsAffinity(t *testing.T) {
+	online, err := Online()
+	if err != nil {
+		t.Skip(err)
+	}
+	before := Allowed()
+	defer func() {
+		all, _ := Parse(before)
+		PinProcess(all)
+	}()
+	if err := PinProcess(online[:1]); err != nil {
+		t.Fatal(err)
+	}
+	if got := Allowed(); got != online[:1].String() {
+		t.Errorf("after pinning to %s the process may run on %s", online[:1], got)
+	}
+}
