@@ -24,8 +24,11 @@ const InstancesFactor = "instances"
 type procedure func(ctx context.Context, e env.Environment, spec env.Spec) workerOutput
 
 // procedureFor chooses how a run is carried out.
-func (r *Runner) procedureFor(_ workload.Workload, run *executedRun) procedure {
+func (r *Runner) procedureFor(wl workload.Workload, run *executedRun) procedure {
 	one := procedure(runWorker)
+	if _, ok := wl.(ControllerMeasured); ok {
+		one = timedStartup
+	}
 	cpusets := make([]string, run.instances)
 	if r.Spec != nil {
 		sets, err := r.Spec.CPUSets(run.Levels)
