@@ -1,0 +1,27 @@
+package cli
+
+import (
+	"testing"
+
+	"github.com/boxtax/boxtax/internal/env"
+	"github.com/boxtax/boxtax/internal/study"
+)
+
+// TestEveryPresetValidates checks each shipped study against the real
+// workloads and environments, so a preset can never fail on a typo.
+func TestEveryPresetValidates(t *testing.T) {
+	for _, name := range study.Presets() {
+		t.Run(name, func(t *testing.T) {
+			s, err := study.Preset(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := s.Validate(env.Names()); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := s.Plan(1); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}
