@@ -7,6 +7,7 @@ package all
 import (
 	_ "github.com/boxtax/boxtax/internal/workload/cpu"     // cpu.prime, cpu.linpack
 	_ "github.com/boxtax/boxtax/internal/workload/disk"    // disk.seq, disk.rand
+	_ "github.com/boxtax/boxtax/internal/workload/idle"    // sys.idle
 	_ "github.com/boxtax/boxtax/internal/workload/mem"     // mem.stream, mem.mbw
 	_ "github.com/boxtax/boxtax/internal/workload/mixed"   // load.mixed
 	_ "github.com/boxtax/boxtax/internal/workload/startup" // ctr.startup

@@ -19,6 +19,7 @@ var tinyParams = map[string]workload.Params{
 	"mem.mbw":     {"size": "1MiB", "block_size": "64KiB", "iterations": 2},
 	"disk.seq":    {"size": "1MiB", "block_size": "64KiB"},
 	"disk.rand":   {"size": "1MiB", "duration": "50ms"},
+	"sys.idle":    {"duration": "10ms"},
 	"load.mixed":  {"level": "high", "duration": "300ms", "vm_bytes": "1MiB", "hdd_bytes": "1MiB"},
 }
 

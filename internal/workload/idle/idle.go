@@ -1,0 +1,54 @@
+// Package idle is the sys.idle workload: it does nothing for a while, so the
+// monitors measure the device at rest: idle power and temperature (seed 001
+// Figs 17 and 21 start from them).
+package idle
+
+import (
+	"context"
+	"time"
+
+	"github.com/boxtax/boxtax/internal/workload"
+)
+
+func init() { workload.Register(Idle{}) }
+
+// Idle is sys.idle.
+type Idle struct{}
+
+// Info implements workload.Workload.
+func (Idle) Info() workload.Info {
+	return workload.Info{
+		Name:     "sys.idle",
+		Summary:  "do nothing for a while: the monitors measure idle power and temperature",
+		SeedTool: "idle measurement (Morabito 2017)",
+		Params: []workload.Param{
+			{Name: "duration", Default: "30s", Description: "how long to stay idle"},
+		},
+		Metrics: []workload.Metric{
+			{Name: "idle_s", Unit: "s", Label: "idle s", Secondary: true,
+				Description: "how long the worker actually stayed idle; the figures of interest are the monitors' mon.power_W and mon.temp_*"},
+		},
+	}
+}
+
+// Validate implements workload.Validator.
+func (Idle) Validate(p workload.Params) error {
+	_, err := p.Duration("duration")
+	return err
+}
+
+// Run sleeps for the duration, or until stopped.
+func (Idle) Run(ctx context.Context, p workload.Params, _ workload.Env, e workload.Emitter) error {
+	d, err := p.Duration("duration")
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	select {
+	case <-time.After(d):
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	e.Sample("idle_s", time.Since(start).Seconds())
+	return nil
+}
