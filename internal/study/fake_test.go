@@ -20,9 +20,23 @@ func (f fake) Run(ctx context.Context, p workload.Params, _ workload.Env, e work
 	return nil
 }
 
+// memHog says it holds its size parameter in memory.
+type memHog struct{ fake }
+
+func (memHog) Info() workload.Info {
+	return workload.Info{Name: "test.mem", Params: []workload.Param{{Name: "size", Default: "1MiB"}},
+		Metrics: []workload.Metric{{Name: "rate", Unit: "1/s", Label: "rate"}}}
+}
+
+func (memHog) MemoryBytes(p workload.Params) int64 {
+	n, _ := p.Bytes("size")
+	return n
+}
+
 func init() {
 	workload.Register(fake{"test.a"})
 	workload.Register(fake{"test.b"})
+	workload.Register(memHog{})
 }
 
 var testEnvs = []string{"native", "docker-bridge", "docker-host"}

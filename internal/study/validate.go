@@ -136,9 +136,11 @@ func (s *Spec) Validate(envNames []string) error {
 	s.validatePlacement(bad)
 	if len(errs) == 0 {
 		// Factor levels become parameter values: check every cell's.
-		if _, err := s.Cells(); err != nil {
+		cells, err := s.Cells()
+		if err != nil {
 			bad(Pos{}, "%v", err)
 		}
+		s.validateMemory(cells, bad)
 	}
 	if len(errs) > 0 {
 		return fmt.Errorf("%s", strings.Join(errs, "\n"))

@@ -174,6 +174,7 @@ func ParseBytes(s string) (int64, error) {
 		"k": 1 << 10, "K": 1 << 10, "KiB": 1 << 10, "KB": 1e3, "kB": 1e3,
 		"m": 1 << 20, "M": 1 << 20, "MiB": 1 << 20, "MB": 1e6,
 		"g": 1 << 30, "G": 1 << 30, "GiB": 1 << 30, "GB": 1e9,
+		"TiB": 1 << 40, "TB": 1e12,
 	}[unit]
 	if mult == 0 {
 		return 0, fmt.Errorf("%q has an unknown unit %q; use B, KiB, MiB, GiB, KB, MB or GB", s, unit)

@@ -123,6 +123,14 @@ type Validator interface {
 	Validate(p Params) error
 }
 
+// MemoryNeeder is implemented by workloads that hold a lot of memory, so a
+// study asking for more concurrent instances than memory allows is refused
+// before it starts.
+type MemoryNeeder interface {
+	// MemoryBytes is what one instance holds at its peak with parameters p.
+	MemoryBytes(p Params) int64
+}
+
 // Prepare merges p over w's defaults, rejects unknown names and, when w is a
 // Validator, bad values.
 func Prepare(w Workload, p Params) (Params, error) {

@@ -106,3 +106,12 @@ func solve(a matrix, piv []int, x []float64) (time.Duration, error) {
 	solveLU(a, piv, x)
 	return time.Since(start), nil
 }
+
+// MemoryBytes implements workload.MemoryNeeder: the matrix, its copy and the vectors.
+func (Linpack) MemoryBytes(p workload.Params) int64 {
+	n, _, err := parseLinpack(p)
+	if err != nil {
+		return 0
+	}
+	return 2*8*int64(n)*int64(n) + 8*8*int64(n)
+}

@@ -134,3 +134,12 @@ func copyBlocks(dst, src []int64, block int) {
 	}
 	copy(dst, src)
 }
+
+// MemoryBytes implements workload.MemoryNeeder: mbw's two arrays.
+func (MBW) MemoryBytes(p workload.Params) int64 {
+	c, err := parseMBW(p)
+	if err != nil {
+		return 0
+	}
+	return 2 * 8 * int64(c.words)
+}

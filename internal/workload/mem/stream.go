@@ -134,3 +134,12 @@ func (Stream) Run(ctx context.Context, p workload.Params, _ workload.Env, e work
 	}
 	return nil
 }
+
+// MemoryBytes implements workload.MemoryNeeder: STREAM's three arrays.
+func (Stream) MemoryBytes(p workload.Params) int64 {
+	c, err := parseStream(p, sysCPU)
+	if err != nil {
+		return 0
+	}
+	return 3 * 8 * int64(c.elements)
+}

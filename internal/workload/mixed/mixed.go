@@ -220,3 +220,12 @@ func ioWorker(ctx context.Context, syncs *atomic.Int64) {
 		syncs.Add(1)
 	}
 }
+
+// MemoryBytes implements workload.MemoryNeeder: every memory worker's allocation.
+func (Mixed) MemoryBytes(p workload.Params) int64 {
+	c, err := parse(p)
+	if err != nil {
+		return 0
+	}
+	return int64(c.vm) * c.vmBytes
+}
