@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"os"
 	"sort"
 	"strings"
 	"time"
@@ -43,6 +44,11 @@ func (o monitorOptions) sampler() (*monitor.Sampler, map[string]string, string, 
 		s.Power, power = est, fmt.Sprintf("power: estimated from CPU utilisation (idle %.2f W, full %.2f W)", est.IdleW, est.FullW)
 	case strings.HasPrefix(p, "meter:"):
 		m := monitor.MeterLog{Path: strings.TrimPrefix(p, "meter:")}
+		if f, err := os.Open(m.Path); err != nil {
+			return nil, nil, "", usagef("--power meter: cannot read the meter's log: %v (start the meter's logging first)", err)
+		} else {
+			f.Close()
+		}
 		s.Power, power = m, "power: external meter log "+m.Path
 	default:
 		return nil, nil, "", usagef("--power %q: use auto, none, estimate:idle=W,full=W or meter:FILE", p)
