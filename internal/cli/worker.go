@@ -17,6 +17,8 @@ type workerOptions struct {
 	Params   string // JSON object
 	Scratch  string
 	CPUs     string // pin the worker to these CPUs (native placement)
+	Serve    string // host:port: run the server side of a network workload
+	Client   string // host:port: run the client side of a network workload against this server
 }
 
 func workerCmd(ctx context.Context, g *Globals, args []string) error {
@@ -25,6 +27,8 @@ func workerCmd(ctx context.Context, g *Globals, args []string) error {
 	fs.StringVar(&o.Workload, "workload", "", "the workload to run")
 	fs.StringVar(&o.Params, "params", "{}", "the workload's parameters as a JSON object")
 	fs.StringVar(&o.Scratch, "scratch", "", "directory for scratch files (default: a new one under $TMPDIR, removed afterwards)")
+	fs.StringVar(&o.Serve, "serve", "", "network workloads: run the server side, listening at HOST:PORT")
+	fs.StringVar(&o.Client, "client", "", "network workloads: run the client side against the server at HOST:PORT")
 	fs.StringVar(&o.CPUs, "cpus", "", "pin the worker to these CPUs, e.g. 0-1 (sched_setaffinity)")
 	if _, err := parse(fs, args); err != nil {
 		return err
@@ -72,9 +76,26 @@ func runWorker(ctx context.Context, g *Globals, o workerOptions) error {
 		defer os.RemoveAll(dir)
 	}
 	start := time.Now()
-	if err := wl.Run(ctx, params, workload.Env{ScratchDir: dir}, em); err != nil {
+	if err := runSide(ctx, wl, params, o, workload.Env{ScratchDir: dir}, em); err != nil {
 		return fail(fmt.Errorf("%s: %w", o.Workload, err))
 	}
 	em.Send(workload.Message{Kind: workload.KindDone, Elapsed: time.Since(start).Nanoseconds()})
 	return nil
+}
+
+// runSide runs the whole workload, or one side of a client-server one.
+func runSide(ctx context.Context, wl workload.Workload, p workload.Params, o workerOptions, env workload.Env, em *workload.JSONEmitter) error {
+	if o.Serve == "" && o.Client == "" {
+		return wl.Run(ctx, p, env, em)
+	}
+	cs, ok := wl.(workload.ClientServer)
+	switch {
+	case !ok:
+		return usagef("--serve and --client are for network workloads; %s has no server and client sides", o.Workload)
+	case o.Serve != "" && o.Client != "":
+		return usagef("--serve and --client: one side at a time")
+	case o.Serve != "":
+		return cs.Serve(ctx, p, o.Serve, em)
+	}
+	return cs.Client(ctx, p, o.Client, em)
 }

@@ -10,5 +10,6 @@ import (
 	_ "github.com/boxtax/boxtax/internal/workload/idle"    // sys.idle
 	_ "github.com/boxtax/boxtax/internal/workload/mem"     // mem.stream, mem.mbw
 	_ "github.com/boxtax/boxtax/internal/workload/mixed"   // load.mixed
+	_ "github.com/boxtax/boxtax/internal/workload/net"     // net.tcp, net.udp, net.rr
 	_ "github.com/boxtax/boxtax/internal/workload/startup" // ctr.startup
 )

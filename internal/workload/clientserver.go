@@ -1,0 +1,28 @@
+package workload
+
+import "context"
+
+// ClientServer is implemented by workloads with two sides, as network
+// benchmarks have: a server that runs in the environment under test and a
+// client that stands outside it, where a real client would (on the host, or
+// across an emulated wire), and measures. The worker runs one side
+// (boxtax worker --serve or --client); Run, the Workload method, runs both
+// in one process over loopback.
+type ClientServer interface {
+	Workload
+	// Protocols lists the transport protocols ("tcp", "udp") the server
+	// listens on at its one port with these parameters, so that an
+	// environment with a network of its own can publish exactly those.
+	Protocols(p Params) []string
+	// Serve listens at addr (host:port; port 0 picks a free one), sends the
+	// note NoteListening with the address once a client can connect, serves
+	// one client session and returns when it is over or ctx ends.
+	Serve(ctx context.Context, p Params, addr string, e Emitter) error
+	// Client does one session with the server at addr and reports every
+	// metric the workload declares.
+	Client(ctx context.Context, p Params, addr string, e Emitter) error
+}
+
+// NoteListening is the note a server sends when clients can connect; its
+// value is the address it listens at.
+const NoteListening = "listening"

@@ -1,0 +1,170 @@
+package net_test
+
+import (
+	"context"
+	"net"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/boxtax/boxtax/internal/workload"
+	wnet "github.com/boxtax/boxtax/internal/workload/net"
+)
+
+// recorder keeps what a workload reports.
+type recorder struct {
+	mu      sync.Mutex
+	samples map[string]float64
+	notes   map[string]string
+}
+
+func (r *recorder) Sample(m string, v float64) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.samples == nil {
+		r.samples = map[string]float64{}
+	}
+	r.samples[m] = v
+}
+
+func (r *recorder) Note(k, v string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.notes == nil {
+		r.notes = map[string]string{}
+	}
+	r.notes[k] = v
+}
+
+// TestLoopback runs both sides of every workload over loopback in each of
+// its modes and checks the figures are plausible.
+func TestLoopback(t *testing.T) {
+	cases := []struct {
+		name   string
+		w      workload.ClientServer
+		params workload.Params
+		check  func(t *testing.T, r *recorder)
+	}{
+		{"tcp in", wnet.TCP{}, workload.Params{"duration": "300ms"}, mbitAbove(100)},
+		{"tcp out 3 streams", wnet.TCP{}, workload.Params{"duration": "300ms", "direction": "out", "streams": 3}, mbitAbove(100)},
+		{"tcp small buffer and window", wnet.TCP{}, workload.Params{"duration": "200ms", "buffer": "1KiB", "window": "256KiB"}, mbitAbove(1)},
+		{"udp in paced", wnet.UDP{}, workload.Params{"duration": "300ms", "rate": "20mbit"}, func(t *testing.T, r *recorder) {
+			if v := r.samples["mbit_per_s"]; v < 15 || v > 22 {
+				t.Errorf("paced at 20mbit, got %.2f Mbit/s", v)
+			}
+			if r.notes["datagrams_received"] == "" {
+				t.Error("no datagrams_received note")
+			}
+		}},
+		{"udp out flat out", wnet.UDP{}, workload.Params{"duration": "300ms", "direction": "out", "size": 200}, mbitAbove(1)},
+		{"rr tcp", wnet.RR{}, workload.Params{"duration": "300ms"}, rttBelow(5000)},
+		{"rr udp 64 B", wnet.RR{}, workload.Params{"duration": "300ms", "protocol": "udp", "size": 64}, rttBelow(5000)},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p, err := workload.Prepare(c.w, c.params)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := &recorder{}
+			if err := c.w.Run(context.Background(), p, workload.Env{}, r); err != nil {
+				t.Fatalf("Run: %v", err)
+			}
+			for _, m := range c.w.Info().Metrics {
+				if _, ok := r.samples[m.Name]; !ok {
+					t.Errorf("metric %s not reported", m.Name)
+				}
+			}
+			c.check(t, r)
+			t.Logf("samples %v notes %v", r.samples, r.notes)
+		})
+	}
+}
+
+func mbitAbove(min float64) func(*testing.T, *recorder) {
+	return func(t *testing.T, r *recorder) {
+		if v := r.samples["mbit_per_s"]; v < min {
+			t.Errorf("%.1f Mbit/s over loopback, want more than %.0f", v, min)
+		}
+	}
+}
+
+func rttBelow(maxUs float64) func(*testing.T, *recorder) {
+	return func(t *testing.T, r *recorder) {
+		s := r.samples
+		if !(s["rtt_p50_us"] > 0 && s["rtt_p50_us"] <= s["rtt_p99_us"] && s["rtt_mean_us"] < maxUs && s["transactions_per_s"] > 1e6/maxUs) {
+			t.Errorf("implausible round trips: %v", s)
+		}
+	}
+}
+
+func TestBadParameters(t *testing.T) {
+	cases := []struct {
+		w      workload.Workload
+		params workload.Params
+		want   string
+	}{
+		{wnet.TCP{}, workload.Params{"direction": "up"}, "not in (the environment receives) or out"},
+		{wnet.TCP{}, workload.Params{"streams": 0}, "streams"},
+		{wnet.UDP{}, workload.Params{"rate": "fast"}, "not a bit rate"},
+		{wnet.UDP{}, workload.Params{"size": 8}, "size"},
+		{wnet.RR{}, workload.Params{"protocol": "sctp"}, "not tcp or udp"},
+	}
+	for _, c := range cases {
+		t.Run(c.w.Info().Name+" "+c.want, func(t *testing.T) {
+			_, err := workload.Prepare(c.w, c.params)
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("error %v, want one saying %q", err, c.want)
+			}
+		})
+	}
+}
+
+func TestPortInUseSaysSo(t *testing.T) {
+	ln, err := net.Listen("tcp4", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	p, _ := workload.Prepare(wnet.TCP{}, nil)
+	err = wnet.TCP{}.Serve(context.Background(), p, ln.Addr().String(), &recorder{})
+	if err == nil || !strings.Contains(err.Error(), "in use by another program") {
+		t.Errorf("error %v, want one saying the port is in use", err)
+	}
+}
+
+// TestServerIgnoresStrangers: a connection that is not a boxtax client does
+// not take the server's one session.
+func TestServerIgnoresStrangers(t *testing.T) {
+	p, _ := workload.Prepare(wnet.RR{}, workload.Params{"duration": "100ms"})
+	r := &recorder{}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	addr := make(chan string, 1)
+	served := make(chan error, 1)
+	go func() { served <- wnet.RR{}.Serve(ctx, p, "127.0.0.1:0", listenNote{addr}) }()
+	a := <-addr
+	stranger, err := net.Dial("tcp4", a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stranger.Write([]byte("GET / HTTP/1.0\r\n\r\n"))
+	stranger.Close()
+	if err := (wnet.RR{}).Client(ctx, p, a, r); err != nil {
+		t.Fatalf("client after a stranger: %v", err)
+	}
+	if err := <-served; err != nil {
+		t.Errorf("server: %v", err)
+	}
+}
+
+// listenNote hands the server's listening address over.
+type listenNote struct{ addr chan string }
+
+func (listenNote) Sample(string, float64) {}
+func (l listenNote) Note(k, v string) {
+	if k == workload.NoteListening {
+		l.addr <- v
+	}
+}

@@ -1,0 +1,286 @@
+package net
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/boxtax/boxtax/internal/workload"
+)
+
+// RR is the net.rr workload: request-response transactions, one at a time,
+// over one TCP connection or UDP, as netperf's TCP_RR and UDP_RR: the client
+// sends a request of `size` bytes, the server answers with as many, and the
+// client times every round trip.
+type RR struct{}
+
+func init() { workload.Register(RR{}) }
+
+// Info implements workload.Workload.
+func (RR) Info() workload.Info {
+	return workload.Info{
+		Name:     "net.rr",
+		Summary:  "request-response round trips over TCP or UDP, as netperf TCP_RR and UDP_RR",
+		SeedTool: "netperf TCP_RR / UDP_RR",
+		Params: []workload.Param{
+			{Name: "protocol", Default: "tcp", Description: "tcp (one connection, as TCP_RR) or udp (as UDP_RR)"},
+			{Name: "size", Default: 1, Description: "bytes in each request and each response (netperf -r)"},
+			{Name: "duration", Default: "5s", Description: "how long the client makes transactions (netperf -l)"},
+		},
+		Metrics: []workload.Metric{
+			{Name: "transactions_per_s", Unit: "transactions/s", Label: "trans/s", HigherIsBetter: true,
+				Description: "completed request-response transactions divided by the client's wall time (netperf's transaction rate)"},
+			{Name: "rtt_mean_us", Unit: "us", Label: "RTT mean us",
+				Description: "mean round-trip time of a transaction, from sending the request to receiving the whole response, in microseconds"},
+			{Name: "rtt_p50_us", Unit: "us", Label: "RTT p50 us",
+				Description: "median round-trip time in microseconds"},
+			{Name: "rtt_p99_us", Unit: "us", Label: "RTT p99 us",
+				Description: "99th percentile of the round-trip time in microseconds"},
+		},
+	}
+}
+
+// Protocols implements workload.ClientServer: the control connection is TCP.
+func (RR) Protocols(p workload.Params) []string {
+	if proto, _ := p.String("protocol"); proto == "udp" {
+		return []string{"tcp", "udp"}
+	}
+	return []string{"tcp"}
+}
+
+type rrConfig struct {
+	protocol string
+	size     int
+	duration time.Duration
+}
+
+// Validate checks p, already merged with the defaults, without running.
+func (RR) Validate(p workload.Params) error { _, err := parseRR(p); return err }
+
+func parseRR(p workload.Params) (rrConfig, error) {
+	var c rrConfig
+	var err error
+	if c.protocol, err = p.String("protocol"); err != nil {
+		return c, err
+	}
+	if c.size, err = p.Int("size"); err != nil {
+		return c, err
+	}
+	if c.duration, err = p.Duration("duration"); err != nil {
+		return c, err
+	}
+	switch {
+	case c.protocol != "tcp" && c.protocol != "udp":
+		return c, fmt.Errorf("parameter protocol: %q is not tcp or udp", c.protocol)
+	case c.size < 1 || c.size > 65507:
+		return c, fmt.Errorf("parameter size: %d must be 1 to 65507 bytes", c.size)
+	case c.duration <= 0:
+		return c, fmt.Errorf("parameter duration: %v must be positive, e.g. 5s", c.duration)
+	}
+	return c, nil
+}
+
+// Run implements workload.Workload: server and client in this process over loopback.
+func (w RR) Run(ctx context.Context, p workload.Params, _ workload.Env, e workload.Emitter) error {
+	return runLoopback(ctx, w, p, e)
+}
+
+// Serve implements workload.ClientServer: it answers every request until
+// the client ends the session.
+func (RR) Serve(ctx context.Context, p workload.Params, addr string, e workload.Emitter) error {
+	c, err := parseRR(p)
+	if err != nil {
+		return err
+	}
+	s, err := listen(addr, c.protocol == "udp")
+	if err != nil {
+		return err
+	}
+	defer s.close()
+	e.Note(workload.NoteListening, s.addr())
+	ctl, err := s.session(ctx)
+	if err != nil {
+		return err
+	}
+	defer ctl.end()
+	stop := context.AfterFunc(ctx, s.close)
+	defer stop()
+	var answered int64
+	if c.protocol == "tcp" {
+		conns, err := s.dataConns(ctx, 1, ctl)
+		if err != nil {
+			return err
+		}
+		defer closeAll(conns)
+		if answered, err = echoTCP(conns[0], c.size); err != nil {
+			return err
+		}
+	} else {
+		done := make(chan int64, 1)
+		go func() { done <- echoUDP(s.udp, c.size) }()
+		ctl.waitClosed(c.duration + 60*time.Second)
+		s.udp.Close()
+		answered = <-done
+	}
+	e.Note("answered", strconv.FormatInt(answered, 10))
+	ctl.waitClosed(30 * time.Second)
+	return ctx.Err()
+}
+
+// echoTCP answers requests of size bytes until the client closes.
+func echoTCP(c *net.TCPConn, size int) (int64, error) {
+	buf := make([]byte, size)
+	var n int64
+	for {
+		if _, err := io.ReadFull(c, buf); err != nil {
+			if errors.Is(err, io.EOF) {
+				return n, nil
+			}
+			return n, fmt.Errorf("reading a request: %w", err)
+		}
+		if _, err := c.Write(buf); err != nil {
+			return n, fmt.Errorf("answering: %w", err)
+		}
+		n++
+	}
+}
+
+// echoUDP answers every datagram of size bytes to where it came from, until
+// the socket is closed.
+func echoUDP(c *net.UDPConn, size int) int64 {
+	buf := make([]byte, 65536)
+	var n int64
+	for {
+		k, from, err := c.ReadFromUDPAddrPort(buf)
+		if err != nil {
+			return n
+		}
+		if k != size {
+			continue
+		}
+		if _, err := c.WriteToUDPAddrPort(buf[:k], from); err == nil {
+			n++
+		}
+	}
+}
+
+// udpRRTimeout is how long the client waits for a UDP response before it
+// counts the transaction as lost and sends the next request.
+const udpRRTimeout = 200 * time.Millisecond
+
+// Client implements workload.ClientServer.
+func (RR) Client(ctx context.Context, p workload.Params, addr string, e workload.Emitter) error {
+	c, err := parseRR(p)
+	if err != nil {
+		return err
+	}
+	cs, err := connect(ctx, addr)
+	if err != nil {
+		return err
+	}
+	defer cs.ctl.end()
+	var conn net.Conn
+	if c.protocol == "tcp" {
+		tc, err := cs.data(ctx, 0)
+		if err != nil {
+			return err
+		}
+		if err := tc.SetNoDelay(true); err != nil {
+			return err
+		}
+		conn = tc
+	} else {
+		raddr, err := net.ResolveUDPAddr("udp4", addr)
+		if err != nil {
+			return err
+		}
+		if conn, err = net.DialUDP("udp4", nil, raddr); err != nil {
+			return fmt.Errorf("opening a UDP socket to %s: %w", addr, err)
+		}
+	}
+	defer conn.Close()
+	stop := context.AfterFunc(ctx, func() { conn.Close() })
+	defer stop()
+
+	rtts, elapsed, lost, err := transact(conn, c)
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	if err != nil {
+		return err
+	}
+	if len(rtts) == 0 {
+		return fmt.Errorf("no transaction completed in %v", c.duration)
+	}
+	var sum time.Duration
+	for _, d := range rtts {
+		sum += d
+	}
+	slices.Sort(rtts)
+	us := func(d time.Duration) float64 { return float64(d) / 1e3 }
+	e.Note("protocol", c.protocol)
+	e.Note("size", strconv.Itoa(c.size))
+	e.Note("transactions", strconv.Itoa(len(rtts)))
+	e.Note("lost", strconv.FormatInt(lost, 10))
+	e.Note("rtt_min_us", strconv.FormatFloat(us(rtts[0]), 'f', 3, 64))
+	e.Note("rtt_max_us", strconv.FormatFloat(us(rtts[len(rtts)-1]), 'f', 3, 64))
+	e.Sample("transactions_per_s", float64(len(rtts))/elapsed.Seconds())
+	e.Sample("rtt_mean_us", us(sum)/float64(len(rtts)))
+	e.Sample("rtt_p50_us", us(percentile(rtts, 0.50)))
+	e.Sample("rtt_p99_us", us(percentile(rtts, 0.99)))
+	return nil
+}
+
+// transact makes transactions back to back for the duration and returns
+// each one's round-trip time, the wall time, and how many UDP requests got
+// no answer in time.
+func transact(conn net.Conn, c rrConfig) (rtts []time.Duration, elapsed time.Duration, lost int64, err error) {
+	req := make([]byte, c.size)
+	resp := make([]byte, 65536)
+	rtts = make([]time.Duration, 0, 1<<16)
+	start := time.Now()
+	end := start.Add(c.duration)
+	udp := c.protocol == "udp"
+	for {
+		t0 := time.Now()
+		if !t0.Before(end) {
+			break
+		}
+		if _, err := conn.Write(req); err != nil {
+			return nil, 0, lost, fmt.Errorf("sending a request: %w", err)
+		}
+		if udp {
+			_ = conn.SetReadDeadline(t0.Add(udpRRTimeout))
+			k, err := conn.Read(resp)
+			var ne net.Error
+			if errors.As(err, &ne) && ne.Timeout() {
+				lost++
+				if lost > 100 && len(rtts) == 0 {
+					return nil, 0, lost, fmt.Errorf("no answer to %d UDP requests: is UDP forwarded to the server?", lost)
+				}
+				continue
+			}
+			if err != nil {
+				return nil, 0, lost, fmt.Errorf("receiving a response: %w", err)
+			}
+			if k != c.size {
+				continue
+			}
+		} else if _, err := io.ReadFull(conn, resp[:c.size]); err != nil {
+			return nil, 0, lost, fmt.Errorf("receiving a response: %w", err)
+		}
+		rtts = append(rtts, time.Since(t0))
+	}
+	return rtts, time.Since(start), lost, nil
+}
+
+// percentile is the nearest-rank percentile of sorted values.
+func percentile(sorted []time.Duration, q float64) time.Duration {
+	i := int(float64(len(sorted))*q+0.999999) - 1
+	return sorted[max(0, min(i, len(sorted)-1))]
+}

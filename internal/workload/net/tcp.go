@@ -1,0 +1,299 @@
+package net
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/boxtax/boxtax/internal/workload"
+)
+
+// TCP is the net.tcp workload: bulk TCP transfer over one or more parallel
+// streams between the server in the environment and the client outside it,
+// as iperf (TCP) does. The direction says which side sends.
+type TCP struct{}
+
+func init() { workload.Register(TCP{}) }
+
+// Directions of a bulk transfer, seen from the environment under test.
+const (
+	dirIn  = "in"  // the client sends, the environment receives (iperf server in the environment)
+	dirOut = "out" // the environment sends, the client receives (iperf client in the environment; iperf3 -R)
+)
+
+// Info implements workload.Workload.
+func (TCP) Info() workload.Info {
+	return workload.Info{
+		Name:     "net.tcp",
+		Summary:  "bulk TCP bandwidth between a server in the environment and a client outside it, as iperf",
+		SeedTool: "iperf / iperf3 (TCP)",
+		Params: []workload.Param{
+			{Name: "duration", Default: "5s", Description: "how long the sender sends (iperf -t)"},
+			{Name: "streams", Default: 1, Description: "parallel TCP connections (iperf -P)"},
+			{Name: "direction", Default: dirIn, Description: "in: the client sends and the environment receives (the seeds' iperf server in the container); out: the environment sends (iperf client in the container, iperf3 -R)"},
+			{Name: "buffer", Default: "128KiB", Description: "bytes per write and per read (iperf -l)"},
+			{Name: "window", Default: "0", Description: "socket send and receive buffer size (iperf -w); 0 leaves the kernel's autotuning"},
+		},
+		Metrics: []workload.Metric{
+			{Name: "mbit_per_s", Unit: "Mbit/s", Label: "TCP Mbit/s", HigherIsBetter: true,
+				Description: "payload bits received by the receiving side divided by the time from its first byte to its last, over all streams (10^6 bits/s)"},
+		},
+	}
+}
+
+// Protocols implements workload.ClientServer.
+func (TCP) Protocols(workload.Params) []string { return []string{"tcp"} }
+
+type tcpConfig struct {
+	duration  time.Duration
+	streams   int
+	direction string
+	buffer    int
+	window    int
+}
+
+// Validate checks p, already merged with the defaults, without running.
+func (TCP) Validate(p workload.Params) error { _, err := parseTCP(p); return err }
+
+func parseTCP(p workload.Params) (tcpConfig, error) {
+	var c tcpConfig
+	var err error
+	if c.duration, err = p.Duration("duration"); err != nil {
+		return c, err
+	}
+	if c.streams, err = p.Int("streams"); err != nil {
+		return c, err
+	}
+	if c.direction, err = p.String("direction"); err != nil {
+		return c, err
+	}
+	buf, err := p.Bytes("buffer")
+	if err != nil {
+		return c, err
+	}
+	win, err := p.Bytes("window")
+	if err != nil {
+		return c, err
+	}
+	c.buffer, c.window = int(buf), int(win)
+	switch {
+	case c.duration <= 0:
+		return c, fmt.Errorf("parameter duration: %v must be positive, e.g. 5s", c.duration)
+	case c.streams < 1 || c.streams > 128:
+		return c, fmt.Errorf("parameter streams: %d must be 1 to 128", c.streams)
+	case c.direction != dirIn && c.direction != dirOut:
+		return c, fmt.Errorf("parameter direction: %q is not in (the environment receives) or out (the environment sends)", c.direction)
+	case c.buffer < 1 || c.buffer > 64<<20:
+		return c, fmt.Errorf("parameter buffer: %d bytes must be 1 B to 64 MiB", c.buffer)
+	case c.window < 0:
+		return c, fmt.Errorf("parameter window: %d must be 0 (kernel default) or more", c.window)
+	}
+	return c, nil
+}
+
+// received is what a receiver counted: bytes, and the times of its first
+// and last byte.
+type received struct {
+	Bytes     int64 `json:"bytes"`
+	ElapsedNs int64 `json:"elapsed_ns"` // first byte to last byte
+}
+
+// Run implements workload.Workload: server and client in this process over loopback.
+func (w TCP) Run(ctx context.Context, p workload.Params, _ workload.Env, e workload.Emitter) error {
+	return runLoopback(ctx, w, p, e)
+}
+
+// Serve implements workload.ClientServer.
+func (TCP) Serve(ctx context.Context, p workload.Params, addr string, e workload.Emitter) error {
+	c, err := parseTCP(p)
+	if err != nil {
+		return err
+	}
+	s, err := listen(addr, false)
+	if err != nil {
+		return err
+	}
+	defer s.close()
+	e.Note(workload.NoteListening, s.addr())
+	ctl, err := s.session(ctx)
+	if err != nil {
+		return err
+	}
+	defer ctl.end()
+	conns, err := s.dataConns(ctx, c.streams, ctl)
+	if err != nil {
+		return err
+	}
+	defer closeAll(conns)
+	stop := context.AfterFunc(ctx, func() { closeAll(conns) })
+	defer stop()
+	setWindow(conns, c.window)
+	if c.direction == dirIn {
+		got, err := receiveAll(conns, c.buffer)
+		if err != nil {
+			return err
+		}
+		if err := ctl.send(got); err != nil {
+			return err
+		}
+	} else {
+		sent, err := sendAll(conns, c.buffer, c.duration)
+		if err != nil {
+			return err
+		}
+		e.Note("sent_bytes", strconv.FormatInt(sent, 10))
+	}
+	e.Note("mss", strconv.Itoa(tcpMSS(conns[0])))
+	ctl.waitClosed(30 * time.Second)
+	return ctx.Err()
+}
+
+// Client implements workload.ClientServer.
+func (TCP) Client(ctx context.Context, p workload.Params, addr string, e workload.Emitter) error {
+	c, err := parseTCP(p)
+	if err != nil {
+		return err
+	}
+	cs, err := connect(ctx, addr)
+	if err != nil {
+		return err
+	}
+	defer cs.ctl.end()
+	conns := make([]*net.TCPConn, c.streams)
+	defer closeAll(conns)
+	for i := range conns {
+		if conns[i], err = cs.data(ctx, i); err != nil {
+			return err
+		}
+	}
+	stop := context.AfterFunc(ctx, func() { closeAll(conns) })
+	defer stop()
+	setWindow(conns, c.window)
+	var got received
+	if c.direction == dirIn {
+		if _, err := sendAll(conns, c.buffer, c.duration); err != nil {
+			return err
+		}
+		if err := cs.ctl.recv(&got, 30*time.Second); err != nil {
+			return fmt.Errorf("waiting for the server's count: %w", err)
+		}
+	} else {
+		if got, err = receiveAll(conns, c.buffer); err != nil {
+			return err
+		}
+	}
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	if got.Bytes == 0 || got.ElapsedNs <= 0 {
+		return fmt.Errorf("the receiver counted %d bytes in %d ns: nothing was transferred", got.Bytes, got.ElapsedNs)
+	}
+	seconds := float64(got.ElapsedNs) / 1e9
+	e.Note("direction", c.direction)
+	e.Note("streams", strconv.Itoa(c.streams))
+	e.Note("bytes", strconv.FormatInt(got.Bytes, 10))
+	e.Note("seconds", strconv.FormatFloat(seconds, 'f', 6, 64))
+	e.Note("mss", strconv.Itoa(tcpMSS(conns[0])))
+	e.Sample("mbit_per_s", float64(got.Bytes)*8/seconds/1e6)
+	return nil
+}
+
+// setWindow sets the socket buffers when asked (iperf -w).
+func setWindow(conns []*net.TCPConn, window int) {
+	if window <= 0 {
+		return
+	}
+	for _, c := range conns {
+		_ = c.SetReadBuffer(window)
+		_ = c.SetWriteBuffer(window)
+	}
+}
+
+// sendAll writes on every connection at once for d, then closes their
+// sending halves, and returns the bytes written.
+func sendAll(conns []*net.TCPConn, bufSize int, d time.Duration) (int64, error) {
+	buf := make([]byte, bufSize)
+	for i := range buf {
+		buf[i] = byte(i * 7)
+	}
+	deadline := time.Now().Add(d)
+	var wg sync.WaitGroup
+	sent := make([]int64, len(conns))
+	errs := make([]error, len(conns))
+	for i, c := range conns {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for time.Now().Before(deadline) {
+				n, err := c.Write(buf)
+				sent[i] += int64(n)
+				if err != nil {
+					errs[i] = fmt.Errorf("stream %d: sending: %w", i, err)
+					return
+				}
+			}
+			errs[i] = c.CloseWrite()
+		}()
+	}
+	wg.Wait()
+	var total int64
+	for _, n := range sent {
+		total += n
+	}
+	return total, errors.Join(errs...)
+}
+
+// receiveAll reads every connection to its end and counts the bytes and the
+// time from the first byte on any stream to the last on all.
+func receiveAll(conns []*net.TCPConn, bufSize int) (received, error) {
+	var mu sync.Mutex
+	var first, last time.Time
+	var total int64
+	var wg sync.WaitGroup
+	errs := make([]error, len(conns))
+	for i, c := range conns {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			buf := make([]byte, bufSize)
+			var n int64
+			var t0 time.Time
+			for {
+				k, err := c.Read(buf)
+				if k > 0 {
+					if n == 0 {
+						t0 = time.Now()
+					}
+					n += int64(k)
+				}
+				if errors.Is(err, io.EOF) {
+					break
+				}
+				if err != nil {
+					errs[i] = fmt.Errorf("stream %d: receiving: %w", i, err)
+					return
+				}
+			}
+			t1 := time.Now()
+			mu.Lock()
+			defer mu.Unlock()
+			total += n
+			if n > 0 && (first.IsZero() || t0.Before(first)) {
+				first = t0
+			}
+			if t1.After(last) {
+				last = t1
+			}
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return received{}, err
+	}
+	return received{Bytes: total, ElapsedNs: last.Sub(first).Nanoseconds()}, nil
+}
