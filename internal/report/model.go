@@ -24,10 +24,50 @@ type Report struct {
 	Runs     RunCounts `json:"runs"`
 	Failures []Failure `json:"failures"`
 	Warnings []string  `json:"warnings"` // things a reader must know to trust the numbers
+	// Effects holds the effect sizes of an analysis of variance when one was
+	// run (see analyze); absent until then.
+	Effects []Effect `json:"effects,omitempty"`
 
-	samples []tidySample // for the tidy CSV
-	factors []string     // non-env factor names, sorted
-	envs    []string     // environments in spec order, baseline first
+	samples []tidySample            // for the tidy CSV
+	factors []string                // non-env factor names, sorted
+	envs    []string                // environments in spec order, baseline first
+	runs    map[int64]store.Run     // by id, for attaching series
+	series  map[seriesKey]*quantile // distributions of long per-iteration records
+	first   time.Time               // when the first run started
+	last    time.Time               // when the last run ended
+	warns   []warning               // Warnings with their kinds
+	papers  []PaperComparison       // published tables to show; nil: those that share a metric
+}
+
+// ShowPapers makes the formats that show published values (html) show
+// these comparisons, every row of them, instead of the tables that share a
+// measured metric with the study.
+func (r *Report) ShowPapers(cmps []PaperComparison) {
+	r.papers = append([]PaperComparison{}, cmps...)
+}
+
+// warning is one entry of Report.Warnings with its kind, by which the HTML
+// report groups them.
+type warning struct {
+	kind    string // note, busy, noisy, outlier
+	text    string
+	subject string // for notes: "workload @ env"
+	message string // for notes: what the workload said
+}
+
+// Warning kinds.
+const (
+	warnNote    = "note"    // a workload said its numbers need care (e.g. O_DIRECT on FUSE)
+	warnBusy    = "busy"    // runs started while another program kept the CPU busy
+	warnNoisy   = "noisy"   // runs of a cell spread widely
+	warnOutlier = "outlier" // single runs far from the others
+)
+
+func (r *Report) addWarnings(ws []warning) {
+	for _, w := range ws {
+		r.warns = append(r.warns, w)
+		r.Warnings = append(r.Warnings, w.text)
+	}
 }
 
 // StudyInfo describes the study a report is about.
@@ -108,13 +148,20 @@ type Layout struct {
 // Warm-up runs and failed runs do not enter the statistics.
 func Build(st store.Study, lay Layout, runs []store.Run, samples []store.Sample) *Report {
 	baseline := lay.Baseline
-	r := &Report{Schema: Schema, Failures: []Failure{}, Cells: []Cell{}, Warnings: warnings(runs)}
+	r := &Report{Schema: Schema, Failures: []Failure{}, Cells: []Cell{}, Warnings: []string{}}
+	r.addWarnings(warnings(runs))
 	r.Study = StudyInfo{ID: st.ID, Name: st.Name, Status: st.Status, Seed: st.Seed, Baseline: baseline,
 		CreatedAt: st.CreatedAt.UTC(), Host: json.RawMessage(orEmpty(st.HostJSON)), Spec: st.SpecYAML}
 	byID := map[int64]store.Run{}
 	factorSet := map[string]bool{}
 	for _, run := range runs {
 		byID[run.ID] = run
+		if !run.Started.IsZero() && (r.first.IsZero() || run.Started.Before(r.first)) {
+			r.first = run.Started
+		}
+		if run.Ended.After(r.last) {
+			r.last = run.Ended
+		}
 		r.Runs.Total++
 		switch {
 		case run.Warmup:
@@ -139,6 +186,7 @@ func Build(st store.Study, lay Layout, runs []store.Run, samples []store.Sample)
 	}
 	sort.Strings(r.factors)
 	r.envs = orderEnvs(lay.Envs, baseline, runs)
+	r.runs = byID
 
 	type key struct{ cell, metric string }
 	cells := map[key]*Cell{}
@@ -188,7 +236,9 @@ func Build(st store.Study, lay Layout, runs []store.Run, samples []store.Sample)
 		r.Cells = append(r.Cells, *cells[k])
 	}
 	r.sortCells(lay.Workloads)
-	r.Warnings = append(r.Warnings, noisyCells(r.Cells)...)
+	r.addWarnings(noisyCells(r.Cells, r.factors))
+	r.addWarnings(outliers(r.Cells, r.factors))
+	r.Effects = analyze(r)
 	return r
 }
 
@@ -344,8 +394,8 @@ func orEmpty(s string) string {
 // warnings collects what the runs said a reader must know: notes whose key
 // ends in "warning" (once per workload and environment) and measured runs
 // that started while another program kept the host busy.
-func warnings(runs []store.Run) []string {
-	out := []string{}
+func warnings(runs []store.Run) []warning {
+	var out []warning
 	seen := map[string]bool{}
 	busy := map[string]int{}
 	var busyOrder []string
@@ -363,7 +413,7 @@ func warnings(runs []store.Run) []string {
 				w := fmt.Sprintf("%s @ %s: %s", run.Workload, run.Env, run.Notes[k])
 				if !seen[w] {
 					seen[w] = true
-					out = append(out, w)
+					out = append(out, warning{kind: warnNote, text: w, subject: run.Workload + " @ " + run.Env, message: run.Notes[k]})
 				}
 			}
 		}
@@ -376,7 +426,7 @@ func warnings(runs []store.Run) []string {
 		}
 	}
 	for _, cell := range busyOrder {
-		out = append(out, fmt.Sprintf("%s: %d measured run(s) started while the host stayed busy (another program competed for the CPU): expect noise", cell, busy[cell]))
+		out = append(out, warning{kind: warnBusy, text: fmt.Sprintf("%s: %d measured run(s) started while the host stayed busy (another program competed for the CPU): expect noise", cell, busy[cell])})
 	}
 	return out
 }
@@ -386,15 +436,57 @@ const NoisyCV = 0.10
 
 // noisyCells warns about cells whose runs spread widely: a deviation from the
 // baseline smaller than that spread says little.
-func noisyCells(cells []Cell) []string {
-	var out []string
-	for _, c := range cells {
-		if c.secondary || c.N < 2 || c.Mean == 0 {
+func noisyCells(cells []Cell, factors []string) []warning {
+	var out []warning
+	for i := range cells {
+		c := &cells[i]
+		if !c.noisy() {
 			continue
 		}
-		if cv := c.Std / math.Abs(c.Mean); cv > NoisyCV {
-			out = append(out, fmt.Sprintf("%s @ %s %s: noisy, std is %.0f%% of the mean (min %s, max %s): more repetitions (--reps) or a quieter host would help",
-				c.Workload, c.Env, c.Label, cv*100, fmtValue(c.Min), fmtValue(c.Max)))
+		out = append(out, warning{kind: warnNoisy, text: fmt.Sprintf("%s @ %s %s: noisy, std is %.0f%% of the mean (min %s, max %s): more repetitions (--reps) or a quieter host would help",
+			rowName(c, factors), c.Env, c.Label, c.Std/math.Abs(c.Mean)*100, fmtValue(c.Min), fmtValue(c.Max))})
+	}
+	return out
+}
+
+// noisy reports that the cell's runs spread by more than NoisyCV of the mean.
+func (c *Cell) noisy() bool {
+	return !c.secondary && c.N >= 2 && c.Mean != 0 && c.Std/math.Abs(c.Mean) > NoisyCV
+}
+
+// OutlierZ is the modified z-score above which a run's value is called an
+// outlier (Iglewicz and Hoaglin 1993: z = 0.6745 (x - median) / MAD).
+const OutlierZ = 3.5
+
+// outliers warns about runs whose value lies far from the other runs of the
+// cell by the modified z-score, which the outlier itself cannot mask as it
+// would mask the mean and standard deviation. Cells with fewer than five
+// runs are not judged: the median absolute deviation of three values says
+// too little.
+func outliers(cells []Cell, factors []string) []warning {
+	var out []warning
+	for i := range cells {
+		c := &cells[i]
+		if c.secondary || len(c.Values) < 5 {
+			continue
+		}
+		dev := make([]float64, len(c.Values))
+		for k, v := range c.Values {
+			dev[k] = math.Abs(v - c.Median)
+		}
+		mad := stats.Median(dev)
+		if mad == 0 {
+			continue
+		}
+		var odd []string
+		for _, v := range c.Values {
+			if z := 0.6745 * (v - c.Median) / mad; math.Abs(z) > OutlierZ {
+				odd = append(odd, fmtValue(v))
+			}
+		}
+		if len(odd) > 0 {
+			out = append(out, warning{kind: warnOutlier, text: fmt.Sprintf("%s @ %s %s: %d outlier run(s) (%s; median %s; modified z-score above %.1f): look for what disturbed them",
+				rowName(c, factors), c.Env, c.Label, len(odd), strings.Join(odd, ", "), fmtValue(c.Median), OutlierZ)})
 		}
 	}
 	return out

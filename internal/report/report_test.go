@@ -7,6 +7,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -27,7 +28,29 @@ func (fakeWL) Info() workload.Info {
 }
 func (fakeWL) Run(context.Context, workload.Params, workload.Env, workload.Emitter) error { return nil }
 
-func init() { workload.Register(fakeWL{}) }
+// fakeRT is a periodic task: its slice splits into parts, its latency is
+// reported as percentiles and as a series of every slice.
+type fakeRT struct{}
+
+func (fakeRT) Info() workload.Info {
+	return workload.Info{Name: "test.rt", Summary: "a periodic task", Metrics: []workload.Metric{
+		{Name: "wake_ms", Unit: "ms", Label: "wake-up ms"},
+		{Name: "compute_ms", Unit: "ms", Label: "compute ms"},
+		{Name: "sleep_ms", Unit: "ms", Label: "sleep ms"},
+		{Name: "lat_p50_us", Unit: "µs", Label: "p50 µs"},
+		{Name: "lat_p99_us", Unit: "µs", Label: "p99 µs"},
+		{Name: "lat_max_us", Unit: "µs", Label: "max µs"},
+	}}
+}
+func (fakeRT) Run(context.Context, workload.Params, workload.Env, workload.Emitter) error { return nil }
+func (fakeRT) MetricParts() map[string][]string {
+	return map[string][]string{"time slice": {"wake_ms", "compute_ms", "sleep_ms"}}
+}
+
+func init() {
+	workload.Register(fakeWL{})
+	workload.Register(fakeRT{})
+}
 
 // fixture is a small study: two envs, three measured runs each, one warm-up,
 // one failed run, and a name that must be escaped.
@@ -59,6 +82,81 @@ func fixture() *Report {
 	runs[2].Settings = map[string]string{"settle": "host still 80% busy"}
 	return Build(st, Layout{Baseline: "native", Envs: []string{"native", "docker-bridge"}, Workloads: []string{"test.cpu"}}, runs, samples)
 }
+
+// factorial is a study with a numeric factor (threads 1, 2, 4) on test.cpu,
+// and test.rt with parts, percentiles and a series; five runs per cell, one
+// of them an outlier.
+func factorial() *Report {
+	st := store.Study{ID: 3, Name: "factorial", Status: store.StudyFinished, Seed: 42,
+		CreatedAt: time.Date(2026, 11, 22, 8, 30, 0, 0, time.UTC),
+		HostJSON:  `{"hostname":"pi","os":"linux","arch":"arm64","cpus":4,"cpu_model":"Cortex-A72","mem_total_bytes":4294967296,"kernel_release":"6.6.0-rt","preemption":"PREEMPT_RT","realtime_kernel":true,"docker":{"server_version":"24.0.7","api_version":"1.43","storage_driver":"overlay2","cgroup_version":"2","cgroup_driver":"systemd"},"boxtax_version":"v0.3.0"}`,
+		SpecYAML:  "name: factorial\nfactors:\n  - {name: threads, levels: [1, 2, 4], workloads: [test.cpu]}\n"}
+	var runs []store.Run
+	var samples []store.Sample
+	envs := []string{"native", "docker-bridge", "docker-host"}
+	envFactor := map[string]float64{"native": 1, "docker-bridge": 0.97, "docker-host": 0.995}
+	start := time.Date(2026, 11, 22, 8, 30, 0, 0, time.UTC)
+	add := func(wl, env string, levels map[string]string, metrics map[string]float64, units map[string]string) int64 {
+		id := int64(len(runs) + 1)
+		key := wl
+		lv := map[string]string{"env": env}
+		for k, v := range levels {
+			lv[k] = v
+			key += "|" + k + "=" + v
+		}
+		key += "|env=" + env
+		runs = append(runs, store.Run{ID: id, Seq: len(runs), CellKey: key, Workload: wl, Env: env, Levels: lv, Status: store.RunOK,
+			Started: start.Add(time.Duration(id) * time.Second), Ended: start.Add(time.Duration(id)*time.Second + 900*time.Millisecond)})
+		for _, m := range sortedMetricNames(metrics) {
+			samples = append(samples, store.Sample{RunID: id, Metric: m, Value: metrics[m], Unit: units[m]})
+		}
+		return id
+	}
+	jitter := []float64{-0.01, 0.005, 0, 0.01, -0.004}
+	for rep := range 5 {
+		for _, env := range envs {
+			for _, th := range []string{"1", "2", "4"} {
+				n := map[string]float64{"1": 1, "2": 1.9, "4": 3.1}[th]
+				v := 1000 * n * envFactor[env] * (1 + jitter[rep])
+				if rep == 4 && env == "docker-host" && th == "4" {
+					v *= 0.6 // an outlier
+				}
+				add("test.cpu", env, map[string]string{"threads": th}, map[string]float64{"events_per_s": v, "time_s": 3}, map[string]string{"events_per_s": "events/s", "time_s": "s"})
+			}
+			f := envFactor[env]
+			add("test.rt", env, nil, map[string]float64{
+				"wake_ms": 0.05 / f * (1 + jitter[rep]), "compute_ms": 8, "sleep_ms": 1.95 - 0.05/f,
+				"lat_p50_us": 50 / f * (1 + jitter[rep]), "lat_p99_us": 120 / f, "lat_max_us": 400 / f * (1 - jitter[rep]),
+			}, map[string]string{"wake_ms": "ms", "compute_ms": "ms", "sleep_ms": "ms", "lat_p50_us": "µs", "lat_p99_us": "µs", "lat_max_us": "µs"})
+		}
+	}
+	r := Build(st, Layout{Baseline: "native", Envs: envs, Workloads: []string{"test.cpu", "test.rt"}}, runs, samples)
+	for _, run := range runs {
+		if run.Workload != "test.rt" {
+			continue
+		}
+		vals := make([]float64, 400)
+		for i := range vals {
+			vals[i] = (40+float64(i%97)+float64(i%13)*3)/envFactor[run.Env] + float64(run.ID%3)
+		}
+		r.AddSeries(store.Series{RunID: run.ID, Name: "latency_us", Unit: "µs", Values: vals})
+	}
+	p, f, eta := 0.003, 7.5, 0.41
+	r.Effects = []Effect{{Workload: "test.cpu", Metric: "events_per_s", Term: "env", Method: "two-way ANOVA (test data)", DF: 2, DFResidual: 36, F: &f, P: &p, EtaSq: &eta, PartialEtaSq: &eta}}
+	return r
+}
+
+func sortedMetricNames(m map[string]float64) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// fixtures are the reports every format is checked against.
+var fixtures = map[string]func() *Report{"fixture": fixture, "factorial": factorial}
 
 func TestBuildComputesOverheadAgainstBaseline(t *testing.T) {
 	r := fixture()
@@ -94,26 +192,34 @@ func TestBuildComputesOverheadAgainstBaseline(t *testing.T) {
 }
 
 func TestFormatsMatchGoldenFiles(t *testing.T) {
-	for _, format := range Formats() {
-		t.Run(format, func(t *testing.T) {
-			var buf bytes.Buffer
-			if err := Write(&buf, format, fixture()); err != nil {
-				t.Fatal(err)
-			}
-			golden := filepath.Join("testdata", "fixture."+format+".golden")
-			if *update {
-				if err := os.WriteFile(golden, buf.Bytes(), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test -update to create it)", err)
-			}
-			if !bytes.Equal(buf.Bytes(), want) {
-				t.Errorf("%s output differs from %s (go test -update rewrites it):\n%s", format, golden, buf.String())
-			}
-		})
+	for _, name := range []string{"fixture", "factorial"} {
+		for _, format := range Formats() {
+			t.Run(name+"/"+format, func(t *testing.T) {
+				checkGolden(t, name+"."+format, func(buf *bytes.Buffer) error { return Write(buf, format, fixtures[name]()) })
+			})
+		}
+	}
+}
+
+// checkGolden compares what write prints with testdata/NAME.golden.
+func checkGolden(t *testing.T, name string, write func(*bytes.Buffer) error) {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := write(&buf); err != nil {
+		t.Fatal(err)
+	}
+	golden := filepath.Join("testdata", name+".golden")
+	if *update {
+		if err := os.WriteFile(golden, buf.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if !bytes.Equal(buf.Bytes(), want) {
+		t.Errorf("output differs from %s (go test -update rewrites it):\n%s", golden, buf.String())
 	}
 }
 
@@ -146,7 +252,7 @@ func TestJSONFollowsSchemaV1(t *testing.T) {
 
 func TestUnknownFormatListsValidOnes(t *testing.T) {
 	err := Write(&bytes.Buffer{}, "yaml", fixture())
-	if err == nil || !strings.Contains(err.Error(), "csv, json, markdown, table") {
+	if err == nil || !strings.Contains(err.Error(), "csv, html, json, latex, markdown, table") {
 		t.Fatalf("error %v", err)
 	}
 }

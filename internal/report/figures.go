@@ -1,0 +1,649 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/boxtax/boxtax/internal/report/plot"
+)
+
+// Figure is one plot of a report, as self-contained SVG.
+type Figure struct {
+	ID       string // unique in the report and safe as a file name, e.g. "mem.stream-mb-s"
+	Workload string // empty for study-wide figures
+	Kind     string // bars, lines, stacked, cdf, boxes, intervals
+	Title    string
+	Caption  string // how to read it
+	Detail   bool   // a second look at numbers shown elsewhere; the HTML report folds it away
+	SVG      string
+}
+
+// Figures returns the plots of the report in reading order: the overhead of
+// every environment at a glance, then for every workload the plot its data
+// calls for.
+//
+//   - metrics declared as parts of a whole (PartsDeclarer): stacked bars
+//   - percentile metrics (p50, p99, ...) and long series: distributions
+//   - a factor with numeric levels (threads, clients): lines against it
+//   - otherwise: grouped bars per environment, one chart per unit
+//
+// and, as a detail, the spread of the runs as quartile boxes.
+func (r *Report) Figures() []Figure {
+	var figs []Figure
+	if f, ok := r.overheadFigure(); ok {
+		figs = append(figs, f)
+	}
+	for _, wl := range r.workloadNames() {
+		figs = append(figs, r.workloadFigures(wl)...)
+	}
+	seen := map[string]int{}
+	for i := range figs {
+		id := figs[i].ID
+		if n := seen[id]; n > 0 {
+			figs[i].ID = fmt.Sprintf("%s-%d", id, n+1)
+		}
+		seen[id]++
+	}
+	return figs
+}
+
+// envColor is an environment's colour in every plot.
+func (r *Report) envColor(env string) string {
+	for i, e := range r.envs {
+		if e == env {
+			return plot.Color(i)
+		}
+	}
+	return plot.Color(len(r.envs))
+}
+
+// workloadNames lists the workloads with cells, in report order.
+func (r *Report) workloadNames() []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, c := range r.Cells {
+		if !seen[c.Workload] {
+			seen[c.Workload] = true
+			out = append(out, c.Workload)
+		}
+	}
+	return out
+}
+
+// overheadFigure plots every deviation from the baseline with its interval.
+func (r *Report) overheadFigure() (Figure, bool) {
+	var others []string
+	for _, e := range r.envs {
+		if e != r.Study.Baseline {
+			others = append(others, e)
+		}
+	}
+	ch := plot.Intervals{Title: "Deviation from " + r.Study.Baseline + " (95 % CI)",
+		XLabel: "% deviation from the " + r.Study.Baseline + " mean"}
+	for _, e := range others {
+		ch.Series = append(ch.Series, plot.IntervalSeries{Name: e, Color: r.envColor(e)})
+	}
+	for _, row := range r.rows() {
+		any := false
+		for _, e := range others {
+			if c := row.cells[e]; c != nil && c.OverheadPct != nil {
+				any = true
+			}
+		}
+		if !any {
+			continue
+		}
+		label := row.name + " " + row.metric
+		arrow := " ↓"
+		for _, c := range row.cells {
+			if c.HigherIsBetter {
+				arrow = " ↑"
+			}
+		}
+		ch.Rows = append(ch.Rows, label+arrow)
+		for i, e := range others {
+			s := &ch.Series[i]
+			c := row.cells[e]
+			est, lo, hi, tip := math.NaN(), math.NaN(), math.NaN(), ""
+			strong := false
+			if c != nil && c.OverheadPct != nil {
+				est = *c.OverheadPct
+				if c.OverheadCI95[0] != nil && c.OverheadCI95[1] != nil {
+					lo, hi = *c.OverheadCI95[0], *c.OverheadCI95[1]
+				}
+				strong = c.Significant
+				tip = fmt.Sprintf("%s, %s: %s", e, label, overheadText(c))
+			}
+			s.Est, s.Lo, s.Hi = append(s.Est, est), append(s.Lo, lo), append(s.Hi, hi)
+			s.Strong, s.Tips = append(s.Strong, strong), append(s.Tips, tip)
+		}
+	}
+	if len(ch.Rows) == 0 || len(others) == 0 {
+		return Figure{}, false
+	}
+	ch.Desc = "Dots: deviation of the mean from the " + r.Study.Baseline + " mean; lines: its 95 % confidence interval."
+	return Figure{ID: "overhead", Kind: "intervals", Title: ch.Title, SVG: ch.SVG(),
+		Caption: fmt.Sprintf("Each dot is an environment's mean as %% deviation from the %s mean; the line is its 95 %% confidence interval (Fieller). "+
+			"A filled dot's interval excludes 0: the difference is beyond the noise of the runs. ↑ marks metrics where higher is better, ↓ where lower is better. "+
+			"Intervals cut at the edge end in an arrow.", r.Study.Baseline)}, true
+}
+
+// overheadText is a deviation with its interval and p-value, for tooltips.
+func overheadText(c *Cell) string {
+	if c.OverheadPct == nil {
+		return "no deviation: " + c.OverheadNote
+	}
+	s := fmtPct(*c.OverheadPct)
+	if c.OverheadCI95[0] != nil && c.OverheadCI95[1] != nil {
+		s += fmt.Sprintf(" [%s, %s]", fmtPct(*c.OverheadCI95[0]), fmtPct(*c.OverheadCI95[1]))
+	}
+	if c.PValue != nil {
+		s += fmt.Sprintf(", p = %.2g", *c.PValue)
+	}
+	return s
+}
+
+// wlData indexes the primary cells of one workload.
+type wlData struct {
+	name    string
+	metrics []string         // in report order
+	cells   map[string]*Cell // by group, metric and env
+	groups  []string         // distinct groups (non-env levels), in report order
+	levels  map[string]map[string]string
+	factors []string // non-env factors with cells here
+}
+
+func (d *wlData) cell(group, metric, env string) *Cell {
+	return d.cells[group+"\x00"+metric+"\x00"+env]
+}
+
+func (r *Report) workloadData(wl string) *wlData {
+	d := &wlData{name: wl, cells: map[string]*Cell{}, levels: map[string]map[string]string{}}
+	seenM, seenG, seenF := map[string]bool{}, map[string]bool{}, map[string]bool{}
+	for i := range r.Cells {
+		c := &r.Cells[i]
+		if c.Workload != wl || c.secondary {
+			continue
+		}
+		if !seenM[c.Metric] {
+			seenM[c.Metric] = true
+			d.metrics = append(d.metrics, c.Metric)
+		}
+		if !seenG[c.group] {
+			seenG[c.group] = true
+			d.groups = append(d.groups, c.group)
+			lv := map[string]string{}
+			for k, v := range c.Levels {
+				if k != "env" {
+					lv[k] = v
+					seenF[k] = true
+				}
+			}
+			d.levels[c.group] = lv
+		}
+		d.cells[c.group+"\x00"+c.Metric+"\x00"+c.Env] = c
+	}
+	for _, f := range r.factors {
+		if seenF[f] {
+			d.factors = append(d.factors, f)
+		}
+	}
+	return d
+}
+
+// anyCell returns some cell of the metric, for its label and unit.
+func (d *wlData) anyCell(metric string, envs []string) *Cell {
+	for _, g := range d.groups {
+		for _, e := range envs {
+			if c := d.cell(g, metric, e); c != nil {
+				return c
+			}
+		}
+	}
+	return nil
+}
+
+// suffix names a group's levels, e.g. " · threads=2".
+func (d *wlData) suffix(group string, skip string) string {
+	var parts []string
+	for _, f := range d.factors {
+		if v, ok := d.levels[group][f]; ok && f != skip {
+			parts = append(parts, f+"="+v)
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return " · " + strings.Join(parts, " ")
+}
+
+// sweptFactor is the first factor whose levels are all numbers, at least two.
+func (d *wlData) sweptFactor() string {
+	for _, f := range d.factors {
+		seen := map[string]bool{}
+		numeric := true
+		for _, g := range d.groups {
+			v, ok := d.levels[g][f]
+			if !ok {
+				continue
+			}
+			if _, err := strconv.ParseFloat(v, 64); err != nil {
+				numeric = false
+			}
+			seen[v] = true
+		}
+		if numeric && len(seen) >= 2 {
+			return f
+		}
+	}
+	return ""
+}
+
+func (r *Report) workloadFigures(wl string) []Figure {
+	d := r.workloadData(wl)
+	used := map[string]bool{}
+	var figs []Figure
+	figs = append(figs, r.partsFigures(d, used)...)
+	figs = append(figs, r.percentileFigures(d, used)...)
+	figs = append(figs, r.seriesFigures(d)...)
+	var rest []string
+	for _, m := range d.metrics {
+		if !used[m] {
+			rest = append(rest, m)
+		}
+	}
+	if swept := d.sweptFactor(); swept != "" {
+		figs = append(figs, r.lineFigures(d, rest, swept)...)
+	} else {
+		figs = append(figs, r.barFigures(d, rest)...)
+	}
+	figs = append(figs, r.boxFigures(d, rest)...)
+	return figs
+}
+
+// shortLabel drops the unit from a metric's label when the axis says it:
+// "copy MB/s" on an MB/s axis is "copy".
+func shortLabel(c *Cell) string {
+	if s := strings.TrimSpace(strings.TrimSuffix(c.Label, c.Unit)); s != "" && s != c.Label {
+		return s
+	}
+	return c.Label
+}
+
+func slug(parts ...string) string {
+	s := strings.ToLower(strings.Join(parts, "-"))
+	var b strings.Builder
+	dash := false
+	for _, r := range s {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '.' || r == '_' {
+			b.WriteRune(r)
+			dash = false
+		} else if !dash {
+			b.WriteByte('-')
+			dash = true
+		}
+	}
+	return strings.Trim(b.String(), "-")
+}
+
+// direction is the caption's word on which way is better.
+func direction(cells []*Cell) string {
+	hi, lo := 0, 0
+	for _, c := range cells {
+		if c.HigherIsBetter {
+			hi++
+		} else {
+			lo++
+		}
+	}
+	switch {
+	case lo == 0 && hi > 0:
+		return " Higher is better."
+	case hi == 0 && lo > 0:
+		return " Lower is better."
+	}
+	return ""
+}
+
+// runsText says how many runs a chart's marks stand for.
+func runsText(cells []*Cell) string {
+	lo, hi := math.MaxInt, 0
+	for _, c := range cells {
+		lo, hi = min(lo, c.N), max(hi, c.N)
+	}
+	switch {
+	case hi == 0:
+		return "no measured runs"
+	case lo == hi:
+		return fmt.Sprintf("%d measured runs", lo)
+	}
+	return fmt.Sprintf("%d to %d measured runs", lo, hi)
+}
+
+// category is one x position of a bar or box chart: a metric in a group.
+type category struct {
+	label, group, metric string
+}
+
+// categories lists metric x group positions for metrics of one unit.
+func (d *wlData) categories(metrics []string, envs []string) []category {
+	var out []category
+	for _, m := range metrics {
+		for _, g := range d.groups {
+			found := false
+			for _, e := range envs {
+				if d.cell(g, m, e) != nil {
+					found = true
+				}
+			}
+			if !found {
+				continue
+			}
+			c := d.anyCell(m, envs)
+			out = append(out, category{label: shortLabel(c) + d.suffix(g, ""), group: g, metric: m})
+		}
+	}
+	return out
+}
+
+// byUnit splits metrics by unit, keeping their order.
+func (d *wlData) byUnit(metrics, envs []string) (units []string, of map[string][]string) {
+	of = map[string][]string{}
+	for _, m := range metrics {
+		c := d.anyCell(m, envs)
+		if c == nil {
+			continue
+		}
+		if _, ok := of[c.Unit]; !ok {
+			units = append(units, c.Unit)
+		}
+		of[c.Unit] = append(of[c.Unit], m)
+	}
+	return units, of
+}
+
+func (r *Report) barFigures(d *wlData, metrics []string) []Figure {
+	var figs []Figure
+	units, of := d.byUnit(metrics, r.envs)
+	for _, u := range units {
+		cats := d.categories(of[u], r.envs)
+		title := d.name + " · " + u
+		if len(of[u]) == 1 {
+			title = d.name + " · " + d.anyCell(of[u][0], r.envs).Label
+		}
+		ch := plot.Bars{Title: title, YLabel: u}
+		var all []*Cell
+		for _, cat := range cats {
+			ch.Groups = append(ch.Groups, cat.label)
+		}
+		for _, e := range r.envs {
+			s := plot.BarSeries{Name: e, Color: r.envColor(e)}
+			for _, cat := range cats {
+				c := d.cell(cat.group, cat.metric, e)
+				if c == nil || c.N == 0 {
+					s.Values, s.Errs, s.Points, s.Tips = append(s.Values, math.NaN()), append(s.Errs, math.NaN()), append(s.Points, nil), append(s.Tips, "")
+					continue
+				}
+				all = append(all, c)
+				tip := fmt.Sprintf("%s, %s: mean %s, std %s (n=%d)", e, cat.label, fmtValue(c.Mean), fmtValue(c.Std), c.N)
+				if !c.IsBaseline {
+					tip += "; vs " + r.Study.Baseline + ": " + overheadText(c)
+				}
+				s.Values, s.Errs, s.Points, s.Tips = append(s.Values, c.Mean), append(s.Errs, c.Std), append(s.Points, c.Values), append(s.Tips, tip)
+			}
+			ch.Series = append(ch.Series, s)
+		}
+		ch.Desc = "Bars: means; whiskers: ±1 standard deviation; dots: individual runs."
+		figs = append(figs, Figure{ID: slug(d.name, u), Workload: d.name, Kind: "bars", Title: title, SVG: ch.SVG(),
+			Caption: fmt.Sprintf("Each bar is the mean of %s; the whisker spans ±1 standard deviation and the dots are the runs themselves.%s",
+				runsText(all), direction(all))})
+	}
+	return figs
+}
+
+func (r *Report) boxFigures(d *wlData, metrics []string) []Figure {
+	var figs []Figure
+	units, of := d.byUnit(metrics, r.envs)
+	for _, u := range units {
+		cats := d.categories(of[u], r.envs)
+		ch := plot.Boxes{Title: d.name + " · spread of the runs, " + u, YLabel: u}
+		enough := false
+		for _, cat := range cats {
+			ch.Groups = append(ch.Groups, cat.label)
+		}
+		for _, e := range r.envs {
+			s := plot.BoxSeries{Name: e, Color: r.envColor(e)}
+			for _, cat := range cats {
+				c := d.cell(cat.group, cat.metric, e)
+				if c == nil || c.N == 0 {
+					s.Boxes = append(s.Boxes, plot.Box{})
+					continue
+				}
+				enough = enough || c.N >= 2
+				s.Boxes = append(s.Boxes, plot.Box{N: c.N, Min: c.Min, Q1: c.Q1, Median: c.Median, Q3: c.Q3, Max: c.Max, Points: c.Values})
+			}
+			ch.Series = append(ch.Series, s)
+		}
+		if !enough {
+			continue
+		}
+		ch.Desc = "Thick line: median; box: first to third quartile; whiskers: smallest to largest run; dots: the runs."
+		figs = append(figs, Figure{ID: slug(d.name, u, "runs"), Workload: d.name, Kind: "boxes", Title: ch.Title, SVG: ch.SVG(), Detail: true,
+			Caption: "Median (thick line), first to third quartile (box), smallest and largest run (whiskers) and every run (dots). The axis does not start at zero."})
+	}
+	return figs
+}
+
+func (r *Report) lineFigures(d *wlData, metrics []string, swept string) []Figure {
+	var figs []Figure
+	// Panels: one per metric and combination of the other factors' levels.
+	type panel struct{ metric, others string }
+	var panels []panel
+	seen := map[panel]bool{}
+	for _, m := range metrics {
+		for _, g := range d.groups {
+			p := panel{m, d.suffix(g, swept)}
+			if !seen[p] {
+				seen[p] = true
+				panels = append(panels, p)
+			}
+		}
+	}
+	for _, p := range panels {
+		c0 := d.anyCell(p.metric, r.envs)
+		if c0 == nil {
+			continue
+		}
+		title := fmt.Sprintf("%s · %s by %s%s", d.name, c0.Label, swept, p.others)
+		ch := plot.Lines{Title: title, XLabel: swept, YLabel: c0.Unit}
+		var all []*Cell
+		for _, e := range r.envs {
+			s := plot.LineSeries{Name: e, Color: r.envColor(e)}
+			type pt struct {
+				x float64
+				c *Cell
+			}
+			var pts []pt
+			for _, g := range d.groups {
+				if d.suffix(g, swept) != p.others {
+					continue
+				}
+				c := d.cell(g, p.metric, e)
+				if c == nil || c.N == 0 {
+					continue
+				}
+				x, err := strconv.ParseFloat(d.levels[g][swept], 64)
+				if err != nil {
+					continue
+				}
+				pts = append(pts, pt{x, c})
+			}
+			sort.Slice(pts, func(i, j int) bool { return pts[i].x < pts[j].x })
+			for _, q := range pts {
+				all = append(all, q.c)
+				s.X, s.Y, s.Err = append(s.X, q.x), append(s.Y, q.c.Mean), append(s.Err, q.c.Std)
+				tip := fmt.Sprintf("%s, %s=%s: mean %s, std %s (n=%d)", e, swept, plot.FormatValue(q.x), fmtValue(q.c.Mean), fmtValue(q.c.Std), q.c.N)
+				if !q.c.IsBaseline {
+					tip += "; vs " + r.Study.Baseline + ": " + overheadText(q.c)
+				}
+				s.Tips = append(s.Tips, tip)
+			}
+			ch.Series = append(ch.Series, s)
+		}
+		ch.Desc = "Points: means at each level; whiskers: ±1 standard deviation."
+		figs = append(figs, Figure{ID: slug(d.name, p.metric, "by", swept, p.others), Workload: d.name, Kind: "lines", Title: title, SVG: ch.SVG(),
+			Caption: fmt.Sprintf("Mean at each level of %s over %s, whiskers ±1 standard deviation; the lines are nudged sideways so that whiskers do not hide each other.%s",
+				swept, runsText(all), direction(all))})
+	}
+	return figs
+}
+
+func (r *Report) partsFigures(d *wlData, used map[string]bool) []Figure {
+	var figs []Figure
+	for _, wp := range partsOf(d.name) {
+		var parts []string
+		for _, m := range wp.metrics {
+			if d.anyCell(m, r.envs) != nil {
+				parts = append(parts, m)
+			}
+		}
+		if len(parts) < 2 {
+			continue
+		}
+		for _, m := range parts {
+			used[m] = true
+		}
+		unit := d.anyCell(parts[0], r.envs).Unit
+		for _, g := range d.groups {
+			title := fmt.Sprintf("%s · %s%s", d.name, wp.whole, d.suffix(g, ""))
+			ch := plot.Stacked{Title: title, YLabel: unit}
+			var envs []string
+			for _, e := range r.envs {
+				for _, m := range parts {
+					if c := d.cell(g, m, e); c != nil && c.N > 0 {
+						envs = append(envs, e)
+						break
+					}
+				}
+			}
+			ch.Bars = envs
+			var all []*Cell
+			for _, m := range parts {
+				sp := plot.StackPart{Name: shortLabel(d.anyCell(m, r.envs))}
+				for _, e := range envs {
+					c := d.cell(g, m, e)
+					if c == nil || c.N == 0 {
+						sp.Values, sp.Tips = append(sp.Values, math.NaN()), append(sp.Tips, "")
+						continue
+					}
+					all = append(all, c)
+					sp.Values = append(sp.Values, c.Mean)
+					sp.Tips = append(sp.Tips, fmt.Sprintf("%s, %s: mean %s %s, std %s (n=%d)", e, c.Label, fmtValue(c.Mean), c.Unit, fmtValue(c.Std), c.N))
+				}
+				ch.Parts = append(ch.Parts, sp)
+			}
+			ch.Desc = "Stacked segments: the mean of each part; the number on top is their sum."
+			figs = append(figs, Figure{ID: slug(d.name, wp.whole, d.suffix(g, "")), Workload: d.name, Kind: "stacked", Title: title, SVG: ch.SVG(),
+				Caption: fmt.Sprintf("Each segment is the mean of one part of %s over %s; the number on top is the whole.", wp.whole, runsText(all))})
+		}
+	}
+	return figs
+}
+
+func (r *Report) percentileFigures(d *wlData, used map[string]bool) []Figure {
+	type point struct {
+		metric string
+		pct    float64
+	}
+	var families []string
+	of := map[string][]point{}
+	for _, m := range d.metrics {
+		if fam, pct, ok := percentileOf(m); ok {
+			if _, seen := of[fam]; !seen {
+				families = append(families, fam)
+			}
+			of[fam] = append(of[fam], point{m, pct})
+		}
+	}
+	var figs []Figure
+	for _, fam := range families {
+		pts := of[fam]
+		inner := 0
+		for _, p := range pts {
+			if p.pct > 0 && p.pct < 100 {
+				inner++
+			}
+		}
+		if len(pts) < 2 || inner == 0 {
+			continue
+		}
+		sort.SliceStable(pts, func(i, j int) bool { return pts[i].pct < pts[j].pct })
+		unit := d.anyCell(pts[0].metric, r.envs).Unit
+		for _, p := range pts {
+			used[p.metric] = true
+		}
+		for _, g := range d.groups {
+			title := fmt.Sprintf("%s · %s distribution%s", d.name, fam, d.suffix(g, ""))
+			ch := plot.CDF{Title: title, XLabel: fam + " (" + unit + ")", Markers: true}
+			var all []*Cell
+			for _, e := range r.envs {
+				s := plot.CDFSeries{Name: e, Color: r.envColor(e)}
+				for _, p := range pts {
+					if c := d.cell(g, p.metric, e); c != nil && c.N > 0 {
+						all = append(all, c)
+						s.X, s.P = append(s.X, c.Mean), append(s.P, p.pct/100)
+					}
+				}
+				ch.Series = append(ch.Series, s)
+			}
+			ch.Desc = "Points: the percentiles the workload reported, averaged over runs."
+			figs = append(figs, Figure{ID: slug(d.name, fam, "percentiles", d.suffix(g, "")), Workload: d.name, Kind: "cdf", Title: title, SVG: ch.SVG(),
+				Caption: fmt.Sprintf("The percentiles the workload reported (mean over %s), as a cumulative distribution: read across at 50 %% for the median, at 99 %% for the tail.", runsText(all))})
+		}
+	}
+	return figs
+}
+
+func (r *Report) seriesFigures(d *wlData) []Figure {
+	type panel struct{ name, group string }
+	var panels []panel
+	seen := map[panel]bool{}
+	for k := range r.series {
+		if k.workload == d.name && !seen[panel{k.name, k.group}] {
+			seen[panel{k.name, k.group}] = true
+			panels = append(panels, panel{k.name, k.group})
+		}
+	}
+	sort.Slice(panels, func(i, j int) bool {
+		if panels[i].name != panels[j].name {
+			return panels[i].name < panels[j].name
+		}
+		return naturalLess(panels[i].group, panels[j].group)
+	})
+	var figs []Figure
+	for _, p := range panels {
+		suffix := ""
+		if lv := d.levels[p.group]; lv != nil {
+			suffix = d.suffix(p.group, "")
+		}
+		title := fmt.Sprintf("%s · %s distribution%s", d.name, p.name, suffix)
+		ch := plot.CDF{Title: title}
+		runs := 0
+		for _, e := range r.envs {
+			s := plot.CDFSeries{Name: e, Color: r.envColor(e)}
+			if q, ok := r.series[seriesKey{d.name, p.group, e, p.name}]; ok {
+				s.X, s.P = q.points()
+				ch.XLabel = p.name + " (" + q.unit + ")"
+				runs += q.runs
+			}
+			ch.Series = append(ch.Series, s)
+		}
+		ch.Desc = "Lines: the share of values at or below x, quantiles averaged over runs."
+		figs = append(figs, Figure{ID: slug(d.name, p.name, "cdf", suffix), Workload: d.name, Kind: "cdf", Title: title, SVG: ch.SVG(),
+			Caption: fmt.Sprintf("Cumulative distribution of every recorded %s value: the share of values at or below x. Each run's quantiles are averaged over the runs of an environment (%d runs in all), so one long run cannot outweigh the others.", p.name, runs)})
+	}
+	return figs
+}
