@@ -31,6 +31,9 @@ type HostConfig struct {
 	PortBindings map[string][]PortBinding `json:"PortBindings,omitempty"` // "1883/tcp" -> host ports
 	MemoryBytes  int64                    `json:"Memory,omitempty"`       // memory limit; 0 means none
 	SecurityOpt  []string                 `json:"SecurityOpt,omitempty"`  // e.g. seccomp=unconfined
+	// CPURealtimeRuntime is the cgroup's real-time budget in µs per period
+	// (cpu.rt_runtime_us), for real-time threads on CONFIG_RT_GROUP_SCHED kernels.
+	CPURealtimeRuntime int64 `json:"CpuRealtimeRuntime,omitempty"`
 }
 
 // Ulimit is a resource limit set in the container, e.g. rtprio or memlock.

@@ -128,6 +128,8 @@ func (d *dockerEnv) Start(ctx context.Context, spec Spec, stdout, stderr io.Writ
 			CpusetCpus:  spec.CPUSet,
 			CapAdd:      spec.CapAdd,
 			Ulimits:     dockerUlimits(spec.Ulimits),
+
+			CPURealtimeRuntime: spec.CPURealtimeRuntimeUs,
 		},
 	})
 	if err != nil {
@@ -146,7 +148,7 @@ func (d *dockerEnv) Start(ctx context.Context, spec Spec, stdout, stderr io.Writ
 	}
 	t1 := time.Now()
 	if err := d.client.ContainerStart(ctx, created.ID); err != nil {
-		return fail(err)
+		return fail(realtimeBudgetHint(err, spec))
 	}
 	startDur := time.Since(t1)
 	inst.watch()
@@ -173,7 +175,21 @@ func (d *dockerEnv) Start(ctx context.Context, spec Spec, stdout, stderr io.Writ
 	if len(created.Warnings) > 0 {
 		inst.settings["warnings"] = strings.Join(created.Warnings, "; ")
 	}
+	if spec.CPURealtimeRuntimeUs > 0 {
+		inst.settings["cpu_rt_runtime_us"] = strconv.FormatInt(ct.HostConfig.CPURealtimeRuntime, 10)
+	}
 	return inst, nil
+}
+
+// realtimeBudgetHint explains the daemon's refusal to give a container a
+// real-time budget its own cgroup does not have.
+func realtimeBudgetHint(err error, spec Spec) error {
+	if spec.CPURealtimeRuntimeUs > 0 && strings.Contains(err.Error(), "cpu.rt_runtime_us") {
+		return fmt.Errorf("%w: the Docker daemon's cgroup has no real-time CPU budget to give the container "+
+			"(kernel with CONFIG_RT_GROUP_SCHED): start dockerd with --cpu-rt-runtime=950000 "+
+			"(daemon.json \"cpu-rt-runtime\": 950000), or once as root: echo 950000 > /sys/fs/cgroup/cpu/docker/cpu.rt_runtime_us", err)
+	}
+	return err
 }
 
 // msString formats a duration in milliseconds with microsecond resolution.

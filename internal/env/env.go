@@ -19,6 +19,9 @@ type Spec struct {
 	// memlock, nofile); -1 means unlimited. Natively the worker inherits the
 	// controller's limits and they are recorded, not changed.
 	Ulimits map[string]int64
+	// CPURealtimeRuntimeUs, when set, is the real-time CPU budget of the
+	// container's cgroup in microseconds per second (docker --cpu-rt-runtime).
+	CPURealtimeRuntimeUs int64
 }
 
 // Settings are the actual settings a run got (container id, image id,

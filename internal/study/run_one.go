@@ -175,6 +175,7 @@ func (r *Runner) workerSpec(wl workload.Workload, run store.Run) (env.Spec, erro
 	if req, ok := wl.(workload.Requirer); ok {
 		need := req.Requirements(workload.Params(run.Params))
 		spec.CapAdd, spec.Ulimits = need.CapAdd, need.Ulimits
+		spec.CPURealtimeRuntimeUs = need.CPURealtimeRuntimeUs
 	}
 	return spec, nil
 }

@@ -109,6 +109,11 @@ type SeriesEmitter interface {
 type Requirements struct {
 	CapAdd  []string         // Linux capabilities, e.g. SYS_NICE for real-time scheduling
 	Ulimits map[string]int64 // e.g. rtprio: 99, memlock: -1 (unlimited)
+	// CPURealtimeRuntimeUs is the real-time CPU time per second the
+	// container's cgroup may give its real-time threads (docker run
+	// --cpu-rt-runtime). Kernels with CONFIG_RT_GROUP_SCHED give a new
+	// cgroup none, so SCHED_FIFO fails there without it; other kernels ignore it.
+	CPURealtimeRuntimeUs int64
 }
 
 // Requirer is implemented by workloads that need more than the defaults.
