@@ -3,6 +3,8 @@ package all_test
 import (
 	"context"
 	"math"
+	"os"
+	"os/exec"
 	"strings"
 	"testing"
 
@@ -24,7 +26,15 @@ var tinyParams = map[string]workload.Params{
 	"net.tcp":     {"duration": "100ms"},
 	"net.udp":     {"duration": "100ms", "rate": "10mbit"},
 	"net.rr":      {"duration": "100ms"},
+
+	"rt.periodic":    {"duration": "100ms", "frequency_hz": 200, "policy": "other", "lock_memory": false},
+	"rt.periodic-io": {"duration": "200ms", "frequency_hz": 50, "policy": "other", "lock_memory": false, "frame": "64x48"},
+	"load.cpu":       {"duration": "100ms", "workers": 1, "period": "10ms", "policy": "other", "priority": 0},
+	"load.stress-ng": {"duration": "1s", "workers": 1, "load_pct": 10, "policy": "other", "priority": 0},
 }
+
+// needsTool names the program a workload runs, which .ci/run installs.
+var needsTool = map[string]string{"load.stress-ng": "stress-ng"}
 
 func TestBuiltinsRegistered(t *testing.T) {
 	got := strings.Join(workload.Names(), " ")
@@ -76,6 +86,11 @@ func TestRunEmitsEveryMetricOnce(t *testing.T) {
 		t.Run(info.Name, func(t *testing.T) {
 			if _, ok := w.(interface{ ControllerMeasured() }); ok {
 				t.Skip("the controller measures this workload around the worker; its end-to-end test covers it")
+			}
+			if tool := needsTool[info.Name]; tool != "" {
+				if _, err := exec.LookPath(tool); err != nil && os.Getenv("CI") != "true" {
+					t.Skipf("%s is not installed here", tool)
+				}
 			}
 			tiny, ok := tinyParams[info.Name]
 			if !ok {

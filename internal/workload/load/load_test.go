@@ -1,0 +1,150 @@
+package load
+
+import (
+	"context"
+	"math"
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/boxtax/boxtax/internal/workload"
+	"github.com/boxtax/boxtax/internal/workload/rt/sched"
+)
+
+func TestCPUParams(t *testing.T) {
+	tests := []struct {
+		params  workload.Params
+		wantErr string
+	}{
+		{params: nil},
+		{params: workload.Params{"workers": 4, "duty_pct": 50, "period": "20ms", "policy": "other", "priority": 0}},
+		{params: workload.Params{"workers": 0}, wantErr: "workers"},
+		{params: workload.Params{"duty_pct": 0}, wantErr: "duty_pct"},
+		{params: workload.Params{"duty_pct": 101}, wantErr: "duty_pct"},
+		{params: workload.Params{"period": "10us"}, wantErr: "period"},
+		{params: workload.Params{"priority": 0}, wantErr: "priority"},
+		{params: workload.Params{"policy": "batch"}, wantErr: "policy"},
+		{params: workload.Params{"duration": "-1s"}, wantErr: "duration"},
+	}
+	for _, tt := range tests {
+		p, err := workload.Check(CPU{}.Info(), tt.params)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = CPU{}.Validate(p)
+		if (tt.wantErr == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), tt.wantErr)) {
+			t.Errorf("%v: error %v, want %q", tt.params, err, tt.wantErr)
+		}
+	}
+}
+
+func TestCPURunsForItsDuty(t *testing.T) {
+	p, _ := workload.Check(CPU{}.Info(), workload.Params{"workers": 1, "duty_pct": 50, "period": "20ms", "policy": "other", "priority": 0, "duration": "400ms"})
+	var r recorder
+	start := time.Now()
+	if err := (CPU{}).Run(context.Background(), p, workload.Env{}, &r); err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(start); took < 380*time.Millisecond || took > 2*time.Second {
+		t.Errorf("ran for %v, want 400ms", took)
+	}
+	// On a busy test machine the duty may fall short; it cannot exceed ~50 %.
+	if busy := r.samples["busy_pct"]; len(busy) != 1 || busy[0] < 20 || busy[0] > 55 {
+		t.Errorf("busy_pct %v, want about 50", busy)
+	}
+}
+
+func TestCPUUntilStopped(t *testing.T) {
+	policy, prio := "other", 0
+	if sched.HasCapability(23) {
+		policy, prio = "fifo", 10 // exercise the real-time path when we may
+	}
+	p, _ := workload.Check(CPU{}.Info(), workload.Params{"workers": 2, "duty_pct": 30, "period": "10ms", "policy": policy, "priority": prio})
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	var r recorder
+	if err := (CPU{}).Run(ctx, p, workload.Env{}, &r); err != nil {
+		t.Fatalf("a load stopped by its context is not a failure: %v", err)
+	}
+	if len(r.samples["terms_per_s"]) != 1 {
+		t.Errorf("samples %v", r.samples)
+	}
+}
+
+func TestCPURequirements(t *testing.T) {
+	p, _ := workload.Check(CPU{}.Info(), nil)
+	if got := (CPU{}).Requirements(p); !slices.Equal(got.CapAdd, []string{"SYS_NICE"}) || got.CPURealtimeRuntimeUs == 0 {
+		t.Errorf("fifo: %+v", got)
+	}
+	p, _ = workload.Check(CPU{}.Info(), workload.Params{"policy": "other", "priority": 0})
+	if got := (CPU{}).Requirements(p); len(got.CapAdd) != 0 {
+		t.Errorf("other: %+v", got)
+	}
+}
+
+func TestStressArgs(t *testing.T) {
+	p, _ := workload.Check(StressNG{}.Info(), nil)
+	c, err := parseStress(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "--cpu 2 --cpu-load 80 --cpu-method pi --sched fifo --sched-prio 48 --timeout 0 --metrics-brief"
+	if got := strings.Join(c.args(), " "); got != want {
+		t.Errorf("args %q, want %q", got, want)
+	}
+}
+
+func TestParseMetrics(t *testing.T) {
+	for _, out := range []string{
+		`stress-ng: metrc: [17376] stressor       bogo ops real time  usr time  sys time   bogo ops/s     bogo ops/s
+stress-ng: metrc: [17376]                           (secs)    (secs)    (secs)   (real time) (usr+sys time)
+stress-ng: metrc: [17376] cpu                1010      2.00      1.22      0.07       504.95         782.54`,
+		`stress-ng: info:  [17376] cpu                1010      2.00      1.22      0.07       504.95         782.54`,
+	} {
+		ops, pct, ok := parseMetrics(out, 2)
+		if !ok || ops != 504.95 || math.Abs(pct-32.25) > 1e-9 {
+			t.Errorf("parsed %v %v %v", ops, pct, ok)
+		}
+	}
+	if _, _, ok := parseMetrics("stress-ng: info: [1] dispatching hogs: 2 cpu", 2); ok {
+		t.Error("parsed metrics from a line without them")
+	}
+}
+
+func TestStressNG(t *testing.T) {
+	if _, err := exec.LookPath("stress-ng"); err != nil {
+		t.Skip("stress-ng is not installed; the missing-tool error is what users get")
+	}
+	p, _ := workload.Check(StressNG{}.Info(), workload.Params{"workers": 1, "load_pct": 20, "policy": "other", "priority": 0})
+	ctx, cancel := context.WithTimeout(context.Background(), 1500*time.Millisecond)
+	defer cancel()
+	var r recorder
+	if err := (StressNG{}).Run(ctx, p, workload.Env{}, &r); err != nil {
+		t.Fatal(err)
+	}
+	if v := r.samples["bogo_ops_per_s"]; len(v) != 1 || v[0] <= 0 {
+		t.Errorf("samples %v", r.samples)
+	}
+}
+
+// recorder keeps what a workload emits.
+type recorder struct {
+	samples map[string][]float64
+	notes   map[string]string
+}
+
+func (r *recorder) Sample(metric string, v float64) {
+	if r.samples == nil {
+		r.samples = map[string][]float64{}
+	}
+	r.samples[metric] = append(r.samples[metric], v)
+}
+
+func (r *recorder) Note(k, v string) {
+	if r.notes == nil {
+		r.notes = map[string]string{}
+	}
+	r.notes[k] = v
+}

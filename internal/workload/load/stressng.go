@@ -1,0 +1,201 @@
+package load
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os/exec"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/boxtax/boxtax/internal/workload"
+	"github.com/boxtax/boxtax/internal/workload/rt/sched"
+)
+
+// StressNG is the load.stress-ng workload: stress-ng's CPU stressor with the
+// thesis's options. It needs stress-ng on the machine where it runs, so it
+// is a background load (run on the host), not something for containers: the
+// worker image holds only boxtax.
+type StressNG struct{}
+
+func init() { workload.Register(StressNG{}) }
+
+// Info implements workload.Workload.
+func (StressNG) Info() workload.Info {
+	return workload.Info{
+		Name:     "load.stress-ng",
+		Summary:  "background CPU load by stress-ng itself (needs stress-ng installed on the host)",
+		SeedTool: "stress-ng --cpu 2 --cpu-load 80 --cpu-method pi --sched fifo --sched-prio 48",
+		Params: []workload.Param{
+			{Name: "workers", Default: 2, Description: "CPU stressors (--cpu)"},
+			{Name: "load_pct", Default: 80, Description: "load each stressor puts on its CPU, in percent (--cpu-load)"},
+			{Name: "method", Default: "pi", Description: "what the stressors compute (--cpu-method), e.g. pi, fft, matrixprod"},
+			{Name: "policy", Default: "fifo", Description: "scheduling policy (--sched): fifo, rr or other"},
+			{Name: "priority", Default: 48, Description: "real-time priority for fifo and rr (--sched-prio)"},
+			{Name: "duration", Default: "0s", Description: "how long to run (--timeout); 0 runs until stopped"},
+		},
+		Metrics: []workload.Metric{
+			{Name: "bogo_ops_per_s", Unit: "ops/s", Label: "bogo ops/s", HigherIsBetter: true, Description: "stress-ng's bogo operations per second of real time, all stressors"},
+			{Name: "cpu_pct", Unit: "%", Label: "cpu %", Description: "user plus system CPU time of the stressors over their real time and count: the load achieved"},
+		},
+	}
+}
+
+// stressConfig is load.stress-ng's parameters, checked.
+type stressConfig struct {
+	workers, loadPct, priority int
+	method                     string
+	policy                     sched.Policy
+	duration                   time.Duration
+}
+
+// Validate checks p, already merged with the defaults, without running.
+// Whether stress-ng is installed is checked when it runs, where it runs.
+func (StressNG) Validate(p workload.Params) error { _, err := parseStress(p); return err }
+
+func parseStress(p workload.Params) (stressConfig, error) {
+	var c stressConfig
+	var err error
+	if c.workers, err = p.Int("workers"); err != nil {
+		return c, err
+	}
+	if c.loadPct, err = p.Int("load_pct"); err != nil {
+		return c, err
+	}
+	if c.method, err = p.String("method"); err != nil {
+		return c, err
+	}
+	policy, err := p.String("policy")
+	if err != nil {
+		return c, err
+	}
+	if c.policy, err = sched.ParsePolicy(policy); err != nil {
+		return c, fmt.Errorf("parameter policy: %w", err)
+	}
+	if c.priority, err = p.Int("priority"); err != nil {
+		return c, err
+	}
+	if c.duration, err = p.Duration("duration"); err != nil {
+		return c, err
+	}
+	switch {
+	case c.workers < 1:
+		return c, fmt.Errorf("parameter workers: %d must be 1 or more", c.workers)
+	case c.loadPct < 1 || c.loadPct > 100:
+		return c, fmt.Errorf("parameter load_pct: %d must be 1 to 100", c.loadPct)
+	case c.method == "" || strings.ContainsAny(c.method, " \t-"):
+		return c, fmt.Errorf("parameter method: %q is not a stress-ng CPU method such as pi", c.method)
+	case c.duration < 0:
+		return c, fmt.Errorf("parameter duration: %v must be 0 (until stopped) or positive", c.duration)
+	}
+	if err := sched.CheckPriority(c.policy, c.priority); err != nil {
+		return c, fmt.Errorf("parameter priority: %w", err)
+	}
+	return c, nil
+}
+
+// args are stress-ng's arguments for c.
+func (c stressConfig) args() []string {
+	a := []string{"--cpu", strconv.Itoa(c.workers), "--cpu-load", strconv.Itoa(c.loadPct), "--cpu-method", c.method,
+		"--sched", c.policy.String()}
+	if c.policy.RealTime() {
+		a = append(a, "--sched-prio", strconv.Itoa(c.priority))
+	}
+	timeout := int64(c.duration.Round(time.Second) / time.Second)
+	if c.duration > 0 && timeout == 0 {
+		timeout = 1
+	}
+	return append(a, "--timeout", strconv.FormatInt(timeout, 10), "--metrics-brief")
+}
+
+// Run implements workload.Workload.
+func (StressNG) Run(ctx context.Context, p workload.Params, _ workload.Env, e workload.Emitter) error {
+	c, err := parseStress(p)
+	if err != nil {
+		return err
+	}
+	bin, err := exec.LookPath("stress-ng")
+	if err != nil {
+		return fmt.Errorf("stress-ng is not installed here (%w): install it (Debian/Ubuntu: apt-get install stress-ng) or use the built-in load.cpu", err)
+	}
+	cmd := exec.Command(bin, c.args()...)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	// stress-ng stays in the worker's process group, so that the controller's
+	// kill of the group reaches its stressors too; a cancelled context asks
+	// it to stop with SIGTERM, after which it prints its metrics.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("starting stress-ng: %w", err)
+	}
+	e.Note("command", "stress-ng "+strings.Join(c.args(), " "))
+	waited := make(chan error, 1)
+	go func() { waited <- cmd.Wait() }()
+	stopped := false
+	select {
+	case err = <-waited:
+	case <-ctx.Done():
+		stopped = true
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		select {
+		case err = <-waited:
+		case <-time.After(5 * time.Second):
+			_ = cmd.Process.Kill()
+			err = <-waited
+		}
+	}
+	var ee *exec.ExitError
+	if err != nil && !(stopped && errors.As(err, &ee)) {
+		return fmt.Errorf("stress-ng %s: %w; its output: %s", strings.Join(c.args(), " "), err, lastLines(out.String(), 5))
+	}
+	ops, cpuPct, ok := parseMetrics(out.String(), c.workers)
+	if !ok {
+		if stopped {
+			return ctx.Err()
+		}
+		return fmt.Errorf("stress-ng printed no metrics line for the cpu stressor; its output: %s", lastLines(out.String(), 5))
+	}
+	e.Sample("bogo_ops_per_s", ops)
+	e.Sample("cpu_pct", cpuPct)
+	if stopped && c.duration > 0 {
+		return ctx.Err()
+	}
+	return nil
+}
+
+// parseMetrics reads the cpu stressor's line of --metrics-brief:
+// "stress-ng: metrc: [pid] cpu  ops  real  usr  sys  ops/s(real)  ops/s(cpu)"
+// ("info:" instead of "metrc:" in versions before 0.14).
+func parseMetrics(out string, workers int) (opsPerS, cpuPct float64, ok bool) {
+	sc := bufio.NewScanner(strings.NewReader(out))
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		for i := 1; i+6 < len(f); i++ {
+			if f[i] != "cpu" || !strings.HasSuffix(f[i-1], "]") {
+				continue
+			}
+			var v [6]float64
+			good := true
+			for k := range v {
+				x, err := strconv.ParseFloat(f[i+1+k], 64)
+				v[k], good = x, good && err == nil
+			}
+			if good && v[1] > 0 {
+				return v[4], 100 * (v[2] + v[3]) / v[1] / float64(workers), true
+			}
+		}
+	}
+	return 0, 0, false
+}
+
+func lastLines(s string, n int) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, " | ")
+}

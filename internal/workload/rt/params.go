@@ -1,0 +1,195 @@
+package rt
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/boxtax/boxtax/internal/workload"
+	"github.com/boxtax/boxtax/internal/workload/rt/sched"
+)
+
+// Work modes: how the busy part of a slice is measured out.
+const (
+	// WorkCalibrated computes a fixed number of Leibniz terms, calibrated at
+	// start to take occupancy_pct of the period on an undisturbed CPU, so
+	// that interference lengthens the work and shows in its duration.
+	WorkCalibrated = "calibrated"
+	// WorkTimed computes terms until occupancy_pct of the period has passed
+	// since point 2, as the thesis's task does (Appendix A): the work then
+	// lasts the same in every environment and interference shows elsewhere.
+	WorkTimed = "timed"
+)
+
+// Sync modes of rt.periodic-io's frame writes.
+const (
+	SyncNone      = "none"      // write(2) into the page cache, as a logger does
+	SyncFdatasync = "fdatasync" // and fdatasync(2) every frame: on the device before the slice goes on
+	SyncFsync     = "fsync"     // and fsync(2) every frame (metadata too)
+)
+
+// maxSeriesBytes bounds the per-slice arrays allocated before measuring.
+const maxSeriesBytes = 1 << 30
+
+// config is the parameters of rt.periodic and rt.periodic-io, checked.
+type config struct {
+	frequencyHz  float64
+	periodNs     int64
+	occupancyPct float64
+	policy       sched.Policy
+	priority     int
+	cpu          int // -1: not pinned
+	duration     time.Duration
+	work         string
+	lockMemory   bool
+
+	io                      bool
+	frameWidth, frameHeight int
+	frameBytes              int // YUYV: 2 bytes a pixel
+	sync                    string
+}
+
+// slices is how many slices the run records.
+func (c config) slices() int {
+	return int(c.duration.Nanoseconds() / c.periodNs)
+}
+
+// seriesPerSlice is how many values a slice records.
+func (c config) seriesPerSlice() int {
+	if c.io {
+		return 7
+	}
+	return 5
+}
+
+func commonParams(frequency float64, duration string) []workload.Param {
+	return []workload.Param{
+		{Name: "frequency_hz", Default: frequency, Description: "slices per second (the thesis: 100 for the Pi task, 10 for Pi/IO)"},
+		{Name: "occupancy_pct", Default: 80.0, Description: "share of each slice the work takes on an undisturbed CPU, in percent; the rest is sleep"},
+		{Name: "policy", Default: "fifo", Description: "scheduling policy of the task's thread: fifo, rr or other (other needs no privilege)"},
+		{Name: "priority", Default: 49, Description: "real-time priority 1-99 for fifo and rr (the thesis: 49, above the load's 48)"},
+		{Name: "cpu", Default: -1, Description: "pin the task's thread to this CPU; -1 leaves placement to the kernel"},
+		{Name: "duration", Default: duration, Description: "how long the task runs (the thesis: 3600s); duration x frequency slices are recorded"},
+		{Name: "work", Default: WorkCalibrated, Description: "calibrated: a fixed number of pi terms taking occupancy_pct when undisturbed; timed: compute until occupancy_pct of the slice has passed, as the thesis"},
+		{Name: "lock_memory", Default: true, Description: "lock all memory with mlockall so no page fault delays the task"},
+	}
+}
+
+func parseConfig(p workload.Params, io bool) (config, error) {
+	c := config{io: io}
+	var err error
+	if c.frequencyHz, err = p.Float("frequency_hz"); err != nil {
+		return c, err
+	}
+	if c.occupancyPct, err = p.Float("occupancy_pct"); err != nil {
+		return c, err
+	}
+	policy, err := p.String("policy")
+	if err != nil {
+		return c, err
+	}
+	if c.policy, err = sched.ParsePolicy(policy); err != nil {
+		return c, fmt.Errorf("parameter policy: %w", err)
+	}
+	if c.priority, err = p.Int("priority"); err != nil {
+		return c, err
+	}
+	if c.cpu, err = p.Int("cpu"); err != nil {
+		return c, err
+	}
+	if c.duration, err = p.Duration("duration"); err != nil {
+		return c, err
+	}
+	if c.work, err = p.String("work"); err != nil {
+		return c, err
+	}
+	if c.lockMemory, err = p.Bool("lock_memory"); err != nil {
+		return c, err
+	}
+	switch {
+	case !(c.frequencyHz > 0 && c.frequencyHz <= 10000):
+		return c, fmt.Errorf("parameter frequency_hz: %v must be above 0 and at most 10000", c.frequencyHz)
+	case !(c.occupancyPct > 0 && c.occupancyPct < 100):
+		return c, fmt.Errorf("parameter occupancy_pct: %v must be between 0 and 100 (exclusive), e.g. 80", c.occupancyPct)
+	case c.cpu < -1:
+		return c, fmt.Errorf("parameter cpu: %d must be a CPU number or -1 (not pinned)", c.cpu)
+	case c.work != WorkCalibrated && c.work != WorkTimed:
+		return c, fmt.Errorf("parameter work: %q must be %s or %s", c.work, WorkCalibrated, WorkTimed)
+	}
+	if err := sched.CheckPriority(c.policy, c.priority); err != nil {
+		return c, fmt.Errorf("parameter priority: %w", err)
+	}
+	c.periodNs = int64(1e9/c.frequencyHz + 0.5)
+	n := c.slices()
+	if n < 1 {
+		return c, fmt.Errorf("parameter duration: %v is shorter than one slice (%v); raise it", c.duration, time.Duration(c.periodNs))
+	}
+	if bytes := int64(n) * int64(c.seriesPerSlice()) * 8; bytes > maxSeriesBytes {
+		return c, fmt.Errorf("parameter duration: %v at %v Hz is %d slices, %d MiB of per-slice records kept in memory; "+
+			"the limit is %d MiB: shorten the run or lower the frequency", c.duration, c.frequencyHz, n, bytes>>20, maxSeriesBytes>>20)
+	}
+	if io {
+		if err := parseIOConfig(p, &c); err != nil {
+			return c, err
+		}
+	}
+	return c, nil
+}
+
+func parseIOConfig(p workload.Params, c *config) error {
+	frame, err := p.String("frame")
+	if err != nil {
+		return err
+	}
+	w, h, ok := strings.Cut(strings.ToLower(frame), "x")
+	c.frameWidth, err = strconv.Atoi(strings.TrimSpace(w))
+	if err == nil {
+		c.frameHeight, err = strconv.Atoi(strings.TrimSpace(h))
+	}
+	if !ok || err != nil || c.frameWidth < 1 || c.frameHeight < 1 || c.frameWidth*c.frameHeight > 8192*8192 {
+		return fmt.Errorf("parameter frame: %q is not a frame size like 640x480", frame)
+	}
+	c.frameBytes = 2 * c.frameWidth * c.frameHeight
+	if c.sync, err = p.String("sync"); err != nil {
+		return err
+	}
+	switch c.sync {
+	case SyncNone, SyncFdatasync, SyncFsync:
+	default:
+		return fmt.Errorf("parameter sync: %q must be %s, %s or %s", c.sync, SyncNone, SyncFdatasync, SyncFsync)
+	}
+	return nil
+}
+
+// requirements are what a container needs for the task: CAP_SYS_NICE and a
+// real-time CPU budget for a real-time policy, CAP_IPC_LOCK for mlockall.
+// No ulimits: in the container the worker is root, for whom the kernel checks
+// these capabilities instead of RLIMIT_RTPRIO and RLIMIT_MEMLOCK, and asking
+// Docker for limits above its own hard limits makes the container fail to
+// start (docs/design/002-realtime.md).
+func requirements(p workload.Params) workload.Requirements {
+	policy, lock := sched.FIFO, true // the defaults
+	if s, err := p.String("policy"); err == nil {
+		if pol, err := sched.ParsePolicy(s); err == nil {
+			policy = pol
+		}
+	}
+	if b, err := p.Bool("lock_memory"); err == nil {
+		lock = b
+	}
+	var req workload.Requirements
+	if policy.RealTime() {
+		req.CapAdd = append(req.CapAdd, "SYS_NICE")
+		req.CPURealtimeRuntimeUs = defaultRealtimeRuntimeUs
+	}
+	if lock {
+		req.CapAdd = append(req.CapAdd, "IPC_LOCK")
+	}
+	return req
+}
+
+// defaultRealtimeRuntimeUs is the real-time CPU time per second a container
+// gets on kernels with CONFIG_RT_GROUP_SCHED: the kernel's own default
+// (sched_rt_runtime_us), so container and host tasks are throttled alike.
+const defaultRealtimeRuntimeUs = 950000

@@ -1,0 +1,266 @@
+package rt
+
+import (
+	"context"
+	"math"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/boxtax/boxtax/internal/workload"
+	"github.com/boxtax/boxtax/internal/workload/rt/sched"
+)
+
+func TestParams(t *testing.T) {
+	tests := []struct {
+		name    string
+		params  workload.Params
+		io      bool
+		wantErr string
+	}{
+		{name: "defaults"},
+		{name: "io defaults", io: true},
+		{name: "strings", params: workload.Params{"frequency_hz": "50", "occupancy_pct": "60", "priority": "80", "duration": "2s"}},
+		{name: "other policy", params: workload.Params{"policy": "other", "priority": 0}},
+		{name: "timed", params: workload.Params{"work": "timed"}},
+		{name: "bad policy", params: workload.Params{"policy": "deadline"}, wantErr: "policy"},
+		{name: "priority too high", params: workload.Params{"priority": 100}, wantErr: "priority"},
+		{name: "priority zero for fifo", params: workload.Params{"priority": 0}, wantErr: "priority"},
+		{name: "occupancy 100", params: workload.Params{"occupancy_pct": 100}, wantErr: "occupancy_pct"},
+		{name: "zero frequency", params: workload.Params{"frequency_hz": 0}, wantErr: "frequency_hz"},
+		{name: "shorter than a slice", params: workload.Params{"duration": "5ms"}, wantErr: "duration"},
+		{name: "too long to keep", params: workload.Params{"duration": "1000h", "frequency_hz": 1000}, wantErr: "MiB"},
+		{name: "bad cpu", params: workload.Params{"cpu": -2}, wantErr: "cpu"},
+		{name: "bad work", params: workload.Params{"work": "lots"}, wantErr: "work"},
+		{name: "bad frame", params: workload.Params{"frame": "640by480"}, io: true, wantErr: "frame"},
+		{name: "bad sync", params: workload.Params{"sync": "always"}, io: true, wantErr: "sync"},
+		{name: "fdatasync", params: workload.Params{"sync": "fdatasync", "frame": "320x240"}, io: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var w interface {
+				workload.Workload
+				Validate(workload.Params) error
+			} = Periodic{}
+			if tt.io {
+				w = PeriodicIO{}
+			}
+			p, err := workload.Check(w.Info(), tt.params)
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = w.Validate(p)
+			switch {
+			case tt.wantErr == "" && err != nil:
+				t.Errorf("unexpected error: %v", err)
+			case tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)):
+				t.Errorf("error %v, want one mentioning %q", err, tt.wantErr)
+			}
+		})
+	}
+}
+
+func TestRequirements(t *testing.T) {
+	tests := []struct {
+		params  workload.Params
+		caps    []string
+		runtime int64
+	}{
+		{params: workload.Params{}, caps: []string{"SYS_NICE", "IPC_LOCK"}, runtime: 950000},
+		{params: workload.Params{"policy": "rr", "lock_memory": false}, caps: []string{"SYS_NICE"}, runtime: 950000},
+		{params: workload.Params{"policy": "other"}, caps: []string{"IPC_LOCK"}},
+		{params: workload.Params{"policy": "other", "lock_memory": "false"}},
+	}
+	for _, tt := range tests {
+		p, _ := workload.Check(Periodic{}.Info(), tt.params)
+		got := Periodic{}.Requirements(p)
+		if !slices.Equal(got.CapAdd, tt.caps) || got.CPURealtimeRuntimeUs != tt.runtime || len(got.Ulimits) != 0 {
+			t.Errorf("%v: requirements %+v, want caps %v and runtime %d", tt.params, got, tt.caps, tt.runtime)
+		}
+	}
+}
+
+// TestLoopAllocatesNothing runs the measuring loop itself and checks that it
+// allocates nothing: an allocation could start a garbage collection whose
+// stop-the-world would wait for the real-time thread.
+func TestLoopAllocatesNothing(t *testing.T) {
+	for _, io := range []bool{false, true} {
+		c := config{periodNs: 200_000, occupancyPct: 50, io: io, frameWidth: 64, frameHeight: 48, frameBytes: 2 * 64 * 48, sync: SyncNone}
+		tk := &task{periodNs: c.periodNs, terms: 1000}
+		tk.rec = newRecord(50, io)
+		if io {
+			fs, err := newFrameSink(t.TempDir(), c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer fs.close()
+			tk.frames = fs
+		}
+		allocs := testing.AllocsPerRun(5, func() {
+			tk.n = 50
+			tk.loop()
+		})
+		if allocs != 0 || tk.errno != 0 {
+			t.Errorf("io=%v: the loop allocated %v times a run (errno %v)", io, allocs, tk.errno)
+		}
+	}
+}
+
+func TestRunRecordsEverySlice(t *testing.T) {
+	for _, work := range []string{WorkCalibrated, WorkTimed} {
+		t.Run(work, func(t *testing.T) {
+			p, _ := workload.Check(Periodic{}.Info(), workload.Params{
+				"frequency_hz": 200, "duration": "500ms", "policy": "other", "lock_memory": false, "work": work, "occupancy_pct": 50,
+			})
+			var r recorder
+			if err := (Periodic{}).Run(context.Background(), p, workload.Env{ScratchDir: t.TempDir()}, &r); err != nil {
+				t.Fatal(err)
+			}
+			want := []string{"oh1_ns", "work_ns", "oh2_ns", "sleep_ns", "latency_ns"}
+			if got := r.seriesNames(); !slices.Equal(got, want) {
+				t.Fatalf("series %v, want %v", got, want)
+			}
+			for name, v := range r.series {
+				if len(v) != 100 {
+					t.Errorf("%s has %d values, want 100 slices", name, len(v))
+				}
+				for i, x := range v {
+					if x < 0 || math.IsNaN(x) {
+						t.Fatalf("%s[%d] = %v", name, i, x)
+					}
+				}
+			}
+			// The work takes about half of the 5 ms slice. Under the default
+			// policy a busy machine disturbs calibration and work alike, so
+			// only the order of magnitude is checked here (TestRunFIFO is strict).
+			if med := median(r.series["work_ns"]); med < 0.5e6 || med > 10e6 {
+				t.Errorf("median work %.0f ns, want about 2.5e6", med)
+			}
+			if got := r.samples["slices"]; len(got) != 1 || got[0] != 100 {
+				t.Errorf("slices sample %v", got)
+			}
+			if r.notes["policy"] != "other" {
+				t.Errorf("policy note %q", r.notes["policy"])
+			}
+		})
+	}
+}
+
+func TestRunFIFO(t *testing.T) {
+	if !sched.HasCapability(23) {
+		t.Skip("no CAP_SYS_NICE: real-time scheduling is tested as root")
+	}
+	p, _ := workload.Check(Periodic{}.Info(), workload.Params{"frequency_hz": 500, "duration": "400ms", "cpu": 0})
+	var r recorder
+	if err := (Periodic{}).Run(context.Background(), p, workload.Env{ScratchDir: t.TempDir()}, &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.notes["policy"] != "fifo 49" || !strings.HasPrefix(r.notes["cpu"], "0 (pinned)") {
+		t.Errorf("notes %v", r.notes)
+	}
+	if len(r.series["latency_ns"]) != 200 {
+		t.Errorf("%d slices", len(r.series["latency_ns"]))
+	}
+	// At SCHED_FIFO on its own CPU the calibrated work takes its 80 % of 2 ms.
+	if med := median(r.series["work_ns"]); med < 1.6e6*0.8 || med > 1.6e6*1.25 {
+		t.Errorf("median work %.0f ns, want about 1.6e6 (%s)", med, r.notes["work_terms"])
+	}
+}
+
+func median(v []float64) float64 {
+	s := slices.Clone(v)
+	slices.Sort(s)
+	return s[len(s)/2]
+}
+
+func TestRunIO(t *testing.T) {
+	dir := t.TempDir()
+	p, _ := workload.Check(PeriodicIO{}.Info(), workload.Params{
+		"frequency_hz": 50, "duration": "400ms", "policy": "other", "lock_memory": false, "sync": "fdatasync", "frame": "320x240",
+	})
+	var r recorder
+	if err := (PeriodicIO{}).Run(context.Background(), p, workload.Env{ScratchDir: dir}, &r); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"oh1_ns", "capture_ns", "write_ns", "work_ns", "oh2_ns", "sleep_ns", "latency_ns"}
+	if got := r.seriesNames(); !slices.Equal(got, want) {
+		t.Fatalf("series %v, want %v", got, want)
+	}
+	if len(r.series["write_ns"]) != 20 || r.samples["write_mean_ns"][0] <= 0 {
+		t.Errorf("write: %d slices, mean %v", len(r.series["write_ns"]), r.samples["write_mean_ns"])
+	}
+	if !strings.Contains(r.notes["frame_source"], "320x240, 153600 bytes") || !strings.Contains(r.notes["frame_file"], "sync fdatasync") {
+		t.Errorf("notes %v", r.notes)
+	}
+	if left, _ := os.ReadDir(dir); len(left) != 0 {
+		t.Errorf("frame file left behind: %v", left)
+	}
+}
+
+func TestRunStopsWhenCancelled(t *testing.T) {
+	p, _ := workload.Check(Periodic{}.Info(), workload.Params{"duration": "1h", "policy": "other", "lock_memory": false, "frequency_hz": 10})
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	err := (Periodic{}).Run(ctx, p, workload.Env{}, &recorder{})
+	if err == nil || time.Since(start) > 2*time.Second {
+		t.Errorf("Run returned %v after %v", err, time.Since(start))
+	}
+}
+
+func TestSummarize(t *testing.T) {
+	r := record{
+		oh1: []float64{100, 100, 100, 100}, work: []float64{800, 800, 1200, 800},
+		oh2: []float64{50, 50, 50, 50}, sleep: []float64{50, 50, 0, 50},
+		latency: []float64{10, 20, 30, 400},
+	}
+	got := map[string]float64{}
+	for _, s := range summarize(r, 1000, 1, 0) {
+		got[s.metric] = s.value
+	}
+	want := map[string]float64{
+		"violations_pct": 25, "latency_max_us": 0.4, "latency_p50_us": 0.025, "work_mean_ns": 900, "slices": 4,
+		"slice_used_pct": 100 * (960 + 970 + 1380 + 1350) / 4.0 / 1000,
+	}
+	for k, v := range want {
+		if math.Abs(got[k]-v) > 1e-9 {
+			t.Errorf("%s = %v, want %v", k, got[k], v)
+		}
+	}
+}
+
+// recorder keeps what a workload emits, series included.
+type recorder struct {
+	samples map[string][]float64
+	notes   map[string]string
+	series  map[string][]float64
+	order   []string
+}
+
+func (r *recorder) Sample(metric string, v float64) {
+	if r.samples == nil {
+		r.samples = map[string][]float64{}
+	}
+	r.samples[metric] = append(r.samples[metric], v)
+}
+
+func (r *recorder) Note(k, v string) {
+	if r.notes == nil {
+		r.notes = map[string]string{}
+	}
+	r.notes[k] = v
+}
+
+func (r *recorder) Series(name, unit string, values []float64) {
+	if r.series == nil {
+		r.series = map[string][]float64{}
+	}
+	if _, ok := r.series[name]; !ok {
+		r.order = append(r.order, name)
+	}
+	r.series[name] = append(r.series[name], values...)
+}
+
+func (r *recorder) seriesNames() []string { return r.order }

@@ -1,0 +1,196 @@
+package rt
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"runtime"
+	"runtime/debug"
+	"strconv"
+	"time"
+
+	"github.com/boxtax/boxtax/internal/workload"
+	"github.com/boxtax/boxtax/internal/workload/rt/sched"
+)
+
+// seriesChunk is how many slices go out in one series message.
+const seriesChunk = 4096
+
+// threadSetup is what the task's thread reports once it is ready to measure.
+type threadSetup struct {
+	cpu          int // the CPU it ran on when it started measuring
+	policy       string
+	terms        int
+	calibratedNs int64
+	err          error
+}
+
+// run measures one task and reports it.
+func run(ctx context.Context, c config, env workload.Env, e workload.Emitter) error {
+	t := &task{
+		periodNs: c.periodNs,
+		n:        c.slices() + 1, // slice 0 warms up and is not kept, as in the thesis
+		timed:    c.work == WorkTimed,
+		occupyNs: int64(float64(c.periodNs) * c.occupancyPct / 100),
+	}
+	t.rec = newRecord(t.n, c.io)
+	t.rec.touch()
+	if c.io {
+		fs, err := newFrameSink(env.ScratchDir, c)
+		if err != nil {
+			return err
+		}
+		defer fs.close()
+		t.frames = fs
+		e.Note("frame_source", "synthetic YUYV "+strconv.Itoa(c.frameWidth)+"x"+strconv.Itoa(c.frameHeight)+", "+strconv.Itoa(c.frameBytes)+" bytes")
+		e.Note("camera", cameraNote())
+		e.Note("frame_file", fmt.Sprintf("%s on %s, a ring of %d frames, sync %s", fs.path, fsType(env.ScratchDir), ringFrames, c.sync))
+	}
+	// The task keeps its P while it measures; other goroutines need another.
+	if runtime.GOMAXPROCS(0) < 2 {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	}
+	runtime.GC()
+	defer debug.SetGCPercent(debug.SetGCPercent(-1)) // no collection while measuring
+	if c.lockMemory {
+		if err := sched.LockMemory(); err != nil {
+			return err
+		}
+		defer sched.UnlockMemory()
+	}
+
+	watchDone := make(chan struct{})
+	defer close(watchDone)
+	go func() {
+		select {
+		case <-ctx.Done():
+			t.stop.Store(true)
+		case <-watchDone:
+		}
+	}()
+	ready := make(chan threadSetup, 1)
+	measured := make(chan struct{})
+	start := time.Now()
+	go func() {
+		// Never unlocked: the thread ends with this goroutine, real-time
+		// policy and all, instead of returning to the runtime's pool.
+		runtime.LockOSThread()
+		defer close(measured)
+		setup := prepareThread(c, t)
+		ready <- setup
+		if setup.err != nil {
+			return
+		}
+		t.loop()
+		sched.UnblockPreemption()
+	}()
+	setup := <-ready
+	if setup.err != nil {
+		return setup.err
+	}
+	<-measured
+	elapsed := time.Since(start)
+	if t.errno != 0 {
+		return fmt.Errorf("slice %d: a system call failed: %w", t.n, t.errno)
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if t.n < 2 {
+		return fmt.Errorf("no slice was measured in %v", elapsed)
+	}
+	// Drop the warm-up slice.
+	t.rec = t.rec.from(1)
+	t.n--
+
+	e.Note("policy", setup.policy)
+	cpu := "any (not pinned)"
+	if c.cpu >= 0 {
+		cpu = strconv.Itoa(c.cpu) + " (pinned)"
+	}
+	e.Note("cpu", fmt.Sprintf("%s; on CPU %d when measuring began", cpu, setup.cpu))
+	e.Note("period_ns", strconv.FormatInt(c.periodNs, 10))
+	e.Note("work", c.work)
+	if !t.timed {
+		e.Note("work_terms", fmt.Sprintf("%d Leibniz terms a slice, %.0f ns when calibrated (target %d ns)", setup.terms, float64(setup.calibratedNs), t.occupyNs))
+	}
+	e.Note("lock_memory", strconv.FormatBool(c.lockMemory))
+	e.Note("clock", "CLOCK_MONOTONIC; sleeps: clock_nanosleep TIMER_ABSTIME on a fixed grid")
+	e.Note("warmup_slices", "1")
+	e.Note("overruns", strconv.Itoa(t.overruns))
+
+	for _, s := range summarize(t.rec, c.periodNs, t.overruns, t.skipped) {
+		e.Sample(s.metric, s.value)
+	}
+	if se, ok := e.(workload.SeriesEmitter); ok {
+		for _, s := range t.rec.series() {
+			for i := 0; i < len(s.values); i += seriesChunk {
+				se.Series(s.name, "ns", s.values[i:min(i+seriesChunk, len(s.values))])
+			}
+		}
+	} else {
+		e.Note("series", "not recorded: the emitter takes no series")
+	}
+	return nil
+}
+
+// prepareThread readies the calling (locked) thread: CPU, policy, priority,
+// preemption signal blocked, and the work calibrated at that priority.
+func prepareThread(c config, t *task) threadSetup {
+	var s threadSetup
+	if c.cpu >= 0 {
+		if s.err = sched.Pin(c.cpu); s.err != nil {
+			return s
+		}
+	}
+	if s.err = sched.SetThread(c.policy, c.priority); s.err != nil {
+		return s
+	}
+	pol, prio, err := sched.ThreadPolicy()
+	if err != nil {
+		s.err = fmt.Errorf("reading the thread's policy back: %w", err)
+		return s
+	}
+	s.policy = pol.String()
+	if pol.RealTime() {
+		s.policy += " " + strconv.Itoa(prio)
+	}
+	if s.err = sched.BlockPreemption(); s.err != nil {
+		s.err = fmt.Errorf("blocking the runtime's preemption signal: %w", s.err)
+		return s
+	}
+	if t.timed {
+		t.sink += sched.Leibniz(1 << 16) // warm the code up
+	} else {
+		s.terms, s.calibratedNs = calibrate(t.occupyNs, &t.sink)
+		t.terms = s.terms
+	}
+	s.cpu = sched.CurrentCPU()
+	return s
+}
+
+// calibrate finds how many Leibniz terms take targetNs on this thread. A
+// term's cost is the least seen over short probes and runs of the full
+// count: interference only ever adds time, so the least is the undisturbed
+// cost, which is what the work should take.
+func calibrate(targetNs int64, sink *float64) (terms int, tookNs int64) {
+	perTerm := math.Inf(1)
+	try := func(n int) int64 {
+		t0 := sched.Now()
+		*sink += sched.Leibniz(n)
+		took := max(sched.Now()-t0, 1)
+		perTerm = math.Min(perTerm, float64(took)/float64(n))
+		return took
+	}
+	const probe = 1 << 16
+	for range 5 {
+		try(probe)
+	}
+	tookNs = math.MaxInt64
+	for range 3 {
+		terms = max(1, int(float64(targetNs)/perTerm))
+		tookNs = min(tookNs, try(terms))
+	}
+	terms = max(1, int(float64(targetNs)/perTerm))
+	return terms, int64(float64(terms) * perTerm)
+}
