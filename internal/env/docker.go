@@ -118,16 +118,22 @@ func (d *dockerEnv) Start(ctx context.Context, spec Spec, stdout, stderr io.Writ
 		labels = map[string]string{}
 	}
 	labels[labelManaged] = "true"
+	if spec.Netns != "" {
+		return nil, fmt.Errorf("%s: a container cannot run in network namespace %s; only native workers can", d.name, spec.Netns)
+	}
+	exposed, bindings := d.publish(spec.Ports)
 	t0 := time.Now()
 	created, err := d.client.ContainerCreate(ctx, docker.ContainerConfig{
-		Image:  img.Tag,
-		Cmd:    spec.Args,
-		Labels: labels,
+		Image:        img.Tag,
+		Cmd:          spec.Args,
+		Labels:       labels,
+		ExposedPorts: exposed,
 		HostConfig: docker.HostConfig{
-			NetworkMode: d.networkMode,
-			CpusetCpus:  spec.CPUSet,
-			CapAdd:      spec.CapAdd,
-			Ulimits:     dockerUlimits(spec.Ulimits),
+			NetworkMode:  d.networkMode,
+			CpusetCpus:   spec.CPUSet,
+			CapAdd:       spec.CapAdd,
+			Ulimits:      dockerUlimits(spec.Ulimits),
+			PortBindings: bindings,
 
 			CPURealtimeRuntime: spec.CPURealtimeRuntimeUs,
 		},
@@ -171,6 +177,10 @@ func (d *dockerEnv) Start(ctx context.Context, spec Spec, stdout, stderr io.Writ
 		"storage_driver": driver,
 		"create_ms":      msString(createDur),
 		"start_ms":       msString(startDur),
+	}
+	if exposed != nil {
+		inst.settings["ip"] = ct.NetworkSettings.IP()
+		inst.settings["ports"] = portList(spec.Ports)
 	}
 	if len(created.Warnings) > 0 {
 		inst.settings["warnings"] = strings.Join(created.Warnings, "; ")

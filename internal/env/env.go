@@ -22,6 +22,14 @@ type Spec struct {
 	// CPURealtimeRuntimeUs, when set, is the real-time CPU budget of the
 	// container's cgroup in microseconds per second (docker --cpu-rt-runtime).
 	CPURealtimeRuntimeUs int64
+	// Ports the worker listens on as a server. Environments whose workers
+	// have a network of their own (docker-bridge) publish each on the host;
+	// the others share the host's network and need nothing done.
+	Ports []Port
+	// Netns, when set, runs a native worker in this network namespace (with
+	// ip netns exec): the client of a network workload across an emulated
+	// wire. Container environments refuse it.
+	Netns string
 }
 
 // Settings are the actual settings a run got (container id, image id,

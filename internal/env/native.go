@@ -43,6 +43,12 @@ func (n *native) Start(ctx context.Context, spec Spec, stdout, stderr io.Writer)
 		args = append([]string{"worker", "--cpus", spec.CPUSet}, args[1:]...)
 	}
 	cmd := exec.Command(n.bin, args...)
+	if spec.Netns != "" {
+		// ip execs the worker once in the namespace, so the worker is
+		// still the process started here and every thread of it is in the
+		// namespace (a Go program cannot move all its threads itself).
+		cmd = exec.Command("ip", append([]string{"netns", "exec", spec.Netns, n.bin}, args...)...)
+	}
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	// A process group of its own: Ctrl-C in the terminal reaches the
 	// controller, which then stops the worker itself, in order.
@@ -50,6 +56,9 @@ func (n *native) Start(ctx context.Context, spec Spec, stdout, stderr io.Writer)
 	settings := Settings{"env": "native"}
 	if spec.CPUSet != "" {
 		settings["cpuset"] = spec.CPUSet
+	}
+	if spec.Netns != "" {
+		settings["netns"] = spec.Netns
 	}
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("starting worker %s: %w", n.bin, err)
