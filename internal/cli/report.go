@@ -4,6 +4,9 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
 
 	"github.com/boxtax/boxtax/internal/env"
 	"github.com/boxtax/boxtax/internal/report"
@@ -13,19 +16,53 @@ import (
 
 // reportOptions are the flags of `boxtax report`.
 type reportOptions struct {
-	DB      string
-	StudyID int64 // 0: the latest
-	Format  string
-	Output  string // file; empty: stdout
+	DB       string
+	StudyID  int64 // 0: the latest
+	Format   string
+	Output   string // file; empty: stdout
+	Paper    string // --compare-paper: the published study to put beside this one; empty: none
+	PlotsDir string // --plots: write every plot as SVG into this directory
+	PNG      bool   // --png: and as PNG, through rsvg-convert
 }
+
+// DefaultPaper is the published study --compare-paper compares with when
+// given no name.
+const DefaultPaper = "krylovskiy2015"
+
+// paperFlag is --compare-paper[=PAPER]: alone it means DefaultPaper.
+type paperFlag struct{ dst *string }
+
+func (p paperFlag) String() string {
+	if p.dst == nil {
+		return ""
+	}
+	return *p.dst
+}
+
+func (p paperFlag) Set(s string) error {
+	switch s {
+	case "true":
+		*p.dst = DefaultPaper
+	case "false":
+		*p.dst = ""
+	default:
+		*p.dst = s
+	}
+	return nil
+}
+
+func (p paperFlag) IsBoolFlag() bool { return true }
 
 func reportCmd(ctx context.Context, g *Globals, args []string) error {
 	var o reportOptions
 	fs := newFlags(g, "report", "[flags]")
 	fs.StringVar(&o.DB, "db", "boxtax.db", "SQLite database file to read")
 	fs.Int64Var(&o.StudyID, "study", 0, "study id (default: the latest)")
-	fs.StringVar(&o.Format, "format", "table", "output format: table, markdown, csv, json")
+	fs.StringVar(&o.Format, "format", "table", "output format: "+strings.Join(report.Formats(), ", "))
 	fs.StringVar(&o.Output, "o", "", "write to this file instead of stdout")
+	fs.Var(paperFlag{&o.Paper}, "compare-paper", "print a published study's tables beside this one's numbers: --compare-paper (= "+DefaultPaper+") or --compare-paper=PAPER, one of "+strings.Join(report.PaperIDs(), ", "))
+	fs.StringVar(&o.PlotsDir, "plots", "", "also write every plot as an SVG file into this directory")
+	fs.BoolVar(&o.PNG, "png", false, "with --plots: also write each plot as PNG (needs rsvg-convert, Debian package librsvg2-bin)")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -33,29 +70,51 @@ func reportCmd(ctx context.Context, g *Globals, args []string) error {
 	if len(pos) > 0 {
 		return usagef("unexpected argument %q (use --study ID)", pos[0])
 	}
+	if o.PNG && o.PlotsDir == "" {
+		return usagef("--png needs --plots DIR: the directory to write the images to")
+	}
 	return writeReport(ctx, g, o)
 }
 
 func writeReport(ctx context.Context, g *Globals, o reportOptions) error {
-	if _, err := os.Stat(o.DB); err != nil {
-		return usagef("no database at %s: run a study first (boxtax run) or pass --db", o.DB)
+	valid := report.Formats()
+	if o.Paper != "" {
+		valid = report.PaperFormats()
 	}
-	db, err := store.Open(ctx, o.DB)
+	if !contains(valid, o.Format) {
+		return usagef("unknown report format %q; valid formats: %s", o.Format, strings.Join(valid, ", "))
+	}
+	var rsvg string
+	if o.PNG {
+		p, err := exec.LookPath("rsvg-convert")
+		if err != nil {
+			return usagef("--png needs rsvg-convert to turn the SVG plots into PNG; install it (Debian: apt-get install librsvg2-bin) or leave out --png to get SVG files only")
+		}
+		rsvg = p
+	}
+	db, err := openExisting(ctx, o.DB)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	id := o.StudyID
-	if id == 0 {
-		st, err := db.LatestStudy(ctx, false)
-		if err != nil {
-			return usageError{err}
-		}
-		id = st.ID
+	id, err := resolveStudy(ctx, db, o.StudyID)
+	if err != nil {
+		return err
 	}
 	rep, err := buildReport(ctx, db, id)
 	if err != nil {
 		return err
+	}
+	if o.Format == "html" || o.PlotsDir != "" {
+		if err := addSeries(ctx, db, id, rep); err != nil {
+			return err
+		}
+	}
+	var cmps []report.PaperComparison
+	if o.Paper != "" {
+		if cmps, err = report.ComparePaper(rep, o.Paper); err != nil {
+			return usageError{err}
+		}
 	}
 	out := g.Stdout
 	if o.Output != "" {
@@ -66,10 +125,38 @@ func writeReport(ctx context.Context, g *Globals, o reportOptions) error {
 		defer f.Close()
 		out = f
 	}
-	if err := report.Write(out, o.Format, rep); err != nil {
+	if o.Paper != "" {
+		err = report.WritePapers(out, o.Format, rep, cmps)
+	} else {
+		err = report.Write(out, o.Format, rep)
+	}
+	if err != nil {
 		return usageError{err}
 	}
+	if o.PlotsDir != "" {
+		return writePlots(ctx, g, rep, o.PlotsDir, rsvg)
+	}
 	return nil
+}
+
+// openExisting opens a database that must exist already.
+func openExisting(ctx context.Context, path string) (*store.Store, error) {
+	if _, err := os.Stat(path); err != nil {
+		return nil, usagef("no database at %s: run a study first (boxtax run) or pass --db", path)
+	}
+	return store.Open(ctx, path)
+}
+
+// resolveStudy returns id, or the latest study's when id is 0.
+func resolveStudy(ctx context.Context, db *store.Store, id int64) (int64, error) {
+	if id != 0 {
+		return id, nil
+	}
+	st, err := db.LatestStudy(ctx, false)
+	if err != nil {
+		return 0, usageError{err}
+	}
+	return st.ID, nil
 }
 
 // buildReport loads a study and computes its report.
@@ -89,6 +176,61 @@ func buildReport(ctx context.Context, db *store.Store, id int64) (*report.Report
 	return report.Build(st, layoutOf(st), runs, samples), nil
 }
 
+// addSeries gives the report the long per-iteration records of the study's
+// measured runs, whose distributions the plots show.
+func addSeries(ctx context.Context, db *store.Store, id int64, rep *report.Report) error {
+	runs, err := db.Runs(ctx, id)
+	if err != nil {
+		return err
+	}
+	for _, run := range runs {
+		if run.Warmup || run.Status != store.RunOK {
+			continue
+		}
+		names, err := db.SeriesNames(ctx, run.ID)
+		if err != nil {
+			return err
+		}
+		seen := map[string]bool{}
+		for _, n := range names {
+			if seen[n.Name] {
+				continue
+			}
+			seen[n.Name] = true
+			s, err := db.ReadSeries(ctx, run.ID, n.Name)
+			if err != nil {
+				return err
+			}
+			rep.AddSeries(s)
+		}
+	}
+	return nil
+}
+
+// writePlots writes every plot of the report as SVG into dir and, given
+// rsvg-convert, as PNG beside it.
+func writePlots(ctx context.Context, g *Globals, rep *report.Report, dir, rsvg string) error {
+	files, err := report.WritePlots(dir, rep.Figures())
+	if err != nil {
+		return err
+	}
+	for _, svg := range files {
+		if rsvg == "" {
+			continue
+		}
+		png := strings.TrimSuffix(svg, ".svg") + ".png"
+		if out, err := exec.CommandContext(ctx, rsvg, "--zoom", "2", "--output", png, svg).CombinedOutput(); err != nil {
+			return fmt.Errorf("converting %s to PNG with %s: %v: %s", svg, rsvg, err, strings.TrimSpace(string(out)))
+		}
+	}
+	what := "SVG"
+	if rsvg != "" {
+		what = "SVG and PNG"
+	}
+	fmt.Fprintf(g.Stderr, "wrote %d plots (%s) to %s\n", len(files), what, filepath.Clean(dir))
+	return nil
+}
+
 // layoutOf reads the baseline and the order of environments and workloads
 // from the spec stored with the study.
 func layoutOf(st store.Study) report.Layout {
@@ -102,4 +244,13 @@ func layoutOf(st store.Study) report.Layout {
 		lay.Workloads = append(lay.Workloads, w.Name)
 	}
 	return lay
+}
+
+func contains(xs []string, s string) bool {
+	for _, x := range xs {
+		if x == s {
+			return true
+		}
+	}
+	return false
 }

@@ -28,7 +28,7 @@ type Paper struct {
 	Setup          string        `yaml:"setup"`
 	Configurations []PaperConf   `yaml:"configurations"`
 	Devices        []PaperDevice `yaml:"devices"`
-	Corrections    []string      `yaml:"corrections"`
+	Corrections    []Correction  `yaml:"corrections"`
 	Tables         []PaperTable  `yaml:"tables"`
 }
 
@@ -36,6 +36,13 @@ type Paper struct {
 type PaperConf struct {
 	Name string `yaml:"name"`
 	Env  string `yaml:"env"`
+}
+
+// Correction records where a transcription departs from the printed text,
+// and why.
+type Correction struct {
+	Table string `yaml:"table"`
+	Text  string `yaml:"text"`
 }
 
 // PaperDevice is a machine the paper measured.
@@ -120,6 +127,15 @@ func (p Paper) check() error {
 	for _, c := range p.Configurations {
 		confs[c.Name] = true
 	}
+	tables := map[string]bool{}
+	for _, t := range p.Tables {
+		tables[t.Table] = true
+	}
+	for _, c := range p.Corrections {
+		if !tables[c.Table] {
+			return fmt.Errorf("correction names table %q, which is not transcribed", c.Table)
+		}
+	}
 	for _, t := range p.Tables {
 		for dev, byConf := range t.Values {
 			if !devices[dev] {
@@ -163,14 +179,17 @@ func parsePublished(s string) (published, error) {
 
 // PaperComparison is one published table beside this study's numbers.
 type PaperComparison struct {
-	Paper    string     `json:"paper"`
-	Citation string     `json:"citation"`
-	Source   string     `json:"source"`
-	Table    string     `json:"table"` // "Table III"
-	Title    string     `json:"title"`
-	Devices  []string   `json:"devices"` // the paper's machines, one published column each
-	Rows     []PaperRow `json:"rows"`
-	Notes    []string   `json:"notes"`
+	Paper    string   `json:"paper"`
+	Citation string   `json:"citation"`
+	Source   string   `json:"source"`
+	Setup    string   `json:"setup"`
+	Table    string   `json:"table"` // "Table III"
+	Title    string   `json:"title"`
+	Devices  []string `json:"devices"` // the paper's machines, one published column each
+	// DeviceInfo describes each device: "RPi 2: Raspberry Pi 2 model B: ...".
+	DeviceInfo []string   `json:"device_info"`
+	Rows       []PaperRow `json:"rows"`
+	Notes      []string   `json:"notes"`
 }
 
 // PaperRow is one published quantity in one configuration, on every device
@@ -234,17 +253,23 @@ func ComparePapers(r *Report) []PaperComparison {
 func (p Paper) compare(r *Report) []PaperComparison {
 	var out []PaperComparison
 	for _, t := range p.Tables {
-		pc := PaperComparison{Paper: p.ID, Citation: strings.TrimSpace(p.Citation), Source: p.Source,
+		pc := PaperComparison{Paper: p.ID, Citation: strings.TrimSpace(p.Citation), Source: p.Source, Setup: strings.TrimSpace(p.Setup),
 			Table: "Table " + t.Table, Title: t.Title}
 		var devs []PaperDevice
 		for _, d := range p.Devices {
 			if _, ok := t.Values[d.ID]; ok {
 				devs = append(devs, d)
 				pc.Devices = append(pc.Devices, d.Name)
+				pc.DeviceInfo = append(pc.DeviceInfo, d.Name+": "+d.Description)
 			}
 		}
 		if t.Note != "" {
 			pc.Notes = append(pc.Notes, strings.TrimSpace(t.Note))
+		}
+		for _, c := range p.Corrections {
+			if c.Table == t.Table {
+				pc.Notes = append(pc.Notes, "Transcription: "+c.Text)
+			}
 		}
 		for ci, col := range t.Columns {
 			first := true

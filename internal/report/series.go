@@ -3,6 +3,7 @@ package report
 import (
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/boxtax/boxtax/internal/stats"
 	"github.com/boxtax/boxtax/internal/store"
@@ -35,10 +36,11 @@ var quantileProbs = func() []float64 {
 
 // AddSeries adds a run's long per-iteration record (e.g. the latency of
 // every time slice) to the report, which plots its distribution. Series of
-// warm-up, failed and unknown runs are ignored, as are non-finite values.
+// warm-up, failed and unknown runs are ignored, as are non-finite values and
+// the host monitors' series (mon.*), which describe the host, not the work.
 func (r *Report) AddSeries(s store.Series) {
 	run, ok := r.runs[s.RunID]
-	if !ok || run.Warmup || run.Status != store.RunOK {
+	if !ok || run.Warmup || run.Status != store.RunOK || strings.HasPrefix(s.Name, "mon.") {
 		return
 	}
 	vals := make([]float64, 0, len(s.Values))

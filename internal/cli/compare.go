@@ -1,0 +1,114 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/boxtax/boxtax/internal/report"
+)
+
+// compareOptions are the flags and arguments of `boxtax compare`.
+type compareOptions struct {
+	DB      string // the database of studies named by id alone
+	Format  string
+	Output  string
+	Studies []studyRef // the first is the reference
+}
+
+// studyRef names one study: a database file and a study id (0: its latest).
+type studyRef struct {
+	Label string // as the user wrote it
+	Path  string
+	ID    int64
+}
+
+func compareCmd(ctx context.Context, g *Globals, args []string) error {
+	o := compareOptions{}
+	fs := newFlags(g, "compare", "STUDY STUDY... [flags]\n\nSTUDY is FILE (its latest study), FILE:ID, or ID alone (a study in --db).\nThe first STUDY is the reference the others are compared with.")
+	fs.StringVar(&o.DB, "db", "boxtax.db", "database of the studies named by ID alone")
+	fs.StringVar(&o.Format, "format", "table", "output format: "+strings.Join(report.CompareFormats(), ", "))
+	fs.StringVar(&o.Output, "o", "", "write to this file instead of stdout")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) < 2 {
+		return usagef("name at least two studies to compare, e.g. boxtax compare pi3.db pi4.db:2 (FILE, FILE:ID or ID of a study in --db)")
+	}
+	for _, a := range pos {
+		ref, err := parseStudyRef(a, o.DB)
+		if err != nil {
+			return err
+		}
+		o.Studies = append(o.Studies, ref)
+	}
+	return compareStudies(ctx, g, o)
+}
+
+// parseStudyRef reads FILE, FILE:ID, :ID or ID. A bare number names a study
+// in defaultDB unless a file of that name exists.
+func parseStudyRef(arg, defaultDB string) (studyRef, error) {
+	ref := studyRef{Label: arg, Path: arg}
+	if i := strings.LastIndex(arg, ":"); i >= 0 {
+		id, err := strconv.ParseInt(arg[i+1:], 10, 64)
+		if err != nil || id <= 0 {
+			return ref, usagef("study %q: after the colon comes a study id (a positive number), e.g. a.db:3", arg)
+		}
+		ref.Path, ref.ID = arg[:i], id
+		if ref.Path == "" {
+			ref.Path = defaultDB
+		}
+		return ref, nil
+	}
+	if id, err := strconv.ParseInt(arg, 10, 64); err == nil && id > 0 {
+		if _, statErr := os.Stat(arg); statErr != nil {
+			ref.Path, ref.ID = defaultDB, id
+		}
+	}
+	return ref, nil
+}
+
+func compareStudies(ctx context.Context, g *Globals, o compareOptions) error {
+	if !contains(report.CompareFormats(), o.Format) {
+		return usagef("unknown comparison format %q; valid formats: %s", o.Format, strings.Join(report.CompareFormats(), ", "))
+	}
+	var labels []string
+	var reps []*report.Report
+	for _, ref := range o.Studies {
+		rep, err := loadStudy(ctx, ref)
+		if err != nil {
+			return fmt.Errorf("%s: %w", ref.Label, err)
+		}
+		labels, reps = append(labels, ref.Label), append(reps, rep)
+	}
+	cmp := report.Compare(labels, reps)
+	if len(cmp.Rows) == 0 {
+		return usagef("the studies share no cell (same workload, environment, levels and metric): nothing to compare")
+	}
+	out := g.Stdout
+	if o.Output != "" {
+		f, err := os.Create(o.Output)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		out = f
+	}
+	return report.WriteComparison(out, o.Format, cmp)
+}
+
+func loadStudy(ctx context.Context, ref studyRef) (*report.Report, error) {
+	db, err := openExisting(ctx, ref.Path)
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
+	id, err := resolveStudy(ctx, db, ref.ID)
+	if err != nil {
+		return nil, err
+	}
+	return buildReport(ctx, db, id)
+}

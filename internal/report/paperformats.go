@@ -1,0 +1,204 @@
+package report
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"text/tabwriter"
+)
+
+// PaperSchema names the JSON form of a comparison with published values.
+const PaperSchema = "boxtax.paper-comparison/v1"
+
+type paperWriter func(w io.Writer, r *Report, cmps []PaperComparison) error
+
+var paperFormats = map[string]paperWriter{
+	"table":    writePapersTable,
+	"markdown": writePapersMarkdown,
+	"csv":      writePapersCSV,
+	"json":     writePapersJSON,
+	"latex":    writePapersLaTeX,
+	"html": func(w io.Writer, r *Report, cmps []PaperComparison) error {
+		r.ShowPapers(cmps)
+		return writeHTML(w, r)
+	},
+}
+
+// PaperFormats lists the formats a comparison with published values can be
+// written in.
+func PaperFormats() []string {
+	var names []string
+	for n := range paperFormats {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// WritePapers prints published tables beside the report's numbers (html: the
+// whole report, with every row of these tables).
+func WritePapers(w io.Writer, format string, r *Report, cmps []PaperComparison) error {
+	fn, ok := paperFormats[format]
+	if !ok {
+		return fmt.Errorf("cannot compare with a paper in format %q; valid formats: %s", format, strings.Join(PaperFormats(), ", "))
+	}
+	return fn(w, r, cmps)
+}
+
+func (r *Report) paperHeading() string {
+	_, host := hostFacts(r.Study.Host)
+	return fmt.Sprintf("study %d %q (%s); this machine: %s", r.Study.ID, r.Study.Name, r.Study.Status, host)
+}
+
+func writePapersTable(w io.Writer, r *Report, cmps []PaperComparison) error {
+	fmt.Fprintln(w, r.paperHeading())
+	fmt.Fprintln(w, "Published: baseline as mean (std), containers as % deviation from it (std). This machine: the same, with the 95% CI of the deviation; * it excludes 0.")
+	paper := ""
+	for _, c := range cmps {
+		if c.Paper != paper {
+			paper = c.Paper
+			fmt.Fprintf(w, "\n%s\n  %s\n", oneLine(c.Citation), oneLine(c.Setup))
+			for _, d := range c.DeviceInfo {
+				fmt.Fprintf(w, "  %s\n", d)
+			}
+		}
+		fmt.Fprintf(w, "\n%s. %s (%s)\n", c.Table, c.Title, c.Paper)
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		fmt.Fprintf(tw, "column\tconf\t%s\tthis machine\tboxtax\n", strings.Join(c.Devices, "\t"))
+		for _, row := range c.Rows {
+			col, bt := "", ""
+			if row.First {
+				col, bt = row.Column, row.Boxtax
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", col, confName(row), strings.Join(row.Published, "\t"), row.Ours, bt)
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+		for _, n := range c.Notes {
+			fmt.Fprintf(w, "  note: %s\n", oneLine(n))
+		}
+	}
+	return nil
+}
+
+func confName(row PaperRow) string {
+	if row.Env == "" || row.Env == row.Conf {
+		return row.Conf
+	}
+	return row.Conf + " = " + row.Env
+}
+
+func writePapersMarkdown(w io.Writer, r *Report, cmps []PaperComparison) error {
+	fmt.Fprintf(w, "# Published values beside study %d: %s\n\n", r.Study.ID, mdEscape(r.Study.Name))
+	_, host := hostFacts(r.Study.Host)
+	fmt.Fprintf(w, "- this machine: %s\n- published: baseline as mean (std), containers as %% deviation from it (std); this machine: the same with the 95 %% CI of the deviation, ** when it excludes 0\n", mdEscape(host))
+	paper := ""
+	for _, c := range cmps {
+		if c.Paper != paper {
+			paper = c.Paper
+			fmt.Fprintf(w, "\n%s\n\n- %s\n", mdEscape(oneLine(c.Citation)), mdEscape(oneLine(c.Setup)))
+			for _, d := range c.DeviceInfo {
+				fmt.Fprintf(w, "- %s\n", mdEscape(d))
+			}
+		}
+		fmt.Fprintf(w, "\n## %s. %s\n\n", mdEscape(c.Table), mdEscape(c.Title))
+		head := []string{"column", "configuration"}
+		for _, d := range c.Devices {
+			head = append(head, mdEscape(d)+" (published)")
+		}
+		head = append(head, "this machine", "boxtax")
+		fmt.Fprintf(w, "| %s |\n|%s\n", strings.Join(head, " | "), strings.Repeat("---|", len(head)))
+		for _, row := range c.Rows {
+			col, bt := "", ""
+			if row.First {
+				col, bt = row.Column, row.Boxtax
+			}
+			cells := []string{mdEscape(col), mdEscape(confName(row))}
+			for _, p := range row.Published {
+				cells = append(cells, mdEscape(p))
+			}
+			ours := mdEscape(row.Ours)
+			if row.OursPct != nil && len(row.OursCI95) == 2 && row.OursCI95[0] != nil && (*row.OursCI95[0] > 0 || *row.OursCI95[1] < 0) {
+				ours = "**" + ours + "**"
+			}
+			cells = append(cells, ours, mdEscape(bt))
+			fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
+		}
+		for _, n := range c.Notes {
+			fmt.Fprintf(w, "\n%s\n", mdEscape(oneLine(n)))
+		}
+	}
+	return nil
+}
+
+// writePapersCSV prints one row per published quantity, configuration and
+// device, with this machine's figure beside it: tidy, for plotting.
+func writePapersCSV(w io.Writer, r *Report, cmps []PaperComparison) error {
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"paper", "table", "column", "conf", "env", "device", "published", "published_pct", "boxtax", "status", "ours_mean", "ours_pct", "ours_ci_lo", "ours_ci_hi"})
+	num := func(p *float64) string {
+		if p == nil {
+			return ""
+		}
+		return fmt.Sprint(*p)
+	}
+	for _, c := range cmps {
+		for _, row := range c.Rows {
+			lo, hi := "", ""
+			if len(row.OursCI95) == 2 {
+				lo, hi = num(row.OursCI95[0]), num(row.OursCI95[1])
+			}
+			for i, d := range c.Devices {
+				cw.Write([]string{c.Paper, c.Table, row.Column, row.Conf, row.Env, d, row.Published[i], num(row.PublishedPct[i]),
+					row.Boxtax, row.Status, num(row.OursMean), num(row.OursPct), lo, hi})
+			}
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+func writePapersJSON(w io.Writer, r *Report, cmps []PaperComparison) error {
+	doc := struct {
+		Schema string            `json:"schema"`
+		Study  StudyInfo         `json:"study"`
+		Tables []PaperComparison `json:"tables"`
+	}{PaperSchema, r.Study, cmps}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(doc)
+}
+
+func writePapersLaTeX(w io.Writer, r *Report, cmps []PaperComparison) error {
+	fmt.Fprintf(w, "%% boxtax: published values beside study %d (%s); needs \\usepackage{booktabs}.\n", r.Study.ID, oneLine(r.Study.Name))
+	_, host := hostFacts(r.Study.Host)
+	for _, c := range cmps {
+		fmt.Fprintf(w, "\\begin{table}[htbp]\n\\centering\n\\caption{%s of %s (%s) beside this machine (%s): baseline as mean (std), containers as \\%% deviation from it (std); this machine with the 95\\,\\%% confidence interval, $^{*}$ when it excludes 0.}\n",
+			texEscape(c.Table), texEscape(c.Citation), texEscape(c.Title), texEscape(host))
+		fmt.Fprintf(w, "\\label{tab:%s-%s}\n\\begin{tabular}{ll%sr}\n\\toprule\nColumn & Configuration", slug(c.Paper), slug(c.Table), strings.Repeat("r", len(c.Devices)))
+		for _, d := range c.Devices {
+			fmt.Fprintf(w, " & %s", texEscape(d))
+		}
+		fmt.Fprintf(w, " & This machine \\\\\n\\midrule\n")
+		for i, row := range c.Rows {
+			col := ""
+			if row.First {
+				col = texEscape(row.Column)
+				if i > 0 {
+					fmt.Fprintf(w, "\\addlinespace\n")
+				}
+			}
+			fmt.Fprintf(w, "%s & %s", col, texEscape(confName(row)))
+			for _, p := range row.Published {
+				fmt.Fprintf(w, " & %s", texEscape(p))
+			}
+			fmt.Fprintf(w, " & %s \\\\\n", texEscape(row.Ours))
+		}
+		fmt.Fprintf(w, "\\bottomrule\n\\end{tabular}\n\\end{table}\n\n")
+	}
+	return nil
+}
