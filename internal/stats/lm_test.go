@@ -1,0 +1,258 @@
+package stats
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// lmExpected is what testdata/lm/make_expected.R wrote.
+type lmExpected struct {
+	RVersion string   `json:"r_version"`
+	Cases    []lmCase `json:"cases"`
+}
+
+type lmCase struct {
+	Data         string                      `json:"data"`
+	Responses    []string                    `json:"responses"`
+	Model        string                      `json:"model"`
+	N            int                         `json:"n"`
+	ResidualDF   float64                     `json:"residual_df"`
+	Manova       map[string][]manovaExpected `json:"manova"`
+	Anova        map[string][]anovaExpected  `json:"anova"`
+	Coefficients map[string][]coefExpected   `json:"coefficients"`
+}
+
+type manovaExpected struct {
+	Term                               string
+	DF, Stat, ApproxF, NumDF, DenDF, P *float64
+}
+
+func (m *manovaExpected) UnmarshalJSON(b []byte) error {
+	var raw map[string]any
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return err
+	}
+	m.Term = raw["term"].(string)
+	m.DF, m.Stat, m.ApproxF, m.NumDF, m.DenDF, m.P = num(raw["df"]), num(raw["stat"]), num(raw["approx_F"]), num(raw["num_df"]), num(raw["den_df"]), num(raw["p"])
+	return nil
+}
+
+type anovaExpected struct {
+	Term                    string
+	DF, SumSq, MeanSq, F, P *float64
+}
+
+func (a *anovaExpected) UnmarshalJSON(b []byte) error {
+	var raw map[string]any
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return err
+	}
+	a.Term = raw["term"].(string)
+	a.DF, a.SumSq, a.MeanSq, a.F, a.P = num(raw["df"]), num(raw["sum_sq"]), num(raw["mean_sq"]), num(raw["F"]), num(raw["p"])
+	return nil
+}
+
+type coefExpected struct {
+	Name                     string
+	Estimate, StdError, T, P *float64
+}
+
+func (c *coefExpected) UnmarshalJSON(b []byte) error {
+	var raw map[string]any
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return err
+	}
+	c.Name = raw["name"].(string)
+	c.Estimate, c.StdError, c.T, c.P = num(raw["estimate"]), num(raw["std_error"]), num(raw["t"]), num(raw["p"])
+	return nil
+}
+
+// num reads a JSON number; null (R's NA) and absent are nil.
+func num(v any) *float64 {
+	f, ok := v.(float64)
+	if !ok {
+		return nil
+	}
+	return &f
+}
+
+// lmTolerance is the relative error allowed against R. The statistics pass
+// through a QR factorization and an eigenproblem, computed differently here
+// and in R (on cells rather than rows; Jacobi rather than LAPACK).
+const lmTolerance = 1e-9
+
+func TestLinearModelsAgainstR(t *testing.T) {
+	data, err := os.ReadFile("testdata/lm/expected.json")
+	if err != nil {
+		t.Fatalf("%v (regenerate with: Rscript testdata/lm/make_expected.R)", err)
+	}
+	var want lmExpected
+	if err := json.Unmarshal(data, &want); err != nil {
+		t.Fatal(err)
+	}
+	worst := map[string]float64{}
+	check := func(t *testing.T, what string, got float64, want *float64) {
+		t.Helper()
+		if want == nil {
+			if !math.IsNaN(got) {
+				t.Errorf("%s = %v, R says NA", what, got)
+			}
+			return
+		}
+		rel := relativeError(got, *want)
+		words := strings.Fields(what)
+		kind := words[0] + " " + words[len(words)-1] // e.g. "Pillai p", "coef estimate"
+		worst[kind] = math.Max(worst[kind], rel)
+		if !(rel <= lmTolerance) {
+			t.Errorf("%s = %.17g, R says %.17g (relative error %.3g)", what, got, *want, rel)
+		}
+	}
+	for _, c := range want.Cases {
+		t.Run(c.Data+"/"+c.Model+"/"+fmt.Sprint(c.Responses), func(t *testing.T) {
+			cells := loadCells(t, filepath.Join("testdata", "lm", c.Data), c.Model, c.Responses)
+			terms, err := ParseFormula(c.Model)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, err := Fit(cells, terms)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if m.N != float64(c.N) || m.ResidualDF != c.ResidualDF {
+				t.Errorf("n %v, residual df %v; R: %d, %v", m.N, m.ResidualDF, c.N, c.ResidualDF)
+			}
+			for test, rows := range c.Manova {
+				got, err := m.Manova(test)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(got) != len(rows) {
+					t.Fatalf("%s: %d terms, R has %d", test, len(got), len(rows))
+				}
+				for i, w := range rows {
+					g := got[i]
+					if g.Term != w.Term {
+						t.Errorf("%s row %d is %s, R's %s", test, i, g.Term, w.Term)
+					}
+					what := test + " " + w.Term + " "
+					check(t, what+"df", g.DF, w.DF)
+					check(t, what+"stat", g.Stat, w.Stat)
+					check(t, what+"approx F", g.ApproxF, w.ApproxF)
+					check(t, what+"num df", g.NumDF, w.NumDF)
+					check(t, what+"den df", g.DenDF, w.DenDF)
+					check(t, what+"p", g.P, w.P)
+				}
+			}
+			for r, resp := range c.Responses {
+				rows := c.Anova[resp]
+				got := m.Anova(r)
+				if len(got) != len(rows) {
+					t.Fatalf("anova %s: %d rows, R has %d", resp, len(got), len(rows))
+				}
+				for i, w := range rows {
+					g := got[i]
+					if g.Term != w.Term {
+						t.Errorf("anova %s row %d is %s, R's %s", resp, i, g.Term, w.Term)
+					}
+					what := "anova " + resp + " " + w.Term + " "
+					check(t, what+"df", g.DF, w.DF)
+					check(t, what+"sum sq", g.SumSq, w.SumSq)
+					check(t, what+"mean sq", g.MeanSq, w.MeanSq)
+					check(t, what+"F", g.F, w.F)
+					check(t, what+"p", g.P, w.P)
+				}
+				coefs := m.Coefficients(r)
+				wc := c.Coefficients[resp]
+				if len(coefs) != len(wc) {
+					t.Fatalf("coefficients %s: %d, R has %d", resp, len(coefs), len(wc))
+				}
+				for i, w := range wc {
+					g := coefs[i]
+					if g.Name != w.Name {
+						t.Errorf("coefficient %d of %s is %s, R's %s", i, resp, g.Name, w.Name)
+					}
+					what := "coef " + resp + " " + w.Name + " "
+					check(t, what+"estimate", g.Estimate, w.Estimate)
+					if w.Estimate != nil {
+						check(t, what+"std error", g.StdError, w.StdError)
+						check(t, what+"t", g.T, w.T)
+						check(t, what+"p", g.P, w.P)
+					}
+				}
+			}
+		})
+	}
+	t.Logf("checked %d models against %s; worst relative errors: %v", len(want.Cases), want.RVersion, worst)
+}
+
+// loadCells reads a CSV as R's read.csv(stringsAsFactors = TRUE) would: the
+// model's variables are factors with sorted levels.
+func loadCells(t *testing.T, path, model string, responses []string) *Cells {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	header := recs[0]
+	col := func(name string) int {
+		i := slices.Index(header, name)
+		if i < 0 {
+			t.Fatalf("%s has no column %s", path, name)
+		}
+		return i
+	}
+	terms, err := ParseFormula(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, term := range terms {
+		for _, v := range term {
+			if !slices.Contains(names, v) {
+				names = append(names, v)
+			}
+		}
+	}
+	factors := make([]Factor, len(names))
+	for i, name := range names {
+		c := col(name)
+		var levels []string
+		for _, rec := range recs[1:] {
+			if !slices.Contains(levels, rec[c]) {
+				levels = append(levels, rec[c])
+			}
+		}
+		slices.Sort(levels)
+		factors[i] = Factor{Name: name, Levels: levels}
+	}
+	cells := NewCells(factors, responses)
+	for _, rec := range recs[1:] {
+		codes := make([]int, len(factors))
+		for i, fct := range factors {
+			codes[i] = slices.Index(fct.Levels, rec[col(fct.Name)])
+		}
+		y := make([]float64, len(responses))
+		for r, name := range responses {
+			if y[r], err = strconv.ParseFloat(rec[col(name)], 64); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := cells.Add(codes, y); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return cells
+}
