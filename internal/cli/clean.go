@@ -3,8 +3,10 @@ package cli
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/boxtax/boxtax/internal/env"
+	"github.com/boxtax/boxtax/internal/wire"
 )
 
 func cleanCmd(ctx context.Context, g *Globals, args []string) error {
@@ -17,5 +19,9 @@ func cleanCmd(ctx context.Context, g *Globals, args []string) error {
 		return err
 	}
 	fmt.Fprintf(g.Stdout, "removed %d container(s) started by boxtax\n", n)
-	return nil
+	wires, err := wire.RemoveStale(ctx)
+	if len(wires) > 0 {
+		fmt.Fprintf(g.Stdout, "removed %d network namespace(s) of boxtax processes that no longer run: %s\n", len(wires), strings.Join(wires, " "))
+	}
+	return err
 }

@@ -32,11 +32,13 @@ type runOptions struct {
 	Quiet     bool          // no table at the end
 	Settle    time.Duration // longest wait for a quiet host before each run; 0: do not wait
 	Monitors  monitorOptions
+	Wire      []string // where network clients stand: host, netns, netns:RATE
+	WireRate  string   // shape every netns level to this rate, e.g. 100mbit
 }
 
 func runCmd(ctx context.Context, g *Globals, args []string) error {
 	o := runOptions{}
-	var envs, workloads string
+	var envs, workloads, wires string
 	fs := newFlags(g, "run", "[STUDY] [flags]   (STUDY: a preset name or a YAML file; default quick)")
 	fs.StringVar(&o.DB, "db", "boxtax.db", "SQLite database file to store the study in")
 	fs.StringVar(&envs, "envs", "", "comma-separated environments to run (default: the study's)")
@@ -49,6 +51,8 @@ func runCmd(ctx context.Context, g *Globals, args []string) error {
 	fs.DurationVar(&o.Monitors.Interval, "monitor-interval", time.Second, "sample host load, CPU, memory, temperatures and power this often during runs (0: off)")
 	fs.StringVar(&o.Monitors.Power, "power", "auto", "power source: auto (RAPL or hwmon), none, estimate:idle=W,full=W, or meter:FILE (CSV of time,watts)")
 	fs.DurationVar(&o.Settle, "settle", monitor.DefaultSettler.Max, "before each run, sync and wait up to this long for the host to be quiet (0: no wait)")
+	fs.StringVar(&wires, "wire", "", "network workloads: where the client stands, comma-separated levels: host, proxy, netns (default: the study's, else host)")
+	fs.StringVar(&o.WireRate, "wire-rate", "", "network workloads: shape the netns wire to this rate in each direction, e.g. 100mbit (tc tbf)")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -59,10 +63,10 @@ func runCmd(ctx context.Context, g *Globals, args []string) error {
 	if len(pos) == 1 {
 		o.Study = pos[0]
 	}
-	if o.Resume && (o.Study != "" || envs != "" || workloads != "" || o.Reps != 0 || o.Warmup != -1 || o.Seed != 0) {
+	if o.Resume && (o.Study != "" || envs != "" || workloads != "" || o.Reps != 0 || o.Warmup != -1 || o.Seed != 0 || wires != "" || o.WireRate != "") {
 		return usagef("--resume continues a stored study as planned: give only --db")
 	}
-	o.Envs, o.Workloads = splitList(envs), splitList(workloads)
+	o.Envs, o.Workloads, o.Wire = splitList(envs), splitList(workloads), splitList(wires)
 	return runStudy(ctx, g, o)
 }
 
@@ -75,6 +79,9 @@ func runStudy(ctx context.Context, g *Globals, o runOptions) error {
 			return usageError{err}
 		}
 		study.Overrides{Envs: o.Envs, Workloads: o.Workloads, Repetitions: o.Reps, Warmup: o.Warmup, Seed: o.Seed}.Apply(spec)
+		if err := spec.SetWire(o.Wire, o.WireRate); err != nil {
+			return usageError{err}
+		}
 		if err := spec.Validate(env.Names()); err != nil {
 			return usageError{err}
 		}
@@ -101,6 +108,9 @@ func runStudy(ctx context.Context, g *Globals, o runOptions) error {
 	envs, err := openEnvs(ctx, g, spec.EnvNames())
 	if err != nil {
 		return err
+	}
+	if err := spec.CheckWire(ctx); err != nil {
+		return usageError{err}
 	}
 	sampler, absent, watching, err := o.Monitors.sampler()
 	if err != nil {

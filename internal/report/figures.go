@@ -148,12 +148,13 @@ func overheadText(c *Cell) string {
 
 // wlData indexes the primary cells of one workload.
 type wlData struct {
-	name    string
-	metrics []string         // in report order
-	cells   map[string]*Cell // by group, metric and env
-	groups  []string         // distinct groups (non-env levels), in report order
-	levels  map[string]map[string]string
-	factors []string // non-env factors with cells here
+	name      string
+	metrics   []string         // primary metrics, in report order
+	secondary []string         // secondary metrics: only as parts or percentiles
+	cells     map[string]*Cell // by group, metric and env
+	groups    []string         // distinct groups (non-env levels), in report order
+	levels    map[string]map[string]string
+	factors   []string // non-env factors with cells here
 }
 
 func (d *wlData) cell(group, metric, env string) *Cell {
@@ -165,12 +166,18 @@ func (r *Report) workloadData(wl string) *wlData {
 	seenM, seenG, seenF := map[string]bool{}, map[string]bool{}, map[string]bool{}
 	for i := range r.Cells {
 		c := &r.Cells[i]
-		if c.Workload != wl || c.secondary {
+		if c.Workload != wl || strings.HasPrefix(c.Metric, "mon.") {
 			continue
 		}
+		// Secondary metrics get no plot of their own but may be parts of a
+		// whole or percentiles of a distribution.
 		if !seenM[c.Metric] {
 			seenM[c.Metric] = true
-			d.metrics = append(d.metrics, c.Metric)
+			if c.secondary {
+				d.secondary = append(d.secondary, c.Metric)
+			} else {
+				d.metrics = append(d.metrics, c.Metric)
+			}
 		}
 		if !seenG[c.group] {
 			seenG[c.group] = true
@@ -560,7 +567,7 @@ func (r *Report) percentileFigures(d *wlData, used map[string]bool) []Figure {
 	}
 	var families []string
 	of := map[string][]point{}
-	for _, m := range d.metrics {
+	for _, m := range append(append([]string{}, d.metrics...), d.secondary...) {
 		if fam, pct, ok := percentileOf(m); ok {
 			if _, seen := of[fam]; !seen {
 				families = append(families, fam)
@@ -581,7 +588,11 @@ func (r *Report) percentileFigures(d *wlData, used map[string]bool) []Figure {
 			continue
 		}
 		sort.SliceStable(pts, func(i, j int) bool { return pts[i].pct < pts[j].pct })
-		unit := d.anyCell(pts[0].metric, r.envs).Unit
+		c0 := d.anyCell(pts[0].metric, r.envs)
+		unit := c0.Unit
+		if label := distributionLabel(c0); label != "" {
+			fam = label
+		}
 		for _, p := range pts {
 			used[p.metric] = true
 		}
@@ -629,21 +640,53 @@ func (r *Report) seriesFigures(d *wlData) []Figure {
 		if lv := d.levels[p.group]; lv != nil {
 			suffix = d.suffix(p.group, "")
 		}
-		title := fmt.Sprintf("%s · %s distribution%s", d.name, p.name, suffix)
-		ch := plot.CDF{Title: title}
+		var unit string
+		for _, e := range r.envs {
+			if q, ok := r.series[seriesKey{d.name, p.group, e, p.name}]; ok {
+				unit = q.unit
+			}
+		}
+		name := strings.TrimSuffix(p.name, "_"+unit)
+		title := fmt.Sprintf("%s · %s distribution%s", d.name, name, suffix)
+		ch := plot.CDF{Title: title, XLabel: name + " (" + unit + ")"}
 		runs := 0
 		for _, e := range r.envs {
 			s := plot.CDFSeries{Name: e, Color: r.envColor(e)}
 			if q, ok := r.series[seriesKey{d.name, p.group, e, p.name}]; ok {
 				s.X, s.P = q.points()
-				ch.XLabel = p.name + " (" + q.unit + ")"
 				runs += q.runs
 			}
 			ch.Series = append(ch.Series, s)
 		}
 		ch.Desc = "Lines: the share of values at or below x, quantiles averaged over runs."
-		figs = append(figs, Figure{ID: slug(d.name, p.name, "cdf", suffix), Workload: d.name, Kind: "cdf", Title: title, SVG: ch.SVG(),
+		figs = append(figs, Figure{ID: slug(d.name, p.name, "cdf", suffix), Workload: d.name, Kind: "cdf", Title: title, SVG: ch.SVG(), Detail: !isLatency(p.name),
 			Caption: fmt.Sprintf("Cumulative distribution of every recorded %s value: the share of values at or below x. Each run's quantiles are averaged over the runs of an environment (%d runs in all), so one long run cannot outweigh the others.", p.name, runs)})
 	}
 	return figs
+}
+
+// isLatency tells a latency-like series (wake-up latency, round-trip time),
+// whose distribution is the point of the workload, from the other records
+// of a run, whose distributions are details.
+func isLatency(name string) bool {
+	for _, w := range []string{"latency", "rtt", "response", "jitter"} {
+		if strings.Contains(strings.ToLower(name), w) {
+			return true
+		}
+	}
+	return false
+}
+
+// distributionLabel names the distribution a percentile metric belongs to by
+// its label without the percentile and the unit: "wake p99 us" is "wake".
+func distributionLabel(c *Cell) string {
+	var keep []string
+	for _, w := range strings.Fields(c.Label) {
+		lw := strings.ToLower(w)
+		if w == c.Unit || lw == "median" || lw == "min" || lw == "max" || (len(lw) > 1 && lw[0] == 'p' && strings.Trim(lw[1:], "0123456789.") == "") {
+			continue
+		}
+		keep = append(keep, w)
+	}
+	return strings.Join(keep, " ")
 }

@@ -91,6 +91,7 @@ type htmlWorkload struct {
 	Envs                    []string
 	EnvColor                map[string]string
 	Figures, Details        []Figure
+	DetailsLabel            string
 	Descriptives            []descRow
 	Notes                   []noteRow
 }
@@ -160,7 +161,14 @@ func newHTMLView(r *Report) htmlView {
 		}
 	}
 	for _, name := range r.workloadNames() {
-		v.Workloads = append(v.Workloads, *byWL[name])
+		hw := byWL[name]
+		hw.DetailsLabel = "Spread of the runs (quartile boxes)"
+		for _, f := range hw.Details {
+			if f.Kind != "boxes" {
+				hw.DetailsLabel = "More plots: the spread of the runs and the distributions of the other records"
+			}
+		}
+		v.Workloads = append(v.Workloads, *hw)
 	}
 	v.Papers = r.papers
 	if v.Papers == nil {

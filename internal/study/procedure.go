@@ -39,6 +39,9 @@ func (r *Runner) procedureFor(wl workload.Workload, run *executedRun) procedure 
 		}
 		cpusets = sets
 	}
+	if cs, ok := wl.(workload.ClientServer); ok {
+		return r.clientServer(cs, run, cpusets)
+	}
 	if run.instances > 1 {
 		return concurrently(cpusets, one)
 	}

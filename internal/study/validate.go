@@ -109,6 +109,8 @@ func (s *Spec) Validate(envNames []string) error {
 					bad(f.Pos, "factor instances: level %v is not a whole number of at least 1", lv)
 				}
 			}
+		} else if f.Name == WireFactor {
+			s.validateWire(f, bad)
 		} else if f.Background != nil {
 			for _, lv := range f.Levels {
 				name := fmt.Sprint(lv)
@@ -160,7 +162,7 @@ func (s *Spec) EnvNames() []string {
 // setsParam tells a factor that sets a workload parameter from the reserved
 // and background factors, which change how the run is carried out instead.
 func (f Factor) setsParam() bool {
-	return f.Background == nil && f.Name != InstancesFactor && f.Name != PlacementFactor
+	return f.Background == nil && f.Name != InstancesFactor && f.Name != PlacementFactor && f.Name != WireFactor
 }
 
 func (f Factor) param() string {
@@ -175,7 +177,7 @@ func (f Factor) appliesTo(info workload.Info) bool {
 		return false
 	}
 	if !f.setsParam() {
-		return true
+		return f.Name != WireFactor || isNetworkWorkload(info.Name)
 	}
 	for _, p := range info.Params {
 		if p.Name == f.param() {

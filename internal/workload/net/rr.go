@@ -4,10 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"slices"
 	"strconv"
+	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/boxtax/boxtax/internal/workload"
@@ -117,14 +118,28 @@ func (RR) Serve(ctx context.Context, p workload.Params, addr string, e workload.
 			return err
 		}
 		defer closeAll(conns)
-		if answered, err = echoTCP(conns[0], c.size); err != nil {
+		sock, err := blocking(conns[0])
+		if err != nil {
+			return err
+		}
+		defer sock.close()
+		stopEcho := context.AfterFunc(ctx, sock.interrupt)
+		defer stopEcho()
+		onLockedThread(func() { answered, err = echoTCP(sock, c.size) })
+		if err != nil {
 			return err
 		}
 	} else {
+		sock, err := blocking(s.udp)
+		if err != nil {
+			return err
+		}
+		defer sock.close()
+		var stopping atomic.Bool
 		done := make(chan int64, 1)
-		go func() { done <- echoUDP(s.udp, c.size) }()
+		go onLockedThread(func() { done <- echoUDP(sock, c.size, &stopping) })
 		ctl.waitClosed(c.duration + 60*time.Second)
-		s.udp.Close()
+		stopping.Store(true)
 		answered = <-done
 	}
 	e.Note("answered", strconv.FormatInt(answered, 10))
@@ -133,17 +148,17 @@ func (RR) Serve(ctx context.Context, p workload.Params, addr string, e workload.
 }
 
 // echoTCP answers requests of size bytes until the client closes.
-func echoTCP(c *net.TCPConn, size int) (int64, error) {
+func echoTCP(sock *blockingSocket, size int) (int64, error) {
 	buf := make([]byte, size)
 	var n int64
 	for {
-		if _, err := io.ReadFull(c, buf); err != nil {
-			if errors.Is(err, io.EOF) {
+		if err := sock.readFull(buf); err != nil {
+			if errors.Is(err, errEOF) {
 				return n, nil
 			}
 			return n, fmt.Errorf("reading a request: %w", err)
 		}
-		if _, err := c.Write(buf); err != nil {
+		if err := sock.write(buf); err != nil {
 			return n, fmt.Errorf("answering: %w", err)
 		}
 		n++
@@ -151,22 +166,21 @@ func echoTCP(c *net.TCPConn, size int) (int64, error) {
 }
 
 // echoUDP answers every datagram of size bytes to where it came from, until
-// the socket is closed.
-func echoUDP(c *net.UDPConn, size int) int64 {
+// told to stop.
+func echoUDP(sock *blockingSocket, size int, stopping *atomic.Bool) int64 {
+	_ = sock.setReadTimeout(100 * time.Millisecond)
 	buf := make([]byte, 65536)
 	var n int64
-	for {
-		k, from, err := c.ReadFromUDPAddrPort(buf)
-		if err != nil {
-			return n
-		}
-		if k != size {
+	for !stopping.Load() {
+		k, from, err := sock.recvFrom(buf)
+		if err != nil || k != size {
 			continue
 		}
-		if _, err := c.WriteToUDPAddrPort(buf[:k], from); err == nil {
+		if err := sock.sendTo(buf[:k], from); err == nil {
 			n++
 		}
 	}
+	return n
 }
 
 // udpRRTimeout is how long the client waits for a UDP response before it
@@ -204,10 +218,18 @@ func (RR) Client(ctx context.Context, p workload.Params, addr string, e workload
 		}
 	}
 	defer conn.Close()
-	stop := context.AfterFunc(ctx, func() { conn.Close() })
+	sock, err := blocking(conn.(syscall.Conn))
+	if err != nil {
+		return err
+	}
+	defer sock.close()
+	stop := context.AfterFunc(ctx, sock.interrupt)
 	defer stop()
 
-	rtts, elapsed, lost, err := transact(conn, c)
+	var rtts []time.Duration
+	var elapsed time.Duration
+	var lost int64
+	onLockedThread(func() { rtts, elapsed, lost, err = transact(sock, c) })
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
@@ -239,26 +261,31 @@ func (RR) Client(ctx context.Context, p workload.Params, addr string, e workload
 // transact makes transactions back to back for the duration and returns
 // each one's round-trip time, the wall time, and how many UDP requests got
 // no answer in time.
-func transact(conn net.Conn, c rrConfig) (rtts []time.Duration, elapsed time.Duration, lost int64, err error) {
+func transact(sock *blockingSocket, c rrConfig) (rtts []time.Duration, elapsed time.Duration, lost int64, err error) {
 	req := make([]byte, c.size)
 	resp := make([]byte, 65536)
 	rtts = make([]time.Duration, 0, 1<<16)
+	udp := c.protocol == "udp"
+	timeout := 10 * time.Second // a server that stopped answering
+	if udp {
+		timeout = udpRRTimeout
+	}
+	if err := sock.setReadTimeout(timeout); err != nil {
+		return nil, 0, 0, err
+	}
 	start := time.Now()
 	end := start.Add(c.duration)
-	udp := c.protocol == "udp"
 	for {
 		t0 := time.Now()
 		if !t0.Before(end) {
 			break
 		}
-		if _, err := conn.Write(req); err != nil {
+		if err := sock.write(req); err != nil {
 			return nil, 0, lost, fmt.Errorf("sending a request: %w", err)
 		}
 		if udp {
-			_ = conn.SetReadDeadline(t0.Add(udpRRTimeout))
-			k, err := conn.Read(resp)
-			var ne net.Error
-			if errors.As(err, &ne) && ne.Timeout() {
+			k, err := sock.read(resp)
+			if errors.Is(err, errTimeout) {
 				lost++
 				if lost > 100 && len(rtts) == 0 {
 					return nil, 0, lost, fmt.Errorf("no answer to %d UDP requests: is UDP forwarded to the server?", lost)
@@ -271,7 +298,7 @@ func transact(conn net.Conn, c rrConfig) (rtts []time.Duration, elapsed time.Dur
 			if k != c.size {
 				continue
 			}
-		} else if _, err := io.ReadFull(conn, resp[:c.size]); err != nil {
+		} else if err := sock.readFull(resp[:c.size]); err != nil {
 			return nil, 0, lost, fmt.Errorf("receiving a response: %w", err)
 		}
 		rtts = append(rtts, time.Since(t0))

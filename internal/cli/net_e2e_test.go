@@ -1,0 +1,238 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/boxtax/boxtax/internal/store"
+)
+
+// requireWire skips a test that makes network namespaces unless this process
+// may (root, iproute2), except in CI (CI=true), where it fails.
+func requireWire(t *testing.T) {
+	t.Helper()
+	_, ipErr := exec.LookPath("ip")
+	_, tcErr := exec.LookPath("tc")
+	if os.Geteuid() != 0 || ipErr != nil || tcErr != nil {
+		msg := "the netns wire needs root and iproute2 (ip, tc)"
+		if os.Getenv("CI") == "true" {
+			t.Fatal(msg + ": CI must run the network end-to-end tests")
+		}
+		t.Skip(msg)
+	}
+}
+
+// leftovers lists what a boxtax process (by pid) made for the network and
+// did not remove: namespaces, links, firewall and NAT rules naming the
+// addresses of its wires.
+func leftovers(t *testing.T, pid int) []string {
+	t.Helper()
+	var out []string
+	ns, _ := exec.Command("ip", "netns", "list").CombinedOutput()
+	for _, l := range strings.Split(string(ns), "\n") {
+		if strings.HasPrefix(l, fmt.Sprintf("boxtax-%d-", pid)) {
+			out = append(out, "namespace "+l)
+		}
+	}
+	links, _ := exec.Command("ip", "-o", "link").CombinedOutput()
+	for _, l := range strings.Split(string(links), "\n") {
+		if strings.Contains(l, fmt.Sprintf(": bx%dh", pid)) {
+			out = append(out, "link "+l)
+		}
+	}
+	for _, table := range []string{"nat", "filter"} {
+		rules, _ := exec.Command("iptables", "-t", table, "-S").CombinedOutput()
+		for _, l := range strings.Split(string(rules), "\n") {
+			if strings.Contains(l, "198.18.") || strings.Contains(l, "198.19.") {
+				out = append(out, table+" rule "+l)
+			}
+		}
+	}
+	return out
+}
+
+// netCells reads the report's cells of one metric by workload, env and levels.
+func netCells(t *testing.T, dir, metric string) map[string]float64 {
+	t.Helper()
+	rep := runIn(t, dir, "report", "--format", "json")
+	var doc struct {
+		Cells []struct {
+			Workload string            `json:"workload"`
+			Env      string            `json:"env"`
+			Levels   map[string]string `json:"levels"`
+			Metric   string            `json:"metric"`
+			Mean     float64           `json:"mean"`
+		} `json:"cells"`
+	}
+	if err := json.Unmarshal([]byte(rep.stdout), &doc); err != nil {
+		t.Fatalf("report json: %v\n%s", err, rep.stdout)
+	}
+	out := map[string]float64{}
+	for _, c := range doc.Cells {
+		if c.Metric == metric {
+			key := c.Workload + "/" + c.Env + "/" + c.Levels["wire"]
+			if p := c.Levels["protocol"]; p != "" {
+				key += "/" + p
+			}
+			if n := c.Levels["instances"]; n != "" {
+				key += "/" + n
+			}
+			out[key] = c.Mean
+		}
+	}
+	return out
+}
+
+func TestNetworkWorkloadsAcrossWires(t *testing.T) {
+	c := requireDocker(t)
+	requireWire(t)
+	dir := t.TempDir()
+	res := runIn(t, dir, "run", testdata(t, "net.yaml"), "--settle", "0", "--monitor-interval", "0", "--seed", "5")
+	if res.code != ExitOK {
+		t.Fatalf("run: exit %d\nstderr: %s\nstdout: %s", res.code, res.stderr, res.stdout)
+	}
+	for _, w := range []string{"net.tcp wire=host", "net.tcp wire=netns:100mbit", "net.rr protocol=udp wire=netns:100mbit", "TCP Mbit/s", "RTT p99 us", "UDP loss %"} {
+		if !strings.Contains(res.stdout, w) {
+			t.Errorf("table lacks %q:\n%s", w, res.stdout)
+		}
+	}
+	tcp := netCells(t, dir, "mbit_per_s")
+	for _, e := range []string{"native", "docker-bridge", "docker-host"} {
+		// Across the shaped wire TCP gets 90-100 % of the link, as on
+		// 100BASE-TX; on the host path it is not limited by any link.
+		if v := tcp["net.tcp/"+e+"/netns:100mbit"]; v < 85 || v > 100 {
+			t.Errorf("%s: TCP across the 100 Mbit/s wire at %.1f Mbit/s", e, v)
+		}
+		if v := tcp["net.tcp/"+e+"/host"]; v < 150 {
+			t.Errorf("%s: TCP on the host path at %.1f Mbit/s, want far more than the wire's 100", e, v)
+		}
+		if v := tcp["net.udp/"+e+"/netns:100mbit"]; v < 18 || v > 21 {
+			t.Errorf("%s: UDP paced at 20 Mbit/s arrived at %.1f", e, v)
+		}
+	}
+	rtt := netCells(t, dir, "rtt_mean_us")
+	if len(rtt) != 12 {
+		t.Errorf("%d RTT cells, want 3 envs x 2 protocols x 2 wires: %v", len(rtt), rtt)
+	}
+	if left := containersOf(t, c, os.Getpid()); len(left) > 0 {
+		t.Errorf("%d containers left behind", len(left))
+	}
+	if left := leftovers(t, os.Getpid()); len(left) > 0 {
+		t.Errorf("left behind:\n%s", strings.Join(left, "\n"))
+	}
+	// The bridge runs published the server's port on the wire's host end or
+	// the bridge's own address, never on every address of the host.
+	db, err := store.Open(context.Background(), filepath.Join(dir, "boxtax.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	st, _ := db.LatestStudy(context.Background(), false)
+	runs, _ := db.Runs(context.Background(), st.ID)
+	for _, r := range runs {
+		s := r.Settings
+		if r.Env == "docker-bridge" && (s["ports"] == "" || strings.HasPrefix(s["ports"], "0.0.0.0") || strings.HasPrefix(s["ports"], ":")) {
+			t.Errorf("bridge run %d published %q", r.ID, s["ports"])
+		}
+		if r.Levels["wire"] == "netns:100mbit" && (s["wire_rate"] != "100mbit" || !strings.HasPrefix(s["client.netns"], "boxtax-")) {
+			t.Errorf("wire run %d settings: %v", r.ID, s)
+		}
+	}
+}
+
+func TestNetworkInstancesShareTheWire(t *testing.T) {
+	requireDocker(t)
+	requireWire(t)
+	dir := t.TempDir()
+	res := runIn(t, dir, "run", testdata(t, "net-instances.yaml"), "--settle", "0", "--monitor-interval", "0", "--quiet")
+	if res.code != ExitOK {
+		t.Fatalf("run: exit %d\n%s", res.code, res.stderr)
+	}
+	tcp := netCells(t, dir, "mbit_per_s")
+	for _, e := range []string{"native", "docker-bridge"} {
+		one, two := tcp["net.tcp/"+e+"/netns:100mbit/1"], tcp["net.tcp/"+e+"/netns:100mbit/2"]
+		// Two flows share one 100 Mbit/s link: their sum is the link's
+		// rate, not twice it.
+		if one < 85 || two < 85 || two > 101 {
+			t.Errorf("%s: one flow %.1f Mbit/s, two flows together %.1f", e, one, two)
+		}
+	}
+	csv := runIn(t, dir, "report", "--format", "csv").stdout
+	if !strings.Contains(csv, ",2,mbit_per_s,") {
+		t.Errorf("csv lacks the second instance's figure:\n%s", csv)
+	}
+}
+
+// TestInterruptRemovesWireAndServer sends SIGINT to a real boxtax process
+// while a server container runs and its client sits in a wire's namespace:
+// the container, the namespace, the links and any rule must all go.
+func TestInterruptRemovesWireAndServer(t *testing.T) {
+	c := requireDocker(t)
+	requireWire(t)
+	dir := t.TempDir()
+	dbPath := filepath.Join(dir, "n.db")
+	cmd := exec.Command(boxtaxBin, "run", testdata(t, "net-slow.yaml"), "--db", dbPath, "--seed", "2", "--settle", "0", "--monitor-interval", "0")
+	var stderr bytes.Buffer
+	cmd.Stderr, cmd.Dir = &stderr, dir
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	pid := cmd.Process.Pid
+	deadline := time.Now().Add(90 * time.Second)
+	for {
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatalf("no wire and server container within 90 s; stderr: %s", stderr.String())
+		}
+		if len(leftovers(t, pid)) > 0 && len(containersOf(t, c, pid)) > 0 {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	time.Sleep(700 * time.Millisecond) // into the transfer
+	cmd.Process.Signal(syscall.SIGINT)
+	err := cmd.Wait()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != ExitInterrupted {
+		t.Fatalf("exit: %v, want %d; stderr: %s", err, ExitInterrupted, stderr.String())
+	}
+	if left := containersOf(t, c, pid); len(left) > 0 {
+		t.Errorf("%d containers left behind after SIGINT", len(left))
+	}
+	if left := leftovers(t, pid); len(left) > 0 {
+		t.Errorf("left behind after SIGINT:\n%s", strings.Join(left, "\n"))
+	}
+	res := runIn(t, dir, "run", "--resume", "--db", dbPath, "--settle", "0", "--monitor-interval", "0")
+	if res.code != ExitOK {
+		t.Fatalf("resume: exit %d\n%s", res.code, res.stderr)
+	}
+	if n := okRuns(t, dbPath); n != 6 {
+		t.Errorf("%d ok runs after resume, want 6", n)
+	}
+}
+
+// TestWireProblemsNameWhatIsMissing: a wire that cannot be made is refused
+// before the study starts, saying what is missing and what can run.
+func TestWireProblemsNameWhatIsMissing(t *testing.T) {
+	dir := t.TempDir()
+	bin := t.TempDir()
+	// A PATH with the boxtax binary's tools but neither ip nor tc.
+	t.Setenv("PATH", bin)
+	res := runIn(t, dir, "run", testdata(t, "net.yaml"), "--envs", "native", "--settle", "0", "--monitor-interval", "0")
+	if res.code != ExitUsage {
+		t.Fatalf("exit %d, want %d\n%s", res.code, ExitUsage, res.stderr)
+	}
+	for _, w := range []string{"wire level(s) netns:100mbit cannot run here", "ip is not installed", "apt-get install iproute2", "--wire host"} {
+		if !strings.Contains(res.stderr, w) {
+			t.Errorf("message lacks %q:\n%s", w, res.stderr)
+		}
+	}
+}

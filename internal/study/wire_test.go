@@ -1,0 +1,199 @@
+package study
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/boxtax/boxtax/internal/env"
+	"github.com/boxtax/boxtax/internal/workload"
+)
+
+// fakeNet is a client-server workload for testing the wire factor.
+type fakeNet struct{ fake }
+
+func (fakeNet) Protocols(workload.Params) []string { return []string{"tcp"} }
+func (fakeNet) Serve(context.Context, workload.Params, string, workload.Emitter) error {
+	return nil
+}
+func (fakeNet) Client(context.Context, workload.Params, string, workload.Emitter) error {
+	return nil
+}
+
+func init() { workload.Register(fakeNet{fake{"test.net"}}) }
+
+func TestParseWireLevel(t *testing.T) {
+	cases := []struct {
+		in, want, err string
+		netns, proxy  bool
+		rate          float64
+	}{
+		{in: "host", want: "host"},
+		{in: "proxy", want: "proxy", proxy: true},
+		{in: "netns", want: "netns", netns: true},
+		{in: "netns:100mbit", want: "netns:100mbit", netns: true, rate: 100e6},
+		{in: "netns:1G", want: "netns:1gbit", netns: true, rate: 1e9},
+		{in: "netns:fast", err: "at least 8kbit"},
+		{in: "host:10mbit", err: "only netns levels have a rate"},
+		{in: "wifi", err: "valid levels are host, proxy, netns"},
+	}
+	for _, c := range cases {
+		t.Run(c.in, func(t *testing.T) {
+			l, err := ParseWireLevel(c.in)
+			if c.err != "" {
+				if err == nil || !strings.Contains(err.Error(), c.err) {
+					t.Fatalf("error %v, want %q", err, c.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if l.String() != c.want || l.Netns != c.netns || l.Proxy != c.proxy || l.RateBitsPerS != c.rate {
+				t.Errorf("got %+v (%s)", l, l)
+			}
+		})
+	}
+}
+
+const netStudy = `name: t
+envs: [native, docker-bridge]
+workloads: [test.a, test.net]
+factors:
+  - name: wire
+    levels: [host, netns:100mbit]
+`
+
+func TestWireFactorAppliesToNetworkWorkloadsOnly(t *testing.T) {
+	cells, _ := planOf(t, netStudy, 1)
+	// test.a: 2 envs; test.net: 2 envs x 2 wires.
+	if len(cells) != 6 {
+		t.Fatalf("%d cells, want 6", len(cells))
+	}
+	for _, c := range cells {
+		_, has := c.Levels[WireFactor]
+		if has != (c.Workload == "test.net") {
+			t.Errorf("cell %s: wire level present %v", c.Key(), has)
+		}
+		if _, set := c.Params["wire"]; set {
+			t.Errorf("cell %s: the wire factor set a parameter", c.Key())
+		}
+	}
+	if got := cells[3].Key(); got != "test.net|env=native|wire=netns:100mbit" {
+		t.Errorf("cell key %q", got)
+	}
+}
+
+func TestWireFactorErrors(t *testing.T) {
+	cases := map[string]string{
+		"bad level":       "name: t\nenvs: [native]\nworkloads: [test.net]\nfactors:\n  - name: wire\n    levels: [host, lan]\n",
+		"no net workload": "name: t\nenvs: [native]\nworkloads: [test.a]\nfactors:\n  - name: wire\n    levels: [netns]\n",
+	}
+	want := map[string]string{
+		"bad level":       `t.yaml:5:5: factor wire: wire level "lan": valid levels are host, proxy, netns`,
+		"no net workload": "but the study runs none (network workloads: ",
+	}
+	for name, yaml := range cases {
+		t.Run(name, func(t *testing.T) {
+			s, err := ParseSpec("t.yaml", []byte(yaml))
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = s.Validate(testEnvs)
+			if err == nil || !strings.Contains(err.Error(), want[name]) {
+				t.Errorf("error %v, want %q", err, want[name])
+			}
+		})
+	}
+}
+
+func TestSetWireFromTheCommandLine(t *testing.T) {
+	cases := []struct {
+		name   string
+		yaml   string
+		levels []string
+		rate   string
+		want   string
+	}{
+		{"levels replace the study's", netStudy, []string{"host", "netns"}, "", "[host netns]"},
+		{"rate shapes every netns level", netStudy, nil, "10mbit", "[host netns:10mbit]"},
+		{"both", netStudy, []string{"netns", "proxy"}, "1gbit", "[netns:1gbit proxy]"},
+		{"a study without the factor gets it", "name: t\nenvs: [native]\nworkloads: [test.net]\n", []string{"netns"}, "100mbit", "[netns:100mbit]"},
+		{"a rate alone adds netns", "name: t\nenvs: [native]\nworkloads: [test.net]\n", nil, "100mbit", "[netns:100mbit]"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s, err := ParseSpec("t.yaml", []byte(c.yaml))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := s.SetWire(c.levels, c.rate); err != nil {
+				t.Fatal(err)
+			}
+			if err := s.Validate(testEnvs); err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, f := range s.Factors {
+				if f.Name == WireFactor {
+					for _, lv := range f.Levels {
+						got = append(got, lv.(string))
+					}
+				}
+			}
+			if "["+strings.Join(got, " ")+"]" != c.want {
+				t.Errorf("levels %v, want %s", got, c.want)
+			}
+		})
+	}
+	s, _ := ParseSpec("t.yaml", []byte(netStudy))
+	if err := s.SetWire(nil, "fast"); err == nil || !strings.Contains(err.Error(), "--wire-rate fast") {
+		t.Errorf("bad rate: %v", err)
+	}
+}
+
+func TestMergedPairKeepsClientFiguresAndServerNotes(t *testing.T) {
+	client := workerOutput{messages: []workload.Message{
+		{Kind: workload.KindHello}, {Kind: workload.KindSample, Metric: "rate", Value: 1}, {Kind: workload.KindDone},
+	}, settings: env.Settings{"pid": "7"}}
+	server := workerOutput{messages: []workload.Message{
+		{Kind: workload.KindHello}, {Kind: workload.KindNote, Key: "listening", Text: "0.0.0.0:9"},
+		{Kind: workload.KindError, Text: "boom"}, {Kind: workload.KindDone},
+	}, settings: env.Settings{"container_id": "abc"}, stderr: "; stderr: x"}
+	out := merged(client, server, "198.18.0.1:9")
+	var kinds []string
+	for _, m := range out.messages {
+		kinds = append(kinds, m.Kind+":"+m.Key+m.Text)
+	}
+	if got := strings.Join(kinds, " "); got != "hello: sample: done: note:server.listening0.0.0.0:9 error:server: boom" {
+		t.Errorf("messages %s", got)
+	}
+	if out.settings["container_id"] != "abc" || out.settings["client.pid"] != "7" || out.settings["server_address"] != "198.18.0.1:9" {
+		t.Errorf("settings %v", out.settings)
+	}
+	if out.stderr != "; server; stderr: x" {
+		t.Errorf("stderr %q", out.stderr)
+	}
+}
+
+func TestTakePortHandsOutDistinctFreePorts(t *testing.T) {
+	seen := map[int]bool{}
+	var releases []func()
+	for range 20 {
+		p, release, err := takePort("127.0.0.1", []string{"tcp", "udp"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if seen[p] {
+			t.Fatalf("port %d handed out twice", p)
+		}
+		seen[p] = true
+		releases = append(releases, release)
+	}
+	for _, r := range releases {
+		r()
+	}
+	if len(portsTaken) != 0 {
+		t.Errorf("%d ports still held", len(portsTaken))
+	}
+}

@@ -1,0 +1,139 @@
+package net
+
+import (
+	"errors"
+	"fmt"
+	"runtime"
+	"syscall"
+	"time"
+)
+
+// blockingSocket is a socket used with plain blocking system calls, as
+// netperf uses its sockets, instead of through Go's network poller. A
+// request-response loop then waits in the kernel exactly as a C program
+// does: the poller, whose threads spin a while before they sleep, would make
+// round trips shorter than netperf's on idle CPUs, and bimodal.
+//
+// Use it from one goroutine locked to its OS thread (runtime.LockOSThread).
+type blockingSocket struct{ fd int }
+
+// blocking takes over conn's socket: a duplicate of its descriptor, put in
+// blocking mode. The mode belongs to the socket, so conn must not be read
+// or written any more; close both when done.
+func blocking(conn syscall.Conn) (*blockingSocket, error) {
+	raw, err := conn.SyscallConn()
+	if err != nil {
+		return nil, err
+	}
+	fd := -1
+	var dupErr error
+	if err := raw.Control(func(f uintptr) { fd, dupErr = syscall.Dup(int(f)) }); err != nil {
+		return nil, err
+	}
+	if dupErr != nil {
+		return nil, fmt.Errorf("duplicating the socket: %w", dupErr)
+	}
+	if err := syscall.SetNonblock(fd, false); err != nil {
+		syscall.Close(fd)
+		return nil, fmt.Errorf("making the socket blocking: %w", err)
+	}
+	return &blockingSocket{fd: fd}, nil
+}
+
+// errTimeout is what read returns when the receive timeout passed.
+var errTimeout = errors.New("receive timed out")
+
+func (b *blockingSocket) read(p []byte) (int, error) {
+	for {
+		n, err := syscall.Read(b.fd, p)
+		switch {
+		case err == syscall.EINTR:
+			continue
+		case err == syscall.EAGAIN:
+			return 0, errTimeout
+		case err != nil:
+			return 0, err
+		case n == 0 && len(p) > 0:
+			return 0, errEOF
+		}
+		return n, nil
+	}
+}
+
+// readFull reads exactly len(p) bytes of a stream.
+func (b *blockingSocket) readFull(p []byte) error {
+	for done := 0; done < len(p); {
+		n, err := b.read(p[done:])
+		if err != nil {
+			if errors.Is(err, errEOF) && done > 0 {
+				return errors.New("the connection ended inside a message")
+			}
+			return err
+		}
+		done += n
+	}
+	return nil
+}
+
+func (b *blockingSocket) write(p []byte) error {
+	for done := 0; done < len(p); {
+		n, err := syscall.Write(b.fd, p[done:])
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		done += n
+	}
+	return nil
+}
+
+func (b *blockingSocket) recvFrom(p []byte) (int, syscall.Sockaddr, error) {
+	for {
+		n, from, err := syscall.Recvfrom(b.fd, p, 0)
+		switch {
+		case err == syscall.EINTR:
+			continue
+		case err == syscall.EAGAIN:
+			return 0, nil, errTimeout
+		}
+		return n, from, err
+	}
+}
+
+func (b *blockingSocket) sendTo(p []byte, to syscall.Sockaddr) error {
+	for {
+		err := syscall.Sendto(b.fd, p, 0, to)
+		if err != syscall.EINTR {
+			return err
+		}
+	}
+}
+
+// setReadTimeout bounds every read (SO_RCVTIMEO); 0 waits for ever.
+func (b *blockingSocket) setReadTimeout(d time.Duration) error {
+	tv := syscall.NsecToTimeval(d.Nanoseconds())
+	return syscall.SetsockoptTimeval(b.fd, syscall.SOL_SOCKET, syscall.SO_RCVTIMEO, &tv)
+}
+
+// interrupt wakes a read blocked in another thread: shutdown ends a
+// stream's reads and a connected datagram socket's alike.
+func (b *blockingSocket) interrupt() { _ = syscall.Shutdown(b.fd, syscall.SHUT_RDWR) }
+
+func (b *blockingSocket) close() { syscall.Close(b.fd) }
+
+// errEOF is the end of a stream.
+var errEOF = errors.New("EOF")
+
+// onLockedThread runs fn on a goroutine locked to an OS thread of its own,
+// which ends with it (the thread's scheduling state goes with it).
+func onLockedThread(fn func()) {
+	done := make(chan struct{})
+	go func() {
+		runtime.LockOSThread()
+		defer close(done)
+		fn()
+	}()
+	<-done
+}
