@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"strconv"
 	"sync"
@@ -134,7 +133,7 @@ func (TCP) Serve(ctx context.Context, p workload.Params, addr string, e workload
 	defer stop()
 	setWindow(conns, c.window)
 	if c.direction == dirIn {
-		got, err := receiveAll(conns, c.buffer)
+		got, err := receiveAll(ctx, conns, c.buffer)
 		if err != nil {
 			return err
 		}
@@ -142,7 +141,7 @@ func (TCP) Serve(ctx context.Context, p workload.Params, addr string, e workload
 			return err
 		}
 	} else {
-		sent, err := sendAll(conns, c.buffer, c.duration)
+		sent, err := sendAll(ctx, conns, c.buffer, c.duration)
 		if err != nil {
 			return err
 		}
@@ -176,14 +175,14 @@ func (TCP) Client(ctx context.Context, p workload.Params, addr string, e workloa
 	setWindow(conns, c.window)
 	var got received
 	if c.direction == dirIn {
-		if _, err := sendAll(conns, c.buffer, c.duration); err != nil {
+		if _, err := sendAll(ctx, conns, c.buffer, c.duration); err != nil {
 			return err
 		}
 		if err := cs.ctl.recv(&got, 30*time.Second); err != nil {
 			return fmt.Errorf("waiting for the server's count: %w", err)
 		}
 	} else {
-		if got, err = receiveAll(conns, c.buffer); err != nil {
+		if got, err = receiveAll(ctx, conns, c.buffer); err != nil {
 			return err
 		}
 	}
@@ -215,8 +214,10 @@ func setWindow(conns []*net.TCPConn, window int) {
 }
 
 // sendAll writes on every connection at once for d, then closes their
-// sending halves, and returns the bytes written.
-func sendAll(conns []*net.TCPConn, bufSize int, d time.Duration) (int64, error) {
+// sending halves, and returns the bytes written. Each stream writes from a
+// thread of its own with blocking calls, as iperf does: through Go's poller
+// a stream that found its socket full would park and be woken again.
+func sendAll(ctx context.Context, conns []*net.TCPConn, bufSize int, d time.Duration) (int64, error) {
 	buf := make([]byte, bufSize)
 	for i := range buf {
 		buf[i] = byte(i * 7)
@@ -226,19 +227,24 @@ func sendAll(conns []*net.TCPConn, bufSize int, d time.Duration) (int64, error) 
 	sent := make([]int64, len(conns))
 	errs := make([]error, len(conns))
 	for i, c := range conns {
+		sock, err := blocking(c)
+		if err != nil {
+			return 0, err
+		}
+		defer sock.close()
+		defer context.AfterFunc(ctx, sock.interrupt)()
 		wg.Add(1)
-		go func() {
+		go onLockedThread(func() {
 			defer wg.Done()
 			for time.Now().Before(deadline) {
-				n, err := c.Write(buf)
-				sent[i] += int64(n)
-				if err != nil {
+				if err := sock.write(buf); err != nil {
 					errs[i] = fmt.Errorf("stream %d: sending: %w", i, err)
 					return
 				}
+				sent[i] += int64(len(buf))
 			}
 			errs[i] = c.CloseWrite()
-		}()
+		})
 	}
 	wg.Wait()
 	var total int64
@@ -248,36 +254,41 @@ func sendAll(conns []*net.TCPConn, bufSize int, d time.Duration) (int64, error) 
 	return total, errors.Join(errs...)
 }
 
-// receiveAll reads every connection to its end and counts the bytes and the
-// time from the first byte on any stream to the last on all.
-func receiveAll(conns []*net.TCPConn, bufSize int) (received, error) {
+// receiveAll reads every connection to its end, each from a thread of its
+// own with blocking calls, and counts the bytes and the time from the first
+// byte on any stream to the last on all.
+func receiveAll(ctx context.Context, conns []*net.TCPConn, bufSize int) (received, error) {
 	var mu sync.Mutex
 	var first, last time.Time
 	var total int64
 	var wg sync.WaitGroup
 	errs := make([]error, len(conns))
 	for i, c := range conns {
+		sock, err := blocking(c)
+		if err != nil {
+			return received{}, err
+		}
+		defer sock.close()
+		defer context.AfterFunc(ctx, sock.interrupt)()
 		wg.Add(1)
-		go func() {
+		go onLockedThread(func() {
 			defer wg.Done()
 			buf := make([]byte, bufSize)
 			var n int64
 			var t0 time.Time
 			for {
-				k, err := c.Read(buf)
-				if k > 0 {
-					if n == 0 {
-						t0 = time.Now()
-					}
-					n += int64(k)
-				}
-				if errors.Is(err, io.EOF) {
+				k, err := sock.read(buf)
+				if errors.Is(err, errEOF) {
 					break
 				}
 				if err != nil {
 					errs[i] = fmt.Errorf("stream %d: receiving: %w", i, err)
 					return
 				}
+				if n == 0 {
+					t0 = time.Now()
+				}
+				n += int64(k)
 			}
 			t1 := time.Now()
 			mu.Lock()
@@ -289,7 +300,7 @@ func receiveAll(conns []*net.TCPConn, bufSize int) (received, error) {
 			if t1.After(last) {
 				last = t1
 			}
-		}()
+		})
 	}
 	wg.Wait()
 	if err := errors.Join(errs...); err != nil {

@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# net-vs-reference: is boxtax's own network code ever the bottleneck it
+# claims to measure? On loopback, in one run, it measures
+#   net.tcp (native, client sending)  against iperf3 (Debian's), and
+#   net.rr  (TCP and UDP, 1 byte)     against pingpong.c, a minimal blocking
+#                                     C request-response pair (netperf's way),
+# alternating the two tools ROUNDS times, and prints the medians and ratios.
+# Goals: net.tcp >= 0.95 x iperf3's bandwidth; net.rr's round trip within
+# 10 % of the reference's.
+#
+#   bench/net-vs-reference.sh                # 5 rounds of 5 s each
+#   ROUNDS=9 SECS=3 PIN=1 bench/net-vs-reference.sh
+#
+# ROUNDS, SECS: rounds and seconds per measurement; PIN=1 pins every server
+# to CPU 1 and every client to CPU 0 (taskset), the same for both tools;
+# BOXTAX: the binary (default: bin/boxtax, built with make build if missing).
+# Needs iperf3 and gcc (apt-get install iperf3 gcc). Loopback only: every
+# server listens on 127.0.0.1; every client stops by itself after SECS.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROUNDS=${ROUNDS:-5}
+SECS=${SECS:-5}
+BOXTAX=${BOXTAX:-bin/boxtax}
+for tool in iperf3 gcc; do
+  command -v "$tool" >/dev/null || { echo "$tool is missing: apt-get install iperf3 gcc" >&2; exit 2; }
+done
+[ -x "$BOXTAX" ] || make build >/dev/null
+work=$(mktemp -d)
+trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
+gcc -O2 -Wall -o "$work/pingpong" bench/pingpong.c
+
+srv=() cli=()
+if [ "${PIN:-0}" = 1 ]; then srv=(taskset -c 1) cli=(taskset -c 0); fi
+port=$((20000 + RANDOM % 20000))
+
+# sample FILE KEY VALUE: append one measurement.
+sample() { echo "$3" >> "$work/$1.$2"; }
+# median FILE.KEY
+median() { sort -g "$work/$1" | awk '{v[NR]=$1} END {print (NR%2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2)}'; }
+# field NAME: a sample's value from boxtax worker output on stdin.
+field() { sed -n "s/.*\"metric\":\"$1\",\"value\":\([-0-9.e+]*\).*/\1/p"; }
+boxtax_pair() { # workload params: run server and client, print the client's protocol lines
+  port=$((port + 1))
+  "${srv[@]}" "$BOXTAX" worker --workload "$1" --params "$2" --serve "127.0.0.1:$port" >/dev/null &
+  "${cli[@]}" "$BOXTAX" worker --workload "$1" --params "$2" --client "127.0.0.1:$port"
+  wait
+}
+
+echo "host: $(nproc) CPUs, $(uptime | sed 's/.*load average/load average/')"
+echo "boxtax $("$BOXTAX" version 2>/dev/null | head -1), $(iperf3 --version | head -1)"
+echo "rounds: $ROUNDS x ${SECS}s, pinned: ${PIN:-0}"
+for r in $(seq "$ROUNDS"); do
+  # TCP bandwidth, client sending, one stream, 128 KiB writes on both.
+  port=$((port + 1))
+  "${srv[@]}" iperf3 -s -1 -B 127.0.0.1 -p "$port" >/dev/null &
+  sleep 0.3
+  mbit=$("${cli[@]}" iperf3 -c 127.0.0.1 -p "$port" -t "$SECS" -f m | awk '/receiver/ {print $(NF-2)}')
+  wait
+  sample tcp iperf3 "$mbit"
+  sample tcp boxtax "$(boxtax_pair net.tcp "{\"duration\":\"${SECS}s\"}" | field mbit_per_s)"
+  for proto in tcp udp; do
+    port=$((port + 1))
+    "${srv[@]}" "$work/pingpong" server "$proto" "$port" 1 &
+    sleep 0.2
+    read -r _ _ _ mean _ p50 _ _ < <("${cli[@]}" "$work/pingpong" client "$proto" 127.0.0.1 "$port" 1 "$SECS")
+    wait
+    sample "rr_$proto" ref_mean "$mean"
+    sample "rr_$proto" ref_p50 "$p50"
+    out=$(boxtax_pair net.rr "{\"duration\":\"${SECS}s\",\"protocol\":\"$proto\"}")
+    sample "rr_$proto" boxtax_mean "$(field rtt_mean_us <<<"$out")"
+    sample "rr_$proto" boxtax_p50 "$(field rtt_p50_us <<<"$out")"
+  done
+  echo "round $r done: $(uptime | sed 's/.*load average/load average/')"
+done
+
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.3f", a / b}'; }
+echo
+printf '%-28s %14s %14s %8s %s\n' "measure (median)" "boxtax" "reference" "ratio" "goal"
+t_b=$(median tcp.boxtax) t_r=$(median tcp.iperf3)
+printf '%-28s %14.0f %14.0f %8s %s\n' "net.tcp Mbit/s vs iperf3" "$t_b" "$t_r" "$(ratio "$t_b" "$t_r")" ">= 0.95"
+for proto in tcp udp; do
+  for stat in mean p50; do
+    b=$(median "rr_$proto.boxtax_$stat") r=$(median "rr_$proto.ref_$stat")
+    printf '%-28s %14.2f %14.2f %8s %s\n' "net.rr $proto RTT $stat us" "$b" "$r" "$(ratio "$b" "$r")" "0.90-1.10"
+  done
+done
+echo
+echo "all rounds (boxtax | reference):"
+paste -d' ' "$work/tcp.boxtax" "$work/tcp.iperf3" | awk '{printf "  tcp Mbit/s   %10.0f | %10.0f\n", $1, $2}'
+for proto in tcp udp; do
+  paste -d' ' "$work/rr_$proto.boxtax_mean" "$work/rr_$proto.ref_mean" | awk -v p="$proto" '{printf "  rr %s mean us %8.2f | %8.2f\n", p, $1, $2}'
+done
