@@ -97,7 +97,7 @@ func writeLaTeX(w io.Writer, r *Report) error {
 		fmt.Fprintf(w, "\n\\begin{table}[htbp]\n\\centering\n\\caption{Study %d: effect sizes. $\\eta^2$: share of the total variation a term explains; partial $\\eta^2$: its share of what the other terms leave.}\n", r.Study.ID)
 		fmt.Fprintf(w, "\\label{tab:%s-effects}\n\\begin{tabular}{lllrrrrr}\n\\toprule\nWorkload & Metric & Term & df & $F$ & $p$ & $\\eta^2$ & partial $\\eta^2$ \\\\\n\\midrule\n", label)
 		for _, e := range r.Effects {
-			fmt.Fprintf(w, "%s & %s & %s & %g, %g & %s & %s & %s & %s \\\\\n", texEscape(e.Workload), texEscape(e.Metric), texEscape(e.Term), e.DF, e.DFResidual,
+			fmt.Fprintf(w, "%s & %s & %s & %g, %g & %s & %s & %s & %s \\\\\n", texEscape(e.Workload), texEscape(e.Label), texEscape(e.Term), e.DF, e.DFResidual,
 				optNum("%.3g", e.F), optNum("%.2g", e.P), optNum("%.3f", e.EtaSq), optNum("%.3f", e.PartialEtaSq))
 		}
 		fmt.Fprintf(w, "\\bottomrule\n\\end{tabular}\n\\end{table}\n")

@@ -37,7 +37,7 @@ func writeMarkdown(w io.Writer, r *Report) error {
 	if len(r.Effects) > 0 {
 		fmt.Fprintf(w, "\n## Effect sizes\n\n| workload | metric | term | df | F | p | η² | partial η² |\n|---|---|---|---|---|---|---|---|\n")
 		for _, e := range r.Effects {
-			fmt.Fprintf(w, "| %s | %s | %s | %g, %g | %s | %s | %s | %s |\n", mdEscape(e.Workload), mdEscape(e.Metric), mdEscape(e.Term), e.DF, e.DFResidual,
+			fmt.Fprintf(w, "| %s | %s | %s | %g, %g | %s | %s | %s | %s |\n", mdEscape(e.Workload), mdEscape(e.Label), mdEscape(e.Term), e.DF, e.DFResidual,
 				optNum("%.3g", e.F), optNum("%.2g", e.P), optNum("%.3f", e.EtaSq), optNum("%.3f", e.PartialEtaSq))
 		}
 	}

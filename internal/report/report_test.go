@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
+	"math"
 	"os"
 	"path/filepath"
 	"sort"
@@ -141,8 +142,6 @@ func factorial() *Report {
 		}
 		r.AddSeries(store.Series{RunID: run.ID, Name: "latency_us", Unit: "µs", Values: vals})
 	}
-	p, f, eta := 0.003, 7.5, 0.41
-	r.Effects = []Effect{{Workload: "test.cpu", Metric: "events_per_s", Term: "env", Method: "two-way ANOVA (test data)", DF: 2, DFResidual: 36, F: &f, P: &p, EtaSq: &eta, PartialEtaSq: &eta}}
 	return r
 }
 
@@ -188,6 +187,38 @@ func TestBuildComputesOverheadAgainstBaseline(t *testing.T) {
 	}
 	if r.Runs.Failed != 1 || r.Runs.Warmup != 1 || r.Runs.OK != 6 || len(r.Failures) != 1 {
 		t.Errorf("run counts %+v", r.Runs)
+	}
+}
+
+func TestEffectSizesOfTheRuns(t *testing.T) {
+	// One-way: native 1000, 1010, 990 against docker-bridge 950, 960, 940.
+	// SS_env = 3 (25² + 25²) = 3750, SS_res = 400 on 4 df: F = 37.5.
+	effects := fixture().Effects
+	var env *Effect
+	for i := range effects {
+		if effects[i].Metric == "events_per_s" {
+			env = &effects[i]
+		}
+	}
+	if env == nil || env.Term != "env" || env.DF != 1 || env.DFResidual != 4 {
+		t.Fatalf("effects %+v", effects)
+	}
+	if math.Abs(*env.F-37.5) > 1e-9 || math.Abs(*env.EtaSq-3750.0/4150) > 1e-12 || math.Abs(*env.PartialEtaSq-3750.0/4150) > 1e-12 {
+		t.Errorf("F %v, eta² %v, partial %v", *env.F, *env.EtaSq, *env.PartialEtaSq)
+	}
+	// pf(37.5, 1, 4, lower.tail = FALSE) = P(|T_4| > sqrt(37.5)) = 0.0036022...
+	if math.Abs(*env.P-0.0036022) > 1e-7 {
+		t.Errorf("p %v", *env.P)
+	}
+	// Factorial: env, threads and their interaction for test.cpu.
+	var terms []string
+	for _, e := range factorial().Effects {
+		if e.Workload == "test.cpu" {
+			terms = append(terms, e.Term)
+		}
+	}
+	if strings.Join(terms, ",") != "env,threads,env:threads" {
+		t.Errorf("test.cpu terms %v", terms)
 	}
 }
 
