@@ -3,6 +3,7 @@ package stats
 import (
 	"fmt"
 	"math"
+	"slices"
 )
 
 // Cells holds sufficient statistics of multivariate observations grouped by
@@ -223,4 +224,41 @@ func (cl *Cell) merge(n float64, offset, com []float64) {
 	for r := range cl.Mean {
 		cl.Mean[r] = cl.shift[r] + cl.offset[r]
 	}
+}
+
+// Recode returns the cells with their factors' levels put in a new order
+// (the same names, e.g. sorted as R's factor() sorts them, or with a chosen
+// reference level first): factors[i] must hold the levels of Factors[i].
+func (c *Cells) Recode(factors []Factor) (*Cells, error) {
+	if len(factors) != len(c.Factors) {
+		return nil, fmt.Errorf("recoding %d factors as %d", len(c.Factors), len(factors))
+	}
+	maps := make([][]int, len(factors))
+	for i, f := range c.Factors {
+		if f.Name != factors[i].Name || len(f.Levels) != len(factors[i].Levels) {
+			return nil, fmt.Errorf("factor %s cannot be recoded as %s with %d levels", f.Name, factors[i].Name, len(factors[i].Levels))
+		}
+		maps[i] = make([]int, len(f.Levels))
+		for l, name := range f.Levels {
+			maps[i][l] = slices.Index(factors[i].Levels, name)
+			if maps[i][l] < 0 {
+				return nil, fmt.Errorf("factor %s: level %q is missing from the new levels", f.Name, name)
+			}
+		}
+	}
+	out := NewCells(factors, c.Responses)
+	out.skipped = c.skipped
+	for _, cl := range c.order {
+		codes := make([]int, len(cl.Codes))
+		for i, code := range cl.Codes {
+			codes[i] = maps[i][code]
+		}
+		nc, err := out.cell(codes)
+		if err != nil {
+			return nil, err
+		}
+		copy(nc.shift, cl.shift)
+		nc.merge(cl.N, cl.offset, cl.Comoment)
+	}
+	return out, nil
 }

@@ -172,3 +172,24 @@ func TestFitNeedsResidualDF(t *testing.T) {
 		t.Errorf("error %v", err)
 	}
 }
+
+func TestCellsRecode(t *testing.T) {
+	f := []Factor{{Name: "g", Levels: []string{"native", "docker"}}}
+	c := NewCells(f, []string{"x"})
+	for i := 0; i < 10; i++ {
+		c.Add([]int{i % 2}, []float64{float64(i)})
+	}
+	r, err := c.Recode([]Factor{{Name: "g", Levels: []string{"docker", "native"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, cl := range r.List() {
+		want := map[int]float64{1: 4, 0: 5}[cl.Codes[0]] // native (now 1): 0,2,4,6,8
+		if cl.Mean[0] != want || cl.N != 5 || cl.Comoment[0] != 40 {
+			t.Errorf("cell %v: n %v mean %v comoment %v", cl.Codes, cl.N, cl.Mean, cl.Comoment)
+		}
+	}
+	if _, err := c.Recode([]Factor{{Name: "g", Levels: []string{"docker", "podman"}}}); err == nil {
+		t.Error("recoded to levels that do not match")
+	}
+}

@@ -49,6 +49,9 @@ func (m *LinearModel) Manova(test string) ([]ManovaRow, error) {
 	if !ok {
 		return nil, fmt.Errorf("unknown multivariate test %q; tests: %v", test, MultivariateTests)
 	}
+	if m.ResidualDF < float64(p) {
+		return nil, fmt.Errorf("%v residual degrees of freedom for %d responses: a multivariate test needs at least as many; repeat more runs or analyse fewer responses", m.ResidualDF, p)
+	}
 	// Scale to unit residual variances, as R does, before factoring E.
 	sc := make([]float64, p)
 	for i := range sc {

@@ -114,7 +114,8 @@ func (p pairPlan) procedure() procedure {
 		for try := 0; try < 3; try++ {
 			port, release, err := takePort(p.hostAddr, p.workload.Protocols(p.params))
 			if err != nil {
-				return workerOutput{err: err}
+				out = workerOutput{err: err}
+				break
 			}
 			var retry bool
 			out, retry = p.run(ctx, e, spec, port, arrive)

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/boxtax/boxtax/internal/env"
 	"github.com/boxtax/boxtax/internal/workload"
 )
 
@@ -149,51 +148,5 @@ func TestSetWireFromTheCommandLine(t *testing.T) {
 	s, _ := ParseSpec("t.yaml", []byte(netStudy))
 	if err := s.SetWire(nil, "fast"); err == nil || !strings.Contains(err.Error(), "--wire-rate fast") {
 		t.Errorf("bad rate: %v", err)
-	}
-}
-
-func TestMergedPairKeepsClientFiguresAndServerNotes(t *testing.T) {
-	client := workerOutput{messages: []workload.Message{
-		{Kind: workload.KindHello}, {Kind: workload.KindSample, Metric: "rate", Value: 1}, {Kind: workload.KindDone},
-	}, settings: env.Settings{"pid": "7"}}
-	server := workerOutput{messages: []workload.Message{
-		{Kind: workload.KindHello}, {Kind: workload.KindNote, Key: "listening", Text: "0.0.0.0:9"},
-		{Kind: workload.KindError, Text: "boom"}, {Kind: workload.KindDone},
-	}, settings: env.Settings{"container_id": "abc"}, stderr: "; stderr: x"}
-	out := merged(client, server, "198.18.0.1:9")
-	var kinds []string
-	for _, m := range out.messages {
-		kinds = append(kinds, m.Kind+":"+m.Key+m.Text)
-	}
-	if got := strings.Join(kinds, " "); got != "hello: sample: done: note:server.listening0.0.0.0:9 error:server: boom" {
-		t.Errorf("messages %s", got)
-	}
-	if out.settings["container_id"] != "abc" || out.settings["client.pid"] != "7" || out.settings["server_address"] != "198.18.0.1:9" {
-		t.Errorf("settings %v", out.settings)
-	}
-	if out.stderr != "; server; stderr: x" {
-		t.Errorf("stderr %q", out.stderr)
-	}
-}
-
-func TestTakePortHandsOutDistinctFreePorts(t *testing.T) {
-	seen := map[int]bool{}
-	var releases []func()
-	for range 20 {
-		p, release, err := takePort("127.0.0.1", []string{"tcp", "udp"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if seen[p] {
-			t.Fatalf("port %d handed out twice", p)
-		}
-		seen[p] = true
-		releases = append(releases, release)
-	}
-	for _, r := range releases {
-		r()
-	}
-	if len(portsTaken) != 0 {
-		t.Errorf("%d ports still held", len(portsTaken))
 	}
 }
