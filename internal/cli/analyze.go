@@ -2,6 +2,8 @@ package cli
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -114,6 +116,11 @@ func runAnalyze(ctx context.Context, g *Globals, o analyzeOptions) error {
 			continue
 		}
 		r, err := analysis.Analyze(d, o.Model)
+		if errors.Is(err, stats.ErrNoResidualDF) && o.Unit == "both" {
+			// Too few runs for the run-level test: say so and go on.
+			fmt.Fprintf(g.Stderr, "boxtax analyze: %s per %s left out: %v; repeat each scenario at least twice\n", d.Workload, d.Unit, err)
+			continue
+		}
 		if err != nil {
 			return usageError{err}
 		}
