@@ -53,7 +53,7 @@ func Collect(version string) Host {
 		h.KernelRelease = unix.ByteSliceToString(u.Release[:])
 		h.KernelVersion = unix.ByteSliceToString(u.Version[:])
 	}
-	h.Preemption = preemption(h.KernelVersion)
+	h.Preemption = preemption(h.KernelRelease, h.KernelVersion)
 	h.RealtimeKernel = h.Preemption == "PREEMPT_RT"
 	h.CPUModel, h.Virtualized = cpuModel()
 	h.MemTotalBytes = memTotal()
@@ -63,7 +63,7 @@ func Collect(version string) Host {
 
 // preemption tells the kernel's preemption model from /sys/kernel/realtime,
 // the dynamic-preemption debugfs file and the version string (uname -v).
-func preemption(kernelVersion string) string {
+func preemption(release, kernelVersion string) string {
 	if readTrim("/sys/kernel/realtime") == "1" || strings.Contains(kernelVersion, "PREEMPT_RT") {
 		return "PREEMPT_RT"
 	}
@@ -75,6 +75,9 @@ func preemption(kernelVersion string) string {
 	}
 	switch {
 	case strings.Contains(kernelVersion, "PREEMPT_DYNAMIC"):
+		if m := dynamicModel(release); m != "" {
+			return "PREEMPT_DYNAMIC (" + m + ")"
+		}
 		return "PREEMPT_DYNAMIC"
 	case strings.Contains(kernelVersion, "PREEMPT"):
 		return "PREEMPT"
