@@ -103,6 +103,8 @@ func seedCell(c *Cell) string {
 		return "-"
 	case c.IsBaseline:
 		return fmt.Sprintf("%s (%s)", fmtValue(c.Mean), fmtValue(c.Std))
+	case c.absolute:
+		return fmt.Sprintf("%s (%s)", fmtValue(c.Mean), fmtValue(c.Std))
 	case c.OverheadPct == nil:
 		return fmt.Sprintf("%s (%s) abs", fmtValue(c.Mean), fmtValue(c.Std))
 	}

@@ -110,6 +110,7 @@ type Cell struct {
 	Values         []float64         `json:"values"`                  // one per measured run, in run order
 
 	secondary bool
+	absolute  bool   // shown as mean (std) in every environment
 	group     string // workload and non-env levels: one table row group
 }
 
@@ -247,7 +248,7 @@ func newCell(run store.Run, smp store.Sample, baseline string) *Cell {
 		Label: smp.Metric, Baseline: baseline, IsBaseline: run.Env == baseline, OverheadCI95: []*float64{nil, nil}}
 	if wl, err := workload.Lookup(run.Workload); err == nil {
 		if m, ok := wl.Info().Metric(smp.Metric); ok {
-			c.Label, c.HigherIsBetter, c.secondary = m.Label, m.HigherIsBetter, m.Secondary
+			c.Label, c.HigherIsBetter, c.secondary, c.absolute = m.Label, m.HigherIsBetter, m.Secondary, m.Absolute
 		}
 	}
 	// Host monitors (mon.*) are context, not results: out of the table, in

@@ -23,6 +23,10 @@ type Metric struct {
 	// run's figure: "sum" (throughput: the default when HigherIsBetter),
 	// "mean" (the default otherwise), "max" or "min".
 	Aggregate string `json:"aggregate,omitempty"`
+	// Absolute metrics show their mean (std) in every environment of the
+	// overhead table instead of a % deviation: for start-up times a ratio to
+	// a native process's few milliseconds says less than the times themselves.
+	Absolute bool `json:"absolute,omitempty"`
 }
 
 // Combine aggregates the values of concurrent instances as m.Aggregate says.

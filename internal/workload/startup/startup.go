@@ -22,17 +22,17 @@ func (Startup) Info() workload.Info {
 		Summary:  "time to start a program in the environment and to stop and remove it again, as the seed's container activation time",
 		SeedTool: "time docker run (Morabito 2017, Fig 20)",
 		Metrics: []workload.Metric{
-			{Name: "activation_ms", Unit: "ms", Label: "activation ms",
+			{Name: "activation_ms", Unit: "ms", Label: "activation ms", Absolute: true,
 				Description: "from the create request (natively: the fork) to the worker's first instruction, as the worker's own clock says (same host clock)"},
-			{Name: "create_ms", Unit: "ms", Label: "create ms", Secondary: true,
+			{Name: "create_ms", Unit: "ms", Label: "create ms", Secondary: true, Absolute: true,
 				Description: "the create request alone (Docker: POST /containers/create); 0 natively"},
-			{Name: "start_ms", Unit: "ms", Label: "start ms", Secondary: true,
+			{Name: "start_ms", Unit: "ms", Label: "start ms", Secondary: true, Absolute: true,
 				Description: "the start request alone (Docker: attach and POST /containers/start; natively: fork and exec)"},
-			{Name: "first_output_ms", Unit: "ms", Label: "first output ms",
+			{Name: "first_output_ms", Unit: "ms", Label: "first output ms", Absolute: true,
 				Description: "from the create request to the first line of the worker's output arriving at the controller"},
-			{Name: "exit_ms", Unit: "ms", Label: "exit ms", Secondary: true,
+			{Name: "exit_ms", Unit: "ms", Label: "exit ms", Secondary: true, Absolute: true,
 				Description: "from the create request until the worker has exited and its output is read"},
-			{Name: "stop_remove_ms", Unit: "ms", Label: "stop+remove ms",
+			{Name: "stop_remove_ms", Unit: "ms", Label: "stop+remove ms", Absolute: true,
 				Description: "stopping and removing what was started, after the worker exited (Docker: remove the container)"},
 		},
 	}
@@ -40,7 +40,9 @@ func (Startup) Info() workload.Info {
 
 // Run does nothing: the hello line the worker sends before it is the
 // measurement, the controller's timings are the rest.
-func (Startup) Run(context.Context, workload.Params, workload.Env, workload.Emitter) error { return nil }
+func (Startup) Run(context.Context, workload.Params, workload.Env, workload.Emitter) error {
+	return nil
+}
 
 // ControllerMeasured tells the runner to time the environment around the
 // worker and report the metrics itself.
