@@ -56,6 +56,7 @@ func commands() map[string]command {
 		"run":     {"run a study (default: quick) and store every sample", runCmd},
 		"report":  {"print a study's results: table, markdown, csv, json, latex or html with plots", reportCmd},
 		"compare": {"put studies side by side (other devices, other days) on the cells they share", compareCmd},
+		"serve":   {"browse the studies of a database in a web browser (this machine only by default)", serveCmd},
 		"analyze": {"ANOVA/MANOVA with effect sizes and coefficients of a factorial study, or of a CSV", analyzeCmd},
 		"list":    {"list workloads, envs (with availability) or studies", listCmd},
 		"sysinfo": {"print the facts recorded about this machine", sysinfoCmd},

@@ -72,6 +72,7 @@ type glance struct {
 	Comparisons, Beyond int
 	Costs, Gains        []string
 	Quiet               []string // workloads with no deviation beyond noise
+	Noisy               string   // "12 of 42", empty when none is
 }
 
 type htmlRow struct {
@@ -266,6 +267,18 @@ func (r *Report) glance() glance {
 		} else {
 			gains = append(gains, t)
 		}
+	}
+	noisy, primary := 0, 0
+	for i := range r.Cells {
+		if c := &r.Cells[i]; !c.secondary {
+			primary++
+			if c.noisy() {
+				noisy++
+			}
+		}
+	}
+	if noisy > 0 {
+		g.Noisy = fmt.Sprintf("%d of %d", noisy, primary)
 	}
 	sort.SliceStable(costs, func(i, j int) bool { return costs[i].abs > costs[j].abs })
 	sort.SliceStable(gains, func(i, j int) bool { return gains[i].abs > gains[j].abs })

@@ -1,0 +1,69 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"net"
+
+	"github.com/boxtax/boxtax/internal/report"
+	"github.com/boxtax/boxtax/internal/report/browse"
+	"github.com/boxtax/boxtax/internal/store"
+)
+
+// serveOptions are the flags of `boxtax serve`.
+type serveOptions struct {
+	DB   string
+	Addr string // host:port to listen on; loopback unless asked otherwise
+}
+
+func serveCmd(ctx context.Context, g *Globals, args []string) error {
+	var o serveOptions
+	fs := newFlags(g, "serve", "[flags]")
+	fs.StringVar(&o.DB, "db", "boxtax.db", "SQLite database whose studies to show")
+	fs.StringVar(&o.Addr, "addr", "127.0.0.1:8080", "address to listen on; the default answers this machine only")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usagef("unexpected argument %q", pos[0])
+	}
+	return serve(ctx, g, o)
+}
+
+// serve shows the studies of o.DB in a browser until ctx ends (Ctrl-C).
+func serve(ctx context.Context, g *Globals, o serveOptions) error {
+	db, err := openExisting(ctx, o.DB)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	host, _, err := net.SplitHostPort(o.Addr)
+	if err != nil {
+		return usagef("--addr %q: want host:port, e.g. 127.0.0.1:8080", o.Addr)
+	}
+	loopback := host == "localhost"
+	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
+		loopback = true
+	}
+	if !loopback {
+		fmt.Fprintf(g.Stderr, "warning: listening on %s: anyone who can reach this machine can read the studies in %s\n", o.Addr, o.DB)
+	}
+	h := browse.Handler(dbSource{db}, o.DB, loopback)
+	return browse.Serve(ctx, o.Addr, h, func(a net.Addr) {
+		fmt.Fprintf(g.Stderr, "serving the studies in %s at http://%s/ (Ctrl-C to stop)\n", o.DB, a)
+	})
+}
+
+// dbSource gives the browser the studies of one database.
+type dbSource struct{ db *store.Store }
+
+func (s dbSource) Studies(ctx context.Context) ([]store.Study, error) { return s.db.Studies(ctx) }
+
+func (s dbSource) Report(ctx context.Context, id int64) (*report.Report, error) {
+	rep, err := buildReport(ctx, s.db, id)
+	if err != nil {
+		return nil, err
+	}
+	return rep, addSeries(ctx, s.db, id, rep)
+}
