@@ -103,7 +103,7 @@ button { font: inherit; padding: 4px 12px; }
 {{range .Studies}}<tr><td><input type="checkbox" name="s" value="{{.ID}}" aria-label="compare study {{.ID}}"></td><td>{{.ID}}</td><td><a href="/study/{{.ID}}">{{.Name}}</a></td><td>{{.Status}}</td><td>{{.Created}}</td><td>{{.Host}}</td>
 <td><a href="/study/{{.ID}}?format=json">json</a> · <a href="/study/{{.ID}}?format=csv">csv</a> · <a href="/study/{{.ID}}?format=markdown">markdown</a> · <a href="/study/{{.ID}}?format=latex">latex</a> · <a href="/study/{{.ID}}/paper/krylovskiy2015">beside Krylovskiy 2015</a></td></tr>
 {{end}}</tbody></table>
-<p><button type="submit">Compare the checked studies</button> <span class="meta">(the first checked is the reference)</span></p></form>
+<p><button type="submit">Compare the checked studies</button> <span class="meta">(the first checked, from the top, is the reference)</span></p></form>
 {{else if .Pre}}<pre>{{.Pre}}</pre>{{else}}<p>No study is stored in {{.DB}} yet: run one with <code>boxtax run --db {{.DB}}</code>.</p>{{end}}
 </main></body></html>
 `))
@@ -124,7 +124,11 @@ func (s *server) index(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
 	}
-	d := pageData{Title: fmt.Sprintf("%d stored studies", len(studies)), DB: s.name}
+	title := fmt.Sprintf("%d stored studies", len(studies))
+	if len(studies) == 1 {
+		title = "1 stored study"
+	}
+	d := pageData{Title: title, DB: s.name}
 	for i := len(studies) - 1; i >= 0; i-- { // newest first
 		st := studies[i]
 		d.Studies = append(d.Studies, studyRow{ID: st.ID, Name: st.Name, Status: st.Status,
