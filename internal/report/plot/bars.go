@@ -47,11 +47,11 @@ func (b Bars) SVG() string {
 	for _, s := range b.Series {
 		for g := range b.Groups {
 			v := at(s.Values, g)
-			if math.IsNaN(v) {
+			if missing(v) {
 				continue
 			}
 			e := at(s.Errs, g)
-			if math.IsNaN(e) {
+			if missing(e) {
 				e = 0
 			}
 			lo, hi = math.Min(lo, v-e), math.Max(hi, v+e)
@@ -76,7 +76,7 @@ func (b Bars) SVG() string {
 		start := gx + (groupW-barW*n)/2
 		for i, s := range b.Series {
 			v := at(s.Values, g)
-			if math.IsNaN(v) {
+			if missing(v) {
 				continue
 			}
 			x := start + barW*float64(i)
@@ -88,7 +88,7 @@ func (b Bars) SVG() string {
 			}
 			c.raw(`<rect class="bar" data-series="%s" data-group="%s" x="%s" y="%s" width="%s" height="%s" fill="%s"><title>%s</title></rect>`,
 				esc(s.Name), esc(name), num(x+1), num(top), num(barW-2), num(h), pick(s.Color, i), esc(tip))
-			if e := at(s.Errs, g); !math.IsNaN(e) && e > 0 {
+			if e := at(s.Errs, g); !missing(e) && e > 0 {
 				c.errorBar(x+barW/2, y.at(v-e), y.at(v+e), math.Min(barW/4, 6), "")
 			}
 			if g < len(s.Points) {
@@ -108,7 +108,7 @@ func (b Bars) count() int {
 	n := 0
 	for _, s := range b.Series {
 		for g := range b.Groups {
-			if !math.IsNaN(at(s.Values, g)) {
+			if !missing(at(s.Values, g)) {
 				n++
 			}
 		}

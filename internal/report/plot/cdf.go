@@ -41,7 +41,7 @@ func (d CDF) SVG() string {
 	xlo, xhi := math.Inf(1), math.Inf(-1)
 	for _, s := range d.Series {
 		for _, x := range s.X {
-			if !math.IsNaN(x) && !math.IsInf(x, 0) {
+			if !missing(x) {
 				xlo, xhi = math.Min(xlo, x), math.Max(xhi, x)
 			}
 		}
@@ -85,7 +85,7 @@ func (d CDF) SVG() string {
 		var pts []string
 		for k, xv := range s.X {
 			p := at(s.P, k)
-			if math.IsNaN(xv) || math.IsNaN(p) {
+			if missing(xv) || missing(p) {
 				continue
 			}
 			pts = append(pts, num(x.at(xv))+","+num(y.at(p)))
@@ -95,7 +95,7 @@ func (d CDF) SVG() string {
 		if d.Markers {
 			for k, xv := range s.X {
 				p := at(s.P, k)
-				if math.IsNaN(xv) || math.IsNaN(p) {
+				if missing(xv) || missing(p) {
 					continue
 				}
 				c.raw(`<circle class="marker" cx="%s" cy="%s" r="3.5" fill="%s"><title>%s</title></circle>`,

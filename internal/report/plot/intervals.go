@@ -47,7 +47,7 @@ func (f Intervals) SVG() string {
 	marks := 0
 	for _, s := range f.Series {
 		for i := range f.Rows {
-			if !math.IsNaN(at(s.Est, i)) {
+			if !missing(at(s.Est, i)) {
 				marks++
 			}
 		}
@@ -61,7 +61,7 @@ func (f Intervals) SVG() string {
 	lo, hi, maxEst := 0.0, 0.0, 0.0
 	for _, s := range f.Series {
 		for i := range f.Rows {
-			if e := at(s.Est, i); !math.IsNaN(e) {
+			if e := at(s.Est, i); !missing(e) {
 				lo, hi, maxEst = math.Min(lo, e), math.Max(hi, e), math.Max(maxEst, math.Abs(e))
 			}
 		}
@@ -72,7 +72,7 @@ func (f Intervals) SVG() string {
 	for _, s := range f.Series {
 		for i := range f.Rows {
 			for _, v := range []float64{at(s.Lo, i), at(s.Hi, i)} {
-				if !math.IsNaN(v) {
+				if !missing(v) {
 					lo, hi = math.Min(lo, math.Max(v, -limit)), math.Max(hi, math.Min(v, limit))
 				}
 			}
@@ -105,13 +105,13 @@ func (f Intervals) SVG() string {
 		off := (float64(si) - float64(len(f.Series)-1)/2) * 8
 		for i := range f.Rows {
 			e := at(s.Est, i)
-			if math.IsNaN(e) {
+			if missing(e) {
 				continue
 			}
 			cy := top + rowH*float64(i) + rowH/2 + off
 			l, h := at(s.Lo, i), at(s.Hi, i)
 			col := pick(s.Color, si)
-			if !math.IsNaN(l) && !math.IsNaN(h) {
+			if !missing(l) && !missing(h) {
 				x1, x2 := x.at(math.Max(l, lo)), x.at(math.Min(h, hi))
 				c.line(x1, cy, x2, cy, col, 2, "")
 				if l < lo {

@@ -50,12 +50,12 @@ func (l Lines) SVG() string {
 	for _, s := range l.Series {
 		for i, x := range s.X {
 			v := at(s.Y, i)
-			if math.IsNaN(x) || math.IsNaN(v) {
+			if missing(x) || missing(v) {
 				continue
 			}
 			xs[x] = true
 			e := at(s.Err, i)
-			if math.IsNaN(e) {
+			if missing(e) {
 				e = 0
 			}
 			ylo, yhi = math.Min(ylo, v-e), math.Max(yhi, v+e)
@@ -105,7 +105,7 @@ func (l Lines) SVG() string {
 		var path []string
 		for k, xv := range s.X {
 			v := at(s.Y, k)
-			if math.IsNaN(xv) || math.IsNaN(v) {
+			if missing(xv) || missing(v) {
 				continue
 			}
 			path = append(path, num(x.at(xv)+dodge(i))+","+num(y.at(v)))
@@ -114,11 +114,11 @@ func (l Lines) SVG() string {
 			esc(s.Name), strings.Join(path, " "), pick(s.Color, i))
 		for k, xv := range s.X {
 			v := at(s.Y, k)
-			if math.IsNaN(xv) || math.IsNaN(v) {
+			if missing(xv) || missing(v) {
 				continue
 			}
 			px := x.at(xv) + dodge(i)
-			if e := at(s.Err, k); !math.IsNaN(e) && e > 0 {
+			if e := at(s.Err, k); !missing(e) && e > 0 {
 				c.errorBar(px, y.at(v-e), y.at(v+e), 4, "")
 			}
 			tip := at(s.Tips, k)

@@ -133,3 +133,23 @@ func TestWrapKeepsLabelsInsideTheirSlot(t *testing.T) {
 		}
 	}
 }
+
+func TestEmptyAndDegenerateChartsStillDraw(t *testing.T) {
+	nan, inf := math.NaN(), math.Inf(1)
+	for name, ch := range map[string]interface{ SVG() string }{
+		"bars":      Bars{Title: "empty"},
+		"bars nan":  Bars{Title: "nan", Groups: []string{"a"}, Series: []BarSeries{{Name: "x", Values: []float64{nan}}}},
+		"bars zero": Bars{Title: "zero", Groups: []string{"a"}, Series: []BarSeries{{Name: "x", Values: []float64{0}, Errs: []float64{0}}}},
+		"lines":     Lines{Title: "empty"},
+		"lines one": Lines{Title: "one", Series: []LineSeries{{Name: "x", X: []float64{4}, Y: []float64{inf}}}},
+		"stacked":   Stacked{Title: "empty", Bars: []string{"a"}},
+		"cdf":       CDF{Title: "empty", Series: []CDFSeries{{Name: "x"}}},
+		"boxes":     Boxes{Title: "empty", Groups: []string{"a"}, Series: []BoxSeries{{Name: "x", Boxes: []Box{{}}}}},
+		"intervals": Intervals{Title: "empty", Rows: []string{"r"}, Series: []IntervalSeries{{Name: "x", Est: []float64{nan}}}},
+	} {
+		svg := ch.SVG()
+		if strings.Contains(svg, "NaN") || strings.Contains(svg, "Inf") || !strings.HasSuffix(svg, "</svg>\n") {
+			t.Errorf("%s: %s", name, svg)
+		}
+	}
+}

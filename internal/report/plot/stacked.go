@@ -45,7 +45,7 @@ func (s Stacked) SVG() string {
 	hi := 0.0
 	for b := range s.Bars {
 		for _, p := range s.Parts {
-			if v := at(p.Values, b); !math.IsNaN(v) && v > 0 {
+			if v := at(p.Values, b); !missing(v) && v > 0 {
 				totals[b] += v
 			}
 		}
@@ -63,7 +63,7 @@ func (s Stacked) SVG() string {
 		base := 0.0
 		for i, p := range s.Parts {
 			v := at(p.Values, b)
-			if math.IsNaN(v) || v <= 0 {
+			if missing(v) || v <= 0 {
 				continue
 			}
 			tip := at(p.Tips, b)

@@ -127,3 +127,6 @@ func shorten(s string, width float64) string {
 	}
 	return string(r[:max-1]) + "…"
 }
+
+// missing tells a value that cannot be drawn: NaN (no data) or infinite.
+func missing(v float64) bool { return math.IsNaN(v) || math.IsInf(v, 0) }
