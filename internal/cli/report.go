@@ -193,7 +193,7 @@ func addSeries(ctx context.Context, db *store.Store, id int64, rep *report.Repor
 		}
 		seen := map[string]bool{}
 		for _, n := range names {
-			if seen[n.Name] {
+			if seen[n.Name] || strings.HasPrefix(n.Name, "mon.") { // host monitors: not plotted
 				continue
 			}
 			seen[n.Name] = true
