@@ -125,8 +125,10 @@ func Compare(labels []string, reports []*Report) *Comparison {
 		row := CompareRow{Workload: ref.Workload, Env: ref.Env, Levels: ref.Levels, Metric: ref.Metric, Label: ref.Label,
 			Unit: ref.Unit, HigherIsBetter: ref.HigherIsBetter, name: rowName(ref, reports[0].factors)}
 		for i, c := range cells {
-			v := CompareValue{N: c.N, Mean: c.Mean, Std: c.Std, DiffCI95: []*float64{nil, nil},
-				OverheadPct: c.OverheadPct, OverheadCI95: c.OverheadCI95, Significant: c.Significant}
+			v := CompareValue{N: c.N, Mean: c.Mean, Std: c.Std, DiffCI95: []*float64{nil, nil}, OverheadCI95: []*float64{nil, nil}}
+			if !c.absolute { // an absolute figure has no overhead against the baseline
+				v.OverheadPct, v.OverheadCI95, v.Significant = c.OverheadPct, c.OverheadCI95, c.Significant
+			}
 			if i > 0 {
 				o := stats.Overhead(ref.Values, c.Values, 0.95)
 				v.DiffPct, v.PValue, v.Note = finite(o.Pct), finite(o.PValue), o.Reason

@@ -89,7 +89,7 @@ func (r *Report) overheadFigure() (Figure, bool) {
 	for _, row := range r.rows() {
 		any := false
 		for _, e := range others {
-			if c := row.cells[e]; c != nil && c.OverheadPct != nil {
+			if c := row.cells[e]; c != nil && c.OverheadPct != nil && !c.absolute {
 				any = true
 			}
 		}
@@ -109,7 +109,7 @@ func (r *Report) overheadFigure() (Figure, bool) {
 			c := row.cells[e]
 			est, lo, hi, tip := math.NaN(), math.NaN(), math.NaN(), ""
 			strong := false
-			if c != nil && c.OverheadPct != nil {
+			if c != nil && c.OverheadPct != nil && !c.absolute {
 				est = *c.OverheadPct
 				if c.OverheadCI95[0] != nil && c.OverheadCI95[1] != nil {
 					lo, hi = *c.OverheadCI95[0], *c.OverheadCI95[1]
@@ -396,7 +396,7 @@ func (r *Report) barFigures(d *wlData, metrics []string) []Figure {
 				}
 				all = append(all, c)
 				tip := fmt.Sprintf("%s, %s: mean %s, std %s (n=%d)", e, cat.label, fmtValue(c.Mean), fmtValue(c.Std), c.N)
-				if !c.IsBaseline {
+				if !c.IsBaseline && !c.absolute {
 					tip += "; vs " + r.Study.Baseline + ": " + overheadText(c)
 				}
 				s.Values, s.Errs, s.Points, s.Tips = append(s.Values, c.Mean), append(s.Errs, c.Std), append(s.Points, c.Values), append(s.Tips, tip)
@@ -493,7 +493,7 @@ func (r *Report) lineFigures(d *wlData, metrics []string, swept string) []Figure
 				all = append(all, q.c)
 				s.X, s.Y, s.Err = append(s.X, q.x), append(s.Y, q.c.Mean), append(s.Err, q.c.Std)
 				tip := fmt.Sprintf("%s, %s=%s: mean %s, std %s (n=%d)", e, swept, plot.FormatValue(q.x), fmtValue(q.c.Mean), fmtValue(q.c.Std), q.c.N)
-				if !q.c.IsBaseline {
+				if !q.c.IsBaseline && !q.c.absolute {
 					tip += "; vs " + r.Study.Baseline + ": " + overheadText(q.c)
 				}
 				s.Tips = append(s.Tips, tip)

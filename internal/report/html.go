@@ -245,7 +245,7 @@ func (r *Report) glance() glance {
 	var order []string
 	for i := range r.Cells {
 		c := &r.Cells[i]
-		if c.secondary || c.IsBaseline {
+		if c.secondary || c.IsBaseline || c.absolute {
 			continue
 		}
 		if _, ok := noisyWL[c.Workload]; !ok {
@@ -318,10 +318,12 @@ func htmlCellOf(c *Cell) htmlCell {
 	switch {
 	case c == nil:
 		return htmlCell{Main: "–", Class: "none", Tip: "not measured"}
-	case c.IsBaseline || c.OverheadPct == nil:
+	case c.IsBaseline || c.absolute || c.OverheadPct == nil:
 		hc := htmlCell{Main: fmtValue(c.Mean), Sub: fmt.Sprintf("(%s) n=%d", fmtValue(c.Std), c.N), Class: "base",
 			Tip: fmt.Sprintf("mean %s, std %s over %d runs; median %s, quartiles %s to %s", fmtValue(c.Mean), fmtValue(c.Std), c.N, fmtValue(c.Median), fmtValue(c.Q1), fmtValue(c.Q3))}
-		if !c.IsBaseline {
+		if !c.IsBaseline && c.absolute {
+			hc.Tip += "; an absolute figure, compared as it is rather than as a ratio to " + c.Baseline
+		} else if !c.IsBaseline {
 			hc.Tip += "; no deviation: " + c.OverheadNote
 		}
 		if c.noisy() {

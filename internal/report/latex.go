@@ -72,7 +72,7 @@ func writeLaTeX(w io.Writer, r *Report) error {
 	for _, row := range r.rows() {
 		for _, e := range r.envs {
 			c := row.cells[e]
-			if c == nil || c.IsBaseline || c.OverheadPct == nil {
+			if c == nil || c.IsBaseline || c.absolute || c.OverheadPct == nil {
 				continue
 			}
 			key := row.name + "\x00" + row.metric
@@ -118,7 +118,7 @@ func texCell(c *Cell) string {
 	switch {
 	case c == nil:
 		return "--"
-	case c.IsBaseline:
+	case c.IsBaseline, c.absolute:
 		return fmt.Sprintf("%s (%s)", fmtValue(c.Mean), fmtValue(c.Std))
 	case c.OverheadPct == nil:
 		return fmt.Sprintf("%s (%s) abs", fmtValue(c.Mean), fmtValue(c.Std))

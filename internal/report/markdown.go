@@ -57,7 +57,7 @@ func writeMarkdown(w io.Writer, r *Report) error {
 }
 
 func mdCell(c *Cell) string {
-	if c == nil || c.IsBaseline || c.OverheadPct == nil {
+	if c == nil || c.IsBaseline || c.absolute || c.OverheadPct == nil {
 		return mdEscape(seedCell(c))
 	}
 	ci := "[n/a]"

@@ -1,0 +1,55 @@
+package report
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/boxtax/boxtax/internal/store"
+	"github.com/boxtax/boxtax/internal/workload"
+)
+
+// fakeStart reports an absolute figure: a start-up time that has no
+// meaningful ratio to a native process's.
+type fakeStart struct{}
+
+func (fakeStart) Info() workload.Info {
+	return workload.Info{Name: "test.start", Metrics: []workload.Metric{
+		{Name: "start_ms", Unit: "ms", Label: "start ms", Absolute: true},
+	}}
+}
+func (fakeStart) Run(context.Context, workload.Params, workload.Env, workload.Emitter) error {
+	return nil
+}
+
+func init() { workload.Register(fakeStart{}) }
+
+func TestAbsoluteMetricsAreNotShownAsDeviations(t *testing.T) {
+	var runs []store.Run
+	var samples []store.Sample
+	for i, v := range []float64{1, 1.1, 0.9, 300, 310, 290} {
+		env := "native"
+		if i >= 3 {
+			env = "docker-bridge"
+		}
+		runs = append(runs, store.Run{ID: int64(i + 1), Seq: i, CellKey: "test.start|env=" + env, Workload: "test.start", Env: env,
+			Levels: map[string]string{"env": env}, Status: store.RunOK})
+		samples = append(samples, store.Sample{RunID: int64(i + 1), Metric: "start_ms", Value: v, Unit: "ms"})
+	}
+	r := Build(store.Study{ID: 1, Name: "start"}, Layout{Baseline: "native", Envs: []string{"native", "docker-bridge"}}, runs, samples)
+	for _, format := range []string{"html", "markdown", "latex", "table"} {
+		var buf bytes.Buffer
+		if err := Write(&buf, format, r); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(buf.String(), "300.0") || strings.Contains(buf.String(), "+29900") {
+			t.Errorf("%s: the container's start-up time is not shown as mean (std):\n%s", format, buf.String())
+		}
+	}
+	for _, f := range r.Figures() {
+		if f.Kind == "intervals" {
+			t.Errorf("an absolute metric got a deviation plot")
+		}
+	}
+}
