@@ -41,6 +41,10 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("creating tables in %s: %w", path, err)
 	}
+	if err := addMissingColumns(ctx, db); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("upgrading %s: %w", path, err)
+	}
 	if _, err := db.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", schemaVersion)); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("setting schema version in %s: %w", path, err)
@@ -134,4 +138,21 @@ func mustJSON(v any) string {
 		panic(fmt.Sprintf("store: cannot encode %T: %v", v, err))
 	}
 	return string(b)
+}
+
+// addMissingColumns upgrades databases written before a column existed:
+// samples and series got their instance column after the first studies.
+func addMissingColumns(ctx context.Context, db *sql.DB) error {
+	for _, table := range []string{"samples", "series"} {
+		var n int
+		if err := db.QueryRowContext(ctx, `SELECT COUNT(*) FROM pragma_table_info(?) WHERE name = 'instance'`, table).Scan(&n); err != nil {
+			return err
+		}
+		if n == 0 {
+			if _, err := db.ExecContext(ctx, `ALTER TABLE `+table+` ADD COLUMN instance INTEGER NOT NULL DEFAULT 0`); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }

@@ -110,3 +110,33 @@ func TestSeriesRoundTripAcrossChunks(t *testing.T) {
 		t.Error("a missing series was found")
 	}
 }
+
+func TestOpenUpgradesADatabaseWithoutInstanceColumns(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "old.db")
+	s, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Make it look like a database from before instances existed.
+	for _, q := range []string{
+		`DROP TABLE samples`, `CREATE TABLE samples (run_id INTEGER NOT NULL, metric TEXT NOT NULL, value REAL NOT NULL, unit TEXT NOT NULL)`,
+		`INSERT INTO studies (name, spec_yaml, seed, host_json, status, created_at) VALUES ('old', '', 1, '{}', 'finished', 0)`,
+		`INSERT INTO runs (study_id, seq, cell_key, workload, env, levels_json, params_json, rep, warmup, status) VALUES (1, 0, 'w', 'w', 'native', '{}', '{}', 0, 0, 'ok')`,
+		`INSERT INTO samples VALUES (1, 'rate', 2.5, '1/s')`,
+	} {
+		if _, err := s.db.ExecContext(ctx, q); err != nil {
+			t.Fatal(q, err)
+		}
+	}
+	s.Close()
+	s, err = Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	smp, err := s.Samples(ctx, 1)
+	if err != nil || len(smp) != 1 || smp[0].Value != 2.5 || smp[0].Instance != 0 {
+		t.Fatalf("samples of an upgraded database: %+v %v", smp, err)
+	}
+}
