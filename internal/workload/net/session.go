@@ -109,8 +109,9 @@ func listen(addr string, withUDP bool) (*server, error) {
 				return nil, lastErr
 			}
 			s.udp = pc.(*net.UDPConn)
+			// A receive buffer for bursts; the send buffer stays the
+			// kernel's, see sendDatagrams.
 			_ = s.udp.SetReadBuffer(4 << 20)
-			_ = s.udp.SetWriteBuffer(4 << 20)
 		}
 		go s.accept()
 		return s, nil

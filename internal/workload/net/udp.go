@@ -171,7 +171,6 @@ func (UDP) Client(ctx context.Context, p workload.Params, addr string, e workloa
 	}
 	defer conn.Close()
 	_ = conn.SetReadBuffer(4 << 20)
-	_ = conn.SetWriteBuffer(4 << 20)
 	stop := context.AfterFunc(ctx, func() { conn.Close() })
 	defer stop()
 
@@ -239,7 +238,11 @@ func rateNote(bits float64) string {
 
 // sendDatagrams sends numbered, time-stamped datagrams for the duration,
 // paced to the target rate (catching up after oversleeping, so the mean
-// rate holds) or flat out.
+// rate holds) or flat out. The socket keeps the kernel's send buffer, as
+// iperf's does: datagrams waiting in the host's own queue (a shaped wire's,
+// a NIC's) count against it, so a sender faster than its link is held back
+// instead of overfilling the queue; drops happen only beyond the sender's
+// host, as on a real network.
 func sendDatagrams(ctx context.Context, c udpConfig, session uint64, send func([]byte) error) udpSent {
 	buf := make([]byte, c.size)
 	var interval time.Duration
