@@ -114,7 +114,8 @@ func explainSchedDenied(prio int) string {
 	}
 	if path, budget, ok := rtBudget(); ok && budget == 0 {
 		return fmt.Sprintf("the process may use real-time priorities, but its cgroup %s gives real-time tasks no CPU time "+
-			"(cpu.rt_runtime_us = 0; the kernel has CONFIG_RT_GROUP_SCHED): for Docker, start the daemon with "+
+			"(cpu.rt_runtime_us = 0; the kernel has CONFIG_RT_GROUP_SCHED): in Docker the container needs "+
+			"--cpu-rt-runtime=950000 (boxtax asks for it) and the daemon a budget to give it: start dockerd with "+
 			"--cpu-rt-runtime=950000 (daemon.json \"cpu-rt-runtime\": 950000), or once as root: "+
 			"echo 950000 > /sys/fs/cgroup/cpu/docker/cpu.rt_runtime_us", path)
 	}
