@@ -161,7 +161,9 @@ func (Mixed) Run(ctx context.Context, p workload.Params, env workload.Env, e wor
 func cpuWorker(ctx context.Context, loops *atomic.Int64) {
 	runtime.LockOSThread()
 	x := 0.0
-	for ctx.Err() == nil {
+	// Every worker does at least one round, so a short or starved run still
+	// reports work of every kind it was given.
+	for first := true; first || ctx.Err() == nil; first = false {
 		for i := 0; i < 1_000_000; i++ {
 			x += math.Sqrt(float64(i) + x*1e-300)
 		}
@@ -174,11 +176,11 @@ var sink atomic.Int64
 
 func vmWorker(ctx context.Context, size int64, done *atomic.Int64) {
 	page := int64(os.Getpagesize())
-	for ctx.Err() == nil {
+	for first := true; first || ctx.Err() == nil; first = false {
 		buf := make([]byte, size)
 		for i := int64(0); i < size; i += page {
 			buf[i] = byte(i)
-			if i%(64<<20) == 0 && ctx.Err() != nil {
+			if i%(64<<20) == 0 && i > 0 && ctx.Err() != nil {
 				return
 			}
 		}
@@ -193,12 +195,12 @@ func hddWorker(ctx context.Context, path string, size int64, done *atomic.Int64)
 		block[i] = byte(i * 7)
 	}
 	defer os.Remove(path)
-	for ctx.Err() == nil {
+	for first := true; first || ctx.Err() == nil; first = false {
 		f, err := os.Create(path)
 		if err != nil {
 			return fmt.Errorf("disk worker: %w", err)
 		}
-		for written := int64(0); written < size && ctx.Err() == nil; {
+		for written := int64(0); written < size && (first || ctx.Err() == nil); {
 			n := min(int64(len(block)), size-written)
 			if _, err := f.Write(block[:n]); err != nil {
 				f.Close()
@@ -215,7 +217,7 @@ func hddWorker(ctx context.Context, path string, size int64, done *atomic.Int64)
 }
 
 func ioWorker(ctx context.Context, syncs *atomic.Int64) {
-	for ctx.Err() == nil {
+	for first := true; first || ctx.Err() == nil; first = false {
 		syscall.Sync()
 		syncs.Add(1)
 	}
