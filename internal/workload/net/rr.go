@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"slices"
 	"strconv"
 	"sync/atomic"
 	"syscall"
@@ -226,52 +225,46 @@ func (RR) Client(ctx context.Context, p workload.Params, addr string, e workload
 	stop := context.AfterFunc(ctx, sock.interrupt)
 	defer stop()
 
-	var rtts []time.Duration
+	rtts := new(rttHistogram)
 	var elapsed time.Duration
 	var lost int64
-	onLockedThread(func() { rtts, elapsed, lost, err = transact(sock, c) })
+	onLockedThread(func() { elapsed, lost, err = transact(sock, c, rtts) })
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
 	if err != nil {
 		return err
 	}
-	if len(rtts) == 0 {
+	if rtts.n == 0 {
 		return fmt.Errorf("no transaction completed in %v", c.duration)
 	}
-	var sum time.Duration
-	for _, d := range rtts {
-		sum += d
-	}
-	slices.Sort(rtts)
 	us := func(d time.Duration) float64 { return float64(d) / 1e3 }
 	e.Note("protocol", c.protocol)
 	e.Note("size", strconv.Itoa(c.size))
-	e.Note("transactions", strconv.Itoa(len(rtts)))
+	e.Note("transactions", strconv.Itoa(rtts.n))
 	e.Note("lost", strconv.FormatInt(lost, 10))
-	e.Note("rtt_min_us", strconv.FormatFloat(us(rtts[0]), 'f', 3, 64))
-	e.Note("rtt_max_us", strconv.FormatFloat(us(rtts[len(rtts)-1]), 'f', 3, 64))
-	e.Sample("transactions_per_s", float64(len(rtts))/elapsed.Seconds())
-	e.Sample("rtt_mean_us", us(sum)/float64(len(rtts)))
-	e.Sample("rtt_p50_us", us(percentile(rtts, 0.50)))
-	e.Sample("rtt_p99_us", us(percentile(rtts, 0.99)))
+	e.Note("rtt_min_us", strconv.FormatFloat(us(rtts.min), 'f', 3, 64))
+	e.Note("rtt_max_us", strconv.FormatFloat(us(rtts.max), 'f', 3, 64))
+	e.Sample("transactions_per_s", float64(rtts.n)/elapsed.Seconds())
+	e.Sample("rtt_mean_us", us(rtts.mean()))
+	e.Sample("rtt_p50_us", us(rtts.percentile(0.50)))
+	e.Sample("rtt_p99_us", us(rtts.percentile(0.99)))
 	return nil
 }
 
-// transact makes transactions back to back for the duration and returns
-// each one's round-trip time, the wall time, and how many UDP requests got
-// no answer in time.
-func transact(sock *blockingSocket, c rrConfig) (rtts []time.Duration, elapsed time.Duration, lost int64, err error) {
+// transact makes transactions back to back for the duration, counts each
+// one's round-trip time into rtts, and returns the wall time and how many
+// UDP requests got no answer in time.
+func transact(sock *blockingSocket, c rrConfig, rtts *rttHistogram) (elapsed time.Duration, lost int64, err error) {
 	req := make([]byte, c.size)
 	resp := make([]byte, 65536)
-	rtts = make([]time.Duration, 0, 1<<16)
 	udp := c.protocol == "udp"
 	timeout := 10 * time.Second // a server that stopped answering
 	if udp {
 		timeout = udpRRTimeout
 	}
 	if err := sock.setReadTimeout(timeout); err != nil {
-		return nil, 0, 0, err
+		return 0, 0, err
 	}
 	start := time.Now()
 	end := start.Add(c.duration)
@@ -281,33 +274,27 @@ func transact(sock *blockingSocket, c rrConfig) (rtts []time.Duration, elapsed t
 			break
 		}
 		if err := sock.write(req); err != nil {
-			return nil, 0, lost, fmt.Errorf("sending a request: %w", err)
+			return 0, lost, fmt.Errorf("sending a request: %w", err)
 		}
 		if udp {
 			k, err := sock.read(resp)
 			if errors.Is(err, errTimeout) {
 				lost++
-				if lost > 100 && len(rtts) == 0 {
-					return nil, 0, lost, fmt.Errorf("no answer to %d UDP requests: is UDP forwarded to the server?", lost)
+				if lost > 100 && rtts.n == 0 {
+					return 0, lost, fmt.Errorf("no answer to %d UDP requests: is UDP forwarded to the server?", lost)
 				}
 				continue
 			}
 			if err != nil {
-				return nil, 0, lost, fmt.Errorf("receiving a response: %w", err)
+				return 0, lost, fmt.Errorf("receiving a response: %w", err)
 			}
 			if k != c.size {
 				continue
 			}
 		} else if err := sock.readFull(resp[:c.size]); err != nil {
-			return nil, 0, lost, fmt.Errorf("receiving a response: %w", err)
+			return 0, lost, fmt.Errorf("receiving a response: %w", err)
 		}
-		rtts = append(rtts, time.Since(t0))
+		rtts.add(time.Since(t0))
 	}
-	return rtts, time.Since(start), lost, nil
-}
-
-// percentile is the nearest-rank percentile of sorted values.
-func percentile(sorted []time.Duration, q float64) time.Duration {
-	i := int(float64(len(sorted))*q+0.999999) - 1
-	return sorted[max(0, min(i, len(sorted)-1))]
+	return time.Since(start), lost, nil
 }
