@@ -236,3 +236,41 @@ func TestWireProblemsNameWhatIsMissing(t *testing.T) {
 		}
 	}
 }
+
+// TestWireWithoutPermissionSaysSo runs boxtax as an unprivileged user: the
+// netns wire cannot be made, and boxtax says why and what still runs.
+func TestWireWithoutPermissionSaysSo(t *testing.T) {
+	requireWire(t)
+	setpriv, err := exec.LookPath("setpriv")
+	if err != nil {
+		t.Skip("setpriv (util-linux) is needed to drop privileges")
+	}
+	dir, err := os.MkdirTemp("", "boxtax-unpriv-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	bin := filepath.Join(dir, "boxtax")
+	b, err := os.ReadFile(boxtaxBin)
+	if err == nil {
+		err = os.WriteFile(bin, b, 0o755)
+	}
+	if err == nil {
+		err = os.Chmod(dir, 0o777)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", bin,
+		"run", "seed000-network", "--envs", "native", "--db", filepath.Join(dir, "x.db"), "--settle", "0", "--monitor-interval", "0")
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != ExitUsage {
+		t.Fatalf("exit %v, want %d\n%s", err, ExitUsage, out)
+	}
+	for _, w := range []string{"no permission to make a network namespace", "CAP_SYS_ADMIN", "to run without them: --wire host"} {
+		if !strings.Contains(string(out), w) {
+			t.Errorf("message lacks %q:\n%s", w, out)
+		}
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/boxtax/boxtax/internal/cpuset"
 	"github.com/boxtax/boxtax/internal/env"
 	"github.com/boxtax/boxtax/internal/wire"
 	"github.com/boxtax/boxtax/internal/workload"
@@ -70,6 +71,10 @@ func (r *Runner) clientServer(cs workload.ClientServer, run *executedRun, cpuset
 			p.hostAddr = "127.0.0.1"
 		}
 		p.ownNet = ownNet
+		cpusets, p.clientCPUs = clientPlacement(cpusets)
+		if p.clientCPUs != "" {
+			settings["client_cpus"] = p.clientCPUs
+		}
 		// Clients start together, once every server listens: instances
 		// whose transfers only partly overlapped would each see the link
 		// less shared than it was, and their sum would pass its rate.
@@ -99,6 +104,8 @@ type pairPlan struct {
 	netns    string          // the client's namespace, "" on the host
 	hostAddr string          // where the client connects (and natively, where the server listens)
 	ownNet   bool            // the server's environment has a network of its own: publish its port
+	// clientCPUs pins every client, "" not at all (see clientPlacement).
+	clientCPUs string
 	// allListening is passed by every pair when its server listens (or
 	// when the pair gave up); clients wait at it.
 	allListening *barrier
@@ -156,11 +163,56 @@ func (p pairPlan) run(ctx context.Context, e env.Environment, spec env.Spec, por
 	}
 	params, _ := json.Marshal(p.params)
 	client := env.Spec{
-		Args:  []string{"worker", "--workload", p.workload.Info().Name, "--params", string(params), "--client", target},
-		Netns: p.netns,
+		Args:   []string{"worker", "--workload", p.workload.Info().Name, "--params", string(params), "--client", target},
+		Netns:  p.netns,
+		CPUSet: p.clientCPUs,
 	}
 	cout := runWorker(ctx, p.client, client)
 	return merged(cout, srv.end(ctx, serverEndGrace), target), false
+}
+
+// clientPlacement gives the clients a CPU of their own, as the seeds'
+// client had a computer of its own: the last online CPU that no server is
+// pinned to. When the run's placement pins no server, the servers get every
+// other CPU. Without it, on a small machine, where the scheduler happened to
+// put the two sides decided the round trip more than the path did: an idle
+// CPU takes some 35 µs to wake here, so one run's UDP round trip was 20 µs
+// (both on one CPU) and the next one's 55 (across two). On one CPU, or when
+// the servers' placement takes every CPU, nothing is pinned for the client.
+func clientPlacement(servers []string) (pinned []string, client string) {
+	online, err := cpuset.Online()
+	if err != nil || len(online) < 2 {
+		return servers, ""
+	}
+	taken := map[int]bool{}
+	unpinned := true
+	for _, s := range servers {
+		if s == "" {
+			continue
+		}
+		unpinned = false
+		set, err := cpuset.Parse(s)
+		if err != nil {
+			return servers, ""
+		}
+		for _, c := range set {
+			taken[c] = true
+		}
+	}
+	if unpinned {
+		rest := online[:len(online)-1].String()
+		pinned = make([]string, len(servers))
+		for i := range pinned {
+			pinned[i] = rest
+		}
+		return pinned, strconv.Itoa(online[len(online)-1])
+	}
+	for i := len(online) - 1; i >= 0; i-- {
+		if !taken[online[i]] {
+			return servers, strconv.Itoa(online[i])
+		}
+	}
+	return servers, ""
 }
 
 // portTaken tells the messages of a port that was taken between picking it

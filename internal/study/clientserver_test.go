@@ -2,10 +2,12 @@ package study
 
 import (
 	"context"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/boxtax/boxtax/internal/cpuset"
 	"github.com/boxtax/boxtax/internal/env"
 	"github.com/boxtax/boxtax/internal/workload"
 )
@@ -84,5 +86,27 @@ func TestBarrierWaitsForEveryPair(t *testing.T) {
 	defer cancel2()
 	if err := stuck.wait(short); err == nil {
 		t.Error("wait returned without every pair and without ctx ending")
+	}
+}
+
+func TestClientsGetACPUOfTheirOwn(t *testing.T) {
+	online, err := cpuset.Online()
+	if err != nil || len(online) < 2 {
+		t.Skip("needs a host with 2 CPUs or more")
+	}
+	last := strconv.Itoa(online[len(online)-1])
+	rest := online[:len(online)-1].String()
+	servers, client := clientPlacement([]string{"", ""})
+	if client != last || servers[0] != rest || servers[1] != rest {
+		t.Errorf("unpinned servers: servers %v, client %q; want %s and %s", servers, client, rest, last)
+	}
+	first := strconv.Itoa(online[0])
+	servers, client = clientPlacement([]string{first})
+	if client != last || servers[0] != first {
+		t.Errorf("a server pinned to %s: servers %v, client %q", first, servers, client)
+	}
+	all := online.String()
+	if servers, client = clientPlacement([]string{all}); client != "" || servers[0] != all {
+		t.Errorf("servers on every CPU: servers %v, client %q; want the client unpinned", servers, client)
 	}
 }
