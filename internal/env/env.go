@@ -30,6 +30,10 @@ type Spec struct {
 	// ip netns exec): the client of a network workload across an emulated
 	// wire. Container environments refuse it.
 	Netns string
+	// HostPrograms are host executables (absolute paths) the worker starts:
+	// container environments run the worker from an image that holds them
+	// too, with their libraries and files (workload.Requirements.HostPrograms).
+	HostPrograms []string
 }
 
 // Settings are the actual settings a run got (container id, image id,

@@ -176,6 +176,7 @@ func (r *Runner) workerSpec(wl workload.Workload, run store.Run) (env.Spec, erro
 		need := req.Requirements(workload.Params(run.Params))
 		spec.CapAdd, spec.Ulimits = need.CapAdd, need.Ulimits
 		spec.CPURealtimeRuntimeUs = need.CPURealtimeRuntimeUs
+		spec.HostPrograms = need.HostPrograms
 	}
 	return spec, nil
 }

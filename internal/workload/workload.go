@@ -118,6 +118,14 @@ type Requirements struct {
 	// --cpu-rt-runtime). Kernels with CONFIG_RT_GROUP_SCHED give a new
 	// cgroup none, so SCHED_FIFO fails there without it; other kernels ignore it.
 	CPURealtimeRuntimeUs int64
+	// HostPrograms are executables of the host (absolute paths: a real
+	// mosquitto, nginx, redis-server) that the worker starts in the
+	// environment under test. Natively they run where they are; a container
+	// environment runs the worker from an image that also holds each of
+	// them at the same path with the shared libraries and files it needs
+	// (internal/hostimage), so the very binary that runs natively runs in
+	// the container.
+	HostPrograms []string
 }
 
 // Requirer is implemented by workloads that need more than the defaults.
