@@ -1,0 +1,254 @@
+package hostimage
+
+import (
+	"debug/elf"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Options say what goes in the image besides the programs.
+type Options struct {
+	// Files are host files or directories (taken whole) to add at the same
+	// paths: plugins a program opens with dlopen, configuration, data. ELF
+	// files among them get their libraries too.
+	Files []string
+	// Loader says where libraries are looked for; nil reads the host's
+	// /etc/ld.so.conf.
+	Loader *Loader
+}
+
+// nssModules are the name service modules glibc opens at run time for
+// /etc/nsswitch.conf's "files" and "dns" sources (built into libc since
+// glibc 2.34, separate before); taken when the host has them.
+var nssModules = []string{"libnss_files.so.2", "libnss_dns.so.2"}
+
+// Build computes the files a container needs to run the programs as they run
+// on this host. An error names the program, file or library at fault.
+func Build(programs []string, o Options) (*Set, error) {
+	if len(programs) == 0 {
+		return nil, errors.New("no program given: name at least one executable, e.g. /usr/bin/redis-server")
+	}
+	loader := o.Loader
+	if loader == nil {
+		l, err := HostLoader()
+		if err != nil {
+			return nil, err
+		}
+		loader = &l
+	}
+	s := newSet()
+	addRuntimeFiles(s)
+	var dynamic *object // a dynamically linked program, for the NSS modules
+	for _, p := range programs {
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			return nil, fmt.Errorf("program %s: %w", p, err)
+		}
+		if err := checkProgram(abs); err != nil {
+			return nil, err
+		}
+		real, err := s.addHostPath(abs, RoleProgram, false)
+		if err != nil {
+			return nil, fmt.Errorf("program %s: %w", p, err)
+		}
+		obj, err := readObject(abs, real, true)
+		if err != nil {
+			return nil, fmt.Errorf("program %s: %w", p, err)
+		}
+		if err := s.addProcess(*loader, obj); err != nil {
+			return nil, err
+		}
+		if obj.interp != "" && dynamic == nil {
+			dynamic = obj
+		}
+		s.programs = append(s.programs, abs)
+	}
+	if dynamic != nil {
+		for _, name := range nssModules {
+			found, _ := loader.find(name, &object{class: dynamic.class, machine: dynamic.machine})
+			if len(found) == 0 {
+				continue
+			}
+			if err := s.addLibrary(*loader, found, nil, RoleNSS, map[string]bool{}); err != nil {
+				return nil, fmt.Errorf("name service module %s: %w", name, err)
+			}
+		}
+	}
+	for _, f := range o.Files {
+		if err := s.addExtra(*loader, f); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// checkProgram makes sure p is an ELF executable.
+func checkProgram(p string) error {
+	fi, err := os.Stat(p)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("program %s does not exist", p)
+		}
+		return fmt.Errorf("program %s: %w", p, err)
+	}
+	if !fi.Mode().IsRegular() {
+		return fmt.Errorf("program %s is not an ELF executable: it is a %s", p, kindOf(fi.Mode()))
+	}
+	f, err := elf.Open(p)
+	if err != nil {
+		return fmt.Errorf("program %s is not an ELF executable (%v); a script needs its interpreter given as the program and itself with --file", p, err)
+	}
+	defer f.Close()
+	if f.Type != elf.ET_EXEC && f.Type != elf.ET_DYN || fi.Mode()&0o111 == 0 {
+		return fmt.Errorf("program %s is not an ELF executable: it is an ELF %s with mode %v; add a library with --file", p, f.Type, fi.Mode().Perm())
+	}
+	return nil
+}
+
+func kindOf(m fs.FileMode) string {
+	if m.IsDir() {
+		return "directory"
+	}
+	return m.Type().String()
+}
+
+// addProcess adds what the loader maps for one program: its interpreter
+// and every library it needs, breadth first as ld.so loads them.
+func (s *Set) addProcess(l Loader, prog *object) error {
+	loaded := map[string]bool{}  // names (DT_NEEDED, DT_SONAME) already mapped
+	visited := map[string]bool{} // real paths whose needs were followed
+	if prog.interp != "" {
+		real, err := s.addHostPath(prog.interp, RoleInterpreter, false)
+		if err != nil {
+			return fmt.Errorf("program %s: its interpreter %s: %w", prog.name, prog.interp, err)
+		}
+		if interp, err := readObject(prog.interp, real, false); err == nil && interp.soname != "" {
+			loaded[interp.soname] = true
+		}
+		loaded[prog.interp] = true
+	}
+	return s.followNeeds(l, prog, loaded, visited, prog.name)
+}
+
+// followNeeds adds the libraries obj needs and theirs, breadth first.
+func (s *Set) followNeeds(l Loader, first *object, loaded, visited map[string]bool, what string) error {
+	queue := []*object{first}
+	visited[first.real] = true
+	for len(queue) > 0 {
+		obj := queue[0]
+		queue = queue[1:]
+		for _, name := range obj.needed {
+			if loaded[name] {
+				continue
+			}
+			found, dirs := l.find(name, obj)
+			if len(found) == 0 {
+				by := ""
+				if obj.name != what {
+					by = " (needed by " + obj.name + ")"
+				}
+				return fmt.Errorf("%s: cannot find the shared library %s%s in %s; install it, or add its directory to /etc/ld.so.conf.d",
+					what, name, by, strings.Join(dirs, ":"))
+			}
+			loaded[name] = true
+			lib, err := s.addFound(found, obj)
+			if err != nil {
+				return fmt.Errorf("%s: %w", what, err)
+			}
+			if lib.soname != "" {
+				loaded[lib.soname] = true
+			}
+			if !visited[lib.real] {
+				visited[lib.real] = true
+				queue = append(queue, lib)
+			}
+		}
+	}
+	return nil
+}
+
+// addFound adds a library found at the last of paths (the others are
+// glibc-hwcaps variants) and returns the one the loader maps.
+func (s *Set) addFound(paths []string, loader *object) (*object, error) {
+	return s.addFoundRole(paths, loader, RoleLibrary)
+}
+
+func (s *Set) addFoundRole(paths []string, loader *object, role Role) (*object, error) {
+	var lib *object
+	for _, p := range paths {
+		real, err := s.addHostPath(p, role, false)
+		if err != nil {
+			return nil, fmt.Errorf("library %s: %w", p, err)
+		}
+		if lib, err = readObject(p, real, false); err != nil {
+			return nil, fmt.Errorf("library %s: %w", p, err)
+		}
+		lib.loader = loader
+	}
+	return lib, nil
+}
+
+// addLibrary adds a library opened at run time (dlopen) and what it needs.
+func (s *Set) addLibrary(l Loader, found []string, loader *object, role Role, visited map[string]bool) error {
+	lib, err := s.addFoundRole(found, loader, role)
+	if err != nil {
+		return err
+	}
+	return s.followNeeds(l, lib, map[string]bool{}, visited, lib.name)
+}
+
+// addExtra adds a host file or a directory with everything under it; ELF
+// objects among them get their libraries.
+func (s *Set) addExtra(l Loader, f string) error {
+	abs, err := filepath.Abs(f)
+	if err != nil {
+		return fmt.Errorf("--file %s: %w", f, err)
+	}
+	if _, err := os.Stat(abs); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("--file %s does not exist", f)
+		}
+		return fmt.Errorf("--file %s: %w", f, err)
+	}
+	real, err := s.addHostPath(abs, RoleExtra, false)
+	if err != nil {
+		return fmt.Errorf("--file %s: %w", f, err)
+	}
+	return filepath.WalkDir(real, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return fmt.Errorf("--file %s: %w", f, err)
+		}
+		if p != real {
+			if _, err := s.addHostPath(p, RoleExtra, true); err != nil {
+				return fmt.Errorf("--file %s: %w", f, err)
+			}
+		}
+		if !d.Type().IsRegular() || !isELF(p) {
+			return nil
+		}
+		obj, err := readObject(p, p, false)
+		if err != nil || len(obj.needed) == 0 {
+			return nil // an ELF file the loader would not map; copied as it is
+		}
+		if err := s.followNeeds(l, obj, map[string]bool{}, map[string]bool{}, p); err != nil {
+			return fmt.Errorf("--file %s: %w", f, err)
+		}
+		return nil
+	})
+}
+
+// isELF reports whether the file starts with the ELF magic number.
+func isELF(p string) bool {
+	f, err := os.Open(p)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	var magic [4]byte
+	_, err = f.ReadAt(magic[:], 0)
+	return err == nil && string(magic[:]) == elf.ELFMAG
+}

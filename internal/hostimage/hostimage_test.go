@@ -1,0 +1,315 @@
+package hostimage
+
+import (
+	"archive/tar"
+	"bytes"
+	"debug/elf"
+	"errors"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// requireProgram skips when the host lacks the program, failing instead in
+// CI (CI=true), which installs them all.
+func requireProgram(t *testing.T, p string) {
+	t.Helper()
+	if _, err := os.Stat(p); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("%s must be installed in CI (CI=true): %v", p, err)
+		}
+		t.Skipf("%s is not installed here: %v", p, err)
+	}
+}
+
+// lddPaths returns the paths ldd prints for a program.
+var lddLine = regexp.MustCompile(`(?:=>\s*)?(/\S+)\s+\(0x`)
+
+func lddPaths(t *testing.T, p string) []string {
+	t.Helper()
+	out, err := exec.Command("ldd", p).Output()
+	if err != nil {
+		if errors.Is(err, exec.ErrNotFound) && os.Getenv("CI") != "true" {
+			t.Skip("ldd is not installed here")
+		}
+		t.Fatalf("ldd %s: %v", p, err)
+	}
+	var paths []string
+	for _, line := range strings.Split(string(out), "\n") {
+		if m := lddLine.FindStringSubmatch(line); m != nil {
+			paths = append(paths, m[1])
+		}
+	}
+	if len(paths) < 2 {
+		t.Fatalf("ldd %s printed no libraries:\n%s", p, out)
+	}
+	return paths
+}
+
+// TestBuildHoldsWhatLddFinds checks the set against ldd, which runs the
+// real loader: every path ldd prints must be in the image (as a file or a
+// symlink whose target is there too), each symlink's target included.
+func TestBuildHoldsWhatLddFinds(t *testing.T) {
+	for _, p := range []string{"/usr/sbin/mosquitto", "/usr/sbin/nginx", "/usr/bin/redis-server", "/bin/ls"} {
+		t.Run(filepath.Base(p), func(t *testing.T) {
+			requireProgram(t, p)
+			s, err := Build([]string{p}, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := lddPaths(t, p)
+			for _, lib := range want {
+				got, ok := s.Resolve(lib)
+				real, err := filepath.EvalSymlinks(lib)
+				if !ok || err != nil || got != real {
+					t.Errorf("ldd finds %s (really %s, %v), which the image resolves to %q (%v)", lib, real, err, got, ok)
+				}
+			}
+			checkClosed(t, s)
+			for _, f := range []string{p, "/etc/passwd", "/etc/group", "/etc/nsswitch.conf", "/tmp"} {
+				if _, ok := s.Resolve(f); !ok {
+					t.Errorf("the image lacks %s", f)
+				}
+			}
+			sum := s.Summary()
+			if len(sum.Libraries) < len(want)-2 || len(sum.Interpreters) != 1 {
+				t.Errorf("summary: %d libraries, interpreters %v; ldd found %d paths", len(sum.Libraries), sum.Interpreters, len(want))
+			}
+			t.Logf("%s: %d files, %d symlinks, %d bytes; ldd %d paths", p, sum.Files, sum.Symlinks, sum.Bytes, len(want))
+		})
+	}
+}
+
+// checkClosed checks that every symlink's target and every entry's parent
+// directory are in the set: nothing dangles in the image.
+func checkClosed(t *testing.T, s *Set) {
+	t.Helper()
+	for _, e := range s.Entries() {
+		if dir := filepath.Dir(e.Path); dir != "/" {
+			if p := s.Entry(dir); p == nil || p.Kind != Dir {
+				t.Errorf("%s: its directory %s is not a directory of the image", e.Path, dir)
+			}
+		}
+		if e.Kind == Symlink {
+			if got, ok := s.Resolve(e.Path); !ok || s.Entry(got).Kind == Symlink {
+				t.Errorf("symlink %s -> %s dangles in the image", e.Path, e.Target)
+			}
+		}
+	}
+}
+
+func TestSymlinksKept(t *testing.T) {
+	requireProgram(t, "/usr/bin/redis-server")
+	s, err := Build([]string{"/usr/bin/redis-server"}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Lstat("/usr/bin/redis-server")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi.Mode()&os.ModeSymlink != 0 {
+		e := s.Entry("/usr/bin/redis-server")
+		target, _ := os.Readlink("/usr/bin/redis-server")
+		if e == nil || e.Kind != Symlink || e.Target != target {
+			t.Errorf("/usr/bin/redis-server = %+v, want a symlink to %s as on the host", e, target)
+		}
+	}
+	if e := s.Entry("/tmp"); e == nil || e.Kind != Dir || e.Mode != 0o777|os.ModeSticky {
+		t.Errorf("/tmp = %+v, want a directory with mode 1777", e)
+	}
+}
+
+func TestGeneratedAccounts(t *testing.T) {
+	requireProgram(t, "/bin/ls")
+	s, err := Build([]string{"/bin/ls"}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	passwd := string(s.Entry("/etc/passwd").Data)
+	for _, user := range []string{"root:x:0:0:", "nobody:x:65534:", "mosquitto:", "www-data:", "redis:"} {
+		if !strings.Contains(passwd, "\n"+user) && !strings.HasPrefix(passwd, user) {
+			t.Errorf("/etc/passwd lacks %s", user)
+		}
+	}
+	if host, err := os.ReadFile("/etc/passwd"); err == nil && string(host) == passwd {
+		t.Error("/etc/passwd is the host's")
+	}
+	if !strings.Contains(string(s.Entry("/etc/group").Data), "nogroup:x:65534:") {
+		t.Error("/etc/group lacks nogroup")
+	}
+	if !strings.Contains(string(s.Entry("/etc/nsswitch.conf").Data), "passwd:         files") {
+		t.Error("/etc/nsswitch.conf does not look users up in files")
+	}
+	if _, err := os.Stat("/usr/lib/x86_64-linux-gnu/libnss_files.so.2"); err == nil && !s.Has("/usr/lib/x86_64-linux-gnu/libnss_files.so.2") { // Debian's path
+		t.Error("the image lacks libnss_files.so.2")
+	}
+}
+
+// TestTarDeterministic: the same programs give the same archive, byte for
+// byte, sorted, owned by root, with times 0; another program another hash.
+func TestTarDeterministic(t *testing.T) {
+	requireProgram(t, "/bin/ls")
+	var archives [2]bytes.Buffer
+	for i := range archives {
+		s, err := Build([]string{"/bin/ls"}, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.WriteTar(&archives[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !bytes.Equal(archives[0].Bytes(), archives[1].Bytes()) {
+		t.Fatal("two builds of /bin/ls gave different archives")
+	}
+	tr := tar.NewReader(&archives[0])
+	var prev string
+	for {
+		hdr, err := tr.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if hdr.Name <= prev {
+			t.Errorf("%s comes after %s: not sorted", hdr.Name, prev)
+		}
+		prev = hdr.Name
+		if strings.HasPrefix(hdr.Name, "/") || hdr.Uid != 0 || hdr.Gid != 0 || !hdr.ModTime.Equal(epoch) {
+			t.Errorf("%s: uid %d gid %d mtime %v; want a relative name, root, time 0", hdr.Name, hdr.Uid, hdr.Gid, hdr.ModTime)
+		}
+		if hdr.Name == "tmp/" && hdr.Mode != 0o1777 {
+			t.Errorf("tmp/ has mode %o, want 1777", hdr.Mode)
+		}
+	}
+	a, _ := Build([]string{"/bin/ls"}, Options{})
+	b, _ := Build([]string{"/bin/ls"}, Options{Files: []string{"/etc/hostname"}})
+	ha, err := a.Hash()
+	if err != nil {
+		t.Fatal(err)
+	}
+	hb, err := b.Hash()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ha == hb || len(ha) != 64 {
+		t.Errorf("hashes %s and %s: want 64 hex digits, different for different files", ha, hb)
+	}
+}
+
+func TestBuildErrors(t *testing.T) {
+	dir := t.TempDir()
+	script := filepath.Join(dir, "script.sh")
+	if err := os.WriteFile(script, []byte("#!/bin/sh\necho hi\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		name, program string
+		want          string
+	}{
+		{"missing", filepath.Join(dir, "nope"), "program " + filepath.Join(dir, "nope") + " does not exist"},
+		{"script", script, "program " + script + " is not an ELF executable"},
+		{"directory", dir, "program " + dir + " is not an ELF executable: it is a directory"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Build([]string{tt.program}, Options{})
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("error = %v, want %q", err, tt.want)
+			}
+		})
+	}
+	t.Run("missing --file", func(t *testing.T) {
+		requireProgram(t, "/bin/ls")
+		_, err := Build([]string{"/bin/ls"}, Options{Files: []string{filepath.Join(dir, "nope")}})
+		if err == nil || !strings.Contains(err.Error(), "--file "+filepath.Join(dir, "nope")+" does not exist") {
+			t.Fatalf("error = %v", err)
+		}
+	})
+	t.Run("unresolvable library", func(t *testing.T) {
+		requireProgram(t, "/bin/ls")
+		// An empty loader configuration and a program whose libraries are
+		// in no default directory: copy ls next to a private libc-needing
+		// library name the host lacks.
+		prog := elfNeeding(t, dir, "libbxnone.so.1")
+		_, err := Build([]string{prog}, Options{})
+		if err == nil || !strings.Contains(err.Error(), "cannot find the shared library libbxnone.so.1") ||
+			!strings.Contains(err.Error(), prog) {
+			t.Fatalf("error = %v, want it to name the program and the missing library", err)
+		}
+	})
+}
+
+// elfNeeding returns a copy of /bin/ls whose first DT_NEEDED names lib, made
+// by overwriting the name in the string table (lib must not be longer).
+func elfNeeding(t *testing.T, dir, lib string) string {
+	t.Helper()
+	data, err := os.ReadFile("/bin/ls")
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := []byte("libselinux.so.1\x00")
+	i := bytes.Index(data, old)
+	if i < 0 || len(lib)+1 > len(old) {
+		t.Skip("/bin/ls does not link libselinux.so.1 here")
+	}
+	copy(data[i:], append([]byte(lib), make([]byte, len(old)-len(lib))...))
+	p := filepath.Join(dir, "needs-missing")
+	if err := os.WriteFile(p, data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestLdSoConf(t *testing.T) {
+	dir := t.TempDir()
+	conf := filepath.Join(dir, "ld.so.conf")
+	if err := os.MkdirAll(filepath.Join(dir, "ld.so.conf.d"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write := func(p, s string) {
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(conf, "# comment\n/opt/a\ninclude ld.so.conf.d/*.conf\n/opt/z # trailing\nhwcap 0 nosegneg\n")
+	write(filepath.Join(dir, "ld.so.conf.d", "b.conf"), "/opt/b\n")
+	write(filepath.Join(dir, "ld.so.conf.d", "c.conf"), "/opt/c/\ninclude "+conf+"\n") // a loop
+	got, err := readLdSoConf(conf, map[string]bool{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "/opt/a /opt/b /opt/c /opt/z"; strings.Join(got, " ") != want {
+		t.Errorf("dirs = %v, want %s", got, want)
+	}
+}
+
+func TestExpandOrigin(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{"$ORIGIN/../lib", "/opt/app/lib"},
+		{"${ORIGIN}/lib:/usr/local/lib", "/opt/app/bin/lib /usr/local/lib"},
+		{"relative/dir", ""},
+	} {
+		f := elfFile(t)
+		got := strings.Join(expandPaths([]string{tt.in}, "/opt/app/bin", f), " ")
+		if got != tt.want {
+			t.Errorf("expand(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func elfFile(t *testing.T) *elf.File {
+	t.Helper()
+	requireProgram(t, "/bin/ls")
+	f, err := elf.Open("/bin/ls")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	return f
+}

@@ -1,0 +1,98 @@
+package hostimage
+
+import (
+	"archive/tar"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"strings"
+	"time"
+)
+
+const fsSticky = fs.ModeSticky
+
+// epoch is every entry's modification time, so that the same files give
+// the same archive.
+var epoch = time.Unix(0, 0)
+
+// WriteTar writes the set as a tar archive for the root of an image: paths
+// relative to / sorted, owner root, times 0. Files are read from the host
+// now; one that changed size since Build is an error.
+func (s *Set) WriteTar(w io.Writer) error {
+	tw := tar.NewWriter(w)
+	for _, e := range s.Entries() {
+		if err := writeEntry(tw, e); err != nil {
+			return err
+		}
+	}
+	return tw.Close()
+}
+
+func writeEntry(tw *tar.Writer, e *Entry) error {
+	hdr := tar.Header{
+		Name:    strings.TrimPrefix(e.Path, "/"),
+		Mode:    tarMode(e.Mode),
+		ModTime: epoch,
+		Format:  tar.FormatPAX,
+	}
+	switch e.Kind {
+	case Dir:
+		hdr.Typeflag, hdr.Name = tar.TypeDir, hdr.Name+"/"
+		return tw.WriteHeader(&hdr)
+	case Symlink:
+		hdr.Typeflag, hdr.Linkname = tar.TypeSymlink, e.Target
+		return tw.WriteHeader(&hdr)
+	}
+	hdr.Typeflag, hdr.Size = tar.TypeReg, e.Size
+	if e.Source == "" {
+		if err := tw.WriteHeader(&hdr); err != nil {
+			return err
+		}
+		_, err := tw.Write(e.Data)
+		return err
+	}
+	f, err := os.Open(e.Source)
+	if err != nil {
+		return fmt.Errorf("reading %s for the image: %w", e.Source, err)
+	}
+	defer f.Close()
+	if err := tw.WriteHeader(&hdr); err != nil {
+		return err
+	}
+	n, err := io.Copy(tw, f)
+	if err != nil {
+		return fmt.Errorf("reading %s for the image: %w", e.Source, err)
+	}
+	if n != e.Size {
+		return fmt.Errorf("%s changed while the image was made (%d bytes, then %d): try again", e.Source, e.Size, n)
+	}
+	return nil
+}
+
+// tarMode turns a FileMode's permission and special bits into tar's.
+func tarMode(m fs.FileMode) int64 {
+	mode := int64(m.Perm())
+	if m&fs.ModeSetuid != 0 {
+		mode |= 0o4000
+	}
+	if m&fs.ModeSetgid != 0 {
+		mode |= 0o2000
+	}
+	if m&fs.ModeSticky != 0 {
+		mode |= 0o1000
+	}
+	return mode
+}
+
+// Hash is the sha256 of the set's archive in hex: the same files (content,
+// paths, modes, links) give the same hash.
+func (s *Set) Hash() (string, error) {
+	h := sha256.New()
+	if err := s.WriteTar(h); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
