@@ -113,6 +113,9 @@ func (d *dockerEnv) Start(ctx context.Context, spec Spec, stdout, stderr io.Writ
 	if err != nil {
 		return nil, err
 	}
+	if img, err = workerImageFor(ctx, d.client, d.opts, img, spec); err != nil {
+		return nil, fmt.Errorf("%s: %w", d.name, err)
+	}
 	labels := maps.Clone(spec.Labels)
 	if labels == nil {
 		labels = map[string]string{}
@@ -177,6 +180,9 @@ func (d *dockerEnv) Start(ctx context.Context, spec Spec, stdout, stderr io.Writ
 		"storage_driver": driver,
 		"create_ms":      msString(createDur),
 		"start_ms":       msString(startDur),
+	}
+	if len(spec.HostPrograms) > 0 {
+		inst.settings["host_programs"] = strings.Join(hostProgramList(spec.HostPrograms), ",")
 	}
 	if exposed != nil {
 		inst.settings["ip"] = ct.NetworkSettings.IP()

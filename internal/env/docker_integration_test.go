@@ -55,6 +55,15 @@ func setupDocker(tb testing.TB) (*docker.Client, Options) {
 		workerImageRepo = saved
 		workerImages.Lock()
 		defer workerImages.Unlock()
+		for key, img := range hostWorkerImages { // before the images they extend
+			if !strings.HasPrefix(img.Tag, testImageRepo+":") {
+				continue
+			}
+			delete(hostWorkerImages, key)
+			if err := c.ImageRemove(context.Background(), img.Tag, true); err != nil && !docker.IsNotFound(err) {
+				tb.Errorf("removing test image %s: %v", img.Tag, err)
+			}
+		}
 		for tag := range workerImages.byTag {
 			if !strings.HasPrefix(tag, testImageRepo+":") {
 				continue

@@ -6,11 +6,13 @@
 //	fakeworker sleep D   sleep for the duration D, e.g. 60s
 //	fakeworker caps      print the effective capabilities (CapEff, hex)
 //	fakeworker tmp       write and read back a file in the temporary directory
+//	fakeworker exec P A  run program P with arguments A, passing its output and exit code
 package main
 
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -62,6 +64,15 @@ func main() {
 			fail(err.Error())
 		}
 		fmt.Print(string(b))
+	case "exec":
+		cmd := exec.Command(arg, os.Args[3:]...)
+		cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
+		if err := cmd.Run(); err != nil {
+			if ee, ok := err.(*exec.ExitError); ok {
+				os.Exit(ee.ExitCode())
+			}
+			fail(err.Error())
+		}
 	default:
 		fail("unknown command " + os.Args[1])
 	}

@@ -1,0 +1,84 @@
+package env
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/boxtax/boxtax/internal/docker"
+	"github.com/boxtax/boxtax/internal/hostimage"
+)
+
+// labelHostPrograms lists, on a worker image, the host programs it holds.
+const labelHostPrograms = "io.boxtax.host-programs"
+
+// hostWorkerImages remembers, by worker image and program list, the images
+// made for workers that start host programs, so that the files are hashed
+// and the image looked for once per process. workerImages' mutex guards it:
+// concurrent instances build an image once.
+var hostWorkerImages = map[string]workerImage{}
+
+// hostProgramList is the programs in a canonical order, without repeats:
+// the same programs in another order give the same image.
+func hostProgramList(programs []string) []string {
+	list := slices.Clone(programs)
+	slices.Sort(list)
+	return slices.Compact(list)
+}
+
+// hostWorkerTag names the worker image with host programs: the plain
+// worker image's tag (which holds the binary's hash) and the first 12 hex
+// digits of the hash of the host files, e.g. boxtax-worker:0123456789ab-fedcba987654.
+func hostWorkerTag(base workerImage, setHash string) string {
+	return base.Tag + "-" + setHash[:12]
+}
+
+// workerImageFor is the image a spec's worker runs from: the plain worker
+// image, or one that also holds the spec's host programs.
+func workerImageFor(ctx context.Context, c *docker.Client, o Options, base workerImage, spec Spec) (workerImage, error) {
+	if len(spec.HostPrograms) == 0 {
+		return base, nil
+	}
+	return ensureHostWorkerImage(ctx, c, o, base, hostProgramList(spec.HostPrograms))
+}
+
+// ensureHostWorkerImage returns the worker image holding the boxtax binary
+// as the plain worker image does (/boxtax, /tmp, ENTRYPOINT) plus the
+// programs with their libraries and run-time files (internal/hostimage),
+// building it unless the engine has its tag.
+func ensureHostWorkerImage(ctx context.Context, c *docker.Client, o Options, base workerImage, programs []string) (workerImage, error) {
+	workerImages.Lock()
+	defer workerImages.Unlock()
+	key := base.Tag + "\x00" + strings.Join(programs, "\x00")
+	if img, ok := hostWorkerImages[key]; ok {
+		return img, nil
+	}
+	set, err := hostimage.Build(programs, hostimage.Options{})
+	if err != nil {
+		return workerImage{}, fmt.Errorf("the worker image with host programs: %w", err)
+	}
+	setHash, err := set.Hash()
+	if err != nil {
+		return workerImage{}, fmt.Errorf("the worker image with host programs: %w", err)
+	}
+	if err := set.AddHostFile("/boxtax", o.BinaryPath, 0o755); err != nil {
+		return workerImage{}, fmt.Errorf("the worker binary for the container image: %w", err)
+	}
+	version := o.Version
+	if version == "" {
+		version = "unknown"
+	}
+	tag := hostWorkerTag(base, setHash)
+	img, _, err := hostimage.EnsureImage(ctx, c, set, hostimage.ImageOptions{
+		Tag:        tag,
+		Labels:     map[string]string{labelManaged: "true", labelVersion: version, labelHostPrograms: strings.Join(programs, ",")},
+		Entrypoint: []string{"/boxtax"},
+	})
+	if err != nil {
+		return workerImage{}, fmt.Errorf("the worker image with host programs %s: %w", strings.Join(programs, ", "), err)
+	}
+	w := workerImage{Tag: tag, ID: img.ID}
+	hostWorkerImages[key] = w
+	return w, nil
+}

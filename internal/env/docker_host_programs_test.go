@@ -1,0 +1,176 @@
+package env
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+func TestHostProgramList(t *testing.T) {
+	got := hostProgramList([]string{"/usr/sbin/nginx", "/usr/bin/redis-server", "/usr/sbin/nginx"})
+	if want := "/usr/bin/redis-server,/usr/sbin/nginx"; strings.Join(got, ",") != want {
+		t.Errorf("hostProgramList = %v, want %s", got, want)
+	}
+	base := workerImage{Tag: "boxtax-worker:0123456789ab"}
+	if got := hostWorkerTag(base, "fedcba9876543210fedcba9876543210"); got != "boxtax-worker:0123456789ab-fedcba987654" {
+		t.Errorf("hostWorkerTag = %s", got)
+	}
+	// No host programs: the plain worker image, without asking the engine.
+	img, err := workerImageFor(context.Background(), nil, Options{}, base, Spec{Args: []string{"worker"}})
+	if err != nil || img != base {
+		t.Errorf("workerImageFor without host programs = %v, %v; want the plain image", img, err)
+	}
+}
+
+// requireHostProgram skips when the host lacks the program, failing instead
+// in CI (CI=true), which installs it.
+func requireHostProgram(tb testing.TB, p string) {
+	tb.Helper()
+	if _, err := os.Stat(p); err != nil {
+		if os.Getenv("CI") == "true" {
+			tb.Fatalf("%s must be installed in CI (CI=true): %v", p, err)
+		}
+		tb.Skipf("%s is not installed here: %v", p, err)
+	}
+}
+
+// TestDockerHostPrograms runs the worker from an image holding the host's
+// redis-server: the program runs in the container, and a redis started in
+// a docker-host container answers PING on the host's loopback.
+func TestDockerHostPrograms(t *testing.T) {
+	const redis = "/usr/bin/redis-server"
+	requireHostProgram(t, redis)
+	c, opts := setupDocker(t)
+	labels := testLabels(t)
+	defer assertNoContainers(t, c, labels)
+	e, err := New("docker-host", opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if err := e.Prepare(ctx); err != nil {
+		t.Fatal(err)
+	}
+	spec := Spec{Args: []string{"exec", redis, "--version"}, Labels: labels, HostPrograms: []string{redis}}
+
+	t.Run("the program runs in the container", func(t *testing.T) {
+		var out, errOut bytes.Buffer
+		settings, err := Run(ctx, e, spec, &out, &errOut)
+		if err != nil {
+			t.Fatalf("%v\nstderr: %s", err, errOut.String())
+		}
+		if !strings.Contains(out.String(), "Redis server v=") {
+			t.Errorf("redis-server --version printed %q", out.String())
+		}
+		if settings["host_programs"] != redis {
+			t.Errorf("settings[host_programs] = %q, want %s", settings["host_programs"], redis)
+		}
+		if tag := settings["image"]; !strings.HasPrefix(tag, testImageRepo+":") || strings.Count(tag, "-") < 3 {
+			t.Errorf("settings[image] = %q, want %s:<binary hash>-<files hash>", tag, testImageRepo)
+		}
+		img, err := c.ImageInspect(ctx, settings["image"])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if img.Config.Labels[labelManaged] != "true" || img.Config.Labels[labelHostPrograms] != redis {
+			t.Errorf("image labels = %v, want %s=true and %s=%s", img.Config.Labels, labelManaged, labelHostPrograms, redis)
+		}
+	})
+
+	t.Run("concurrent instances share one image", func(t *testing.T) {
+		var wg sync.WaitGroup
+		tags := make([]string, 3)
+		errs := make([]error, 3)
+		for i := range tags {
+			wg.Go(func() {
+				s, err := Run(ctx, e, spec, io.Discard, io.Discard)
+				tags[i], errs[i] = s["image"], err
+			})
+		}
+		wg.Wait()
+		for i := range tags {
+			if errs[i] != nil || tags[i] != tags[0] {
+				t.Errorf("instance %d: image %q, error %v; want %q", i, tags[i], errs[i], tags[0])
+			}
+		}
+	})
+
+	t.Run("without host programs the plain image", func(t *testing.T) {
+		s, err := Run(ctx, e, Spec{Args: []string{"exit", "0"}, Labels: labels}, io.Discard, io.Discard)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := s["host_programs"]; ok || strings.Count(s["image"], "-") > 2 {
+			t.Errorf("settings = %v, want the plain worker image and no host_programs", s)
+		}
+	})
+
+	t.Run("a missing program is named", func(t *testing.T) {
+		_, err := Run(ctx, e, Spec{Args: []string{"exit", "0"}, Labels: labels, HostPrograms: []string{"/usr/bin/boxtax-no-such-program"}}, io.Discard, io.Discard)
+		if err == nil || !strings.Contains(err.Error(), "program /usr/bin/boxtax-no-such-program does not exist") {
+			t.Fatalf("error = %v, want it to name the missing program", err)
+		}
+	})
+
+	t.Run("redis answers PING", func(t *testing.T) {
+		port := freePort(t)
+		args := []string{"exec", redis, "--port", strconv.Itoa(port), "--bind", "127.0.0.1",
+			"--save", "", "--appendonly", "no", "--protected-mode", "no", "--daemonize", "no"}
+		inst, err := e.Start(ctx, Spec{Args: args, Labels: labels, HostPrograms: []string{redis}}, io.Discard, io.Discard)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer inst.Stop(ctx)
+		reply, err := redisPing(fmt.Sprintf("127.0.0.1:%d", port), 20*time.Second)
+		if err != nil || reply != "+PONG" {
+			t.Fatalf("PING = %q, %v; want +PONG", reply, err)
+		}
+		if err := inst.Stop(ctx); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// freePort returns a TCP port free on the host's loopback now.
+func freePort(t *testing.T) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
+
+// redisPing sends PING until redis answers or the time is up.
+func redisPing(addr string, within time.Duration) (string, error) {
+	deadline := time.Now().Add(within)
+	for {
+		reply, err := func() (string, error) {
+			conn, err := net.DialTimeout("tcp", addr, time.Second)
+			if err != nil {
+				return "", err
+			}
+			defer conn.Close()
+			_ = conn.SetDeadline(time.Now().Add(2 * time.Second))
+			if _, err := conn.Write([]byte("PING\r\n")); err != nil {
+				return "", err
+			}
+			line, err := bufio.NewReader(conn).ReadString('\n')
+			return strings.TrimSpace(line), err
+		}()
+		if err == nil || time.Now().After(deadline) {
+			return reply, err
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
