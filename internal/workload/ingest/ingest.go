@@ -1,0 +1,246 @@
+package ingest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/boxtax/boxtax/internal/cpuset"
+	"github.com/boxtax/boxtax/internal/workload"
+)
+
+// Ingest is the iot.ingest workload.
+type Ingest struct{}
+
+func init() { workload.Register(Ingest{}) }
+
+// Levels of the affinity parameter.
+const (
+	affinityDedicated = "dedicated" // the environment's CPUs split among the nodes
+	affinityShared    = "shared"    // every node on all of them
+)
+
+// Targets: what the devices talk to.
+const (
+	targetNginx = "nginx" // the deployment: nginx, the nodes, redis
+	targetSink  = "sink"  // an in-process endpoint that answers at once: the generator's own ceiling
+)
+
+// Fixed settings of the deployment.
+const (
+	streamLen = 100 // messages kept per device in redis (XADD MAXLEN ~)
+	redisPool = 16  // redis connections per node at most
+)
+
+// Info implements workload.Workload.
+func (Ingest) Info() workload.Info {
+	return workload.Info{
+		Name:     "iot.ingest",
+		Summary:  "simulated IoT devices POST 36-byte readings through a real nginx round-robin to K ingest nodes (own CPU affinity each) storing into a real redis",
+		SeedTool: "DeviceHive behind nginx, Java device simulators (Kałaska 2023)",
+		Params: []workload.Param{
+			{Name: "duration", Default: "10s", Description: "how long the devices send after their warm-up (the seed: 10 min)"},
+			{Name: "devices", Default: 100, Description: "simulated devices, each with a keep-alive connection of its own, sending in a closed loop (the seed: 870 to 2610)"},
+			{Name: "nodes", Default: 2, Description: "ingest nodes behind nginx, each an OS process of its own (the seed: 2, 5, 7)"},
+			{Name: "affinity", Default: affinityDedicated, Description: "dedicated: the environment's CPUs divided among the nodes as evenly and disjointly as possible; shared: every node on all of them (the same total)"},
+			{Name: "payload", Default: 36, Description: "bytes of random data per message (the seed: 36), at most 400"},
+			{Name: "warmup", Default: 3, Description: "messages each device sends first, left out of every figure (the seed: 3)"},
+			{Name: "target", Default: targetNginx, Description: "nginx: the deployment under test; sink: an endpoint in the server worker that answers at once, to measure the device simulator's own ceiling"},
+		},
+		Metrics: []workload.Metric{
+			{Name: "messages", Unit: "messages", Label: "messages", HigherIsBetter: true,
+				Description: "messages acknowledged (201) during the measured time, warm-up excluded (the seed's Fig. 4)"},
+			{Name: "messages_per_s", Unit: "messages/s", Label: "messages/s", HigherIsBetter: true,
+				Description: "acknowledged messages divided by the measured time"},
+			{Name: "error_pct", Unit: "%", Label: "errors %",
+				Description: "failed messages (an error status, or no answer: refused, reset) of all messages sent in the measured time, in percent (the seed's Fig. 5)"},
+			{Name: "node_q1_us", Unit: "us", Label: "node Q1 us",
+				Description: "first quartile of the processing time inside the nodes, request read to reply written, over every acknowledged message (the seed's Tables 1-3)"},
+			{Name: "node_median_us", Unit: "us", Label: "node median us",
+				Description: "median processing time inside the nodes"},
+			{Name: "node_q3_us", Unit: "us", Label: "node Q3 us",
+				Description: "third quartile of the processing time inside the nodes"},
+			{Name: "rr_q1_ms", Unit: "ms", Label: "request-response Q1 ms",
+				Description: "first quartile of the time from sending a message to reading its acknowledgement, at the device (the seed's Tables 4-6)"},
+			{Name: "rr_median_ms", Unit: "ms", Label: "request-response median ms",
+				Description: "median request-response time at the device"},
+			{Name: "rr_q3_ms", Unit: "ms", Label: "request-response Q3 ms",
+				Description: "third quartile of the request-response time at the device"},
+		},
+	}
+}
+
+// config is the parsed parameters.
+type config struct {
+	duration time.Duration
+	devices  int
+	nodes    int
+	affinity string
+	payload  int
+	warmup   int
+	target   string
+}
+
+// Validate implements workload.Validator.
+func (Ingest) Validate(p workload.Params) error { _, err := parse(p); return err }
+
+func parse(p workload.Params) (config, error) {
+	var c config
+	var err error
+	if c.duration, err = p.Duration("duration"); err != nil {
+		return c, err
+	}
+	if c.devices, err = p.Int("devices"); err != nil {
+		return c, err
+	}
+	if c.nodes, err = p.Int("nodes"); err != nil {
+		return c, err
+	}
+	if c.affinity, err = p.String("affinity"); err != nil {
+		return c, err
+	}
+	payload, err := p.Bytes("payload")
+	if err != nil {
+		return c, err
+	}
+	c.payload = int(payload)
+	if c.warmup, err = p.Int("warmup"); err != nil {
+		return c, err
+	}
+	if c.target, err = p.String("target"); err != nil {
+		return c, err
+	}
+	switch {
+	case c.duration <= 0:
+		return c, fmt.Errorf("parameter duration: %v must be positive, e.g. 10s", c.duration)
+	case c.devices < 1 || c.devices > 20000:
+		return c, fmt.Errorf("parameter devices: %d must be 1 to 20000", c.devices)
+	case c.nodes < 1 || c.nodes > 64:
+		return c, fmt.Errorf("parameter nodes: %d must be 1 to 64", c.nodes)
+	case c.affinity != affinityDedicated && c.affinity != affinityShared:
+		return c, fmt.Errorf("parameter affinity: %q is not dedicated (each node its own CPUs) or shared (every node on all)", c.affinity)
+	case c.payload < 1 || c.payload > 400:
+		return c, fmt.Errorf("parameter payload: %d bytes must be 1 to 400", c.payload)
+	case c.warmup < 0 || c.warmup > 1000:
+		return c, fmt.Errorf("parameter warmup: %d messages must be 0 to 1000", c.warmup)
+	case c.target != targetNginx && c.target != targetSink:
+		return c, fmt.Errorf("parameter target: %q is not nginx (the deployment) or sink (the device simulator's ceiling)", c.target)
+	}
+	return c, nil
+}
+
+// files is how many open files each side needs: a connection per device
+// at the client; nginx holds a device's connection and one to a node.
+func (c config) files() int64 { return int64(2*c.devices + 4096) }
+
+// Requirements implements workload.Requirer: the real redis and nginx, and
+// enough open files for every device's connection.
+func (Ingest) Requirements(p workload.Params) workload.Requirements {
+	c, err := parse(p)
+	if err != nil {
+		return workload.Requirements{}
+	}
+	r := workload.Requirements{Ulimits: map[string]int64{"nofile": c.files()}}
+	if c.target == targetNginx {
+		r.HostPrograms = []string{redisServer, nginxBin}
+	}
+	return r
+}
+
+// Protocols implements workload.ClientServer.
+func (Ingest) Protocols(workload.Params) []string { return []string{"tcp"} }
+
+// nodeCPUs gives each node its CPU set: with dedicated affinity, cpus
+// split into disjoint parts as even as possible (with more nodes than
+// CPUs, consecutive nodes share one CPU, and no CPU serves two groups);
+// with shared, all of cpus for every node.
+func nodeCPUs(cpus cpuset.Set, nodes int, affinity string) ([]string, error) {
+	if len(cpus) == 0 {
+		return nil, errors.New("no CPUs to give the nodes")
+	}
+	out := make([]string, nodes)
+	if affinity == affinityShared {
+		for i := range out {
+			out[i] = cpus.String()
+		}
+		return out, nil
+	}
+	if nodes <= len(cpus) {
+		parts, err := cpus.Split(nodes)
+		if err != nil {
+			return nil, err
+		}
+		for i, p := range parts {
+			out[i] = p.String()
+		}
+		return out, nil
+	}
+	for i := range out {
+		out[i] = cpus[i*len(cpus)/nodes : i*len(cpus)/nodes+1].String()
+	}
+	return out, nil
+}
+
+// Run implements workload.Workload: the server side and the devices in
+// this process over loopback; the server's notes come as server.<key>.
+func (w Ingest) Run(ctx context.Context, p workload.Params, _ workload.Env, e workload.Emitter) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	srv := &serverNotes{listening: make(chan string, 1)}
+	served := make(chan error, 1)
+	go func() { served <- w.Serve(ctx, p, "127.0.0.1:0", srv) }()
+	var addr string
+	select {
+	case addr = <-srv.listening:
+	case err := <-served:
+		if err == nil {
+			err = errors.New("it ended before listening")
+		}
+		return fmt.Errorf("server: %w", err)
+	}
+	clientErr := w.Client(ctx, p, addr, e)
+	if clientErr != nil {
+		cancel()
+	}
+	var serverErr error
+	select {
+	case serverErr = <-served:
+	case <-time.After(30 * time.Second):
+		cancel()
+		serverErr = errors.Join(errors.New("did not end within 30 s of the client"), <-served)
+	}
+	srv.flush(e)
+	if clientErr != nil {
+		return clientErr
+	}
+	if serverErr != nil {
+		return fmt.Errorf("server: %w", serverErr)
+	}
+	return nil
+}
+
+// serverNotes keeps an in-process server's notes until it is over.
+type serverNotes struct {
+	listening chan string
+	notes     [][2]string
+}
+
+func (s *serverNotes) Sample(string, float64) {} // the server's figures reach the client
+
+func (s *serverNotes) Note(key, value string) {
+	if key == workload.NoteListening {
+		select {
+		case s.listening <- value:
+		default:
+		}
+		return
+	}
+	s.notes = append(s.notes, [2]string{key, value})
+}
+
+func (s *serverNotes) flush(e workload.Emitter) {
+	for _, kv := range s.notes {
+		e.Note("server."+kv[0], kv[1])
+	}
+}

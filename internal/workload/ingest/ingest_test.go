@@ -1,0 +1,80 @@
+package ingest
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/boxtax/boxtax/internal/workload"
+)
+
+// requirePrograms skips a test whose real programs are absent, except in
+// CI (CI=true), which installs them, where it fails.
+func requirePrograms(t *testing.T, paths ...string) {
+	t.Helper()
+	for _, p := range paths {
+		if _, err := os.Stat(p); err != nil {
+			if os.Getenv("CI") == "true" {
+				t.Fatalf("%s is needed: %v", p, err)
+			}
+			t.Skipf("%s is not installed here", p)
+		}
+	}
+}
+
+// recorder keeps what a workload emits.
+type recorder struct {
+	mu      sync.Mutex
+	samples map[string][]float64
+	notes   map[string]string
+}
+
+func (r *recorder) Sample(m string, v float64) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.samples == nil {
+		r.samples = map[string][]float64{}
+	}
+	r.samples[m] = append(r.samples[m], v)
+}
+
+func (r *recorder) Note(k, v string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.notes == nil {
+		r.notes = map[string]string{}
+	}
+	r.notes[k] = v
+}
+
+func (r *recorder) String() string { return fmt.Sprintf("samples %v notes %v", r.samples, r.notes) }
+
+func params(t *testing.T, p workload.Params) workload.Params {
+	t.Helper()
+	out, err := workload.Prepare(Ingest{}, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func TestRunReportsEveryMetric(t *testing.T) {
+	requirePrograms(t, redisServer, nginxBin)
+	var r recorder
+	p := params(t, workload.Params{"duration": "1s", "devices": 50, "nodes": 2})
+	if err := (Ingest{}).Run(context.Background(), p, workload.Env{}, &r); err != nil {
+		t.Fatal(err)
+	}
+	t.Log(r.String())
+	for _, m := range (Ingest{}).Info().Metrics {
+		if len(r.samples[m.Name]) != 1 {
+			t.Errorf("%s sampled %d times, want once", m.Name, len(r.samples[m.Name]))
+		}
+	}
+	if !strings.Contains(r.notes["node_messages"], "1:") || !strings.Contains(r.notes["node_messages"], "2:") {
+		t.Errorf("node_messages %q: want both nodes", r.notes["node_messages"])
+	}
+}
