@@ -1,0 +1,200 @@
+package mqtt
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/boxtax/boxtax/internal/workload"
+)
+
+// Pub is the mqtt.pub workload: publishers outside the environment load an
+// MQTT broker inside it, as the seed's mqtt-benchmark loaded mosquitto.
+type Pub struct{}
+
+func init() { workload.Register(Pub{}) }
+
+// Broker choices.
+const (
+	brokerAuto      = "auto"      // mosquitto where it is installed, else the embedded one
+	brokerMosquitto = "mosquitto" // mosquitto or an error
+	brokerEmbedded  = "embedded"  // the embedded broker of this package
+)
+
+// Info implements workload.Workload.
+func (Pub) Info() workload.Info {
+	return workload.Info{
+		Name:     "mqtt.pub",
+		Summary:  "MQTT publishers outside the environment against a broker in it (the real mosquitto), as mqtt-benchmark: messages/s, publish-to-acknowledgement and publish-to-subscriber latency",
+		SeedTool: "krylovsk/mqtt-benchmark against mosquitto",
+		Params: []workload.Param{
+			{Name: "broker", Default: brokerAuto, Description: "auto: the real mosquitto when it is installed (looked up on PATH, /usr/sbin, /usr/local/sbin), else the embedded Go broker; mosquitto: mosquitto or an error; embedded: the embedded broker"},
+			{Name: "clients", Default: 1, Description: "publisher clients, each with a connection of its own (mqtt-benchmark -clients)"},
+			{Name: "qos", Default: 1, Description: "QoS of every publish: 0, 1 or 2 (mqtt-benchmark -qos)"},
+			{Name: "payload", Default: 100, Description: "payload bytes per message (mqtt-benchmark -size); at least 8 with subscribers, which read a time stamp from it"},
+			{Name: "duration", Default: "5s", Description: "how long each client publishes; with messages set, the longest it may take"},
+			{Name: "messages", Default: 0, Description: "messages per client (mqtt-benchmark -count); 0: as many as the duration allows"},
+			{Name: "rate", Default: 0, Description: "messages per second per client; 0: unbounded, as the seed"},
+			{Name: "inflight", Default: 1, Description: "unacknowledged QoS 1/2 publishes a client may have; 1 waits for each acknowledgement before the next publish, as mqtt-benchmark does"},
+			{Name: "subscribers", Default: 0, Description: "subscriber clients, each receiving every message, for the end-to-end latency"},
+			{Name: "topic", Default: "boxtax/bench", Description: "the topic every client publishes to (mqtt-benchmark -topic)"},
+		},
+		Metrics: []workload.Metric{
+			{Name: "msgs_per_s", Unit: "msg/s", Label: "MQTT msg/s", HigherIsBetter: true,
+				Description: "acknowledged messages of all clients divided by the wall time from the first publish to the last acknowledgement (QoS 0: to the answer of a ping after the last publish)"},
+			{Name: "client_msgs_per_s", Unit: "msg/s", Label: "msg/s per client", HigherIsBetter: true, Secondary: true, Aggregate: "mean",
+				Description: "mean over clients of each client's acknowledged messages over its own first publish to last acknowledgement: the seed's throughput"},
+			{Name: "ack_mean_ms", Unit: "ms", Label: "ack mean ms",
+				Description: "mean time from a publish being written to its acknowledgement (PUBACK at QoS 1, PUBCOMP at QoS 2): the seed's latency"},
+			{Name: "ack_std_ms", Unit: "ms", Label: "ack std ms", Secondary: true,
+				Description: "sample standard deviation of the publish-to-acknowledgement time"},
+			{Name: "ack_p50_ms", Unit: "ms", Label: "ack p50 ms", Secondary: true,
+				Description: "median publish-to-acknowledgement time"},
+			{Name: "ack_p99_ms", Unit: "ms", Label: "ack p99 ms",
+				Description: "99th percentile of the publish-to-acknowledgement time"},
+			{Name: "e2e_mean_ms", Unit: "ms", Label: "e2e mean ms",
+				Description: "mean time from a publish being written to a subscriber reading it (only with subscribers)"},
+			{Name: "e2e_p50_ms", Unit: "ms", Label: "e2e p50 ms", Secondary: true,
+				Description: "median publish-to-subscriber time (only with subscribers)"},
+			{Name: "e2e_p99_ms", Unit: "ms", Label: "e2e p99 ms", Secondary: true,
+				Description: "99th percentile of the publish-to-subscriber time (only with subscribers)"},
+			{Name: "errors", Unit: "msg", Label: "errors", Secondary: true, Aggregate: "sum",
+				Description: "messages not acknowledged: in flight when a connection failed or unanswered 5 s after the last publish, plus one per failed connection attempt"},
+			{Name: "error_pct", Unit: "%", Label: "error %",
+				Description: "errors as a percentage of all message attempts (acknowledged plus errors)"},
+		},
+	}
+}
+
+// config is mqtt.pub's parameters, checked.
+type config struct {
+	broker      string
+	clients     int
+	qos         byte
+	payload     int
+	duration    time.Duration
+	messages    int
+	rate        float64
+	inflight    int
+	subscribers int
+	topic       string
+}
+
+// controlTopic carries the client's end-of-session message to the server.
+const controlTopic = "boxtax/control/end"
+
+// Validate checks p, already merged with the defaults, without running.
+func (Pub) Validate(p workload.Params) error { _, err := parse(p); return err }
+
+func parse(p workload.Params) (config, error) {
+	var c config
+	var err error
+	if c.broker, err = p.String("broker"); err != nil {
+		return c, err
+	}
+	if c.clients, err = p.Int("clients"); err != nil {
+		return c, err
+	}
+	qos, err := p.Int("qos")
+	if err != nil {
+		return c, err
+	}
+	payload, err := p.Bytes("payload")
+	if err != nil {
+		return c, err
+	}
+	if c.duration, err = p.Duration("duration"); err != nil {
+		return c, err
+	}
+	if c.messages, err = p.Int("messages"); err != nil {
+		return c, err
+	}
+	if c.rate, err = p.Float("rate"); err != nil {
+		return c, err
+	}
+	if c.inflight, err = p.Int("inflight"); err != nil {
+		return c, err
+	}
+	if c.subscribers, err = p.Int("subscribers"); err != nil {
+		return c, err
+	}
+	if c.topic, err = p.String("topic"); err != nil {
+		return c, err
+	}
+	c.payload = int(payload)
+	switch {
+	case c.broker != brokerAuto && c.broker != brokerMosquitto && c.broker != brokerEmbedded:
+		return c, fmt.Errorf("parameter broker: %q is not auto, mosquitto or embedded", c.broker)
+	case c.clients < 1 || c.clients > 10000:
+		return c, fmt.Errorf("parameter clients: %d must be 1 to 10000", c.clients)
+	case qos < 0 || qos > 2:
+		return c, fmt.Errorf("parameter qos: %d is not 0, 1 or 2", qos)
+	case c.payload < 0 || c.payload > 1<<20:
+		return c, fmt.Errorf("parameter payload: %d bytes must be 0 to 1 MiB", c.payload)
+	case c.duration <= 0:
+		return c, fmt.Errorf("parameter duration: %v must be positive, e.g. 5s", c.duration)
+	case c.messages < 0:
+		return c, fmt.Errorf("parameter messages: %d must be 0 (as many as the duration allows) or more", c.messages)
+	case c.rate < 0:
+		return c, fmt.Errorf("parameter rate: %v must be 0 (unbounded) or more messages per second", c.rate)
+	case c.inflight < 1 || c.inflight > 65535:
+		return c, fmt.Errorf("parameter inflight: %d must be 1 to 65535", c.inflight)
+	case c.subscribers < 0 || c.subscribers > 1000:
+		return c, fmt.Errorf("parameter subscribers: %d must be 0 to 1000", c.subscribers)
+	case c.subscribers > 0 && c.payload < 8:
+		return c, fmt.Errorf("parameter payload: %d bytes is too small for subscribers, which read an 8-byte time stamp from it; use 8 or more", c.payload)
+	case c.topic == "" || strings.ContainsAny(c.topic, "+#\x00") || strings.HasPrefix(c.topic, "$") || strings.HasPrefix(c.topic, "boxtax/control"):
+		return c, fmt.Errorf("parameter topic: %q must be a topic name without wildcards (+, #), not starting with $ or boxtax/control", c.topic)
+	}
+	c.qos = byte(qos)
+	if c.broker == brokerMosquitto && findMosquitto() == "" {
+		return c, fmt.Errorf("parameter broker: mosquitto is not installed here (looked on PATH and in %s): install it (apt-get install mosquitto) or use broker: auto or embedded", strings.Join(mosquittoDirs, ", "))
+	}
+	return c, nil
+}
+
+// Protocols implements workload.ClientServer.
+func (Pub) Protocols(workload.Params) []string { return []string{"tcp"} }
+
+// Requirements implements workload.Requirer: the host's mosquitto, so the
+// very binary that runs natively runs in the container.
+func (Pub) Requirements(p workload.Params) workload.Requirements {
+	c, err := parse(p)
+	if err != nil || c.broker == brokerEmbedded {
+		return workload.Requirements{}
+	}
+	if path := findMosquitto(); path != "" {
+		return workload.Requirements{HostPrograms: []string{path}}
+	}
+	return workload.Requirements{}
+}
+
+// mosquittoDirs are where mosquitto is looked for when it is not on PATH
+// (Debian installs it in /usr/sbin, which a user's PATH may lack).
+var mosquittoDirs = []string{"/usr/sbin", "/usr/local/sbin", "/usr/bin", "/usr/local/bin"}
+
+// findMosquitto is the absolute path of the mosquitto executable, or "".
+func findMosquitto() string {
+	if p, err := exec.LookPath("mosquitto"); err == nil {
+		if abs, err := filepath.Abs(p); err == nil {
+			return abs
+		}
+	}
+	for _, d := range mosquittoDirs {
+		p := filepath.Join(d, "mosquitto")
+		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() && st.Mode()&0o111 != 0 {
+			return p
+		}
+	}
+	return ""
+}
+
+// Run implements workload.Workload: broker and clients in this process's
+// care over loopback.
+func (w Pub) Run(ctx context.Context, p workload.Params, _ workload.Env, e workload.Emitter) error {
+	return runLoopback(ctx, w, p, e)
+}
