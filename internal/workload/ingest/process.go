@@ -2,8 +2,10 @@ package ingest
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os/exec"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -73,8 +75,12 @@ func (p *process) died() string {
 	if p.err != nil {
 		msg = p.err.Error()
 	}
-	if s := p.stderr.String(); s != "" {
-		msg += ": " + s
+	var ee *exec.ExitError
+	if errors.As(p.err, &ee) && ee.Sys().(syscall.WaitStatus).Signaled() {
+		return msg // killed: what it said before is beside the point
+	}
+	if s := lastLine(p.stderr.String()); s != "" {
+		msg += " (it said: " + s + ")"
 	}
 	return msg
 }
@@ -153,4 +159,15 @@ func trimSpace(b []byte) []byte {
 		b = b[:len(b)-1]
 	}
 	return b
+}
+
+// lastLine is the last line of s, at most 300 bytes of it.
+func lastLine(s string) string {
+	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
+		s = s[i+1:]
+	}
+	if len(s) > 300 {
+		s = s[len(s)-300:]
+	}
+	return s
 }

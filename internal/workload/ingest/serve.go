@@ -57,6 +57,9 @@ func (Ingest) Serve(ctx context.Context, p workload.Params, addr string, e workl
 		return err
 	}
 	defer d.stop()
+	if deployed != nil {
+		deployed(d)
+	}
 	var pinned []string
 	for i, s := range sets {
 		pinned = append(pinned, fmt.Sprintf("%d:%s", i+1, s))
@@ -93,6 +96,9 @@ func (Ingest) Serve(ctx context.Context, p workload.Params, addr string, e workl
 	}
 	return nil
 }
+
+// deployed, when set (by tests), is called with the deployment once it runs.
+var deployed func(*deployment)
 
 // resolvePort picks a free port for addr when it asks for port 0 (nginx
 // cannot tell which port it got).

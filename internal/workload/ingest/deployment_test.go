@@ -1,0 +1,222 @@
+package ingest
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/boxtax/boxtax/internal/cpuset"
+	"github.com/boxtax/boxtax/internal/workload"
+)
+
+// startRedis starts a real redis-server for a test.
+func startRedis(t *testing.T) *deployment {
+	t.Helper()
+	requirePrograms(t, redisServer)
+	d := &deployment{dir: t.TempDir()}
+	if err := d.startRedis(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.redis.stop(syscall.SIGTERM, 5*time.Second) })
+	return d
+}
+
+func TestRESPAgainstRealRedis(t *testing.T) {
+	d := startRedis(t)
+	c, err := dialRedis(context.Background(), d.redisAddr())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.close()
+	for _, tc := range []struct {
+		args []string
+		want any
+	}{
+		{[]string{"PING"}, "PONG"},
+		{[]string{"SET", "k", "a\r\nb"}, "OK"}, // binary-safe bulk strings
+		{[]string{"GET", "k"}, "a\r\nb"},
+		{[]string{"GET", "absent"}, nil},
+		{[]string{"RPUSH", "l", "x", "y"}, int64(2)},
+		{[]string{"LRANGE", "l", "0", "-1"}, []any{"x", "y"}},
+	} {
+		got, err := c.doStrings(tc.args...)
+		if err != nil || fmt.Sprint(got) != fmt.Sprint(tc.want) {
+			t.Errorf("%v: %#v, %v; want %#v", tc.args, got, err, tc.want)
+		}
+	}
+	if _, err := c.doStrings("NOSUCHCOMMAND"); err == nil || !strings.Contains(err.Error(), "unknown command") {
+		t.Errorf("an unknown command: %v, want redis's error", err)
+	}
+	if got, err := c.doStrings("PING"); err != nil || got != "PONG" { // the connection survives an error reply
+		t.Errorf("after an error reply: %v %v", got, err)
+	}
+}
+
+func TestNodeStoresWhatItReceives(t *testing.T) {
+	d := startRedis(t)
+	n, err := d.startNode(context.Background(), nodeConfig{Index: 1, Redis: d.redisAddr(), Pool: 2, StreamLen: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer n.stop(syscall.SIGTERM, 3*time.Second)
+	bodies := [][]byte{[]byte("0123456789abcdef0123456789abcdef\x00\xff\r\n"), []byte("second")}
+	for _, b := range bodies {
+		resp, err := http.Post("http://"+n.addr+"/devices/dev-7/messages", "application/octet-stream", bytes.NewReader(b))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusCreated {
+			t.Fatalf("status %s, want 201 Created", resp.Status)
+		}
+	}
+	c, err := dialRedis(context.Background(), d.redisAddr())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.close()
+	got, err := c.doStrings("XRANGE", "device:dev-7", "-", "+")
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries, _ := got.([]any)
+	if len(entries) != len(bodies) {
+		t.Fatalf("redis holds %d messages of the device, want %d: %#v", len(entries), len(bodies), got)
+	}
+	for i, e := range entries {
+		fields := e.([]any)[1].([]any)
+		if fields[0] != "data" || fields[1] != string(bodies[i]) {
+			t.Errorf("message %d stored as %q, want data %q", i, fields, bodies[i])
+		}
+	}
+}
+
+// procCPUs reads the CPUs a process may run on.
+func procCPUs(t *testing.T, pid int) string {
+	t.Helper()
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "Cpus_allowed_list:"); ok {
+			return strings.TrimSpace(v)
+		}
+	}
+	t.Fatalf("no Cpus_allowed_list for pid %d", pid)
+	return ""
+}
+
+func TestNginxRoundRobinsOverPinnedNodes(t *testing.T) {
+	requirePrograms(t, redisServer, nginxBin)
+	online, err := cpuset.Parse(cpuset.Allowed())
+	if err != nil || len(online) < 2 {
+		t.Skipf("affinity needs 2 CPUs, this process may use %s", cpuset.Allowed())
+	}
+	for _, affinity := range []string{affinityDedicated, affinityShared} {
+		t.Run(affinity, func(t *testing.T) {
+			sets, err := nodeCPUs(online, 3, affinity)
+			if err != nil {
+				t.Fatal(err)
+			}
+			addr, _ := resolvePort("127.0.0.1:0")
+			ctl, _ := net.Listen("tcp4", "127.0.0.1:0")
+			defer ctl.Close()
+			d, err := startDeployment(context.Background(), deploymentConfig{listen: addr, control: ctl.Addr().String(),
+				nodeCPUs: sets, workers: 2, devices: 10, streamLen: 10, pool: 2})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer d.stop()
+			for i, n := range d.nodes {
+				if got := procCPUs(t, n.cmd.Process.Pid); got != sets[i] {
+					t.Errorf("node %d runs on CPUs %s, want %s", i+1, got, sets[i])
+				}
+			}
+			client := &http.Client{}
+			for i := range 30 {
+				resp, err := client.Post(fmt.Sprintf("http://%s/devices/dev-%d/messages", addr, i), "application/octet-stream", strings.NewReader("36 bytes of a reading, more or less"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				resp.Body.Close()
+				if resp.StatusCode != http.StatusCreated {
+					t.Fatalf("status %s through nginx", resp.Status)
+				}
+			}
+			stats, err := d.collect(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, s := range stats {
+				if s.Requests != 10 {
+					t.Errorf("node %d got %d of 30 requests; round-robin gives each 10", s.Index, s.Requests)
+				}
+			}
+		})
+	}
+}
+
+// TestFaultsAreCountedAndTheRunEnds kills a node, then redis, in the
+// middle of a run: the run ends on time with the failures counted.
+func TestFaultsAreCountedAndTheRunEnds(t *testing.T) {
+	requirePrograms(t, redisServer, nginxBin)
+	for _, kill := range []string{"node", "redis"} {
+		t.Run(kill, func(t *testing.T) {
+			deployed = func(d *deployment) {
+				victim := d.redis
+				if kill == "node" {
+					victim = d.nodes[0].process
+				}
+				time.AfterFunc(700*time.Millisecond, func() { _ = victim.cmd.Process.Kill() })
+			}
+			defer func() { deployed = nil }()
+			var r recorder
+			p := params(t, workload.Params{"duration": "2s", "devices": 30, "nodes": 2})
+			start := time.Now()
+			if err := (Ingest{}).Run(context.Background(), p, workload.Env{}, &r); err != nil {
+				t.Fatal(err)
+			}
+			t.Log(r.String())
+			if took := time.Since(start); took > 20*time.Second {
+				t.Errorf("the run took %v", took)
+			}
+			if len(r.samples["messages"]) != 1 || r.samples["messages"][0] == 0 {
+				t.Errorf("messages %v: the work before the fault must count", r.samples["messages"])
+			}
+			if !strings.Contains(r.notes["server.problems"], kill) {
+				t.Errorf("server.problems %q does not name the %s that died", r.notes["server.problems"], kill)
+			}
+			if kill == "redis" {
+				if e := r.samples["error_pct"]; len(e) != 1 || e[0] <= 0 {
+					t.Errorf("error_pct %v: every message after redis died fails", e)
+				}
+				if !strings.Contains(r.notes["error_statuses"], "503:") {
+					t.Errorf("error_statuses %q: the nodes answer 503 without redis", r.notes["error_statuses"])
+				}
+			}
+			if kill == "node" && r.notes["node_messages"] == "" {
+				t.Error("the surviving node's figures are missing")
+			}
+		})
+	}
+}
+
+func TestSinkMeasuresTheDevicesAlone(t *testing.T) {
+	var r recorder
+	p := params(t, workload.Params{"duration": "500ms", "devices": 20, "target": "sink"})
+	if err := (Ingest{}).Run(context.Background(), p, workload.Env{}, &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.samples["messages"][0] == 0 || r.notes["server.target"] != "sink" || len(r.samples["node_median_us"]) != 1 {
+		t.Errorf("the sink's run: %v", r.String())
+	}
+}

@@ -1,0 +1,71 @@
+package ingest
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/boxtax/boxtax/internal/cpuset"
+	"github.com/boxtax/boxtax/internal/workload"
+)
+
+func TestNodeCPUs(t *testing.T) {
+	two, four := cpuset.Set{0, 1}, cpuset.Set{0, 1, 2, 3}
+	for _, tc := range []struct {
+		cpus     cpuset.Set
+		nodes    int
+		affinity string
+		want     string
+	}{
+		{two, 2, "dedicated", "0 1"},
+		{two, 2, "shared", "0-1 0-1"},
+		{two, 5, "dedicated", "0 0 0 1 1"},
+		{two, 7, "dedicated", "0 0 0 0 1 1 1"},
+		{two, 5, "shared", "0-1 0-1 0-1 0-1 0-1"},
+		{four, 2, "dedicated", "0-1 2-3"},
+		{four, 3, "dedicated", "0 1 2-3"},
+		{cpuset.Set{0}, 2, "dedicated", "0 0"},
+	} {
+		got, err := nodeCPUs(tc.cpus, tc.nodes, tc.affinity)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s := strings.Join(got, " "); s != tc.want {
+			t.Errorf("%d nodes %s on %s: %s, want %s", tc.nodes, tc.affinity, tc.cpus, s, tc.want)
+		}
+	}
+}
+
+func TestBadParametersNameTheValidValues(t *testing.T) {
+	for _, tc := range []struct {
+		p    workload.Params
+		want string
+	}{
+		{workload.Params{"affinity": "pinned"}, "dedicated"},
+		{workload.Params{"devices": 0}, "1 to 20000"},
+		{workload.Params{"nodes": 100}, "1 to 64"},
+		{workload.Params{"duration": "0s"}, "positive"},
+		{workload.Params{"payload": 1000}, "1 to 400"},
+		{workload.Params{"target": "wrk"}, "nginx"},
+		{workload.Params{"warmup": -1}, "0 to 1000"},
+	} {
+		_, err := workload.Prepare(Ingest{}, tc.p)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v: error %v, want one saying %q", tc.p, err, tc.want)
+		}
+	}
+}
+
+func TestRequirementsNameTheRealPrograms(t *testing.T) {
+	p, _ := workload.Prepare(Ingest{}, workload.Params{"devices": 3000})
+	r := Ingest{}.Requirements(p)
+	if strings.Join(r.HostPrograms, " ") != redisServer+" "+nginxBin {
+		t.Errorf("host programs %v", r.HostPrograms)
+	}
+	if r.Ulimits["nofile"] < 3000*2 {
+		t.Errorf("nofile %d: too few for 3000 devices through nginx", r.Ulimits["nofile"])
+	}
+	p, _ = workload.Prepare(Ingest{}, workload.Params{"target": "sink"})
+	if r := (Ingest{}).Requirements(p); len(r.HostPrograms) != 0 {
+		t.Errorf("the sink needs no programs, got %v", r.HostPrograms)
+	}
+}
