@@ -11,6 +11,7 @@ import (
 	_ "github.com/boxtax/boxtax/internal/workload/load"    // load.cpu, load.stress-ng
 	_ "github.com/boxtax/boxtax/internal/workload/mem"     // mem.stream, mem.mbw
 	_ "github.com/boxtax/boxtax/internal/workload/mixed"   // load.mixed
+	_ "github.com/boxtax/boxtax/internal/workload/mqtt"    // mqtt.pub
 	_ "github.com/boxtax/boxtax/internal/workload/net"     // net.tcp, net.udp, net.rr
 	_ "github.com/boxtax/boxtax/internal/workload/rt"      // rt.periodic, rt.periodic-io
 	_ "github.com/boxtax/boxtax/internal/workload/startup" // ctr.startup

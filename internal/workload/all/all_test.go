@@ -26,6 +26,7 @@ var tinyParams = map[string]workload.Params{
 	"net.tcp":     {"duration": "100ms"},
 	"net.udp":     {"duration": "100ms", "rate": "10mbit"},
 	"net.rr":      {"duration": "100ms"},
+	"mqtt.pub":    {"duration": "100ms", "subscribers": 1}, // every metric: subscribers give e2e_*
 
 	"rt.periodic":    {"duration": "100ms", "frequency_hz": 200, "policy": "other", "lock_memory": false},
 	"rt.periodic-io": {"duration": "200ms", "frequency_hz": 50, "policy": "other", "lock_memory": false, "frame": "64x48"},
