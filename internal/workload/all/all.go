@@ -8,6 +8,7 @@ import (
 	_ "github.com/boxtax/boxtax/internal/workload/cpu"     // cpu.prime, cpu.linpack
 	_ "github.com/boxtax/boxtax/internal/workload/disk"    // disk.seq, disk.rand
 	_ "github.com/boxtax/boxtax/internal/workload/idle"    // sys.idle
+	_ "github.com/boxtax/boxtax/internal/workload/ingest"  // iot.ingest
 	_ "github.com/boxtax/boxtax/internal/workload/load"    // load.cpu, load.stress-ng
 	_ "github.com/boxtax/boxtax/internal/workload/mem"     // mem.stream, mem.mbw
 	_ "github.com/boxtax/boxtax/internal/workload/mixed"   // load.mixed

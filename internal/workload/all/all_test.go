@@ -26,6 +26,7 @@ var tinyParams = map[string]workload.Params{
 	"net.tcp":     {"duration": "100ms"},
 	"net.udp":     {"duration": "100ms", "rate": "10mbit"},
 	"net.rr":      {"duration": "100ms"},
+	"iot.ingest":  {"duration": "200ms", "devices": 10, "nodes": 2},
 	"mqtt.pub":    {"duration": "100ms", "subscribers": 1}, // every metric: subscribers give e2e_*
 
 	"rt.periodic":    {"duration": "100ms", "frequency_hz": 200, "policy": "other", "lock_memory": false},
@@ -35,7 +36,7 @@ var tinyParams = map[string]workload.Params{
 }
 
 // needsTool names the program a workload runs, which .ci/run installs.
-var needsTool = map[string]string{"load.stress-ng": "stress-ng"}
+var needsTool = map[string]string{"load.stress-ng": "stress-ng", "iot.ingest": "/usr/sbin/nginx"}
 
 func TestBuiltinsRegistered(t *testing.T) {
 	got := strings.Join(workload.Names(), " ")
