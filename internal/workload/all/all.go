@@ -7,6 +7,7 @@ package all
 import (
 	_ "github.com/boxtax/boxtax/internal/workload/cpu"     // cpu.prime, cpu.linpack
 	_ "github.com/boxtax/boxtax/internal/workload/disk"    // disk.seq, disk.rand
+	_ "github.com/boxtax/boxtax/internal/workload/gateway" // http.gateway
 	_ "github.com/boxtax/boxtax/internal/workload/idle"    // sys.idle
 	_ "github.com/boxtax/boxtax/internal/workload/ingest"  // iot.ingest
 	_ "github.com/boxtax/boxtax/internal/workload/load"    // load.cpu, load.stress-ng

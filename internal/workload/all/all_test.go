@@ -33,6 +33,8 @@ var tinyParams = map[string]workload.Params{
 	"rt.periodic-io": {"duration": "200ms", "frequency_hz": 50, "policy": "other", "lock_memory": false, "frame": "64x48"},
 	"load.cpu":       {"duration": "100ms", "workers": 1, "period": "10ms", "policy": "other", "priority": 0},
 	"load.stress-ng": {"duration": "1s", "workers": 1, "load_pct": 10, "policy": "other", "priority": 0},
+
+	"http.gateway": {"duration": "200ms", "clients": 2},
 }
 
 // needsTool names the program a workload runs, which .ci/run installs.

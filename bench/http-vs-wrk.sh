@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# http-vs-wrk: is boxtax's HTTP load generator (the client of http.gateway)
+# ever the bottleneck it claims to measure? On loopback, in one run, the
+# same target (the http.gateway gateway, started natively with
+# `boxtax worker --serve`, a fresh one for every measurement) is loaded by
+# wrk (Debian's) and by boxtax's generator, alternating ROUNDS times, with
+# the same connections, threads, duration and keep-alive on; then, when ab
+# (apache2-utils) is installed, keep-alive off against ab (one thread, a new
+# connection per request, as ab without -k). It prints the medians and the
+# ratios. Goal: boxtax >= 0.9 x wrk's requests/s (and ab's).
+#
+#   bench/http-vs-wrk.sh                          # 5 rounds of 5 s, 50 connections
+#   ROUNDS=7 SECS=3 CONNS=150 THREADS=2 PIN=0 bench/http-vs-wrk.sh
+#
+# ROUNDS, SECS: rounds and seconds per measurement; CONNS: concurrent
+# connections (wrk -c, ab -c, clients); THREADS: client threads (wrk -t;
+# boxtax's GOMAXPROCS); PIN=1 (default) pins the gateway to CPU 0 and every
+# client to CPU 1 (taskset), as a study places them, the same for every
+# tool; PIN=0 lets them share the CPUs. BOXTAX: the binary (default:
+# bin/boxtax, built with make build if missing). Needs wrk; ab is optional
+# (apt-get install wrk apache2-utils). Loopback only: the gateway listens on
+# 127.0.0.1 and every client stops by itself after SECS.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROUNDS=${ROUNDS:-5}
+SECS=${SECS:-5}
+CONNS=${CONNS:-50}
+THREADS=${THREADS:-1}
+PIN=${PIN:-1}
+BOXTAX=${BOXTAX:-bin/boxtax}
+command -v wrk >/dev/null || { echo "wrk is missing: apt-get install wrk" >&2; exit 2; }
+have_ab=0
+command -v ab >/dev/null && have_ab=1
+[ -x "$BOXTAX" ] || make build >/dev/null
+work=$(mktemp -d)
+trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
+
+srv=() cli=()
+if [ "$PIN" = 1 ]; then srv=(taskset -c 0) cli=(taskset -c 1); fi
+port=$((20000 + RANDOM % 20000))
+path=/rest/iam/reading
+
+# sample FILE VALUE: append one measurement.
+sample() { echo "$2" >> "$work/$1"; }
+# median FILE
+median() { sort -g "$work/$1" | awk '{v[NR]=$1} END {print (NR%2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2)}'; }
+# field NAME: a sample's value from boxtax worker output on stdin.
+field() { sed -n "s/.*\"metric\":\"$1\",\"value\":\([-0-9.e+]*\).*/\1/p"; }
+# gateway: start a fresh gateway on the next port; $gw is its pid.
+gateway() {
+  port=$((port + 1))
+  "${srv[@]}" "$BOXTAX" worker --workload http.gateway --serve "127.0.0.1:$port" >"$work/gateway.out" 2>/dev/null &
+  gw=$!
+  for _ in $(seq 50); do
+    grep -q '"listening"' "$work/gateway.out" && return
+    sleep 0.1
+  done
+  echo "the gateway did not listen: $(cat "$work/gateway.out")" >&2
+  exit 1
+}
+# stop: end the gateway a reference tool loaded (boxtax's ends by itself).
+stop() { kill "$gw" 2>/dev/null || true; wait "$gw" 2>/dev/null || true; }
+# boxtax_load KEEPALIVE THREADS: boxtax's generator against a fresh gateway.
+boxtax_load() {
+  gateway
+  GOMAXPROCS=$2 "${cli[@]}" "$BOXTAX" worker --workload http.gateway --client "127.0.0.1:$port" \
+    --params "{\"clients\":$CONNS,\"keepalive\":$1,\"duration\":\"${SECS}s\"}"
+  wait "$gw"
+}
+
+echo "host: $(nproc) CPUs, $(uptime | sed 's/.*load average/load average/')"
+echo "boxtax $("$BOXTAX" version 2>/dev/null | head -1), $(wrk -v 2>&1 | head -1)"
+echo "rounds: $ROUNDS x ${SECS}s, $CONNS connections, $THREADS threads, pinned: $PIN, ab: $have_ab"
+for r in $(seq "$ROUNDS"); do
+  gateway
+  out=$("${cli[@]}" wrk -t "$THREADS" -c "$CONNS" -d "${SECS}s" --latency "http://127.0.0.1:$port$path")
+  stop
+  sample wrk.rps "$(awk '/^Requests\/sec:/ {print $2}' <<<"$out")"
+  sample wrk.errors "$(awk '/Non-2xx|Socket errors/ {n++} END {print n+0}' <<<"$out")"
+  out=$(boxtax_load true "$THREADS")
+  sample boxtax.rps "$(field requests_per_s <<<"$out")"
+  sample boxtax.p50 "$(field latency_p50_ms <<<"$out")"
+  if [ "$have_ab" = 1 ]; then
+    gateway
+    # ab -t alone stops at 50000 requests: -n lifts that.
+    out=$("${cli[@]}" ab -q -c "$CONNS" -t "$SECS" -n 100000000 "http://127.0.0.1:$port$path" 2>&1)
+    stop
+    sample ab.rps "$(awk '/^Requests per second:/ {print $4}' <<<"$out")"
+    out=$(boxtax_load false 1)
+    sample boxtax_close.rps "$(field requests_per_s <<<"$out")"
+  fi
+  echo "round $r done: wrk $(tail -1 "$work/wrk.rps"), boxtax $(tail -1 "$work/boxtax.rps") req/s$(
+    [ "$have_ab" = 1 ] && echo "; keep-alive off: ab $(tail -1 "$work/ab.rps"), boxtax $(tail -1 "$work/boxtax_close.rps")"
+  ); $(uptime | sed 's/.*load average/load average/')"
+done
+
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.3f", a / b}'; }
+echo
+printf '%-36s %12s %12s %8s %s\n' "requests/s (median)" "boxtax" "reference" "ratio" "goal"
+b=$(median boxtax.rps) w=$(median wrk.rps)
+printf '%-36s %12.0f %12.0f %8s %s\n' "keep-alive on, vs wrk -t$THREADS -c$CONNS" "$b" "$w" "$(ratio "$b" "$w")" ">= 0.9"
+if [ "$have_ab" = 1 ]; then
+  b=$(median boxtax_close.rps) a=$(median ab.rps)
+  printf '%-36s %12.0f %12.0f %8s %s\n' "keep-alive off, vs ab -c$CONNS" "$b" "$a" "$(ratio "$b" "$a")" ">= 0.9"
+fi
+echo
+echo "all rounds (boxtax | reference):"
+paste -d' ' "$work/boxtax.rps" "$work/wrk.rps" | awk '{printf "  keep-alive on   %10.0f | %10.0f\n", $1, $2}'
+if [ "$have_ab" = 1 ]; then
+  paste -d' ' "$work/boxtax_close.rps" "$work/ab.rps" | awk '{printf "  keep-alive off  %10.0f | %10.0f\n", $1, $2}'
+fi

@@ -1,0 +1,218 @@
+package gateway
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/boxtax/boxtax/internal/workload"
+)
+
+// Gateway is the http.gateway workload.
+type Gateway struct{}
+
+func init() { workload.Register(Gateway{}) }
+
+// Info implements workload.Workload.
+func (Gateway) Info() workload.Info {
+	return workload.Info{
+		Name:     "http.gateway",
+		Summary:  "an IoT device gateway serving a sensor's latest reading as SenML JSON over HTTP, loaded by concurrent clients, as the LinkSmart Device Gateway under ApacheBench",
+		SeedTool: "LinkSmart Device Gateway + ApacheBench (ab -c)",
+		Params: []workload.Param{
+			{Name: "clients", Default: 10, Description: "concurrent client connections, each a closed loop of requests (ab -c, wrk -c); the seed swept 1 to 150"},
+			{Name: "keepalive", Default: false, Description: "reuse each connection for request after request (ab -k); false opens a TCP connection per request, as ab without -k"},
+			{Name: "duration", Default: "5s", Description: "how long the clients load the gateway (ab -t); with requests, the most it may take"},
+			{Name: "requests", Default: 0, Description: "stop after this many requests in all (ab -n); 0 loads for the whole duration"},
+			{Name: "timeout", Default: "2s", Description: "the longest a request (connecting included) may take before it counts as an error (wrk --timeout)"},
+			{Name: "agent", Default: agentSimulated, Description: "the gateway's device agent: simulated (a CO2 sensor, 52-byte body), file:PATH (a sensor file read every period), command:PROG ARGS (run every period; its output is the reading) or stream:PROG ARGS (runs on; every line it writes is a reading)"},
+			{Name: "period", Default: "1s", Description: "how often the agent takes a reading"},
+		},
+		Metrics: []workload.Metric{
+			{Name: "requests_per_s", Unit: "requests/s", Label: "req/s", HigherIsBetter: true,
+				Description: "requests answered with a whole 2xx response, over all clients, divided by the load's wall time (ab's and wrk's requests per second)"},
+			{Name: "latency_mean_ms", Unit: "ms", Label: "lat mean ms",
+				Description: "mean time from starting a request (connecting, without keep-alive) to its whole response, of the requests that succeeded (ab's time per request)"},
+			{Name: "latency_p50_ms", Unit: "ms", Label: "lat p50 ms",
+				Description: "median request latency"},
+			{Name: "latency_p90_ms", Unit: "ms", Label: "lat p90 ms",
+				Description: "90th percentile of the request latency"},
+			{Name: "latency_p99_ms", Unit: "ms", Label: "lat p99 ms",
+				Description: "99th percentile of the request latency"},
+			{Name: "errors", Unit: "requests", Label: "errors", Aggregate: "sum", Secondary: true,
+				Description: "failed requests: connection refused or not made, reset or closed before the whole response, timed out, or answered with a status other than 2xx"},
+			{Name: "error_rate_pct", Unit: "%", Label: "errors %", Absolute: true,
+				Description: "failed requests as a share of all requests made (succeeded and failed), in percent"},
+		},
+	}
+}
+
+// Protocols implements workload.ClientServer.
+func (Gateway) Protocols(workload.Params) []string { return []string{"tcp"} }
+
+// config is the parsed parameters.
+type config struct {
+	clients   int
+	keepAlive bool
+	duration  time.Duration
+	requests  int64
+	timeout   time.Duration
+	agent     agentSpec
+	period    time.Duration
+}
+
+// maxClients is the most concurrent clients: far beyond the seed's 150,
+// within what one process's descriptors and ports allow.
+const maxClients = 10000
+
+// Validate checks p, already merged with the defaults, without running.
+func (Gateway) Validate(p workload.Params) error { _, err := parse(p); return err }
+
+func parse(p workload.Params) (config, error) {
+	var c config
+	var err error
+	if c.clients, err = p.Int("clients"); err != nil {
+		return c, err
+	}
+	if c.keepAlive, err = p.Bool("keepalive"); err != nil {
+		return c, err
+	}
+	if c.duration, err = p.Duration("duration"); err != nil {
+		return c, err
+	}
+	n, err := p.Int("requests")
+	if err != nil {
+		return c, err
+	}
+	c.requests = int64(n)
+	if c.timeout, err = p.Duration("timeout"); err != nil {
+		return c, err
+	}
+	if c.period, err = p.Duration("period"); err != nil {
+		return c, err
+	}
+	a, err := p.String("agent")
+	if err != nil {
+		return c, err
+	}
+	if c.agent, err = parseAgent(a); err != nil {
+		return c, err
+	}
+	switch {
+	case c.clients < 1 || c.clients > maxClients:
+		return c, fmt.Errorf("parameter clients: %d must be 1 to %d", c.clients, maxClients)
+	case c.duration <= 0:
+		return c, fmt.Errorf("parameter duration: %v must be positive, e.g. 5s", c.duration)
+	case c.requests < 0:
+		return c, fmt.Errorf("parameter requests: %d must be 0 (for the whole duration) or more", c.requests)
+	case c.timeout <= 0:
+		return c, fmt.Errorf("parameter timeout: %v must be positive, e.g. 2s", c.timeout)
+	case c.period < time.Millisecond:
+		return c, fmt.Errorf("parameter period: %v must be at least 1ms", c.period)
+	}
+	return c, nil
+}
+
+// Requirements implements workload.Requirer: a command agent's program must
+// be in the container too.
+func (Gateway) Requirements(p workload.Params) workload.Requirements {
+	c, err := parse(p)
+	if err != nil {
+		return workload.Requirements{}
+	}
+	if prog := c.agent.program(); prog != "" {
+		return workload.Requirements{HostPrograms: []string{prog}}
+	}
+	return workload.Requirements{}
+}
+
+// Run implements workload.Workload: the gateway and its clients in this
+// process over loopback.
+func (w Gateway) Run(ctx context.Context, p workload.Params, _ workload.Env, e workload.Emitter) error {
+	return runLoopback(ctx, w, p, e)
+}
+
+// Serve implements workload.ClientServer: the gateway.
+func (Gateway) Serve(ctx context.Context, p workload.Params, addr string, e workload.Emitter) error {
+	c, err := parse(p)
+	if err != nil {
+		return err
+	}
+	return serve(ctx, c, addr, e)
+}
+
+// Client implements workload.ClientServer: the load generator, for one
+// session with the gateway at addr.
+func (Gateway) Client(ctx context.Context, p workload.Params, addr string, e workload.Emitter) error {
+	c, err := parse(p)
+	if err != nil {
+		return err
+	}
+	sess, err := openSession(ctx, addr)
+	if err != nil {
+		return err
+	}
+	defer sess.close()
+	res := runLoad(ctx, loadConfig{addr: addr, path: ReadingPath, clients: c.clients, keepAlive: c.keepAlive,
+		duration: c.duration, requests: c.requests, timeout: c.timeout})
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	if !sess.held {
+		e.Note("session", "none: the server does not hold boxtax sessions")
+	}
+	return report(res, c, e)
+}
+
+// report emits a load's metrics and notes.
+func report(res *loadResult, c config, e workload.Emitter) error {
+	errs := res.errorCount()
+	e.Note("clients", strconv.Itoa(c.clients))
+	e.Note("keepalive", strconv.FormatBool(c.keepAlive))
+	e.Note("requests_ok", strconv.FormatInt(res.ok, 10))
+	e.Note("connections_opened", strconv.FormatInt(res.conns, 10))
+	e.Note("wall_s", strconv.FormatFloat(res.wall.Seconds(), 'f', 3, 64))
+	for k, n := range res.errs {
+		if n > 0 {
+			e.Note("errors_"+errKindNames[k], strconv.FormatInt(n, 10))
+			e.Note("error_"+errKindNames[k]+"_first", res.firstErr[k])
+		}
+	}
+	if len(res.statuses) > 0 {
+		var s []string
+		for code, n := range res.statuses {
+			s = append(s, fmt.Sprintf("%d:%d", code, n))
+		}
+		sort.Strings(s)
+		e.Note("error_statuses", strings.Join(s, " "))
+	}
+	if res.ok == 0 {
+		var kinds []string
+		for k, n := range res.errs {
+			if n > 0 {
+				kinds = append(kinds, fmt.Sprintf("%d %s (first: %s)", n, errKindNames[k], res.firstErr[k]))
+			}
+		}
+		if len(kinds) == 0 {
+			return fmt.Errorf("no request was made in %v", res.wall)
+		}
+		return fmt.Errorf("no request succeeded in %v: %s", res.wall.Round(time.Millisecond), strings.Join(kinds, "; "))
+	}
+	e.Note("body_bytes", strconv.FormatInt(res.bodyLen, 10))
+	e.Note("latency_min_ms", ms(res.latency.min))
+	e.Note("latency_max_ms", ms(res.latency.max))
+	msf := func(d time.Duration) float64 { return float64(d) / 1e6 }
+	e.Sample("requests_per_s", float64(res.ok)/res.wall.Seconds())
+	e.Sample("latency_mean_ms", msf(res.latency.mean()))
+	e.Sample("latency_p50_ms", msf(res.latency.percentile(0.50)))
+	e.Sample("latency_p90_ms", msf(res.latency.percentile(0.90)))
+	e.Sample("latency_p99_ms", msf(res.latency.percentile(0.99)))
+	e.Sample("errors", float64(errs))
+	e.Sample("error_rate_pct", 100*float64(errs)/float64(errs+res.ok))
+	return nil
+}
+
+func ms(d time.Duration) string { return strconv.FormatFloat(float64(d)/1e6, 'f', 3, 64) }

@@ -1,0 +1,298 @@
+package gateway
+
+import (
+	"bufio"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/boxtax/boxtax/internal/workload"
+)
+
+// recorder is an Emitter that keeps what it is given.
+type recorder struct {
+	mu      sync.Mutex
+	samples map[string][]float64
+	notes   map[string]string
+}
+
+func (r *recorder) Sample(metric string, v float64) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.samples == nil {
+		r.samples = map[string][]float64{}
+	}
+	r.samples[metric] = append(r.samples[metric], v)
+}
+
+func (r *recorder) Note(k, v string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.notes == nil {
+		r.notes = map[string]string{}
+	}
+	r.notes[k] = v
+}
+
+func (r *recorder) sample(t *testing.T, metric string) float64 {
+	t.Helper()
+	v := r.samples[metric]
+	if len(v) != 1 {
+		t.Fatalf("%s sampled %d times: %v", metric, len(v), r.samples)
+	}
+	return v[0]
+}
+
+func (r *recorder) noteInt(t *testing.T, key string) int64 {
+	t.Helper()
+	n, err := strconv.ParseInt(r.notes[key], 10, 64)
+	if err != nil {
+		t.Fatalf("note %s = %q: %v (notes %v)", key, r.notes[key], err, r.notes)
+	}
+	return n
+}
+
+func prepare(t *testing.T, p workload.Params) workload.Params {
+	t.Helper()
+	m, err := workload.Prepare(Gateway{}, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// TestGatewayUnderLoad runs both sides in this process: every request is
+// answered with the 52-byte body, and keep-alive decides how many
+// connections are opened, as the gateway counts them too.
+func TestGatewayUnderLoad(t *testing.T) {
+	for _, keepAlive := range []bool{true, false} {
+		t.Run(fmt.Sprintf("keepalive=%v", keepAlive), func(t *testing.T) {
+			var r recorder
+			p := prepare(t, workload.Params{"clients": 4, "requests": 400, "duration": "20s", "keepalive": keepAlive})
+			if err := (Gateway{}).Run(t.Context(), p, workload.Env{}, &r); err != nil {
+				t.Fatal(err)
+			}
+			ok := r.noteInt(t, "requests_ok")
+			conns := r.noteInt(t, "connections_opened")
+			accepted := r.noteInt(t, "server.connections_accepted") - 1 // the session's
+			served := r.noteInt(t, "server.requests_served")
+			if ok != 400 || served != 400 || r.sample(t, "errors") != 0 || r.sample(t, "error_rate_pct") != 0 {
+				t.Errorf("%d requests ok, %d served, notes %v", ok, served, r.notes)
+			}
+			if r.notes["body_bytes"] != "52" || r.notes["server.body_bytes"] != "52" || r.notes["server.agent"] != "simulated" {
+				t.Errorf("notes %v", r.notes)
+			}
+			want := int64(4)
+			if !keepAlive {
+				want = 400
+			}
+			if conns != want || accepted != want {
+				t.Errorf("keep-alive %v: %d connections opened, %d accepted, want %d", keepAlive, conns, accepted, want)
+			}
+			p50, p90, p99 := r.sample(t, "latency_p50_ms"), r.sample(t, "latency_p90_ms"), r.sample(t, "latency_p99_ms")
+			if !(p50 > 0 && p50 <= p90 && p90 <= p99) || r.sample(t, "requests_per_s") <= 0 {
+				t.Errorf("p50 %v p90 %v p99 %v ms", p50, p90, p99)
+			}
+		})
+	}
+}
+
+// TestGatewayForDuration: without a request count the load lasts its
+// duration and the requests per second are the requests over it.
+func TestGatewayForDuration(t *testing.T) {
+	var r recorder
+	p := prepare(t, workload.Params{"clients": 3, "duration": "300ms", "keepalive": true})
+	start := time.Now()
+	if err := (Gateway{}).Run(t.Context(), p, workload.Env{}, &r); err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(start); took > 3*time.Second {
+		t.Errorf("took %v", took)
+	}
+	wall, _ := strconv.ParseFloat(r.notes["wall_s"], 64)
+	ok := r.noteInt(t, "requests_ok")
+	if wall < 0.3 || wall > 0.35 || ok == 0 {
+		t.Errorf("wall %v s, %d requests", wall, ok)
+	}
+	if rps := r.sample(t, "requests_per_s"); rps < float64(ok)/wall*0.999 || rps > float64(ok)/wall*1.001 {
+		t.Errorf("%v requests/s from %d requests in %v s", rps, ok, wall)
+	}
+}
+
+// nginx is a real nginx serving the gateway's body at ReadingPath, logging
+// the connection of every request.
+type nginx struct {
+	addr, log string
+	cmd       *exec.Cmd
+}
+
+const nginxBody = `{"bn":"iam/","e":[{"n":"co2","u":"ppm","v":612.35}]}`
+
+func startNginx(t *testing.T) *nginx {
+	t.Helper()
+	bin := "/usr/sbin/nginx"
+	if _, err := os.Stat(bin); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("CI must have nginx: %v", err)
+		}
+		t.Skipf("nginx is not installed here: %v", err)
+	}
+	dir := t.TempDir()
+	ln, err := net.Listen("tcp4", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	n := &nginx{addr: addr, log: filepath.Join(dir, "access.log")}
+	conf := fmt.Sprintf(`daemon off;
+master_process off;
+worker_processes 1;
+pid %[1]s/nginx.pid;
+error_log stderr;
+events { worker_connections 1024; }
+http {
+  log_format conn '$connection $connection_requests $status';
+  access_log %[2]s conn;
+  client_body_temp_path %[1]s/body;
+  proxy_temp_path %[1]s/proxy;
+  fastcgi_temp_path %[1]s/fastcgi;
+  uwsgi_temp_path %[1]s/uwsgi;
+  scgi_temp_path %[1]s/scgi;
+  keepalive_requests 1000000;
+  server {
+    listen %[3]s;
+    location = %[4]s { default_type %[5]s; return 200 '%[6]s'; }
+  }
+}
+`, dir, n.log, addr, ReadingPath, ContentType, nginxBody)
+	cf := filepath.Join(dir, "nginx.conf")
+	if err := os.WriteFile(cf, []byte(conf), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	n.cmd = exec.Command(bin, "-p", dir, "-c", cf, "-e", "stderr")
+	var stderr strings.Builder
+	n.cmd.Stderr = &stderr
+	if err := n.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		n.cmd.Process.Kill()
+		n.cmd.Wait()
+	})
+	for deadline := time.Now().Add(5 * time.Second); ; {
+		c, err := net.Dial("tcp", addr)
+		if err == nil {
+			c.Close()
+			return n
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("nginx did not listen at %s: %v\n%s", addr, err, stderr.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// connections counts the log's requests and their distinct connections.
+func (n *nginx) connections(t *testing.T) (requests int, conns int, statuses map[string]int) {
+	t.Helper()
+	f, err := os.Open(n.log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	seen := map[string]bool{}
+	statuses = map[string]int{}
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		fields := strings.Fields(sc.Text())
+		if len(fields) != 3 {
+			t.Fatalf("log line %q", sc.Text())
+		}
+		requests++
+		seen[fields[0]] = true
+		statuses[fields[2]]++
+	}
+	return requests, len(seen), statuses
+}
+
+// TestLoadAgainstNginx loads a real nginx: every request is answered and
+// nginx's own log shows the requests and the connections the generator
+// says it made, one per client with keep-alive and one per request without.
+func TestLoadAgainstNginx(t *testing.T) {
+	for _, keepAlive := range []bool{true, false} {
+		t.Run(fmt.Sprintf("keepalive=%v", keepAlive), func(t *testing.T) {
+			n := startNginx(t)
+			res := runLoad(t.Context(), loadConfig{addr: n.addr, path: ReadingPath, clients: 5, keepAlive: keepAlive,
+				duration: 20 * time.Second, requests: 1000, timeout: 2 * time.Second})
+			if res.ok != 1000 || res.errorCount() != 0 || res.bodyLen != int64(len(nginxBody)) || res.latency.n != 1000 {
+				t.Errorf("%d ok, errors %v (%v), body %d bytes", res.ok, res.errs, res.firstErr, res.bodyLen)
+			}
+			// nginx writes its log line once the response is sent; give
+			// the last ones a moment.
+			time.Sleep(100 * time.Millisecond)
+			requests, conns, statuses := n.connections(t)
+			want := 5
+			if !keepAlive {
+				want = 1000
+			}
+			if requests != 1000 || statuses["200"] != 1000 || conns != want || res.conns != int64(want) {
+				t.Errorf("nginx logged %d requests (%v) on %d connections; the generator opened %d; want %d", requests, statuses, conns, res.conns, want)
+			}
+		})
+	}
+	t.Run("not found", func(t *testing.T) {
+		n := startNginx(t)
+		res := runLoad(t.Context(), loadConfig{addr: n.addr, path: "/nothing", clients: 2, keepAlive: true,
+			duration: 20 * time.Second, requests: 50, timeout: 2 * time.Second})
+		if res.ok != 0 || res.errs[errStatus] != 50 || res.statuses[404] != 50 {
+			t.Errorf("%d ok, errors %v, statuses %v", res.ok, res.errs, res.statuses)
+		}
+	})
+}
+
+// TestLoadOfAServerThatNeverAnswers: requests time out and are counted; the
+// load ends at its duration.
+func TestLoadOfAServerThatNeverAnswers(t *testing.T) {
+	ln, err := net.Listen("tcp4", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	var mu sync.Mutex
+	var held []net.Conn
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			held = append(held, c)
+			mu.Unlock()
+		}
+	}()
+	defer func() {
+		mu.Lock()
+		defer mu.Unlock()
+		for _, c := range held {
+			c.Close()
+		}
+	}()
+	start := time.Now()
+	res := runLoad(t.Context(), loadConfig{addr: ln.Addr().String(), path: "/", clients: 3, keepAlive: true,
+		duration: time.Second, timeout: 200 * time.Millisecond})
+	if took := time.Since(start); took > 1500*time.Millisecond {
+		t.Errorf("took %v", took)
+	}
+	if res.ok != 0 || res.errs[errTimeout] < 3*3 || res.errs[errTimeout] > 3*5 {
+		t.Errorf("%d ok, errors %v: want about 3 clients x 1 s / 200 ms timeouts", res.ok, res.errs)
+	}
+}
