@@ -52,8 +52,8 @@ func newPublisher(index int, cfg *config, addr string, base time.Time) *publishe
 	p.pkt = appendPublish(nil, cfg.topic, cfg.qos, false, 1, payload)
 	hdr := len(p.pkt) - cfg.payload
 	p.idOff = hdr - 2
-	if cfg.payload >= 8 {
-		p.tsOff = hdr
+	if cfg.subscribers > 0 && cfg.payload >= 8 {
+		p.tsOff = hdr // only subscribers read it; otherwise the payload stays as built
 	}
 	return p
 }

@@ -1,0 +1,163 @@
+package mqtt
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/boxtax/boxtax/internal/workload"
+)
+
+// mosquittoChildren lists the mosquitto processes this test process started.
+func mosquittoChildren(t *testing.T) []int {
+	t.Helper()
+	tasks, _ := filepath.Glob("/proc/self/task/*/children")
+	var out []int
+	for _, f := range tasks {
+		b, _ := os.ReadFile(f)
+		for _, s := range strings.Fields(string(b)) {
+			pid, _ := strconv.Atoi(s)
+			comm, _ := os.ReadFile("/proc/" + s + "/comm")
+			if strings.TrimSpace(string(comm)) == "mosquitto" {
+				out = append(out, pid)
+			}
+		}
+	}
+	return out
+}
+
+// serveInBackground starts Serve and returns the address it listens at,
+// its notes and a channel with its result.
+func serveInBackground(t *testing.T, ctx context.Context, p workload.Params) (string, *serverNotes, chan error) {
+	t.Helper()
+	notes := &serverNotes{listening: make(chan string, 1)}
+	served := make(chan error, 1)
+	go func() { served <- (Pub{}).Serve(ctx, p, "127.0.0.1:0", notes) }()
+	select {
+	case addr := <-notes.listening:
+		return addr, notes, served
+	case err := <-served:
+		t.Fatalf("Serve ended before listening: %v", err)
+	case <-time.After(20 * time.Second):
+		t.Fatal("Serve did not listen within 20 s")
+	}
+	return "", nil, nil
+}
+
+// TestBrokerDiesMidRun kills the real mosquitto while clients publish: the
+// run ends on time with errors and an error rate, the server notes why and
+// ends, and no mosquitto is left.
+func TestBrokerDiesMidRun(t *testing.T) {
+	requireMosquitto(t)
+	for _, inflight := range []int{1, 8} {
+		t.Run("inflight "+strconv.Itoa(inflight), func(t *testing.T) {
+			p, err := workload.Prepare(Pub{}, workload.Params{"broker": "mosquitto", "clients": 3, "duration": "2s", "inflight": inflight, "subscribers": 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+			defer cancel()
+			addr, notes, served := serveInBackground(t, ctx, p)
+			pids := mosquittoChildren(t)
+			if len(pids) != 1 {
+				t.Fatalf("mosquitto children %v, want one", pids)
+			}
+			time.AfterFunc(700*time.Millisecond, func() { _ = syscall.Kill(pids[0], syscall.SIGKILL) })
+			r := &recorder{}
+			start := time.Now()
+			err = (Pub{}).Client(ctx, p, addr, r)
+			took := time.Since(start)
+			if err != nil {
+				t.Fatalf("Client: %v (some messages were acknowledged before the kill: the run must stand with its errors)", err)
+			}
+			if took > 2*time.Second+ackTimeout+3*time.Second {
+				t.Errorf("the client took %v with a 2 s duration", took)
+			}
+			errs, pct := r.one(t, "errors"), r.one(t, "error_pct")
+			if errs < 3 || pct <= 0 || pct >= 100 || r.one(t, "msgs_per_s") <= 0 {
+				t.Errorf("errors %v, error %% %v, msgs/s %v: want errors and a rate between 0 and 100", errs, pct, r.samples["msgs_per_s"])
+			}
+			if !strings.Contains(r.notes["first_error"], "") || r.notes["first_error"] == "" {
+				t.Error("no first_error note")
+			}
+			select {
+			case err := <-served:
+				if err != nil {
+					t.Errorf("Serve: %v", err)
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatal("Serve did not end after its broker died")
+			}
+			notes.flush(r)
+			if !strings.Contains(r.notes["server.broker_exit"], "killed") {
+				t.Errorf("server.broker_exit = %q, want it to say mosquitto was killed", r.notes["server.broker_exit"])
+			}
+			if left := mosquittoChildren(t); len(left) > 0 {
+				t.Errorf("mosquitto left running: %v", left)
+			}
+			t.Logf("took %v; samples %v; first error %s", took, r.samples, r.notes["first_error"])
+		})
+	}
+}
+
+// TestBrokerStalls stops mosquitto (SIGSTOP) mid-run: publishes go
+// unacknowledged, and the client still ends within the duration and the
+// acknowledgement timeout, counting them as errors.
+func TestBrokerStalls(t *testing.T) {
+	requireMosquitto(t)
+	p, err := workload.Prepare(Pub{}, workload.Params{"broker": "mosquitto", "clients": 2, "duration": "1500ms", "inflight": 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	addr, _, served := serveInBackground(t, ctx, p)
+	pids := mosquittoChildren(t)
+	if len(pids) != 1 {
+		t.Fatalf("mosquitto children %v, want one", pids)
+	}
+	time.AfterFunc(500*time.Millisecond, func() { _ = syscall.Kill(pids[0], syscall.SIGSTOP) })
+	r := &recorder{}
+	start := time.Now()
+	clientErr := (Pub{}).Client(ctx, p, addr, r)
+	took := time.Since(start)
+	_ = syscall.Kill(pids[0], syscall.SIGCONT)
+	if clientErr != nil {
+		t.Fatalf("Client: %v", clientErr)
+	}
+	if took > 1500*time.Millisecond+ackTimeout+5*time.Second {
+		t.Errorf("the client took %v with a 1.5 s duration", took)
+	}
+	if r.one(t, "errors") < 1 || r.one(t, "error_pct") <= 0 {
+		t.Errorf("no errors counted for a stalled broker: %v", r.samples)
+	}
+	cancel() // the session's end message may have been lost with the stall
+	<-served
+	if left := mosquittoChildren(t); len(left) > 0 {
+		t.Errorf("mosquitto left running: %v", left)
+	}
+	t.Logf("took %v; samples %v; first error %s", took, r.samples, r.notes["first_error"])
+}
+
+// TestNothingListening: a client whose broker is not there fails with a
+// message that says so, in bounded time.
+func TestNothingListening(t *testing.T) {
+	port, err := freePort("127.0.0.1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _ := workload.Prepare(Pub{}, workload.Params{"duration": "1s"})
+	start := time.Now()
+	err = (Pub{}).Client(context.Background(), p, "127.0.0.1:"+port, &recorder{})
+	if err == nil || !strings.Contains(err.Error(), "cannot connect to the broker") {
+		t.Errorf("error %v, want one saying it cannot connect", err)
+	}
+	if took := time.Since(start); took > 15*time.Second {
+		t.Errorf("took %v", took)
+	}
+}
