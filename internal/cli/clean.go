@@ -10,7 +10,8 @@ import (
 )
 
 func cleanCmd(ctx context.Context, g *Globals, args []string) error {
-	fs := newFlags(g, "clean", "")
+	fs := newFlags(g, "clean", "[--images]")
+	images := fs.Bool("images", false, "also remove the images boxtax built (worker images, boxtax image from-host)")
 	if _, err := parse(fs, args); err != nil {
 		return err
 	}
@@ -19,6 +20,13 @@ func cleanCmd(ctx context.Context, g *Globals, args []string) error {
 		return err
 	}
 	fmt.Fprintf(g.Stdout, "removed %d container(s) started by boxtax\n", n)
+	if *images {
+		tags, err := env.RemoveManagedImages(ctx, env.Options{})
+		fmt.Fprintf(g.Stdout, "removed %d image(s) built by boxtax %s\n", len(tags), strings.Join(tags, " "))
+		if err != nil {
+			return err
+		}
+	}
 	wires, err := wire.RemoveStale(ctx)
 	if len(wires) > 0 {
 		fmt.Fprintf(g.Stdout, "removed %d network namespace(s) of boxtax processes that no longer run: %s\n", len(wires), strings.Join(wires, " "))

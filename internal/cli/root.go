@@ -60,6 +60,7 @@ func commands() map[string]command {
 		"analyze": {"ANOVA/MANOVA with effect sizes and coefficients of a factorial study, or of a CSV", analyzeCmd},
 		"list":    {"list workloads, envs (with availability) or studies", listCmd},
 		"sysinfo": {"print the facts recorded about this machine", sysinfoCmd},
+		"image":   {"build a local image from host programs: boxtax image from-host PATH...", imageCmd},
 		"clean":   {"remove every container boxtax started and left behind", cleanCmd},
 		"worker":  {"(internal) run one workload and print samples as JSON lines", workerCmd},
 		"version": {"print the version", func(_ context.Context, g *Globals, _ []string) error {

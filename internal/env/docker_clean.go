@@ -40,3 +40,42 @@ func removeManaged(ctx context.Context, c *docker.Client, labels map[string]stri
 	}
 	return removed, errors.Join(errs...)
 }
+
+// RemoveManagedImages removes every image boxtax built (labelled
+// io.boxtax.managed=true: worker images, with or without host programs,
+// and `boxtax image from-host` images) on the daemon that DOCKER_HOST
+// names, tag by tag, and returns the tags (or ids) it removed. An image a
+// container still uses stays, with an error naming it.
+func RemoveManagedImages(ctx context.Context, _ Options) (removed []string, err error) {
+	c, err := docker.FromEnv()
+	if err != nil {
+		return nil, err
+	}
+	return removeManagedImages(ctx, c, map[string]string{labelManaged: "true"})
+}
+
+func removeManagedImages(ctx context.Context, c *docker.Client, labels map[string]string) ([]string, error) {
+	list, err := c.ImageList(ctx, labels)
+	if err != nil {
+		return nil, fmt.Errorf("finding boxtax images: %w", err)
+	}
+	var removed []string
+	var errs []error
+	for _, img := range list {
+		refs := img.RepoTags
+		if len(refs) == 0 || len(refs) == 1 && refs[0] == "<none>:<none>" {
+			refs = []string{img.ID}
+		}
+		for _, ref := range refs {
+			err := c.ImageRemove(ctx, ref, false)
+			switch {
+			case err == nil:
+				removed = append(removed, ref)
+			case docker.IsNotFound(err): // gone meanwhile
+			default:
+				errs = append(errs, fmt.Errorf("removing image %s: %w", ref, err))
+			}
+		}
+	}
+	return removed, errors.Join(errs...)
+}

@@ -11,7 +11,7 @@ import (
 )
 
 // labelHostPrograms lists, on a worker image, the host programs it holds.
-const labelHostPrograms = "io.boxtax.host-programs"
+const labelHostPrograms = hostimage.LabelHostPrograms
 
 // hostWorkerImages remembers, by worker image and program list, the images
 // made for workers that start host programs, so that the files are hashed
@@ -71,8 +71,9 @@ func ensureHostWorkerImage(ctx context.Context, c *docker.Client, o Options, bas
 	}
 	tag := hostWorkerTag(base, setHash)
 	img, _, err := hostimage.EnsureImage(ctx, c, set, hostimage.ImageOptions{
-		Tag:        tag,
-		Labels:     map[string]string{labelManaged: "true", labelVersion: version, labelHostPrograms: strings.Join(programs, ",")},
+		Tag: tag,
+		Labels: map[string]string{labelManaged: "true", labelVersion: version, labelHostPrograms: strings.Join(programs, ","),
+			hostimage.LabelFilesHash: setHash},
 		Entrypoint: []string{"/boxtax"},
 	})
 	if err != nil {

@@ -13,6 +13,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/boxtax/boxtax/internal/docker"
 )
 
 func TestHostProgramList(t *testing.T) {
@@ -172,5 +174,36 @@ func redisPing(addr string, within time.Duration) (string, error) {
 			return reply, err
 		}
 		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// TestRemoveManagedImages removes the images boxtax built, here only this
+// test's own (other boxtax runs may share the daemon).
+func TestRemoveManagedImages(t *testing.T) {
+	c, opts := setupDocker(t)
+	ctx := context.Background()
+	base, err := ensureWorkerImage(ctx, c, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	labels := testLabels(t)
+	tag := base.Tag + "-clean"
+	ctxTar, err := workerBuildContext([]byte("not a program"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.BuildImage(ctx, bytes.NewReader(ctxTar), docker.BuildOptions{Tags: []string{tag},
+		Labels: map[string]string{labelManaged: "true", "io.boxtax.test": labels["io.boxtax.test"]}}); err != nil {
+		t.Fatal(err)
+	}
+	removed, err := removeManagedImages(ctx, c, map[string]string{labelManaged: "true", "io.boxtax.test": labels["io.boxtax.test"]})
+	if err != nil || strings.Join(removed, " ") != tag {
+		t.Fatalf("removeManagedImages = %v, %v; want [%s]", removed, err, tag)
+	}
+	if _, err := c.ImageInspect(ctx, tag); !docker.IsNotFound(err) {
+		t.Errorf("image %s still there: %v", tag, err)
+	}
+	if _, err := c.ImageInspect(ctx, base.Tag); err != nil {
+		t.Errorf("the worker image without the test label was removed too: %v", err)
 	}
 }

@@ -26,9 +26,25 @@ type Options struct {
 // glibc 2.34, separate before); taken when the host has them.
 var nssModules = []string{"libnss_files.so.2", "libnss_dns.so.2"}
 
+// InputError is Build's error: a program or file that is missing or not
+// what it must be, or a library the loader would not find.
+type InputError struct{ Err error }
+
+func (e *InputError) Error() string { return e.Err.Error() }
+func (e *InputError) Unwrap() error { return e.Err }
+
 // Build computes the files a container needs to run the programs as they run
-// on this host. An error names the program, file or library at fault.
+// on this host. An error (an *InputError) names the program, file or
+// library at fault.
 func Build(programs []string, o Options) (*Set, error) {
+	s, err := build(programs, o)
+	if err != nil {
+		return nil, &InputError{err}
+	}
+	return s, nil
+}
+
+func build(programs []string, o Options) (*Set, error) {
 	if len(programs) == 0 {
 		return nil, errors.New("no program given: name at least one executable, e.g. /usr/bin/redis-server")
 	}
@@ -100,7 +116,7 @@ func checkProgram(p string) error {
 	}
 	f, err := elf.Open(p)
 	if err != nil {
-		return fmt.Errorf("program %s is not an ELF executable (%v); a script needs its interpreter given as the program and itself with --file", p, err)
+		return fmt.Errorf("program %s is not an ELF executable (%s); a script needs its interpreter given as the program and itself with --file", p, elfProblem(err))
 	}
 	defer f.Close()
 	if f.Type != elf.ET_EXEC && f.Type != elf.ET_DYN || fi.Mode()&0o111 == 0 {
@@ -251,4 +267,13 @@ func isELF(p string) bool {
 	var magic [4]byte
 	_, err = f.ReadAt(magic[:], 0)
 	return err == nil && string(magic[:]) == elf.ELFMAG
+}
+
+// elfProblem says briefly why a file is not ELF.
+func elfProblem(err error) string {
+	var fe *elf.FormatError
+	if errors.As(err, &fe) && strings.Contains(err.Error(), "bad magic number") {
+		return "it does not start with the ELF magic number"
+	}
+	return err.Error()
 }

@@ -1,0 +1,89 @@
+package cli
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/boxtax/boxtax/internal/docker"
+)
+
+func TestImageFromHostBadInput(t *testing.T) {
+	dir := t.TempDir()
+	script := filepath.Join(dir, "run.sh")
+	if err := os.WriteFile(script, []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"no command", []string{"image"}, "name an image command: from-host"},
+		{"unknown command", []string{"image", "from-hub"}, `unknown image command "from-hub"; image commands: from-host`},
+		{"no program", []string{"image", "from-host"}, "name at least one executable"},
+		{"missing", []string{"image", "from-host", filepath.Join(dir, "nope")}, "program " + filepath.Join(dir, "nope") + " does not exist"},
+		{"not ELF", []string{"image", "from-host", script}, "program " + script + " is not an ELF executable"},
+		{"missing --file", []string{"image", "from-host", "--file", filepath.Join(dir, "nope.conf"), "/bin/ls"}, "--file " + filepath.Join(dir, "nope.conf") + " does not exist"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			res := runIn(t, dir, tt.args...)
+			if res.code != ExitUsage || !strings.Contains(res.stderr, tt.want) {
+				t.Errorf("exit %d, stderr %q; want exit %d and %q", res.code, res.stderr, ExitUsage, tt.want)
+			}
+		})
+	}
+}
+
+func TestImageFromHostDockerUnreachable(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("DOCKER_HOST", "unix://"+filepath.Join(dir, "no-docker.sock"))
+	res := runIn(t, dir, "image", "from-host", "/bin/ls")
+	for _, w := range []string{"cannot reach Docker at unix://", "no-docker.sock", "DOCKER_HOST"} {
+		if !strings.Contains(res.stderr, w) {
+			t.Errorf("stderr does not say %q:\n%s", w, res.stderr)
+		}
+	}
+	if res.code != ExitUsage {
+		t.Errorf("exit %d, want %d", res.code, ExitUsage)
+	}
+}
+
+func TestImageFromHost(t *testing.T) {
+	c := requireDocker(t)
+	const redis = "/usr/bin/redis-server"
+	if _, err := os.Stat(redis); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("%s must be installed in CI: %v", redis, err)
+		}
+		t.Skipf("%s is not installed here", redis)
+	}
+	dir := t.TempDir()
+	b := make([]byte, 4)
+	_, _ = rand.Read(b)
+	tag := "boxtax-cli-test-redis:" + hex.EncodeToString(b)
+	defer func() {
+		if err := c.ImageRemove(context.Background(), tag, true); err != nil && !docker.IsNotFound(err) {
+			t.Errorf("removing %s: %v", tag, err)
+		}
+	}()
+	res := runIn(t, dir, "image", "from-host", "--tag", tag, "--file", "/etc/hostname", redis)
+	if res.code != ExitOK {
+		t.Fatalf("exit %d: %s", res.code, res.stderr)
+	}
+	for _, w := range []string{"tag          " + tag, "image id     sha256:", "(built now)", "size ", "programs     " + redis,
+		"libraries ", "libc.so.6", "generated    /etc/group /etc/nsswitch.conf /etc/passwd, /tmp (1777)",
+		"run it       docker run --rm " + tag + " " + redis} {
+		if !strings.Contains(res.stdout, w) {
+			t.Errorf("stdout does not say %q:\n%s", w, res.stdout)
+		}
+	}
+	again := runIn(t, dir, "image", "from-host", "--tag", tag, "--file", "/etc/hostname", redis)
+	if again.code != ExitOK || !strings.Contains(again.stdout, "already there with the same files") {
+		t.Errorf("second run: exit %d, stdout:\n%s", again.code, again.stdout)
+	}
+}

@@ -1,0 +1,239 @@
+package hostimage
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/boxtax/boxtax/internal/docker"
+)
+
+// requireDocker returns a client for the real daemon, or skips the test
+// when there is none; in CI (CI=true) a missing daemon fails the test.
+func requireDocker(t *testing.T) *docker.Client {
+	t.Helper()
+	ci := os.Getenv("CI") == "true"
+	if testing.Short() && !ci {
+		t.Skip("integration test against the Docker engine: skipped in -short mode")
+	}
+	c, err := docker.FromEnv()
+	if err == nil {
+		err = c.Ping(context.Background())
+	}
+	if err != nil {
+		if ci {
+			t.Fatalf("the Docker integration tests must run in CI (CI=true): %v", err)
+		}
+		t.Skipf("skipping the Docker integration test: %v", err)
+	}
+	return c
+}
+
+// testTag is a tag of this test's own, removed when the test ends.
+func testTag(t *testing.T, c *docker.Client, name string) string {
+	b := make([]byte, 4)
+	_, _ = rand.Read(b)
+	tag := "boxtax-hostimage-test-" + name + ":" + hex.EncodeToString(b)
+	t.Cleanup(func() {
+		if err := c.ImageRemove(context.Background(), tag, true); err != nil && !docker.IsNotFound(err) {
+			t.Errorf("removing test image %s: %v", tag, err)
+		}
+	})
+	return tag
+}
+
+// runContainer runs cmd in a container of the image and returns its output
+// and exit code; the container is removed.
+func runContainer(t *testing.T, c *docker.Client, image, network string, cmd ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	created, err := c.ContainerCreate(ctx, docker.ContainerConfig{Image: image, Cmd: cmd,
+		Labels: map[string]string{"io.boxtax.managed": "true", "io.boxtax.test": "hostimage"}, HostConfig: docker.HostConfig{NetworkMode: network}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.ContainerRemove(context.Background(), created.ID, true)
+	stream, err := c.ContainerAttach(ctx, created.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stream.Close()
+	var out, errOut bytes.Buffer
+	copied := make(chan error, 1)
+	go func() { copied <- docker.Demux(&out, &errOut, stream) }()
+	if err := c.ContainerStart(ctx, created.ID); err != nil {
+		t.Fatal(err)
+	}
+	exit, err := c.ContainerWait(ctx, created.ID, docker.WaitNotRunning)
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-copied
+	return out.String(), errOut.String(), exit.Code
+}
+
+// TestImagesOfServices builds an image for each real service and runs its
+// version or help in a container: the host's binary with the host's
+// libraries runs in an otherwise empty image.
+func TestImagesOfServices(t *testing.T) {
+	c := requireDocker(t)
+	for _, tt := range []struct {
+		name, program string
+		args          []string
+		exitCode      int
+		want          string // in stdout or stderr
+	}{
+		{"redis", "/usr/bin/redis-server", []string{"--version"}, 0, "Redis server v="},
+		{"mosquitto", "/usr/sbin/mosquitto", []string{"-h"}, 3, "mosquitto version"}, // -h exits 3
+		{"nginx", "/usr/sbin/nginx", []string{"-v"}, 0, "nginx version: nginx/"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			requireProgram(t, tt.program)
+			tag := testTag(t, c, tt.name)
+			res, err := FromHost(context.Background(), c, []string{tt.program}, FromHostOptions{Tag: tag, Version: "test"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !res.Built || res.Tag != tag || !strings.HasPrefix(res.Image.ID, "sha256:") {
+				t.Errorf("result %+v: want the image built now under %s", res, tag)
+			}
+			labels := res.Image.Config.Labels
+			if labels[LabelManaged] != "true" || labels[LabelHostPrograms] != tt.program || labels[LabelFilesHash] != res.Hash {
+				t.Errorf("labels = %v", labels)
+			}
+			t.Logf("%s: image %.1f MB, %d files, %d libraries", tt.program, float64(res.Image.SizeBytes)/1e6, res.Summary.Files, len(res.Summary.Libraries))
+			stdout, stderr, code := runContainer(t, c, tag, "none", append([]string{tt.program}, tt.args...)...)
+			if code != tt.exitCode || !strings.Contains(stdout+stderr, tt.want) {
+				t.Errorf("%s %v in the container: exit %d, want %d; output:\n%s%s", tt.program, tt.args, code, tt.exitCode, stdout, stderr)
+			}
+			// The same programs again: the same tag and image, not rebuilt.
+			again, err := FromHost(context.Background(), c, []string{tt.program}, FromHostOptions{Tag: tag, Version: "test"})
+			if err != nil || again.Built || again.Image.ID != res.Image.ID || again.Hash != res.Hash {
+				t.Errorf("second FromHost = built %v, id %s, hash %s, %v; want the first image", again.Built, again.Image.ID, again.Hash, err)
+			}
+		})
+	}
+}
+
+// TestServicesServeInContainers starts redis, mosquitto and nginx from one
+// image on the host network and talks to each: users are looked up (the
+// broker drops to user mosquitto, nginx's workers to nobody) and the
+// services answer.
+func TestServicesServeInContainers(t *testing.T) {
+	c := requireDocker(t)
+	programs := []string{"/usr/bin/redis-server", "/usr/sbin/mosquitto", "/usr/sbin/nginx"}
+	for _, p := range programs {
+		requireProgram(t, p)
+	}
+	dir := t.TempDir()
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ports := [3]int{freePort(t), freePort(t), freePort(t)}
+	conf := filepath.Join(dir, "nginx.conf")
+	nginxConf := fmt.Sprintf(`worker_processes 1;
+pid /tmp/nginx.pid;
+events { worker_connections 64; }
+http {
+  access_log off;
+  client_body_temp_path /tmp/body; proxy_temp_path /tmp/proxy; fastcgi_temp_path /tmp/fastcgi;
+  uwsgi_temp_path /tmp/uwsgi; scgi_temp_path /tmp/scgi;
+  server { listen 127.0.0.1:%d; location / { return 200 "ok\n"; } }
+}
+`, ports[2])
+	if err := os.WriteFile(conf, []byte(nginxConf), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tag := testTag(t, c, "services")
+	if _, err := FromHost(context.Background(), c, programs, FromHostOptions{Tag: tag, Files: []string{conf}, Version: "test"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		name string
+		cmd  []string
+		talk func(addr string) (string, error)
+		want string
+	}{
+		{"redis", []string{"/usr/bin/redis-server", "--port", fmt.Sprint(ports[0]), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"},
+			func(addr string) (string, error) { return request(addr, "PING\r\n") }, "+PONG"},
+		{"mosquitto", []string{"/usr/sbin/mosquitto", "-p", fmt.Sprint(ports[1])},
+			// CONNECT (MQTT 3.1.1, clean session, client id "t"): CONNACK 20 02 00 00.
+			func(addr string) (string, error) {
+				return request(addr, "\x10\x0d\x00\x04MQTT\x04\x02\x00\x3c\x00\x01t")
+			}, "\x20\x02\x00\x00"},
+		{"nginx", []string{"/usr/sbin/nginx", "-e", "/dev/stderr", "-c", conf, "-g", "daemon off;"},
+			func(addr string) (string, error) { return request(addr, "GET / HTTP/1.0\r\n\r\n") }, "ok"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			addr := fmt.Sprintf("127.0.0.1:%d", ports[map[string]int{"redis": 0, "mosquitto": 1, "nginx": 2}[tt.name]])
+			id := startContainer(t, c, tag, tt.cmd)
+			var reply string
+			var err error
+			for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+				if reply, err = tt.talk(addr); err == nil && strings.Contains(reply, tt.want) {
+					break
+				}
+			}
+			if !strings.Contains(reply, tt.want) {
+				ct, _ := c.ContainerInspect(context.Background(), id)
+				t.Fatalf("%s answered %q, %v; want %q (container state %+v)", tt.name, reply, err, tt.want, ct.State)
+			}
+		})
+	}
+}
+
+// startContainer starts cmd in a container on the host network, removed when
+// the test ends.
+func startContainer(t *testing.T, c *docker.Client, image string, cmd []string) string {
+	t.Helper()
+	ctx := context.Background()
+	created, err := c.ContainerCreate(ctx, docker.ContainerConfig{Image: image, Cmd: cmd,
+		Labels: map[string]string{"io.boxtax.managed": "true", "io.boxtax.test": "hostimage"}, HostConfig: docker.HostConfig{NetworkMode: "host"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := c.ContainerRemove(context.Background(), created.ID, true); err != nil && !docker.IsNotFound(err) {
+			t.Errorf("removing container %s: %v", created.ID[:12], err)
+		}
+	})
+	if err := c.ContainerStart(ctx, created.ID); err != nil {
+		t.Fatal(err)
+	}
+	return created.ID
+}
+
+// request sends msg and returns what comes back within a second.
+func request(addr, msg string) (string, error) {
+	conn, err := net.DialTimeout("tcp", addr, time.Second)
+	if err != nil {
+		return "", err
+	}
+	defer conn.Close()
+	_ = conn.SetDeadline(time.Now().Add(time.Second))
+	if _, err := conn.Write([]byte(msg)); err != nil {
+		return "", err
+	}
+	buf := make([]byte, 4096)
+	n, err := conn.Read(buf)
+	return string(buf[:n]), err
+}
+
+func freePort(t *testing.T) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
