@@ -123,23 +123,36 @@ func TestDockerHostPrograms(t *testing.T) {
 		}
 	})
 
-	t.Run("redis answers PING", func(t *testing.T) {
-		port := freePort(t)
-		args := []string{"exec", redis, "--port", strconv.Itoa(port), "--bind", "127.0.0.1",
-			"--save", "", "--appendonly", "no", "--protected-mode", "no", "--daemonize", "no"}
-		inst, err := e.Start(ctx, Spec{Args: args, Labels: labels, HostPrograms: []string{redis}}, io.Discard, io.Discard)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer inst.Stop(ctx)
-		reply, err := redisPing(fmt.Sprintf("127.0.0.1:%d", port), 20*time.Second)
-		if err != nil || reply != "+PONG" {
-			t.Fatalf("PING = %q, %v; want +PONG", reply, err)
-		}
-		if err := inst.Stop(ctx); err != nil {
-			t.Fatal(err)
-		}
-	})
+	// redis started by the worker in each Docker environment answers PING:
+	// on the host's loopback in docker-host, through the published port in
+	// docker-bridge (where it listens on the container's own 0.0.0.0).
+	for _, tt := range []struct{ env, bind string }{{"docker-host", "127.0.0.1"}, {"docker-bridge", "0.0.0.0"}} {
+		t.Run("redis answers PING in "+tt.env, func(t *testing.T) {
+			e, err := New(tt.env, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			port := freePort(t)
+			args := []string{"exec", redis, "--port", strconv.Itoa(port), "--bind", tt.bind,
+				"--save", "", "--appendonly", "no", "--protected-mode", "no", "--daemonize", "no"}
+			inst, err := e.Start(ctx, Spec{Args: args, Labels: labels, HostPrograms: []string{redis},
+				Ports: []Port{{Proto: "tcp", Port: port, HostIP: "127.0.0.1"}}}, io.Discard, io.Discard)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer inst.Stop(ctx)
+			if inst.Settings()["host_programs"] != redis {
+				t.Errorf("settings = %v, want host_programs %s", inst.Settings(), redis)
+			}
+			reply, err := redisPing(fmt.Sprintf("127.0.0.1:%d", port), 20*time.Second)
+			if err != nil || reply != "+PONG" {
+				t.Fatalf("PING = %q, %v; want +PONG", reply, err)
+			}
+			if err := inst.Stop(ctx); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
 }
 
 // freePort returns a TCP port free on the host's loopback now.

@@ -231,7 +231,17 @@ func (l Loader) searchDirs(obj *object) []string {
 	}
 	dirs = append(dirs, obj.runpath...)
 	dirs = append(dirs, l.ConfDirs...)
-	return append(dirs, defaultDirs(obj.machine, obj.class)...)
+	dirs = append(dirs, defaultDirs(obj.machine, obj.class)...)
+	// A directory tried once needs no second try.
+	seen := map[string]bool{}
+	out := dirs[:0]
+	for _, d := range dirs {
+		if !seen[d] {
+			seen[d] = true
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // hwcapsDirs are glibc's per-CPU-level subdirectories (glibc 2.33 and
