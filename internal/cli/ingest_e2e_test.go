@@ -1,0 +1,150 @@
+package cli
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/boxtax/boxtax/internal/cpuset"
+	"github.com/boxtax/boxtax/internal/store"
+)
+
+// requireIngestPrograms skips a test of iot.ingest without the real nginx
+// and redis, except in CI (CI=true), which installs them, where it fails.
+func requireIngestPrograms(t *testing.T) {
+	t.Helper()
+	for _, p := range []string{"/usr/sbin/nginx", "/usr/bin/redis-server"} {
+		if _, err := os.Stat(p); err != nil {
+			if os.Getenv("CI") == "true" {
+				t.Fatalf("iot.ingest needs %s: %v", p, err)
+			}
+			t.Skipf("%s is not installed here", p)
+		}
+	}
+}
+
+// ingestProcesses lists the processes an iot.ingest server side starts
+// (nodes, and nginx and redis in a boxtax-ingest- directory), by pid.
+func ingestProcesses() map[string]string {
+	out := map[string]string{}
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		if _, err := strconv.Atoi(e.Name()); err != nil {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		if err != nil {
+			continue
+		}
+		cmd := strings.ReplaceAll(string(b), "\x00", " ")
+		if strings.HasPrefix(cmd, "boxtax-ingest-node ") || strings.Contains(cmd, "/boxtax-ingest-") {
+			out[e.Name()] = cmd
+		}
+	}
+	return out
+}
+
+// runIngest runs a small iot.ingest study in envs and returns its runs.
+func runIngest(t *testing.T, envs string) (result, []store.Run) {
+	t.Helper()
+	dir := t.TempDir()
+	spec := filepath.Join(dir, "ingest.yaml")
+	err := os.WriteFile(spec, []byte(`name: ingest-e2e
+repetitions: 1
+warmup: 0
+envs: [`+envs+`]
+workloads:
+  - name: iot.ingest
+    params: {duration: 1s, devices: 300, nodes: 2}
+factors:
+  - name: placement      # the environment gets every CPU; affinity divides them
+    levels: [shared]
+  - name: affinity
+    levels: [dedicated, shared]
+`), 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := ingestProcesses()
+	res := runIn(t, dir, "run", spec, "--settle", "0", "--monitor-interval", "0")
+	if res.code != ExitOK {
+		t.Fatalf("run: exit %d\nstderr: %s\nstdout: %s", res.code, res.stderr, res.stdout)
+	}
+	for pid, cmd := range ingestProcesses() {
+		if _, ok := before[pid]; !ok {
+			t.Errorf("left running after the study: pid %s %s", pid, cmd)
+		}
+	}
+	for _, w := range []string{"iot.ingest affinity=dedicated", "iot.ingest affinity=shared", "messages/s", "errors %", "node median us", "request-response Q3 ms"} {
+		if !strings.Contains(res.stdout, w) {
+			t.Errorf("the table lacks %q:\n%s", w, res.stdout)
+		}
+	}
+	db, err := store.Open(context.Background(), filepath.Join(dir, "boxtax.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	st, _ := db.LatestStudy(context.Background(), false)
+	runs, err := db.Runs(context.Background(), st.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res, runs
+}
+
+// checkIngestRuns checks what every run recorded: both nodes took messages
+// (round-robin) on the CPUs their affinity gives them.
+func checkIngestRuns(t *testing.T, runs []store.Run, cpus cpuset.Set) {
+	t.Helper()
+	halves, _ := cpus.Split(2)
+	for _, r := range runs {
+		if r.Status != "ok" {
+			t.Errorf("%s %v: %s %s", r.Env, r.Levels, r.Status, r.Reason)
+			continue
+		}
+		want := "1:" + halves[0].String() + " 2:" + halves[1].String()
+		if r.Levels["affinity"] == "shared" {
+			want = "1:" + cpus.String() + " 2:" + cpus.String()
+		}
+		if got := r.Notes["server.node_cpus"]; got != want {
+			t.Errorf("%s %s: nodes on %q, want %q", r.Env, r.Levels["affinity"], got, want)
+		}
+		if n := r.Notes["node_messages"]; !strings.HasPrefix(n, "1:") || !strings.Contains(n, " 2:") || strings.Contains(n, ":0") {
+			t.Errorf("%s %s: node_messages %q, want both nodes busy", r.Env, r.Levels["affinity"], n)
+		}
+	}
+}
+
+func TestIngestThroughTheCLINatively(t *testing.T) {
+	requireIngestPrograms(t)
+	online, err := cpuset.Online()
+	if err != nil || len(online) < 2 {
+		t.Skipf("needs 2 online CPUs: %v %v", online, err)
+	}
+	_, runs := runIngest(t, "native")
+	if len(runs) != 2 {
+		t.Fatalf("%d runs, want 2", len(runs))
+	}
+	checkIngestRuns(t, runs, online)
+}
+
+func TestIngestInContainers(t *testing.T) {
+	requireIngestPrograms(t)
+	c := requireDocker(t)
+	online, err := cpuset.Online()
+	if err != nil || len(online) < 2 {
+		t.Skipf("needs 2 online CPUs: %v %v", online, err)
+	}
+	_, runs := runIngest(t, "docker-bridge, docker-host")
+	if len(runs) != 4 {
+		t.Fatalf("%d runs, want 4", len(runs))
+	}
+	checkIngestRuns(t, runs, online)
+	if left := containersOf(t, c, os.Getpid()); len(left) > 0 {
+		t.Errorf("%d containers left behind", len(left))
+	}
+}
