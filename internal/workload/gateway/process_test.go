@@ -1,0 +1,201 @@
+package gateway
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/boxtax/boxtax/internal/docker"
+	"github.com/boxtax/boxtax/internal/workload"
+)
+
+var (
+	binOnce sync.Once
+	binPath string
+	binErr  error
+	binDir  string
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if binDir != "" {
+		os.RemoveAll(binDir)
+	}
+	os.Exit(code)
+}
+
+// boxtaxBinary builds the real boxtax binary once (static, as it runs in
+// containers) and returns its path.
+func boxtaxBinary(t *testing.T) string {
+	t.Helper()
+	binOnce.Do(func() {
+		if binDir, binErr = os.MkdirTemp("", "boxtax-gateway-test-"); binErr != nil {
+			return
+		}
+		binPath = filepath.Join(binDir, "boxtax")
+		build := exec.Command("go", "build", "-trimpath", "-o", binPath, "github.com/boxtax/boxtax/cmd/boxtax")
+		build.Env = append(os.Environ(), "CGO_ENABLED=0")
+		if out, err := build.CombinedOutput(); err != nil {
+			binErr = fmt.Errorf("building boxtax: %v\n%s", err, out)
+		}
+	})
+	if binErr != nil {
+		t.Fatal(binErr)
+	}
+	return binPath
+}
+
+// startGatewayProcess starts `boxtax worker --serve` as its own process and
+// returns it with the address it listens at.
+func startGatewayProcess(t *testing.T) (*exec.Cmd, string) {
+	t.Helper()
+	cmd := exec.Command(boxtaxBinary(t), "worker", "--workload", "http.gateway", "--serve", "127.0.0.1:0")
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		cmd.Wait()
+	})
+	addr := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(out)
+		for sc.Scan() {
+			var m workload.Message
+			if json.Unmarshal(sc.Bytes(), &m) == nil && m.Kind == workload.KindNote && m.Key == workload.NoteListening {
+				addr <- m.Text
+			}
+		}
+	}()
+	select {
+	case a := <-addr:
+		return cmd, a
+	case <-time.After(10 * time.Second):
+		t.Fatal("the gateway process did not listen within 10 s")
+	}
+	return nil, ""
+}
+
+// TestGatewayProcessKilledMidRun kills a real gateway process in the middle
+// of a load: the client records the failed requests (reset, then refused
+// connections) and their rate, and ends at its duration.
+func TestGatewayProcessKilledMidRun(t *testing.T) {
+	for _, keepAlive := range []bool{true, false} {
+		t.Run(fmt.Sprintf("keepalive=%v", keepAlive), func(t *testing.T) {
+			cmd, addr := startGatewayProcess(t)
+			time.AfterFunc(700*time.Millisecond, func() { cmd.Process.Kill() })
+			var r recorder
+			p := prepare(t, workload.Params{"clients": 8, "duration": "2s", "timeout": "500ms", "keepalive": keepAlive})
+			start := time.Now()
+			err := Gateway{}.Client(t.Context(), p, addr, &r)
+			took := time.Since(start)
+			if err != nil {
+				t.Fatalf("the client failed instead of counting errors: %v", err)
+			}
+			if took > 3*time.Second {
+				t.Errorf("the client took %v for a 2 s load", took)
+			}
+			ok, errs, rate := r.noteInt(t, "requests_ok"), r.sample(t, "errors"), r.sample(t, "error_rate_pct")
+			if ok == 0 || errs == 0 || rate <= 0 || rate >= 100 || r.sample(t, "requests_per_s") <= 0 {
+				t.Errorf("%d ok, %v errors, %v %%", ok, errs, rate)
+			}
+			if want := 100 * errs / (errs + float64(ok)); rate < want*0.999 || rate > want*1.001 {
+				t.Errorf("error rate %v %%, want %v", rate, want)
+			}
+			if r.noteInt(t, "errors_connect") == 0 || !strings.Contains(r.notes["error_connect_first"], "refused") {
+				t.Errorf("no refused connection recorded: %v", r.notes)
+			}
+		})
+	}
+}
+
+// requireDocker skips a test that needs the Docker engine unless it is
+// here, except in CI (CI=true), where it fails.
+func requireDocker(t *testing.T) {
+	t.Helper()
+	c, err := docker.FromEnv()
+	if err == nil {
+		err = c.Ping(context.Background())
+	}
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("the Docker end-to-end tests must run in CI: %v", err)
+		}
+		t.Skipf("no Docker engine here: %v", err)
+	}
+}
+
+// TestEndToEnd runs http.gateway through the real CLI, natively and in both
+// Docker networks, over two levels of clients and keep-alive, and checks
+// the table and the stored figures.
+func TestEndToEnd(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	requireDocker(t)
+	dir := t.TempDir()
+	study := `name: gateway-e2e
+repetitions: 1
+warmup: 0
+envs: [native, docker-bridge, docker-host]
+workloads:
+  - name: http.gateway
+    params: {duration: 1s}
+factors:
+  - name: clients
+    levels: [1, 20]
+  - name: keepalive
+    levels: [false, true]
+`
+	if err := os.WriteFile(filepath.Join(dir, "gw.yaml"), []byte(study), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Minute)
+	defer cancel()
+	run := exec.CommandContext(ctx, boxtaxBinary(t), "run", "gw.yaml", "--settle", "0", "--monitor-interval", "0", "--seed", "5")
+	run.Dir = dir
+	out, err := run.CombinedOutput()
+	if err != nil {
+		t.Fatalf("boxtax run: %v\n%s", err, out)
+	}
+	for _, want := range []string{"12/12 runs done, 0 failed", "docker-bridge", "docker-host",
+		"http.gateway clients=1 keepalive=false", "http.gateway clients=20 keepalive=true", "req/s", "lat p99 ms", "errors %"} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("the output lacks %q:\n%s", want, out)
+		}
+	}
+	rep := exec.CommandContext(ctx, boxtaxBinary(t), "report", "--format", "csv")
+	rep.Dir = dir
+	csv, err := rep.Output()
+	if err != nil {
+		t.Fatalf("boxtax report: %v", err)
+	}
+	// Every run of every environment has its requests per second.
+	rows := 0
+	for _, l := range strings.Split(string(csv), "\n") {
+		if strings.Contains(l, ",requests_per_s,") {
+			rows++
+			f := strings.Split(l, ",")
+			v, err := strconv.ParseFloat(f[len(f)-2], 64) // ...,metric,value,unit
+			if err != nil || v <= 0 {
+				t.Errorf("row %q", l)
+			}
+		}
+	}
+	if rows != 12 {
+		t.Errorf("%d requests/s rows, want 12:\n%s", rows, csv)
+	}
+}
