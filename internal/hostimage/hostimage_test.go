@@ -313,3 +313,59 @@ func elfFile(t *testing.T) *elf.File {
 	t.Cleanup(func() { f.Close() })
 	return f
 }
+
+// TestExtraFiles: a --file directory comes whole, its symlinks kept (a
+// dangling one too), and ELF files in it bring their libraries.
+func TestExtraFiles(t *testing.T) {
+	requireProgram(t, "/bin/ls")
+	dir := t.TempDir()
+	for _, d := range []string{"conf/sub", "plugins"} {
+		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, "conf", "sub", "a.conf"), []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("sub/a.conf", filepath.Join(dir, "conf", "current")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("/nonexistent/boxtax", filepath.Join(dir, "conf", "dangling")); err != nil {
+		t.Fatal(err)
+	}
+	// An ELF "plugin" (a copy of ls stands in for one) needing libselinux.
+	data, err := os.ReadFile("/bin/ls")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "plugins", "p.so"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Build([]string{"/bin/ls"}, Options{Files: []string{filepath.Join(dir, "conf"), filepath.Join(dir, "plugins", "p.so")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := s.Entry(filepath.Join(dir, "conf", "sub", "a.conf")); e == nil || e.Kind != File || e.Mode != 0o600 || e.Role != RoleExtra {
+		t.Errorf("a.conf = %+v, want a file with mode 0600 from --file", e)
+	}
+	if e := s.Entry(filepath.Join(dir, "conf", "current")); e == nil || e.Kind != Symlink || e.Target != "sub/a.conf" {
+		t.Errorf("current = %+v, want the symlink to sub/a.conf", e)
+	}
+	if e := s.Entry(filepath.Join(dir, "conf", "dangling")); e == nil || e.Kind != Symlink {
+		t.Errorf("dangling = %+v, want the symlink kept", e)
+	}
+	if !s.Has(filepath.Join(dir, "plugins", "p.so")) {
+		t.Error("the plugin is missing")
+	}
+	if mods, err := filepath.Glob("/usr/lib/nginx/modules/*.so"); err == nil && len(mods) > 0 {
+		s, err := Build([]string{"/usr/sbin/nginx"}, Options{Files: []string{"/usr/lib/nginx/modules"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range mods {
+			if _, ok := s.Resolve(m); !ok {
+				t.Errorf("nginx module %s is missing", m)
+			}
+		}
+	}
+}
