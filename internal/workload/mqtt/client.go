@@ -104,6 +104,7 @@ type result struct {
 	clientRates   []float64
 	ack           histogram
 	firstErr      error
+	down          time.Duration // summed over clients
 	received      int64
 	e2e           histogram
 }
@@ -112,6 +113,7 @@ func (r *result) addPublisher(p *publisher) {
 	r.acked += p.acked
 	r.failed += p.failed
 	r.ack.merge(&p.lat)
+	r.down += p.down
 	if r.firstErr == nil {
 		r.firstErr = p.firstErr
 	}
@@ -143,6 +145,9 @@ func (r *result) emit(c *config, e workload.Emitter) {
 	}
 	if r.firstErr != nil {
 		e.Note("first_error", r.firstErr.Error())
+	}
+	if r.down > 0 {
+		e.Note("disconnected_s", strconv.FormatFloat(r.down.Seconds(), 'f', 3, 64))
 	}
 	if r.acked == 0 {
 		return

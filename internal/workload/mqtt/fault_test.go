@@ -82,8 +82,11 @@ func TestBrokerDiesMidRun(t *testing.T) {
 			if errs < 3 || pct <= 0 || pct >= 100 || r.one(t, "msgs_per_s") <= 0 {
 				t.Errorf("errors %v, error %% %v, msgs/s %v: want errors and a rate between 0 and 100", errs, pct, r.samples["msgs_per_s"])
 			}
-			if !strings.Contains(r.notes["first_error"], "") || r.notes["first_error"] == "" {
+			if r.notes["first_error"] == "" {
 				t.Error("no first_error note")
+			}
+			if d, _ := strconv.ParseFloat(r.notes["disconnected_s"], 64); d < 3*0.5 {
+				t.Errorf("disconnected_s = %q, want about 3 clients x 1.3 s", r.notes["disconnected_s"])
 			}
 			select {
 			case err := <-served:

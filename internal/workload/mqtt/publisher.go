@@ -41,6 +41,10 @@ type publisher struct {
 	last     time.Time // last acknowledgement
 	lat      histogram
 	firstErr error
+	// downSince is when the client lost (or failed to make) its
+	// connection, zero while connected; down sums those periods.
+	downSince time.Time
+	down      time.Duration
 }
 
 func newPublisher(index int, cfg *config, addr string, base time.Time) *publisher {
@@ -90,6 +94,10 @@ func (p *publisher) connect(ctx context.Context) bool {
 		return false
 	}
 	p.conn = c
+	if !p.downSince.IsZero() {
+		p.down += time.Since(p.downSince)
+		p.downSince = time.Time{}
+	}
 	return true
 }
 
@@ -100,6 +108,14 @@ func (p *publisher) run(ctx context.Context, start, deadline time.Time) {
 		if p.conn != nil {
 			p.conn.disconnect()
 			p.conn = nil
+		}
+	}()
+	if p.conn == nil {
+		p.downSince = start // its first connection failed
+	}
+	defer func() {
+		if !p.downSince.IsZero() {
+			p.down += time.Since(p.downSince)
 		}
 	}()
 	for p.more(ctx, deadline) {
@@ -121,6 +137,7 @@ func (p *publisher) run(ctx context.Context, start, deadline time.Time) {
 		}
 		p.conn.Close()
 		p.conn = nil
+		p.downSince = time.Now()
 		p.fail(0, err)
 		pause(ctx, deadline, reconnectDelay)
 	}
