@@ -36,10 +36,16 @@ func imageCmd(ctx context.Context, g *Globals, args []string) error {
 	return sub.run(ctx, g, args[1:])
 }
 
+// pathList is a flag given once per path; commas are part of the path.
+type pathList []string
+
+func (l *pathList) String() string     { return strings.Join(*l, " ") }
+func (l *pathList) Set(v string) error { *l = append(*l, v); return nil }
+
 func imageFromHostCmd(ctx context.Context, g *Globals, args []string) error {
 	fs := newFlags(g, "image from-host", "[--tag NAME] [--file PATH]... PATH...")
 	var o hostimage.FromHostOptions
-	var files stringList
+	var files pathList
 	fs.StringVar(&o.Tag, "tag", "", "name[:tag] of the image (default boxtax-<first program>:<hash of the files>)")
 	fs.Var(&files, "file", "a host file or directory (whole) to add at the same path: plugins opened with dlopen, configuration, data; repeatable")
 	programs, err := parse(fs, args)
