@@ -89,7 +89,7 @@ func build(programs []string, o Options) (*Set, error) {
 			if len(found) == 0 {
 				continue
 			}
-			if err := s.addLibrary(*loader, found, nil, RoleNSS, map[string]bool{}); err != nil {
+			if err := s.addLibrary(*loader, found, RoleNSS); err != nil {
 				return nil, fmt.Errorf("name service module %s: %w", name, err)
 			}
 		}
@@ -171,7 +171,7 @@ func (s *Set) followNeeds(l Loader, first *object, loaded, visited map[string]bo
 					what, name, by, strings.Join(dirs, ":"))
 			}
 			loaded[name] = true
-			lib, err := s.addFound(found, obj)
+			lib, err := s.addFound(found, obj, RoleLibrary)
 			if err != nil {
 				return fmt.Errorf("%s: %w", what, err)
 			}
@@ -189,11 +189,7 @@ func (s *Set) followNeeds(l Loader, first *object, loaded, visited map[string]bo
 
 // addFound adds a library found at the last of paths (the others are
 // glibc-hwcaps variants) and returns the one the loader maps.
-func (s *Set) addFound(paths []string, loader *object) (*object, error) {
-	return s.addFoundRole(paths, loader, RoleLibrary)
-}
-
-func (s *Set) addFoundRole(paths []string, loader *object, role Role) (*object, error) {
+func (s *Set) addFound(paths []string, loader *object, role Role) (*object, error) {
 	var lib *object
 	for _, p := range paths {
 		real, err := s.addHostPath(p, role, false)
@@ -209,12 +205,12 @@ func (s *Set) addFoundRole(paths []string, loader *object, role Role) (*object, 
 }
 
 // addLibrary adds a library opened at run time (dlopen) and what it needs.
-func (s *Set) addLibrary(l Loader, found []string, loader *object, role Role, visited map[string]bool) error {
-	lib, err := s.addFoundRole(found, loader, role)
+func (s *Set) addLibrary(l Loader, found []string, role Role) error {
+	lib, err := s.addFound(found, nil, role)
 	if err != nil {
 		return err
 	}
-	return s.followNeeds(l, lib, map[string]bool{}, visited, lib.name)
+	return s.followNeeds(l, lib, map[string]bool{}, map[string]bool{}, lib.name)
 }
 
 // addExtra adds a host file or a directory with everything under it; ELF
