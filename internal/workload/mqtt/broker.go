@@ -79,6 +79,9 @@ func (b *Broker) accept() {
 	}
 }
 
+// deliverTimeout is how long a delivery may wait for a subscriber's socket.
+const deliverTimeout = 5 * time.Second
+
 // brokerSession is one client's connection to the embedded broker.
 type brokerSession struct {
 	broker *Broker
@@ -210,10 +213,11 @@ func (s *brokerSession) deliver(topic []byte, payload []byte, qos byte) {
 		id = s.nextID
 	}
 	s.scratch = appendPublish(s.scratch[:0], string(topic), qos, false, id, payload)
-	if _, err := s.w.Write(s.scratch); err == nil {
-		if err := s.w.Flush(); err != nil {
-			s.conn.Close()
-		}
+	// A subscriber that stops reading must not hold the publisher (and
+	// the broker's lock) for ever: its connection is closed instead.
+	_ = s.conn.SetWriteDeadline(time.Now().Add(deliverTimeout))
+	if _, err := s.w.Write(s.scratch); err != nil || s.w.Flush() != nil {
+		s.conn.Close()
 	}
 }
 

@@ -16,9 +16,11 @@ const (
 )
 
 // histogram counts latencies in nanoseconds, with their exact sum and sum
-// of squares for the mean and standard deviation.
+// of squares for the mean and standard deviation. Counts are 32-bit, 18 KiB
+// a histogram, one per client: 4 billion messages in one bucket would take
+// a client 11 hours at 100,000 messages/s.
 type histogram struct {
-	counts [histBuckets]uint64
+	counts [histBuckets]uint32
 	n      uint64
 	sum    float64
 	sumSq  float64
@@ -84,7 +86,7 @@ func (h *histogram) quantile(q float64) float64 {
 	rank = max(rank, 1)
 	var seen uint64
 	for i, c := range h.counts {
-		if seen += c; seen >= rank {
+		if seen += uint64(c); seen >= rank {
 			return bucketMid(i)
 		}
 	}

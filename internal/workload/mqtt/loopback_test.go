@@ -92,3 +92,46 @@ func TestLoopback(t *testing.T) {
 		})
 	}
 }
+
+func TestBadParameters(t *testing.T) {
+	cases := []struct {
+		params workload.Params
+		want   string
+	}{
+		{workload.Params{"broker": "hivemq"}, "not auto, mosquitto or embedded"},
+		{workload.Params{"qos": 3}, "not 0, 1 or 2"},
+		{workload.Params{"clients": 0}, "clients: 0 must be 1 to 5000"},
+		{workload.Params{"payload": "2MiB"}, "payload"},
+		{workload.Params{"subscribers": 1, "payload": 4}, "too small for subscribers"},
+		{workload.Params{"inflight": 0}, "inflight"},
+		{workload.Params{"rate": -1}, "rate"},
+		{workload.Params{"duration": "0s"}, "duration"},
+		{workload.Params{"topic": "a/#"}, "without wildcards"},
+		{workload.Params{"topic": "boxtax/control/end"}, "boxtax/control"},
+		{workload.Params{"messages": -5}, "messages"},
+	}
+	for _, c := range cases {
+		t.Run(c.want, func(t *testing.T) {
+			_, err := workload.Prepare(Pub{}, c.params)
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("error %v, want one saying %q", err, c.want)
+			}
+		})
+	}
+}
+
+// TestManyClientsThroughThePoller runs more one-at-a-time clients than
+// get a thread each.
+func TestManyClientsThroughThePoller(t *testing.T) {
+	p, err := workload.Prepare(Pub{}, workload.Params{"broker": "embedded", "clients": maxBlockingClients + 4, "duration": "300ms"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &recorder{}
+	if err := (Pub{}).Run(context.Background(), p, workload.Env{}, r); err != nil {
+		t.Fatal(err)
+	}
+	if r.one(t, "errors") != 0 || r.one(t, "msgs_per_s") <= 0 {
+		t.Errorf("samples %v, first error %s", r.samples, r.notes["first_error"])
+	}
+}

@@ -6,9 +6,12 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
+	"runtime"
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 )
 
@@ -202,6 +205,21 @@ func (p *publisher) runOneAtATime(ctx context.Context, start, deadline time.Time
 	c := p.conn
 	stop := context.AfterFunc(ctx, func() { c.Close() })
 	defer stop()
+	var w io.Writer = c
+	rd := c.rd
+	blocking := false
+	if p.cfg.clients <= maxBlockingClients {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		if sc, ok := c.Conn.(syscall.Conn); !ok {
+		} else if b, err := blockingOf(sc); err == nil {
+			defer b.restore()
+			defer context.AfterFunc(ctx, b.interrupt)()
+			if err := b.setReadTimeout(ackTimeout); err == nil {
+				w, rd, blocking = b, newReader(b, readBufSize, maxBody), true
+			}
+		}
+	}
 	var id uint16
 	rel := appendAck(nil, typePubrel, 0)
 	for p.more(ctx, deadline) {
@@ -217,13 +235,15 @@ func (p *publisher) runOneAtATime(ctx context.Context, start, deadline time.Time
 		}
 		p.stamp(id, t0)
 		p.sent++
-		_ = c.SetReadDeadline(t0.Add(ackTimeout))
-		if _, err := c.Write(p.pkt); err != nil {
+		if !blocking {
+			_ = c.SetReadDeadline(t0.Add(ackTimeout))
+		}
+		if _, err := w.Write(p.pkt); err != nil {
 			p.fail(1, fmt.Errorf("publishing: %w", err))
 			return err
 		}
 		for done := false; !done; {
-			pk, err := c.rd.read()
+			pk, err := rd.read()
 			if err != nil {
 				p.fail(1, fmt.Errorf("waiting for the acknowledgement: %w", err))
 				return err
@@ -238,7 +258,7 @@ func (p *publisher) runOneAtATime(ctx context.Context, start, deadline time.Time
 				done = true
 			case typePubrec:
 				rel[2], rel[3] = byte(id>>8), byte(id)
-				if _, err := c.Write(rel); err != nil {
+				if _, err := w.Write(rel); err != nil {
 					p.fail(1, fmt.Errorf("sending PUBREL: %w", err))
 					return err
 				}
@@ -247,6 +267,14 @@ func (p *publisher) runOneAtATime(ctx context.Context, start, deadline time.Time
 	}
 	return nil
 }
+
+// maxBlockingClients is the most one-at-a-time publishers that wait in
+// blocking system calls on threads of their own (see blockingSocket); more
+// go through Go's poller rather than have a thread each. Through the poller
+// instead, one client against mosquitto on loopback did about as many
+// messages/s (92-113 k against 67-128 k, 2-CPU VM under load), and 150
+// clients fewer (36-117 k against 92-127 k).
+const maxBlockingClients = 256
 
 // runQoS0 publishes without acknowledgements, then sends PINGREQ and waits
 // for the PINGRESP: the broker answers it after every publish before it, so

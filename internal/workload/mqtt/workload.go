@@ -129,8 +129,8 @@ func parse(p workload.Params) (config, error) {
 	switch {
 	case c.broker != brokerAuto && c.broker != brokerMosquitto && c.broker != brokerEmbedded:
 		return c, fmt.Errorf("parameter broker: %q is not auto, mosquitto or embedded", c.broker)
-	case c.clients < 1 || c.clients > 10000:
-		return c, fmt.Errorf("parameter clients: %d must be 1 to 10000", c.clients)
+	case c.clients < 1 || c.clients > 5000:
+		return c, fmt.Errorf("parameter clients: %d must be 1 to 5000", c.clients)
 	case qos < 0 || qos > 2:
 		return c, fmt.Errorf("parameter qos: %d is not 0, 1 or 2", qos)
 	case c.payload < 0 || c.payload > 1<<20:
