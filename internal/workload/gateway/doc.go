@@ -9,11 +9,13 @@
 // command) and serves it at GET /rest/iam/reading as SenML JSON.
 //
 // The client side stands outside and loads it: a load generator of its own
-// (loadgen.go) that speaks HTTP/1.1 over plain TCP connections with the
-// request bytes prebuilt and a minimal response parser, so that it costs
-// about what wrk costs and is not what limits the requests per second.
-// Every connection is a goroutine that sends a request, waits for the whole
-// response and sends the next (closed loop, as ab and wrk); with keep-alive
+// (loadgen.go, eventloop.go) built as wrk is: a few OS threads, each an
+// epoll loop over its share of the connections with non-blocking system
+// calls, the request bytes prebuilt and a minimal response parser
+// (response.go), latencies counted in allocation-free histograms, so that
+// it costs about what wrk costs and is not what limits the requests per
+// second. Every connection is a closed loop: it sends a request, waits for
+// the whole response and sends the next (as ab and wrk); with keep-alive
 // off each request opens a connection of its own, as ab without -k.
 //
 // The session: before loading, the client opens one extra connection and

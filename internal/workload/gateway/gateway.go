@@ -27,6 +27,7 @@ func (Gateway) Info() workload.Info {
 			{Name: "keepalive", Default: false, Description: "reuse each connection for request after request (ab -k); false opens a TCP connection per request, as ab without -k"},
 			{Name: "duration", Default: "5s", Description: "how long the clients load the gateway (ab -t); with requests, the most it may take"},
 			{Name: "requests", Default: 0, Description: "stop after this many requests in all (ab -n); 0 loads for the whole duration"},
+			{Name: "threads", Default: 0, Description: "the load generator's threads, each an event loop over its share of the connections (wrk -t); 0: one per CPU the client may use"},
 			{Name: "timeout", Default: "2s", Description: "the longest a request (connecting included) may take before it counts as an error (wrk --timeout)"},
 			{Name: "agent", Default: agentSimulated, Description: "the gateway's device agent: simulated (a CO2 sensor, 52-byte body), file:PATH (a sensor file read every period), command:PROG ARGS (run every period; its output is the reading) or stream:PROG ARGS (runs on; every line it writes is a reading)"},
 			{Name: "period", Default: "1s", Description: "how often the agent takes a reading"},
@@ -60,6 +61,7 @@ type config struct {
 	duration  time.Duration
 	requests  int64
 	timeout   time.Duration
+	threads   int
 	agent     agentSpec
 	period    time.Duration
 }
@@ -91,6 +93,9 @@ func parse(p workload.Params) (config, error) {
 	if c.timeout, err = p.Duration("timeout"); err != nil {
 		return c, err
 	}
+	if c.threads, err = p.Int("threads"); err != nil {
+		return c, err
+	}
 	if c.period, err = p.Duration("period"); err != nil {
 		return c, err
 	}
@@ -108,6 +113,8 @@ func parse(p workload.Params) (config, error) {
 		return c, fmt.Errorf("parameter duration: %v must be positive, e.g. 5s", c.duration)
 	case c.requests < 0:
 		return c, fmt.Errorf("parameter requests: %d must be 0 (for the whole duration) or more", c.requests)
+	case c.threads < 0 || c.threads > 256:
+		return c, fmt.Errorf("parameter threads: %d must be 0 (one per CPU) to 256", c.threads)
 	case c.timeout <= 0:
 		return c, fmt.Errorf("parameter timeout: %v must be positive, e.g. 2s", c.timeout)
 	case c.period < time.Millisecond:
@@ -156,8 +163,11 @@ func (Gateway) Client(ctx context.Context, p workload.Params, addr string, e wor
 		return err
 	}
 	defer sess.close()
-	res := runLoad(ctx, loadConfig{addr: addr, path: ReadingPath, clients: c.clients, keepAlive: c.keepAlive,
-		duration: c.duration, requests: c.requests, timeout: c.timeout})
+	res, err := runLoad(ctx, loadConfig{addr: addr, path: ReadingPath, clients: c.clients, keepAlive: c.keepAlive,
+		duration: c.duration, requests: c.requests, timeout: c.timeout, threads: c.threads})
+	if err != nil {
+		return err
+	}
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
@@ -172,6 +182,7 @@ func report(res *loadResult, c config, e workload.Emitter) error {
 	errs := res.errorCount()
 	e.Note("clients", strconv.Itoa(c.clients))
 	e.Note("keepalive", strconv.FormatBool(c.keepAlive))
+	e.Note("threads", strconv.Itoa(res.threads))
 	e.Note("requests_ok", strconv.FormatInt(res.ok, 10))
 	e.Note("connections_opened", strconv.FormatInt(res.conns, 10))
 	e.Note("wall_s", strconv.FormatFloat(res.wall.Seconds(), 'f', 3, 64))

@@ -126,6 +126,15 @@ func TestGatewayForDuration(t *testing.T) {
 	}
 }
 
+func load(t *testing.T, cfg loadConfig) *loadResult {
+	t.Helper()
+	res, err := runLoad(t.Context(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
 // nginx is a real nginx serving the gateway's body at ReadingPath, logging
 // the connection of every request.
 type nginx struct {
@@ -230,7 +239,7 @@ func TestLoadAgainstNginx(t *testing.T) {
 	for _, keepAlive := range []bool{true, false} {
 		t.Run(fmt.Sprintf("keepalive=%v", keepAlive), func(t *testing.T) {
 			n := startNginx(t)
-			res := runLoad(t.Context(), loadConfig{addr: n.addr, path: ReadingPath, clients: 5, keepAlive: keepAlive,
+			res := load(t, loadConfig{addr: n.addr, path: ReadingPath, clients: 5, keepAlive: keepAlive,
 				duration: 20 * time.Second, requests: 1000, timeout: 2 * time.Second})
 			if res.ok != 1000 || res.errorCount() != 0 || res.bodyLen != int64(len(nginxBody)) || res.latency.n != 1000 {
 				t.Errorf("%d ok, errors %v (%v), body %d bytes", res.ok, res.errs, res.firstErr, res.bodyLen)
@@ -250,7 +259,7 @@ func TestLoadAgainstNginx(t *testing.T) {
 	}
 	t.Run("not found", func(t *testing.T) {
 		n := startNginx(t)
-		res := runLoad(t.Context(), loadConfig{addr: n.addr, path: "/nothing", clients: 2, keepAlive: true,
+		res := load(t, loadConfig{addr: n.addr, path: "/nothing", clients: 2, keepAlive: true,
 			duration: 20 * time.Second, requests: 50, timeout: 2 * time.Second})
 		if res.ok != 0 || res.errs[errStatus] != 50 || res.statuses[404] != 50 {
 			t.Errorf("%d ok, errors %v, statuses %v", res.ok, res.errs, res.statuses)
@@ -287,7 +296,7 @@ func TestLoadOfAServerThatNeverAnswers(t *testing.T) {
 		}
 	}()
 	start := time.Now()
-	res := runLoad(t.Context(), loadConfig{addr: ln.Addr().String(), path: "/", clients: 3, keepAlive: true,
+	res := load(t, loadConfig{addr: ln.Addr().String(), path: "/", clients: 3, keepAlive: true,
 		duration: time.Second, timeout: 200 * time.Millisecond})
 	if took := time.Since(start); took > 1500*time.Millisecond {
 		t.Errorf("took %v", took)

@@ -1,0 +1,407 @@
+package gateway
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"runtime"
+	"syscall"
+	"time"
+)
+
+// sockaddr is a resolved IPv4 or IPv6 address.
+type sockaddr struct {
+	family int
+	sa     syscall.Sockaddr
+}
+
+func newSockaddr(a *net.TCPAddr) sockaddr {
+	if ip4 := a.IP.To4(); ip4 != nil {
+		sa := &syscall.SockaddrInet4{Port: a.Port}
+		copy(sa.Addr[:], ip4)
+		return sockaddr{syscall.AF_INET, sa}
+	}
+	sa := &syscall.SockaddrInet6{Port: a.Port}
+	copy(sa.Addr[:], a.IP.To16())
+	return sockaddr{syscall.AF_INET6, sa}
+}
+
+// clone copies s: a syscall.Sockaddr keeps its raw form inside, written at
+// every connect, so each event loop needs its own.
+func (s sockaddr) clone() sockaddr {
+	switch sa := s.sa.(type) {
+	case *syscall.SockaddrInet4:
+		c := &syscall.SockaddrInet4{Port: sa.Port, Addr: sa.Addr}
+		return sockaddr{s.family, c}
+	case *syscall.SockaddrInet6:
+		c := &syscall.SockaddrInet6{Port: sa.Port, Addr: sa.Addr, ZoneId: sa.ZoneId}
+		return sockaddr{s.family, c}
+	}
+	return s
+}
+
+// States of a client connection.
+const (
+	stIdle       = iota // between requests, or done
+	stConnecting        // waiting for the TCP handshake
+	stWriting           // the request is partly written
+	stReading           // waiting for the response
+	stDraining          // the response came; waiting for the server to close (no keep-alive)
+	stBackoff           // waiting after a failed connection attempt
+	stDone              // no more requests
+)
+
+// client is one of the load's concurrent connections: a closed loop of
+// requests, driven by its event loop.
+type client struct {
+	idx     int
+	fd      int   // -1: no socket
+	gen     int32 // counts sockets, so an event for a closed one is ignored
+	state   int   //
+	start   time.Time
+	retryAt time.Time
+	reused  bool // the socket carried a response before this request
+	retried bool // this request was already sent again on a new socket
+	wrote   int  // request bytes written
+	n       int  // response bytes in buf
+	got     int  // response bytes read, all told
+	left    int64
+	resp    response
+	buf     []byte
+}
+
+// eventLoop drives some of the load's connections from one OS thread.
+type eventLoop struct {
+	g       *generator
+	sa      sockaddr // the target, this loop's copy
+	epfd    int
+	clients []*client
+	events  []syscall.EpollEvent
+	active  int // clients not done
+	scratch []byte
+	res     loadResult
+}
+
+func newEventLoop(g *generator, n int) (*eventLoop, error) {
+	epfd, err := syscall.EpollCreate1(syscall.EPOLL_CLOEXEC)
+	if err != nil {
+		return nil, fmt.Errorf("epoll: %w", err)
+	}
+	l := &eventLoop{g: g, sa: g.sa.clone(), epfd: epfd, events: make([]syscall.EpollEvent, 256), scratch: make([]byte, 16<<10)}
+	l.res.statuses = map[int]int64{}
+	for i := 0; i < n; i++ {
+		l.clients = append(l.clients, &client{idx: i, fd: -1, buf: make([]byte, 4096)})
+	}
+	return l, nil
+}
+
+func (l *eventLoop) close() {
+	for _, c := range l.clients {
+		l.closeSocket(c)
+	}
+	syscall.Close(l.epfd)
+}
+
+// sweepPeriod is how often timeouts and back-offs are looked at, and the
+// longest the loop waits for events before it looks at the stop flag.
+const sweepPeriod = 5 * time.Millisecond
+
+// run starts every connection's first request and serves events until the
+// load stops or every connection is done.
+func (l *eventLoop) run(start time.Time) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	defer l.close()
+	l.active = len(l.clients)
+	for _, c := range l.clients {
+		l.next(c, start)
+	}
+	timeout := l.g.cfg.timeout
+	lastSweep := start
+	for l.active > 0 && !l.g.stop.Load() {
+		n, err := syscall.EpollWait(l.epfd, l.events, int(sweepPeriod/time.Millisecond))
+		if err != nil && err != syscall.EINTR {
+			l.count(errReset, fmt.Errorf("epoll_wait: %w", err)) // cannot happen with a good descriptor
+			return
+		}
+		now := time.Now()
+		for _, ev := range l.events[:max(n, 0)] {
+			c := l.clients[ev.Fd]
+			if ev.Pad != c.gen || c.fd < 0 {
+				continue // an event of a socket closed since
+			}
+			l.handle(c, ev.Events, now)
+		}
+		if now.Sub(lastSweep) >= sweepPeriod {
+			lastSweep = now
+			for _, c := range l.clients {
+				switch c.state {
+				case stConnecting, stWriting, stReading:
+					if now.Sub(c.start) > timeout {
+						l.fail(c, errTimeout, fmt.Errorf("no whole response within %v", timeout), now)
+					}
+				case stDraining:
+					if now.Sub(c.start) > timeout { // the response counted; the server keeps the socket
+						l.closeSocket(c)
+						l.next(c, now)
+					}
+				case stBackoff:
+					if !now.Before(c.retryAt) {
+						l.next(c, now)
+					}
+				}
+			}
+		}
+	}
+}
+
+// next starts the client's next request at now, unless the load is over.
+func (l *eventLoop) next(c *client, now time.Time) {
+	g := l.g
+	if g.stop.Load() || (g.cfg.requests > 0 && g.issued.Add(1) > g.cfg.requests) {
+		c.state = stDone
+		l.closeSocket(c)
+		l.active--
+		return
+	}
+	c.start, c.retried = now, false
+	l.send(c, now)
+}
+
+// send sends the current request, on the open socket or a new one.
+func (l *eventLoop) send(c *client, now time.Time) {
+	c.wrote, c.n, c.got, c.left, c.resp = 0, 0, 0, 0, response{}
+	if c.fd < 0 {
+		l.connect(c, now)
+		return
+	}
+	l.write(c, now)
+}
+
+// connect opens a socket and starts the TCP handshake; the request goes
+// when the socket becomes writable.
+func (l *eventLoop) connect(c *client, now time.Time) {
+	sa := l.sa
+	fd, err := syscall.Socket(sa.family, syscall.SOCK_STREAM|syscall.SOCK_NONBLOCK|syscall.SOCK_CLOEXEC, 0)
+	if err != nil {
+		l.fail(c, errConnect, fmt.Errorf("socket: %w", err), now)
+		return
+	}
+	_ = syscall.SetsockoptInt(fd, syscall.IPPROTO_TCP, syscall.TCP_NODELAY, 1)
+	c.fd, c.reused = fd, false
+	c.gen++
+	if err := syscall.Connect(fd, sa.sa); err != nil && err != syscall.EINPROGRESS {
+		l.fail(c, errConnect, fmt.Errorf("connect: %w", err), now)
+		return
+	}
+	// Registered after connect: an unconnected socket reports a hang-up.
+	ev := syscall.EpollEvent{Events: syscall.EPOLLIN | syscall.EPOLLOUT | syscall.EPOLLRDHUP | epollET, Fd: int32(c.idx), Pad: c.gen}
+	if err := syscall.EpollCtl(l.epfd, syscall.EPOLL_CTL_ADD, fd, &ev); err != nil {
+		l.fail(c, errConnect, fmt.Errorf("epoll_ctl: %w", err), now)
+		return
+	}
+	c.state = stConnecting
+}
+
+// epollET is EPOLLET as the unsigned mask EpollEvent.Events is.
+const epollET = 1 << 31
+
+// handle acts on the events of the client's socket.
+func (l *eventLoop) handle(c *client, events uint32, now time.Time) {
+	switch c.state {
+	case stConnecting:
+		if events&(syscall.EPOLLOUT|syscall.EPOLLERR|syscall.EPOLLHUP) == 0 {
+			return
+		}
+		soErr, err := syscall.GetsockoptInt(c.fd, syscall.SOL_SOCKET, syscall.SO_ERROR)
+		if err == nil && soErr != 0 {
+			err = syscall.Errno(soErr)
+		}
+		if err != nil {
+			l.fail(c, errConnect, fmt.Errorf("connect: %w", err), now)
+			return
+		}
+		l.res.conns++
+		l.write(c, now)
+	case stWriting:
+		l.write(c, now)
+	case stReading:
+		l.read(c, now)
+	case stDraining:
+		l.drain(c, now)
+	}
+}
+
+// write writes the rest of the request.
+func (l *eventLoop) write(c *client, now time.Time) {
+	req := l.g.request
+	for c.wrote < len(req) {
+		k, err := syscall.Write(c.fd, req[c.wrote:])
+		if err == syscall.EAGAIN {
+			c.state = stWriting
+			return
+		}
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			l.broken(c, fmt.Errorf("sending the request: %w", err), now)
+			return
+		}
+		c.wrote += k
+	}
+	c.state = stReading // the answer comes with the next edge
+}
+
+// read reads what there is of the response and completes it when whole.
+func (l *eventLoop) read(c *client, now time.Time) {
+	for {
+		var buf []byte
+		if c.resp.headerLen == 0 {
+			if c.n == len(c.buf) {
+				if len(c.buf) >= 64<<10 {
+					l.fail(c, errParse, errors.New("a response header of more than 64 KiB"), now)
+					return
+				}
+				c.buf = append(c.buf, make([]byte, len(c.buf))...)
+			}
+			buf = c.buf[c.n:]
+		} else {
+			buf = l.scratch // the body: only counted
+		}
+		k, err := syscall.Read(c.fd, buf)
+		switch {
+		case err == syscall.EAGAIN:
+			return
+		case err == syscall.EINTR:
+			continue
+		case err != nil:
+			l.broken(c, fmt.Errorf("reading the response: %w", err), now)
+			return
+		case k == 0: // the server closed
+			if c.resp.untilClose {
+				c.resp.bodyLen = int64(c.got - c.resp.headerLen)
+				l.closeSocket(c)
+				l.complete(c, now)
+				return
+			}
+			if c.got == 0 {
+				l.broken(c, errors.New("the server closed the connection without answering"), now)
+			} else {
+				l.broken(c, fmt.Errorf("the server closed the connection after %d bytes of the response", c.got), now)
+			}
+			return
+		}
+		c.got += k
+		if c.resp.headerLen == 0 {
+			c.n += k
+			if err := c.resp.parse(c.buf[:c.n]); err != nil {
+				l.fail(c, errParse, err, now)
+				return
+			}
+			if c.resp.headerLen == 0 {
+				continue
+			}
+			c.left = int64(c.resp.headerLen) + c.resp.bodyLen - int64(c.n)
+		} else {
+			c.left -= int64(k)
+		}
+		if !c.resp.untilClose && c.left <= 0 {
+			l.complete(c, now)
+			return
+		}
+	}
+}
+
+// complete counts a whole response and goes on.
+func (l *eventLoop) complete(c *client, now time.Time) {
+	if l.g.stop.Load() {
+		return // after the end: not counted
+	}
+	if s := c.resp.status; s >= 200 && s <= 299 {
+		l.res.latency.add(now.Sub(c.start))
+		l.res.ok++
+		l.res.bodyLen = c.resp.bodyLen
+	} else {
+		l.res.statuses[s]++
+		l.count(errStatus, fmt.Errorf("status %d", s))
+	}
+	c.reused = true
+	switch {
+	case c.fd < 0: // the body ended with the connection
+		l.next(c, now)
+	case c.resp.close || !l.g.cfg.keepAlive:
+		// Wait for the server to close, so that the connection's
+		// TIME_WAIT stays with the server (as with ab) and this host's
+		// ports are not used up.
+		c.state = stDraining
+		l.drain(c, now)
+	default:
+		l.next(c, now)
+	}
+}
+
+// drain reads until the server closes, then goes on.
+func (l *eventLoop) drain(c *client, now time.Time) {
+	for {
+		k, err := syscall.Read(c.fd, l.scratch)
+		if err == syscall.EAGAIN {
+			return
+		}
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil || k == 0 {
+			l.closeSocket(c)
+			l.next(c, now)
+			return
+		}
+	}
+}
+
+// broken handles a socket that failed mid-request: a keep-alive socket
+// the server closed before answering (as servers close idle connections)
+// is replaced once and the request sent again, as browsers and Go's client
+// do; anything else fails the request.
+func (l *eventLoop) broken(c *client, err error, now time.Time) {
+	if c.reused && c.got == 0 && !c.retried && !l.g.stop.Load() {
+		c.retried = true
+		l.closeSocket(c)
+		l.send(c, now)
+		return
+	}
+	l.fail(c, errReset, err, now)
+}
+
+// fail counts a failed request and goes on, after a pause when the
+// connection could not be made.
+func (l *eventLoop) fail(c *client, kind int, err error, now time.Time) {
+	l.closeSocket(c)
+	if l.g.stop.Load() {
+		return // at the end: not counted
+	}
+	l.count(kind, err)
+	if kind == errConnect {
+		c.state, c.retryAt = stBackoff, now.Add(connectBackoff)
+		return
+	}
+	l.next(c, now)
+}
+
+func (l *eventLoop) count(kind int, err error) {
+	l.res.errs[kind]++
+	if l.res.firstErr[kind] == "" {
+		l.res.firstErr[kind] = err.Error()
+	}
+}
+
+// closeSocket closes the client's socket (which also takes it out of epoll).
+func (l *eventLoop) closeSocket(c *client) {
+	if c.fd >= 0 {
+		syscall.Close(c.fd)
+		c.fd = -1
+	}
+	if c.state != stDone {
+		c.state = stIdle
+	}
+}
