@@ -225,10 +225,16 @@ func (l *eventLoop) handle(c *client, events uint32, now time.Time) {
 		l.write(c, now)
 	case stWriting:
 		l.write(c, now)
-	case stReading:
-		l.read(c, now)
-	case stDraining:
-		l.drain(c, now)
+	case stReading, stDraining:
+		// Only what can be read: an edge of free send space is no news.
+		if events&(syscall.EPOLLIN|syscall.EPOLLRDHUP|syscall.EPOLLERR|syscall.EPOLLHUP) == 0 {
+			return
+		}
+		if c.state == stReading {
+			l.read(c, now)
+		} else {
+			l.drain(c, now)
+		}
 	}
 }
 
