@@ -85,6 +85,25 @@ func (s agentSpec) program() string {
 	return ""
 }
 
+// resolveProgram makes a command agent's program a path: a name is looked
+// up in PATH, and in the usual directories when PATH has none (a container
+// of host programs has no PATH).
+func (s *agentSpec) resolveProgram() {
+	if len(s.argv) == 0 || strings.Contains(s.argv[0], "/") {
+		return
+	}
+	if _, err := exec.LookPath(s.argv[0]); err == nil {
+		return
+	}
+	for _, dir := range []string{"/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin"} {
+		p := filepath.Join(dir, s.argv[0])
+		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() && st.Mode()&0o111 != 0 {
+			s.argv[0] = p
+			return
+		}
+	}
+}
+
 // commandTimeout is how long one run of a command agent may take.
 const commandTimeout = 10 * time.Second
 
@@ -105,6 +124,8 @@ type agent struct {
 }
 
 func newAgent(spec agentSpec, period time.Duration) *agent {
+	spec.argv = append([]string(nil), spec.argv...)
+	spec.resolveProgram()
 	return &agent{spec: spec, period: period, rnd: rand.New(rand.NewPCG(rand.Uint64(), 1)), co2: 600}
 }
 

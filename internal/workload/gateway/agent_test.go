@@ -153,3 +153,29 @@ func TestAgentErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestCommandWithoutPath: a program named without a path is found in the
+// usual directories when there is no PATH, as in a container of host
+// programs.
+func TestCommandWithoutPath(t *testing.T) {
+	if _, err := os.Stat("/usr/bin/date"); err != nil {
+		t.Skip("no /usr/bin/date here")
+	}
+	t.Setenv("PATH", "")
+	spec, err := parseAgent("command:date +%s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := newAgent(spec, time.Second)
+	stop, err := a.start(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	if a.spec.argv[0] != "/usr/bin/date" && a.spec.argv[0] != "/bin/date" {
+		t.Errorf("program %q", a.spec.argv[0])
+	}
+	if !strings.Contains(string(a.latest()), `"v":1`) {
+		t.Errorf("body %s", a.latest())
+	}
+}
