@@ -37,7 +37,7 @@ trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
 
 srv=() cli=()
 if [ "$PIN" = 1 ]; then srv=(taskset -c 0) cli=(taskset -c 1); fi
-port=$((20000 + RANDOM % 20000))
+port=
 path=/rest/iam/reading
 
 # sample FILE VALUE: append one measurement.
@@ -46,13 +46,13 @@ sample() { echo "$2" >> "$work/$1"; }
 median() { sort -g "$work/$1" | awk '{v[NR]=$1} END {print (NR%2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2)}'; }
 # field NAME: a sample's value from boxtax worker output on stdin.
 field() { sed -n "s/.*\"metric\":\"$1\",\"value\":\([-0-9.e+]*\).*/\1/p"; }
-# gateway: start a fresh gateway on the next port; $gw is its pid.
+# gateway: start a fresh gateway on a free port ($port); $gw is its pid.
 gateway() {
-  port=$((port + 1))
-  "${srv[@]}" "$BOXTAX" worker --workload http.gateway --serve "127.0.0.1:$port" >"$work/gateway.out" 2>/dev/null &
+  "${srv[@]}" "$BOXTAX" worker --workload http.gateway --serve 127.0.0.1:0 >"$work/gateway.out" 2>/dev/null &
   gw=$!
-  for _ in $(seq 50); do
-    grep -q '"listening"' "$work/gateway.out" && return
+  for _ in $(seq 100); do
+    port=$(sed -n 's/.*"key":"listening","text":"127.0.0.1:\([0-9]*\)".*/\1/p' "$work/gateway.out")
+    [ -n "$port" ] && return
     sleep 0.1
   done
   echo "the gateway did not listen: $(cat "$work/gateway.out")" >&2
