@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/boxtax/boxtax/internal/docker"
+	"github.com/boxtax/boxtax/internal/store"
 	"github.com/boxtax/boxtax/internal/workload"
 )
 
@@ -198,5 +199,63 @@ factors:
 	}
 	if rows != 12 {
 		t.Errorf("%d requests/s rows, want 12:\n%s", rows, csv)
+	}
+}
+
+// TestCommandAgentInContainers: a command agent's program is a host
+// program, so the gateway in docker-bridge and docker-host runs the host's
+// very /usr/bin/date from the worker's image, reading after reading.
+func TestCommandAgentInContainers(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	requireDocker(t)
+	if _, err := os.Stat("/usr/bin/date"); err != nil {
+		t.Skip("no /usr/bin/date here")
+	}
+	dir := t.TempDir()
+	study := `name: gateway-command-agent
+repetitions: 1
+warmup: 0
+envs: [native, docker-bridge, docker-host]
+workloads:
+  - name: http.gateway
+    params: {duration: 500ms, clients: 2, keepalive: true, agent: "command:/usr/bin/date +%s", period: 100ms}
+`
+	if err := os.WriteFile(filepath.Join(dir, "cmd.yaml"), []byte(study), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Minute)
+	defer cancel()
+	run := exec.CommandContext(ctx, boxtaxBinary(t), "run", "cmd.yaml", "--settle", "0", "--monitor-interval", "0")
+	run.Dir = dir
+	if out, err := run.CombinedOutput(); err != nil {
+		t.Fatalf("boxtax run: %v\n%s", err, out)
+	}
+	db, err := store.Open(ctx, filepath.Join(dir, "boxtax.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	st, err := db.LatestStudy(ctx, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs, err := db.Runs(ctx, st.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(runs) != 3 {
+		t.Fatalf("%d runs", len(runs))
+	}
+	for _, r := range runs {
+		n := r.Notes
+		readings, _ := strconv.Atoi(n["server.agent_readings"])
+		if r.Status != "ok" || n["server.agent"] != "command:/usr/bin/date +%s" || readings < 3 || n["server.agent_failures"] != "" {
+			t.Errorf("%s: status %s, notes %v", r.Env, r.Status, n)
+		}
+		if r.Env != "native" && r.Settings["host_programs"] != "/usr/bin/date" {
+			t.Errorf("%s: settings %v", r.Env, r.Settings)
+		}
 	}
 }
