@@ -124,14 +124,16 @@ func (l *eventLoop) run(start time.Time) {
 			l.count(errReset, fmt.Errorf("epoll_wait: %w", err)) // cannot happen with a good descriptor
 			return
 		}
-		now := time.Now()
 		for _, ev := range l.events[:max(n, 0)] {
 			c := l.clients[ev.Fd]
 			if ev.Pad != c.gen || c.fd < 0 {
 				continue // an event of a socket closed since
 			}
-			l.handle(c, ev.Events, now)
+			// Each event its own time: a response's latency must not
+			// include the handling of the events before it in the batch.
+			l.handle(c, ev.Events, time.Now())
 		}
+		now := time.Now()
 		if now.Sub(lastSweep) >= sweepPeriod {
 			lastSweep = now
 			for _, c := range l.clients {
