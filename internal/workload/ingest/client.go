@@ -121,8 +121,12 @@ func (Ingest) Client(ctx context.Context, p workload.Params, addr string, e work
 // report emits the run's figures: the devices' and the nodes'.
 func report(e workload.Emitter, c config, devices []*device, rtt *histogram, rep serverReport, repErr error) {
 	var ok, httpErrs, transportErrs, warmErrs uint64
+	silent := 0 // devices without an acknowledged message: starved, or the system failed them
 	statuses := map[int]uint64{}
 	for _, d := range devices {
+		if d.ok == 0 {
+			silent++
+		}
 		ok += d.ok
 		httpErrs += d.httpErrors
 		transportErrs += d.transportErrors
@@ -144,6 +148,7 @@ func report(e workload.Emitter, c config, devices []*device, rtt *histogram, rep
 		e.Sample("rr_q3_ms", ms(h.quantile(0.75)))
 	}
 	e.Note("devices", strconv.Itoa(c.devices))
+	e.Note("devices_without_ack", strconv.Itoa(silent))
 	e.Note("http_errors", strconv.FormatUint(httpErrs, 10))
 	e.Note("transport_errors", strconv.FormatUint(transportErrs, 10))
 	if len(statuses) > 0 {

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"text/template"
@@ -89,6 +90,7 @@ func (d *deployment) startRedis(ctx context.Context) error {
 	cmd := exec.Command(redisServer, "--port", "0", "--unixsocket", sock, "--unixsocketperm", "700",
 		"--save", "", "--appendonly", "no", "--dir", d.dir, "--daemonize", "no", "--loglevel", "warning",
 		"--maxclients", "10000")
+	cmd.Dir = d.dir
 	p, err := startProcess("redis-server", cmd)
 	if err != nil {
 		return err
@@ -113,7 +115,7 @@ func (d *deployment) startNode(ctx context.Context, cfg nodeConfig) (*ingestNode
 		return nil, fmt.Errorf("finding this executable to start the nodes: %w", err)
 	}
 	arg, _ := json.Marshal(cfg)
-	cmd := &exec.Cmd{Path: self, Args: []string{nodeArg0, string(arg)}}
+	cmd := &exec.Cmd{Path: self, Args: []string{nodeArg0, string(arg)}, Dir: d.dir}
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err
@@ -225,7 +227,9 @@ func (d *deployment) startNginx(ctx context.Context, cfg deploymentConfig) error
 	if err != nil {
 		return fmt.Errorf("writing %s: %w", conf, err)
 	}
-	p, err := startProcess("nginx", exec.Command(nginxBin, "-p", d.dir, "-c", conf, "-e", "stderr"))
+	cmd := exec.Command(nginxBin, "-p", d.dir, "-c", conf, "-e", "stderr")
+	cmd.Dir = d.dir
+	p, err := startProcess("nginx", cmd)
 	if err != nil {
 		return err
 	}
@@ -310,5 +314,31 @@ func (d *deployment) stop() {
 	if d.redis != nil {
 		d.redis.stop(syscall.SIGTERM, 5*time.Second)
 	}
+	killLeftovers(d.dir)
 	os.RemoveAll(d.dir)
+}
+
+// killLeftovers kills every process still working in dir: each program
+// of a deployment starts there, and nginx's workers outlive a master that
+// was killed (they are then nobody's children but init's).
+func killLeftovers(dir string) {
+	for _, pid := range processesIn(dir) {
+		_ = syscall.Kill(pid, syscall.SIGKILL)
+	}
+}
+
+// processesIn lists the processes whose working directory is dir.
+func processesIn(dir string) []int {
+	var out []int
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || pid == os.Getpid() {
+			continue
+		}
+		if cwd, err := os.Readlink(filepath.Join("/proc", e.Name(), "cwd")); err == nil && cwd == dir {
+			out = append(out, pid)
+		}
+	}
+	return out
 }

@@ -169,14 +169,26 @@ func TestNginxRoundRobinsOverPinnedNodes(t *testing.T) {
 // middle of a run: the run ends on time with the failures counted.
 func TestFaultsAreCountedAndTheRunEnds(t *testing.T) {
 	requirePrograms(t, redisServer, nginxBin)
-	for _, kill := range []string{"node", "redis"} {
+	for _, kill := range []string{"node", "redis", "nginx", "nginx and its workers"} {
 		t.Run(kill, func(t *testing.T) {
+			var dir string
 			deployed = func(d *deployment) {
-				victim := d.redis
-				if kill == "node" {
-					victim = d.nodes[0].process
+				dir = d.dir
+				victim := map[string]*process{"node": d.nodes[0].process, "redis": d.redis}[kill]
+				if victim == nil {
+					victim = d.nginx
 				}
-				time.AfterFunc(700*time.Millisecond, func() { _ = victim.cmd.Process.Kill() })
+				time.AfterFunc(700*time.Millisecond, func() {
+					if kill == "nginx and its workers" {
+						pid := strconv.Itoa(victim.cmd.Process.Pid)
+						b, _ := os.ReadFile("/proc/" + pid + "/task/" + pid + "/children")
+						for _, w := range strings.Fields(string(b)) {
+							n, _ := strconv.Atoi(w)
+							_ = syscall.Kill(n, syscall.SIGKILL)
+						}
+					}
+					_ = victim.cmd.Process.Kill()
+				})
 			}
 			defer func() { deployed = nil }()
 			var r recorder
@@ -192,7 +204,7 @@ func TestFaultsAreCountedAndTheRunEnds(t *testing.T) {
 			if len(r.samples["messages"]) != 1 || r.samples["messages"][0] == 0 {
 				t.Errorf("messages %v: the work before the fault must count", r.samples["messages"])
 			}
-			if !strings.Contains(r.notes["server.problems"], kill) {
+			if !strings.Contains(r.notes["server.problems"], strings.Fields(kill)[0]) {
 				t.Errorf("server.problems %q does not name the %s that died", r.notes["server.problems"], kill)
 			}
 			if kill == "redis" {
@@ -203,8 +215,20 @@ func TestFaultsAreCountedAndTheRunEnds(t *testing.T) {
 					t.Errorf("error_statuses %q: the nodes answer 503 without redis", r.notes["error_statuses"])
 				}
 			}
+			if kill == "nginx and its workers" {
+				// Nobody answers: the devices count what they could not
+				// send, and the session could not end with the nodes' figures.
+				if r.samples["error_pct"][0] <= 0 || r.notes["transport_errors"] == "0" || !strings.HasPrefix(r.notes["node_figures"], "none:") {
+					t.Errorf("without nginx: error_pct %v, transport_errors %s, node_figures %q", r.samples["error_pct"], r.notes["transport_errors"], r.notes["node_figures"])
+				}
+			}
 			if kill == "node" && r.notes["node_messages"] == "" {
 				t.Error("the surviving node's figures are missing")
+			}
+			// nginx's workers outlive their master; nothing may outlive the run.
+			time.Sleep(100 * time.Millisecond)
+			if left := processesIn(dir); len(left) > 0 {
+				t.Errorf("processes left running in %s: %v", dir, left)
 			}
 		})
 	}

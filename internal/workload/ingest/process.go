@@ -37,6 +37,10 @@ func startProcess(name string, cmd *exec.Cmd) (*process, error) {
 		cmd.Stdout = p.stderr
 	}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	// Its output is copied until every holder of the pipe closes it: nginx's
+	// workers hold it after a master that was killed. Stop waiting 1 s after
+	// the process itself exited.
+	cmd.WaitDelay = time.Second
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("starting %s: %w", name, err)
 	}

@@ -89,12 +89,11 @@ func (Ingest) Serve(ctx context.Context, p workload.Params, addr string, e workl
 	select {
 	case <-ended:
 	case <-ctx.Done():
-		return ctx.Err()
 	}
 	if probs := d.problems(); len(probs) > 0 {
 		e.Note("problems", strings.Join(probs, "; "))
 	}
-	return nil
+	return ctx.Err()
 }
 
 // deployed, when set (by tests), is called with the deployment once it runs.
