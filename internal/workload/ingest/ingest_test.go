@@ -8,6 +8,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/boxtax/boxtax/internal/cpuset"
 	"github.com/boxtax/boxtax/internal/workload"
 )
 
@@ -76,5 +77,25 @@ func TestRunReportsEveryMetric(t *testing.T) {
 	}
 	if !strings.Contains(r.notes["node_messages"], "1:") || !strings.Contains(r.notes["node_messages"], "2:") {
 		t.Errorf("node_messages %q: want both nodes", r.notes["node_messages"])
+	}
+}
+
+func TestOneCPUMakesAffinityMoot(t *testing.T) {
+	requirePrograms(t, redisServer, nginxBin)
+	before, err := cpuset.Parse(cpuset.Allowed())
+	if err != nil || len(before) < 2 {
+		t.Skipf("needs 2 CPUs to pin to one: %s", cpuset.Allowed())
+	}
+	if err := cpuset.PinProcess(before[:1]); err != nil {
+		t.Fatal(err)
+	}
+	defer cpuset.PinProcess(before)
+	var r recorder
+	p := params(t, workload.Params{"duration": "200ms", "devices": 5, "nodes": 2})
+	if err := (Ingest{}).Run(context.Background(), p, workload.Env{}, &r); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(r.notes["server.affinity_moot"], "placement") || r.notes["server.node_cpus"] != "1:"+before[:1].String()+" 2:"+before[:1].String() {
+		t.Errorf("on one CPU: %v", r.String())
 	}
 }

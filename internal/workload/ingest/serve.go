@@ -66,6 +66,9 @@ func (Ingest) Serve(ctx context.Context, p workload.Params, addr string, e workl
 	}
 	e.Note("node_cpus", strings.Join(pinned, " "))
 	e.Note("nginx_workers", strconv.Itoa(len(cpus)))
+	if len(cpus) == 1 && c.nodes > 1 {
+		e.Note("affinity_moot", fmt.Sprintf("the environment may use one CPU (%s), so dedicated and shared are the same; give it more (the placement factor at shared, or a cpuset)", cpus))
+	}
 	ended := make(chan struct{})
 	var once sync.Once
 	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
