@@ -7,7 +7,9 @@
 # the same connections, threads, duration and keep-alive on; then, when ab
 # (apache2-utils) is installed, keep-alive off against ab (one thread, a new
 # connection per request, as ab without -k). It prints the medians and the
-# ratios. Goal: boxtax >= 0.9 x wrk's requests/s (and ab's).
+# ratios, and each client's CPU time per request, which a busy host
+# disturbs less than the rates. Goal: boxtax >= 0.9 x wrk's requests/s (and
+# ab's).
 #
 #   bench/http-vs-wrk.sh                          # 5 rounds of 5 s, 50 connections
 #   ROUNDS=7 SECS=3 CONNS=150 THREADS=2 PIN=0 bench/http-vs-wrk.sh
@@ -58,13 +60,22 @@ gateway() {
   echo "the gateway did not listen: $(cat "$work/gateway.out")" >&2
   exit 1
 }
+# timed FILE CMD...: run CMD (its stdout to $work/out), add the CPU seconds
+# it used (user + system) to FILE.
+timed() {
+  local f=$1
+  shift
+  local TIMEFORMAT='%3U %3S'
+  { time "$@" >"$work/out" 2>/dev/null; } 2>"$work/time"
+  awk '{print $1 + $2}' "$work/time" >> "$work/$f"
+}
 # stop: end the gateway a reference tool loaded (boxtax's ends by itself).
 stop() { kill "$gw" 2>/dev/null || true; wait "$gw" 2>/dev/null || true; }
-# boxtax_load KEEPALIVE THREADS: boxtax's generator against a fresh gateway.
+# boxtax_load CPUFILE KEEPALIVE THREADS: boxtax's generator against a fresh gateway.
 boxtax_load() {
   gateway
-  GOMAXPROCS=$2 "${cli[@]}" "$BOXTAX" worker --workload http.gateway --client "127.0.0.1:$port" \
-    --params "{\"clients\":$CONNS,\"keepalive\":$1,\"duration\":\"${SECS}s\"}"
+  GOMAXPROCS=$3 timed "$1" "${cli[@]}" "$BOXTAX" worker --workload http.gateway --client "127.0.0.1:$port" \
+    --params "{\"clients\":$CONNS,\"keepalive\":$2,\"duration\":\"${SECS}s\"}"
   wait "$gw"
 }
 
@@ -73,21 +84,19 @@ echo "boxtax $("$BOXTAX" version 2>/dev/null | head -1), $(wrk -v 2>&1 | head -1
 echo "rounds: $ROUNDS x ${SECS}s, $CONNS connections, $THREADS threads, pinned: $PIN, ab: $have_ab"
 for r in $(seq "$ROUNDS"); do
   gateway
-  out=$("${cli[@]}" wrk -t "$THREADS" -c "$CONNS" -d "${SECS}s" --latency "http://127.0.0.1:$port$path")
+  timed wrk.cpu "${cli[@]}" wrk -t "$THREADS" -c "$CONNS" -d "${SECS}s" "http://127.0.0.1:$port$path"
   stop
-  sample wrk.rps "$(awk '/^Requests\/sec:/ {print $2}' <<<"$out")"
-  sample wrk.errors "$(awk '/Non-2xx|Socket errors/ {n++} END {print n+0}' <<<"$out")"
-  out=$(boxtax_load true "$THREADS")
-  sample boxtax.rps "$(field requests_per_s <<<"$out")"
-  sample boxtax.p50 "$(field latency_p50_ms <<<"$out")"
+  sample wrk.rps "$(awk '/^Requests\/sec:/ {print $2}' "$work/out")"
+  boxtax_load boxtax.cpu true "$THREADS"
+  sample boxtax.rps "$(field requests_per_s <"$work/out")"
   if [ "$have_ab" = 1 ]; then
     gateway
     # ab -t alone stops at 50000 requests: -n lifts that.
-    out=$("${cli[@]}" ab -q -c "$CONNS" -t "$SECS" -n 100000000 "http://127.0.0.1:$port$path" 2>&1)
+    timed ab.cpu "${cli[@]}" ab -q -c "$CONNS" -t "$SECS" -n 100000000 "http://127.0.0.1:$port$path"
     stop
-    sample ab.rps "$(awk '/^Requests per second:/ {print $4}' <<<"$out")"
-    out=$(boxtax_load false 1)
-    sample boxtax_close.rps "$(field requests_per_s <<<"$out")"
+    sample ab.rps "$(awk '/^Requests per second:/ {print $4}' "$work/out")"
+    boxtax_load boxtax_close.cpu false 1
+    sample boxtax_close.rps "$(field requests_per_s <"$work/out")"
   fi
   echo "round $r done: wrk $(tail -1 "$work/wrk.rps"), boxtax $(tail -1 "$work/boxtax.rps") req/s$(
     [ "$have_ab" = 1 ] && echo "; keep-alive off: ab $(tail -1 "$work/ab.rps"), boxtax $(tail -1 "$work/boxtax_close.rps")"
@@ -102,6 +111,18 @@ printf '%-36s %12.0f %12.0f %8s %s\n' "keep-alive on, vs wrk -t$THREADS -c$CONNS
 if [ "$have_ab" = 1 ]; then
   b=$(median boxtax_close.rps) a=$(median ab.rps)
   printf '%-36s %12.0f %12.0f %8s %s\n' "keep-alive off, vs ab -c$CONNS" "$b" "$a" "$(ratio "$b" "$a")" ">= 0.9"
+fi
+# cpu_per_request CPUFILE RPSFILE: the median of the client's CPU time per
+# request, in microseconds.
+cpu_per_request() {
+  paste -d' ' "$work/$1" "$work/$2" | awk -v s="$SECS" '$2 > 0 {print $1 * 1e6 / ($2 * s)}' > "$work/$1.per"
+  median "$1.per"
+}
+echo
+echo "the client's CPU time per request (user + system, median; lower is cheaper):"
+printf '  keep-alive on:  boxtax %.2f us, wrk %.2f us\n' "$(cpu_per_request boxtax.cpu boxtax.rps)" "$(cpu_per_request wrk.cpu wrk.rps)"
+if [ "$have_ab" = 1 ]; then
+  printf '  keep-alive off: boxtax %.2f us, ab %.2f us\n' "$(cpu_per_request boxtax_close.cpu boxtax_close.rps)" "$(cpu_per_request ab.cpu ab.rps)"
 fi
 echo
 echo "all rounds (boxtax | reference):"
