@@ -27,7 +27,7 @@ func (Gateway) Info() workload.Info {
 			{Name: "keepalive", Default: false, Description: "reuse each connection for request after request (ab -k); false opens a TCP connection per request, as ab without -k"},
 			{Name: "duration", Default: "5s", Description: "how long the clients load the gateway (ab -t); with requests, the most it may take"},
 			{Name: "requests", Default: 0, Description: "stop after this many requests in all (ab -n); 0 loads for the whole duration"},
-			{Name: "threads", Default: 0, Description: "the load generator's threads, each an event loop over its share of the connections (wrk -t); 0: one per CPU the client may use"},
+			{Name: "threads", Default: 0, Description: "the load generator's threads, each an event loop over its share of the connections (wrk -t); 0: one per CPU the client may use (its affinity, as a study pins it)"},
 			{Name: "timeout", Default: "2s", Description: "the longest a request (connecting included) may take before it counts as an error (wrk --timeout)"},
 			{Name: "agent", Default: agentSimulated, Description: "the gateway's device agent: simulated (a CO2 sensor, 52-byte body), file:PATH (a sensor file read every period), command:PROG ARGS (run every period; its output is the reading) or stream:PROG ARGS (runs on; every line it writes is a reading)"},
 			{Name: "period", Default: "1s", Description: "how often the agent takes a reading"},

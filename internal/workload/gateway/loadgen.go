@@ -9,6 +9,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // loadConfig says how to load an HTTP server.
@@ -115,7 +117,7 @@ func runLoad(ctx context.Context, cfg loadConfig) (*loadResult, error) {
 	g := &generator{cfg: cfg, request: newRequest(cfg.addr, cfg.path, cfg.keepAlive), sa: sa}
 	threads := cfg.threads
 	if threads <= 0 {
-		threads = runtime.GOMAXPROCS(0)
+		threads = usableCPUs()
 	}
 	threads = max(1, min(threads, cfg.clients))
 	loops := make([]*eventLoop, threads)
@@ -164,6 +166,16 @@ func runLoad(ctx context.Context, cfg loadConfig) (*loadResult, error) {
 		res.add(&l.res)
 	}
 	return res, nil
+}
+
+// usableCPUs is how many CPUs this process may run on now: a worker pins
+// itself after Go started, so GOMAXPROCS may count more.
+func usableCPUs() int {
+	var mask unix.CPUSet
+	if err := unix.SchedGetaffinity(0, &mask); err == nil && mask.Count() > 0 {
+		return min(mask.Count(), runtime.GOMAXPROCS(0))
+	}
+	return runtime.GOMAXPROCS(0)
 }
 
 // resolve makes addr a socket address once, so that no connection looks it up.
