@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -53,16 +54,15 @@ type ingestNode struct {
 // startDeployment starts redis, then the nodes, then nginx in front of
 // them, each ready before the next. On failure everything started is
 // stopped again.
-func startDeployment(ctx context.Context, cfg deploymentConfig) (d *deployment, err error) {
+func startDeployment(ctx context.Context, cfg deploymentConfig) (_ *deployment, err error) {
 	dir, err := os.MkdirTemp("", "boxtax-ingest-")
 	if err != nil {
 		return nil, fmt.Errorf("making a directory for redis and nginx: %w (set TMPDIR to a writable place)", err)
 	}
-	d = &deployment{dir: dir}
+	d := &deployment{dir: dir}
 	defer func() {
 		if err != nil {
 			d.stop()
-			d = nil
 		}
 	}()
 	if err := d.startRedis(ctx); err != nil {
@@ -193,6 +193,9 @@ http {
             proxy_pass http://{{.Control}};
             proxy_read_timeout 120s;
         }
+        location = {{.ReadyPath}} {
+            return 200 "{{.Dir}}";
+        }
     }
 }
 `))
@@ -219,7 +222,7 @@ func (d *deployment) startNginx(ctx context.Context, cfg deploymentConfig) error
 	}
 	err = nginxConf.Execute(f, map[string]any{
 		"Workers": max(cfg.workers, 1), "Files": 2*cfg.devices + 4096, "Dir": d.dir, "Root": os.Geteuid() == 0,
-		"TempPaths": temps, "Nodes": nodes, "Keepalive": cfg.devices + 16, "Listen": cfg.listen, "Control": cfg.control,
+		"TempPaths": temps, "Nodes": nodes, "Keepalive": cfg.devices + 16, "Listen": cfg.listen, "Control": cfg.control, "ReadyPath": pathReady,
 	})
 	if cerr := f.Close(); err == nil {
 		err = cerr
@@ -238,14 +241,22 @@ func (d *deployment) startNginx(ctx context.Context, cfg deploymentConfig) error
 	if host == "0.0.0.0" || host == "" {
 		host = "127.0.0.1"
 	}
+	// Ready when this nginx answers with this run's directory: another
+	// program that took the port meanwhile would answer otherwise.
+	client := &http.Client{Timeout: time.Second, Transport: &http.Transport{DisableKeepAlives: true}}
 	err = p.waitReady(ctx, 10*time.Second, func() error {
-		c, err := net.DialTimeout("tcp", net.JoinHostPort(host, port), time.Second)
-		if err == nil {
-			c.Close()
+		resp, err := client.Get("http://" + net.JoinHostPort(host, port) + pathReady)
+		if err != nil {
+			return err
 		}
-		return err
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(io.LimitReader(resp.Body, 4096))
+		if string(b) != d.dir {
+			return fmt.Errorf("%s answers %s %q, not this run's nginx", cfg.listen, resp.Status, b)
+		}
+		return nil
 	})
-	if err != nil && strings.Contains(err.Error(), "Address already in use") {
+	if err != nil && strings.Contains(p.stderr.String(), "Address already in use") {
 		return fmt.Errorf("nginx cannot listen on %s: the port is in use by another program; free it or let boxtax pick a port", cfg.listen)
 	}
 	return err

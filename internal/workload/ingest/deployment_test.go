@@ -244,3 +244,19 @@ func TestSinkMeasuresTheDevicesAlone(t *testing.T) {
 		t.Errorf("the sink's run: %v", r.String())
 	}
 }
+
+func TestTakenPortIsReportedAsSuch(t *testing.T) {
+	requirePrograms(t, redisServer, nginxBin)
+	other, err := net.Listen("tcp4", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	go http.Serve(other, http.NotFoundHandler())
+	_, err = startDeployment(context.Background(), deploymentConfig{listen: other.Addr().String(), control: "127.0.0.1:9",
+		nodeCPUs: []string{""}, workers: 1, devices: 1, streamLen: 10, pool: 1})
+	// The study retries with another port on these words (portTaken).
+	if err == nil || !strings.Contains(err.Error(), "in use by another program") {
+		t.Fatalf("nginx on a taken port: %v", err)
+	}
+}

@@ -59,6 +59,7 @@ const (
 	headerWarmup = "X-Boxtax-Warmup" // set on a device's warm-up messages
 	pathStats    = "/_node/stats"
 	pathEnd      = "/_boxtax/end"
+	pathReady    = "/_boxtax_ready" // nginx answers it itself
 )
 
 // nodeMain runs a node until its standard input closes (its parent ended
