@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -253,10 +254,16 @@ func TestTakenPortIsReportedAsSuch(t *testing.T) {
 	}
 	defer other.Close()
 	go http.Serve(other, http.NotFoundHandler())
+	before, _ := filepath.Glob(filepath.Join(os.TempDir(), "boxtax-ingest-*"))
 	_, err = startDeployment(context.Background(), deploymentConfig{listen: other.Addr().String(), control: "127.0.0.1:9",
 		nodeCPUs: []string{""}, workers: 1, devices: 1, streamLen: 10, pool: 1})
 	// The study retries with another port on these words (portTaken).
 	if err == nil || !strings.Contains(err.Error(), "in use by another program") {
 		t.Fatalf("nginx on a taken port: %v", err)
+	}
+	// What had started (redis, the node) is stopped and its directory gone.
+	after, _ := filepath.Glob(filepath.Join(os.TempDir(), "boxtax-ingest-*"))
+	if len(after) > len(before) {
+		t.Errorf("left behind after a failed start: %v (before: %v)", after, before)
 	}
 }
