@@ -160,7 +160,7 @@ error_log stderr warn;
 {{if .Root}}user root;
 {{end}}
 events {
-    worker_connections 9000;
+    worker_connections {{.Connections}};
 }
 
 http {
@@ -202,7 +202,8 @@ http {
 
 // startNginx writes nginx's configuration and starts it in the foreground:
 // round-robin over the nodes (nginx's default), keep-alive connections to
-// them, worker connections and backlog 9000 as in the seed.
+// them, worker connections and backlog 9000 as in the seed (more
+// connections when the devices need them: see nginxConnections).
 func (d *deployment) startNginx(ctx context.Context, cfg deploymentConfig) error {
 	var nodes []string
 	for _, n := range d.nodes {
@@ -221,7 +222,7 @@ func (d *deployment) startNginx(ctx context.Context, cfg deploymentConfig) error
 		return err
 	}
 	err = nginxConf.Execute(f, map[string]any{
-		"Workers": max(cfg.workers, 1), "Files": 2*cfg.devices + 4096, "Dir": d.dir, "Root": os.Geteuid() == 0,
+		"Workers": max(cfg.workers, 1), "Files": nginxFiles(cfg.devices), "Connections": nginxConnections(cfg.devices), "Dir": d.dir, "Root": os.Geteuid() == 0,
 		"TempPaths": temps, "Nodes": nodes, "Keepalive": cfg.devices + 16, "Listen": cfg.listen, "Control": cfg.control, "ReadyPath": pathReady,
 	})
 	if cerr := f.Close(); err == nil {
@@ -353,3 +354,13 @@ func processesIn(dir string) []int {
 	}
 	return out
 }
+
+// nginxConnections is nginx's worker_connections: the seed's 9000, or
+// enough for one worker to hold every device's connection and one to a
+// node each, as the seed meant it ("to avoid a bottleneck on the load
+// balancer"); nginx does not spread connections evenly over its workers.
+func nginxConnections(devices int) int { return max(9000, 2*devices+1024) }
+
+// nginxFiles is the open files nginx needs (worker_rlimit_nofile, and the
+// container's nofile limit).
+func nginxFiles(devices int) int { return nginxConnections(devices) + 1024 }

@@ -130,9 +130,9 @@ func parse(p workload.Params) (config, error) {
 	return c, nil
 }
 
-// files is how many open files each side needs: a connection per device
-// at the client; nginx holds a device's connection and one to a node.
-func (c config) files() int64 { return int64(2*c.devices + 4096) }
+// files is how many open files the server side needs: nginx holds a
+// device's connection and one to a node for each.
+func (c config) files() int64 { return int64(nginxFiles(c.devices)) }
 
 // Requirements implements workload.Requirer: the real redis and nginx, and
 // enough open files for every device's connection.
