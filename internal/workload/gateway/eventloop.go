@@ -97,6 +97,10 @@ func newEventLoop(g *generator, n int) (*eventLoop, error) {
 
 func (l *eventLoop) close() {
 	for _, c := range l.clients {
+		switch c.state {
+		case stConnecting, stWriting, stReading:
+			l.res.inFlight++
+		}
 		l.closeSocket(c)
 	}
 	syscall.Close(l.epfd)

@@ -163,6 +163,7 @@ func (Gateway) Client(ctx context.Context, p workload.Params, addr string, e wor
 		return err
 	}
 	defer sess.close()
+	ct := readConntrack()
 	res, err := runLoad(ctx, loadConfig{addr: addr, path: ReadingPath, clients: c.clients, keepAlive: c.keepAlive,
 		duration: c.duration, requests: c.requests, timeout: c.timeout, threads: c.threads})
 	if err != nil {
@@ -173,6 +174,15 @@ func (Gateway) Client(ctx context.Context, p workload.Params, addr string, e wor
 	}
 	if !sess.held {
 		e.Note("session", "none: the server does not hold boxtax sessions")
+	}
+	if after := readConntrack(); ct.ok && after.ok {
+		e.Note("conntrack_entries", fmt.Sprintf("%d of %d after the load", after.count, after.max))
+		if d := after.drops - ct.drops; d > 0 {
+			res.conntrackDrops = d
+			e.Note("conntrack_drops", strconv.FormatInt(d, 10))
+			e.Note("conntrack_full", "the host's connection tracking table was full: the kernel dropped new connections' packets (they retry after 1 s); "+
+				"raise net.netfilter.nf_conntrack_max, shorten nf_conntrack_tcp_timeout_time_wait, or make fewer connections (keepalive, requests)")
+		}
 	}
 	return report(res, c, e)
 }
@@ -186,6 +196,7 @@ func report(res *loadResult, c config, e workload.Emitter) error {
 	e.Note("requests_ok", strconv.FormatInt(res.ok, 10))
 	e.Note("connections_opened", strconv.FormatInt(res.conns, 10))
 	e.Note("wall_s", strconv.FormatFloat(res.wall.Seconds(), 'f', 3, 64))
+	e.Note("in_flight_at_end", strconv.FormatInt(res.inFlight, 10))
 	for k, n := range res.errs {
 		if n > 0 {
 			e.Note("errors_"+errKindNames[k], strconv.FormatInt(n, 10))
@@ -207,10 +218,13 @@ func report(res *loadResult, c config, e workload.Emitter) error {
 				kinds = append(kinds, fmt.Sprintf("%d %s (first: %s)", n, errKindNames[k], res.firstErr[k]))
 			}
 		}
-		if len(kinds) == 0 {
-			return fmt.Errorf("no request was made in %v", res.wall)
+		if res.inFlight > 0 {
+			kinds = append(kinds, fmt.Sprintf("%d still in flight at the end (timeout %v)", res.inFlight, c.timeout))
 		}
-		return fmt.Errorf("no request succeeded in %v: %s", res.wall.Round(time.Millisecond), strings.Join(kinds, "; "))
+		if res.conntrackDrops > 0 {
+			kinds = append(kinds, fmt.Sprintf("the host's connection tracking table was full (%d packets dropped)", res.conntrackDrops))
+		}
+		return fmt.Errorf("no request completed in %v: %s", res.wall.Round(time.Millisecond), strings.Join(kinds, "; "))
 	}
 	e.Note("body_bytes", strconv.FormatInt(res.bodyLen, 10))
 	e.Note("latency_min_ms", ms(res.latency.min))

@@ -305,3 +305,15 @@ func TestLoadOfAServerThatNeverAnswers(t *testing.T) {
 		t.Errorf("%d ok, errors %v: want about 3 clients x 1 s / 200 ms timeouts", res.ok, res.errs)
 	}
 }
+
+// TestReadConntrack reads the host's connection tracking counters where
+// they are.
+func TestReadConntrack(t *testing.T) {
+	if _, err := os.Stat("/proc/net/stat/nf_conntrack"); err != nil {
+		t.Skip("no connection tracking here")
+	}
+	c := readConntrack()
+	if !c.ok || c.max <= 0 || c.drops < 0 || c.count < 0 {
+		t.Errorf("%+v", c)
+	}
+}

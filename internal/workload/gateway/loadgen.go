@@ -48,6 +48,10 @@ type loadResult struct {
 	statuses map[int]int64    // the non-2xx statuses seen
 	bodyLen  int64            // the body length of the last good response
 	threads  int              // event loops used
+	inFlight int64            // requests under way when the load stopped: neither counted nor failed
+	// conntrackDrops are packets the host's connection tracking dropped
+	// during the load (its table was full), when known.
+	conntrackDrops int64
 }
 
 // errorCount is the number of failed requests.
@@ -63,6 +67,7 @@ func (r *loadResult) errorCount() int64 {
 func (r *loadResult) add(o *loadResult) {
 	r.ok += o.ok
 	r.conns += o.conns
+	r.inFlight += o.inFlight
 	r.latency.merge(&o.latency)
 	for k := range r.errs {
 		r.errs[k] += o.errs[k]
