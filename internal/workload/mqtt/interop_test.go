@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -27,19 +28,58 @@ func requireProgram(t *testing.T, name string) string {
 	return p
 }
 
-// startSub starts mosquitto_sub printing count messages of topic at qos.
-func startSub(t *testing.T, addr, topic string, qos, count int) (*exec.Cmd, *bytes.Buffer) {
+// startSub starts mosquitto_sub printing count messages of topic at qos
+// and waits until the broker granted its subscription.
+func startSub(t *testing.T, addr, topic string, qos, count int) (*exec.Cmd, *syncBuffer) {
 	t.Helper()
 	host, port, _ := strings.Cut(addr, ":")
-	var out bytes.Buffer
-	cmd := exec.Command(requireProgram(t, "mosquitto_sub"), "-h", host, "-p", port, "-t", topic, "-q", fmt.Sprint(qos), "-C", fmt.Sprint(count), "-v", "-W", "20")
-	cmd.Stdout, cmd.Stderr = &out, &out
+	out := &syncBuffer{}
+	// Line-buffered, so its debug line about the SUBACK shows at once.
+	cmd := exec.Command(requireProgram(t, "stdbuf"), "-oL", "-eL", requireProgram(t, "mosquitto_sub"), "-h", host, "-p", port, "-t", topic, "-q", fmt.Sprint(qos), "-C", fmt.Sprint(count), "-v", "-d", "-W", "30")
+	cmd.Stdout, cmd.Stderr = out, out
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-	time.Sleep(300 * time.Millisecond) // its SUBSCRIBE before the first publish
-	return cmd, &out
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(out.String(), "received SUBACK") {
+		if time.Now().After(deadline) {
+			t.Fatalf("mosquitto_sub did not subscribe within 10 s:\n%s", out.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	return cmd, out
+}
+
+// messages are the lines of mosquitto_sub's output that are messages
+// (-v: "topic payload"), not its debug lines (-d: "Client ...").
+func messages(out string) []string {
+	var m []string
+	for _, l := range strings.Split(out, "\n") {
+		if l != "" && !strings.HasPrefix(l, "Client ") && !strings.HasPrefix(l, "Subscribed") {
+			m = append(m, l)
+		}
+	}
+	return m
+}
+
+// syncBuffer is a bytes.Buffer that a running command writes while the
+// test reads it.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
 
 // TestClientToMosquittoSub: boxtax's publishers publish to the real
@@ -72,7 +112,7 @@ func TestClientToMosquittoSub(t *testing.T) {
 			if err := sub.Wait(); err != nil {
 				t.Fatalf("mosquitto_sub: %v\n%s", err, out)
 			}
-			lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+			lines := messages(out.String())
 			if len(lines) != perClient*clients {
 				t.Errorf("mosquitto_sub printed %d lines, want %d", len(lines), perClient*clients)
 			}
@@ -123,9 +163,9 @@ func TestEmbeddedBrokerWithMosquittoClients(t *testing.T) {
 			if err := sub.Wait(); err != nil {
 				t.Fatalf("mosquitto_sub: %v\n%s", err, out)
 			}
-			want := "sensors/kitchen/temp 21.5\nsensors/kitchen/temp 21.6\nsensors/kitchen/temp 21.7\n"
-			if out.String() != want {
-				t.Errorf("mosquitto_sub printed %q, want %q", out.String(), want)
+			want := "sensors/kitchen/temp 21.5|sensors/kitchen/temp 21.6|sensors/kitchen/temp 21.7"
+			if got := strings.Join(messages(out.String()), "|"); got != want {
+				t.Errorf("mosquitto_sub received %q, want %q", got, want)
 			}
 		})
 	}
