@@ -14,16 +14,26 @@
 #   bench/http-vs-wrk.sh                          # 5 rounds of 5 s, 50 connections
 #   ROUNDS=7 SECS=3 CONNS=150 THREADS=2 PIN=0 bench/http-vs-wrk.sh
 #
-# ROUNDS, SECS: rounds and seconds per measurement; CONNS: concurrent
+# ROUNDS, SECS: rounds and seconds per measurement; NETNS=0: on the host's
+# network namespace (see below); CONNS: concurrent
 # connections (wrk -c, ab -c, clients); THREADS: client threads (wrk -t;
 # boxtax's GOMAXPROCS); PIN=1 (default) pins the gateway to CPU 0 and every
 # client to CPU 1 (taskset), as a study places them, the same for every
 # tool; PIN=0 lets them share the CPUs. BOXTAX: the binary (default:
 # bin/boxtax, built with make build if missing). Needs wrk; ab is optional
-# (apt-get install wrk apache2-utils). Loopback only: the gateway listens on
+# (apt-get install wrk apache2-utils), and GNU time. Loopback only: the gateway listens on
 # 127.0.0.1 and every client stops by itself after SECS.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Without keep-alive both tools open some 40000 connections a second, and
+# each holds an entry of the host's connection tracking for 2 minutes after
+# it closed: the table fills within a round and the kernel drops new
+# connections, which then wait a second. So, as root, the whole comparison
+# runs in a network namespace of its own (its loopback only), where no
+# firewall rule turns connection tracking on; NETNS=0 runs on the host's.
+if [ "${NETNS:-1}" = 1 ] && [ -z "${BENCH_IN_NETNS:-}" ] && [ "$(id -u)" = 0 ] && command -v unshare >/dev/null && command -v ip >/dev/null; then
+  exec env BENCH_IN_NETNS=1 unshare --net bash -c 'ip link set lo up && exec "$0" "$@"' "$0" "$@"
+fi
 ROUNDS=${ROUNDS:-5}
 SECS=${SECS:-5}
 CONNS=${CONNS:-50}
@@ -31,6 +41,7 @@ THREADS=${THREADS:-1}
 PIN=${PIN:-1}
 BOXTAX=${BOXTAX:-bin/boxtax}
 command -v wrk >/dev/null || { echo "wrk is missing: apt-get install wrk" >&2; exit 2; }
+[ -x /usr/bin/time ] || { echo "GNU time is missing: apt-get install time" >&2; exit 2; }
 have_ab=0
 command -v ab >/dev/null && have_ab=1
 [ -x "$BOXTAX" ] || make build >/dev/null
@@ -61,12 +72,12 @@ gateway() {
   exit 1
 }
 # timed FILE CMD...: run CMD (its stdout to $work/out), add the CPU seconds
-# it used (user + system) to FILE.
+# it used (user + system) to FILE. GNU time waits for CMD alone; the shell's
+# `time` would also count a gateway that ended meanwhile.
 timed() {
   local f=$1
   shift
-  local TIMEFORMAT='%3U %3S'
-  { time "$@" >"$work/out" 2>/dev/null; } 2>"$work/time"
+  /usr/bin/time -f '%U %S' -o "$work/time" "$@" >"$work/out" 2>/dev/null
   awk '{print $1 + $2}' "$work/time" >> "$work/$f"
 }
 # stop: end the gateway a reference tool loaded (boxtax's ends by itself).
@@ -81,7 +92,15 @@ boxtax_load() {
 
 echo "host: $(nproc) CPUs, $(uptime | sed 's/.*load average/load average/')"
 echo "boxtax $("$BOXTAX" version 2>/dev/null | head -1), $(wrk -v 2>&1 | head -1)"
-echo "rounds: $ROUNDS x ${SECS}s, $CONNS connections, $THREADS threads, pinned: $PIN, ab: $have_ab"
+echo "rounds: $ROUNDS x ${SECS}s, $CONNS connections, $THREADS threads, pinned: $PIN, ab: $have_ab, own network namespace: ${BENCH_IN_NETNS:-0}"
+# drops: packets the connection tracking dropped so far (column "drop", hex, per CPU).
+drops() {
+  local n=0 v
+  [ -r /proc/net/stat/nf_conntrack ] || { echo 0; return; }
+  while read -r v; do n=$((n + 16#$v)); done < <(awk 'NR > 1 {print $11}' /proc/net/stat/nf_conntrack)
+  echo "$n"
+}
+drops0=$(drops)
 for r in $(seq "$ROUNDS"); do
   gateway
   timed wrk.cpu "${cli[@]}" wrk -t "$THREADS" -c "$CONNS" -d "${SECS}s" "http://127.0.0.1:$port$path"
@@ -102,6 +121,11 @@ for r in $(seq "$ROUNDS"); do
     [ "$have_ab" = 1 ] && echo "; keep-alive off: ab $(tail -1 "$work/ab.rps"), boxtax $(tail -1 "$work/boxtax_close.rps")"
   ); $(uptime | sed 's/.*load average/load average/')"
 done
+
+dropped=$(( $(drops) - drops0 ))
+if [ "$dropped" -gt 0 ]; then
+  echo "warning: the host's connection tracking dropped $dropped packets (its table was full): connections waited; NETNS=1 as root avoids it" >&2
+fi
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.3f", a / b}'; }
 echo
