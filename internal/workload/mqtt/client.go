@@ -51,7 +51,7 @@ func (Pub) Client(ctx context.Context, params workload.Params, addr string, e wo
 	for i := range pubs {
 		pubs[i] = newPublisher(i, &c, addr, base)
 		wg.Add(1)
-		go func() { defer wg.Done(); pubs[i].connect(ctx) }()
+		go func() { defer wg.Done(); pubs[i].connect(ctx, true) }()
 	}
 	wg.Wait()
 	start := time.Now()

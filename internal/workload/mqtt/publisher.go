@@ -88,9 +88,15 @@ func (p *publisher) stamp(id uint16, t time.Time) {
 }
 
 // connect makes the client's connection; a failure counts as one failed
-// message attempt.
-func (p *publisher) connect(ctx context.Context) bool {
-	c, err := dialMQTT(ctx, p.addr, p.clientID())
+// message attempt. Before the start (patient), a refused or timed-out
+// connection is tried again for up to 15 s, as the control connection is:
+// nothing is measured yet.
+func (p *publisher) connect(ctx context.Context, patient bool) bool {
+	dial := dialMQTT
+	if patient {
+		dial = dialRetry
+	}
+	c, err := dial(ctx, p.addr, p.clientID())
 	if err != nil {
 		p.sent++
 		p.fail(1, err)
@@ -122,7 +128,7 @@ func (p *publisher) run(ctx context.Context, start, deadline time.Time) {
 		}
 	}()
 	for p.more(ctx, deadline) {
-		if p.conn == nil && !p.connect(ctx) {
+		if p.conn == nil && !p.connect(ctx, false) {
 			pause(ctx, deadline, reconnectDelay)
 			continue
 		}

@@ -29,7 +29,7 @@ type subscriber struct {
 func startSubscribers(ctx context.Context, c *config, addr string, base time.Time) ([]*subscriber, error) {
 	var subs []*subscriber
 	for i := 0; i < c.subscribers; i++ {
-		conn, err := dialMQTT(ctx, addr, "boxtax-sub-"+strconv.Itoa(i)+"-"+strconv.FormatInt(base.UnixNano()%1e9, 36))
+		conn, err := dialRetry(ctx, addr, "boxtax-sub-"+strconv.Itoa(i)+"-"+strconv.FormatInt(base.UnixNano()%1e9, 36))
 		if err != nil {
 			return subs, fmt.Errorf("subscriber %d: %w", i, err)
 		}
