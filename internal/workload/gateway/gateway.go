@@ -3,6 +3,7 @@ package gateway
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -148,6 +149,11 @@ func (Gateway) Serve(ctx context.Context, p workload.Params, addr string, e work
 	if err != nil {
 		return err
 	}
+	// As many Ps as CPUs it may use: a native worker pins itself after Go
+	// started with one P per CPU of the host, while a container's starts in
+	// its cpuset; with 2 Ps on its 1 CPU the native gateway's p99 was 5
+	// times the containers' (goroutines waiting for the kernel's time slice).
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(usableCPUs()))
 	return serve(ctx, c, addr, e)
 }
 
@@ -158,6 +164,7 @@ func (Gateway) Client(ctx context.Context, p workload.Params, addr string, e wor
 	if err != nil {
 		return err
 	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(usableCPUs())) // as Serve
 	sess, err := openSession(ctx, addr)
 	if err != nil {
 		return err
