@@ -155,7 +155,7 @@ warmup: 0
 envs: [native, docker-bridge, docker-host]
 workloads:
   - name: http.gateway
-    params: {duration: 1s}
+    params: {requests: 2000, duration: 10s}   # a count: see docs/gateway.md, Connection tracking
 factors:
   - name: clients
     levels: [1, 20]
