@@ -28,8 +28,8 @@ type reading struct {
 }
 
 // senml encodes r as the SenML JSON document the gateway serves: a base
-// name for the device and one entry, in the draft SenML of 2015 (an "e"
-// array, as LinkSmart's gateway wrote it):
+// name for the device and one entry, in the draft SenML of the seed's time
+// (draft-jennings-core-senml, with an "e" array; RFC 8428 came later):
 //
 //	{"bn":"iam/","e":[{"n":"co2","u":"ppm","v":612.35}]}
 //
