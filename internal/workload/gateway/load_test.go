@@ -144,7 +144,11 @@ type nginx struct {
 
 const nginxBody = `{"bn":"iam/","e":[{"n":"co2","u":"ppm","v":612.35}]}`
 
-func startNginx(t *testing.T) *nginx {
+func startNginx(t *testing.T) *nginx { return startNginxWith(t, 1000000) }
+
+// startNginxWith starts nginx closing every connection after
+// keepaliveRequests requests, as its default of 1000 does.
+func startNginxWith(t *testing.T, keepaliveRequests int) *nginx {
 	t.Helper()
 	bin := "/usr/sbin/nginx"
 	if _, err := os.Stat(bin); err != nil {
@@ -175,13 +179,13 @@ http {
   fastcgi_temp_path %[1]s/fastcgi;
   uwsgi_temp_path %[1]s/uwsgi;
   scgi_temp_path %[1]s/scgi;
-  keepalive_requests 1000000;
+  keepalive_requests %[7]d;
   server {
     listen %[3]s;
     location = %[4]s { default_type %[5]s; return 200 '%[6]s'; }
   }
 }
-`, dir, n.log, addr, ReadingPath, ContentType, nginxBody)
+`, dir, n.log, addr, ReadingPath, ContentType, nginxBody, keepaliveRequests)
 	cf := filepath.Join(dir, "nginx.conf")
 	if err := os.WriteFile(cf, []byte(conf), 0o644); err != nil {
 		t.Fatal(err)
@@ -257,6 +261,19 @@ func TestLoadAgainstNginx(t *testing.T) {
 			}
 		})
 	}
+	// nginx says Connection: close on the 10th request of a connection and
+	// closes it: the generator opens the next without counting an error.
+	t.Run("server closes kept-alive connections", func(t *testing.T) {
+		n := startNginxWith(t, 10)
+		res := load(t, loadConfig{addr: n.addr, path: ReadingPath, clients: 5, keepAlive: true,
+			duration: 20 * time.Second, requests: 1000, timeout: 2 * time.Second})
+		requests, conns, _ := n.connections(t)
+		// 10 requests a connection: 100, and up to one more per client
+		// for the requests not a multiple of 10 each client made.
+		if res.ok != 1000 || res.errorCount() != 0 || requests != 1000 || int64(conns) != res.conns || conns < 100 || conns > 105 {
+			t.Errorf("%d ok, errors %v (%v); nginx: %d requests on %d connections; opened %d", res.ok, res.errs, res.firstErr, requests, conns, res.conns)
+		}
+	})
 	t.Run("not found", func(t *testing.T) {
 		n := startNginx(t)
 		res := load(t, loadConfig{addr: n.addr, path: "/nothing", clients: 2, keepAlive: true,
