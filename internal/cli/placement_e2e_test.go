@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -38,6 +39,20 @@ func TestPlacementPinsInstancesNativelyAndInContainers(t *testing.T) {
 		}
 		if got1 != want1 || got2 != want2 {
 			t.Errorf("%s %s: instances ran on %q and %q, want %q and %q (settings %v)", r.Env, r.Levels["placement"], got1, got2, want1, want2, r.Settings)
+		}
+		// Natively as in a container, Go runs one P per CPU the worker may use.
+		for i, want := range []string{want1, want2} {
+			key := "gomaxprocs"
+			if i == 1 {
+				key = "instance2.gomaxprocs"
+			}
+			set, err := cpuset.Parse(want)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := r.Notes[key]; got != strconv.Itoa(len(set)) {
+				t.Errorf("%s %s: instance %d had GOMAXPROCS %q on CPUs %s", r.Env, r.Levels["placement"], i+1, got, want)
+			}
 		}
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"runtime"
+	"strconv"
 	"time"
 
 	"github.com/boxtax/boxtax/internal/cpuset"
@@ -54,8 +56,17 @@ func runWorker(ctx context.Context, g *Globals, o workerOptions) error {
 		if err != nil {
 			return fail(err)
 		}
+		// Go sized its scheduler from the affinity it started with; a
+		// worker in a container with this cpuset starts with one P per
+		// CPU of it, so a natively pinned worker must have the same, or it
+		// runs more threads than CPUs (a native server's p99 was 5x the
+		// containers' before).
+		if os.Getenv("GOMAXPROCS") == "" {
+			runtime.GOMAXPROCS(len(set))
+		}
 	}
 	em.Note("cpus_allowed", cpuset.Allowed()) // affinity and any container cpuset alike
+	em.Note("gomaxprocs", strconv.Itoa(runtime.GOMAXPROCS(0)))
 	wl, err := workload.Lookup(o.Workload)
 	if err != nil {
 		return fail(usageError{err})
