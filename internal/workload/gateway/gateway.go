@@ -140,7 +140,7 @@ func (Gateway) Requirements(p workload.Params) workload.Requirements {
 // Run implements workload.Workload: the gateway and its clients in this
 // process over loopback.
 func (w Gateway) Run(ctx context.Context, p workload.Params, _ workload.Env, e workload.Emitter) error {
-	return runLoopback(ctx, w, p, e)
+	return workload.RunLoopback(ctx, w, p, e)
 }
 
 // Serve implements workload.ClientServer: the gateway.

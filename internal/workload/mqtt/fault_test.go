@@ -34,13 +34,13 @@ func mosquittoChildren(t *testing.T) []int {
 
 // serveInBackground starts Serve and returns the address it listens at,
 // its notes and a channel with its result.
-func serveInBackground(t *testing.T, ctx context.Context, p workload.Params) (string, *serverNotes, chan error) {
+func serveInBackground(t *testing.T, ctx context.Context, p workload.Params) (string, *workload.ServerNotes, chan error) {
 	t.Helper()
-	notes := &serverNotes{listening: make(chan string, 1)}
+	notes := workload.NewServerNotes()
 	served := make(chan error, 1)
 	go func() { served <- (Pub{}).Serve(ctx, p, "127.0.0.1:0", notes) }()
 	select {
-	case addr := <-notes.listening:
+	case addr := <-notes.Listening:
 		return addr, notes, served
 	case err := <-served:
 		t.Fatalf("Serve ended before listening: %v", err)
@@ -102,7 +102,7 @@ func TestBrokerDiesMidRun(t *testing.T) {
 			case <-time.After(10 * time.Second):
 				t.Fatal("Serve did not end after its broker died")
 			}
-			notes.flush(r)
+			notes.Flush(r)
 			if !strings.Contains(r.notes["server.broker_exit"], "killed") {
 				t.Errorf("server.broker_exit = %q, want it to say mosquitto was killed", r.notes["server.broker_exit"])
 			}

@@ -87,7 +87,7 @@ func parseRR(p workload.Params) (rrConfig, error) {
 
 // Run implements workload.Workload: server and client in this process over loopback.
 func (w RR) Run(ctx context.Context, p workload.Params, _ workload.Env, e workload.Emitter) error {
-	return runLoopback(ctx, w, p, e)
+	return workload.RunLoopback(ctx, w, p, e)
 }
 
 // Serve implements workload.ClientServer: it answers every request until

@@ -105,7 +105,7 @@ type received struct {
 
 // Run implements workload.Workload: server and client in this process over loopback.
 func (w TCP) Run(ctx context.Context, p workload.Params, _ workload.Env, e workload.Emitter) error {
-	return runLoopback(ctx, w, p, e)
+	return workload.RunLoopback(ctx, w, p, e)
 }
 
 // Serve implements workload.ClientServer.

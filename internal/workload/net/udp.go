@@ -95,7 +95,7 @@ type udpReady struct {
 
 // Run implements workload.Workload: server and client in this process over loopback.
 func (w UDP) Run(ctx context.Context, p workload.Params, _ workload.Env, e workload.Emitter) error {
-	return runLoopback(ctx, w, p, e)
+	return workload.RunLoopback(ctx, w, p, e)
 }
 
 // Serve implements workload.ClientServer.
