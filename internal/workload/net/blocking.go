@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"syscall"
 	"time"
+	"unsafe"
 )
 
 // blockingSocket is a socket used with plain blocking system calls, as
@@ -89,24 +90,43 @@ func (b *blockingSocket) write(p []byte) error {
 	return nil
 }
 
-func (b *blockingSocket) recvFrom(p []byte) (int, syscall.Sockaddr, error) {
+// peer is a datagram's sender as the kernel gave it, kept raw so that the
+// answer goes back without converting it: syscall.Recvfrom allocates a
+// Sockaddr per datagram, and a collection in the middle of a round trip is
+// what a C echo server never pays.
+type peer struct {
+	sa  syscall.RawSockaddrAny
+	len uint32
+}
+
+// recvFrom reads one datagram into p (not empty) and its sender into from.
+func (b *blockingSocket) recvFrom(p []byte, from *peer) (int, error) {
 	for {
-		n, from, err := syscall.Recvfrom(b.fd, p, 0)
-		switch {
-		case err == syscall.EINTR:
+		from.len = syscall.SizeofSockaddrAny
+		n, _, e := syscall.Syscall6(syscall.SYS_RECVFROM, uintptr(b.fd), uintptr(unsafe.Pointer(&p[0])), uintptr(len(p)), 0,
+			uintptr(unsafe.Pointer(&from.sa)), uintptr(unsafe.Pointer(&from.len)))
+		switch e {
+		case 0:
+			return int(n), nil
+		case syscall.EINTR:
 			continue
-		case err == syscall.EAGAIN:
-			return 0, nil, errTimeout
+		case syscall.EAGAIN:
+			return 0, errTimeout
 		}
-		return n, from, err
+		return 0, e
 	}
 }
 
-func (b *blockingSocket) sendTo(p []byte, to syscall.Sockaddr) error {
+// sendTo sends p (not empty) to a sender recvFrom read.
+func (b *blockingSocket) sendTo(p []byte, to *peer) error {
 	for {
-		err := syscall.Sendto(b.fd, p, 0, to)
-		if err != syscall.EINTR {
-			return err
+		_, _, e := syscall.Syscall6(syscall.SYS_SENDTO, uintptr(b.fd), uintptr(unsafe.Pointer(&p[0])), uintptr(len(p)), 0,
+			uintptr(unsafe.Pointer(&to.sa)), uintptr(to.len))
+		if e == 0 {
+			return nil
+		}
+		if e != syscall.EINTR {
+			return e
 		}
 	}
 }

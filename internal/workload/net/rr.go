@@ -170,12 +170,13 @@ func echoUDP(sock *blockingSocket, size int, stopping *atomic.Bool) int64 {
 	_ = sock.setReadTimeout(100 * time.Millisecond)
 	buf := make([]byte, 65536)
 	var n int64
+	var from peer
 	for !stopping.Load() {
-		k, from, err := sock.recvFrom(buf)
-		if err != nil || k != size {
+		k, err := sock.recvFrom(buf, &from)
+		if err != nil || k != size || k == 0 {
 			continue
 		}
-		if err := sock.sendTo(buf[:k], from); err == nil {
+		if err := sock.sendTo(buf[:k], &from); err == nil {
 			n++
 		}
 	}
