@@ -77,6 +77,10 @@ func TestLoopback(t *testing.T) {
 				}
 			}
 			c.check(t, r)
+			// Every server ends with its client's session, by itself.
+			if v, stopped := r.notes["server.stopped"]; stopped {
+				t.Errorf("the server had to be stopped: %s", v)
+			}
 			t.Logf("samples %v notes %v", r.samples, r.notes)
 		})
 	}
