@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"sort"
 	"strings"
 	"text/tabwriter"
 
@@ -48,11 +49,7 @@ func (r *Report) heading() string {
 }
 
 func (r *Report) writeFootnotes(w io.Writer) {
-	for _, c := range r.Cells {
-		if c.N < 2 && !c.secondary {
-			fmt.Fprintf(w, "\nnote: %s %s %s has %d measured run(s): no spread or interval.", c.Workload, c.Env, c.Label, c.N)
-		}
-	}
+	r.writeThinCells(w)
 	if len(r.Warnings) > 0 {
 		fmt.Fprintf(w, "\nwarnings:\n")
 		for _, warn := range r.Warnings {
@@ -70,4 +67,52 @@ func (r *Report) writeFootnotes(w io.Writer) {
 		}
 	}
 	fmt.Fprintln(w)
+}
+
+// writeThinCells notes the cells with fewer than two measured runs, which
+// have no spread or interval: each by name when there are a few, else one
+// line (a study run with --reps 1 has hundreds, all alike).
+func (r *Report) writeThinCells(w io.Writer) {
+	var thin []Cell
+	shown := 0
+	for _, c := range r.Cells {
+		if c.secondary {
+			continue
+		}
+		shown++
+		if c.N < 2 {
+			thin = append(thin, c)
+		}
+	}
+	if len(thin) <= 5 {
+		for _, c := range thin {
+			fmt.Fprintf(w, "\nnote: %s %s %s%s has %d measured run(s): no spread or interval.", c.Workload, c.Env, c.Label, levelsSuffix(c.Levels), c.N)
+		}
+		return
+	}
+	none := 0
+	for _, c := range thin {
+		if c.N == 0 {
+			none++
+		}
+	}
+	fmt.Fprintf(w, "\nnote: %d of %d cells have fewer than 2 measured runs (%d none, %d one): no spread or interval there; more repetitions (--reps) give them.",
+		len(thin), shown, none, len(thin)-none)
+}
+
+// levelsSuffix is " (k=v, ...)" for a cell's factor levels in name order, "" without any.
+func levelsSuffix(levels map[string]string) string {
+	if len(levels) == 0 {
+		return ""
+	}
+	keys := make([]string, 0, len(levels))
+	for k := range levels {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = k + "=" + levels[k]
+	}
+	return " (" + strings.Join(parts, ", ") + ")"
 }
