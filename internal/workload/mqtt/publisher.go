@@ -447,7 +447,18 @@ send:
 // their latency and frees their packet ids; it answers PUBREC with PUBREL.
 func (p *publisher) readAcks(c *clientConn, free chan<- uint16, sentNs []atomic.Int64, w *lockedWriter) error {
 	rel := appendAck(nil, typePubrel, 0)
+	unsent := false // PUBRELs written to the buffer, not yet to the socket
 	for {
+		// Before waiting for more, send the PUBRELs of what was read: a
+		// PUBREL left in the buffer (the batch's last packet was a PUBCOMP,
+		// say) holds its message at the broker, which delivers a QoS 2
+		// message at its PUBREL, and never answers with the PUBCOMP.
+		if unsent && c.rd.buffered() == 0 {
+			if err := w.flush(); err != nil {
+				return err
+			}
+			unsent = false
+		}
 		pk, err := c.rd.read()
 		if err != nil {
 			return err
@@ -465,9 +476,10 @@ func (p *publisher) readAcks(c *clientConn, free chan<- uint16, sentNs []atomic.
 		}
 		if kind == typePubrec {
 			rel[2], rel[3] = byte(id>>8), byte(id)
-			if err := w.write(rel, c.rd.buffered() == 0); err != nil {
+			if err := w.write(rel, false); err != nil {
 				return err
 			}
+			unsent = true
 			continue
 		}
 		t0 := sentNs[id].Swap(-1)
