@@ -14,50 +14,11 @@ import (
 	"time"
 
 	"github.com/boxtax/boxtax/internal/workload"
+	"github.com/boxtax/boxtax/internal/workload/workloadtest"
 )
 
-// recorder is an Emitter that keeps what it is given.
-type recorder struct {
-	mu      sync.Mutex
-	samples map[string][]float64
-	notes   map[string]string
-}
-
-func (r *recorder) Sample(metric string, v float64) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.samples == nil {
-		r.samples = map[string][]float64{}
-	}
-	r.samples[metric] = append(r.samples[metric], v)
-}
-
-func (r *recorder) Note(k, v string) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.notes == nil {
-		r.notes = map[string]string{}
-	}
-	r.notes[k] = v
-}
-
-func (r *recorder) sample(t *testing.T, metric string) float64 {
-	t.Helper()
-	v := r.samples[metric]
-	if len(v) != 1 {
-		t.Fatalf("%s sampled %d times: %v", metric, len(v), r.samples)
-	}
-	return v[0]
-}
-
-func (r *recorder) noteInt(t *testing.T, key string) int64 {
-	t.Helper()
-	n, err := strconv.ParseInt(r.notes[key], 10, 64)
-	if err != nil {
-		t.Fatalf("note %s = %q: %v (notes %v)", key, r.notes[key], err, r.notes)
-	}
-	return n
-}
+// recorder keeps what a workload reports.
+type recorder = workloadtest.Recorder
 
 func prepare(t *testing.T, p workload.Params) workload.Params {
 	t.Helper()
@@ -79,15 +40,15 @@ func TestGatewayUnderLoad(t *testing.T) {
 			if err := (Gateway{}).Run(t.Context(), p, workload.Env{}, &r); err != nil {
 				t.Fatal(err)
 			}
-			ok := r.noteInt(t, "requests_ok")
-			conns := r.noteInt(t, "connections_opened")
-			accepted := r.noteInt(t, "server.connections_accepted") - 1 // the session's
-			served := r.noteInt(t, "server.requests_served")
-			if ok != 400 || served != 400 || r.sample(t, "errors") != 0 || r.sample(t, "error_rate_pct") != 0 {
-				t.Errorf("%d requests ok, %d served, notes %v", ok, served, r.notes)
+			ok := r.NoteInt(t, "requests_ok")
+			conns := r.NoteInt(t, "connections_opened")
+			accepted := r.NoteInt(t, "server.connections_accepted") - 1 // the session's
+			served := r.NoteInt(t, "server.requests_served")
+			if ok != 400 || served != 400 || r.One(t, "errors") != 0 || r.One(t, "error_rate_pct") != 0 {
+				t.Errorf("%d requests ok, %d served, notes %v", ok, served, r.Notes)
 			}
-			if r.notes["body_bytes"] != "52" || r.notes["server.body_bytes"] != "52" || r.notes["server.agent"] != "simulated" {
-				t.Errorf("notes %v", r.notes)
+			if r.Notes["body_bytes"] != "52" || r.Notes["server.body_bytes"] != "52" || r.Notes["server.agent"] != "simulated" {
+				t.Errorf("notes %v", r.Notes)
 			}
 			want := int64(4)
 			if !keepAlive {
@@ -96,8 +57,8 @@ func TestGatewayUnderLoad(t *testing.T) {
 			if conns != want || accepted != want {
 				t.Errorf("keep-alive %v: %d connections opened, %d accepted, want %d", keepAlive, conns, accepted, want)
 			}
-			p50, p90, p99 := r.sample(t, "latency_p50_ms"), r.sample(t, "latency_p90_ms"), r.sample(t, "latency_p99_ms")
-			if !(p50 > 0 && p50 <= p90 && p90 <= p99) || r.sample(t, "requests_per_s") <= 0 {
+			p50, p90, p99 := r.One(t, "latency_p50_ms"), r.One(t, "latency_p90_ms"), r.One(t, "latency_p99_ms")
+			if !(p50 > 0 && p50 <= p90 && p90 <= p99) || r.One(t, "requests_per_s") <= 0 {
 				t.Errorf("p50 %v p90 %v p99 %v ms", p50, p90, p99)
 			}
 		})
@@ -116,12 +77,12 @@ func TestGatewayForDuration(t *testing.T) {
 	if took := time.Since(start); took > 3*time.Second {
 		t.Errorf("took %v", took)
 	}
-	wall, _ := strconv.ParseFloat(r.notes["wall_s"], 64)
-	ok := r.noteInt(t, "requests_ok")
+	wall, _ := strconv.ParseFloat(r.Notes["wall_s"], 64)
+	ok := r.NoteInt(t, "requests_ok")
 	if wall < 0.3 || wall > 0.35 || ok == 0 {
 		t.Errorf("wall %v s, %d requests", wall, ok)
 	}
-	if rps := r.sample(t, "requests_per_s"); rps < float64(ok)/wall*0.99 || rps > float64(ok)/wall*1.01 { // wall_s has 3 decimals
+	if rps := r.One(t, "requests_per_s"); rps < float64(ok)/wall*0.99 || rps > float64(ok)/wall*1.01 { // wall_s has 3 decimals
 		t.Errorf("%v requests/s from %d requests in %v s", rps, ok, wall)
 	}
 }

@@ -109,16 +109,16 @@ func TestGatewayProcessKilledMidRun(t *testing.T) {
 			if took > 3*time.Second {
 				t.Errorf("the client took %v for a 2 s load", took)
 			}
-			ok, errs, rate := r.noteInt(t, "requests_ok"), r.sample(t, "errors"), r.sample(t, "error_rate_pct")
-			if ok == 0 || errs == 0 || rate <= 0 || rate >= 100 || r.sample(t, "requests_per_s") <= 0 {
+			ok, errs, rate := r.NoteInt(t, "requests_ok"), r.One(t, "errors"), r.One(t, "error_rate_pct")
+			if ok == 0 || errs == 0 || rate <= 0 || rate >= 100 || r.One(t, "requests_per_s") <= 0 {
 				t.Errorf("%d ok, %v errors, %v %%", ok, errs, rate)
 			}
 			if want := 100 * errs / (errs + float64(ok)); rate < want*0.999 || rate > want*1.001 {
 				t.Errorf("error rate %v %%, want %v", rate, want)
 			}
 			// Once it is dead, connecting fails (refused; reset while it died).
-			if r.noteInt(t, "errors_connect") == 0 || !strings.HasPrefix(r.notes["error_connect_first"], "connect: connection") {
-				t.Errorf("no failed connection recorded: %v", r.notes)
+			if r.NoteInt(t, "errors_connect") == 0 || !strings.HasPrefix(r.Notes["error_connect_first"], "connect: connection") {
+				t.Errorf("no failed connection recorded: %v", r.Notes)
 			}
 		})
 	}

@@ -202,28 +202,28 @@ func TestFaultsAreCountedAndTheRunEnds(t *testing.T) {
 			if took := time.Since(start); took > 20*time.Second {
 				t.Errorf("the run took %v", took)
 			}
-			if len(r.samples["messages"]) != 1 || r.samples["messages"][0] == 0 {
-				t.Errorf("messages %v: the work before the fault must count", r.samples["messages"])
+			if len(r.Samples["messages"]) != 1 || r.Samples["messages"][0] == 0 {
+				t.Errorf("messages %v: the work before the fault must count", r.Samples["messages"])
 			}
-			if !strings.Contains(r.notes["server.problems"], strings.Fields(kill)[0]) {
-				t.Errorf("server.problems %q does not name the %s that died", r.notes["server.problems"], kill)
+			if !strings.Contains(r.Notes["server.problems"], strings.Fields(kill)[0]) {
+				t.Errorf("server.problems %q does not name the %s that died", r.Notes["server.problems"], kill)
 			}
 			if kill == "redis" {
-				if e := r.samples["error_pct"]; len(e) != 1 || e[0] <= 0 {
+				if e := r.Samples["error_pct"]; len(e) != 1 || e[0] <= 0 {
 					t.Errorf("error_pct %v: every message after redis died fails", e)
 				}
-				if !strings.Contains(r.notes["error_statuses"], "503:") {
-					t.Errorf("error_statuses %q: the nodes answer 503 without redis", r.notes["error_statuses"])
+				if !strings.Contains(r.Notes["error_statuses"], "503:") {
+					t.Errorf("error_statuses %q: the nodes answer 503 without redis", r.Notes["error_statuses"])
 				}
 			}
 			if kill == "nginx and its workers" {
 				// Nobody answers: the devices count what they could not
 				// send, and the session could not end with the nodes' figures.
-				if r.samples["error_pct"][0] <= 0 || r.notes["transport_errors"] == "0" || !strings.HasPrefix(r.notes["node_figures"], "none:") {
-					t.Errorf("without nginx: error_pct %v, transport_errors %s, node_figures %q", r.samples["error_pct"], r.notes["transport_errors"], r.notes["node_figures"])
+				if r.Samples["error_pct"][0] <= 0 || r.Notes["transport_errors"] == "0" || !strings.HasPrefix(r.Notes["node_figures"], "none:") {
+					t.Errorf("without nginx: error_pct %v, transport_errors %s, node_figures %q", r.Samples["error_pct"], r.Notes["transport_errors"], r.Notes["node_figures"])
 				}
 			}
-			if kill == "node" && r.notes["node_messages"] == "" {
+			if kill == "node" && r.Notes["node_messages"] == "" {
 				t.Error("the surviving node's figures are missing")
 			}
 			// nginx's workers outlive their master; nothing may outlive the run.
@@ -241,7 +241,7 @@ func TestSinkMeasuresTheDevicesAlone(t *testing.T) {
 	if err := (Ingest{}).Run(context.Background(), p, workload.Env{}, &r); err != nil {
 		t.Fatal(err)
 	}
-	if r.samples["messages"][0] == 0 || r.notes["server.target"] != "sink" || len(r.samples["node_median_us"]) != 1 {
+	if r.Samples["messages"][0] == 0 || r.Notes["server.target"] != "sink" || len(r.Samples["node_median_us"]) != 1 {
 		t.Errorf("the sink's run: %v", r.String())
 	}
 }

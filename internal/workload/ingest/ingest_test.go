@@ -2,14 +2,13 @@ package ingest
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/boxtax/boxtax/internal/cpuset"
 	"github.com/boxtax/boxtax/internal/workload"
+	"github.com/boxtax/boxtax/internal/workload/workloadtest"
 )
 
 // requirePrograms skips a test whose real programs are absent, except in
@@ -26,32 +25,8 @@ func requirePrograms(t *testing.T, paths ...string) {
 	}
 }
 
-// recorder keeps what a workload emits.
-type recorder struct {
-	mu      sync.Mutex
-	samples map[string][]float64
-	notes   map[string]string
-}
-
-func (r *recorder) Sample(m string, v float64) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.samples == nil {
-		r.samples = map[string][]float64{}
-	}
-	r.samples[m] = append(r.samples[m], v)
-}
-
-func (r *recorder) Note(k, v string) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.notes == nil {
-		r.notes = map[string]string{}
-	}
-	r.notes[k] = v
-}
-
-func (r *recorder) String() string { return fmt.Sprintf("samples %v notes %v", r.samples, r.notes) }
+// recorder keeps what a workload reports.
+type recorder = workloadtest.Recorder
 
 func params(t *testing.T, p workload.Params) workload.Params {
 	t.Helper()
@@ -71,12 +46,12 @@ func TestRunReportsEveryMetric(t *testing.T) {
 	}
 	t.Log(r.String())
 	for _, m := range (Ingest{}).Info().Metrics {
-		if len(r.samples[m.Name]) != 1 {
-			t.Errorf("%s sampled %d times, want once", m.Name, len(r.samples[m.Name]))
+		if len(r.Samples[m.Name]) != 1 {
+			t.Errorf("%s sampled %d times, want once", m.Name, len(r.Samples[m.Name]))
 		}
 	}
-	if !strings.Contains(r.notes["node_messages"], "1:") || !strings.Contains(r.notes["node_messages"], "2:") {
-		t.Errorf("node_messages %q: want both nodes", r.notes["node_messages"])
+	if !strings.Contains(r.Notes["node_messages"], "1:") || !strings.Contains(r.Notes["node_messages"], "2:") {
+		t.Errorf("node_messages %q: want both nodes", r.Notes["node_messages"])
 	}
 }
 
@@ -95,7 +70,7 @@ func TestOneCPUMakesAffinityMoot(t *testing.T) {
 	if err := (Ingest{}).Run(context.Background(), p, workload.Env{}, &r); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(r.notes["server.affinity_moot"], "placement") || r.notes["server.node_cpus"] != "1:"+before[:1].String()+" 2:"+before[:1].String() {
+	if !strings.Contains(r.Notes["server.affinity_moot"], "placement") || r.Notes["server.node_cpus"] != "1:"+before[:1].String()+" 2:"+before[:1].String() {
 		t.Errorf("on one CPU: %v", r.String())
 	}
 }

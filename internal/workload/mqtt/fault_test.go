@@ -84,15 +84,15 @@ func TestBrokerDiesMidRun(t *testing.T) {
 			if took > 2*time.Second+ackTimeout+3*time.Second {
 				t.Errorf("the client took %v with a 2 s duration", took)
 			}
-			errs, pct := r.one(t, "errors"), r.one(t, "error_pct")
-			if errs < 3 || pct <= 0 || pct >= 100 || r.one(t, "msgs_per_s") <= 0 {
-				t.Errorf("errors %v, error %% %v, msgs/s %v: want errors and a rate between 0 and 100", errs, pct, r.samples["msgs_per_s"])
+			errs, pct := r.One(t, "errors"), r.One(t, "error_pct")
+			if errs < 3 || pct <= 0 || pct >= 100 || r.One(t, "msgs_per_s") <= 0 {
+				t.Errorf("errors %v, error %% %v, msgs/s %v: want errors and a rate between 0 and 100", errs, pct, r.Samples["msgs_per_s"])
 			}
-			if r.notes["first_error"] == "" {
+			if r.Notes["first_error"] == "" {
 				t.Error("no first_error note")
 			}
-			if d, _ := strconv.ParseFloat(r.notes["disconnected_s"], 64); d < float64(c.clients) {
-				t.Errorf("disconnected_s = %q, want about %d clients x 1.3 s", r.notes["disconnected_s"], c.clients)
+			if d, _ := strconv.ParseFloat(r.Notes["disconnected_s"], 64); d < float64(c.clients) {
+				t.Errorf("disconnected_s = %q, want about %d clients x 1.3 s", r.Notes["disconnected_s"], c.clients)
 			}
 			select {
 			case err := <-served:
@@ -103,13 +103,13 @@ func TestBrokerDiesMidRun(t *testing.T) {
 				t.Fatal("Serve did not end after its broker died")
 			}
 			notes.Flush(r)
-			if !strings.Contains(r.notes["server.broker_exit"], "killed") {
-				t.Errorf("server.broker_exit = %q, want it to say mosquitto was killed", r.notes["server.broker_exit"])
+			if !strings.Contains(r.Notes["server.broker_exit"], "killed") {
+				t.Errorf("server.broker_exit = %q, want it to say mosquitto was killed", r.Notes["server.broker_exit"])
 			}
 			if left := mosquittoChildren(t); len(left) > 0 {
 				t.Errorf("mosquitto left running: %v", left)
 			}
-			t.Logf("took %v; samples %v; first error %s", took, r.samples, r.notes["first_error"])
+			t.Logf("took %v; samples %v; first error %s", took, r.Samples, r.Notes["first_error"])
 		})
 	}
 }
@@ -142,15 +142,15 @@ func TestBrokerStalls(t *testing.T) {
 	if took > 1500*time.Millisecond+ackTimeout+5*time.Second {
 		t.Errorf("the client took %v with a 1.5 s duration", took)
 	}
-	if r.one(t, "errors") < 1 || r.one(t, "error_pct") <= 0 {
-		t.Errorf("no errors counted for a stalled broker: %v", r.samples)
+	if r.One(t, "errors") < 1 || r.One(t, "error_pct") <= 0 {
+		t.Errorf("no errors counted for a stalled broker: %v", r.Samples)
 	}
 	cancel() // the session's end message may have been lost with the stall
 	<-served
 	if left := mosquittoChildren(t); len(left) > 0 {
 		t.Errorf("mosquitto left running: %v", left)
 	}
-	t.Logf("took %v; samples %v; first error %s", took, r.samples, r.notes["first_error"])
+	t.Logf("took %v; samples %v; first error %s", took, r.Samples, r.Notes["first_error"])
 }
 
 // TestNothingListening: a client whose broker is not there fails with a

@@ -121,11 +121,11 @@ func TestClientToMosquittoSub(t *testing.T) {
 					t.Fatalf("mosquitto_sub printed %q, want the topic and the 20-byte payload", l)
 				}
 			}
-			if got := r.notes["messages_acknowledged"]; got != fmt.Sprint(perClient*clients) {
+			if got := r.Notes["messages_acknowledged"]; got != fmt.Sprint(perClient*clients) {
 				t.Errorf("%s messages acknowledged, want %d", got, perClient*clients)
 			}
-			if r.one(t, "errors") != 0 {
-				t.Errorf("errors: %v (%s)", r.samples["errors"], r.notes["first_error"])
+			if r.One(t, "errors") != 0 {
+				t.Errorf("errors: %v (%s)", r.Samples["errors"], r.Notes["first_error"])
 			}
 			select {
 			case <-w.ended:

@@ -4,45 +4,14 @@ import (
 	"context"
 	"os"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/boxtax/boxtax/internal/workload"
+	"github.com/boxtax/boxtax/internal/workload/workloadtest"
 )
 
 // recorder keeps what a workload reports.
-type recorder struct {
-	mu      sync.Mutex
-	samples map[string][]float64
-	notes   map[string]string
-}
-
-func (r *recorder) Sample(m string, v float64) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.samples == nil {
-		r.samples = map[string][]float64{}
-	}
-	r.samples[m] = append(r.samples[m], v)
-}
-
-func (r *recorder) Note(k, v string) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.notes == nil {
-		r.notes = map[string]string{}
-	}
-	r.notes[k] = v
-}
-
-func (r *recorder) one(t *testing.T, m string) float64 {
-	t.Helper()
-	v := r.samples[m]
-	if len(v) != 1 {
-		t.Fatalf("%s sampled %d times, want once (samples %v)", m, len(v), r.samples)
-	}
-	return v[0]
-}
+type recorder = workloadtest.Recorder
 
 // requireMosquitto returns the mosquitto path, skipping when it is absent
 // (failing in CI, which installs it).
@@ -88,7 +57,7 @@ func TestLoopback(t *testing.T) {
 			if err := (Pub{}).Run(context.Background(), p, workload.Env{}, r); err != nil {
 				t.Fatalf("Run: %v", err)
 			}
-			t.Logf("samples %v notes %v", r.samples, r.notes)
+			t.Logf("samples %v notes %v", r.Samples, r.Notes)
 		})
 	}
 }
@@ -131,7 +100,7 @@ func TestManyClientsThroughThePoller(t *testing.T) {
 	if err := (Pub{}).Run(context.Background(), p, workload.Env{}, r); err != nil {
 		t.Fatal(err)
 	}
-	if r.one(t, "errors") != 0 || r.one(t, "msgs_per_s") <= 0 {
-		t.Errorf("samples %v, first error %s", r.samples, r.notes["first_error"])
+	if r.One(t, "errors") != 0 || r.One(t, "msgs_per_s") <= 0 {
+		t.Errorf("samples %v, first error %s", r.Samples, r.Notes["first_error"])
 	}
 }
