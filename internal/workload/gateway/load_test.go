@@ -174,8 +174,20 @@ http {
 	}
 }
 
-// connections counts the log's requests and their distinct connections.
-func (n *nginx) connections(t *testing.T) (requests int, conns int, statuses map[string]int) {
+// connections counts the log's requests and their distinct connections,
+// once it holds want requests or 2 s passed: nginx writes a request's log
+// line after its response is sent, so the last ones may still be coming.
+func (n *nginx) connections(t *testing.T, want int) (requests int, conns int, statuses map[string]int) {
+	t.Helper()
+	for deadline := time.Now().Add(2 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		requests, conns, statuses = n.readLog(t)
+		if requests >= want || time.Now().After(deadline) {
+			return requests, conns, statuses
+		}
+	}
+}
+
+func (n *nginx) readLog(t *testing.T) (requests int, conns int, statuses map[string]int) {
 	t.Helper()
 	f, err := os.Open(n.log)
 	if err != nil {
@@ -209,10 +221,7 @@ func TestLoadAgainstNginx(t *testing.T) {
 			if res.ok != 1000 || res.errorCount() != 0 || res.bodyLen != int64(len(nginxBody)) || res.latency.n != 1000 {
 				t.Errorf("%d ok, errors %v (%v), body %d bytes", res.ok, res.errs, res.firstErr, res.bodyLen)
 			}
-			// nginx writes its log line once the response is sent; give
-			// the last ones a moment.
-			time.Sleep(100 * time.Millisecond)
-			requests, conns, statuses := n.connections(t)
+			requests, conns, statuses := n.connections(t, 1000)
 			want := 5
 			if !keepAlive {
 				want = 1000
@@ -228,7 +237,7 @@ func TestLoadAgainstNginx(t *testing.T) {
 		n := startNginxWith(t, 10)
 		res := load(t, loadConfig{addr: n.addr, path: ReadingPath, clients: 5, keepAlive: true,
 			duration: 20 * time.Second, requests: 1000, timeout: 2 * time.Second})
-		requests, conns, _ := n.connections(t)
+		requests, conns, _ := n.connections(t, 1000)
 		// 10 requests a connection: 100, and up to one more per client
 		// for the requests not a multiple of 10 each client made.
 		if res.ok != 1000 || res.errorCount() != 0 || requests != 1000 || int64(conns) != res.conns || conns < 100 || conns > 105 {
