@@ -6,6 +6,8 @@ import (
 	"io"
 	"syscall"
 	"time"
+
+	"github.com/boxtax/boxtax/internal/sockfd"
 )
 
 // blockingSocket is a connection's socket used with plain blocking system
@@ -21,21 +23,9 @@ var errAckTimeout = fmt.Errorf("no acknowledgement within %v", ackTimeout)
 // blockingOf duplicates conn's descriptor and puts the socket in blocking
 // mode; restore puts it back before conn is used again.
 func blockingOf(conn syscall.Conn) (*blockingSocket, error) {
-	raw, err := conn.SyscallConn()
+	fd, err := sockfd.DupBlocking(conn)
 	if err != nil {
 		return nil, err
-	}
-	fd := -1
-	var dupErr error
-	if err := raw.Control(func(f uintptr) { fd, dupErr = syscall.Dup(int(f)) }); err != nil {
-		return nil, err
-	}
-	if dupErr != nil {
-		return nil, fmt.Errorf("duplicating the socket: %w", dupErr)
-	}
-	if err := syscall.SetNonblock(fd, false); err != nil {
-		syscall.Close(fd)
-		return nil, fmt.Errorf("making the socket blocking: %w", err)
 	}
 	return &blockingSocket{fd: fd}, nil
 }

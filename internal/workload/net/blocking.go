@@ -2,11 +2,12 @@ package net
 
 import (
 	"errors"
-	"fmt"
 	"runtime"
 	"syscall"
 	"time"
 	"unsafe"
+
+	"github.com/boxtax/boxtax/internal/sockfd"
 )
 
 // blockingSocket is a socket used with plain blocking system calls, as
@@ -22,21 +23,9 @@ type blockingSocket struct{ fd int }
 // blocking mode. The mode belongs to the socket, so conn must not be read
 // or written any more; close both when done.
 func blocking(conn syscall.Conn) (*blockingSocket, error) {
-	raw, err := conn.SyscallConn()
+	fd, err := sockfd.DupBlocking(conn)
 	if err != nil {
 		return nil, err
-	}
-	fd := -1
-	var dupErr error
-	if err := raw.Control(func(f uintptr) { fd, dupErr = syscall.Dup(int(f)) }); err != nil {
-		return nil, err
-	}
-	if dupErr != nil {
-		return nil, fmt.Errorf("duplicating the socket: %w", dupErr)
-	}
-	if err := syscall.SetNonblock(fd, false); err != nil {
-		syscall.Close(fd)
-		return nil, fmt.Errorf("making the socket blocking: %w", err)
 	}
 	return &blockingSocket{fd: fd}, nil
 }
