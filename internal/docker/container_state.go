@@ -94,21 +94,8 @@ type ContainerSummary struct {
 // given label; an empty value matches any value of that label.
 func (c *Client) ContainerList(ctx context.Context, labels map[string]string) ([]ContainerSummary, error) {
 	q := url.Values{"all": {"1"}}
-	if len(labels) > 0 {
-		var want []string
-		for k, v := range labels {
-			if v == "" {
-				want = append(want, k)
-			} else {
-				want = append(want, k+"="+v)
-			}
-		}
-		sort.Strings(want)
-		f, err := json.Marshal(map[string][]string{"label": want})
-		if err != nil {
-			return nil, fmt.Errorf("encoding the label filter: %w", err)
-		}
-		q.Set("filters", string(f))
+	if err := setLabelFilter(q, labels); err != nil {
+		return nil, err
 	}
 	var out []ContainerSummary
 	if err := c.getJSON(ctx, "/containers/json", q, &out); err != nil {
@@ -155,4 +142,27 @@ func (c *Client) ContainerWait(ctx context.Context, id, condition string) (ExitS
 		st.Error = out.Error.Message
 	}
 	return st, nil
+}
+
+// setLabelFilter adds to q the filter of the objects that carry every given
+// label; an empty value matches any value of that label.
+func setLabelFilter(q url.Values, labels map[string]string) error {
+	if len(labels) == 0 {
+		return nil
+	}
+	want := make([]string, 0, len(labels))
+	for k, v := range labels {
+		if v == "" {
+			want = append(want, k)
+		} else {
+			want = append(want, k+"="+v)
+		}
+	}
+	sort.Strings(want)
+	f, err := json.Marshal(map[string][]string{"label": want})
+	if err != nil {
+		return fmt.Errorf("encoding the label filter: %w", err)
+	}
+	q.Set("filters", string(f))
+	return nil
 }

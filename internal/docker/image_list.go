@@ -2,10 +2,8 @@ package docker
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/url"
-	"sort"
 )
 
 // ImageSummary is one line of ImageList.
@@ -20,21 +18,8 @@ type ImageSummary struct {
 // matches any value of that label.
 func (c *Client) ImageList(ctx context.Context, labels map[string]string) ([]ImageSummary, error) {
 	q := url.Values{}
-	if len(labels) > 0 {
-		var want []string
-		for k, v := range labels {
-			if v == "" {
-				want = append(want, k)
-			} else {
-				want = append(want, k+"="+v)
-			}
-		}
-		sort.Strings(want)
-		f, err := json.Marshal(map[string][]string{"label": want})
-		if err != nil {
-			return nil, fmt.Errorf("encoding the label filter: %w", err)
-		}
-		q.Set("filters", string(f))
+	if err := setLabelFilter(q, labels); err != nil {
+		return nil, err
 	}
 	var out []ImageSummary
 	if err := c.getJSON(ctx, "/images/json", q, &out); err != nil {
