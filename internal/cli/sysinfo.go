@@ -37,7 +37,8 @@ func sysinfoCmd(ctx context.Context, g *Globals, args []string) error {
 			if d.Error != "" {
 				p("docker", "unavailable: "+d.Error)
 			} else {
-				p("docker", fmt.Sprintf("%s (API %s), storage %s, cgroup v%s %s", d.ServerVersion, d.APIVersion, d.StorageDriver, d.CgroupVersion, d.CgroupDriver))
+				p("docker", fmt.Sprintf("%s at %s, API %s (daemon serves %s), storage %s, cgroup v%s %s",
+					d.Name(), d.Host, d.APIVersion, d.DaemonAPI, d.StorageDriver, d.CgroupVersion, d.CgroupDriver))
 			}
 		}
 		p("boxtax", h.Boxtax)

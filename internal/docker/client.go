@@ -3,6 +3,8 @@ package docker
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,101 +13,99 @@ import (
 	"net/http"
 	"net/url"
 	"os"
-	"strings"
+	"sync"
 	"time"
 )
 
-// APIVersion is the Engine API version every request is pinned to. Engines
-// 20.10 and later serve it.
-const APIVersion = "1.41"
-
-// DefaultHost is where the daemon listens unless DOCKER_HOST says otherwise.
+// DefaultHost is where the daemon listens unless DOCKER_HOST or a docker
+// context says otherwise.
 const DefaultHost = "unix:///var/run/docker.sock"
 
 // dialTimeout bounds connecting to the daemon, so an unreachable daemon is
 // reported within seconds rather than after the kernel's TCP timeout.
 const dialTimeout = 2 * time.Second
 
-// Client talks to one Docker daemon. It is safe for concurrent use.
+// Client talks to one Docker daemon (or Podman's Docker-compatible API). It
+// is safe for concurrent use. It negotiates the Engine API version with the
+// daemon on its first request (see Negotiate).
 type Client struct {
 	host    string // as the user wrote it, for messages
+	hint    string // said when the daemon cannot be reached
 	baseURL string
 	http    *http.Client
+
+	mu     sync.Mutex
+	engine *Engine // set once negotiated
 }
 
-// FromEnv returns a client for the daemon named by the DOCKER_HOST
-// environment variable, or for DefaultHost when it is unset.
+// FromEnv returns a client for the daemon the docker CLI would use: the
+// DOCKER_HOST environment variable, else the current docker context, else
+// DefaultHost (see ResolveEndpoint).
 func FromEnv() (*Client, error) {
-	return NewClient(os.Getenv("DOCKER_HOST"))
+	ep, err := ResolveEndpoint(os.Getenv)
+	if err != nil {
+		return nil, err
+	}
+	return NewClientFor(ep), nil
 }
 
 // NewClient returns a client for the daemon at host: unix:///path/to/socket
-// or tcp://host:port (plain TCP, no TLS). An empty host means DefaultHost.
+// or tcp://host:port (plain TCP). An empty host means DefaultHost.
 func NewClient(host string) (*Client, error) {
 	if host == "" {
 		host = DefaultHost
 	}
-	ep, err := parseHost(host)
+	ep, err := parseEndpoint(host, "DOCKER_HOST")
 	if err != nil {
 		return nil, err
 	}
+	return NewClientFor(ep), nil
+}
+
+// NewClientFor returns a client for a resolved endpoint (ResolveEndpoint).
+func NewClientFor(ep Endpoint) *Client {
 	dialer := &net.Dialer{Timeout: dialTimeout}
+	to := ep.dialTo
 	transport := &http.Transport{
 		DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
-			conn, err := dialer.DialContext(ctx, ep.network, ep.address)
+			conn, err := dialer.DialContext(ctx, to.network, to.address)
 			if err != nil {
-				return nil, &UnreachableError{Host: host, Err: err}
+				return nil, &UnreachableError{Host: ep.Host, Err: err, Hint: ep.Hint}
 			}
 			return conn, nil
 		},
+		TLSClientConfig:     ep.TLS,
+		TLSHandshakeTimeout: dialTimeout,
 		MaxIdleConnsPerHost: 4,
 		IdleConnTimeout:     30 * time.Second,
 		DisableCompression:  true,
 	}
-	return &Client{host: host, baseURL: ep.baseURL, http: &http.Client{Transport: transport}}, nil
+	return &Client{host: ep.Host, hint: ep.Hint, baseURL: to.baseURL, http: &http.Client{Transport: transport}}
 }
 
 // Host is the daemon address this client talks to, e.g. unix:///var/run/docker.sock.
 func (c *Client) Host() string { return c.host }
 
-// endpoint is where to dial and what URL to put in requests.
-type endpoint struct {
-	network, address, baseURL string
-}
-
-// parseHost understands the DOCKER_HOST forms boxtax supports.
-func parseHost(host string) (endpoint, error) {
-	supported := "use unix:///path/to/docker.sock or tcp://host:port (TLS is not supported)"
-	scheme, rest, ok := strings.Cut(host, "://")
-	if !ok {
-		return endpoint{}, fmt.Errorf("DOCKER_HOST %q has no scheme: %s", host, supported)
-	}
-	switch scheme {
-	case "unix":
-		if rest == "" || !strings.HasPrefix(rest, "/") {
-			return endpoint{}, fmt.Errorf("DOCKER_HOST %q needs an absolute socket path: %s", host, supported)
-		}
-		// The host part of the URL is a placeholder: the dialer ignores it.
-		return endpoint{network: "unix", address: rest, baseURL: "http://docker"}, nil
-	case "tcp":
-		addr := strings.TrimSuffix(rest, "/")
-		if addr == "" || strings.Contains(addr, "/") {
-			return endpoint{}, fmt.Errorf("DOCKER_HOST %q is not host:port: %s", host, supported)
-		}
-		if _, _, err := net.SplitHostPort(addr); err != nil {
-			addr = net.JoinHostPort(addr, "2375") // the daemon's plain-TCP port
-		}
-		return endpoint{network: "tcp", address: addr, baseURL: "http://" + addr}, nil
-	default:
-		return endpoint{}, fmt.Errorf("DOCKER_HOST scheme %q is not supported: %s", scheme, supported)
-	}
-}
-
-// do sends one request to the versioned API and returns the response when
-// its status is below 400; otherwise it returns an *Error with the daemon's
-// message. The caller closes the response body.
+// do sends one request to the versioned API, at the version negotiated
+// with the daemon, and returns the response when its status is below 400;
+// otherwise it returns an *Error with the daemon's message. The caller
+// closes the response body.
 func (c *Client) do(ctx context.Context, method, path string, query url.Values, body io.Reader, header http.Header) (*http.Response, error) {
-	u := c.baseURL + "/v" + APIVersion + path
+	e, err := c.Negotiate(ctx)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := c.send(ctx, method, "/v"+e.APIVersion+path, query, body, header)
+	var daemonErr *Error
+	if errors.As(err, &daemonErr) && daemonErr.versionRefused() {
+		c.forget() // the daemon changed under us (an upgrade): ask again next time
+	}
+	return resp, err
+}
+
+// send sends one request to the path as given (versioned or not).
+func (c *Client) send(ctx context.Context, method, path string, query url.Values, body io.Reader, header http.Header) (*http.Response, error) {
+	u := c.baseURL + path
 	if len(query) > 0 {
 		u += "?" + query.Encode()
 	}
@@ -122,7 +122,7 @@ func (c *Client) do(ctx context.Context, method, path string, query url.Values, 
 		if errors.As(err, &unreachable) {
 			return nil, unreachable
 		}
-		return nil, fmt.Errorf("docker %s %s: %w", method, path, err)
+		return nil, c.transportError(method, path, err)
 	}
 	if resp.StatusCode >= 400 {
 		defer resp.Body.Close()
@@ -161,4 +161,25 @@ func (c *Client) sendJSON(ctx context.Context, method, path string, query url.Va
 		return fmt.Errorf("docker %s %s: decoding answer: %w", method, path, err)
 	}
 	return nil
+}
+
+// transportError says what to do about a request that got no answer.
+func (c *Client) transportError(method, path string, err error) error {
+	var op *net.OpError
+	remoteAlert := errors.As(err, &op) && op.Op == "remote error" // the daemon's TLS alert
+	var unknownCA x509.UnknownAuthorityError
+	var hostname x509.HostnameError
+	var record tls.RecordHeaderError
+	var certErr *tls.CertificateVerificationError
+	switch {
+	case remoteAlert, errors.As(err, &unknownCA), errors.As(err, &hostname), errors.As(err, &certErr):
+		return fmt.Errorf("TLS with the Docker daemon at %s failed: check ca.pem, cert.pem and key.pem in DOCKER_CERT_PATH "+
+			"(or the docker context's tls directory): %w", c.host, err)
+	case errors.As(err, &record):
+		return fmt.Errorf("the Docker daemon at %s does not speak TLS: unset DOCKER_TLS_VERIFY and DOCKER_CERT_PATH: %w", c.host, err)
+	case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
+		return fmt.Errorf("the Docker daemon at %s closed the connection without an answer: "+
+			"if it uses TLS, set DOCKER_TLS_VERIFY=1 and DOCKER_CERT_PATH: %w", c.host, err)
+	}
+	return fmt.Errorf("docker %s %s at %s: %w", method, path, c.host, err)
 }

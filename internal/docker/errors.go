@@ -30,6 +30,14 @@ func IsNotFound(err error) bool { return hasStatus(err, http.StatusNotFound) }
 // object's state, e.g. killing a container that is not running.
 func IsConflict(err error) bool { return hasStatus(err, http.StatusConflict) }
 
+// versionRefused reports whether the daemon refused the request's API
+// version ("client version 1.41 is too old. Minimum supported API version
+// is 1.44, ..." or "... is too new. Maximum supported API version is ...").
+func (e *Error) versionRefused() bool {
+	return e.StatusCode == http.StatusBadRequest && strings.HasPrefix(e.Message, "client version ") &&
+		(strings.Contains(e.Message, " is too old.") || strings.Contains(e.Message, " is too new."))
+}
+
 func hasStatus(err error, code int) bool {
 	var e *Error
 	return errors.As(err, &e) && e.StatusCode == code
@@ -57,6 +65,7 @@ func readError(method, path string, resp *http.Response) error {
 type UnreachableError struct {
 	Host string // e.g. unix:///var/run/docker.sock
 	Err  error  // the dial error or timeout
+	Hint string // optional: where else a daemon may listen
 }
 
 // Error says that the daemon cannot be reached and what to do about it.
@@ -65,8 +74,12 @@ func (e *UnreachableError) Error() string {
 		return fmt.Sprintf("cannot reach Docker at %s: permission denied: add your user to the docker group "+
 			"(sudo usermod -aG docker $USER, then log in again), run as root, or use --envs native (%v)", e.Host, e.Err)
 	}
+	hint := ""
+	if e.Hint != "" {
+		hint = "; " + e.Hint
+	}
 	return fmt.Sprintf("cannot reach Docker at %s: is the daemon running? Start it (systemctl start docker), "+
-		"set DOCKER_HOST, or use --envs native (%v)", e.Host, e.Err)
+		"set DOCKER_HOST, or use --envs native (%v)%s", e.Host, e.Err, hint)
 }
 
 // Unwrap returns the dial error or timeout.

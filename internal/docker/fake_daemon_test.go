@@ -12,7 +12,27 @@ import (
 )
 
 // fakeDaemon serves handler on a unix socket and returns a client for it.
+// The unversioned /_ping and /version answer as Docker 20.10 does (API 1.12
+// to 1.41) unless handler is given them first via rawDaemon.
 func fakeDaemon(t *testing.T, handler http.HandlerFunc) *Client {
+	t.Helper()
+	return rawDaemon(t, func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/_ping":
+			w.Header().Set("Api-Version", "1.41")
+			io.WriteString(w, "OK")
+		case "/version":
+			w.Header().Set("Api-Version", "1.41")
+			io.WriteString(w, `{"Components":[{"Name":"Engine","Version":"20.10.24"}],"Version":"20.10.24","ApiVersion":"1.41","MinAPIVersion":"1.12"}`)
+		default:
+			handler(w, r)
+		}
+	})
+}
+
+// rawDaemon serves handler, and nothing else, on a unix socket and returns
+// a client for it.
+func rawDaemon(t *testing.T, handler http.HandlerFunc) *Client {
 	t.Helper()
 	sock := filepath.Join(shortTempDir(t), "fake.sock")
 	l, err := net.Listen("unix", sock)
@@ -33,7 +53,7 @@ func fakeDaemon(t *testing.T, handler http.HandlerFunc) *Client {
 func TestDaemonErrorsCarryItsMessage(t *testing.T) {
 	c := fakeDaemon(t, func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != "/v1.41/images/boxtax-worker:abc/json" {
-			t.Errorf("path = %s, want the pinned API version", r.URL.Path)
+			t.Errorf("path = %s, want the negotiated API version 1.41", r.URL.Path)
 		}
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(http.StatusNotFound)
@@ -49,7 +69,7 @@ func TestDaemonErrorsCarryItsMessage(t *testing.T) {
 }
 
 func TestPingNotADaemon(t *testing.T) {
-	c := fakeDaemon(t, func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "OK") })
+	c := rawDaemon(t, func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "OK") })
 	err := c.Ping(context.Background())
 	if err == nil || !strings.Contains(err.Error(), "not as a Docker daemon does") {
 		t.Fatalf("error = %v, want a word about DOCKER_HOST pointing elsewhere", err)

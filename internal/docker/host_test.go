@@ -34,7 +34,7 @@ func TestParseHost(t *testing.T) {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 					t.Fatalf("error = %v, want it to contain %q", err, tt.wantErr)
 				}
-				if !strings.Contains(err.Error(), "unix:///path/to/docker.sock or tcp://host:port") {
+				if !strings.Contains(err.Error(), "unix:///path/to/docker.sock, tcp://host:port") {
 					t.Errorf("error %q does not say which forms work", err)
 				}
 				return
@@ -51,6 +51,9 @@ func TestParseHost(t *testing.T) {
 
 func TestFromEnvDefaultsToTheStandardSocket(t *testing.T) {
 	t.Setenv("DOCKER_HOST", "")
+	t.Setenv("DOCKER_CONTEXT", "")
+	t.Setenv("DOCKER_CONFIG", "")
+	t.Setenv("HOME", t.TempDir())
 	c, err := FromEnv()
 	if err != nil {
 		t.Fatal(err)

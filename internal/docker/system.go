@@ -2,6 +2,7 @@ package docker
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -39,35 +40,52 @@ type Info struct {
 	LoggingDriver   string `json:"LoggingDriver"`
 }
 
-// Ping checks within a few seconds that the daemon answers. When it cannot
-// be reached the error is an *UnreachableError saying what to do.
+// Ping checks within a few seconds that the daemon answers as a Docker
+// daemon does (the unversioned GET /_ping, which answers at any API version,
+// with an Api-Version header) and negotiates the API version with it. When
+// it cannot be reached the error is an *UnreachableError saying what to
+// do; when it shares no API version with boxtax, a *VersionError.
 func (c *Client) Ping(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, pingTimeout)
 	defer cancel()
-	resp, err := c.do(ctx, http.MethodGet, "/_ping", nil, nil, nil)
-	if err != nil {
+	timedOut := func(err error) error {
 		if errors.Is(err, context.DeadlineExceeded) && ctx.Err() != nil {
-			return &UnreachableError{Host: c.host, Err: fmt.Errorf("no answer within %v: %w", pingTimeout, err)}
+			return &UnreachableError{Host: c.host, Hint: c.hint, Err: fmt.Errorf("no answer within %v: %w", pingTimeout, err)}
 		}
+		return err
+	}
+	resp, err := c.send(ctx, http.MethodGet, "/_ping", nil, nil, nil)
+	if err != nil {
 		var daemonErr *Error
 		if errors.As(err, &daemonErr) {
 			return fmt.Errorf("something answers at %s but not as a Docker daemon does: check DOCKER_HOST: %w", c.host, err)
 		}
-		return err
+		return timedOut(err)
 	}
 	defer resp.Body.Close()
 	_, _ = io.Copy(io.Discard, resp.Body)
 	if resp.Header.Get("Api-Version") == "" {
 		return fmt.Errorf("something answers at %s but not as a Docker daemon does (no Api-Version header): check DOCKER_HOST", c.host)
 	}
+	if _, err := c.Negotiate(ctx); err != nil {
+		return timedOut(err)
+	}
 	return nil
 }
 
-// Version returns the daemon's version and API versions.
+// Version returns the daemon's version and API versions (the unversioned
+// GET /version, which answers before any version is negotiated).
 func (c *Client) Version(ctx context.Context) (Version, error) {
+	resp, err := c.send(ctx, http.MethodGet, "/version", nil, nil, nil)
+	if err != nil {
+		return Version{}, err
+	}
+	defer resp.Body.Close()
 	var v Version
-	err := c.getJSON(ctx, "/version", nil, &v)
-	return v, err
+	if err := json.NewDecoder(resp.Body).Decode(&v); err != nil {
+		return Version{}, fmt.Errorf("docker GET /version: decoding answer: %w", err)
+	}
+	return v, nil
 }
 
 // Info returns the daemon's configuration and the machine's facts.

@@ -34,14 +34,31 @@ type Host struct {
 	CollectedAt    time.Time `json:"collected_at"`
 }
 
-// Docker holds facts about the container engine.
+// Docker holds facts about the container engine behind the Docker API
+// (Docker Engine, or Podman's Docker-compatible service).
 type Docker struct {
+	Engine        string `json:"engine,omitempty"` // Docker Engine, Podman Engine
 	ServerVersion string `json:"server_version"`
-	APIVersion    string `json:"api_version"`
+	APIVersion    string `json:"api_version"`                // the Engine API version boxtax negotiated and spoke
+	DaemonAPI     string `json:"daemon_api_range,omitempty"` // the versions the daemon serves, e.g. 1.44-1.52
+	Host          string `json:"host,omitempty"`             // the daemon's address, e.g. unix:///var/run/docker.sock
 	StorageDriver string `json:"storage_driver"`
 	CgroupVersion string `json:"cgroup_version"`
 	CgroupDriver  string `json:"cgroup_driver"`
 	Error         string `json:"error,omitempty"` // why the engine could not be asked
+}
+
+// Name is the engine and its version, e.g. "Docker Engine 20.10.24";
+// "Docker <version>" for facts recorded before the engine was named.
+func (d *Docker) Name() string {
+	if d == nil || d.ServerVersion == "" {
+		return ""
+	}
+	engine := d.Engine
+	if engine == "" {
+		engine = "Docker"
+	}
+	return engine + " " + d.ServerVersion
 }
 
 // Collect reads the facts of this machine.

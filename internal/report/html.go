@@ -207,7 +207,7 @@ func hostFacts(raw json.RawMessage) ([]fact, string) {
 		if d.Error != "" {
 			add("Docker", "not asked: "+d.Error)
 		} else {
-			add("Docker", fmt.Sprintf("%s (API %s)", d.ServerVersion, d.APIVersion))
+			add("container engine", fmt.Sprintf("%s (API %s)", d.Name(), d.APIVersion))
 			add("storage driver", d.StorageDriver)
 			add("cgroups", strings.Trim(d.CgroupVersion+" "+d.CgroupDriver, " "))
 		}
@@ -220,8 +220,8 @@ func hostFacts(raw json.RawMessage) ([]fact, string) {
 	if h.KernelRelease != "" {
 		line += ", kernel " + h.KernelRelease
 	}
-	if h.Docker != nil && h.Docker.ServerVersion != "" {
-		line += fmt.Sprintf(", Docker %s (%s)", h.Docker.ServerVersion, h.Docker.StorageDriver)
+	if name := h.Docker.Name(); name != "" {
+		line += fmt.Sprintf(", %s (%s)", name, h.Docker.StorageDriver)
 	}
 	if h.Hostname != "" {
 		line = h.Hostname + ": " + line

@@ -40,8 +40,11 @@ func (r *Report) heading() string {
 	_ = json.Unmarshal(r.Study.Host, &h)
 	host := fmt.Sprintf("%s, %d CPUs (%s), %.1f GiB, kernel %s", h.Hostname, h.CPUs, h.CPUModel,
 		float64(h.MemTotalBytes)/(1<<30), h.KernelRelease)
-	if h.Docker != nil && h.Docker.ServerVersion != "" {
-		host += fmt.Sprintf(", Docker %s (%s)", h.Docker.ServerVersion, h.Docker.StorageDriver)
+	if name := h.Docker.Name(); name != "" {
+		host += fmt.Sprintf(", %s (%s)", name, h.Docker.StorageDriver)
+	}
+	if engines := enginesLine(h, r.envs); engines != "" {
+		host += "\nengines: " + engines
 	}
 	return fmt.Sprintf("study %d %q (%s), %s\nhost: %s\nruns: %d measured ok, %d failed, %d pending, %d warm-up",
 		r.Study.ID, r.Study.Name, r.Study.Status, r.Study.CreatedAt.Format("2006-01-02 15:04 MST"), host,
