@@ -26,7 +26,7 @@ func engineFacts(ctx context.Context, c *docker.Client) *hostinfo.Docker {
 		d.Error = err.Error()
 		return d
 	}
-	e, err := c.Negotiate(ctx)
+	e, err := c.Engine(ctx)
 	if err != nil {
 		d.Error = err.Error()
 		return d

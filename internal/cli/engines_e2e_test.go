@@ -18,7 +18,7 @@ import (
 func TestEnginesInListAndSysinfo(t *testing.T) {
 	up, upAPI := enginetest.RealDaemon(t)
 	real := docker.NewClientFor(up)
-	here, err := real.Negotiate(context.Background())
+	here, err := real.Engine(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -64,7 +64,8 @@ func imageFromHostCmd(ctx context.Context, g *Globals, args []string) error {
 	if err != nil {
 		var unreachable *docker.UnreachableError
 		var input *hostimage.InputError
-		if errors.As(err, &unreachable) || errors.As(err, &input) {
+		var tagInUse *hostimage.TagInUseError
+		if errors.As(err, &unreachable) || errors.As(err, &input) || errors.As(err, &tagInUse) {
 			return usageError{err}
 		}
 		return err

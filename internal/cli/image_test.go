@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"archive/tar"
+	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -85,5 +87,37 @@ func TestImageFromHost(t *testing.T) {
 	again := runIn(t, dir, "image", "from-host", "--tag", tag, "--file", "/etc/hostname", redis)
 	if again.code != ExitOK || !strings.Contains(again.stdout, "already there with the same files") {
 		t.Errorf("second run: exit %d, stdout:\n%s", again.code, again.stdout)
+	}
+}
+
+// TestImageFromHostRefusesForeignTag: --tag naming an image boxtax did not
+// make exits with the usage code, says what to do, and leaves the image
+// (issue 15, item 2).
+func TestImageFromHostRefusesForeignTag(t *testing.T) {
+	c := requireDocker(t)
+	ctx := context.Background()
+	b := make([]byte, 4)
+	_, _ = rand.Read(b)
+	tag := "boxtax-cli-test-foreign:" + hex.EncodeToString(b)
+	var rootfs bytes.Buffer
+	tw := tar.NewWriter(&rootfs)
+	_ = tw.WriteHeader(&tar.Header{Name: "hello", Mode: 0o644, Size: 2, Typeflag: tar.TypeReg})
+	_, _ = tw.Write([]byte("hi"))
+	_ = tw.Close()
+	id, err := c.ImageImport(ctx, &rootfs, docker.ImportOptions{Tag: tag})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		if err := c.ImageRemove(context.Background(), tag, true); err != nil {
+			t.Errorf("removing %s: %v", tag, err)
+		}
+	}()
+	res := runIn(t, t.TempDir(), "image", "from-host", "--tag", tag, "/bin/ls")
+	if res.code != ExitUsage || !strings.Contains(res.stderr, "was not made by boxtax") || !strings.Contains(res.stderr, "choose another --tag") {
+		t.Errorf("exit %d, stderr %q; want %d and a refusal saying what to do", res.code, res.stderr, ExitUsage)
+	}
+	if img, err := c.ImageInspect(ctx, tag); err != nil || img.ID != id {
+		t.Errorf("the foreign image changed: %s, %v (was %s)", img.ID, err, id)
 	}
 }

@@ -76,47 +76,46 @@ func TestPingNotADaemon(t *testing.T) {
 	}
 }
 
-func TestBuildImageStream(t *testing.T) {
+func TestImageImport(t *testing.T) {
 	tests := []struct {
 		name    string
 		stream  string
-		wantID  string
 		wantErr string
 	}{
-		{
-			name: "success",
-			stream: `{"stream":"Step 1/3 : FROM scratch\n"}` + "\n" +
-				`{"aux":{"ID":"sha256:0123"}}` + "\n" + `{"stream":"Successfully built 0123\n"}` + "\n",
-			wantID: "sha256:0123",
-		},
-		{
-			name: "failing step",
-			stream: `{"stream":"Step 2/3 : COPY rootfs/ /\n"}` + "\n" +
-				`{"errorDetail":{"message":"COPY failed: no source files were specified"},"error":"COPY failed: no source files were specified"}` + "\n",
-			wantErr: "docker daemon: COPY failed: no source files were specified",
-		},
-		{name: "error without detail", stream: `{"error":"out of disk"}`, wantErr: "docker daemon: out of disk"},
-		{name: "no image id", stream: `{"stream":"hm\n"}`, wantErr: "without naming the image"},
-		{name: "cut off", stream: `{"stream":"Step 1`, wantErr: "reading the build output"},
+		{name: "success", stream: `{"status":"sha256:0123"}` + "\r\n"},
+		{name: "error line", stream: `{"errorDetail":{"message":"archive/tar: invalid tar header"},"error":"archive/tar: invalid tar header"}`,
+			wantErr: "docker daemon: archive/tar: invalid tar header"},
+		{name: "error without detail", stream: `{"error":"no space left on device"}`, wantErr: "docker daemon: no space left on device"},
+		{name: "cut off", stream: `{"status":"sha`, wantErr: "reading the daemon's progress"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			c := fakeDaemon(t, func(w http.ResponseWriter, r *http.Request) {
-				q := r.URL.Query()
-				if q.Get("version") != "1" || q.Get("t") != "boxtax-worker-test:1" || q.Get("labels") != `{"io.boxtax.managed":"true"}` {
-					t.Errorf("query = %s, want classic builder, tag and labels", r.URL.RawQuery)
+				switch r.URL.Path {
+				case "/v1.41/images/create":
+					q := r.URL.Query()
+					wantChanges := []string{`ENTRYPOINT ["/boxtax"]`, `LABEL "io.boxtax.managed"="true"`, `LABEL "io.boxtax.note"="a \"quoted\" \\ \$HOME"`}
+					if q.Get("fromSrc") != "-" || q.Get("repo") != "boxtax-worker-test:1" ||
+						strings.Join(q["changes"], "|") != strings.Join(wantChanges, "|") {
+						t.Errorf("query = %v, want an import from the body with tag and changes %q", q, wantChanges)
+					}
+					if ct := r.Header.Get("Content-Type"); ct != "application/x-tar" {
+						t.Errorf("Content-Type = %s", ct)
+					}
+					if body, _ := io.ReadAll(r.Body); string(body) != "tar bytes" {
+						t.Errorf("body = %q, want the root filesystem", body)
+					}
+					io.WriteString(w, tt.stream)
+				case "/v1.41/images/boxtax-worker-test:1/json":
+					io.WriteString(w, `{"Id":"sha256:0123"}`)
+				default:
+					t.Errorf("unexpected %s %s", r.Method, r.URL.Path)
+					w.WriteHeader(http.StatusNotFound)
 				}
-				if ct := r.Header.Get("Content-Type"); ct != "application/x-tar" {
-					t.Errorf("Content-Type = %s", ct)
-				}
-				if body, _ := io.ReadAll(r.Body); string(body) != "tar bytes" {
-					t.Errorf("body = %q, want the context", body)
-				}
-				io.WriteString(w, tt.stream)
 			})
-			var progress strings.Builder
-			id, err := c.BuildImage(context.Background(), strings.NewReader("tar bytes"), BuildOptions{
-				Tags: []string{"boxtax-worker-test:1"}, Labels: map[string]string{"io.boxtax.managed": "true"}, Progress: &progress,
+			id, err := c.ImageImport(context.Background(), strings.NewReader("tar bytes"), ImportOptions{
+				Tag: "boxtax-worker-test:1", Entrypoint: []string{"/boxtax"},
+				Labels: map[string]string{"io.boxtax.managed": "true", "io.boxtax.note": `a "quoted" \ $HOME`},
 			})
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
@@ -124,11 +123,8 @@ func TestBuildImageStream(t *testing.T) {
 				}
 				return
 			}
-			if err != nil || id != tt.wantID {
-				t.Fatalf("BuildImage = %q, %v; want %q", id, err, tt.wantID)
-			}
-			if !strings.Contains(progress.String(), "Step 1/3") {
-				t.Errorf("progress = %q, want the builder's text", progress.String())
+			if err != nil || id != "sha256:0123" {
+				t.Fatalf("ImageImport = %q, %v; want sha256:0123", id, err)
 			}
 		})
 	}

@@ -3,6 +3,7 @@ package docker
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -57,39 +58,109 @@ type versionAnswer struct {
 	KernelVersion string `json:"KernelVersion"`
 }
 
-// Negotiate asks the daemon which Engine API versions it serves (the
-// unversioned GET /version, which every engine answers at any version) and
-// picks the newest one both sides speak, never one below the daemon's
-// minimum. It asks once per client; concurrent callers wait for the one
-// answer, and a failure (a daemon not yet up) is asked again next time. No
-// common version gives a *VersionError naming both ranges.
-func (c *Client) Negotiate(ctx context.Context) (Engine, error) {
+// Negotiate picks the Engine API version to speak with the daemon, as the
+// docker CLI does: the newest version in both its range and boxtax's. It
+// reads the daemon's newest version from the unversioned GET /_ping
+// (Api-Version), which every engine answers at once and at any version;
+// only a daemon newer than boxtax is asked its oldest (GET /version). It
+// asks once per client; concurrent callers wait for the one answer, and a
+// failure (a daemon not yet up) is asked again next time. No common version
+// gives a *VersionError naming both ranges. The Engine returned holds the
+// API versions; Engine adds the engine's name and version.
+func (c *Client) Negotiate(ctx context.Context) (Engine, error) { return c.negotiate(ctx, "") }
+
+// negotiate is Negotiate with the Api-Version of a ping just made, if any.
+func (c *Client) negotiate(ctx context.Context, pinged string) (Engine, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.engine != nil {
 		return *c.engine, nil
 	}
-	resp, err := c.send(ctx, http.MethodGet, "/version", nil, nil, nil)
-	if err != nil {
-		return Engine{}, err
+	if pinged == "" {
+		var err error
+		if pinged, err = c.ping(ctx); err != nil {
+			return Engine{}, err
+		}
 	}
-	defer resp.Body.Close()
-	var v versionAnswer
-	if err := json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(&v); err != nil {
-		return Engine{}, fmt.Errorf("something answers at %s but not as a Docker daemon does (its /version is not JSON: %v): check DOCKER_HOST", c.host, err)
-	}
-	e := engineOf(v)
-	if e.MaxAPIVersion == "" {
-		e.MaxAPIVersion = resp.Header.Get("Api-Version")
-	}
-	if _, err := parseAPIVersion(e.MaxAPIVersion); err != nil {
-		return Engine{}, fmt.Errorf("something answers at %s but not as a Docker daemon does (API version %q): check DOCKER_HOST", c.host, e.MaxAPIVersion)
+	e := Engine{MaxAPIVersion: pinged}
+	var err error
+	if apiLess(MaxAPIVersion, e.MaxAPIVersion) || apiLess(e.MaxAPIVersion, MinAPIVersion) {
+		// Newer than boxtax: is 1.52 still served? Older: name it in the error.
+		v, err := c.versionAnswer(ctx)
+		if err != nil {
+			return Engine{}, err
+		}
+		named := engineOf(v)
+		named.MaxAPIVersion = e.MaxAPIVersion
+		e = named
 	}
 	if e.APIVersion, err = chooseAPIVersion(e.MinAPIVersion, e.MaxAPIVersion); err != nil {
 		return Engine{}, &VersionError{Host: c.host, Engine: e}
 	}
 	c.engine = &e
 	return e, nil
+}
+
+// Engine negotiates (Negotiate) and says which engine answers: its name
+// and version from GET /version (which Podman answers slowly: it asks its
+// runtime for versions). It asks once per client.
+func (c *Client) Engine(ctx context.Context) (Engine, error) {
+	e, err := c.Negotiate(ctx)
+	if err != nil || e.Name != "" {
+		return e, err
+	}
+	v, err := c.versionAnswer(ctx)
+	if err != nil {
+		return Engine{}, err
+	}
+	named := engineOf(v)
+	named.APIVersion, named.MaxAPIVersion = e.APIVersion, e.MaxAPIVersion
+	c.mu.Lock()
+	if c.engine != nil && c.engine.APIVersion == e.APIVersion {
+		c.engine = &named
+	}
+	c.mu.Unlock()
+	return named, nil
+}
+
+// ping sends the unversioned GET /_ping and returns its Api-Version header:
+// the newest API version the daemon serves.
+func (c *Client) ping(ctx context.Context) (string, error) {
+	resp, err := c.send(ctx, http.MethodGet, "/_ping", nil, nil, nil)
+	if err != nil {
+		var daemonErr *Error
+		if errors.As(err, &daemonErr) {
+			return "", fmt.Errorf("something answers at %s but not as a Docker daemon does: check DOCKER_HOST: %w", c.host, err)
+		}
+		return "", err
+	}
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<16))
+	resp.Body.Close()
+	v := resp.Header.Get("Api-Version")
+	if v == "" {
+		return "", fmt.Errorf("something answers at %s but not as a Docker daemon does (no Api-Version header): check DOCKER_HOST", c.host)
+	}
+	if _, err := parseAPIVersion(v); err != nil {
+		return "", fmt.Errorf("something answers at %s but not as a Docker daemon does (Api-Version %q): check DOCKER_HOST", c.host, v)
+	}
+	return v, nil
+}
+
+// versionAnswer asks the unversioned GET /version.
+func (c *Client) versionAnswer(ctx context.Context) (versionAnswer, error) {
+	resp, err := c.send(ctx, http.MethodGet, "/version", nil, nil, nil)
+	if err != nil {
+		return versionAnswer{}, err
+	}
+	defer resp.Body.Close()
+	var v versionAnswer
+	if err := json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(&v); err != nil {
+		return versionAnswer{}, fmt.Errorf("something answers at %s but not as a Docker daemon does (its /version is not JSON: %v): check DOCKER_HOST", c.host, err)
+	}
+	if v.APIVersion == "" {
+		v.APIVersion = resp.Header.Get("Api-Version")
+	}
+	return v, nil
 }
 
 // forget drops the negotiated version, so that the next request asks again.

@@ -70,17 +70,17 @@ func TestEngineOf(t *testing.T) {
 
 // versionDaemon answers /_ping and /version with the API range in *rng
 // (min, max), refuses versions outside it as Docker does, and answers 200
-// {} to anything else. It counts the /version requests.
+// {} to anything else. It counts the /_ping requests.
 func versionDaemon(t *testing.T, rng *atomic.Value, versionCalls *atomic.Int32) *Client {
 	return rawDaemon(t, func(w http.ResponseWriter, r *http.Request) {
 		r2 := rng.Load().([2]string)
 		w.Header().Set("Api-Version", r2[1])
 		switch r.URL.Path {
 		case "/_ping":
+			versionCalls.Add(1)
 			io.WriteString(w, "OK")
 			return
 		case "/version":
-			versionCalls.Add(1)
 			fmt.Fprintf(w, `{"Components":[{"Name":"Engine","Version":"x"}],"Version":"x","ApiVersion":%q,"MinAPIVersion":%q}`, r2[1], r2[0])
 			return
 		}
@@ -117,7 +117,7 @@ func TestNegotiateOnceForConcurrentCallers(t *testing.T) {
 		}
 	}
 	if n := calls.Load(); n != 1 {
-		t.Errorf("/version asked %d times by 16 concurrent requests, want once", n)
+		t.Errorf("/_ping asked %d times by 16 concurrent requests, want once", n)
 	}
 	e, _ := c.Negotiate(context.Background())
 	if e.APIVersion != "1.52" {
@@ -154,8 +154,8 @@ func TestNegotiateNotADaemon(t *testing.T) {
 		w.Header().Set("Api-Version", "1.41")
 		io.WriteString(w, "<html>hello</html>")
 	})
-	err := c.Ping(context.Background())
-	if err == nil || !strings.Contains(err.Error(), "not as a Docker daemon does") {
+	_, err := c.Engine(context.Background())
+	if err == nil || !strings.Contains(err.Error(), "not as a Docker daemon does (its /version is not JSON") {
 		t.Fatalf("error = %v, want a word about DOCKER_HOST pointing elsewhere", err)
 	}
 }

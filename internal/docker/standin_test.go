@@ -59,7 +59,7 @@ func TestEngine29StandinHandshake(t *testing.T) {
 	if err := c.Ping(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	e, err := c.Negotiate(context.Background())
+	e, err := c.Engine(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}

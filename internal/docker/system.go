@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"time"
 )
@@ -48,27 +47,15 @@ type Info struct {
 func (c *Client) Ping(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, pingTimeout)
 	defer cancel()
-	timedOut := func(err error) error {
+	pinged, err := c.ping(ctx)
+	if err == nil {
+		_, err = c.negotiate(ctx, pinged)
+	}
+	if err != nil {
 		if errors.Is(err, context.DeadlineExceeded) && ctx.Err() != nil {
 			return &UnreachableError{Host: c.host, Hint: c.hint, Err: fmt.Errorf("no answer within %v: %w", pingTimeout, err)}
 		}
 		return err
-	}
-	resp, err := c.send(ctx, http.MethodGet, "/_ping", nil, nil, nil)
-	if err != nil {
-		var daemonErr *Error
-		if errors.As(err, &daemonErr) {
-			return fmt.Errorf("something answers at %s but not as a Docker daemon does: check DOCKER_HOST: %w", c.host, err)
-		}
-		return timedOut(err)
-	}
-	defer resp.Body.Close()
-	_, _ = io.Copy(io.Discard, resp.Body)
-	if resp.Header.Get("Api-Version") == "" {
-		return fmt.Errorf("something answers at %s but not as a Docker daemon does (no Api-Version header): check DOCKER_HOST", c.host)
-	}
-	if _, err := c.Negotiate(ctx); err != nil {
-		return timedOut(err)
 	}
 	return nil
 }

@@ -201,11 +201,11 @@ func TestRemoveManagedImages(t *testing.T) {
 	}
 	labels := testLabels(t)
 	tag := base.Tag + "-clean"
-	ctxTar, err := workerBuildContext([]byte("not a program"))
+	rootfs, err := workerRootfs([]byte("not a program"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.BuildImage(ctx, bytes.NewReader(ctxTar), docker.BuildOptions{Tags: []string{tag},
+	if _, err := c.ImageImport(ctx, bytes.NewReader(rootfs), docker.ImportOptions{Tag: tag,
 		Labels: map[string]string{labelManaged: "true", "io.boxtax.test": labels["io.boxtax.test"]}}); err != nil {
 		t.Fatal(err)
 	}

@@ -26,15 +26,6 @@ const (
 	labelVersion = "io.boxtax.version"
 )
 
-// workerDockerfile makes the worker image: the boxtax binary alone at
-// /boxtax, and an empty /tmp (mode 1777) where workloads find scratch space
-// in the container's own writable layer. Copying the rootfs/ directory's
-// contents keeps the mode of tmp/; `COPY tmp /tmp` would create /tmp 0755.
-const workerDockerfile = `FROM scratch
-COPY rootfs/ /
-ENTRYPOINT ["/boxtax"]
-`
-
 // workerImage is a built worker image.
 type workerImage struct {
 	Tag string // e.g. boxtax-worker:0123456789ab
@@ -81,48 +72,50 @@ func ensureWorkerImage(ctx context.Context, c *docker.Client, o Options) (worker
 	return w, nil
 }
 
-// buildWorkerImage builds the worker image from an in-memory context.
+// buildWorkerImage imports the worker image from its root filesystem
+// (docker import), which every engine supports, builder or not.
 func buildWorkerImage(ctx context.Context, c *docker.Client, tag string, bin []byte, version string) (string, error) {
-	tarContext, err := workerBuildContext(bin)
+	rootfs, err := workerRootfs(bin)
 	if err != nil {
 		return "", err
 	}
 	if version == "" {
 		version = "unknown"
 	}
-	id, err := c.BuildImage(ctx, bytes.NewReader(tarContext), docker.BuildOptions{
-		Tags:   []string{tag},
-		Labels: map[string]string{labelManaged: "true", labelVersion: version},
+	return c.ImageImport(ctx, bytes.NewReader(rootfs), docker.ImportOptions{
+		Tag:        tag,
+		Labels:     map[string]string{labelManaged: "true", labelVersion: version},
+		Entrypoint: []string{"/boxtax"},
+		Message:    "boxtax worker image: the boxtax binary at /boxtax",
 	})
-	return id, err
 }
 
-// workerBuildContext is the tar archive sent to the builder: the Dockerfile
-// and the image's root directory.
-func workerBuildContext(bin []byte) ([]byte, error) {
+// workerRootfs is the worker image's one layer: the boxtax binary alone at
+// /boxtax, and an empty /tmp (mode 1777, owner root) where workloads find
+// scratch space in the container's own writable layer. The same binary
+// gives the same bytes.
+func workerRootfs(bin []byte) ([]byte, error) {
 	var buf bytes.Buffer
 	tw := tar.NewWriter(&buf)
-	mtime := time.Unix(0, 0) // the same binary always gives the same context
+	mtime := time.Unix(0, 0)
 	entries := []struct {
 		hdr  tar.Header
 		body []byte
 	}{
-		{tar.Header{Name: "Dockerfile", Mode: 0o644, Size: int64(len(workerDockerfile))}, []byte(workerDockerfile)},
-		{tar.Header{Name: "rootfs/", Typeflag: tar.TypeDir, Mode: 0o755}, nil},
-		{tar.Header{Name: "rootfs/tmp/", Typeflag: tar.TypeDir, Mode: 0o1777}, nil},
-		{tar.Header{Name: "rootfs/boxtax", Mode: 0o755, Size: int64(len(bin))}, bin},
+		{tar.Header{Name: "tmp/", Typeflag: tar.TypeDir, Mode: 0o1777}, nil},
+		{tar.Header{Name: "boxtax", Typeflag: tar.TypeReg, Mode: 0o755, Size: int64(len(bin))}, bin},
 	}
 	for _, e := range entries {
 		e.hdr.ModTime = mtime
 		if err := tw.WriteHeader(&e.hdr); err != nil {
-			return nil, fmt.Errorf("making the image build context: %w", err)
+			return nil, fmt.Errorf("making the worker image's files: %w", err)
 		}
 		if _, err := tw.Write(e.body); err != nil {
-			return nil, fmt.Errorf("making the image build context: %w", err)
+			return nil, fmt.Errorf("making the worker image's files: %w", err)
 		}
 	}
 	if err := tw.Close(); err != nil {
-		return nil, fmt.Errorf("making the image build context: %w", err)
+		return nil, fmt.Errorf("making the worker image's files: %w", err)
 	}
 	return buf.Bytes(), nil
 }

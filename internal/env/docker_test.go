@@ -86,8 +86,8 @@ func TestCheckStaticELF(t *testing.T) {
 	})
 }
 
-func TestWorkerBuildContext(t *testing.T) {
-	ctx, err := workerBuildContext([]byte("\x7fELF binary"))
+func TestWorkerRootfs(t *testing.T) {
+	ctx, err := workerRootfs([]byte("\x7fELF binary"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,10 +109,8 @@ func TestWorkerBuildContext(t *testing.T) {
 		got[h.Name] = entry{h.Mode, string(b)}
 	}
 	want := map[string]entry{
-		"Dockerfile":    {0o644, workerDockerfile},
-		"rootfs/":       {0o755, ""},
-		"rootfs/tmp/":   {0o1777, ""},
-		"rootfs/boxtax": {0o755, "\x7fELF binary"},
+		"tmp/":   {0o1777, ""},
+		"boxtax": {0o755, "\x7fELF binary"},
 	}
 	for name, w := range want {
 		if g, ok := got[name]; !ok || g != w {
@@ -120,11 +118,11 @@ func TestWorkerBuildContext(t *testing.T) {
 		}
 	}
 	if len(got) != len(want) {
-		t.Errorf("context holds %d entries, want %d", len(got), len(want))
+		t.Errorf("the root filesystem holds %d entries, want %d", len(got), len(want))
 	}
-	again, _ := workerBuildContext([]byte("\x7fELF binary"))
+	again, _ := workerRootfs([]byte("\x7fELF binary"))
 	if !bytes.Equal(ctx, again) {
-		t.Error("the same binary gave two different build contexts")
+		t.Error("the same binary gave two different root filesystems")
 	}
 }
 

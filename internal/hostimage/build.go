@@ -94,8 +94,9 @@ func build(programs []string, o Options) (*Set, error) {
 			}
 		}
 	}
+	roots := fileRoots(o.Files)
 	for _, f := range o.Files {
-		if err := s.addExtra(*loader, f); err != nil {
+		if err := s.addExtra(*loader, f, roots); err != nil {
 			return nil, err
 		}
 	}
@@ -214,8 +215,11 @@ func (s *Set) addLibrary(l Loader, found []string, role Role) error {
 }
 
 // addExtra adds a host file or a directory with everything under it; ELF
-// objects among them get their libraries.
-func (s *Set) addExtra(l Loader, f string) error {
+// objects among them get their libraries. A symlink inside a directory is
+// kept as a symlink; one that leads out of the --file paths given is an
+// error, so that no host file gets into the image unnamed (a dangling one
+// brings nothing and is kept).
+func (s *Set) addExtra(l Loader, f string, roots []string) error {
 	abs, err := filepath.Abs(f)
 	if err != nil {
 		return fmt.Errorf("--file %s: %w", f, err)
@@ -235,6 +239,9 @@ func (s *Set) addExtra(l Loader, f string) error {
 			return fmt.Errorf("--file %s: %w", f, err)
 		}
 		if p != real {
+			if d.Type()&fs.ModeSymlink != 0 {
+				return s.addLinkWithin(p, f, roots)
+			}
 			if _, err := s.addHostPath(p, RoleExtra, true); err != nil {
 				return fmt.Errorf("--file %s: %w", f, err)
 			}
@@ -251,6 +258,56 @@ func (s *Set) addExtra(l Loader, f string) error {
 		}
 		return nil
 	})
+}
+
+// addLinkWithin adds the symlink at p, found under the --file directory f,
+// as a symlink, when what it leads to is under one of roots (the real
+// paths of every --file) or does not exist; otherwise it refuses.
+func (s *Set) addLinkWithin(p, f string, roots []string) error {
+	target, err := os.Readlink(p)
+	if err != nil {
+		return fmt.Errorf("--file %s: %w", f, err)
+	}
+	dest := target
+	if !filepath.IsAbs(dest) {
+		dest = filepath.Join(filepath.Dir(p), dest)
+	}
+	if real, err := filepath.EvalSymlinks(dest); err == nil {
+		if !within(real, roots) {
+			return fmt.Errorf("--file %s: %s is a symlink to %s, which is outside the --file paths: boxtax does not follow "+
+				"links out of a directory; add %s with its own --file if the image should hold it, or remove the link", f, p, real, real)
+		}
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("--file %s: following the symlink %s: %w", f, p, err)
+	}
+	s.addParents(p)
+	if _, ok := s.entries[p]; !ok {
+		s.entries[p] = &Entry{Path: p, Kind: Symlink, Mode: 0o777, Target: target, Role: RoleExtra}
+	}
+	return nil
+}
+
+// fileRoots are the real paths (no symlinks) of the --file paths.
+func fileRoots(files []string) []string {
+	var roots []string
+	for _, f := range files {
+		if abs, err := filepath.Abs(f); err == nil {
+			if real, err := filepath.EvalSymlinks(abs); err == nil {
+				roots = append(roots, real)
+			}
+		}
+	}
+	return roots
+}
+
+// within reports whether p is one of roots or under one.
+func within(p string, roots []string) bool {
+	for _, r := range roots {
+		if p == r || strings.HasPrefix(p, strings.TrimSuffix(r, "/")+"/") {
+			return true
+		}
+	}
+	return false
 }
 
 // isELF reports whether the file starts with the ELF magic number.

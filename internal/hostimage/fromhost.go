@@ -39,7 +39,9 @@ type FromHostResult struct {
 // to run as on this host; bad input (a missing program, a file that is not
 // an ELF executable, a library the loader would not find) is reported
 // before the engine is asked. An image with the tag and the same files is
-// used as it is; one with the tag and other files is replaced.
+// used as it is; one that boxtax made with other files is replaced; one
+// boxtax did not make (no io.boxtax.managed=true label) is never touched:
+// FromHost refuses with a *TagInUseError.
 func FromHost(ctx context.Context, c *docker.Client, programs []string, o FromHostOptions) (FromHostResult, error) {
 	set, err := Build(programs, Options{Files: o.Files})
 	if err != nil {
@@ -66,10 +68,18 @@ func FromHost(ctx context.Context, c *docker.Client, programs []string, o FromHo
 			LabelHostPrograms: strings.Join(set.Programs(), ","), LabelFilesHash: hash},
 		Cmd: []string{set.Programs()[0]},
 	}
-	if img, err := c.ImageInspect(ctx, tag); err == nil && img.Config.Labels[LabelFilesHash] != hash {
-		// The tag names other files (a user's --tag reused): build anew.
+	img, err := c.ImageInspect(ctx, tag)
+	switch {
+	case docker.IsNotFound(err):
+	case err != nil:
+		return FromHostResult{}, fmt.Errorf("looking for the image %s: %w", tag, err)
+	case img.Config.Labels[LabelManaged] != "true":
+		return FromHostResult{}, &TagInUseError{Tag: tag, ID: img.ID}
+	case img.Config.Labels[LabelFilesHash] != hash:
+		// boxtax's own image of other files under this tag (a --tag
+		// reused): replace it. Removing one of several tags only untags.
 		if err := c.ImageRemove(ctx, tag, false); err != nil && !docker.IsNotFound(err) {
-			return FromHostResult{}, fmt.Errorf("replacing the image %s, which holds other files: %w", tag, err)
+			return FromHostResult{}, fmt.Errorf("replacing boxtax's image %s, which holds other files: %w", tag, err)
 		}
 	}
 	img, built, err := EnsureImage(ctx, c, set, opts)
@@ -77,6 +87,21 @@ func FromHost(ctx context.Context, c *docker.Client, programs []string, o FromHo
 		return FromHostResult{}, err
 	}
 	return FromHostResult{Image: img, Tag: tag, Hash: hash, Built: built, Summary: set.Summary()}, nil
+}
+
+// TagInUseError says that the tag names an image boxtax did not make,
+// which it will neither replace nor remove.
+type TagInUseError struct {
+	Tag, ID string
+}
+
+func (e *TagInUseError) Error() string {
+	id := strings.TrimPrefix(e.ID, "sha256:")
+	if len(id) > 12 {
+		id = id[:12]
+	}
+	return fmt.Sprintf("the image %s (%s) exists and was not made by boxtax (it has no %s=true label): "+
+		"boxtax leaves it alone; choose another --tag, or remove it yourself first (docker rmi %s)", e.Tag, id, LabelManaged, e.Tag)
 }
 
 var notInName = regexp.MustCompile(`[^a-z0-9._-]+`)

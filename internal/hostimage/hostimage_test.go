@@ -369,3 +369,88 @@ func TestExtraFiles(t *testing.T) {
 		}
 	}
 }
+
+// TestFileDirSymlinksStayInside: a --file directory's symlinks are kept as
+// symlinks; one leading out of the --file paths is refused, naming the
+// link and its target, unless the target is given with its own --file
+// (issue 15, item 7: no host file gets into the image unnamed).
+func TestFileDirSymlinksStayInside(t *testing.T) {
+	requireProgram(t, "/bin/ls")
+	outside := t.TempDir()
+	secret := filepath.Join(outside, "secret")
+	if err := os.WriteFile(secret, []byte("host secret"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(outside, "keys"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	mkdir := func(t *testing.T, links map[string]string) string {
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, "a.conf"), []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for name, target := range links {
+			if err := os.Symlink(target, filepath.Join(dir, name)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return dir
+	}
+	tests := []struct {
+		name    string
+		links   map[string]string
+		extra   []string // more --file paths
+		wantErr []string
+	}{
+		{name: "links inside kept", links: map[string]string{"rel": "a.conf", "abs": ""}},
+		{name: "link to a file outside", links: map[string]string{"leak": secret},
+			wantErr: []string{"leak is a symlink to " + secret, "outside the --file paths", "add " + secret + " with its own --file"}},
+		{name: "relative link climbing out", links: map[string]string{"up": "REL"},
+			wantErr: []string{"up is a symlink to " + secret}},
+		{name: "link to a directory outside", links: map[string]string{"keys": filepath.Join(outside, "keys")},
+			wantErr: []string{"keys is a symlink to " + filepath.Join(outside, "keys")}},
+		{name: "target named with its own --file", links: map[string]string{"leak": secret}, extra: []string{secret}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := mkdir(t, nil)
+			for name, target := range tt.links {
+				if target == "" {
+					target = filepath.Join(dir, "a.conf")
+				}
+				if target == "REL" {
+					target, _ = filepath.Rel(dir, secret) // ../../.../secret
+				}
+				if err := os.Symlink(target, filepath.Join(dir, name)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			s, err := Build([]string{"/bin/ls"}, Options{Files: append([]string{dir}, tt.extra...)})
+			if len(tt.wantErr) > 0 {
+				if err == nil {
+					t.Fatalf("Build took the link out of %s; the image would hold %v", dir, s.Has(secret))
+				}
+				for _, w := range tt.wantErr {
+					if !strings.Contains(err.Error(), w) {
+						t.Errorf("error %q\nlacks %q", err, w)
+					}
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			for name, target := range tt.links {
+				if target == "" {
+					target = filepath.Join(dir, "a.conf")
+				}
+				if e := s.Entry(filepath.Join(dir, name)); e == nil || e.Kind != Symlink || e.Target != target {
+					t.Errorf("%s = %+v, want a symlink to %s", name, e, target)
+				}
+			}
+			if e := s.Entry(secret); (e != nil) != (len(tt.extra) > 0) {
+				t.Errorf("secret in the image: %v, want it only when named with --file", e != nil)
+			}
+		})
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -236,4 +237,47 @@ func freePort(t *testing.T) int {
 	}
 	defer l.Close()
 	return l.Addr().(*net.TCPAddr).Port
+}
+
+// TestFromHostLeavesForeignImagesAlone: --tag naming an image boxtax did not
+// make is refused and the image stays as it was; boxtax's own image of other
+// files under the tag is replaced (issue 15, item 2).
+func TestFromHostLeavesForeignImagesAlone(t *testing.T) {
+	c := requireDocker(t)
+	requireProgram(t, "/bin/ls")
+	ctx := context.Background()
+	var rootfs bytes.Buffer
+	s := newSet()
+	s.AddData("/hello", []byte("not boxtax's"), 0o644, RoleExtra)
+	if err := s.WriteTar(&rootfs); err != nil {
+		t.Fatal(err)
+	}
+	foreign := testTag(t, c, "foreign")
+	foreignID, err := c.ImageImport(ctx, bytes.NewReader(rootfs.Bytes()), docker.ImportOptions{Tag: foreign,
+		Labels: map[string]string{"org.example.owner": "someone else"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = FromHost(ctx, c, []string{"/bin/ls"}, FromHostOptions{Tag: foreign, Version: "test"})
+	var inUse *TagInUseError
+	if !errors.As(err, &inUse) || !strings.Contains(err.Error(), "was not made by boxtax") || !strings.Contains(err.Error(), "choose another --tag") {
+		t.Fatalf("FromHost over a foreign image = %v, want a *TagInUseError saying what to do", err)
+	}
+	if img, err := c.ImageInspect(ctx, foreign); err != nil || img.ID != foreignID {
+		t.Fatalf("the foreign image %s is gone or changed: %+v, %v", foreign, img.ID, err)
+	}
+
+	own := testTag(t, c, "own")
+	oldID, err := c.ImageImport(ctx, bytes.NewReader(rootfs.Bytes()), docker.ImportOptions{Tag: own,
+		Labels: map[string]string{LabelManaged: "true", LabelFilesHash: "0000"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := FromHost(ctx, c, []string{"/bin/ls"}, FromHostOptions{Tag: own, Version: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Built || res.Image.ID == oldID || res.Image.Config.Labels[LabelFilesHash] != res.Hash {
+		t.Errorf("boxtax's own image of other files was not replaced: built %v, id %s (old %s)", res.Built, res.Image.ID, oldID)
+	}
 }
