@@ -16,7 +16,9 @@ type Image struct {
 	Architecture string   `json:"Architecture"`
 	Os           string   `json:"Os"`
 	Config       struct {
-		Labels map[string]string `json:"Labels"`
+		Labels     map[string]string `json:"Labels"`
+		Entrypoint []string          `json:"Entrypoint"`
+		Cmd        []string          `json:"Cmd"`
 	} `json:"Config"`
 }
 

@@ -81,20 +81,15 @@ func (o ImportOptions) changes() ([]string, error) {
 	sort.Strings(keys)
 	for _, k := range keys {
 		v := o.Labels[k]
-		if strings.ContainsAny(k+v, "\n\r") {
-			return nil, fmt.Errorf("label %q: a label may not hold a line break", k)
+		// Docker reads escapes in a quoted word, Podman 4 keeps them as
+		// they are: so no character that needs one.
+		if strings.ContainsAny(k+v, "\"\\$\n\r") {
+			return nil, fmt.Errorf("label %s=%q: an image label boxtax makes may not hold a double quote, backslash, "+
+				"dollar sign or line break (engines read them differently); rename the program or file", k, v)
 		}
-		// Double-quoted words, as a Dockerfile's LABEL reads them.
-		out = append(out, fmt.Sprintf("LABEL %s=%s", dockerfileQuote(k), dockerfileQuote(v)))
+		out = append(out, fmt.Sprintf(`LABEL "%s"="%s"`, k, v))
 	}
 	return out, nil
-}
-
-// dockerfileQuote quotes s for a Dockerfile instruction: double quotes,
-// with backslash before a double quote, a backslash and a dollar sign.
-func dockerfileQuote(s string) string {
-	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`, `$`, `\$`)
-	return `"` + r.Replace(s) + `"`
 }
 
 // progressMessage is one line of the daemon's JSON progress stream.

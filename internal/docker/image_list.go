@@ -21,9 +21,15 @@ func (c *Client) ImageList(ctx context.Context, labels map[string]string) ([]Ima
 	if err := setLabelFilter(q, labels); err != nil {
 		return nil, err
 	}
-	var out []ImageSummary
-	if err := c.getJSON(ctx, "/images/json", q, &out); err != nil {
+	var all []ImageSummary
+	if err := c.getJSON(ctx, "/images/json", q, &all); err != nil {
 		return nil, fmt.Errorf("listing images: %w", err)
+	}
+	out := all[:0]
+	for _, img := range all {
+		if hasLabels(img.Labels, labels) {
+			out = append(out, img)
+		}
 	}
 	return out, nil
 }

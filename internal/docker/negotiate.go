@@ -86,7 +86,7 @@ func (c *Client) negotiate(ctx context.Context, pinged string) (Engine, error) {
 	var err error
 	if apiLess(MaxAPIVersion, e.MaxAPIVersion) || apiLess(e.MaxAPIVersion, MinAPIVersion) {
 		// Newer than boxtax: is 1.52 still served? Older: name it in the error.
-		v, err := c.versionAnswer(ctx)
+		v, err := c.versionAnswer(ctx, "")
 		if err != nil {
 			return Engine{}, err
 		}
@@ -109,7 +109,7 @@ func (c *Client) Engine(ctx context.Context) (Engine, error) {
 	if err != nil || e.Name != "" {
 		return e, err
 	}
-	v, err := c.versionAnswer(ctx)
+	v, err := c.versionAnswer(ctx, e.APIVersion)
 	if err != nil {
 		return Engine{}, err
 	}
@@ -146,9 +146,14 @@ func (c *Client) ping(ctx context.Context) (string, error) {
 	return v, nil
 }
 
-// versionAnswer asks the unversioned GET /version.
-func (c *Client) versionAnswer(ctx context.Context) (versionAnswer, error) {
-	resp, err := c.send(ctx, http.MethodGet, "/version", nil, nil, nil)
+// versionAnswer asks GET /version at the API version given, or unversioned
+// (at the daemon's own newest) when none is agreed yet.
+func (c *Client) versionAnswer(ctx context.Context, apiVersion string) (versionAnswer, error) {
+	path := "/version"
+	if apiVersion != "" {
+		path = "/v" + apiVersion + path
+	}
+	resp, err := c.send(ctx, http.MethodGet, path, nil, nil, nil)
 	if err != nil {
 		return versionAnswer{}, err
 	}

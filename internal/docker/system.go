@@ -2,10 +2,8 @@ package docker
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
 	"time"
 )
 
@@ -60,19 +58,11 @@ func (c *Client) Ping(ctx context.Context) error {
 	return nil
 }
 
-// Version returns the daemon's version and API versions (the unversioned
-// GET /version, which answers before any version is negotiated).
+// Version returns the daemon's version and API versions.
 func (c *Client) Version(ctx context.Context) (Version, error) {
-	resp, err := c.send(ctx, http.MethodGet, "/version", nil, nil, nil)
-	if err != nil {
-		return Version{}, err
-	}
-	defer resp.Body.Close()
 	var v Version
-	if err := json.NewDecoder(resp.Body).Decode(&v); err != nil {
-		return Version{}, fmt.Errorf("docker GET /version: decoding answer: %w", err)
-	}
-	return v, nil
+	err := c.getJSON(ctx, "/version", nil, &v)
+	return v, err
 }
 
 // Info returns the daemon's configuration and the machine's facts.
