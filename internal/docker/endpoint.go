@@ -17,9 +17,11 @@ import (
 
 // supportedHosts names the daemon addresses boxtax understands, for errors.
 const supportedHosts = "use unix:///path/to/docker.sock, tcp://host:port (plain), " +
-	"or tcp://host:port with DOCKER_TLS_VERIFY=1 and DOCKER_CERT_PATH (TLS); " +
-	"ssh:// is not supported: forward the socket instead (ssh -L /tmp/docker.sock:/var/run/docker.sock host) " +
-	"and use unix:///tmp/docker.sock"
+	"or tcp://host:port with DOCKER_TLS_VERIFY=1 and DOCKER_CERT_PATH (TLS)"
+
+// sshAdvice says how to reach a daemon over ssh without ssh:// support.
+const sshAdvice = "; for a daemon reached over ssh, forward its socket " +
+	"(ssh -NL /tmp/docker.sock:/var/run/docker.sock HOST) and set DOCKER_HOST=unix:///tmp/docker.sock"
 
 // Endpoint says where a daemon listens and how to talk to it.
 type Endpoint struct {
@@ -226,19 +228,19 @@ type endpoint struct {
 func parseHost(host string) (endpoint, error) {
 	scheme, rest, ok := strings.Cut(host, "://")
 	if !ok {
-		return endpoint{}, fmt.Errorf("DOCKER_HOST %q has no scheme: %s", host, supportedHosts)
+		return endpoint{}, fmt.Errorf("%q has no scheme: %s", host, supportedHosts)
 	}
 	switch scheme {
 	case "unix":
 		if rest == "" || !strings.HasPrefix(rest, "/") {
-			return endpoint{}, fmt.Errorf("DOCKER_HOST %q needs an absolute socket path: %s", host, supportedHosts)
+			return endpoint{}, fmt.Errorf("%q needs an absolute socket path: %s", host, supportedHosts)
 		}
 		// The host part of the URL is a placeholder: the dialer ignores it.
 		return endpoint{network: "unix", address: rest, baseURL: "http://docker"}, nil
 	case "tcp":
 		addr := strings.TrimSuffix(rest, "/")
 		if addr == "" || strings.Contains(addr, "/") {
-			return endpoint{}, fmt.Errorf("DOCKER_HOST %q is not host:port: %s", host, supportedHosts)
+			return endpoint{}, fmt.Errorf("%q is not host:port: %s", host, supportedHosts)
 		}
 		defaultPort := false
 		if _, _, err := net.SplitHostPort(addr); err != nil {
@@ -246,8 +248,10 @@ func parseHost(host string) (endpoint, error) {
 			defaultPort = true
 		}
 		return endpoint{network: "tcp", address: addr, baseURL: "http://" + addr, defaultPort: defaultPort}, nil
+	case "ssh":
+		return endpoint{}, fmt.Errorf("%q: scheme %q is not supported: %s%s", host, scheme, supportedHosts, sshAdvice)
 	default:
-		return endpoint{}, fmt.Errorf("DOCKER_HOST scheme %q is not supported: %s", scheme, supportedHosts)
+		return endpoint{}, fmt.Errorf("%q: scheme %q is not supported: %s", host, scheme, supportedHosts)
 	}
 }
 

@@ -52,8 +52,9 @@ func TestResolveEndpoint(t *testing.T) {
 		{name: "DOCKER_CONFIG moves the directory", env: map[string]string{"HOME": home, "DOCKER_CONFIG": otherCfg, "DOCKER_CONTEXT": "pi"}, wantHost: "tcp://10.0.0.8:2375"},
 		{name: "context default is the default socket", env: map[string]string{"HOME": home, "DOCKER_CONTEXT": "default"}, wantHost: DefaultHost},
 		{name: "unknown context", env: map[string]string{"HOME": home, "DOCKER_CONTEXT": "nope"}, wantErr: `docker context "nope" (named by DOCKER_CONTEXT) does not exist`},
-		{name: "ssh context", env: map[string]string{"HOME": home, "DOCKER_CONTEXT": "remote-ssh"}, wantErr: `docker context remote-ssh: DOCKER_HOST scheme "ssh" is not supported`},
-		{name: "ssh host", env: map[string]string{"DOCKER_HOST": "ssh://me@pi"}, wantErr: `scheme "ssh" is not supported`},
+		{name: "ssh context", env: map[string]string{"HOME": home, "DOCKER_CONTEXT": "remote-ssh"}, wantErr: `docker context remote-ssh: "ssh://me@pi": scheme "ssh" is not supported`},
+		{name: "ssh host", env: map[string]string{"DOCKER_HOST": "ssh://me@pi"}, wantErr: `DOCKER_HOST: "ssh://me@pi": scheme "ssh" is not supported: use unix://`},
+		{name: "ssh host says how to forward", env: map[string]string{"DOCKER_HOST": "ssh://me@pi"}, wantErr: "forward its socket (ssh -NL /tmp/docker.sock:/var/run/docker.sock HOST)"},
 		{name: "TLS without certificates", env: map[string]string{"HOME": emptyHome, "DOCKER_HOST": "tcp://pi:2376", "DOCKER_TLS_VERIFY": "1"}, wantErr: "reading the CA certificate"},
 	}
 	for _, tt := range tests {
