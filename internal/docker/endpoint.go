@@ -157,6 +157,8 @@ func contextEndpoint(cfgDir, name, from string) (Endpoint, error) {
 	if err != nil {
 		return Endpoint{}, err
 	}
+	ep.Hint = "the address is docker context " + name + "'s (named by " + from + "); " +
+		"DOCKER_HOST overrides it, docker context use default goes back to the local socket"
 	tlsDir := filepath.Join(cfgDir, "contexts", "tls", id, "docker")
 	if _, err := os.Stat(tlsDir); err == nil || d.SkipTLSVerify {
 		if err := ep.useTLS(tlsDir, d.SkipTLSVerify, "docker context "+name); err != nil {

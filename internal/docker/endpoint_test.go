@@ -72,6 +72,9 @@ func TestResolveEndpoint(t *testing.T) {
 			if ep.Host != tt.wantHost || tt.wantFrom != "" && ep.From != tt.wantFrom {
 				t.Errorf("endpoint %s from %s, want %s from %s", ep.Host, ep.From, tt.wantHost, tt.wantFrom)
 			}
+			if strings.HasPrefix(ep.From, "docker context ") && !strings.Contains(ep.Hint, "DOCKER_HOST overrides it") {
+				t.Errorf("hint %q does not say where the address comes from", ep.Hint)
+			}
 		})
 	}
 }
