@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // The Engine API versions this client speaks. Every request boxtax sends and
@@ -69,6 +70,10 @@ type versionAnswer struct {
 // API versions; Engine adds the engine's name and version.
 func (c *Client) Negotiate(ctx context.Context) (Engine, error) { return c.negotiate(ctx, "") }
 
+// negotiateTimeout bounds one handshake, so that callers waiting for it
+// (whatever their own deadlines) are not held by a daemon that never answers.
+const negotiateTimeout = 10 * time.Second
+
 // negotiate is Negotiate with the Api-Version of a ping just made, if any.
 func (c *Client) negotiate(ctx context.Context, pinged string) (Engine, error) {
 	c.mu.Lock()
@@ -76,6 +81,8 @@ func (c *Client) negotiate(ctx context.Context, pinged string) (Engine, error) {
 	if c.engine != nil {
 		return *c.engine, nil
 	}
+	ctx, cancel := context.WithTimeout(ctx, negotiateTimeout)
+	defer cancel()
 	if pinged == "" {
 		var err error
 		if pinged, err = c.ping(ctx); err != nil {
