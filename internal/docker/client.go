@@ -88,19 +88,26 @@ func (c *Client) Host() string { return c.host }
 
 // do sends one request to the versioned API, at the version negotiated
 // with the daemon, and returns the response when its status is below 400;
-// otherwise it returns an *Error with the daemon's message. The caller
-// closes the response body.
+// otherwise it returns an *Error with the daemon's message. A request the
+// daemon refuses for its API version (an engine upgraded under a running
+// boxtax) makes the client negotiate again; one without a body is then
+// sent once more. The caller closes the response body.
 func (c *Client) do(ctx context.Context, method, path string, query url.Values, body io.Reader, header http.Header) (*http.Response, error) {
-	e, err := c.Negotiate(ctx)
-	if err != nil {
-		return nil, err
+	for attempt := 0; ; attempt++ {
+		e, err := c.Negotiate(ctx)
+		if err != nil {
+			return nil, err
+		}
+		resp, err := c.send(ctx, method, "/v"+e.APIVersion+path, query, body, header)
+		var daemonErr *Error
+		if !errors.As(err, &daemonErr) || !daemonErr.versionRefused() {
+			return resp, err
+		}
+		c.forget()
+		if body != nil || attempt > 0 {
+			return nil, err
+		}
 	}
-	resp, err := c.send(ctx, method, "/v"+e.APIVersion+path, query, body, header)
-	var daemonErr *Error
-	if errors.As(err, &daemonErr) && daemonErr.versionRefused() {
-		c.forget() // the daemon changed under us (an upgrade): ask again next time
-	}
-	return resp, err
 }
 
 // send sends one request to the path as given (versioned or not).

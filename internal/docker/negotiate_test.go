@@ -125,8 +125,8 @@ func TestNegotiateOnceForConcurrentCallers(t *testing.T) {
 	}
 }
 
-// An engine upgraded under a running client refuses the old version once;
-// the client then asks again and goes on at the new one.
+// An engine upgraded under a running client refuses the old version; the
+// client asks again and sends the request once more at the new one.
 func TestRenegotiateAfterRefusal(t *testing.T) {
 	var rng atomic.Value
 	rng.Store([2]string{"1.12", "1.41"})
@@ -137,12 +137,8 @@ func TestRenegotiateAfterRefusal(t *testing.T) {
 		t.Fatal(err)
 	}
 	rng.Store([2]string{"1.44", "1.52"}) // the upgrade
-	_, err := c.Info(ctx)
-	if err == nil || !strings.Contains(err.Error(), "client version 1.41 is too old") {
-		t.Fatalf("error = %v, want the daemon's refusal", err)
-	}
 	if _, err := c.Info(ctx); err != nil {
-		t.Fatalf("after the refusal: %v, want a renegotiated request", err)
+		t.Fatalf("after the upgrade: %v, want the request renegotiated and sent again", err)
 	}
 	if e, _ := c.Negotiate(ctx); e.APIVersion != "1.52" || calls.Load() != 2 {
 		t.Errorf("version %s after %d negotiations, want 1.52 after 2", e.APIVersion, calls.Load())
