@@ -1,0 +1,32 @@
+package report
+
+import (
+	"testing"
+
+	"github.com/boxtax/boxtax/internal/hostinfo"
+)
+
+func TestEnginesLine(t *testing.T) {
+	docker29 := &hostinfo.Docker{Engine: "Docker Engine", ServerVersion: "29.0.0", APIVersion: "1.52", StorageDriver: "overlayfs"}
+	old := &hostinfo.Docker{ServerVersion: "24.0.7", StorageDriver: "overlay2"} // recorded before engines were named
+	tests := []struct {
+		name string
+		d    *hostinfo.Docker
+		envs []string
+		want string
+	}{
+		{"engine beside its environments", docker29, []string{"native", "docker-bridge", "docker-host"},
+			"docker-bridge, docker-host: Docker Engine 29.0.0, API 1.52, overlayfs"},
+		{"old facts", old, []string{"native", "docker-host"}, "docker-host: Docker 24.0.7, overlay2"},
+		{"native only", docker29, []string{"native"}, ""},
+		{"engine not reached", &hostinfo.Docker{Error: "cannot reach Docker"}, []string{"docker-bridge"}, ""},
+		{"no facts", nil, []string{"docker-bridge"}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := enginesLine(hostinfo.Host{Docker: tt.d}, tt.envs); got != tt.want {
+				t.Errorf("enginesLine = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
