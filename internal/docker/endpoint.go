@@ -36,9 +36,10 @@ type Endpoint struct {
 type Getenv func(string) string
 
 // ResolveEndpoint finds the daemon as the docker CLI does:
-//  1. DOCKER_HOST, with TLS when DOCKER_TLS_VERIFY or DOCKER_CERT_PATH is set
-//     (certificates ca.pem, cert.pem, key.pem from DOCKER_CERT_PATH, else
-//     the docker configuration directory);
+//  1. DOCKER_HOST, with TLS when DOCKER_TLS_VERIFY, DOCKER_CERT_PATH or
+//     DOCKER_TLS is set (certificates ca.pem, cert.pem, key.pem from
+//     DOCKER_CERT_PATH, else the docker configuration directory); the
+//     daemon's certificate is checked only with DOCKER_TLS_VERIFY;
 //  2. else the context named by DOCKER_CONTEXT, else the currentContext of
 //     config.json in the configuration directory (DOCKER_CONFIG, default
 //     ~/.docker); its meta.json names the host and its tls/ directory the
@@ -55,7 +56,7 @@ func ResolveEndpoint(getenv Getenv) (Endpoint, error) {
 		}
 		certPath := getenv("DOCKER_CERT_PATH")
 		verify := getenv("DOCKER_TLS_VERIFY") != ""
-		if verify || certPath != "" {
+		if verify || certPath != "" || getenv("DOCKER_TLS") != "" {
 			if certPath == "" {
 				certPath = cfgDir
 			}

@@ -145,6 +145,8 @@ func TestTLSToTheRealDaemon(t *testing.T) {
 	certDir(t, good, ca, ca)
 	stranger := t.TempDir()
 	certDir(t, stranger, ca, newCA(t)) // trusts the daemon, but the daemon does not know it
+	otherCA := t.TempDir()
+	certDir(t, otherCA, newCA(t), ca) // known to the daemon, but its ca.pem does not vouch for the daemon
 
 	ctxHome := t.TempDir()
 	cfg := filepath.Join(ctxHome, ".docker")
@@ -171,6 +173,8 @@ func TestTLSToTheRealDaemon(t *testing.T) {
 		{"DOCKER_TLS_VERIFY and DOCKER_CERT_PATH", map[string]string{"DOCKER_HOST": host, "DOCKER_TLS_VERIFY": "1", "DOCKER_CERT_PATH": good}, ""},
 		{"certificates from ~/.docker", map[string]string{"DOCKER_HOST": host, "DOCKER_TLS_VERIFY": "1", "DOCKER_CONFIG": good}, ""},
 		{"current docker context with TLS", map[string]string{"HOME": ctxHome}, ""},
+		{"DOCKER_TLS does not check the daemon", map[string]string{"DOCKER_HOST": host, "DOCKER_TLS": "1", "DOCKER_CERT_PATH": otherCA}, ""},
+		{"DOCKER_TLS_VERIFY does", map[string]string{"DOCKER_HOST": host, "DOCKER_TLS_VERIFY": "1", "DOCKER_CERT_PATH": otherCA}, "TLS with the Docker daemon"},
 		{"client certificate of another CA", map[string]string{"DOCKER_HOST": host, "DOCKER_TLS_VERIFY": "1", "DOCKER_CERT_PATH": stranger}, "TLS with the Docker daemon at " + host + " failed: check ca.pem"},
 		{"plain HTTP to a TLS port", map[string]string{"DOCKER_HOST": host, "HOME": t.TempDir()}, "if it uses TLS, set DOCKER_TLS_VERIFY=1"},
 	}
