@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/boxtax/boxtax/internal/docker"
 	"github.com/boxtax/boxtax/internal/docker/enginetest"
@@ -75,7 +76,7 @@ func TestStudyThroughEngine29(t *testing.T) {
 }
 
 // Engines with no API version in common are unavailable, with both ranges
-// and what to do, in list envs and in sysinfo.
+// and what to do, in list envs, in sysinfo, and before a study starts.
 func TestEnginesWithoutCommonVersion(t *testing.T) {
 	up, upAPI := enginetest.RealDaemon(t)
 	for _, tt := range []struct {
@@ -97,6 +98,14 @@ func TestEnginesWithoutCommonVersion(t *testing.T) {
 			res = runIn(t, dir, "sysinfo")
 			if !strings.Contains(res.stdout, "unavailable: ") || !strings.Contains(res.stdout, tt.want) {
 				t.Errorf("sysinfo does not say %q:\n%s", tt.want, res.stdout)
+			}
+			start := time.Now()
+			res = runIn(t, dir, "run", testdata(t, "engines.yaml"), "--settle", "0")
+			if res.code != ExitUsage || !strings.Contains(res.stderr, "environment docker-bridge is not available") || !strings.Contains(res.stderr, tt.want) {
+				t.Errorf("run: exit %d, stderr:\n%s\nwant exit %d before the study starts, saying %q", res.code, res.stderr, ExitUsage, tt.want)
+			}
+			if took := time.Since(start); took > 20*time.Second {
+				t.Errorf("run took %v to refuse, want under 20 s", took)
 			}
 		})
 	}
