@@ -92,14 +92,15 @@ func (c *Client) negotiate(ctx context.Context, pinged string) (Engine, error) {
 	e := Engine{MaxAPIVersion: pinged}
 	var err error
 	if apiLess(MaxAPIVersion, e.MaxAPIVersion) || apiLess(e.MaxAPIVersion, MinAPIVersion) {
-		// Newer than boxtax: is 1.52 still served? Older: name it in the error.
-		v, err := c.versionAnswer(ctx, "")
-		if err != nil {
-			return Engine{}, err
+		// Newer than boxtax: is 1.52 still served? Older: name it in the
+		// error. Without an answer: name no engine, assume no minimum.
+		if v, err := c.versionAnswer(ctx, ""); err == nil {
+			named := engineOf(v)
+			named.MaxAPIVersion = e.MaxAPIVersion
+			e = named
+		} else {
+			e.Name = "the daemon"
 		}
-		named := engineOf(v)
-		named.MaxAPIVersion = e.MaxAPIVersion
-		e = named
 	}
 	if e.APIVersion, err = chooseAPIVersion(e.MinAPIVersion, e.MaxAPIVersion); err != nil {
 		return Engine{}, &VersionError{Host: c.host, Engine: e}
