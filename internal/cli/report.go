@@ -240,6 +240,13 @@ func layoutOf(st store.Study) report.Layout {
 	}
 	_ = spec.Validate(env.Names()) // fills in the default baseline
 	lay := report.Layout{Baseline: spec.Baseline, Envs: spec.EnvNames()}
+	lay.Repetitions.Spec = spec.Repetitions
+	if spec.Paper != nil {
+		lay.Repetitions.Paper, lay.Repetitions.PaperID = spec.Paper.Repetitions, spec.Paper.ID
+	}
+	if a := spec.Adaptive; a != nil {
+		lay.Repetitions.PrecisionPct, lay.Repetitions.MaxRounds = a.PrecisionPct, a.MaxRepetitions
+	}
 	for _, w := range spec.Workloads {
 		lay.Workloads = append(lay.Workloads, w.Name)
 	}

@@ -80,6 +80,8 @@ type StudyInfo struct {
 	CreatedAt time.Time       `json:"created_at"`
 	Host      json.RawMessage `json:"host"`
 	Spec      string          `json:"spec_yaml"`
+	// Repetitions compares this study's repetitions with the paper's.
+	Repetitions Repetitions `json:"repetitions"`
 }
 
 // Cell is one metric of one cell with its statistics and, for every level
@@ -107,7 +109,10 @@ type Cell struct {
 	OverheadNote   string            `json:"overhead_note,omitempty"` // why the interval is missing
 	PValue         *float64          `json:"p_value,omitempty"`       // Welch's t-test against the baseline
 	Significant    bool              `json:"significant"`             // the interval excludes 0
-	Values         []float64         `json:"values"`                  // one per measured run, in run order
+	// PrecisionReached says, in an adaptive study (--reps auto), whether the
+	// overhead's 95 % interval is within the target; null elsewhere.
+	PrecisionReached *bool     `json:"precision_reached,omitempty"`
+	Values           []float64 `json:"values"` // one per measured run, in run order
 
 	secondary bool
 	absolute  bool   // shown as mean (std) in every environment
@@ -143,6 +148,9 @@ type Layout struct {
 	Baseline  string
 	Envs      []string
 	Workloads []string
+	// Repetitions is what the spec asked for and what the paper made; Build
+	// counts the rounds actually planned.
+	Repetitions Repetitions
 }
 
 // Build computes the report of a study from its stored runs and samples.
@@ -152,7 +160,9 @@ func Build(st store.Study, lay Layout, runs []store.Run, samples []store.Sample)
 	r := &Report{Schema: Schema, Failures: []Failure{}, Cells: []Cell{}, Warnings: []string{}}
 	r.addWarnings(warnings(runs))
 	r.Study = StudyInfo{ID: st.ID, Name: st.Name, Status: st.Status, Seed: st.Seed, Baseline: baseline,
-		CreatedAt: st.CreatedAt.UTC(), Host: json.RawMessage(orEmpty(st.HostJSON)), Spec: st.SpecYAML}
+		CreatedAt: st.CreatedAt.UTC(), Host: json.RawMessage(orEmpty(st.HostJSON)), Spec: st.SpecYAML,
+		Repetitions: lay.Repetitions}
+	r.Study.Repetitions.Rounds = measuredRounds(runs)
 	byID := map[int64]store.Run{}
 	factorSet := map[string]bool{}
 	for _, run := range runs {
@@ -236,6 +246,7 @@ func Build(st store.Study, lay Layout, runs []store.Run, samples []store.Sample)
 	for _, k := range order {
 		r.Cells = append(r.Cells, *cells[k])
 	}
+	r.markPrecision()
 	r.sortCells(lay.Workloads)
 	r.addWarnings(noisyCells(r.Cells, r.factors))
 	r.addWarnings(outliers(r.Cells, r.factors))

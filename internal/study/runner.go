@@ -47,6 +47,12 @@ type Runner struct {
 // (Ctrl-C), the run in flight is stopped and left pending, the study is marked
 // interrupted, and ctx's error is returned; finished runs stay in the store.
 func (r *Runner) Execute(ctx context.Context, st store.Study, runs []store.Run) error {
+	return r.stop(ctx, st, r.executePending(ctx, runs))
+}
+
+// executePending does the pending runs among runs, in order; it returns
+// ctx's error when interrupted and a store error when a run cannot be kept.
+func (r *Runner) executePending(ctx context.Context, runs []store.Run) error {
 	var pending []store.Run
 	for _, run := range runs {
 		if run.Status == store.RunPending {
@@ -69,6 +75,15 @@ func (r *Runner) Execute(ctx context.Context, st store.Study, runs []store.Run) 
 			return err
 		}
 		r.Progress.RunEnded(done.Run)
+	}
+	return ctx.Err()
+}
+
+// stop records how the study ended: finished, or interrupted when ctx ended;
+// err (a store error or ctx's) is returned.
+func (r *Runner) stop(ctx context.Context, st store.Study, err error) error {
+	if err != nil && ctx.Err() == nil {
+		return err
 	}
 	status := store.StudyFinished
 	if ctx.Err() != nil {
