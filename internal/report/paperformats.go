@@ -122,7 +122,7 @@ func writePapersMarkdown(w io.Writer, r *Report, cmps []PaperComparison) error {
 				cells = append(cells, mdEscape(p))
 			}
 			ours := mdEscape(row.Ours)
-			if row.OursPct != nil && len(row.OursCI95) == 2 && row.OursCI95[0] != nil && (*row.OursCI95[0] > 0 || *row.OursCI95[1] < 0) {
+			if row.OursSignificant {
 				ours = "**" + ours + "**"
 			}
 			cells = append(cells, ours, mdEscape(bt))

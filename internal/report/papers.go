@@ -208,6 +208,9 @@ type PaperRow struct {
 	OursPct      *float64   `json:"ours_pct"`
 	OursCI95     []*float64 `json:"ours_ci95,omitempty"`
 	OursMean     *float64   `json:"ours_mean,omitempty"` // in the boxtax metric's unit
+	// OursSignificant: the interval excludes 0 and rests on a test (two
+	// constant samples have none).
+	OursSignificant bool `json:"ours_significant"`
 }
 
 // Comparison statuses.
@@ -352,6 +355,7 @@ func (r *Report) fillOurs(row *PaperRow, m *PaperMapping) {
 		pct := *c.OverheadPct
 		row.OursPct = &pct
 		row.OursCI95 = c.OverheadCI95
+		row.OursSignificant = c.Significant
 		if c.OverheadCI95[0] != nil && c.OverheadCI95[1] != nil {
 			row.Ours = fmt.Sprintf("%s [%s, %s]", row.Ours, fmtPct(*c.OverheadCI95[0]), fmtPct(*c.OverheadCI95[1]))
 		}
