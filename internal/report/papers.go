@@ -269,13 +269,13 @@ type PaperRow struct {
 	// Levels is the paper's setup for this row (wire, instances, load...);
 	// Cell names the cell of this study compared with it, or Missing says
 	// why none is.
-	Levels  map[string]string `json:"levels,omitempty"`
-	Cell    string            `json:"cell,omitempty"`
-	Missing string            `json:"missing,omitempty"`
-	Ours         string     `json:"ours"`   // this machine, in the table layout
-	OursPct      *float64   `json:"ours_pct"`
-	OursCI95     []*float64 `json:"ours_ci95,omitempty"`
-	OursMean     *float64   `json:"ours_mean,omitempty"` // in the boxtax metric's unit
+	Levels   map[string]string `json:"levels,omitempty"`
+	Cell     string            `json:"cell,omitempty"`
+	Missing  string            `json:"missing,omitempty"`
+	Ours     string            `json:"ours"` // this machine, in the table layout
+	OursPct  *float64          `json:"ours_pct"`
+	OursCI95 []*float64        `json:"ours_ci95,omitempty"`
+	OursMean *float64          `json:"ours_mean,omitempty"` // in the boxtax metric's unit
 	// OursSignificant: the interval excludes 0 and rests on a test (two
 	// constant samples have none).
 	OursSignificant bool `json:"ours_significant"`
