@@ -67,15 +67,19 @@ type PaperDevice struct {
 // compares only a cell of this study with the same levels, and says so
 // where there is none. Table, column and row levels add up (the row's win).
 type PaperTable struct {
-	Table   string                         `yaml:"table"`
-	Title   string                         `yaml:"title"`
-	Tool    string                         `yaml:"tool"`
-	Note    string                         `yaml:"note"`
-	Env     string                         `yaml:"env,omitempty"`    // the environment of rows that name none
-	Levels  map[string]string              `yaml:"levels,omitempty"` // the paper's setup for the whole table
-	Rows    []PaperRowSpec                 `yaml:"rows,omitempty"`   // the table's own rows; default: the configurations
-	Columns []PaperColumn                  `yaml:"columns"`
-	Values  map[string]map[string][]string `yaml:"values"` // device -> row (configuration) -> one cell per column
+	Table   string            `yaml:"table"`
+	Caption string            `yaml:"caption"` // how the source's caption line begins, e.g. "TABLE III."
+	Title   string            `yaml:"title"`
+	Tool    string            `yaml:"tool"`
+	Note    string            `yaml:"note"`
+	Env     string            `yaml:"env,omitempty"`    // the environment of rows that name none
+	Levels  map[string]string `yaml:"levels,omitempty"` // the paper's setup for the whole table
+	Rows    []PaperRowSpec    `yaml:"rows,omitempty"`   // the table's own rows; default: the configurations
+	// Transposed: the source prints one row per device (labelled with the
+	// device's name) and the table's single row as its columns.
+	Transposed bool                           `yaml:"transposed,omitempty"`
+	Columns    []PaperColumn                  `yaml:"columns"`
+	Values     map[string]map[string][]string `yaml:"values"` // device -> row (configuration) -> one cell per column
 }
 
 // PaperRowSpec is one row of a table with rows of its own: its label as
@@ -215,7 +219,7 @@ var (
 )
 
 func parsePublished(s string) (published, error) {
-	if strings.TrimSpace(s) == "" {
+	if t := strings.TrimSpace(s); t == "" || t == "N/A" {
 		return published{blank: true}, nil
 	}
 	if m := publishedCell.FindStringSubmatch(s); m != nil {

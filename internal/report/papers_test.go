@@ -101,7 +101,7 @@ func TestParsePublishedCells(t *testing.T) {
 		{"", published{blank: true}, false},
 		{"fast", published{}, true},
 		{"(0,5", published{}, true},
-		{"N/A", published{}, true},
+		{"N/A", published{blank: true}, false},
 	}
 	for _, tt := range tests {
 		got, err := parsePublished(tt.in)
