@@ -73,6 +73,9 @@ func writePapersTable(w io.Writer, r *Report, cmps []PaperComparison) error {
 			if row.First {
 				col, bt = row.Column, row.Boxtax
 			}
+			if row.OwnMapping {
+				bt = row.Boxtax
+			}
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", col, confName(row), strings.Join(row.Published, "\t"), row.Ours, orDash(row.Cell), bt)
 		}
 		if err := tw.Flush(); err != nil {
@@ -116,6 +119,9 @@ func writePapersMarkdown(w io.Writer, r *Report, cmps []PaperComparison) error {
 			col, bt := "", ""
 			if row.First {
 				col, bt = row.Column, row.Boxtax
+			}
+			if row.OwnMapping {
+				bt = row.Boxtax
 			}
 			cells := []string{mdEscape(col), mdEscape(confName(row))}
 			for _, p := range row.Published {

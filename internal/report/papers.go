@@ -90,6 +90,10 @@ type PaperRowSpec struct {
 	Env    string            `yaml:"env,omitempty"`
 	Levels map[string]string `yaml:"levels,omitempty"`
 	Quote  string            `yaml:"quote,omitempty"`
+	// Boxtax, when set, maps this row's numbers instead of the column's
+	// mapping: the sentences of a text each state a different quantity.
+	Boxtax *PaperMapping `yaml:"boxtax,omitempty"`
+	Note   string        `yaml:"note,omitempty"`
 }
 
 // PaperColumn is one published quantity and the boxtax metric it
@@ -261,11 +265,14 @@ type PaperComparison struct {
 // PaperRow is one published quantity in one configuration, on every device
 // of the paper and on this machine.
 type PaperRow struct {
-	Column    string   `json:"column"` // e.g. "SCALE, Mb/s"
-	Conf      string   `json:"conf"`   // the paper's configuration
-	Env       string   `json:"env"`    // the boxtax environment it corresponds to
-	First     bool     `json:"-"`      // first row of its column
-	Published []string `json:"published"`
+	Column string `json:"column"` // e.g. "SCALE, Mb/s"
+	Conf   string `json:"conf"`   // the paper's configuration
+	Env    string `json:"env"`    // the boxtax environment it corresponds to
+	First  bool   `json:"-"`      // first row of its column
+	// OwnMapping: the row maps to a metric of its own (a sentence of the
+	// text), so its boxtax metric is printed on it, not once per column.
+	OwnMapping bool     `json:"-"`
+	Published  []string `json:"published"`
 	// PublishedPct holds the published % deviations (null for the baseline).
 	PublishedPct []*float64 `json:"published_pct"`
 	Boxtax       string     `json:"boxtax"` // the metric compared, or why there is none
@@ -341,6 +348,11 @@ func (p Paper) compare(r *Report) []PaperComparison {
 		if t.Note != "" {
 			pc.Notes = append(pc.Notes, strings.TrimSpace(t.Note))
 		}
+		for _, row := range t.Rows {
+			if row.Note != "" {
+				pc.Notes = append(pc.Notes, row.Name+": "+strings.TrimSpace(row.Note))
+			}
+		}
 		for _, c := range p.Corrections {
 			if c.Table == t.Table {
 				pc.Notes = append(pc.Notes, "Transcription: "+c.Text)
@@ -377,7 +389,7 @@ func (p Paper) compare(r *Report) []PaperComparison {
 					}
 					printed = true
 					var pct *float64
-					if pub.pct && pub.hasStd {
+					if pub.pct {
 						v := pub.value
 						pct = &v
 					} else {
@@ -388,10 +400,15 @@ func (p Paper) compare(r *Report) []PaperComparison {
 					}
 					row.Published, row.PublishedPct = append(row.Published, text), append(row.PublishedPct, pct)
 				}
-				r.fillOurs(&row, col.Boxtax, absolute)
-				if !printed && row.Status != PaperMeasured {
+				mapping := col.Boxtax
+				if spec.Boxtax != nil {
+					mapping = spec.Boxtax
+				}
+				r.fillOurs(&row, mapping, absolute)
+				if !printed && (row.Status != PaperMeasured || spec.Boxtax != nil) {
 					continue // neither published nor measured here
 				}
+				row.OwnMapping = spec.Boxtax != nil
 				row.First, first = first, false
 				pc.Rows = append(pc.Rows, row)
 			}
@@ -439,7 +456,7 @@ func (r *Report) fillOurs(row *PaperRow, m *PaperMapping, absolute bool) {
 	if wl, err := workload.Lookup(m.Workload); err == nil {
 		if met, ok := wl.Info().Metric(m.Metric); ok {
 			row.Boxtax = m.Workload + " " + met.Label
-		} else if !strings.HasPrefix(m.Metric, monitorPrefix) {
+		} else if !IsHostMetric(m.Metric) {
 			row.Status, row.Ours = PaperNotMeasured, "not measured in this study"
 			row.Boxtax += fmt.Sprintf(" (boxtax's %s has no metric %s: papers/*.yaml needs updating)", m.Workload, m.Metric)
 			return
@@ -483,9 +500,11 @@ func (r *Report) fillOurs(row *PaperRow, m *PaperMapping, absolute bool) {
 	}
 }
 
-// monitorPrefix marks host monitor metrics (mon.power_W), which every
-// workload's runs carry when the monitors ran.
-const monitorPrefix = "mon."
+// IsHostMetric tells the metrics every workload's runs carry when the
+// monitors ran: host readings (mon.power_W) and energy (energy.power_avg_W).
+func IsHostMetric(metric string) bool {
+	return strings.HasPrefix(metric, "mon.") || strings.HasPrefix(metric, "energy.")
+}
 
 // levelDefaults are the levels of reserved factors a study that does not
 // vary them runs at.
