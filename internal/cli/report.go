@@ -26,8 +26,12 @@ type reportOptions struct {
 }
 
 // DefaultPaper is the published study --compare-paper compares with when
-// given no name.
+// given no name and the study's spec names none (paper: id).
 const DefaultPaper = "krylovskiy2015"
+
+// studyPaper is what --compare-paper alone stands for until the study is
+// read: the paper its spec names.
+const studyPaper = "(the study's)"
 
 // paperFlag is --compare-paper[=PAPER]: alone it means DefaultPaper.
 type paperFlag struct{ dst *string }
@@ -42,7 +46,7 @@ func (p paperFlag) String() string {
 func (p paperFlag) Set(s string) error {
 	switch s {
 	case "true":
-		*p.dst = DefaultPaper
+		*p.dst = studyPaper
 	case "false":
 		*p.dst = ""
 	default:
@@ -60,7 +64,7 @@ func reportCmd(ctx context.Context, g *Globals, args []string) error {
 	fs.Int64Var(&o.StudyID, "study", 0, "study id (default: the latest)")
 	fs.StringVar(&o.Format, "format", "table", "output format: "+strings.Join(report.Formats(), ", "))
 	fs.StringVar(&o.Output, "o", "", "write to this file instead of stdout")
-	fs.Var(paperFlag{&o.Paper}, "compare-paper", "print a published study's tables beside this one's numbers: --compare-paper (= "+DefaultPaper+") or --compare-paper=PAPER, one of "+strings.Join(report.PaperIDs(), ", "))
+	fs.Var(paperFlag{&o.Paper}, "compare-paper", "print a published study's tables beside this one's numbers: --compare-paper (the paper the study's spec names, else "+DefaultPaper+") or --compare-paper=PAPER, one of "+strings.Join(report.PaperIDs(), ", "))
 	fs.StringVar(&o.PlotsDir, "plots", "", "also write every plot as an SVG file into this directory")
 	fs.BoolVar(&o.PNG, "png", false, "with --plots: also write each plot as PNG (needs rsvg-convert, Debian package librsvg2-bin)")
 	pos, err := parse(fs, args)
@@ -111,6 +115,12 @@ func writeReport(ctx context.Context, g *Globals, o reportOptions) error {
 		}
 	}
 	var cmps []report.PaperComparison
+	if o.Paper == studyPaper {
+		o.Paper = rep.Study.Repetitions.PaperID
+		if o.Paper == "" {
+			o.Paper = DefaultPaper
+		}
+	}
 	if o.Paper != "" {
 		if cmps, err = report.ComparePaper(rep, o.Paper); err != nil {
 			return usageError{err}
