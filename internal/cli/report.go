@@ -23,6 +23,7 @@ type reportOptions struct {
 	Paper    string // --compare-paper: the published study to put beside this one; empty: none
 	PlotsDir string // --plots: write every plot as SVG into this directory
 	PNG      bool   // --png: and as PNG, through rsvg-convert
+	Paired   bool   // --paired: overhead intervals paired by round
 }
 
 // DefaultPaper is the published study --compare-paper compares with when
@@ -66,6 +67,7 @@ func reportCmd(ctx context.Context, g *Globals, args []string) error {
 	fs.StringVar(&o.Output, "o", "", "write to this file instead of stdout")
 	fs.Var(paperFlag{&o.Paper}, "compare-paper", "print a published study's tables beside this one's numbers: --compare-paper (the paper the study's spec names, else "+DefaultPaper+") or --compare-paper=PAPER, one of "+strings.Join(report.PaperIDs(), ", "))
 	fs.StringVar(&o.PlotsDir, "plots", "", "also write every plot as an SVG file into this directory")
+	fs.BoolVar(&o.Paired, "paired", false, "overhead intervals, p-values and stars paired by round (the runs are randomized complete blocks): drift between rounds drops out")
 	fs.BoolVar(&o.PNG, "png", false, "with --plots: also write each plot as PNG (needs rsvg-convert, Debian package librsvg2-bin)")
 	pos, err := parse(fs, args)
 	if err != nil {
@@ -105,7 +107,7 @@ func writeReport(ctx context.Context, g *Globals, o reportOptions) error {
 	if err != nil {
 		return err
 	}
-	rep, err := buildReport(ctx, db, id)
+	rep, err := buildReportWith(ctx, db, id, o.Paired)
 	if err != nil {
 		return err
 	}
@@ -171,6 +173,12 @@ func resolveStudy(ctx context.Context, db *store.Store, id int64) (int64, error)
 
 // buildReport loads a study and computes its report.
 func buildReport(ctx context.Context, db *store.Store, id int64) (*report.Report, error) {
+	return buildReportWith(ctx, db, id, false)
+}
+
+// buildReportWith is buildReport, with the overheads paired by round when
+// paired is set.
+func buildReportWith(ctx context.Context, db *store.Store, id int64, paired bool) (*report.Report, error) {
 	st, err := db.Study(ctx, id)
 	if err != nil {
 		return nil, usageError{err}
@@ -183,7 +191,9 @@ func buildReport(ctx context.Context, db *store.Store, id int64) (*report.Report
 	if err != nil {
 		return nil, err
 	}
-	return report.Build(st, layoutOf(st), runs, samples), nil
+	lay := layoutOf(st)
+	lay.Paired = paired
+	return report.Build(st, lay, runs, samples), nil
 }
 
 // addSeries gives the report the long per-iteration records of the study's

@@ -82,6 +82,9 @@ type StudyInfo struct {
 	Spec      string          `json:"spec_yaml"`
 	// Repetitions compares this study's repetitions with the paper's.
 	Repetitions Repetitions `json:"repetitions"`
+	// Interval says which interval the cells' overhead_ci95 is: Welch-type
+	// unpaired Fieller, or paired by round (report --paired).
+	Interval string `json:"interval"`
 }
 
 // Cell is one metric of one cell with its statistics and, for every level
@@ -114,6 +117,12 @@ type Cell struct {
 	PrecisionReached *bool     `json:"precision_reached,omitempty"`
 	Values           []float64 `json:"values"` // one per measured run, in run order
 
+	// Paired is the overhead estimated from the rounds (blocks) in which
+	// both this cell and its baseline ran: drift between rounds drops out.
+	// Null when fewer than 2 rounds pair up, and for the baseline.
+	Paired *PairedResult `json:"paired,omitempty"`
+
+	reps      []int // the round of each value, parallel to Values
 	secondary bool
 	absolute  bool   // shown as mean (std) in every environment
 	group     string // workload and non-env levels: one table row group
@@ -151,6 +160,9 @@ type Layout struct {
 	// Repetitions is what the spec asked for and what the paper made; Build
 	// counts the rounds actually planned.
 	Repetitions Repetitions
+	// Paired makes the overhead's interval, p-value and stars the paired
+	// ones (by round) in every cell where they exist (report --paired).
+	Paired bool
 }
 
 // Build computes the report of a study from its stored runs and samples.
@@ -220,6 +232,7 @@ func Build(st store.Study, lay Layout, runs []store.Run, samples []store.Sample)
 			order = append(order, k)
 		}
 		c.Values = append(c.Values, smp.Value)
+		c.reps = append(c.reps, run.Rep)
 	}
 	for _, k := range order {
 		c := cells[k]
@@ -242,6 +255,14 @@ func Build(st store.Study, lay Layout, runs []store.Run, samples []store.Sample)
 		c.OverheadNote = o.Reason
 		c.PValue = finite(o.PValue)
 		c.Significant = o.Significant
+		c.pairWith(base)
+		if lay.Paired && c.Paired != nil {
+			c.usePaired()
+		}
+	}
+	r.Study.Interval = intervalUnpaired
+	if lay.Paired {
+		r.Study.Interval = intervalPaired
 	}
 	for _, k := range order {
 		r.Cells = append(r.Cells, *cells[k])

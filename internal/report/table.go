@@ -52,6 +52,9 @@ func (r *Report) heading() string {
 	if s := r.PrecisionSummary(); s != "" {
 		head += "\nprecision: " + s
 	}
+	if r.Study.Interval == intervalPaired {
+		head += "\noverhead intervals: " + intervalPaired
+	}
 	return head
 }
 
