@@ -113,6 +113,7 @@ func TestAdaptiveAddsWholeRoundsUntilReached(t *testing.T) {
 				t.Fatal(err)
 			}
 			checkRounds(t, r, st, tt.wantRounds)
+			checkEachRunOnce(t, r, st)
 		})
 	}
 }
@@ -197,4 +198,22 @@ func TestAdaptiveResumesWhereItStopped(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkRounds(t, r, st, 4)
+	checkEachRunOnce(t, r, st)
+}
+
+// checkEachRunOnce: the environments started as many workers as the study
+// has runs: no run was done twice when rounds were added.
+func checkEachRunOnce(t *testing.T, r *Runner, st store.Study) {
+	t.Helper()
+	stored, err := r.Store.Runs(context.Background(), st.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	started := 0
+	for _, e := range r.Envs {
+		started += e.(*scriptedEnv).n
+	}
+	if started != len(stored) {
+		t.Errorf("%d workers started for %d runs: runs were done again", started, len(stored))
+	}
 }
