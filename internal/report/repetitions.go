@@ -117,7 +117,11 @@ func (r *Report) PrecisionSummary() string {
 		}
 		hw := precisionHalfWidth(c)
 		w := "no interval"
-		if !math.IsInf(hw, 1) {
+		switch {
+		case math.IsInf(hw, 1):
+		case hw >= 10:
+			w = fmt.Sprintf("±%.0f%%", hw)
+		default:
 			w = fmt.Sprintf("±%.2g%%", hw)
 		}
 		missed = append(missed, fmt.Sprintf("%s %s @ %s (%s)", strings.TrimSpace(rowName(c, r.factors)), c.Label, c.Env, w))
