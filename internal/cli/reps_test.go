@@ -85,3 +85,22 @@ func TestAdaptiveRepetitionsEndToEnd(t *testing.T) {
 		t.Errorf("the table does not say which cells reached the target:\n%s", tab.stdout)
 	}
 }
+
+// TestReportPaired: report --paired switches the table's intervals to the
+// paired ones and says so; the JSON carries the paired figures either way.
+func TestReportPaired(t *testing.T) {
+	dir := t.TempDir()
+	storedStudy(t, dir+"/boxtax.db", "paired", epyc, 1)
+	plain := runIn(t, dir, "report")
+	paired := runIn(t, dir, "report", "--paired")
+	if plain.code != ExitOK || paired.code != ExitOK {
+		t.Fatalf("exit %d, %d: %s %s", plain.code, paired.code, plain.stderr, paired.stderr)
+	}
+	if strings.Contains(plain.stdout, "paired by round") || !strings.Contains(paired.stdout, "overhead intervals: paired by round") {
+		t.Errorf("--paired not reflected:\n%s\n---\n%s", plain.stdout, paired.stdout)
+	}
+	js := runIn(t, dir, "report", "--format", "json")
+	if !strings.Contains(js.stdout, `"paired": {`) || !strings.Contains(js.stdout, `"pairs": 3`) {
+		t.Errorf("JSON without paired figures:\n%s", js.stdout)
+	}
+}
