@@ -282,3 +282,69 @@ func TestComparePaperMatchesTheSetup(t *testing.T) {
 		t.Errorf("the table does not name the cell compared:\n%s", buf.String())
 	}
 }
+
+// ingestStudy ran iot.ingest with 2 nodes, both affinities, 870 and 1740
+// devices, natively and in docker-bridge; dedicated nodes answer in 10 ms
+// at the median, shared ones in 20 ms.
+func ingestStudy() *Report {
+	st := store.Study{ID: 4, Name: "seed003-ingest", Status: store.StudyFinished, HostJSON: epycHost, SpecYAML: "name: x\n"}
+	var runs []store.Run
+	var samples []store.Sample
+	for rep := range 2 {
+		for _, env := range []string{"native", "docker-bridge"} {
+			for _, aff := range []string{"dedicated", "shared"} {
+				for _, dev := range []string{"870", "1740"} {
+					id := int64(len(runs) + 1)
+					levels := map[string]string{"env": env, "nodes": "2", "affinity": aff, "devices": dev, "placement": "shared"}
+					runs = append(runs, store.Run{ID: id, Seq: len(runs), Rep: rep, Workload: "iot.ingest", Env: env, Levels: levels,
+						CellKey: "iot.ingest|affinity=" + aff + "|devices=" + dev + "|env=" + env + "|nodes=2|placement=shared",
+						Params: map[string]any{"nodes": 2, "affinity": aff, "devices": dev}, Status: store.RunOK})
+					med := 10000.0
+					if aff == "shared" {
+						med = 20000
+					}
+					if env == "docker-bridge" {
+						med *= 1.1
+					}
+					samples = append(samples, store.Sample{RunID: id, Metric: "node_median_us", Value: med * (1 + 0.01*float64(rep)), Unit: "µs"})
+				}
+			}
+		}
+	}
+	return Build(st, Layout{Baseline: "native", Envs: []string{"native", "docker-bridge"}, Workloads: []string{"iot.ingest"}}, runs, samples)
+}
+
+// TestComparePaperSeed003: Kałaska's Table 1 rows meet the cell of the same
+// nodes, affinity and devices, shown as absolute values as printed; the
+// rows of device counts this study did not run say so.
+func TestComparePaperSeed003(t *testing.T) {
+	cmps, err := ComparePaper(ingestStudy(), "kalaska2023")
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]PaperRow{}
+	for _, c := range cmps {
+		if c.Table != "Table 1" {
+			continue
+		}
+		for _, row := range c.Rows {
+			seen[strings.Split(row.Column, ",")[0]+","+strings.TrimSpace(strings.Split(row.Column, ",")[1])+"/"+row.Conf] = row
+		}
+	}
+	ded := seen["Median,individual/870.00"]
+	if ded.Status != PaperMeasured || !strings.Contains(ded.Cell, "affinity=dedicated devices=870 nodes=2") || ded.OursMean == nil || *ded.OursMean < 10900 || *ded.OursMean > 11200 {
+		t.Errorf("median individual 870: %+v", ded)
+	}
+	if !strings.HasPrefix(ded.Ours, "11055 (") || !strings.Contains(ded.Ours, "+10.0%") {
+		t.Errorf("ours %q: want the absolute value (as the paper prints) and the deviation", ded.Ours)
+	}
+	if sh := seen["Median,common/870.00"]; sh.OursMean == nil || *sh.OursMean < 21000 {
+		t.Errorf("median common 870 compared with %v, not the shared cell", sh.OursMean)
+	}
+	if miss := seen["Median,individual/1160.00"]; miss.Status != PaperNotMeasured || !strings.Contains(miss.Missing, "no cell with devices=1160 (this study ran devices=870, 1740)") {
+		t.Errorf("1160 devices: %+v", miss)
+	}
+	if q1 := seen["First quartile,individual/870.00"]; q1.Status != PaperNotMeasured {
+		t.Errorf("node_q1_us was not measured, yet %+v", q1)
+	}
+}
