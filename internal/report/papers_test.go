@@ -298,7 +298,7 @@ func ingestStudy() *Report {
 					levels := map[string]string{"env": env, "nodes": "2", "affinity": aff, "devices": dev, "placement": "shared"}
 					runs = append(runs, store.Run{ID: id, Seq: len(runs), Rep: rep, Workload: "iot.ingest", Env: env, Levels: levels,
 						CellKey: "iot.ingest|affinity=" + aff + "|devices=" + dev + "|env=" + env + "|nodes=2|placement=shared",
-						Params: map[string]any{"nodes": 2, "affinity": aff, "devices": dev}, Status: store.RunOK})
+						Params:  map[string]any{"nodes": 2, "affinity": aff, "devices": dev}, Status: store.RunOK})
 					med := 10000.0
 					if aff == "shared" {
 						med = 20000
