@@ -37,6 +37,9 @@ func (s *Spec) validateAdaptive(bad func(Pos, string, ...any)) {
 	if a.MaxRepetitions < MinAdaptiveRepetitions || a.MaxRepetitions > MaxAdaptiveRepetitions {
 		bad(Pos{}, "adaptive max_repetitions must be %d to %d, not %d", MinAdaptiveRepetitions, MaxAdaptiveRepetitions, a.MaxRepetitions)
 	}
+	if len(s.Envs) < 2 {
+		bad(Pos{}, "adaptive repetitions need an environment besides the baseline: their target is the precision of the overhead against it")
+	}
 	if s.Repetitions < MinAdaptiveRepetitions {
 		s.Repetitions = MinAdaptiveRepetitions
 	}

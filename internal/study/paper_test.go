@@ -17,11 +17,16 @@ func TestPaperAndAdaptiveBlocksAreValidated(t *testing.T) {
 		{"adaptive", "adaptive: {precision_pct: 2, max_repetitions: 30}\n", ""},
 		{"adaptive precision", "adaptive: {precision_pct: 0, max_repetitions: 30}\n", "precision_pct must be above 0"},
 		{"adaptive maximum", "adaptive: {precision_pct: 2, max_repetitions: 1}\n", "max_repetitions must be 2 to 1000, not 1"},
+		{"adaptive without a second environment", "envs: [native]\nadaptive: {precision_pct: 2, max_repetitions: 30}\n", "adaptive repetitions need an environment besides the baseline"},
 		{"adaptive below start", "repetitions: 9\nadaptive: {precision_pct: 2, max_repetitions: 4}\n", "repetitions (9, the rounds an adaptive study starts with) exceed adaptive max_repetitions (4)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s, err := ParseSpec("a.yaml", []byte("name: a\nenvs: [native]\nworkloads: [test.a]\n"+tt.extra))
+			envs := "envs: [native, docker-host]\n"
+			if strings.Contains(tt.extra, "envs:") {
+				envs = ""
+			}
+			s, err := ParseSpec("a.yaml", []byte("name: a\n"+envs+"workloads: [test.a]\n"+tt.extra))
 			if err == nil {
 				err = s.Validate(testEnvs)
 			}
