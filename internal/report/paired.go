@@ -12,6 +12,10 @@ const (
 	intervalPaired   = "paired by round: Fieller's interval with the covariance of the rounds' pairs, n-1 degrees of freedom; the paired t test"
 )
 
+// PairedIntervals says whether the cells' overhead intervals are the
+// paired ones (report --paired).
+func (r *Report) PairedIntervals() bool { return r.Study.Interval == intervalPaired }
+
 // PairedResult is a cell's overhead estimated from its runs paired with the
 // baseline's runs of the same round. The runs of a study are randomized
 // complete blocks: every round runs every cell once, in a fresh random

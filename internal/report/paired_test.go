@@ -80,4 +80,11 @@ func TestPairedByRound(t *testing.T) {
 	if !strings.Contains(buf.String(), "overhead intervals: paired by round") || !strings.Contains(buf.String(), "-0.5%*") {
 		t.Errorf("table:\n%s", buf.String())
 	}
+	buf.Reset()
+	if err := Write(&buf, "html", rp); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), "overhead intervals paired by round") {
+		t.Error("the HTML report does not say its intervals are paired")
+	}
 }
