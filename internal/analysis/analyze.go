@@ -129,6 +129,9 @@ func Analyze(d *Dataset, model string) (*Result, error) {
 		return nil, fmt.Errorf("%s, per %s: %w", d.Workload, d.Unit, err)
 	}
 	r.ResidualDF = m.ResidualDF
+	for _, resp := range m.NoResidualVariance() {
+		r.Notes = append(r.Notes, fmt.Sprintf("%s has no residual variance (constant within every scenario): no F, p or significance stars for it (NA), as there is no spread to test against; R would print F = Inf or a huge F from rounding", resp))
+	}
 	r.Anova = map[string][]stats.AnovaRow{}
 	r.Coefficients = map[string][]stats.Coefficient{}
 	for i, resp := range r.Responses {

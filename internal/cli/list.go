@@ -50,14 +50,20 @@ func listCmd(ctx context.Context, g *Globals, args []string) error {
 			fmt.Fprintf(tw, "%s\t%s\t%s\n", n, avail, e.Description())
 		}
 	case "studies", "study", "presets":
-		fmt.Fprintln(tw, "PRESET\tDESCRIPTION")
+		fmt.Fprintln(tw, "PRESET\tREPS\tPAPER\tDESCRIPTION")
 		for _, n := range study.Presets() {
 			spec, err := study.Preset(n)
-			desc := ""
+			desc, reps, paper := "", "", "–"
 			if err == nil {
-				desc = oneLine(spec.Description)
+				desc, reps = oneLine(spec.Description), fmt.Sprint(spec.Repetitions)
+				if reps == "0" {
+					reps = fmt.Sprint(study.DefaultRepetitions)
+				}
+				if p := spec.Paper; p != nil {
+					paper = fmt.Sprintf("%s, %d runs", p.ID, p.Repetitions)
+				}
 			}
-			fmt.Fprintf(tw, "%s\t%s\n", n, desc)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", n, reps, paper, desc)
 		}
 		return listStored(ctx, tw, db)
 	default:

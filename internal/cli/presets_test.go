@@ -25,3 +25,22 @@ func TestEveryPresetValidates(t *testing.T) {
 		})
 	}
 }
+
+// TestEveryPresetNamesTranscribedPublishedValues: each preset's paper id
+// has its values in internal/report/papers, so --compare-paper works for
+// every preset (issue 14 item 2).
+func TestEveryPresetNamesTranscribedPublishedValues(t *testing.T) {
+	for _, name := range study.Presets() {
+		s, err := study.Preset(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.Paper == nil || s.Paper.ID == "" {
+			t.Errorf("%s: names no paper", name)
+			continue
+		}
+		if err := checkPaperID(s); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}

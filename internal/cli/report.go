@@ -23,11 +23,16 @@ type reportOptions struct {
 	Paper    string // --compare-paper: the published study to put beside this one; empty: none
 	PlotsDir string // --plots: write every plot as SVG into this directory
 	PNG      bool   // --png: and as PNG, through rsvg-convert
+	Paired   bool   // --paired: overhead intervals paired by round
 }
 
 // DefaultPaper is the published study --compare-paper compares with when
-// given no name.
+// given no name and the study's spec names none (paper: id).
 const DefaultPaper = "krylovskiy2015"
+
+// studyPaper is what --compare-paper alone stands for until the study is
+// read: the paper its spec names.
+const studyPaper = "(the study's)"
 
 // paperFlag is --compare-paper[=PAPER]: alone it means DefaultPaper.
 type paperFlag struct{ dst *string }
@@ -42,7 +47,7 @@ func (p paperFlag) String() string {
 func (p paperFlag) Set(s string) error {
 	switch s {
 	case "true":
-		*p.dst = DefaultPaper
+		*p.dst = studyPaper
 	case "false":
 		*p.dst = ""
 	default:
@@ -60,8 +65,9 @@ func reportCmd(ctx context.Context, g *Globals, args []string) error {
 	fs.Int64Var(&o.StudyID, "study", 0, "study id (default: the latest)")
 	fs.StringVar(&o.Format, "format", "table", "output format: "+strings.Join(report.Formats(), ", "))
 	fs.StringVar(&o.Output, "o", "", "write to this file instead of stdout")
-	fs.Var(paperFlag{&o.Paper}, "compare-paper", "print a published study's tables beside this one's numbers: --compare-paper (= "+DefaultPaper+") or --compare-paper=PAPER, one of "+strings.Join(report.PaperIDs(), ", "))
+	fs.Var(paperFlag{&o.Paper}, "compare-paper", "print a published study's tables beside this one's numbers: --compare-paper (the paper the study's spec names, else "+DefaultPaper+") or --compare-paper=PAPER, one of "+strings.Join(report.PaperIDs(), ", "))
 	fs.StringVar(&o.PlotsDir, "plots", "", "also write every plot as an SVG file into this directory")
+	fs.BoolVar(&o.Paired, "paired", false, "overhead intervals, p-values and stars paired by round (the runs are randomized complete blocks): drift between rounds drops out")
 	fs.BoolVar(&o.PNG, "png", false, "with --plots: also write each plot as PNG (needs rsvg-convert, Debian package librsvg2-bin)")
 	pos, err := parse(fs, args)
 	if err != nil {
@@ -101,7 +107,7 @@ func writeReport(ctx context.Context, g *Globals, o reportOptions) error {
 	if err != nil {
 		return err
 	}
-	rep, err := buildReport(ctx, db, id)
+	rep, err := buildReportWith(ctx, db, id, o.Paired)
 	if err != nil {
 		return err
 	}
@@ -111,6 +117,12 @@ func writeReport(ctx context.Context, g *Globals, o reportOptions) error {
 		}
 	}
 	var cmps []report.PaperComparison
+	if o.Paper == studyPaper {
+		o.Paper = rep.Study.Repetitions.PaperID
+		if o.Paper == "" {
+			o.Paper = DefaultPaper
+		}
+	}
 	if o.Paper != "" {
 		if cmps, err = report.ComparePaper(rep, o.Paper); err != nil {
 			return usageError{err}
@@ -161,6 +173,12 @@ func resolveStudy(ctx context.Context, db *store.Store, id int64) (int64, error)
 
 // buildReport loads a study and computes its report.
 func buildReport(ctx context.Context, db *store.Store, id int64) (*report.Report, error) {
+	return buildReportWith(ctx, db, id, false)
+}
+
+// buildReportWith is buildReport, with the overheads paired by round when
+// paired is set.
+func buildReportWith(ctx context.Context, db *store.Store, id int64, paired bool) (*report.Report, error) {
 	st, err := db.Study(ctx, id)
 	if err != nil {
 		return nil, usageError{err}
@@ -173,7 +191,9 @@ func buildReport(ctx context.Context, db *store.Store, id int64) (*report.Report
 	if err != nil {
 		return nil, err
 	}
-	return report.Build(st, layoutOf(st), runs, samples), nil
+	lay := layoutOf(st)
+	lay.Paired = paired
+	return report.Build(st, lay, runs, samples), nil
 }
 
 // addSeries gives the report the long per-iteration records of the study's
@@ -240,6 +260,13 @@ func layoutOf(st store.Study) report.Layout {
 	}
 	_ = spec.Validate(env.Names()) // fills in the default baseline
 	lay := report.Layout{Baseline: spec.Baseline, Envs: spec.EnvNames()}
+	lay.Repetitions.Spec = spec.Repetitions
+	if spec.Paper != nil {
+		lay.Repetitions.Paper, lay.Repetitions.PaperID = spec.Paper.Repetitions, spec.Paper.ID
+	}
+	if a := spec.Adaptive; a != nil {
+		lay.Repetitions.PrecisionPct, lay.Repetitions.MaxRounds = a.PrecisionPct, a.MaxRepetitions
+	}
 	for _, w := range spec.Workloads {
 		lay.Workloads = append(lay.Workloads, w.Name)
 	}

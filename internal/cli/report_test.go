@@ -17,6 +17,12 @@ import (
 // scales every value, so two hosts can be told apart.
 func storedStudy(t *testing.T, path, name, host string, speed float64) {
 	t.Helper()
+	storedStudyWith(t, path, name, host, speed, "")
+}
+
+// storedStudyWith is storedStudy with more lines of spec (e.g. paper:).
+func storedStudyWith(t *testing.T, path, name, host string, speed float64, moreSpec string) {
+	t.Helper()
 	ctx := context.Background()
 	db, err := store.Open(ctx, path)
 	if err != nil {
@@ -24,7 +30,7 @@ func storedStudy(t *testing.T, path, name, host string, speed float64) {
 	}
 	defer db.Close()
 	st := &store.Study{Name: name, Seed: 1, HostJSON: host,
-		SpecYAML: "name: " + name + "\nenvs: [native, docker-bridge]\nworkloads: [cpu.prime, mem.stream]\n"}
+		SpecYAML: "name: " + name + "\nenvs: [native, docker-bridge]\nworkloads: [cpu.prime, mem.stream]\n" + moreSpec}
 	var runs []store.Run
 	for rep := range 3 {
 		for _, env := range []string{"native", "docker-bridge"} {
@@ -193,5 +199,31 @@ func TestParseStudyRef(t *testing.T) {
 		if (err != nil) != tt.bad || (!tt.bad && (ref.Path != tt.path || ref.ID != tt.id)) {
 			t.Errorf("parseStudyRef(%q) = %+v, %v", tt.arg, ref, err)
 		}
+	}
+}
+
+// TestReportNamesThePapersRepetitionsAndPaper: a study whose spec names its
+// paper prints both repetition counts in every format, and --compare-paper
+// alone compares with that paper (issue 14 items 2 and 4).
+func TestReportNamesThePapersRepetitionsAndPaper(t *testing.T) {
+	dir := t.TempDir()
+	storedStudyWith(t, filepath.Join(dir, "boxtax.db"), "seed001-memory", epyc, 1, "repetitions: 3\npaper:\n  id: morabito2017\n  repetitions: 20\n")
+	for _, tt := range []struct {
+		format string
+		want   string
+	}{
+		{"table", "repetitions: 3 per cell; the paper (morabito2017): 20 (fewer than published: --reps paper runs the paper's count)"},
+		{"markdown", "repetitions: 3 per cell; the paper (morabito2017): 20"},
+		{"html", "repetitions: 3 per cell; the paper (morabito2017): 20"},
+		{"json", `"paper": 20`},
+	} {
+		res := runIn(t, dir, "report", "--format", tt.format)
+		if res.code != ExitOK || !strings.Contains(res.stdout, tt.want) {
+			t.Errorf("%s: exit %d, want %q in:\n%s", tt.format, res.code, tt.want, res.stdout)
+		}
+	}
+	res := runIn(t, dir, "report", "--compare-paper")
+	if res.code != ExitOK || !strings.Contains(res.stdout, "Morabito") || !strings.Contains(res.stdout, "TABLE 2") && !strings.Contains(res.stdout, "Table 2. Power consumption in idle") {
+		t.Errorf("--compare-paper did not compare with the study's paper: exit %d\n%s\n%s", res.code, res.stdout, res.stderr)
 	}
 }

@@ -25,7 +25,7 @@ type runOptions struct {
 	DB        string
 	Envs      []string
 	Workloads []string
-	Reps      int
+	Reps      repsValue // --reps N, paper or auto
 	Warmup    int
 	Seed      int64
 	Resume    bool
@@ -43,7 +43,9 @@ func runCmd(ctx context.Context, g *Globals, args []string) error {
 	fs.StringVar(&o.DB, "db", "boxtax.db", "SQLite database file to store the study in")
 	fs.StringVar(&envs, "envs", "", "comma-separated environments to run (default: the study's)")
 	fs.StringVar(&workloads, "workloads", "", "comma-separated workloads to run (default: the study's)")
-	fs.IntVar(&o.Reps, "reps", 0, "measured repetitions per cell (default: the study's)")
+	fs.Var(&o.Reps, "reps", "measured repetitions per cell: N, paper (the published study's count) or auto (rounds until --precision; default: the study's)")
+	fs.Var(precisionFlag{&o.Reps.PrecisionPct}, "precision", "with --reps auto: the half-width of every primary metric's 95% interval of the overhead to reach, e.g. 2% (default 2%)")
+	fs.IntVar(&o.Reps.Max, "max-reps", 30, "with --reps auto: stop after this many rounds even if the precision is not reached")
 	fs.IntVar(&o.Warmup, "warmup", -1, "warm-up rounds, discarded (default: the study's)")
 	fs.Int64Var(&o.Seed, "seed", 0, "seed for the run order (default: the study's, else random; always recorded)")
 	fs.BoolVar(&o.Resume, "resume", false, "finish the remaining runs of the latest unfinished study in --db")
@@ -63,8 +65,11 @@ func runCmd(ctx context.Context, g *Globals, args []string) error {
 	if len(pos) == 1 {
 		o.Study = pos[0]
 	}
-	if o.Resume && (o.Study != "" || envs != "" || workloads != "" || o.Reps != 0 || o.Warmup != -1 || o.Seed != 0 || wires != "" || o.WireRate != "") {
+	if o.Resume && (o.Study != "" || envs != "" || workloads != "" || o.Reps.set || o.Warmup != -1 || o.Seed != 0 || wires != "" || o.WireRate != "") {
 		return usagef("--resume continues a stored study as planned: give only --db")
+	}
+	if err := o.Reps.check(fs); err != nil {
+		return err
 	}
 	o.Envs, o.Workloads, o.Wire = splitList(envs), splitList(workloads), splitList(wires)
 	return runStudy(ctx, g, o)
@@ -78,11 +83,17 @@ func runStudy(ctx context.Context, g *Globals, o runOptions) error {
 		if spec, err = study.Load(o.Study); err != nil {
 			return usageError{err}
 		}
-		study.Overrides{Envs: o.Envs, Workloads: o.Workloads, Repetitions: o.Reps, Warmup: o.Warmup, Seed: o.Seed}.Apply(spec)
+		study.Overrides{Envs: o.Envs, Workloads: o.Workloads, Repetitions: o.Reps.N, Warmup: o.Warmup, Seed: o.Seed}.Apply(spec)
+		if err := o.Reps.apply(spec); err != nil {
+			return usageError{err}
+		}
 		if err := spec.SetWire(o.Wire, o.WireRate); err != nil {
 			return usageError{err}
 		}
 		if err := spec.Validate(env.Names()); err != nil {
+			return usageError{err}
+		}
+		if err := checkPaperID(spec); err != nil {
 			return usageError{err}
 		}
 	}
@@ -136,6 +147,9 @@ func runStudy(ctx context.Context, g *Globals, o runOptions) error {
 		}
 		fmt.Fprintf(g.Stderr, "study %d %q: %d runs (%d cells x %d repetitions + %d warm-up rounds), seed %d, stored in %s\n",
 			st.ID, st.Name, len(runs), len(runs)/(spec.Repetitions+*spec.Warmup), spec.Repetitions, *spec.Warmup, spec.Seed, o.DB)
+		if line := repetitionsLine(spec); line != "" {
+			fmt.Fprintln(g.Stderr, line)
+		}
 	}
 
 	started := time.Now()
@@ -153,7 +167,15 @@ func runStudy(ctx context.Context, g *Globals, o runOptions) error {
 		settler.Max = o.Settle
 		runner.Settle = settler.Settle
 	}
-	execErr := runner.Execute(ctx, st, runs)
+	execErr := runner.ExecuteAdaptive(ctx, st, runs, func(ctx context.Context) (bool, error) {
+		rep, err := buildReport(ctx, db, st.ID)
+		if err != nil {
+			return false, err
+		}
+		reached := rep.PrecisionReached()
+		fmt.Fprintf(g.Stderr, "after %d rounds: %s\n", rep.Study.Repetitions.Rounds, rep.PrecisionSummary())
+		return reached, nil
+	})
 	if errors.Is(execErr, context.Canceled) || errors.Is(execErr, context.DeadlineExceeded) {
 		return exitError{ExitInterrupted, fmt.Errorf("interrupted: the finished runs of study %d are kept in %s; finish it with: boxtax run --resume --db %s", st.ID, o.DB, o.DB)}
 	}

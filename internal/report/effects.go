@@ -22,7 +22,12 @@ type Effect struct {
 	P            *float64 `json:"p"`
 	EtaSq        *float64 `json:"eta_sq"`         // SS_term / SS_total
 	PartialEtaSq *float64 `json:"partial_eta_sq"` // SS_term / (SS_term + SS_residual)
+	// Note says why F and p are missing: the metric has no residual variance.
+	Note string `json:"note,omitempty"`
 }
+
+// noResidualNote explains an effect without F and p.
+const noResidualNote = "no residual variance (the metric is constant within every cell): no F or p (NA), as there is no spread to test against"
 
 // anovaMethod says how analyze computes its tables.
 const anovaMethod = "ANOVA of the full factorial model, sequential (type I) sums of squares, the run as the unit of replication"
@@ -108,6 +113,10 @@ func (r *Report) anova(cells []*Cell) []Effect {
 	if err != nil {
 		return nil
 	}
+	note := ""
+	if len(m.NoResidualVariance()) > 0 {
+		note = noResidualNote
+	}
 	var out []Effect
 	for _, row := range m.Anova(0) {
 		if row.Term == "Residuals" {
@@ -115,7 +124,7 @@ func (r *Report) anova(cells []*Cell) []Effect {
 		}
 		out = append(out, Effect{Workload: cells[0].Workload, Metric: cells[0].Metric, Label: cells[0].Label, Term: row.Term,
 			Method: anovaMethod, DF: row.DF, DFResidual: m.ResidualDF,
-			F: finite(row.F), P: finite(row.P), EtaSq: finite(row.EtaSq), PartialEtaSq: finite(row.PartialEtaSq)})
+			F: finite(row.F), P: finite(row.P), EtaSq: finite(row.EtaSq), PartialEtaSq: finite(row.PartialEtaSq), Note: note})
 	}
 	return out
 }

@@ -40,8 +40,8 @@ func writeLaTeX(w io.Writer, r *Report) error {
 
 	cols := "ll" + strings.Repeat("r", len(r.envs))
 	fmt.Fprintf(w, "\\begin{table}[htbp]\n\\centering\n")
-	fmt.Fprintf(w, "\\caption{Study %d: %s. %s: mean (std) over the measured runs; other environments: \\%% deviation from the %s mean (std). $^{*}$: the 95\\,\\%% confidence interval of the deviation excludes 0. Host: %s.}\n",
-		r.Study.ID, texEscape(r.Study.Name), base, base, texEscape(host))
+	fmt.Fprintf(w, "\\caption{Study %d: %s. %s: mean (std) over the measured runs; other environments: \\%% deviation from the %s mean (std). $^{*}$: the 95\\,\\%% confidence interval of the deviation excludes 0. Host: %s.%s}\n",
+		r.Study.ID, texEscape(r.Study.Name), base, base, texEscape(host), texEscape(r.Study.Repetitions.caption()))
 	fmt.Fprintf(w, "\\label{tab:%s}\n\\begin{tabular}{%s}\n\\toprule\nWorkload & Metric", label, cols)
 	for _, e := range r.envs {
 		fmt.Fprintf(w, " & %s", texEscape(e))

@@ -36,9 +36,20 @@ func writeMarkdown(w io.Writer, r *Report) error {
 	}
 	if len(r.Effects) > 0 {
 		fmt.Fprintf(w, "\n## Effect sizes\n\n| workload | metric | term | df | F | p | η² | partial η² |\n|---|---|---|---|---|---|---|---|\n")
+		var flat []string
 		for _, e := range r.Effects {
+			f, p := optNum("%.3g", e.F), optNum("%.2g", e.P)
+			if e.Note != "" {
+				f, p = "NA", "NA"
+				if name := e.Workload + " " + e.Label; len(flat) == 0 || flat[len(flat)-1] != name {
+					flat = append(flat, name)
+				}
+			}
 			fmt.Fprintf(w, "| %s | %s | %s | %g, %g | %s | %s | %s | %s |\n", mdEscape(e.Workload), mdEscape(e.Label), mdEscape(e.Term), e.DF, e.DFResidual,
-				optNum("%.3g", e.F), optNum("%.2g", e.P), optNum("%.3f", e.EtaSq), optNum("%.3f", e.PartialEtaSq))
+				f, p, optNum("%.3f", e.EtaSq), optNum("%.3f", e.PartialEtaSq))
+		}
+		if len(flat) > 0 {
+			fmt.Fprintf(w, "\nNA: %s: %s.\n", mdEscape(strings.Join(flat, ", ")), noResidualNote)
 		}
 	}
 	if len(r.Warnings) > 0 {

@@ -80,6 +80,11 @@ type StudyInfo struct {
 	CreatedAt time.Time       `json:"created_at"`
 	Host      json.RawMessage `json:"host"`
 	Spec      string          `json:"spec_yaml"`
+	// Repetitions compares this study's repetitions with the paper's.
+	Repetitions Repetitions `json:"repetitions"`
+	// Interval says which interval the cells' overhead_ci95 is: Welch-type
+	// unpaired Fieller, or paired by round (report --paired).
+	Interval string `json:"interval"`
 }
 
 // Cell is one metric of one cell with its statistics and, for every level
@@ -107,8 +112,17 @@ type Cell struct {
 	OverheadNote   string            `json:"overhead_note,omitempty"` // why the interval is missing
 	PValue         *float64          `json:"p_value,omitempty"`       // Welch's t-test against the baseline
 	Significant    bool              `json:"significant"`             // the interval excludes 0
-	Values         []float64         `json:"values"`                  // one per measured run, in run order
+	// PrecisionReached says, in an adaptive study (--reps auto), whether the
+	// overhead's 95 % interval is within the target; null elsewhere.
+	PrecisionReached *bool     `json:"precision_reached,omitempty"`
+	Values           []float64 `json:"values"` // one per measured run, in run order
 
+	// Paired is the overhead estimated from the rounds (blocks) in which
+	// both this cell and its baseline ran: drift between rounds drops out.
+	// Null when fewer than 2 rounds pair up, and for the baseline.
+	Paired *PairedResult `json:"paired,omitempty"`
+
+	reps      []int // the round of each value, parallel to Values
 	secondary bool
 	absolute  bool   // shown as mean (std) in every environment
 	group     string // workload and non-env levels: one table row group
@@ -143,6 +157,12 @@ type Layout struct {
 	Baseline  string
 	Envs      []string
 	Workloads []string
+	// Repetitions is what the spec asked for and what the paper made; Build
+	// counts the rounds actually planned.
+	Repetitions Repetitions
+	// Paired makes the overhead's interval, p-value and stars the paired
+	// ones (by round) in every cell where they exist (report --paired).
+	Paired bool
 }
 
 // Build computes the report of a study from its stored runs and samples.
@@ -152,7 +172,9 @@ func Build(st store.Study, lay Layout, runs []store.Run, samples []store.Sample)
 	r := &Report{Schema: Schema, Failures: []Failure{}, Cells: []Cell{}, Warnings: []string{}}
 	r.addWarnings(warnings(runs))
 	r.Study = StudyInfo{ID: st.ID, Name: st.Name, Status: st.Status, Seed: st.Seed, Baseline: baseline,
-		CreatedAt: st.CreatedAt.UTC(), Host: json.RawMessage(orEmpty(st.HostJSON)), Spec: st.SpecYAML}
+		CreatedAt: st.CreatedAt.UTC(), Host: json.RawMessage(orEmpty(st.HostJSON)), Spec: st.SpecYAML,
+		Repetitions: lay.Repetitions}
+	r.Study.Repetitions.Rounds = measuredRounds(runs)
 	byID := map[int64]store.Run{}
 	factorSet := map[string]bool{}
 	for _, run := range runs {
@@ -210,6 +232,7 @@ func Build(st store.Study, lay Layout, runs []store.Run, samples []store.Sample)
 			order = append(order, k)
 		}
 		c.Values = append(c.Values, smp.Value)
+		c.reps = append(c.reps, run.Rep)
 	}
 	for _, k := range order {
 		c := cells[k]
@@ -232,10 +255,19 @@ func Build(st store.Study, lay Layout, runs []store.Run, samples []store.Sample)
 		c.OverheadNote = o.Reason
 		c.PValue = finite(o.PValue)
 		c.Significant = o.Significant
+		c.pairWith(base)
+		if lay.Paired && c.Paired != nil {
+			c.usePaired()
+		}
+	}
+	r.Study.Interval = intervalUnpaired
+	if lay.Paired {
+		r.Study.Interval = intervalPaired
 	}
 	for _, k := range order {
 		r.Cells = append(r.Cells, *cells[k])
 	}
+	r.markPrecision()
 	r.sortCells(lay.Workloads)
 	r.addWarnings(noisyCells(r.Cells, r.factors))
 	r.addWarnings(outliers(r.Cells, r.factors))

@@ -67,13 +67,16 @@ func writePapersTable(w io.Writer, r *Report, cmps []PaperComparison) error {
 		}
 		fmt.Fprintf(w, "\n%s. %s (%s)\n", c.Table, c.Title, c.Paper)
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		fmt.Fprintf(tw, "column\tconf\t%s\tthis machine\tboxtax\n", strings.Join(c.Devices, "\t"))
+		fmt.Fprintf(tw, "column\tconf\t%s\tthis machine\tcell compared\tboxtax\n", strings.Join(c.Devices, "\t"))
 		for _, row := range c.Rows {
 			col, bt := "", ""
 			if row.First {
 				col, bt = row.Column, row.Boxtax
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", col, confName(row), strings.Join(row.Published, "\t"), row.Ours, bt)
+			if row.OwnMapping {
+				bt = row.Boxtax
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", col, confName(row), strings.Join(row.Published, "\t"), row.Ours, orDash(row.Cell), bt)
 		}
 		if err := tw.Flush(); err != nil {
 			return err
@@ -110,22 +113,25 @@ func writePapersMarkdown(w io.Writer, r *Report, cmps []PaperComparison) error {
 		for _, d := range c.Devices {
 			head = append(head, mdEscape(d)+" (published)")
 		}
-		head = append(head, "this machine", "boxtax")
+		head = append(head, "this machine", "cell compared", "boxtax")
 		fmt.Fprintf(w, "| %s |\n|%s\n", strings.Join(head, " | "), strings.Repeat("---|", len(head)))
 		for _, row := range c.Rows {
 			col, bt := "", ""
 			if row.First {
 				col, bt = row.Column, row.Boxtax
 			}
+			if row.OwnMapping {
+				bt = row.Boxtax
+			}
 			cells := []string{mdEscape(col), mdEscape(confName(row))}
 			for _, p := range row.Published {
 				cells = append(cells, mdEscape(p))
 			}
 			ours := mdEscape(row.Ours)
-			if row.OursPct != nil && len(row.OursCI95) == 2 && row.OursCI95[0] != nil && (*row.OursCI95[0] > 0 || *row.OursCI95[1] < 0) {
+			if row.OursSignificant {
 				ours = "**" + ours + "**"
 			}
-			cells = append(cells, ours, mdEscape(bt))
+			cells = append(cells, ours, mdEscape(orDash(row.Cell)), mdEscape(bt))
 			fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
 		}
 		for _, n := range c.Notes {
@@ -139,7 +145,7 @@ func writePapersMarkdown(w io.Writer, r *Report, cmps []PaperComparison) error {
 // device, with this machine's figure beside it: tidy, for plotting.
 func writePapersCSV(w io.Writer, r *Report, cmps []PaperComparison) error {
 	cw := csv.NewWriter(w)
-	cw.Write([]string{"paper", "table", "column", "conf", "env", "device", "published", "published_pct", "boxtax", "status", "ours_mean", "ours_pct", "ours_ci_lo", "ours_ci_hi"})
+	cw.Write([]string{"paper", "table", "column", "conf", "env", "device", "published", "published_pct", "boxtax", "status", "ours_mean", "ours_pct", "ours_ci_lo", "ours_ci_hi", "cell", "missing"})
 	num := func(p *float64) string {
 		if p == nil {
 			return ""
@@ -154,7 +160,7 @@ func writePapersCSV(w io.Writer, r *Report, cmps []PaperComparison) error {
 			}
 			for i, d := range c.Devices {
 				cw.Write([]string{c.Paper, c.Table, row.Column, row.Conf, row.Env, d, row.Published[i], num(row.PublishedPct[i]),
-					row.Boxtax, row.Status, num(row.OursMean), num(row.OursPct), lo, hi})
+					row.Boxtax, row.Status, num(row.OursMean), num(row.OursPct), lo, hi, row.Cell, row.Missing})
 			}
 		}
 	}
@@ -201,4 +207,12 @@ func writePapersLaTeX(w io.Writer, r *Report, cmps []PaperComparison) error {
 		fmt.Fprintf(w, "\\bottomrule\n\\end{tabular}\n\\end{table}\n\n")
 	}
 	return nil
+}
+
+// orDash is s, or a dash when it is empty.
+func orDash(s string) string {
+	if s == "" {
+		return "–"
+	}
+	return s
 }

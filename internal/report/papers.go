@@ -39,10 +39,14 @@ type PaperConf struct {
 }
 
 // Correction records where a transcription departs from the printed text,
-// and why.
+// and why. Printed and Reads, when given, are the cell as printed and as
+// transcribed: the test that checks every value against the seed text by its
+// position accepts Reads where the text has Printed.
 type Correction struct {
-	Table string `yaml:"table"`
-	Text  string `yaml:"text"`
+	Table   string `yaml:"table"`
+	Text    string `yaml:"text"`
+	Printed string `yaml:"printed,omitempty"`
+	Reads   string `yaml:"reads,omitempty"`
 }
 
 // PaperDevice is a machine the paper measured.
@@ -52,23 +56,54 @@ type PaperDevice struct {
 	Description string `yaml:"description"`
 }
 
-// PaperTable is one published table: columns, and per device and
-// configuration the printed cells, "mean (std)" or "+x% (std)".
+// PaperTable is one published table: columns, and per device and row the
+// printed cells, exactly as printed: "mean (std)", "+x% (std)", or a plain
+// number ("9.74", "14 399 960", "0,005", "(0,298)", "< 2.2e-16", "2%"); ""
+// for a blank cell. The rows are the paper's configurations unless the table
+// lists its own (rows:, e.g. one per number of devices).
+//
+// Levels say under which setup the paper measured, as boxtax factor levels
+// or workload parameters (wire: netns:100mbit, nodes: 2): --compare-paper
+// compares only a cell of this study with the same levels, and says so
+// where there is none. Table, column and row levels add up (the row's win).
 type PaperTable struct {
-	Table   string                         `yaml:"table"`
-	Title   string                         `yaml:"title"`
-	Tool    string                         `yaml:"tool"`
-	Note    string                         `yaml:"note"`
-	Columns []PaperColumn                  `yaml:"columns"`
-	Values  map[string]map[string][]string `yaml:"values"` // device -> configuration -> one cell per column
+	Table   string            `yaml:"table"`
+	Caption string            `yaml:"caption"` // how the source's caption line begins, e.g. "TABLE III."
+	Title   string            `yaml:"title"`
+	Tool    string            `yaml:"tool"`
+	Note    string            `yaml:"note"`
+	Env     string            `yaml:"env,omitempty"`    // the environment of rows that name none
+	Levels  map[string]string `yaml:"levels,omitempty"` // the paper's setup for the whole table
+	Rows    []PaperRowSpec    `yaml:"rows,omitempty"`   // the table's own rows; default: the configurations
+	// Transposed: the source prints one row per device (labelled with the
+	// device's name) and the table's single row as its columns.
+	Transposed bool                           `yaml:"transposed,omitempty"`
+	Columns    []PaperColumn                  `yaml:"columns"`
+	Values     map[string]map[string][]string `yaml:"values"` // device -> row (configuration) -> one cell per column
+}
+
+// PaperRowSpec is one row of a table with rows of its own: its label as
+// printed, the environment and levels it corresponds to. Quote, for numbers
+// stated in a paper's text, is the sentence they are printed in.
+type PaperRowSpec struct {
+	Name   string            `yaml:"name"`
+	Env    string            `yaml:"env,omitempty"`
+	Levels map[string]string `yaml:"levels,omitempty"`
+	Quote  string            `yaml:"quote,omitempty"`
+	// Boxtax, when set, maps this row's numbers instead of the column's
+	// mapping: the sentences of a text each state a different quantity.
+	Boxtax *PaperMapping `yaml:"boxtax,omitempty"`
+	Note   string        `yaml:"note,omitempty"`
 }
 
 // PaperColumn is one published quantity and the boxtax metric it
-// corresponds to, if any.
+// corresponds to, if any; Levels are the setup the column is measured in
+// (e.g. affinity: dedicated).
 type PaperColumn struct {
-	Name   string        `yaml:"name"`
-	Unit   string        `yaml:"unit"`
-	Boxtax *PaperMapping `yaml:"boxtax"`
+	Name   string            `yaml:"name"`
+	Unit   string            `yaml:"unit"`
+	Levels map[string]string `yaml:"levels,omitempty"`
+	Boxtax *PaperMapping     `yaml:"boxtax"`
 }
 
 // PaperMapping names the boxtax workload and metric measuring the same
@@ -137,13 +172,23 @@ func (p Paper) check() error {
 		}
 	}
 	for _, t := range p.Tables {
+		rows := confs
+		if len(t.Rows) > 0 {
+			rows = map[string]bool{}
+			for _, r := range t.Rows {
+				if rows[r.Name] {
+					return fmt.Errorf("table %s: row %q is listed twice", t.Table, r.Name)
+				}
+				rows[r.Name] = true
+			}
+		}
 		for dev, byConf := range t.Values {
 			if !devices[dev] {
 				return fmt.Errorf("table %s: unknown device %q", t.Table, dev)
 			}
 			for conf, cells := range byConf {
-				if !confs[conf] {
-					return fmt.Errorf("table %s: unknown configuration %q", t.Table, conf)
+				if !rows[conf] {
+					return fmt.Errorf("table %s: unknown row or configuration %q", t.Table, conf)
 				}
 				if len(cells) != len(t.Columns) {
 					return fmt.Errorf("table %s, %s %s: %d cells for %d columns", t.Table, dev, conf, len(cells), len(t.Columns))
@@ -162,19 +207,44 @@ func (p Paper) check() error {
 // published is one printed cell.
 type published struct {
 	value, std float64
-	pct        bool // value is a % deviation
+	pct        bool   // value is a % deviation (or a stated percentage)
+	hasStd     bool   // printed as "value (std)"
+	blank      bool   // an empty cell: nothing printed
+	bound      string // "<" when printed as an upper bound ("< 2.2e-16")
 }
 
-var publishedCell = regexp.MustCompile(`^\s*([+-]?[0-9.]+)\s*(%?)\s*\(\s*([0-9.]+)\s*\)\s*$`)
+var (
+	publishedCell = regexp.MustCompile(`^\s*([+-]?[0-9.]+)\s*(%?)\s*\(\s*([0-9.]+)\s*\)\s*$`)
+	// plainCell is a lone number as the seeds print them: digit groups
+	// separated by spaces (14 399 960), a decimal comma (0,005; 4,329E+15),
+	// in parentheses ((0,298): a share of the intercept), a bound (< 2.2e-16)
+	// or a percentage (61.57%).
+	plainCell = regexp.MustCompile(`^\s*(<\s*)?(\()?([+-]?[0-9][0-9 ]*(?:[.,][0-9]+)?(?:[eE][+-]?[0-9]+)?)(\))?\s*(%?)\s*$`)
+)
 
 func parsePublished(s string) (published, error) {
-	m := publishedCell.FindStringSubmatch(s)
-	if m == nil {
-		return published{}, fmt.Errorf("cannot read %q: want \"mean (std)\" or \"+x%% (std)\"", s)
+	if t := strings.TrimSpace(s); t == "" || t == "N/A" {
+		return published{blank: true}, nil
 	}
-	v, _ := strconv.ParseFloat(m[1], 64)
-	sd, _ := strconv.ParseFloat(m[3], 64)
-	return published{value: v, std: sd, pct: m[2] == "%"}, nil
+	if m := publishedCell.FindStringSubmatch(s); m != nil {
+		v, _ := strconv.ParseFloat(m[1], 64)
+		sd, _ := strconv.ParseFloat(m[3], 64)
+		return published{value: v, std: sd, pct: m[2] == "%", hasStd: true}, nil
+	}
+	m := plainCell.FindStringSubmatch(s)
+	if m == nil || (m[2] == "(") != (m[4] == ")") {
+		return published{}, fmt.Errorf("cannot read %q: want \"mean (std)\", \"+x%% (std)\" or a number as printed (\"14 399 960\", \"0,005\", \"(0,298)\", \"< 2.2e-16\", \"2%%\")", s)
+	}
+	num := strings.ReplaceAll(strings.ReplaceAll(m[3], " ", ""), ",", ".")
+	v, err := strconv.ParseFloat(num, 64)
+	if err != nil {
+		return published{}, fmt.Errorf("cannot read %q as a number: %w", s, err)
+	}
+	p := published{value: v, pct: m[5] == "%"}
+	if m[1] != "" {
+		p.bound = "<"
+	}
+	return p, nil
 }
 
 // PaperComparison is one published table beside this study's numbers.
@@ -195,19 +265,31 @@ type PaperComparison struct {
 // PaperRow is one published quantity in one configuration, on every device
 // of the paper and on this machine.
 type PaperRow struct {
-	Column    string   `json:"column"` // e.g. "SCALE, Mb/s"
-	Conf      string   `json:"conf"`   // the paper's configuration
-	Env       string   `json:"env"`    // the boxtax environment it corresponds to
-	First     bool     `json:"-"`      // first row of its column
-	Published []string `json:"published"`
+	Column string `json:"column"` // e.g. "SCALE, Mb/s"
+	Conf   string `json:"conf"`   // the paper's configuration
+	Env    string `json:"env"`    // the boxtax environment it corresponds to
+	First  bool   `json:"-"`      // first row of its column
+	// OwnMapping: the row maps to a metric of its own (a sentence of the
+	// text), so its boxtax metric is printed on it, not once per column.
+	OwnMapping bool     `json:"-"`
+	Published  []string `json:"published"`
 	// PublishedPct holds the published % deviations (null for the baseline).
 	PublishedPct []*float64 `json:"published_pct"`
 	Boxtax       string     `json:"boxtax"` // the metric compared, or why there is none
 	Status       string     `json:"status"` // measured, not measured, no equivalent
-	Ours         string     `json:"ours"`   // this machine, in the table layout
-	OursPct      *float64   `json:"ours_pct"`
-	OursCI95     []*float64 `json:"ours_ci95,omitempty"`
-	OursMean     *float64   `json:"ours_mean,omitempty"` // in the boxtax metric's unit
+	// Levels is the paper's setup for this row (wire, instances, load...);
+	// Cell names the cell of this study compared with it, or Missing says
+	// why none is.
+	Levels   map[string]string `json:"levels,omitempty"`
+	Cell     string            `json:"cell,omitempty"`
+	Missing  string            `json:"missing,omitempty"`
+	Ours     string            `json:"ours"` // this machine, in the table layout
+	OursPct  *float64          `json:"ours_pct"`
+	OursCI95 []*float64        `json:"ours_ci95,omitempty"`
+	OursMean *float64          `json:"ours_mean,omitempty"` // in the boxtax metric's unit
+	// OursSignificant: the interval excludes 0 and rests on a test (two
+	// constant samples have none).
+	OursSignificant bool `json:"ours_significant"`
 }
 
 // Comparison statuses.
@@ -266,43 +348,86 @@ func (p Paper) compare(r *Report) []PaperComparison {
 		if t.Note != "" {
 			pc.Notes = append(pc.Notes, strings.TrimSpace(t.Note))
 		}
+		for _, row := range t.Rows {
+			if row.Note != "" {
+				pc.Notes = append(pc.Notes, row.Name+": "+strings.TrimSpace(row.Note))
+			}
+		}
 		for _, c := range p.Corrections {
 			if c.Table == t.Table {
 				pc.Notes = append(pc.Notes, "Transcription: "+c.Text)
 			}
 		}
+		rows := t.Rows
+		if len(rows) == 0 {
+			for _, c := range p.Configurations {
+				rows = append(rows, PaperRowSpec{Name: c.Name, Env: c.Env})
+			}
+		}
 		for ci, col := range t.Columns {
 			first := true
-			for _, conf := range p.Configurations {
+			for _, spec := range rows {
 				printed := false
-				row := PaperRow{Column: col.Name + ", " + col.Unit, Conf: conf.Name, Env: conf.Env}
+				env := spec.Env
+				if env == "" {
+					env = t.Env
+				}
+				levels := mergeLevels(t.Levels, col.Levels, spec.Levels)
+				row := PaperRow{Column: strings.TrimSuffix(col.Name+", "+col.Unit, ", "), Conf: spec.Name, Env: env, Levels: levels}
+				absolute := false
 				for _, d := range devs {
-					cells, ok := t.Values[d.ID][conf.Name]
+					cells, ok := t.Values[d.ID][spec.Name]
 					if !ok {
 						row.Published, row.PublishedPct = append(row.Published, "–"), append(row.PublishedPct, nil)
 						continue
 					}
-					printed = true
 					pub, _ := parsePublished(cells[ci])
 					text := strings.TrimSpace(cells[ci])
+					if pub.blank {
+						row.Published, row.PublishedPct = append(row.Published, "–"), append(row.PublishedPct, nil)
+						continue
+					}
+					printed = true
 					var pct *float64
 					if pub.pct {
 						v := pub.value
 						pct = &v
-					} else if col.Boxtax != nil && col.Boxtax.Scale != 0 && col.Boxtax.Scale != 1 {
-						text += fmt.Sprintf(" = %s %s", fmtValue(pub.value*col.Boxtax.Scale), r.unitOf(col.Boxtax))
+					} else {
+						absolute = absolute || !pub.pct
+						if col.Boxtax != nil && col.Boxtax.Scale != 0 && col.Boxtax.Scale != 1 {
+							text += fmt.Sprintf(" = %s %s", fmtValue(pub.value*col.Boxtax.Scale), r.unitOf(col.Boxtax))
+						}
 					}
 					row.Published, row.PublishedPct = append(row.Published, text), append(row.PublishedPct, pct)
 				}
-				r.fillOurs(&row, col.Boxtax)
-				if !printed && row.Status != PaperMeasured {
+				mapping := col.Boxtax
+				if spec.Boxtax != nil {
+					mapping = spec.Boxtax
+				}
+				r.fillOurs(&row, mapping, absolute)
+				if !printed && (row.Status != PaperMeasured || spec.Boxtax != nil) {
 					continue // neither published nor measured here
 				}
+				row.OwnMapping = spec.Boxtax != nil
 				row.First, first = first, false
 				pc.Rows = append(pc.Rows, row)
 			}
 		}
 		out = append(out, pc)
+	}
+	return out
+}
+
+// mergeLevels joins the levels of a table, a column and a row; later ones win.
+func mergeLevels(ls ...map[string]string) map[string]string {
+	var out map[string]string
+	for _, l := range ls {
+		for k, v := range l {
+			if out == nil {
+				out = map[string]string{}
+			}
+			out[k] = v
+		}
 	}
 	return out
 }
@@ -317,8 +442,12 @@ func (r *Report) unitOf(m *PaperMapping) string {
 	return ""
 }
 
-// fillOurs finds this study's cell for a published row.
-func (r *Report) fillOurs(row *PaperRow, m *PaperMapping) {
+// fillOurs finds this study's cell for a published row: the mapped metric
+// in the row's environment whose levels (and run parameters) match the
+// mapping's Where and the row's levels. Where this study has no such cell it
+// says so and compares nothing else. absolute: the paper printed values, not
+// deviations, so ours are shown as values too.
+func (r *Report) fillOurs(row *PaperRow, m *PaperMapping, absolute bool) {
 	if m == nil {
 		row.Status, row.Boxtax, row.Ours = PaperNoEquivalent, "no boxtax equivalent", "–"
 		return
@@ -327,7 +456,7 @@ func (r *Report) fillOurs(row *PaperRow, m *PaperMapping) {
 	if wl, err := workload.Lookup(m.Workload); err == nil {
 		if met, ok := wl.Info().Metric(m.Metric); ok {
 			row.Boxtax = m.Workload + " " + met.Label
-		} else {
+		} else if !IsHostMetric(m.Metric) {
 			row.Status, row.Ours = PaperNotMeasured, "not measured in this study"
 			row.Boxtax += fmt.Sprintf(" (boxtax's %s has no metric %s: papers/*.yaml needs updating)", m.Workload, m.Metric)
 			return
@@ -336,65 +465,146 @@ func (r *Report) fillOurs(row *PaperRow, m *PaperMapping) {
 	for _, k := range sortedKeys(m.Where) {
 		row.Boxtax += fmt.Sprintf(" %s=%s", k, m.Where[k])
 	}
-	c := r.findCell(m, row.Env)
+	want := mergeLevels(m.Where, row.Levels)
+	c, n, missing := r.findCell(m, row.Env, want)
 	if c == nil || c.N == 0 {
-		row.Status, row.Ours = PaperNotMeasured, "not measured in this study"
+		row.Status, row.Ours, row.Missing = PaperNotMeasured, "not measured in this study", missing
+		if missing != "" {
+			row.Ours = "not measured: " + missing
+		}
 		return
 	}
 	row.Status = PaperMeasured
-	if sfx := strings.TrimPrefix(rowName(c, r.factors), c.Workload); sfx != "" && len(m.Where) == 0 {
-		row.Boxtax += " (" + strings.TrimSpace(sfx) + ")"
+	row.Cell = strings.TrimSpace(rowName(c, r.factors)) + " @ " + c.Env
+	if n > 1 {
+		row.Cell += fmt.Sprintf(" (first of %d cells that match; the paper fixes only %s)", n, levelList(want))
 	}
 	mean := c.Mean
 	row.OursMean = &mean
 	row.Ours = seedCell(c)
+	if absolute && !c.IsBaseline {
+		row.Ours = fmt.Sprintf("%s (%s)", fmtValue(c.Mean), fmtValue(c.Std))
+	}
 	if !c.IsBaseline && c.OverheadPct != nil {
 		pct := *c.OverheadPct
 		row.OursPct = &pct
 		row.OursCI95 = c.OverheadCI95
+		row.OursSignificant = c.Significant
 		if c.OverheadCI95[0] != nil && c.OverheadCI95[1] != nil {
-			row.Ours = fmt.Sprintf("%s [%s, %s]", row.Ours, fmtPct(*c.OverheadCI95[0]), fmtPct(*c.OverheadCI95[1]))
+			if absolute {
+				row.Ours += fmt.Sprintf(", %s [%s, %s]", fmtPct(pct), fmtPct(*c.OverheadCI95[0]), fmtPct(*c.OverheadCI95[1]))
+			} else {
+				row.Ours = fmt.Sprintf("%s [%s, %s]", row.Ours, fmtPct(*c.OverheadCI95[0]), fmtPct(*c.OverheadCI95[1]))
+			}
 		}
 	}
 }
+
+// IsHostMetric tells the metrics every workload's runs carry when the
+// monitors ran: host readings (mon.power_W) and energy (energy.power_avg_W).
+func IsHostMetric(metric string) bool {
+	return strings.HasPrefix(metric, "mon.") || strings.HasPrefix(metric, "energy.")
+}
+
+// levelDefaults are the levels of reserved factors a study that does not
+// vary them runs at.
+var levelDefaults = map[string]string{"wire": "host", "instances": "1"}
 
 // findCell returns the first cell (in report order) of the mapped metric in
-// env whose levels or run parameters match the mapping's Where.
-func (r *Report) findCell(m *PaperMapping, env string) *Cell {
+// env whose levels or run parameters match want, with the number of cells
+// that match. When none does, missing says which wanted level this study
+// lacks and what it ran instead.
+func (r *Report) findCell(m *PaperMapping, env string, want map[string]string) (c *Cell, n int, missing string) {
+	var candidates []*Cell
 	for i := range r.Cells {
-		c := &r.Cells[i]
-		if c.Workload != m.Workload || c.Metric != m.Metric || c.Env != env {
-			continue
-		}
-		if r.cellMatches(c, m.Where) {
-			return c
+		x := &r.Cells[i]
+		if x.Workload == m.Workload && x.Metric == m.Metric && x.Env == env {
+			candidates = append(candidates, x)
 		}
 	}
-	return nil
+	if len(candidates) == 0 {
+		return nil, 0, ""
+	}
+	for _, x := range candidates {
+		if r.cellMatches(x, want) {
+			if c == nil {
+				c = x
+			}
+			n++
+		}
+	}
+	if c != nil {
+		return c, n, ""
+	}
+	// Name the first wanted level no candidate has, and what the study ran.
+	for _, k := range sortedKeys(want) {
+		ran := map[string]bool{}
+		ok := false
+		for _, x := range candidates {
+			v := r.levelOf(x, k)
+			ran[v] = true
+			ok = ok || levelEqual(v, want[k])
+		}
+		if !ok {
+			var vs []string
+			for v := range ran {
+				if v == "" {
+					v = "(not set)"
+				}
+				vs = append(vs, v)
+			}
+			sort.Slice(vs, func(i, j int) bool { return naturalLess(vs[i], vs[j]) })
+			return nil, 0, fmt.Sprintf("no cell with %s=%s (this study ran %s=%s)", k, want[k], k, strings.Join(vs, ", "))
+		}
+	}
+	return nil, 0, fmt.Sprintf("no cell with %s together", levelList(want))
 }
 
-func (r *Report) cellMatches(c *Cell, where map[string]string) bool {
-	for k, want := range where {
-		if v, ok := c.Levels[k]; ok {
-			if v != want {
-				return false
-			}
-			continue
-		}
-		found := false
-		for _, run := range r.runs {
-			if run.Workload == c.Workload && run.Env == c.Env && groupKey(run.CellKey) == c.group {
-				if p, ok := run.Params[k]; ok && fmt.Sprint(p) == want {
-					found = true
-					break
-				}
+// levelOf is a cell's level of a factor, else its workload parameter of that
+// name, else the default of a reserved factor the study did not vary.
+func (r *Report) levelOf(c *Cell, k string) string {
+	if v, ok := c.Levels[k]; ok {
+		return v
+	}
+	for _, run := range r.runs {
+		if run.Workload == c.Workload && run.Env == c.Env && groupKey(run.CellKey) == c.group {
+			if p, ok := run.Params[k]; ok {
+				return fmt.Sprint(p)
 			}
 		}
-		if !found {
+	}
+	return levelDefaults[k]
+}
+
+func (r *Report) cellMatches(c *Cell, want map[string]string) bool {
+	for k, v := range want {
+		if !levelEqual(r.levelOf(c, k), v) {
 			return false
 		}
 	}
 	return true
+}
+
+// levelEqual compares levels as written: case aside, and numbers by value
+// (870 and 870.0 are one level).
+func levelEqual(a, b string) bool {
+	if strings.EqualFold(strings.TrimSpace(a), strings.TrimSpace(b)) {
+		return true
+	}
+	x, err1 := strconv.ParseFloat(a, 64)
+	y, err2 := strconv.ParseFloat(b, 64)
+	return err1 == nil && err2 == nil && x == y
+}
+
+func levelList(l map[string]string) string {
+	if len(l) == 0 {
+		return "no levels"
+	}
+	var parts []string
+	for _, k := range sortedKeys(l) {
+		parts = append(parts, k+"="+l[k])
+	}
+	return strings.Join(parts, " ")
 }
 
 func sortedKeys(m map[string]string) []string {

@@ -46,9 +46,19 @@ func (r *Report) heading() string {
 	if engines := enginesLine(h, r.envs); engines != "" {
 		host += "\nengines: " + engines
 	}
-	return fmt.Sprintf("study %d %q (%s), %s\nhost: %s\nruns: %d measured ok, %d failed, %d pending, %d warm-up",
+	head := fmt.Sprintf("study %d %q (%s), %s\nhost: %s\nruns: %d measured ok, %d failed, %d pending, %d warm-up",
 		r.Study.ID, r.Study.Name, r.Study.Status, r.Study.CreatedAt.Format("2006-01-02 15:04 MST"), host,
 		r.Runs.OK, r.Runs.Failed, r.Runs.Pending, r.Runs.Warmup)
+	if r.Study.Repetitions.Rounds > 0 {
+		head += "\n" + r.Study.Repetitions.String()
+	}
+	if s := r.PrecisionSummary(); s != "" {
+		head += "\nprecision: " + s
+	}
+	if r.Study.Interval == intervalPaired {
+		head += "\noverhead intervals: " + intervalPaired
+	}
+	return head
 }
 
 func (r *Report) writeFootnotes(w io.Writer) {

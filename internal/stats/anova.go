@@ -20,6 +20,9 @@ type AnovaRow struct {
 // Anova returns response r's analysis of variance with sequential (type I)
 // sums of squares: one row per term with degrees of freedom (terms all of
 // whose columns are aliased are left out, as R does), then the residuals.
+// A response without residual variance (constant within every cell) gets
+// NaN for F and p, where R prints Inf or NaN: there is nothing to test the
+// terms against (see NoResidualVariance).
 func (m *LinearModel) Anova(r int) []AnovaRow {
 	p := len(m.Responses)
 	ssRes := m.ResidualSSCP[r*p+r]
@@ -28,6 +31,7 @@ func (m *LinearModel) Anova(r int) []AnovaRow {
 	for t := range m.Design.Terms {
 		total += m.TermSSCP[t][r*p+r]
 	}
+	flat := m.residualNegligible(r)
 	var out []AnovaRow
 	for t, term := range m.Design.Terms {
 		df := float64(m.TermDF[t])
@@ -36,10 +40,17 @@ func (m *LinearModel) Anova(r int) []AnovaRow {
 		}
 		ss := m.TermSSCP[t][r*p+r]
 		row := AnovaRow{Term: term.String(), DF: df, SumSq: ss, MeanSq: ss / df}
-		row.F = row.MeanSq / msRes
-		row.P = FSurvival(row.F, df, m.ResidualDF)
-		row.EtaSq = ss / total
-		row.PartialEtaSq = ss / (ss + ssRes)
+		row.F, row.P = math.NaN(), math.NaN()
+		if !flat { // without residual variance there is no F (R: Inf), no p
+			row.F = row.MeanSq / msRes
+			row.P = FSurvival(row.F, df, m.ResidualDF)
+		}
+		row.EtaSq, row.PartialEtaSq = math.NaN(), math.NaN()
+		if total > m.FittedSS[r]*perfectFitTolerance { // else the response is constant: nothing to explain
+
+			row.EtaSq = ss / total
+			row.PartialEtaSq = ss / (ss + ssRes)
+		}
 		out = append(out, row)
 	}
 	nan := math.NaN()

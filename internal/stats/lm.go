@@ -33,6 +33,39 @@ type LinearModel struct {
 	ResidualSSCP []float64
 	// Skipped counts observations left out for a non-finite response.
 	Skipped int
+	// FittedSS[r] is the sum of squares of response r's fitted values (the
+	// effects of the kept columns, intercept included): the scale against
+	// which a residual counts as nothing.
+	FittedSS []float64
+}
+
+// perfectFitTolerance: a residual variance below this fraction of the
+// fitted values' mean square is rounding, not spread. R's summary.lm warns
+// of an "essentially perfect fit" at 1e-30; boxtax's values carry about 15
+// significant digits, so a residual standard deviation under 1e-10 of the
+// values (variance 1e-20) is what rounding leaves of a constant response.
+const perfectFitTolerance = 1e-20
+
+// residualNegligible says whether response r has no residual variance: its
+// values are constant within every cell, so F, t and their p-values are
+// undefined (R would print Inf or NaN, with stars), not evidence.
+func (m *LinearModel) residualNegligible(r int) bool {
+	p := len(m.Responses)
+	resVar := m.ResidualSSCP[r*p+r] / m.ResidualDF
+	scale := m.FittedSS[r] / m.N
+	return !(resVar > scale*perfectFitTolerance)
+}
+
+// NoResidualVariance lists the responses whose residual variance is nil
+// (constant within every cell): they get no F, p or stars.
+func (m *LinearModel) NoResidualVariance() []string {
+	var out []string
+	for r, name := range m.Responses {
+		if m.residualNegligible(r) {
+			out = append(out, name)
+		}
+	}
+	return out
 }
 
 // ErrNoResidualDF says the model has as many parameters as observations.
@@ -100,6 +133,12 @@ func Fit(cells *Cells, terms []Term) (*LinearModel, error) {
 		addOuter(m.TermSSCP[t], b[row])
 	}
 	m.ResidualSSCP = within
+	m.FittedSS = make([]float64, p)
+	for row := 0; row < qr.rank; row++ {
+		for r := range p {
+			m.FittedSS[r] += b[row][r] * b[row][r]
+		}
+	}
 	for row := qr.rank; row < len(b); row++ {
 		addOuter(m.ResidualSSCP, b[row])
 	}
@@ -165,6 +204,9 @@ func (m *LinearModel) Coefficients(r int) []Coefficient {
 		c := Coefficient{Name: col.Name, Term: term, Estimate: m.Coef[j][r], StdError: m.StdErr[j][r]}
 		c.T = c.Estimate / c.StdError
 		c.P = math.NaN()
+		if m.residualNegligible(r) {
+			c.StdError, c.T = math.NaN(), math.NaN() // no spread: no test
+		}
 		if !math.IsNaN(c.T) {
 			c.P = 2 * StudentTCDF(-math.Abs(c.T), m.ResidualDF)
 		}

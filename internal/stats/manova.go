@@ -52,12 +52,21 @@ func (m *LinearModel) Manova(test string) ([]ManovaRow, error) {
 	if m.ResidualDF < float64(p) {
 		return nil, fmt.Errorf("%v residual degrees of freedom for %d responses: a multivariate test needs at least as many; repeat more runs or analyse fewer responses", m.ResidualDF, p)
 	}
-	// Scale to unit residual variances, as R does, before factoring E.
+	// Scale to unit residual variances as R's summary.manova does: a
+	// response whose residual standard deviation is below 1e-6 of its total
+	// (residual plus terms) is left unscaled, so a constant one keeps its
+	// zero column. Then R's rank check: qr(D E D, tol = 1e-7) with dqrdc2.
 	sc := make([]float64, p)
 	for i := range sc {
+		total := m.ResidualSSCP[i*p+i]
+		for t := range m.TermSSCP {
+			if m.TermDF[t] > 0 {
+				total += m.TermSSCP[t][i*p+i]
+			}
+		}
 		sc[i] = math.Sqrt(m.ResidualSSCP[i*p+i])
-		if !(sc[i] > 0) {
-			return nil, fmt.Errorf("response %s has no residual variance: it is constant within cells", m.Responses[i])
+		if sc[i] < math.Sqrt(total)*1e-6 || !(sc[i] > 0) {
+			sc[i] = 1
 		}
 	}
 	scale := func(s []float64) []float64 {
@@ -69,16 +78,27 @@ func (m *LinearModel) Manova(test string) ([]ManovaRow, error) {
 		}
 		return out
 	}
-	el, err := cholesky(scale(m.ResidualSSCP), p)
-	if err == nil {
-		for i := 0; i < p; i++ { // R's rank check: qr(E scaled, tol = 1e-7)
-			if el[i*p+i] < 1e-7 {
-				err = errNotPositiveDefinite
+	scaledE := scale(m.ResidualSSCP)
+	rows := make([][]float64, p)
+	for i := range rows {
+		rows[i] = scaledE[i*p : (i+1)*p]
+	}
+	if rank := rankDQRDC2(rows, manovaTolerance); rank < p {
+		var flat []string
+		for i := range p {
+			if m.residualNegligible(i) {
+				flat = append(flat, m.Responses[i])
 			}
 		}
+		why := "a response is a linear combination of the others: drop it"
+		if len(flat) > 0 {
+			why = fmt.Sprintf("%v have no residual variance (constant within every cell): analyse them on their own or leave them out", flat)
+		}
+		return nil, fmt.Errorf("residuals have rank %d < %d, as R's summary.manova refuses them: %s", rank, p, why)
 	}
+	el, err := cholesky(scaledE, p)
 	if err != nil {
-		return nil, fmt.Errorf("the residuals of %v are linearly dependent (rank < %d): drop a response that is a combination of the others", m.Responses, p)
+		return nil, fmt.Errorf("residuals have rank < %d: the residual matrix of %v is not positive definite", p, m.Responses)
 	}
 	var out []ManovaRow
 	for t, term := range m.Design.Terms {
@@ -97,6 +117,9 @@ func (m *LinearModel) Manova(test string) ([]ManovaRow, error) {
 	}
 	return out, nil
 }
+
+// manovaTolerance is summary.manova's tol: qr(D E D, tol = 1e-7).
+const manovaTolerance = 1e-7
 
 // pillai is R's stats:::Pillai: the trace, approximate F, and its dfs.
 func pillai(eig []float64, q, dfRes float64) [4]float64 {

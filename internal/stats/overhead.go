@@ -34,7 +34,9 @@ type OverheadResult struct {
 // large baseline (1e9 ns) keeps its digits. When xb² - t² vb <= 0 the
 // baseline mean is not distinguishable from zero, the set of rho is unbounded,
 // and LoPct, HiPct are NaN with a Reason instead of an invented interval. When
-// both samples are constant the interval is the point Pct.
+// both samples are constant the interval is the point Pct, and a difference
+// is not marked significant: there is no test of it (Welch's t is undefined,
+// R's t.test stops with "data are essentially constant").
 //
 // A negative baseline mean is allowed: Pct is then the signed ratio's
 // deviation from 1, which reads as "x is Pct % larger in magnitude" when both
@@ -74,8 +76,7 @@ func Overhead(baseline, x []float64, level float64) OverheadResult {
 	varMeanX := stdX * stdX / float64(len(v))
 	if varMeanB == 0 && varMeanX == 0 {
 		r.LoPct, r.HiPct = r.Pct, r.Pct
-		r.Significant = r.Pct != 0
-		r.Reason = "both samples are constant: the interval is the point estimate and there is no p-value"
+		r.Reason = "both samples are constant: the interval is the point estimate; Welch's test is undefined (no spread), so a difference is not marked significant"
 		return r
 	}
 	ratio := meanX / meanB

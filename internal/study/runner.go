@@ -47,20 +47,28 @@ type Runner struct {
 // (Ctrl-C), the run in flight is stopped and left pending, the study is marked
 // interrupted, and ctx's error is returned; finished runs stay in the store.
 func (r *Runner) Execute(ctx context.Context, st store.Study, runs []store.Run) error {
-	var pending []store.Run
-	for _, run := range runs {
+	return r.stop(ctx, st, r.executePending(ctx, runs))
+}
+
+// executePending does the pending runs among runs, in order; it returns
+// ctx's error when interrupted and a store error when a run cannot be kept.
+// Each run done is marked in runs, so a later call (an adaptive study's next
+// round) does not do it again.
+func (r *Runner) executePending(ctx context.Context, runs []store.Run) error {
+	var pending []int
+	for i, run := range runs {
 		if run.Status == store.RunPending {
-			pending = append(pending, run)
+			pending = append(pending, i)
 		}
 	}
 	r.Progress.Begin(len(pending), len(runs)-len(pending))
 	defer r.Progress.End()
-	for _, run := range pending {
+	for _, i := range pending {
 		if ctx.Err() != nil {
 			break
 		}
-		r.Progress.RunStarted(run)
-		done := r.one(ctx, run)
+		r.Progress.RunStarted(runs[i])
+		done := r.one(ctx, runs[i])
 		if ctx.Err() != nil {
 			break // the run in flight was cut short: leave it pending
 		}
@@ -68,7 +76,17 @@ func (r *Runner) Execute(ctx context.Context, st store.Study, runs []store.Run) 
 		if err := r.Store.FinishRun(context.WithoutCancel(ctx), &done.Run, done.samples(), done.series()); err != nil {
 			return err
 		}
+		runs[i].Status = done.Status
 		r.Progress.RunEnded(done.Run)
+	}
+	return ctx.Err()
+}
+
+// stop records how the study ended: finished, or interrupted when ctx ended;
+// err (a store error or ctx's) is returned.
+func (r *Runner) stop(ctx context.Context, st store.Study, err error) error {
+	if err != nil && ctx.Err() == nil {
+		return err
 	}
 	status := store.StudyFinished
 	if ctx.Err() != nil {

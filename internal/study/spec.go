@@ -23,8 +23,35 @@ type Spec struct {
 	Envs        []Named        `yaml:"envs"`
 	Workloads   []WorkloadSpec `yaml:"workloads"`
 	Factors     []Factor       `yaml:"factors,omitempty"`
+	// Paper names the published study this spec reproduces, if any.
+	Paper *PaperRef `yaml:"paper,omitempty"`
+	// Adaptive, when set, adds rounds after the first Repetitions until the
+	// overheads are known to the precision asked (--reps auto).
+	Adaptive *Adaptive `yaml:"adaptive,omitempty"`
 
 	file string // where the spec came from, for messages
+}
+
+// PaperRef ties a study to the published one it reproduces: the id of its
+// transcribed values (internal/report/papers/ID.yaml, for --compare-paper)
+// and how many repetitions the paper made, which `--reps paper` runs and
+// every report prints beside this study's own count.
+type PaperRef struct {
+	ID          string `yaml:"id,omitempty"`          // published values in internal/report/papers (optional)
+	Repetitions int    `yaml:"repetitions,omitempty"` // the paper's repetition count
+	Pos         Pos    `yaml:"-"`
+}
+
+// UnmarshalYAML records where the paper was written.
+func (p *PaperRef) UnmarshalYAML(v *yaml.Node) error {
+	type plain PaperRef
+	var q plain
+	if err := decodeStrict(v, &q); err != nil {
+		return err
+	}
+	q.Pos = Pos{v.Line, v.Column}
+	*p = PaperRef(q)
+	return nil
 }
 
 // Pos is a place in the spec's source, for messages.

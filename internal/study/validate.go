@@ -31,6 +31,8 @@ func (s *Spec) Validate(envNames []string) error {
 	if s.Repetitions < 0 {
 		bad(Pos{}, "repetitions must be at least 1, not %d", s.Repetitions)
 	}
+	s.validatePaper(bad)
+	s.validateAdaptive(bad)
 	if s.Warmup == nil {
 		w := DefaultWarmup
 		s.Warmup = &w

@@ -1,0 +1,157 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/boxtax/boxtax/internal/store"
+)
+
+// Repetitions is how often each cell was measured, beside how often the
+// published study it reproduces measured: a study that runs 3 where the
+// paper ran 20 says so.
+type Repetitions struct {
+	Rounds  int    `json:"rounds"`          // measured rounds planned (each runs every cell once)
+	Spec    int    `json:"spec"`            // the spec's repetitions (an adaptive study's first rounds)
+	Paper   int    `json:"paper,omitempty"` // the paper's count; 0: the spec names none
+	PaperID string `json:"paper_id,omitempty"`
+	// PrecisionPct and MaxRounds are set in an adaptive study (--reps auto):
+	// rounds were added until every primary metric's 95 % interval of the
+	// overhead was within ±PrecisionPct, or MaxRounds ran.
+	PrecisionPct float64 `json:"precision_pct,omitempty"`
+	MaxRounds    int     `json:"max_rounds,omitempty"`
+}
+
+func measuredRounds(runs []store.Run) int {
+	n := 0
+	for _, run := range runs {
+		if !run.Warmup && run.Rep+1 > n {
+			n = run.Rep + 1
+		}
+	}
+	return n
+}
+
+// String is the report's line about repetitions.
+func (r Repetitions) String() string {
+	s := fmt.Sprintf("repetitions: %d per cell", r.Rounds)
+	if r.PrecisionPct > 0 {
+		s += fmt.Sprintf(" (adaptive: started with %d, target ±%g%%, at most %d)", r.Spec, r.PrecisionPct, r.MaxRounds)
+	}
+	switch {
+	case r.Paper > 0 && r.PaperID != "":
+		s += fmt.Sprintf("; the paper (%s): %d", r.PaperID, r.Paper)
+	case r.Paper > 0:
+		s += fmt.Sprintf("; the paper: %d", r.Paper)
+	}
+	if r.Paper > r.Rounds && r.PrecisionPct == 0 {
+		s += " (fewer than published: --reps paper runs the paper's count)"
+	}
+	return s
+}
+
+// caption is the repetitions for a table caption: " 3 runs per cell (the
+// paper: 10)." or "" when unknown.
+func (r Repetitions) caption() string {
+	if r.Rounds == 0 {
+		return ""
+	}
+	runs := "runs"
+	if r.Rounds == 1 {
+		runs = "run"
+	}
+	s := fmt.Sprintf(" %d %s per cell", r.Rounds, runs)
+	if r.Paper > 0 {
+		s += fmt.Sprintf(" (the paper: %d)", r.Paper)
+	}
+	return s + "."
+}
+
+// precisionHalfWidth is how far the overhead's 95 % interval reaches from
+// its estimate on the wider side, in percentage points; +Inf without one.
+func precisionHalfWidth(c *Cell) float64 {
+	if c.OverheadPct == nil || len(c.OverheadCI95) != 2 || c.OverheadCI95[0] == nil || c.OverheadCI95[1] == nil {
+		return math.Inf(1)
+	}
+	return math.Max(*c.OverheadCI95[1]-*c.OverheadPct, *c.OverheadPct-*c.OverheadCI95[0])
+}
+
+// precisionCells are the cells an adaptive study's target applies to: the
+// primary metrics of every environment but the baseline.
+func (r *Report) precisionCells() []*Cell {
+	var out []*Cell
+	for i := range r.Cells {
+		c := &r.Cells[i]
+		if c.IsBaseline || c.secondary {
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+func (r *Report) markPrecision() {
+	target := r.Study.Repetitions.PrecisionPct
+	if target <= 0 {
+		return
+	}
+	for _, c := range r.precisionCells() {
+		ok := precisionHalfWidth(c) <= target
+		c.PrecisionReached = &ok
+	}
+}
+
+// PrecisionReached says whether every primary metric's overhead interval is
+// within the adaptive target (false without a target or without cells).
+func (r *Report) PrecisionReached() bool {
+	cells := r.precisionCells()
+	if r.Study.Repetitions.PrecisionPct <= 0 || len(cells) == 0 {
+		return false
+	}
+	for _, c := range cells {
+		if c.PrecisionReached == nil || !*c.PrecisionReached {
+			return false
+		}
+	}
+	return true
+}
+
+// PrecisionSummary says how many cells reached the adaptive target and
+// names the widest of those that did not.
+func (r *Report) PrecisionSummary() string {
+	target := r.Study.Repetitions.PrecisionPct
+	if target <= 0 {
+		return ""
+	}
+	cells := r.precisionCells()
+	var missed []string
+	reached := 0
+	for _, c := range cells {
+		if c.PrecisionReached != nil && *c.PrecisionReached {
+			reached++
+			continue
+		}
+		hw := precisionHalfWidth(c)
+		w := "no interval"
+		switch {
+		case math.IsInf(hw, 1):
+		case hw >= 10:
+			w = fmt.Sprintf("±%.0f%%", hw)
+		default:
+			w = fmt.Sprintf("±%.2g%%", hw)
+		}
+		missed = append(missed, fmt.Sprintf("%s %s @ %s (%s)", strings.TrimSpace(rowName(c, r.factors)), c.Label, c.Env, w))
+	}
+	s := fmt.Sprintf("%d of %d cells have their overhead's 95%% interval within ±%g%%", reached, len(cells), target)
+	if len(missed) > 0 {
+		const show = 5
+		more := ""
+		if len(missed) > show {
+			more = fmt.Sprintf(" and %d more", len(missed)-show)
+			missed = missed[:show]
+		}
+		s += "; not yet: " + strings.Join(missed, ", ") + more
+	}
+	return s
+}
