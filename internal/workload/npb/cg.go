@@ -38,7 +38,7 @@ func init() {
 	register(&kernel{name: "cg", title: "Conjugate Gradient",
 		summary: "smallest eigenvalue of a sparse matrix, irregular memory access",
 		opType:  "floating point", mopsDoc: "2 niter na (3 + nonzer(nonzer+1) + 25 (5 + nonzer(nonzer+1)) + 3)",
-		run:     runCG,
+		run: runCG,
 		memory: func(class string) int64 {
 			c := cgClasses[class]
 			return int64(c.na) * int64((c.nonzer+1)*(c.nonzer+1)) * 12 * 2

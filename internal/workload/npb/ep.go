@@ -31,8 +31,8 @@ func init() {
 	register(&kernel{name: "ep", title: "Embarrassingly Parallel",
 		summary: "Gaussian deviates from NPB's generator, no communication",
 		opType:  "random numbers generated", mopsDoc: "2^(M+1) random numbers (M = 24, 25, 28 for S, W, A)",
-		run:     runEP,
-		memory:  func(string) int64 { return 2 * epNK * 8 * 8 },
+		run:    runEP,
+		memory: func(string) int64 { return 2 * epNK * 8 * 8 },
 	})
 }
 

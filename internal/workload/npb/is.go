@@ -28,7 +28,7 @@ func init() {
 	register(&kernel{name: "is", title: "Integer Sort",
 		summary: "ranks random integer keys, random memory access",
 		opType:  "keys ranked", mopsDoc: "10 iterations x 2^n keys (n = 16, 20, 23 for S, W, A)",
-		run:     runIS,
+		run: runIS,
 		memory: func(class string) int64 {
 			c := isClasses[class]
 			return 3*4<<c.totalKeysLog2 + 4*4<<c.maxKeyLog2
