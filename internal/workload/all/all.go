@@ -6,7 +6,7 @@ package all
 
 import (
 	_ "github.com/boxtax/boxtax/internal/workload/cpu"     // cpu.prime, cpu.linpack
-	_ "github.com/boxtax/boxtax/internal/workload/disk"    // disk.seq, disk.rand
+	_ "github.com/boxtax/boxtax/internal/workload/disk"    // disk.seq, disk.rand, disk.iozone
 	_ "github.com/boxtax/boxtax/internal/workload/gateway" // http.gateway
 	_ "github.com/boxtax/boxtax/internal/workload/idle"    // sys.idle
 	_ "github.com/boxtax/boxtax/internal/workload/ingest"  // iot.ingest
