@@ -3,6 +3,7 @@ package report
 import (
 	"embed"
 	"fmt"
+	"math"
 	"path"
 	"regexp"
 	"sort"
@@ -165,15 +166,23 @@ type published struct {
 	pct        bool // value is a % deviation
 }
 
-var publishedCell = regexp.MustCompile(`^\s*([+-]?[0-9.]+)\s*(%?)\s*\(\s*([0-9.]+)\s*\)\s*$`)
+// publishedCell is "mean (std)" or "+x% (std)"; the std may be missing
+// where a paper states a number in its text without one (seed 004).
+var publishedCell = regexp.MustCompile(`^\s*([+-]?[0-9.]+)\s*(%?)\s*(?:\(\s*([0-9.]+)\s*\))?\s*$`)
 
 func parsePublished(s string) (published, error) {
 	m := publishedCell.FindStringSubmatch(s)
 	if m == nil {
-		return published{}, fmt.Errorf("cannot read %q: want \"mean (std)\" or \"+x%% (std)\"", s)
+		return published{}, fmt.Errorf("cannot read %q: want \"mean (std)\" or \"+x%% (std)\" (the std may be left out where the paper states none)", s)
 	}
-	v, _ := strconv.ParseFloat(m[1], 64)
-	sd, _ := strconv.ParseFloat(m[3], 64)
+	v, err := strconv.ParseFloat(m[1], 64)
+	if err != nil {
+		return published{}, fmt.Errorf("cannot read %q: %q is not a number", s, m[1])
+	}
+	sd := math.NaN() // not published
+	if m[3] != "" {
+		sd, _ = strconv.ParseFloat(m[3], 64)
+	}
 	return published{value: v, std: sd, pct: m[2] == "%"}, nil
 }
 
@@ -254,7 +263,7 @@ func (p Paper) compare(r *Report) []PaperComparison {
 	var out []PaperComparison
 	for _, t := range p.Tables {
 		pc := PaperComparison{Paper: p.ID, Citation: strings.TrimSpace(p.Citation), Source: p.Source, Setup: strings.TrimSpace(p.Setup),
-			Table: "Table " + t.Table, Title: t.Title}
+			Table: t.label(), Title: t.Title}
 		var devs []PaperDevice
 		for _, d := range p.Devices {
 			if _, ok := t.Values[d.ID]; ok {
@@ -314,6 +323,9 @@ func (r *Report) unitOf(m *PaperMapping) string {
 			return met.Unit
 		}
 	}
+	if met, ok := runMetric(m.Metric); ok {
+		return met.Unit
+	}
 	return ""
 }
 
@@ -326,6 +338,8 @@ func (r *Report) fillOurs(row *PaperRow, m *PaperMapping) {
 	row.Boxtax = m.Workload + " " + m.Metric
 	if wl, err := workload.Lookup(m.Workload); err == nil {
 		if met, ok := wl.Info().Metric(m.Metric); ok {
+			row.Boxtax = m.Workload + " " + met.Label
+		} else if met, ok := runMetric(m.Metric); ok {
 			row.Boxtax = m.Workload + " " + met.Label
 		} else {
 			row.Status, row.Ours = PaperNotMeasured, "not measured in this study"
