@@ -49,14 +49,12 @@ func runEP(ctx context.Context, class string, threads int) (result, error) {
 	// an = A^(2 NK) mod 2^46: the jump from one batch's seed to the next.
 	an := powMod46(npbA, 2*epNK)
 	tallies := make([]epTally, threads)
-	var cancelled error
 	parallelFor(threads, batches, func(w, lo, hi int) {
 		x := make([]float64, 2*epNK)
 		t := &tallies[w]
 		for k := lo; k < hi; k++ {
 			if k%64 == 0 && ctx.Err() != nil {
-				cancelled = ctx.Err()
-				return
+				return // reported below
 			}
 			g := lcg{x: mulMod46(seedEP, powMod46(an, int64(k)))}
 			g.fill(npbA, x)
@@ -74,8 +72,8 @@ func runEP(ctx context.Context, class string, threads int) (result, error) {
 			}
 		}
 	})
-	if cancelled != nil {
-		return result{}, cancelled
+	if err := ctx.Err(); err != nil {
+		return result{}, err
 	}
 	var sx, sy float64
 	for _, t := range tallies {

@@ -149,3 +149,17 @@ func TestWorkloadRunEmits(t *testing.T) {
 		t.Errorf("notes %v", rec.Notes)
 	}
 }
+
+// TestCancelledRunReportsNoNumber: a cancelled run is an error, as a
+// verification failure is.
+func TestCancelledRunReportsNoNumber(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for name, k := range kernels() {
+		t.Run(name, func(t *testing.T) {
+			if _, err := k.run(ctx, "S", 2); err == nil {
+				t.Error("a cancelled run gave a result")
+			}
+		})
+	}
+}
