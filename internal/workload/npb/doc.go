@@ -4,11 +4,12 @@
 // and npb.ft (3-D FFT), in classes S, W and A, as Marques et al. (seed 004)
 // ran them on a Raspberry Pi 2.
 //
-// Each kernel is written in Go from the NPB specification (NAS technical
-// reports RNR-91-002 and NAS-95-020): the same problem generator (NPB's
-// linear congruential generator randlc/vranlc, x_{k+1} = 5^13 x_k mod 2^46,
-// with NPB's seeds), the same iteration counts and the same operation counts
-// for Mop/s. A run is valid only when its result matches NPB's official
+// Each kernel is re-implemented in Go after NPB 3.3's reference code (the
+// OpenMP C version of NPB3.3-OMP), not translated line by line: the same
+// problem generator (NPB's linear congruential generator randlc/vranlc,
+// x_{k+1} = 5^13 x_k mod 2^46, with NPB's seeds), the same iteration counts
+// and the same operation counts for Mop/s. The verification values are
+// NPB's, as data. A run is valid only when its result matches NPB's official
 // verification values for the class within NPB's tolerance; otherwise the
 // run fails with an error and reports no number, exactly as a C or Fortran
 // NPB run prints VERIFICATION FAILED.
