@@ -18,7 +18,7 @@ func TestKernelsVerify(t *testing.T) {
 		long          bool // skipped with -short
 	}{
 		{"is", "S", false}, {"is", "W", false},
-		{"ep", "S", true},
+		{"ep", "S", true}, {"ep", "W", true},
 		{"cg", "S", false}, {"cg", "W", true},
 		{"mg", "S", false}, {"mg", "W", true},
 		{"ft", "S", false}, {"ft", "W", true},
