@@ -17,7 +17,7 @@ func TestBadInputExitsTwoAndListsValidNames(t *testing.T) {
 	}{
 		{"unknown command", []string{"rnu"}, []string{`unknown command "rnu"`, "run"}},
 		{"unknown study", []string{"run", "quik"}, []string{`unknown study "quik"`, "quick"}},
-		{"unknown workload", []string{"run", "--workloads", "cpu.primes"}, []string{`unknown workload "cpu.primes"`, "cpu.linpack, cpu.prime, ctr.startup, disk.rand"}},
+		{"unknown workload", []string{"run", "--workloads", "cpu.primes"}, []string{`unknown workload "cpu.primes"`, "cpu.linpack, cpu.prime, ctr.startup, disk.iozone, disk.rand"}},
 		{"unknown env", []string{"run", "--envs", "podman"}, []string{`unknown environment "podman"`, "native, docker-bridge, docker-host"}},
 		{"unknown param", []string{"run", testdata(t, "broken.yaml")}, []string{"broken.yaml:4:5:", "unknown parameter(s) duraton", "valid parameters: max_prime, duration, events, threads"}},
 		{"missing file", []string{"run", "./nope.yaml"}, []string{"nope.yaml"}},

@@ -75,6 +75,9 @@ type PaperTable struct {
 	Env     string            `yaml:"env,omitempty"`    // the environment of rows that name none
 	Levels  map[string]string `yaml:"levels,omitempty"` // the paper's setup for the whole table
 	Rows    []PaperRowSpec    `yaml:"rows,omitempty"`   // the table's own rows; default: the configurations
+	// Quotes, for a figure whose numbers only the text states (seed 004),
+	// are the sentences its values come from, verbatim.
+	Quotes []string `yaml:"quotes,omitempty"`
 	// Transposed: the source prints one row per device (labelled with the
 	// device's name) and the table's single row as its columns.
 	Transposed bool                           `yaml:"transposed,omitempty"`
@@ -336,7 +339,7 @@ func (p Paper) compare(r *Report) []PaperComparison {
 	var out []PaperComparison
 	for _, t := range p.Tables {
 		pc := PaperComparison{Paper: p.ID, Citation: strings.TrimSpace(p.Citation), Source: p.Source, Setup: strings.TrimSpace(p.Setup),
-			Table: "Table " + t.Table, Title: t.Title}
+			Table: t.label(), Title: t.Title}
 		var devs []PaperDevice
 		for _, d := range p.Devices {
 			if _, ok := t.Values[d.ID]; ok {
@@ -439,6 +442,9 @@ func (r *Report) unitOf(m *PaperMapping) string {
 			return met.Unit
 		}
 	}
+	if met, ok := runMetric(m.Metric); ok {
+		return met.Unit
+	}
 	return ""
 }
 
@@ -455,6 +461,8 @@ func (r *Report) fillOurs(row *PaperRow, m *PaperMapping, absolute bool) {
 	row.Boxtax = m.Workload + " " + m.Metric
 	if wl, err := workload.Lookup(m.Workload); err == nil {
 		if met, ok := wl.Info().Metric(m.Metric); ok {
+			row.Boxtax = m.Workload + " " + met.Label
+		} else if met, ok := runMetric(m.Metric); ok {
 			row.Boxtax = m.Workload + " " + met.Label
 		} else if !IsHostMetric(m.Metric) {
 			row.Status, row.Ours = PaperNotMeasured, "not measured in this study"

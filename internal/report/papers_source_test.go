@@ -113,6 +113,29 @@ func checkTable(t *testing.T, p Paper, tab PaperTable, lines []string) int {
 			n++
 		}
 	}
+	// A figure's numbers stated in the text: the table quotes its sentences;
+	// every value, without its sign, is a percentage stated in them.
+	if len(tab.Quotes) > 0 {
+		text := strings.Join(lines, "\n")
+		for _, q := range tab.Quotes {
+			if !strings.Contains(strings.Join(strings.Fields(text), " "), q) {
+				t.Errorf("table %s: quote %q is not in the source", tab.Table, q)
+			}
+		}
+		quoted := strings.Join(tab.Quotes, " ")
+		for dev, byRow := range tab.Values {
+			for conf, row := range byRow {
+				for i, c := range row {
+					num := strings.TrimLeft(strings.TrimSpace(c), "+-")
+					if !strings.Contains(quoted, num) {
+						t.Errorf("table %s, %s %s column %d: %q is not in the quotes", tab.Table, dev, conf, i+1, c)
+					}
+					n++
+				}
+			}
+		}
+		return n
+	}
 	// Numbers stated in the text: each row quotes its sentence.
 	if len(tab.Rows) > 0 && tab.Rows[0].Quote != "" {
 		text := strings.Join(lines, "\n")

@@ -54,7 +54,7 @@ func TestUsePaperRepetitions(t *testing.T) {
 // TestEveryPresetStatesThePapersRepetitions: issue 14 item 4, every preset
 // says how often its paper repeated.
 func TestEveryPresetStatesThePapersRepetitions(t *testing.T) {
-	want := map[string]int{"krylovskiy2015": 10, "morabito2017": 20, "masek2016": 5, "kalaska2023": 7}
+	want := map[string]int{"krylovskiy2015": 10, "morabito2017": 20, "masek2016": 5, "kalaska2023": 7, "marques": 5}
 	for _, name := range Presets() {
 		s, err := Preset(name)
 		if err != nil {

@@ -6,7 +6,7 @@ package all
 
 import (
 	_ "github.com/boxtax/boxtax/internal/workload/cpu"     // cpu.prime, cpu.linpack
-	_ "github.com/boxtax/boxtax/internal/workload/disk"    // disk.seq, disk.rand
+	_ "github.com/boxtax/boxtax/internal/workload/disk"    // disk.seq, disk.rand, disk.iozone
 	_ "github.com/boxtax/boxtax/internal/workload/gateway" // http.gateway
 	_ "github.com/boxtax/boxtax/internal/workload/idle"    // sys.idle
 	_ "github.com/boxtax/boxtax/internal/workload/ingest"  // iot.ingest
@@ -15,6 +15,7 @@ import (
 	_ "github.com/boxtax/boxtax/internal/workload/mixed"   // load.mixed
 	_ "github.com/boxtax/boxtax/internal/workload/mqtt"    // mqtt.pub
 	_ "github.com/boxtax/boxtax/internal/workload/net"     // net.tcp, net.udp, net.rr
+	_ "github.com/boxtax/boxtax/internal/workload/npb"     // npb.is, npb.ep, npb.cg, npb.mg, npb.ft
 	_ "github.com/boxtax/boxtax/internal/workload/rt"      // rt.periodic, rt.periodic-io
 	_ "github.com/boxtax/boxtax/internal/workload/startup" // ctr.startup
 )

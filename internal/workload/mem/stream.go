@@ -32,6 +32,7 @@ func (Stream) Info() workload.Info {
 		SeedTool: "STREAM",
 		Params: []workload.Param{
 			{Name: "array_size", Default: 0, Description: "elements per array; 0 picks STREAM's rule: at least 4 times the sum of the last-level caches and at least 2,000,000"},
+			{Name: "array_MiB", Default: 0.0, Description: "size of each array in MiB (2^20 bytes), as STREAM prints \"Memory per array\"; overrides array_size when above 0 (seed 004: 25.4, 76.3, 228.9)"},
 			{Name: "ntimes", Default: 10, Description: "iterations of the four kernels; the first is not counted (STREAM's NTIMES)"},
 			{Name: "threads", Default: 1, Description: "goroutines per kernel, each on a contiguous chunk of the arrays"},
 		},
@@ -60,6 +61,16 @@ func parseStream(p workload.Params, sysRoot string) (streamConfig, error) {
 	if c.elements, err = p.Int("array_size"); err != nil {
 		return c, err
 	}
+	mib, err := p.Float("array_MiB")
+	if err != nil {
+		return c, err
+	}
+	if mib < 0 || mib > 1<<20 {
+		return c, fmt.Errorf("parameter array_MiB: %v must be 0 (use array_size) or a size per array in MiB, e.g. 76.3", mib)
+	}
+	if mib > 0 {
+		c.elements = int(mib*(1<<20)/8 + 0.5)
+	}
 	if c.ntimes, err = p.Int("ntimes"); err != nil {
 		return c, err
 	}
@@ -74,7 +85,9 @@ func parseStream(p workload.Params, sysRoot string) (streamConfig, error) {
 	case c.threads < 1:
 		return c, fmt.Errorf("parameter threads: %d must be 1 or more", c.threads)
 	}
-	if c.elements > 0 {
+	if mib > 0 {
+		c.sizing = "array_MiB parameter"
+	} else if c.elements > 0 {
 		c.sizing = "array_size parameter"
 	} else {
 		llc, desc, err := lastLevelCache(sysRoot)

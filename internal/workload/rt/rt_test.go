@@ -264,3 +264,30 @@ func (r *recorder) Series(name, unit string, values []float64) {
 }
 
 func (r *recorder) seriesNames() []string { return r.order }
+
+// TestTimedWorkFillsItsShareOfEverySlice is the difference between the two
+// work modes (docs/rt.md): in timed mode, the thesis's, every slice computes
+// until occupancy_pct of the period has passed, so no slice's work is
+// shorter, whatever else runs; in calibrated mode the amount of work is
+// fixed and its duration is what interference changes.
+func TestTimedWorkFillsItsShareOfEverySlice(t *testing.T) {
+	p, _ := workload.Check(Periodic{}.Info(), workload.Params{
+		"frequency_hz": 250, "duration": "400ms", "policy": "other", "lock_memory": false, "work": WorkTimed, "occupancy_pct": 40,
+	})
+	var r recorder
+	if err := (Periodic{}).Run(context.Background(), p, workload.Env{ScratchDir: t.TempDir()}, &r); err != nil {
+		t.Fatal(err)
+	}
+	const shareNs = 0.4 * 4e6
+	for i, w := range r.series["work_ns"] {
+		if w < shareNs {
+			t.Fatalf("slice %d: work %.0f ns, shorter than 40 %% of the 4 ms slice", i, w)
+		}
+	}
+	if r.notes["work"] != WorkTimed {
+		t.Errorf("work note %q", r.notes["work"])
+	}
+	if _, ok := r.notes["work_terms"]; ok {
+		t.Error("timed mode noted a calibrated number of terms")
+	}
+}

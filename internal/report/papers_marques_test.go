@@ -1,0 +1,168 @@
+package report
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/boxtax/boxtax/internal/store"
+)
+
+// marquesQuotes reads the sentences each seed 004 table was transcribed from.
+func marquesQuotes(t *testing.T) (Paper, map[string][]string) {
+	t.Helper()
+	b, err := paperFiles.ReadFile("papers/marques.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var p Paper
+	if err := yaml.Unmarshal(b, &p); err != nil {
+		t.Fatal(err)
+	}
+	quotes := map[string][]string{}
+	for _, tab := range p.Tables {
+		quotes[tab.Table] = tab.Quotes
+	}
+	return p, quotes
+}
+
+// percentIn finds every "x.yz%" in a text.
+var percentIn = regexp.MustCompile(`([0-9]+(?:\.[0-9]+)?)%`)
+
+// TestMarquesValuesMatchTheSeedText checks every transcribed value of seed
+// 004 against the sentence it comes from, and that no percentage of those
+// sentences was left out; where the seed text is at hand, every sentence
+// must be in it word for word.
+func TestMarquesValuesMatchTheSeedText(t *testing.T) {
+	p, quotes := marquesQuotes(t)
+	cells := 0
+	for _, tab := range p.Tables {
+		t.Run(tab.Table, func(t *testing.T) {
+			text := strings.Join(quotes[tab.Table], " ")
+			if text == "" {
+				t.Fatal("no quotes: the source sentences must be transcribed with the values")
+			}
+			stated := map[string]bool{}
+			for _, m := range percentIn.FindAllStringSubmatch(text, -1) {
+				stated[m[1]] = true
+			}
+			used := map[string]bool{}
+			for _, byConf := range tab.Values {
+				for conf, row := range byConf {
+					for i, cell := range row {
+						cells++
+						num := strings.TrimSuffix(strings.TrimLeft(strings.TrimSpace(cell), "+-"), "%")
+						if !strings.HasSuffix(strings.TrimSpace(cell), "%") {
+							t.Errorf("%s column %d: %q is not a %% deviation, as every number of seed 004 is", conf, i, cell)
+						}
+						if !stated[num] {
+							t.Errorf("%s column %s: %s%% is not stated in the quoted sentences", conf, tab.Columns[i].Name, num)
+						}
+						used[num] = true
+					}
+				}
+			}
+			for num := range stated {
+				if !used[num] {
+					t.Errorf("%s%% is stated in the quotes but not transcribed", num)
+				}
+			}
+		})
+	}
+	if cells != 13 {
+		t.Errorf("%d published values, want 13 (2 IOZone, 5 NPB, 4 STREAM, 2 ApacheBench)", cells)
+	}
+	t.Run("quotes are verbatim", func(t *testing.T) {
+		seed := findSeedText(p.Source)
+		if seed == "" {
+			t.Skipf("%s is not reachable from here (it lives beside the repository, in shared/); the values were checked against the quotes above", p.Source)
+		}
+		b, err := os.ReadFile(seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := strings.Join(strings.Fields(string(b)), " ")
+		for table, qs := range quotes {
+			for _, q := range qs {
+				if !strings.Contains(text, strings.Join(strings.Fields(q), " ")) {
+					t.Errorf("%s: quote not in %s: %q", table, seed, q)
+				}
+			}
+		}
+	})
+}
+
+// findSeedText looks for the seed file (shared/seeds/...) in this
+// directory and its parents.
+func findSeedText(source string) string {
+	dir, _ := os.Getwd()
+	for range 8 {
+		if f := filepath.Join(dir, source); fileExists(f) {
+			return f
+		}
+		dir = filepath.Dir(dir)
+	}
+	return ""
+}
+
+func fileExists(p string) bool { st, err := os.Stat(p); return err == nil && !st.IsDir() }
+
+// TestComparePaperMarques puts seed 004's numbers beside a study with LXC
+// and STREAM at three sizes: the 76.3 MiB cell is the one compared.
+func TestComparePaperMarques(t *testing.T) {
+	st := store.Study{ID: 4, Name: "seed004-stream", Status: store.StudyFinished, Seed: 1,
+		CreatedAt: time.Date(2026, 11, 23, 0, 0, 0, 0, time.UTC), HostJSON: epycHost, SpecYAML: "name: seed004-stream\n"}
+	var runs []store.Run
+	var samples []store.Sample
+	speed := map[string]float64{"25.4": 1.0, "76.3": 2.0, "228.9": 3.0}
+	for rep := range 3 {
+		for _, env := range []string{"native", "lxc"} {
+			for _, size := range []string{"25.4", "76.3", "228.9"} {
+				id := int64(len(runs) + 1)
+				runs = append(runs, store.Run{ID: id, Seq: len(runs), CellKey: "mem.stream|array_MiB=" + size + "|env=" + env, Workload: "mem.stream",
+					Env: env, Levels: map[string]string{"env": env, "array_MiB": size}, Params: map[string]any{"array_MiB": size}, Status: store.RunOK})
+				v := 1000 * speed[size] * (1 + 0.001*float64(rep))
+				if env == "lxc" {
+					v *= 0.99
+				}
+				samples = append(samples, store.Sample{RunID: id, Metric: "copy_MBps", Value: v, Unit: "MB/s"})
+			}
+		}
+	}
+	r := Build(st, Layout{Baseline: "native", Envs: []string{"native", "lxc"}, Workloads: []string{"mem.stream"}}, runs, samples)
+	cmps, err := ComparePaper(r, "marques")
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, c := range cmps {
+		for _, row := range c.Rows {
+			switch {
+			case c.Table == "Fig. 5" && strings.HasPrefix(row.Column, "Copy") && row.Conf == "lxc":
+				found = true
+				if row.Status != PaperMeasured || row.OursMean == nil || *row.OursMean < 1900 || *row.OursMean > 2100 {
+					t.Errorf("Copy lxc: status %s, ours %v: want the 76.3 MiB cell (about 1980)", row.Status, row.OursMean)
+				}
+				if !strings.Contains(row.Boxtax, "array_MiB=76.3") {
+					t.Errorf("the compared cell is not named: %q", row.Boxtax)
+				}
+			case c.Table == "Fig. 3" && row.Conf == "lxc" && strings.HasPrefix(row.Column, "throughput"):
+				if row.Status != PaperNoEquivalent {
+					t.Errorf("IOZone mean of four operations: status %s, want %s", row.Status, PaperNoEquivalent)
+				}
+			case c.Table == "Fig. 6" && row.Conf == "lxc":
+				if row.Status != PaperNotMeasured {
+					t.Errorf("%s: status %s in a STREAM-only study", row.Column, row.Status)
+				}
+			}
+		}
+	}
+	if !found {
+		t.Fatal("no Fig. 5 Copy row for lxc")
+	}
+}

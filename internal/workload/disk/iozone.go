@@ -1,0 +1,222 @@
+package disk
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/boxtax/boxtax/internal/workload"
+)
+
+// IOZone is the disk.iozone workload: IOZone's throughput mode (-t): each
+// of threads children writes, rewrites, reads and rereads its own file at
+// once, and a phase's figure is the children's aggregate throughput (the
+// sum of each child's file size over its own time), IOZone's "Children see
+// throughput for N initial writers".
+type IOZone struct{}
+
+func init() { workload.Register(IOZone{}) }
+
+// iozonePhases are the phases in the order IOZone runs them (-i 0 -i 1).
+var iozonePhases = []string{"write", "rewrite", "read", "reread"}
+
+// Info implements workload.Workload.
+func (IOZone) Info() workload.Info {
+	rate := func(what string) string {
+		return "sum over the children of file_size / the child's time to " + what + ", in KB/s (1024 bytes), as IOZone's \"Children see throughput\""
+	}
+	return workload.Info{
+		Name:     "disk.iozone",
+		Summary:  "IOZone's throughput mode: threads children write, rewrite, read and reread their own files at once",
+		SeedTool: "IOZone -t (throughput mode)",
+		Params: []workload.Param{
+			{Name: "threads", Default: 4, Description: "children working at once, each on its own file (IOZone -t)"},
+			{Name: "file_size", Default: "100MiB", Description: "size of each child's file (IOZone -s; in throughput mode per child)"},
+			{Name: "record_size", Default: "32KiB", Description: "bytes per read or write call (IOZone -r); a multiple of 512, of 4096 with direct"},
+			{Name: "direct", Default: false, Description: "open the files with O_DIRECT (IOZone -I); false is IOZone's default: buffered, so reads may come from the page cache"},
+			{Name: "fsync", Default: false, Description: "include an fsync of the file in the write and rewrite times (IOZone -e); false is IOZone's default"},
+			{Name: "dir", Default: "", Description: "directory for the files; empty means the run's scratch directory"},
+		},
+		Metrics: []workload.Metric{
+			{Name: "write_KBps", Unit: "KB/s", Label: "write KB/s", HigherIsBetter: true, Description: rate("create and write its file")},
+			{Name: "rewrite_KBps", Unit: "KB/s", Label: "rewrite KB/s", HigherIsBetter: true, Description: rate("write its existing file again")},
+			{Name: "read_KBps", Unit: "KB/s", Label: "read KB/s", HigherIsBetter: true, Description: rate("read its file")},
+			{Name: "reread_KBps", Unit: "KB/s", Label: "reread KB/s", HigherIsBetter: true, Description: rate("read its file again")},
+		},
+	}
+}
+
+// iozoneConfig is disk.iozone's parameters, checked.
+type iozoneConfig struct {
+	threads       int
+	size, record  int64
+	direct, fsync bool
+}
+
+// Validate implements workload.Validator.
+func (IOZone) Validate(p workload.Params) error {
+	if _, err := parseIOZone(p); err != nil {
+		return err
+	}
+	_, err := p.String("dir")
+	return err
+}
+
+func parseIOZone(p workload.Params) (iozoneConfig, error) {
+	var c iozoneConfig
+	var err error
+	if c.threads, err = p.Int("threads"); err != nil {
+		return c, err
+	}
+	if c.size, err = p.Bytes("file_size"); err != nil {
+		return c, err
+	}
+	if c.record, err = p.Bytes("record_size"); err != nil {
+		return c, err
+	}
+	if c.direct, err = p.Bool("direct"); err != nil {
+		return c, err
+	}
+	if c.fsync, err = p.Bool("fsync"); err != nil {
+		return c, err
+	}
+	align := int64(512)
+	if c.direct {
+		align = directAlign
+	}
+	switch {
+	case c.threads < 1 || c.threads > 256:
+		return c, fmt.Errorf("parameter threads: %d must be 1 to 256 (the seed: 4)", c.threads)
+	case c.record < align || c.record%align != 0 || c.record > 64<<20:
+		return c, fmt.Errorf("parameter record_size: %d bytes must be a multiple of %d up to 64MiB, e.g. 32KiB", c.record, align)
+	case c.size < c.record || c.size%c.record != 0:
+		return c, fmt.Errorf("parameter file_size: %d bytes must be a whole number (1 or more) of %d-byte records", c.size, c.record)
+	}
+	return c, nil
+}
+
+// Run implements workload.Workload.
+func (IOZone) Run(ctx context.Context, p workload.Params, env workload.Env, e workload.Emitter) error {
+	c, err := parseIOZone(p)
+	if err != nil {
+		return err
+	}
+	dir, err := scratchDir(p, env)
+	if err != nil {
+		return err
+	}
+	fs := fsType(dir)
+	e.Note("dir", dir)
+	e.Note("fs_type", fs)
+	if w := fsWarning(fs); w != "" {
+		e.Note("fs_warning", w)
+	}
+	e.Note("io", map[bool]string{true: "O_DIRECT (IOZone -I)", false: "buffered (IOZone's default): reads may come from the page cache"}[c.direct])
+	e.Note("fsync_in_write_times", strconv.FormatBool(c.fsync))
+	e.Note("files", fmt.Sprintf("%d x %d bytes in %d-byte records", c.threads, c.size, c.record))
+
+	names := make([]string, c.threads)
+	for i := range names {
+		names[i] = filepath.Join(dir, fmt.Sprintf("boxtax-iozone-%d-%d.dat", os.Getpid(), i))
+	}
+	defer func() {
+		for _, n := range names {
+			os.Remove(n)
+		}
+	}()
+	bufs := make([][]byte, c.threads)
+	for i := range bufs {
+		bufs[i] = alignedBuffer(int(c.record))
+		fillBlock(bufs[i], rand.New(rand.NewPCG(uint64(i), 7)), 0)
+	}
+	for _, phase := range iozonePhases {
+		times, err := iozonePhase(ctx, c, phase, names, bufs)
+		if err != nil {
+			return fmt.Errorf("disk.iozone %s: %w", phase, err)
+		}
+		total := 0.0
+		for _, d := range times {
+			total += float64(c.size) / 1024 / d.Seconds()
+		}
+		e.Sample(phase+"_KBps", total)
+	}
+	return nil
+}
+
+// iozonePhase runs one phase in every child at once, released together,
+// and returns each child's time.
+func iozonePhase(ctx context.Context, c iozoneConfig, phase string, names []string, bufs [][]byte) ([]time.Duration, error) {
+	times := make([]time.Duration, len(names))
+	errs := make([]error, len(names))
+	start := make(chan struct{})
+	var wg sync.WaitGroup
+	for i := range names {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			<-start
+			times[i], errs[i] = iozoneChild(ctx, c, phase, names[i], bufs[i])
+		}()
+	}
+	close(start)
+	wg.Wait()
+	return times, errors.Join(errs...)
+}
+
+// iozoneChild does one phase on one file and returns its time: from the
+// open to the last record (and the fsync, when asked).
+func iozoneChild(ctx context.Context, c iozoneConfig, phase, name string, buf []byte) (time.Duration, error) {
+	flag := os.O_RDONLY
+	switch phase {
+	case "write":
+		flag = os.O_WRONLY | os.O_CREATE | os.O_TRUNC
+	case "rewrite":
+		flag = os.O_WRONLY
+	}
+	if c.direct {
+		flag |= syscall.O_DIRECT
+	}
+	begin := time.Now()
+	f, err := os.OpenFile(name, flag, 0o600)
+	if err != nil {
+		if c.direct && errors.Is(err, syscall.EINVAL) {
+			return 0, fmt.Errorf("the filesystem of %s refuses O_DIRECT: set direct: false", filepath.Dir(name))
+		}
+		return 0, err
+	}
+	defer f.Close()
+	records := c.size / c.record
+	writing := phase == "write" || phase == "rewrite"
+	for n := int64(0); n < records; n++ {
+		if n%256 == 0 && ctx.Err() != nil {
+			return 0, ctx.Err()
+		}
+		if writing {
+			stamp(buf, n)
+			if _, err := f.Write(buf); err != nil {
+				return 0, fmt.Errorf("writing %s: %w", name, err)
+			}
+			continue
+		}
+		if _, err := io.ReadFull(f, buf); err != nil {
+			return 0, fmt.Errorf("reading %s: %w", name, err)
+		}
+		if got := stamped(buf); got != n {
+			return 0, fmt.Errorf("reading %s: record %d holds record %d's data: the filesystem returned wrong data", name, n, got)
+		}
+	}
+	if writing && c.fsync {
+		if err := f.Sync(); err != nil {
+			return 0, fmt.Errorf("fsync of %s: %w", name, err)
+		}
+	}
+	return time.Since(begin), nil
+}

@@ -1,0 +1,145 @@
+package npb
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"strconv"
+	"strings"
+
+	"github.com/boxtax/boxtax/internal/workload"
+)
+
+// classes are the NPB problem classes built here, smallest first: the ones
+// seed 004 ran.
+var classes = []string{"S", "W", "A"}
+
+// result is what one kernel run measured and how it verified.
+type result struct {
+	seconds float64 // timed section, as NPB times it
+	mops    float64 // NPB's operation count / seconds / 1e6
+	size    string  // problem size as NPB prints it, e.g. "64x64x64"
+	verify  string  // the verified quantity, its official value and the error
+}
+
+// kernel is one NPB kernel: how to run a class and what it costs in memory.
+type kernel struct {
+	name    string // workload name suffix: "is", "ep", ...
+	title   string // NPB's name: "Integer Sort"
+	summary string
+	opType  string // NPB's "Operation type"
+	mopsDoc string // the operation count behind Mop/s
+	run     func(ctx context.Context, class string, threads int) (result, error)
+	memory  func(class string) int64 // bytes held at the peak
+}
+
+// Kernel is one NPB kernel as a boxtax workload (npb.is, npb.ep, ...).
+type Kernel struct{ k *kernel }
+
+func register(k *kernel) { workload.Register(Kernel{k}) }
+
+// Info implements workload.Workload.
+func (w Kernel) Info() workload.Info {
+	return workload.Info{
+		Name:     "npb." + w.k.name,
+		Summary:  "NAS Parallel Benchmarks " + strings.ToUpper(w.k.name) + " (" + w.k.title + "): " + w.k.summary,
+		SeedTool: "NPB 3.3 " + strings.ToUpper(w.k.name),
+		Params: []workload.Param{
+			{Name: "class", Default: "S", Description: "NPB problem class: S, W or A (official verification values for each)"},
+			{Name: "threads", Default: 0, Description: "goroutines sharing the work, as OMP_NUM_THREADS; 0 uses every CPU the run may use (GOMAXPROCS)"},
+		},
+		Metrics: []workload.Metric{
+			{Name: "mops", Unit: "Mop/s", Label: "Mop/s", HigherIsBetter: true,
+				Description: "NPB's Mop/s total: " + w.k.mopsDoc + " / time_s / 1e6 (operation type: " + w.k.opType + ")"},
+			{Name: "time_s", Unit: "s", Label: "time s",
+				Description: "NPB's \"Time in seconds\": wall time of the timed section, as NPB times it"},
+		},
+	}
+}
+
+// Validate implements workload.Validator.
+func (w Kernel) Validate(p workload.Params) error { _, _, err := parseParams(p); return err }
+
+func parseParams(p workload.Params) (class string, threads int, err error) {
+	if class, err = p.String("class"); err != nil {
+		return "", 0, err
+	}
+	class = strings.ToUpper(strings.TrimSpace(class))
+	valid := false
+	for _, c := range classes {
+		valid = valid || c == class
+	}
+	if !valid {
+		return "", 0, fmt.Errorf("parameter class: %q is not built; valid classes: %s (B and larger do not fit a small device)",
+			class, strings.Join(classes, ", "))
+	}
+	if threads, err = p.Int("threads"); err != nil {
+		return "", 0, err
+	}
+	if threads < 0 {
+		return "", 0, fmt.Errorf("parameter threads: %d must be 0 (every CPU) or more", threads)
+	}
+	if threads == 0 {
+		threads = runtime.GOMAXPROCS(0)
+	}
+	return class, threads, nil
+}
+
+// Run implements workload.Workload: one run of the kernel in the class; a
+// result that does not verify is an error, not a number.
+func (w Kernel) Run(ctx context.Context, p workload.Params, _ workload.Env, e workload.Emitter) error {
+	class, threads, err := parseParams(p)
+	if err != nil {
+		return err
+	}
+	e.Note("class", class)
+	e.Note("threads", strconv.Itoa(threads))
+	e.Note("gomaxprocs", strconv.Itoa(runtime.GOMAXPROCS(0)))
+	r, err := w.k.run(ctx, class, threads)
+	if err != nil {
+		return fmt.Errorf("npb.%s class %s: %w", w.k.name, class, err)
+	}
+	e.Note("size", r.size)
+	e.Note("verification", "SUCCESSFUL: "+r.verify)
+	e.Sample("mops", r.mops)
+	e.Sample("time_s", r.seconds)
+	return nil
+}
+
+// MemoryBytes implements workload.MemoryNeeder.
+func (w Kernel) MemoryBytes(p workload.Params) int64 {
+	class, _, err := parseParams(p)
+	if err != nil {
+		return 0
+	}
+	return w.k.memory(class)
+}
+
+// relErr is |got - want| / |want|.
+func relErr(got, want float64) float64 {
+	d := got - want
+	if d < 0 {
+		d = -d
+	}
+	if want < 0 {
+		want = -want
+	}
+	return d / want
+}
+
+// verifyFailed is the error of a result that does not match NPB's value.
+func verifyFailed(what string, got, want, err, epsilon float64) error {
+	return fmt.Errorf("VERIFICATION FAILED: %s is %.13e, NPB's official value is %.13e (relative error %.3e > %.0e): the computation went wrong on this machine",
+		what, got, want, err, epsilon)
+}
+
+// kernels is every registered kernel by name, for tests.
+func kernels() map[string]*kernel {
+	out := map[string]*kernel{}
+	for _, w := range workload.All() {
+		if k, ok := w.(Kernel); ok {
+			out[k.k.name] = k.k
+		}
+	}
+	return out
+}

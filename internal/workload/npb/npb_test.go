@@ -1,0 +1,165 @@
+package npb
+
+import (
+	"context"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/boxtax/boxtax/internal/workload"
+	"github.com/boxtax/boxtax/internal/workload/workloadtest"
+)
+
+// TestKernelsVerify runs every kernel in class S, and in class W where it
+// takes a few seconds, and needs NPB's official values to match.
+func TestKernelsVerify(t *testing.T) {
+	tests := []struct {
+		kernel, class string
+		long          bool // skipped with -short
+	}{
+		{"is", "S", false}, {"is", "W", false},
+		{"ep", "S", true}, {"ep", "W", true},
+		{"cg", "S", false}, {"cg", "W", true},
+		{"mg", "S", false}, {"mg", "W", true},
+		{"ft", "S", false}, {"ft", "W", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.kernel+"."+tt.class, func(t *testing.T) {
+			if tt.long && testing.Short() {
+				t.Skip("class takes several seconds; run without -short")
+			}
+			k := kernels()[tt.kernel]
+			r, err := k.run(context.Background(), tt.class, 2)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !(r.mops > 0 && r.seconds > 0) {
+				t.Errorf("Mop/s %v, time %v s", r.mops, r.seconds)
+			}
+			t.Logf("%s %s: %.3f s, %.1f Mop/s, %s", tt.kernel, tt.class, r.seconds, r.mops, r.verify)
+		})
+	}
+}
+
+// TestTamperedResultsFail checks that each verification rejects a result
+// that is off by more than NPB's tolerance and accepts the official value.
+func TestTamperedResultsFail(t *testing.T) {
+	off := func(v float64) float64 { return v * (1 + 1e-6) }
+	for _, class := range classes {
+		t.Run(class, func(t *testing.T) {
+			ep := epVerify[class]
+			if _, err := verifyEP(class, ep[0], ep[1]); err != nil {
+				t.Errorf("EP official: %v", err)
+			}
+			if _, err := verifyEP(class, ep[0], off(ep[1])); err == nil || !strings.Contains(err.Error(), "VERIFICATION FAILED") {
+				t.Errorf("EP tampered sy: %v", err)
+			}
+			if _, err := verifyCG(class, cgZeta[class]); err != nil {
+				t.Errorf("CG official: %v", err)
+			}
+			if _, err := verifyCG(class, off(cgZeta[class])); err == nil {
+				t.Error("CG tampered zeta verified")
+			}
+			if _, err := verifyMG(class, mgNorm[class]); err != nil {
+				t.Errorf("MG official: %v", err)
+			}
+			if _, err := verifyMG(class, off(mgNorm[class])); err == nil {
+				t.Error("MG tampered norm verified")
+			}
+			sums := append([]complex128(nil), ftChecksums[class]...)
+			if _, err := verifyFT(class, sums); err != nil {
+				t.Errorf("FT official: %v", err)
+			}
+			sums[3] *= complex(1+1e-9, 0)
+			if _, err := verifyFT(class, sums); err == nil || !strings.Contains(err.Error(), "step 4") {
+				t.Errorf("FT tampered step 4: %v", err)
+			}
+		})
+	}
+	if err := verifyIS(5*isIterations, 0); err != nil {
+		t.Errorf("IS all verified: %v", err)
+	}
+	if err := verifyIS(5*isIterations-1, 0); err == nil {
+		t.Error("IS with one wrong rank verified")
+	}
+	if err := verifyIS(5*isIterations, 3); err == nil {
+		t.Error("IS with keys out of sort verified")
+	}
+}
+
+// TestTamperedKernelRunFails corrupts one IS key between iterations: the
+// run must fail, not report a number.
+func TestTamperedKernelRunFails(t *testing.T) {
+	s := newIS("S", 2)
+	s.rank(1)
+	passed := 0
+	for it := 1; it <= isIterations; it++ {
+		if it == 5 {
+			for i := range s.keys[:4000] {
+				s.keys[i] = 0 // every key below the test keys moves their ranks
+			}
+		}
+		passed += s.rank(it)
+	}
+	if err := verifyIS(passed, s.fullVerify()); err == nil {
+		t.Fatalf("IS with corrupted keys verified (%d partial checks passed)", passed)
+	}
+}
+
+func TestParams(t *testing.T) {
+	w, err := workload.Lookup("npb.cg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name    string
+		params  workload.Params
+		wantErr string
+	}{
+		{"lower-case class", workload.Params{"class": "s"}, ""},
+		{"class A, 4 threads", workload.Params{"class": "A", "threads": 4}, ""},
+		{"class B not built", workload.Params{"class": "B"}, "valid classes: S, W, A"},
+		{"negative threads", workload.Params{"threads": -1}, "threads"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := workload.Prepare(w, tt.params)
+			if tt.wantErr == "" && err != nil || tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)) {
+				t.Errorf("error %v, want %q", err, tt.wantErr)
+			}
+		})
+	}
+}
+
+// TestWorkloadRunEmits runs npb.is class S through the workload interface.
+func TestWorkloadRunEmits(t *testing.T) {
+	w, _ := workload.Lookup("npb.is")
+	p, err := workload.Prepare(w, workload.Params{"class": "S", "threads": 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rec workloadtest.Recorder
+	if err := w.Run(context.Background(), p, workload.Env{ScratchDir: os.TempDir()}, &rec); err != nil {
+		t.Fatal(err)
+	}
+	if rec.One(t, "mops") <= 0 || rec.One(t, "time_s") <= 0 {
+		t.Errorf("samples %v", rec.Samples)
+	}
+	if !strings.HasPrefix(rec.Notes["verification"], "SUCCESSFUL") || rec.Notes["class"] != "S" {
+		t.Errorf("notes %v", rec.Notes)
+	}
+}
+
+// TestCancelledRunReportsNoNumber: a cancelled run is an error, as a
+// verification failure is.
+func TestCancelledRunReportsNoNumber(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for name, k := range kernels() {
+		t.Run(name, func(t *testing.T) {
+			if _, err := k.run(ctx, "S", 2); err == nil {
+				t.Error("a cancelled run gave a result")
+			}
+		})
+	}
+}
