@@ -240,10 +240,10 @@ func copyRuns(ctx context.Context, in *sql.DB, out *sql.Conn, m *MergedStudy) er
 	ids := map[int64]int64{}
 	for rows.Next() {
 		var (
-			id, rep, warmup                                                 int64
-			seq                                                             int64
+			id, rep, warmup                                                int64
+			seq                                                            int64
 			cell, wl, env, levels, params, status, reason, settings, notes string
-			started, ended                                                  sql.NullInt64
+			started, ended                                                 sql.NullInt64
 		)
 		if err := rows.Scan(&id, &seq, &cell, &wl, &env, &levels, &params, &rep, &warmup, &status, &reason, &settings, &notes, &started, &ended); err != nil {
 			return err
