@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"io"
 	"strconv"
+
+	"github.com/boxtax/boxtax/internal/hostinfo"
 )
 
 func init() {
@@ -13,19 +15,21 @@ func init() {
 }
 
 // writeCSV prints one row per sample with its run's levels (tidy data):
-// study_id, run_id, seq, workload, env, one column per other factor, rep,
+// study_id, host (the device label: run --host-label, else the hostname),
+// run_id, seq, workload, env, one column per other factor, rep,
 // warmup, status, instance (0: the run's figure; 1..N: one of N concurrent
 // instances), metric, value, unit.
 func writeCSV(w io.Writer, r *Report) error {
 	cw := csv.NewWriter(w)
-	head := []string{"study_id", "run_id", "seq", "workload", "env"}
+	host := hostinfo.LabelOf(string(r.Study.Host))
+	head := []string{"study_id", "host", "run_id", "seq", "workload", "env"}
 	head = append(head, r.factors...)
 	head = append(head, "rep", "warmup", "status", "instance", "metric", "value", "unit")
 	if err := cw.Write(head); err != nil {
 		return err
 	}
 	for _, ts := range r.samples {
-		row := []string{strconv.FormatInt(r.Study.ID, 10), strconv.FormatInt(ts.run.ID, 10), strconv.Itoa(ts.run.Seq),
+		row := []string{strconv.FormatInt(r.Study.ID, 10), host, strconv.FormatInt(ts.run.ID, 10), strconv.Itoa(ts.run.Seq),
 			ts.run.Workload, ts.run.Env}
 		for _, f := range r.factors {
 			row = append(row, ts.run.Levels[f])

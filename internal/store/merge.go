@@ -349,3 +349,13 @@ func fileURI(path string) string {
 }
 
 func unixNano(ns int64) time.Time { return time.Unix(0, ns) }
+
+// Check tells whether the file at path is a boxtax database this boxtax can
+// read, without changing it.
+func Check(ctx context.Context, path string) error {
+	db, err := openMergeInput(ctx, path)
+	if err != nil {
+		return err
+	}
+	return db.Close()
+}
