@@ -153,16 +153,24 @@ func writeFleetSummary(w io.Writer, s *fleet.Summary) {
 	for _, d := range s.Hosts {
 		reason := d.Reason
 		if len(d.Warnings) > 0 {
-			reason = strings.TrimSpace(reason + " " + strings.Join(d.Warnings, "; "))
+			for _, w := range d.Warnings {
+				w = strings.TrimPrefix(w, "warning: environment ")
+				w = strings.Replace(w, " is not available here, its cells are left out (--skip-unavailable):", " unavailable:", 1)
+				reason = strings.TrimSpace(reason + "; " + w)
+			}
+			reason = strings.TrimPrefix(reason, "; ")
 		}
-		db := d.DB
+		db, arch := d.DB, d.Arch
 		if db == "" {
 			db = "-"
+		}
+		if arch == "" {
+			arch = "-"
 		}
 		if reason = oneLine(reason); len(reason) > 200 {
 			reason = reason[:197] + "..."
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", d.Host, d.Arch, d.Status, db, reason)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", d.Host, arch, d.Status, db, reason)
 	}
 	tw.Flush()
 }
