@@ -286,6 +286,17 @@ func fleetChecks(t *testing.T, work, db string) {
 	if !strings.Contains(an.stdout, "host") {
 		t.Errorf("analyze has no host factor:\n%s", an.stdout)
 	}
+	// dev-a and dev-c ran both environments: the device x environment
+	// interaction can be estimated from them (studies 1 and 3: merged in
+	// the order of the summary, sorted by device).
+	crossed := runIn(t, work, "analyze", "--db", db, "--unit", "run", "--study", "1,3")
+	if crossed.code != ExitOK || !strings.Contains(crossed.stdout, "env:host") {
+		t.Errorf("analyze of dev-a and dev-c: exit %d, want an env:host term\n%s\n%s", crossed.code, crossed.stdout, crossed.stderr)
+	}
+	html := runIn(t, work, "report", "--db", db, "--by", "host", "--format", "html")
+	if html.code != ExitOK || !strings.Contains(html.stdout, "<svg") || !strings.Contains(html.stdout, "by device") {
+		t.Errorf("HTML by host: exit %d, want the per-device plot\n%.500s", html.code, html.stdout)
+	}
 	csv := runIn(t, work, "report", "--db", db, "--by", "host", "--format", "csv")
 	if csv.code != ExitOK || !strings.HasPrefix(csv.stdout, "study_id,host,") {
 		t.Errorf("tidy CSV of the fleet: exit %d\n%.300s", csv.code, csv.stdout)
