@@ -7,11 +7,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/boxtax/boxtax/internal/store"
 	"github.com/boxtax/boxtax/internal/wire"
 )
 
@@ -70,11 +72,23 @@ func startDevice(t *testing.T, base, name, clientPub string, noSSH bool, extraCo
 	if noSSH {
 		return d
 	}
+	d.startSSHD(t, base, clientPub, extraConfig...)
+	return d
+}
+
+// startSSHD starts (or restarts) the device's sshd, with a new host key
+// written to base/known_hosts.
+func (d *testDevice) startSSHD(t *testing.T, base, clientPub string, extraConfig ...string) {
+	t.Helper()
+	name, w := d.name, d.wire
+	var err error
 	cfgDir := filepath.Join(base, "sshd-"+name)
 	if err := os.MkdirAll(cfgDir, 0o700); err != nil {
 		t.Fatal(err)
 	}
 	hostKey := filepath.Join(cfgDir, "host_ed25519")
+	_ = os.Remove(hostKey)
+	_ = os.Remove(hostKey + ".pub")
 	mustRun(t, "ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", name, "-f", hostKey)
 	if err := os.WriteFile(filepath.Join(cfgDir, "authorized_keys"), []byte(clientPub), 0o600); err != nil {
 		t.Fatal(err)
@@ -133,12 +147,20 @@ func startDevice(t *testing.T, base, name, clientPub string, noSSH bool, extraCo
 	}
 	defer f.Close()
 	fmt.Fprintf(f, "%s %s", w.ClientAddr, pub)
-	return d
 }
 
 // stop kills every process in the device's namespace (sshd and whatever
 // a session left) and removes the namespace and its veth pair.
 func (d *testDevice) stop(t *testing.T) {
+	d.drop()
+	if err := d.wire.Remove(context.Background()); err != nil {
+		t.Error(err)
+	}
+}
+
+// drop kills every process in the device's namespace, as a device that
+// loses power would lose them: sshd, the study, its workers.
+func (d *testDevice) drop() {
 	if d.sshd != nil && d.sshd.Process != nil {
 		_ = syscall.Kill(-d.sshd.Process.Pid, syscall.SIGKILL)
 		_ = d.sshd.Wait()
@@ -154,33 +176,28 @@ func (d *testDevice) stop(t *testing.T) {
 	if d.sshdLog != nil {
 		d.sshdLog.Close()
 	}
-	if err := d.wire.Remove(context.Background()); err != nil {
-		t.Error(err)
-	}
+	d.sshd, d.sshdLog = nil, nil
 }
 
 // TestFleetOverSSH runs a study with `boxtax fleet run` (Ansible over SSH)
-// on three devices, each a network namespace with its own sshd, plus one
-// that answers no SSH: the study runs on each, one device has no Docker
-// (its container cells are left out), the unreachable one is reported,
-// and the merged database answers report --by host and analyze with the
-// host factor. The namespaces and daemons are gone afterwards.
+// on devices that are network namespaces with their own sshd: three run it
+// (one without Docker: its container cells are left out; one the arm64
+// binary under qemu-user when this kernel has the binfmt handler), one
+// answers no SSH (unreachable), one has too little disk (a clear failure).
+// The merged database answers report --by host and analyze with the host
+// factor. Then one device drops mid-study and is resumed on its own. The
+// namespaces and daemons are gone afterwards.
 func TestFleetOverSSH(t *testing.T) {
 	requireFleet(t)
 	requireDocker(t)
 	base := t.TempDir()
 	clientKey := filepath.Join(base, "id_ed25519")
 	mustRun(t, "ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "boxtax-fleet-test", "-f", clientKey)
-	pub, err := os.ReadFile(clientKey + ".pub")
+	pubBytes, err := os.ReadFile(clientKey + ".pub")
 	if err != nil {
 		t.Fatal(err)
 	}
-	devices := []*testDevice{
-		startDevice(t, base, "dev-a", string(pub), false),
-		startDevice(t, base, "dev-b", string(pub), false, "SetEnv DOCKER_HOST=unix:///nonexistent/docker.sock"),
-		startDevice(t, base, "dev-c", string(pub), false),
-		startDevice(t, base, "dev-gone", string(pub), true),
-	}
+	pub := string(pubBytes)
 	dist := filepath.Join(base, "dist")
 	if err := os.MkdirAll(dist, 0o755); err != nil {
 		t.Fatal(err)
@@ -192,10 +209,32 @@ func TestFleetOverSSH(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dist, "boxtax-linux-amd64"), bin, 0o755); err != nil {
 		t.Fatal(err)
 	}
+	noDocker := "SetEnv DOCKER_HOST=unix:///nonexistent/docker.sock"
+	devices := []*testDevice{
+		startDevice(t, base, "dev-a", pub, false),
+		startDevice(t, base, "dev-b", pub, false, noDocker),
+		startDevice(t, base, "dev-c", pub, false),
+		startDevice(t, base, "dev-full", pub, false),
+		startDevice(t, base, "dev-gone", pub, true),
+	}
+	vars := map[string]string{"dev-full": "boxtax_min_free_mb=999999999"}
+	want := map[string]string{"dev-a": "ok", "dev-b": "ok", "dev-c": "ok", "dev-full": "failed", "dev-gone": "unreachable"}
+	if armRuns() {
+		build := exec.Command("go", "build", "-trimpath", "-o", filepath.Join(dist, "boxtax-linux-arm64"), "github.com/boxtax/boxtax/cmd/boxtax")
+		build.Env = append(os.Environ(), "CGO_ENABLED=0", "GOARCH=arm64")
+		if out, err := build.CombinedOutput(); err != nil {
+			t.Fatalf("building the arm64 binary: %v\n%s", err, out)
+		}
+		devices = append(devices, startDevice(t, base, "dev-arm", pub, false))
+		vars["dev-arm"] = "boxtax_arch=arm64" // an x86_64 machine that runs the arm64 binary under qemu-user
+		want["dev-arm"] = "ok"
+	} else {
+		t.Log("no binfmt handler for arm64 here (/proc/sys/fs/binfmt_misc/qemu-aarch64): no device runs the arm64 binary")
+	}
 	var inv strings.Builder
 	inv.WriteString("[devices]\n")
 	for _, d := range devices {
-		fmt.Fprintf(&inv, "%s ansible_host=%s boxtax_dir=%s\n", d.name, d.wire.ClientAddr, d.dir)
+		fmt.Fprintf(&inv, "%s ansible_host=%s boxtax_dir=%s %s\n", d.name, d.wire.ClientAddr, d.dir, vars[d.name])
 	}
 	fmt.Fprintf(&inv, "\n[devices:vars]\nansible_user=root\nansible_ssh_private_key_file=%s\nansible_python_interpreter=/usr/bin/python3\n", clientKey)
 	invPath := filepath.Join(base, "inventory.ini")
@@ -221,39 +260,33 @@ func TestFleetOverSSH(t *testing.T) {
 	if os.Getenv("BOXTAX_FLEET_TEST_LOG") != "" {
 		_ = os.WriteFile(os.Getenv("BOXTAX_FLEET_TEST_LOG"), []byte(res.stderr), 0o644)
 	}
-	if res.code != ExitRunsFailed { // dev-gone cannot finish
-		t.Fatalf("fleet run: exit %d, want %d (one device unreachable)\nstdout:\n%s\nstderr:\n%s", res.code, ExitRunsFailed, res.stdout, res.stderr)
+	if res.code != ExitRunsFailed { // dev-gone and dev-full cannot finish
+		t.Fatalf("fleet run: exit %d, want %d (a device unreachable)\nstdout:\n%s\nstderr:\n%s", res.code, ExitRunsFailed, res.stdout, res.stderr)
 	}
 	t.Logf("fleet summary:\n%s", res.stdout)
-	for _, want := range []string{"dev-a  ", "dev-gone", "unreachable"} {
-		if !strings.Contains(res.stdout, want) {
-			t.Errorf("the summary lacks %q:\n%s", want, res.stdout)
+	got := fleetStatuses(res.stdout)
+	for dev, w := range want {
+		if got[dev].status != w {
+			t.Errorf("%s: status %q, want %q (%s)", dev, got[dev].status, w, got[dev].line)
 		}
 	}
-	for _, line := range strings.Split(res.stdout, "\n") {
-		f := strings.Fields(line)
-		if len(f) < 3 {
-			continue
-		}
-		want := map[string]string{"dev-a": "ok", "dev-b": "ok", "dev-c": "ok", "dev-gone": "unreachable"}[f[0]]
-		if want != "" && f[2] != want {
-			t.Errorf("%s: status %s, want %s (%s)", f[0], f[2], want, line)
-		}
-		if f[0] == "dev-b" && !strings.Contains(line, "docker-host") {
-			t.Errorf("dev-b ran without Docker, the summary should say docker-host was unavailable: %s", line)
+	for dev, text := range map[string]string{"dev-b": "docker-host unavailable", "dev-full": "MB free", "dev-gone": "Connection refused"} {
+		if !strings.Contains(got[dev].line, text) {
+			t.Errorf("%s: the summary should say %q: %s", dev, text, got[dev].line)
 		}
 	}
 	db := filepath.Join(work, "fleet.db")
 	if _, err := os.Stat(db); err != nil {
 		t.Fatalf("no merged database: %v\n%s", err, res.stderr)
 	}
-	for _, d := range devices[:3] {
-		if _, err := os.Stat(filepath.Join(work, "results", d.name+".db")); err != nil {
-			t.Errorf("no fetched database for %s: %v", d.name, err)
+	for dev, w := range want {
+		_, err := os.Stat(filepath.Join(work, "results", dev+".db"))
+		if (err == nil) != (w == "ok") {
+			t.Errorf("%s (%s): fetched database: %v", dev, w, err)
 		}
-		if m, _ := filepath.Glob(filepath.Join(work, "results", "*.part")); len(m) > 0 {
-			t.Errorf("half-copied files left: %v", m)
-		}
+	}
+	if m, _ := filepath.Glob(filepath.Join(work, "results", "*.part")); len(m) > 0 {
+		t.Errorf("half-copied files left: %v", m)
 	}
 	fleetChecks(t, work, db)
 
@@ -262,7 +295,94 @@ func TestFleetOverSSH(t *testing.T) {
 	if again.code != ExitOK || strings.Contains(again.stderr, "added") || strings.Count(again.stderr, "skipped") != 2 {
 		t.Errorf("merging again: exit %d\n%s", again.code, again.stderr)
 	}
+
+	t.Run("a device drops mid-study and is resumed", func(t *testing.T) {
+		devC := devices[2]
+		slow := filepath.Join(base, "slow.yaml")
+		if err := os.WriteFile(slow, []byte("name: slow\nrepetitions: 6\nwarmup: 0\nenvs: [native]\nworkloads:\n  - name: cpu.prime\n    params: {duration: 700ms}\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan result, 1)
+		go func() {
+			done <- runIn(t, work, "fleet", "run", slow, "-i", invPath, "--limit", "dev-c", "--dist", dist, "--settle", "0", "--monitor-interval", "0")
+		}()
+		remoteDB := filepath.Join(devC.dir, "dev-c.db")
+		if !waitForRuns(remoteDB, "slow", 2, 3*time.Minute) {
+			t.Fatalf("the slow study did not get going on dev-c:\n%s", (<-done).stderr)
+		}
+		devC.drop() // power gone: sshd, the study and its worker killed
+		first := <-done
+		if first.code == ExitOK || !strings.Contains(first.stdout, "dev-c") {
+			t.Errorf("fleet run with dev-c dropping: exit %d, want a failure that names dev-c\n%s", first.code, first.stdout)
+		}
+		t.Logf("dev-c dropped:\n%s", first.stdout)
+		devC.startSSHD(t, base, pub)
+		resumed := runIn(t, work, "fleet", "run", "--resume", "-i", invPath, "--limit", "dev-c", "--dist", dist)
+		if resumed.code != ExitOK {
+			t.Fatalf("fleet run --resume --limit dev-c: exit %d\n%s\n%s", resumed.code, resumed.stdout, resumed.stderr)
+		}
+		if !strings.Contains(resumed.stderr, `study 2 "slow"`) || !regexpMatch(`added study 2 "slow" \(finished, host dev-c\)`, resumed.stderr) {
+			t.Errorf("the resumed study was not merged:\n%s", resumed.stderr)
+		}
+		rep := runIn(t, work, "report", "--db", "fleet.db", "--format", "json")
+		if rep.code != ExitOK || !strings.Contains(rep.stdout, `"ok": 6`) || !strings.Contains(rep.stdout, `"pending": 0`) {
+			t.Errorf("the resumed study in fleet.db: exit %d\n%.600s", rep.code, rep.stdout)
+		}
+	})
 }
+
+// armRuns tells whether this kernel runs arm64 binaries (qemu-user through
+// binfmt_misc).
+func armRuns() bool {
+	b, err := os.ReadFile("/proc/sys/fs/binfmt_misc/qemu-aarch64")
+	return err == nil && strings.HasPrefix(string(b), "enabled")
+}
+
+type fleetLine struct{ status, line string }
+
+// fleetStatuses reads the per-device summary of fleet run.
+func fleetStatuses(out string) map[string]fleetLine {
+	m := map[string]fleetLine{}
+	for _, line := range strings.Split(out, "\n") {
+		if f := strings.Fields(line); len(f) >= 3 && f[0] != "device" {
+			m[f[0]] = fleetLine{f[2], line}
+		}
+	}
+	return m
+}
+
+// waitForRuns waits until the latest study named name in the database at
+// path has n runs done.
+func waitForRuns(path, name string, n int, limit time.Duration) bool {
+	deadline := time.Now().Add(limit)
+	for time.Now().Before(deadline) {
+		time.Sleep(300 * time.Millisecond)
+		if _, err := os.Stat(path); err != nil {
+			continue
+		}
+		db, err := store.Open(context.Background(), path)
+		if err != nil {
+			continue
+		}
+		st, err := db.LatestStudy(context.Background(), false)
+		done := 0
+		if err == nil && st.Name == name {
+			runs, _ := db.Runs(context.Background(), st.ID)
+			for _, r := range runs {
+				if r.Status != store.RunPending {
+					done++
+				}
+			}
+		}
+		db.Close()
+		if done >= n {
+			return true
+		}
+	}
+	return false
+}
+
+func regexpMatch(pattern, s string) bool { return regexp.MustCompile(pattern).MatchString(s) }
 
 // fleetChecks reads the merged database of the fleet test: one study per
 // device, the device as a dimension of every view.
@@ -287,9 +407,12 @@ func fleetChecks(t *testing.T, work, db string) {
 		t.Errorf("analyze has no host factor:\n%s", an.stdout)
 	}
 	// dev-a and dev-c ran both environments: the device x environment
-	// interaction can be estimated from them (studies 1 and 3: merged in
-	// the order of the summary, sorted by device).
-	crossed := runIn(t, work, "analyze", "--db", db, "--unit", "run", "--study", "1,3")
+	// interaction can be estimated from them.
+	ids := map[string]string{}
+	for _, m := range regexp.MustCompile(`(?m)^  (dev-[a-z]+): study (\d+) `).FindAllStringSubmatch(rep.stdout, -1) {
+		ids[m[1]] = m[2]
+	}
+	crossed := runIn(t, work, "analyze", "--db", db, "--unit", "run", "--study", ids["dev-a"]+","+ids["dev-c"])
 	if crossed.code != ExitOK || !strings.Contains(crossed.stdout, "env:host") {
 		t.Errorf("analyze of dev-a and dev-c: exit %d, want an env:host term\n%s\n%s", crossed.code, crossed.stdout, crossed.stderr)
 	}
