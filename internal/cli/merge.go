@@ -75,13 +75,12 @@ func describeMerge(w io.Writer, out *store.Store, res store.MergeResult) {
 		if st, err := out.Study(context.Background(), m.ToID); err == nil {
 			host = hostinfo.LabelOf(st.HostJSON)
 		}
-		fmt.Fprintf(w, "%s: %s study %d %q (%s, host %s) as study %d of %s", res.Input, verb, m.FromID, m.Name, m.Status, host, m.ToID, out.Path())
-		if verb != "skipped" {
-			fmt.Fprintf(w, ": %d runs, %d samples, %d series chunks", m.Runs, m.Samples, m.Chunks)
-		} else {
-			fmt.Fprint(w, ": already there")
+		if verb == "skipped" {
+			fmt.Fprintf(w, "%s: skipped study %d %q (%s, host %s): already in %s as study %d\n", res.Input, m.FromID, m.Name, m.Status, host, out.Path(), m.ToID)
+			return
 		}
-		fmt.Fprintln(w)
+		fmt.Fprintf(w, "%s: %s study %d %q (%s, host %s) as study %d of %s: %d runs, %d samples, %d series chunks\n",
+			res.Input, verb, m.FromID, m.Name, m.Status, host, m.ToID, out.Path(), m.Runs, m.Samples, m.Chunks)
 	}
 	for _, m := range res.Added {
 		line("added", m)

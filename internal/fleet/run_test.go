@@ -33,7 +33,7 @@ func TestReadSummary(t *testing.T) {
 	dir := t.TempDir()
 	for _, tc := range []struct {
 		name, content, err string
-		hosts             int
+		hosts              int
 	}{
 		{"summary", `{"schema":"boxtax.fleet/v1","study":"quick","hosts":[{"host":"pi3","status":"ok","db":"/r/pi3.db"},{"host":"pi4","status":"unreachable","reason":"no route"}]}`, "", 2},
 		{"another schema", `{"schema":"other/v1"}`, "want boxtax.fleet/v1", 0},
