@@ -1,8 +1,10 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"os/exec"
@@ -250,12 +252,20 @@ func TestFleetOverSSH(t *testing.T) {
 	t.Setenv("ANSIBLE_REMOTE_TEMP", filepath.Join(base, "ansible-remote"))
 	t.Setenv("ANSIBLE_NOCOLOR", "1")
 
+	// Fleet runs end a minute before the test's deadline, so the cleanups
+	// (namespaces, sshd) still run when Ansible is stuck.
+	ctx := context.Background()
+	if dl, ok := t.Deadline(); ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, dl.Add(-time.Minute))
+		defer cancel()
+	}
 	work := filepath.Join(base, "work")
 	if err := os.MkdirAll(work, 0o755); err != nil {
 		t.Fatal(err)
 	}
 	start := time.Now()
-	res := runIn(t, work, "fleet", "run", testdata(t, "fleet.yaml"), "-i", invPath, "--dist", dist, "--settle", "0", "--monitor-interval", "0", "--seed", "5")
+	res := fleetRun(ctx, work, testdata(t, "fleet.yaml"), "-i", invPath, "--dist", dist, "--settle", "0", "--monitor-interval", "0", "--seed", "5")
 	t.Logf("fleet run took %s", time.Since(start).Round(time.Second))
 	if os.Getenv("BOXTAX_FLEET_TEST_LOG") != "" {
 		_ = os.WriteFile(os.Getenv("BOXTAX_FLEET_TEST_LOG"), []byte(res.stderr), 0o644)
@@ -304,7 +314,7 @@ func TestFleetOverSSH(t *testing.T) {
 		}
 		done := make(chan result, 1)
 		go func() {
-			done <- runIn(t, work, "fleet", "run", slow, "-i", invPath, "--limit", "dev-c", "--dist", dist, "--settle", "0", "--monitor-interval", "0")
+			done <- fleetRun(ctx, work, slow, "-i", invPath, "--limit", "dev-c", "--dist", dist, "--settle", "0", "--monitor-interval", "0")
 		}()
 		remoteDB := filepath.Join(devC.dir, "dev-c.db")
 		if !waitForRuns(remoteDB, "slow", 2, 3*time.Minute) {
@@ -317,7 +327,7 @@ func TestFleetOverSSH(t *testing.T) {
 		}
 		t.Logf("dev-c dropped:\n%s", first.stdout)
 		devC.startSSHD(t, base, pub)
-		resumed := runIn(t, work, "fleet", "run", "--resume", "-i", invPath, "--limit", "dev-c", "--dist", dist)
+		resumed := fleetRun(ctx, work, "--resume", "-i", invPath, "--limit", "dev-c", "--dist", dist)
 		if resumed.code != ExitOK {
 			t.Fatalf("fleet run --resume --limit dev-c: exit %d\n%s\n%s", resumed.code, resumed.stdout, resumed.stderr)
 		}
@@ -433,4 +443,14 @@ func fleetChecks(t *testing.T, work, db string) {
 	if cmp.code != ExitOK || !strings.Contains(cmp.stdout, "dev-b") {
 		t.Errorf("compare across the hosts of one database: exit %d\n%s\n%s", cmp.code, cmp.stdout, cmp.stderr)
 	}
+}
+
+// fleetRun runs `boxtax fleet run` in-process with a context, its results
+// and merged database in work (no chdir: it may run beside other commands).
+func fleetRun(ctx context.Context, work string, args ...string) result {
+	var out, errb bytes.Buffer
+	g := &Globals{Stdout: &out, Stderr: &errb, Getenv: os.Getenv, Version: "test", Executable: boxtaxBin,
+		IsTerminal: func(io.Writer) bool { return false }}
+	args = append([]string{"fleet", "run", "--results", filepath.Join(work, "results"), "--out", filepath.Join(work, "fleet.db")}, args...)
+	return result{Execute(ctx, g, args), out.String(), errb.String()}
 }

@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
+	"time"
 
 	"github.com/boxtax/boxtax/deploy/ansible"
 )
@@ -139,6 +141,12 @@ func Run(ctx context.Context, o Options, out io.Writer) (*Summary, error) {
 	args = append(args, playbook)
 	cmd := exec.CommandContext(ctx, prog, args...)
 	cmd.Stdout, cmd.Stderr = out, out
+	// Ansible and its SSH clients are one process group: a cancelled
+	// context (Ctrl-C, a deadline) ends all of them, not ansible-playbook
+	// alone with its forks orphaned.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM) }
+	cmd.WaitDelay = 15 * time.Second
 	cmd.Env = o.Env
 	if cmd.Env == nil {
 		cmd.Env = os.Environ()
