@@ -322,8 +322,9 @@ func TestFleetOverSSH(t *testing.T) {
 		}
 		devC.drop() // power gone: sshd, the study and its worker killed
 		first := <-done
-		if first.code == ExitOK || !strings.Contains(first.stdout, "dev-c") {
-			t.Errorf("fleet run with dev-c dropping: exit %d, want a failure that names dev-c\n%s", first.code, first.stdout)
+		if st := fleetStatuses(first.stdout)["dev-c"]; first.code == ExitOK || st.status != "unreachable" || !strings.Contains(st.line, "--resume") {
+			tail := first.stderr[max(0, len(first.stderr)-3000):]
+			t.Errorf("fleet run with dev-c dropping: exit %d, want dev-c unreachable with a hint to resume\n%s\n%s", first.code, first.stdout, tail)
 		}
 		t.Logf("dev-c dropped:\n%s", first.stdout)
 		devC.startSSHD(t, base, pub)

@@ -1,6 +1,7 @@
 package fleet
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -9,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
@@ -142,7 +144,9 @@ func Run(ctx context.Context, o Options, out io.Writer) (*Summary, error) {
 	args = append(args, o.Extra...)
 	args = append(args, playbook)
 	cmd := exec.CommandContext(ctx, prog, args...)
-	cmd.Stdout, cmd.Stderr = out, out
+	var log bytes.Buffer // for the recap, should the playbook end before its summary
+	cmd.Stdout = io.MultiWriter(out, &log)
+	cmd.Stderr = cmd.Stdout
 	// Ansible and its SSH clients are one process group: a cancelled
 	// context (Ctrl-C, a deadline) ends all of them, not ansible-playbook
 	// alone with its forks orphaned.
@@ -168,6 +172,15 @@ func Run(ctx context.Context, o Options, out io.Writer) (*Summary, error) {
 		return nil, ctx.Err()
 	}
 	sum, err := ReadSummary(summaryPath)
+	if errors.Is(err, os.ErrNotExist) && code != 0 {
+		// Ansible stops a playbook whose every device failed before the
+		// last play: read the outcome from its recap instead.
+		sum = recapSummary(log.String())
+		err = nil
+		if len(sum.Hosts) == 0 {
+			err = fmt.Errorf("no device summary and no recap")
+		}
+	}
 	if err != nil {
 		return nil, fmt.Errorf("ansible-playbook ended (exit %d) before every device was summarised (output above): %w", code, err)
 	}
@@ -204,4 +217,25 @@ func shellJoin(args []string) string {
 		out = append(out, "'"+strings.ReplaceAll(a, "'", `'"'"'`)+"'")
 	}
 	return strings.Join(out, " ")
+}
+
+// recapLine is one device's line of Ansible's PLAY RECAP.
+var recapLine = regexp.MustCompile(`(?m)^(\S+)\s+:\s+ok=\d+\s+changed=\d+\s+unreachable=(\d+)\s+failed=(\d+)`)
+
+// recapSummary makes a summary from the PLAY RECAP of Ansible's output: a
+// device that was unreachable or failed is reported so, with the output
+// above as its reason; one that did neither did not get to the end.
+func recapSummary(output string) *Summary {
+	s := &Summary{Schema: "boxtax.fleet/v1"}
+	for _, m := range recapLine.FindAllStringSubmatch(output, -1) {
+		if m[1] == "localhost" {
+			continue
+		}
+		d := Device{Host: m[1], Status: StatusFailed, Reason: "stopped before the summary: see the Ansible output above"}
+		if m[2] != "0" {
+			d.Status = StatusUnreachable
+		}
+		s.Hosts = append(s.Hosts, d)
+	}
+	return s
 }

@@ -101,3 +101,15 @@ func TestPlaybookIsEmbedded(t *testing.T) {
 		}
 	}
 }
+
+func TestRecapSummary(t *testing.T) {
+	out := `PLAY RECAP *********************************************************************
+dev-c                      : ok=19   changed=3    unreachable=1    failed=0    skipped=6    rescued=0    ignored=0
+dev-d                      : ok=4    changed=0    unreachable=0    failed=1    skipped=0    rescued=0    ignored=0
+localhost                  : ok=1    changed=1    unreachable=0    failed=0    skipped=0    rescued=0    ignored=0
+`
+	s := recapSummary(out)
+	if len(s.Hosts) != 2 || s.Hosts[0].Host != "dev-c" || s.Hosts[0].Status != StatusUnreachable || s.Hosts[1].Status != StatusFailed {
+		t.Errorf("%+v", s.Hosts)
+	}
+}
