@@ -35,7 +35,7 @@ func mergeCmd(ctx context.Context, g *Globals, args []string) error {
 // then names every input that failed.
 func mergeDatabases(ctx context.Context, w io.Writer, o mergeOptions) error {
 	if fi, err := os.Stat(o.Out); err == nil && fi.Size() > 0 {
-		if err := store.Check(ctx, o.Out); err != nil {
+		if err := store.CheckOutput(ctx, o.Out); err != nil {
 			return usagef("will not merge into %s: %v", o.Out, err)
 		}
 	}

@@ -350,12 +350,31 @@ func fileURI(path string) string {
 
 func unixNano(ns int64) time.Time { return time.Unix(0, ns) }
 
-// Check tells whether the file at path is a boxtax database this boxtax can
-// read, without changing it.
-func Check(ctx context.Context, path string) error {
-	db, err := openMergeInput(ctx, path)
+// CheckOutput tells whether the file at path may be merged into: empty, a
+// boxtax database, or one another boxtax process is creating right now
+// (tables appear before the schema version is set). Another program's
+// SQLite file, or no SQLite file at all, is refused, unchanged.
+func CheckOutput(ctx context.Context, path string) error {
+	db, err := sql.Open("sqlite", fileURI(path)+"?mode=ro&_pragma=busy_timeout(10000)")
 	if err != nil {
-		return err
+		return fmt.Errorf("opening %s: %w", path, err)
 	}
-	return db.Close()
+	defer db.Close()
+	var tables int
+	if err := db.QueryRowContext(ctx, `SELECT COUNT(*) FROM sqlite_schema WHERE type = 'table'`).Scan(&tables); err != nil {
+		return fmt.Errorf("%s: %w: SQLite cannot read it (%v)", path, ErrNotBoxtax, err)
+	}
+	if tables == 0 {
+		return nil
+	}
+	for _, col := range []string{"id", "name", "spec_yaml", "host_json", "status"} {
+		ok, err := hasColumn(ctx, db, "studies", col)
+		if err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		if !ok {
+			return fmt.Errorf("%s: %w: it has tables but no studies.%s", path, ErrNotBoxtax, col)
+		}
+	}
+	return nil
 }
