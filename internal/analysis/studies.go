@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/boxtax/boxtax/internal/hostinfo"
 	"github.com/boxtax/boxtax/internal/stats"
 	"github.com/boxtax/boxtax/internal/store"
 	"github.com/boxtax/boxtax/internal/study"
@@ -46,6 +47,7 @@ type studyFacts struct {
 	src      Source
 	st       store.Study
 	spec     *study.Spec
+	host     string // the device label (hostinfo.Label)
 	kernel   string // rt or vanilla
 	release  string
 	preempt  string
@@ -101,7 +103,15 @@ func FromStudies(ctx context.Context, sources []Source, o StudyOptions) ([]*Data
 			kernel.code(kernelLevel(f))
 		}
 	}
-	indexes := append([]*levelIndex{env, kernel}, others...)
+	indexes := []*levelIndex{env, kernel}
+	host := newLevelIndex("host") // a factor once the studies come from two or more devices
+	for _, f := range facts {
+		host.code(f.host)
+	}
+	if len(host.levels) > 1 {
+		indexes = append(indexes, host)
+	}
+	indexes = append(indexes, others...)
 	factors := make([]stats.Factor, len(indexes))
 	for i, li := range indexes {
 		var err error
@@ -171,6 +181,7 @@ func readStudy(ctx context.Context, src Source) (*studyFacts, error) {
 	if f.spec, err = study.ParseSpec(fmt.Sprintf("study %d", st.ID), []byte(st.SpecYAML)); err != nil {
 		return nil, fmt.Errorf("study %d in %s: its stored spec: %w", st.ID, src.Store.Path(), err)
 	}
+	f.host = hostinfo.LabelOf(st.HostJSON)
 	f.baseline = f.spec.Baseline
 	if f.baseline == "" && len(f.spec.Envs) > 0 {
 		f.baseline = f.spec.Envs[0].Name
@@ -297,6 +308,9 @@ func readWorkload(ctx context.Context, facts []*studyFacts, name string, factors
 	}
 	model := defaultModel(factors, runCells)
 	run := &Dataset{Workload: name, Unit: PerRun, Cells: runCells, Units: units, Runs: runs, DefaultModel: model}
+	if varies(factors, runCells, "env") && varies(factors, runCells, "host") && !fullyCrossed(factors, runCells, "env", "host") {
+		run.Notes = append(run.Notes, "env:host (does an environment cost more on one device?) is left out of the model: not every device ran every environment; name the devices that did with --study")
+	}
 	if !perSlice {
 		run.scenario = scenario
 		return []*Dataset{run}, nil
@@ -318,6 +332,8 @@ func runCodes(r store.Run, f *studyFacts, factors []stats.Factor, kernelLevel fu
 			level = r.Env
 		case "kernel":
 			level = kernelLevel(f)
+		case "host":
+			level = f.host
 		default:
 			var ok bool
 			if level, ok = r.Levels[fac.Name]; !ok {
@@ -371,8 +387,14 @@ func defaultModel(factors []stats.Factor, cells *stats.Cells) string {
 			terms = append(terms, f.Name)
 		}
 	}
+	if slices.Contains(terms, "kernel") && slices.Contains(terms, "host") && determines(factors, cells, "host", "kernel") {
+		terms = slices.DeleteFunc(terms, func(t string) bool { return t == "kernel" }) // each device ran one kernel: the host term holds its effect
+	}
 	if slices.Contains(terms, "env") && slices.Contains(terms, "kernel") {
 		terms = append(terms, "env:kernel")
+	}
+	if slices.Contains(terms, "env") && slices.Contains(terms, "host") && fullyCrossed(factors, cells, "env", "host") {
+		terms = append(terms, "env:host") // does the environment cost more on one device than on another?
 	}
 	return strings.Join(terms, " + ")
 }

@@ -44,7 +44,7 @@ func analyzeCmd(ctx context.Context, g *Globals, args []string) error {
 	var studies, responses, factors, refs, levels string
 	fs := newFlags(g, "analyze", "[flags]   (a stored study, or --csv FILE)")
 	fs.Var(&dbs, "db", "SQLite database(s) to read; repeat to combine studies, e.g. from two kernels (default boxtax.db)")
-	fs.StringVar(&studies, "study", "", "study id(s), comma-separated, in every --db (default: each database's latest)")
+	fs.StringVar(&studies, "study", "", "study id(s), comma-separated, in every --db (default: each database's latest, and in a database merged from a fleet its latest on every device, with host as a factor)")
 	fs.StringVar(&o.Workload, "workload", "", "analyse only this workload (default: each one in the studies)")
 	fs.StringVar(&o.CSV, "csv", "", "analyse a CSV of your own instead: a header line, one row per observation")
 	fs.StringVar(&responses, "responses", "", "comma-separated responses: series or metrics of a study, numeric columns of a CSV (default for rt.periodic: oh1_ns,work_ns,oh2_ns,sleep_ns)")
@@ -203,11 +203,15 @@ func studyDatasets(ctx context.Context, o analyzeOptions) ([]*analysis.Dataset, 
 		defer db.Close()
 		ids := o.Studies
 		if len(ids) == 0 {
-			st, err := db.LatestStudy(ctx, false)
+			// The latest study, and in a database merged from a fleet the
+			// same study on every other device: host becomes a factor.
+			studies, err := deviceStudies(ctx, db, 0)
 			if err != nil {
-				return nil, usageError{err}
+				return nil, err
 			}
-			ids = []int64{st.ID}
+			for _, s := range studies {
+				ids = append(ids, s.ID)
+			}
 		}
 		for _, id := range ids {
 			if _, err := db.Study(ctx, id); err != nil {

@@ -27,7 +27,7 @@ type studyRef struct {
 
 func compareCmd(ctx context.Context, g *Globals, args []string) error {
 	o := compareOptions{}
-	fs := newFlags(g, "compare", "STUDY STUDY... [flags]\n\nSTUDY is FILE (its latest study), FILE:ID, or ID alone (a study in --db).\nThe first STUDY is the reference the others are compared with.")
+	fs := newFlags(g, "compare", "STUDY STUDY... [flags]\n\nSTUDY is FILE (its latest study), FILE:ID, or ID alone (a study in --db).\nThe first STUDY is the reference the others are compared with.\nWith one FILE merged from a fleet (boxtax merge): its latest study on every device.")
 	fs.StringVar(&o.DB, "db", "boxtax.db", "database of the studies named by ID alone")
 	fs.StringVar(&o.Format, "format", "table", "output format: "+strings.Join(report.CompareFormats(), ", "))
 	fs.StringVar(&o.Output, "o", "", "write to this file instead of stdout")
@@ -35,8 +35,16 @@ func compareCmd(ctx context.Context, g *Globals, args []string) error {
 	if err != nil {
 		return err
 	}
+	if len(pos) == 1 {
+		refs, err := deviceRefs(ctx, pos[0])
+		if err != nil {
+			return err
+		}
+		o.Studies = refs
+		return compareStudies(ctx, g, o)
+	}
 	if len(pos) < 2 {
-		return usagef("name at least two studies to compare, e.g. boxtax compare pi3.db pi4.db:2 (FILE, FILE:ID or ID of a study in --db)")
+		return usagef("name one database merged from several devices, or at least two studies to compare, e.g. boxtax compare pi3.db pi4.db:2 (FILE, FILE:ID or ID of a study in --db)")
 	}
 	for _, a := range pos {
 		ref, err := parseStudyRef(a, o.DB)

@@ -24,6 +24,7 @@ type reportOptions struct {
 	PlotsDir string // --plots: write every plot as SVG into this directory
 	PNG      bool   // --png: and as PNG, through rsvg-convert
 	Paired   bool   // --paired: overhead intervals paired by round
+	By       string // --by host: the study on every device of a merged database
 }
 
 // DefaultPaper is the published study --compare-paper compares with when
@@ -69,12 +70,23 @@ func reportCmd(ctx context.Context, g *Globals, args []string) error {
 	fs.StringVar(&o.PlotsDir, "plots", "", "also write every plot as an SVG file into this directory")
 	fs.BoolVar(&o.Paired, "paired", false, "overhead intervals, p-values and stars paired by round (the runs are randomized complete blocks): drift between rounds drops out")
 	fs.BoolVar(&o.PNG, "png", false, "with --plots: also write each plot as PNG (needs rsvg-convert, Debian package librsvg2-bin)")
+	fs.StringVar(&o.By, "by", "", "host: the study on every device of a database merged from a fleet, a column group per device (formats: "+strings.Join(report.DeviceFormats(), ", ")+")")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(pos) > 0 {
 		return usagef("unexpected argument %q (use --study ID)", pos[0])
+	}
+	switch o.By {
+	case "":
+	case "host", "device":
+		if o.Paper != "" || o.PlotsDir != "" {
+			return usagef("--by host writes one report of every device: leave out --compare-paper and --plots")
+		}
+		return writeByHost(ctx, g, o)
+	default:
+		return usagef("--by %q: the one dimension to split by is host", o.By)
 	}
 	if o.PNG && o.PlotsDir == "" {
 		return usagef("--png needs --plots DIR: the directory to write the images to")

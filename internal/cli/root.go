@@ -58,6 +58,8 @@ func commands() map[string]command {
 		"compare": {"put studies side by side (other devices, other days) on the cells they share", compareCmd},
 		"serve":   {"browse the studies of a database in a web browser (this machine only by default)", serveCmd},
 		"analyze": {"ANOVA/MANOVA with effect sizes and coefficients of a factorial study, or of a CSV", analyzeCmd},
+		"merge":   {"merge the studies of other databases (other devices) into one: boxtax merge OUT.db IN.db...", mergeCmd},
+		"fleet":   {"run a study on many devices with Ansible and merge the results: boxtax fleet run STUDY -i INVENTORY", fleetCmd},
 		"list":    {"list workloads, envs (with availability) or studies", listCmd},
 		"sysinfo": {"print the facts recorded about this machine", sysinfoCmd},
 		"image":   {"build a local image from host programs: boxtax image from-host PATH...", imageCmd},

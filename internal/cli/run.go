@@ -34,6 +34,12 @@ type runOptions struct {
 	Monitors  monitorOptions
 	Wire      []string // where network clients stand: host, netns, netns:RATE
 	WireRate  string   // shape every netns level to this rate, e.g. 100mbit
+	// HostLabel names this device in reports (a fleet's inventory hostname);
+	// empty: the hostname.
+	HostLabel string
+	// SkipUnavailable leaves out environments that cannot run here instead
+	// of refusing the study (one device of a fleet without Docker).
+	SkipUnavailable bool
 }
 
 func runCmd(ctx context.Context, g *Globals, args []string) error {
@@ -55,9 +61,16 @@ func runCmd(ctx context.Context, g *Globals, args []string) error {
 	fs.DurationVar(&o.Settle, "settle", monitor.DefaultSettler.Max, "before each run, sync and wait up to this long for the host to be quiet (0: no wait)")
 	fs.StringVar(&wires, "wire", "", "network workloads: where the client stands, comma-separated levels: host, proxy, netns (default: the study's, else host)")
 	fs.StringVar(&o.WireRate, "wire-rate", "", "network workloads: shape the netns wire to this rate in each direction, e.g. 100mbit (tc tbf)")
+	fs.StringVar(&o.HostLabel, "host-label", "", "name this device in reports, e.g. its inventory hostname pi4-kitchen (default: the hostname)")
+	fs.BoolVar(&o.SkipUnavailable, "skip-unavailable", false, "leave out environments that cannot run here (e.g. no Docker on this device) instead of stopping; they are recorded as unavailable")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
+	}
+	if o.HostLabel != "" {
+		if err := hostinfo.CheckLabel(o.HostLabel); err != nil {
+			return usagef("--host-label: %v", err)
+		}
 	}
 	if len(pos) > 1 {
 		return usagef("one study at a time, got %s", strings.Join(pos, " "))
@@ -95,6 +108,13 @@ func runStudy(ctx context.Context, g *Globals, o runOptions) error {
 		}
 		if err := checkPaperID(spec); err != nil {
 			return usageError{err}
+		}
+	}
+	var unavailable map[string]string
+	if o.SkipUnavailable && !o.Resume {
+		var err error
+		if unavailable, err = dropUnavailable(ctx, g, spec); err != nil {
+			return err
 		}
 	}
 	db, err := store.Open(ctx, o.DB)
@@ -139,7 +159,8 @@ func runStudy(ctx context.Context, g *Globals, o runOptions) error {
 		if runs, err = spec.Plan(spec.Seed); err != nil {
 			return err
 		}
-		host := collectHost(ctx, g, hasDocker(spec.EnvNames()))
+		host := collectHost(ctx, g, hasDocker(spec.EnvNames()) || hasDocker(mapKeys(unavailable)))
+		host.Device, host.Unavailable = o.HostLabel, unavailable
 		hostJSON, _ := json.Marshal(host)
 		st = store.Study{Name: spec.Name, SpecYAML: spec.YAML(), Seed: spec.Seed, HostJSON: string(hostJSON)}
 		if err := db.CreateStudy(ctx, &st, runs); err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"strings"
 
 	"github.com/boxtax/boxtax/internal/report"
 	"github.com/boxtax/boxtax/internal/report/browse"
@@ -13,13 +14,15 @@ import (
 // serveOptions are the flags of `boxtax serve`.
 type serveOptions struct {
 	DB   string
-	Addr string // host:port to listen on; loopback unless asked otherwise
+	More []string // further databases (several devices' files): served together with DB
+	Addr string   // host:port to listen on; loopback unless asked otherwise
 }
 
 func serveCmd(ctx context.Context, g *Globals, args []string) error {
 	var o serveOptions
 	fs := newFlags(g, "serve", "[flags]")
-	fs.StringVar(&o.DB, "db", "boxtax.db", "SQLite database whose studies to show")
+	var dbs stringList
+	fs.Var(&dbs, "db", "SQLite database whose studies to show; repeat (or comma-separate) to show several, e.g. one per device (default boxtax.db)")
 	fs.StringVar(&o.Addr, "addr", "127.0.0.1:8080", "address to listen on; the default answers this machine only")
 	pos, err := parse(fs, args)
 	if err != nil {
@@ -27,6 +30,10 @@ func serveCmd(ctx context.Context, g *Globals, args []string) error {
 	}
 	if len(pos) > 0 {
 		return usagef("unexpected argument %q", pos[0])
+	}
+	o.DB = "boxtax.db"
+	if len(dbs) > 0 {
+		o.DB, o.More = dbs[0], dbs[1:]
 	}
 	return serve(ctx, g, o)
 }
@@ -38,6 +45,20 @@ func serve(ctx context.Context, g *Globals, o serveOptions) error {
 		return err
 	}
 	defer db.Close()
+	var src browse.Source = dbSource{db}
+	name := o.DB
+	if len(o.More) > 0 {
+		many := &manySource{dbs: []*store.Store{db}}
+		for _, p := range o.More {
+			more, err := openExisting(ctx, p)
+			if err != nil {
+				return err
+			}
+			defer more.Close()
+			many.dbs = append(many.dbs, more)
+		}
+		src, name = many, strings.Join(append([]string{o.DB}, o.More...), ", ")
+	}
 	host, _, err := net.SplitHostPort(o.Addr)
 	if err != nil {
 		return usagef("--addr %q: want host:port, e.g. 127.0.0.1:8080", o.Addr)
@@ -49,9 +70,9 @@ func serve(ctx context.Context, g *Globals, o serveOptions) error {
 	if !loopback {
 		fmt.Fprintf(g.Stderr, "warning: listening on %s: anyone who can reach this machine can read the studies in %s\n", o.Addr, o.DB)
 	}
-	h := browse.Handler(dbSource{db}, o.DB, loopback)
+	h := browse.Handler(src, name, loopback)
 	return browse.Serve(ctx, o.Addr, h, func(a net.Addr) {
-		fmt.Fprintf(g.Stderr, "serving the studies in %s at http://%s/ (Ctrl-C to stop)\n", o.DB, a)
+		fmt.Fprintf(g.Stderr, "serving the studies in %s at http://%s/ (Ctrl-C to stop)\n", name, a)
 	})
 }
 

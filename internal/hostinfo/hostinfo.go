@@ -32,6 +32,8 @@ type Host struct {
 	Docker         *Docker   `json:"docker,omitempty"`
 	Boxtax         string    `json:"boxtax_version"`
 	CollectedAt    time.Time `json:"collected_at"`
+
+	DeviceFacts // which device of a fleet this is (device.go)
 }
 
 // Docker holds facts about the container engine behind the Docker API
@@ -65,6 +67,7 @@ func (d *Docker) Name() string {
 func Collect(version string) Host {
 	h := Host{OS: runtime.GOOS, Arch: runtime.GOARCH, CPUs: runtime.NumCPU(), Boxtax: version, CollectedAt: time.Now().UTC()}
 	h.Hostname, _ = os.Hostname()
+	h.MachineID = machineID()
 	var u unix.Utsname
 	if unix.Uname(&u) == nil {
 		h.KernelRelease = unix.ByteSliceToString(u.Release[:])

@@ -33,7 +33,7 @@ type ComparedStudy struct {
 	Name     string `json:"name"`
 	Status   string `json:"status"`
 	Created  string `json:"created_at"`
-	Hostname string `json:"hostname"`
+	Hostname string `json:"hostname"` // the device label (run --host-label), else the hostname
 	CPU      string `json:"cpu"`
 	Kernel   string `json:"kernel"`
 	Docker   string `json:"docker"` // version and storage driver
@@ -154,7 +154,7 @@ func comparedStudy(label string, r *Report) ComparedStudy {
 	var h hostinfo.Host
 	_ = json.Unmarshal(r.Study.Host, &h)
 	cs := ComparedStudy{Label: label, ID: r.Study.ID, Name: r.Study.Name, Status: r.Study.Status,
-		Created: r.Study.CreatedAt.UTC().Format("2006-01-02 15:04 MST"), Hostname: h.Hostname, Kernel: h.KernelRelease}
+		Created: r.Study.CreatedAt.UTC().Format("2006-01-02 15:04 MST"), Hostname: h.Label(), Kernel: h.KernelRelease}
 	cs.CPU = h.CPUModel
 	if h.CPUs > 0 {
 		cs.CPU = fmt.Sprintf("%s x%d", h.CPUModel, h.CPUs)

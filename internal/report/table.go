@@ -38,7 +38,7 @@ func writeTable(w io.Writer, r *Report) error {
 func (r *Report) heading() string {
 	var h hostinfo.Host
 	_ = json.Unmarshal(r.Study.Host, &h)
-	host := fmt.Sprintf("%s, %d CPUs (%s), %.1f GiB, kernel %s", h.Hostname, h.CPUs, h.CPUModel,
+	host := fmt.Sprintf("%s, %d CPUs (%s), %.1f GiB, kernel %s", h.Label(), h.CPUs, h.CPUModel,
 		float64(h.MemTotalBytes)/(1<<30), h.KernelRelease)
 	if name := h.Docker.Name(); name != "" {
 		host += fmt.Sprintf(", %s (%s)", name, h.Docker.StorageDriver)

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"io"
 	"strconv"
+
+	"github.com/boxtax/boxtax/internal/hostinfo"
 )
 
 func init() {
@@ -13,31 +15,47 @@ func init() {
 }
 
 // writeCSV prints one row per sample with its run's levels (tidy data):
-// study_id, run_id, seq, workload, env, one column per other factor, rep,
+// study_id, host (the device label: run --host-label, else the hostname),
+// run_id, seq, workload, env, one column per other factor, rep,
 // warmup, status, instance (0: the run's figure; 1..N: one of N concurrent
 // instances), metric, value, unit.
 func writeCSV(w io.Writer, r *Report) error {
 	cw := csv.NewWriter(w)
-	head := []string{"study_id", "run_id", "seq", "workload", "env"}
-	head = append(head, r.factors...)
-	head = append(head, "rep", "warmup", "status", "instance", "metric", "value", "unit")
-	if err := cw.Write(head); err != nil {
+	if err := cw.Write(tidyHeader(r.factors)); err != nil {
 		return err
 	}
-	for _, ts := range r.samples {
-		row := []string{strconv.FormatInt(r.Study.ID, 10), strconv.FormatInt(ts.run.ID, 10), strconv.Itoa(ts.run.Seq),
-			ts.run.Workload, ts.run.Env}
-		for _, f := range r.factors {
-			row = append(row, ts.run.Levels[f])
-		}
-		row = append(row, strconv.Itoa(ts.run.Rep), strconv.FormatBool(ts.run.Warmup), ts.run.Status,
-			strconv.Itoa(ts.sample.Instance), ts.sample.Metric, strconv.FormatFloat(ts.sample.Value, 'g', -1, 64), ts.sample.Unit)
+	for _, row := range r.tidyRows(r.factors) {
 		if err := cw.Write(row); err != nil {
 			return err
 		}
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// tidyHeader is the header of the tidy CSV with the given factor columns.
+func tidyHeader(factors []string) []string {
+	head := []string{"study_id", "host", "run_id", "seq", "workload", "env"}
+	head = append(head, factors...)
+	return append(head, "rep", "warmup", "status", "instance", "metric", "value", "unit")
+}
+
+// tidyRows are the report's rows of the tidy CSV, with a column for each
+// of the given factors (empty where a run has no level of it).
+func (r *Report) tidyRows(factors []string) [][]string {
+	host := hostinfo.LabelOf(string(r.Study.Host))
+	var out [][]string
+	for _, ts := range r.samples {
+		row := []string{strconv.FormatInt(r.Study.ID, 10), host, strconv.FormatInt(ts.run.ID, 10), strconv.Itoa(ts.run.Seq),
+			ts.run.Workload, ts.run.Env}
+		for _, f := range factors {
+			row = append(row, ts.run.Levels[f])
+		}
+		row = append(row, strconv.Itoa(ts.run.Rep), strconv.FormatBool(ts.run.Warmup), ts.run.Status,
+			strconv.Itoa(ts.sample.Instance), ts.sample.Metric, strconv.FormatFloat(ts.sample.Value, 'g', -1, 64), ts.sample.Unit)
+		out = append(out, row)
+	}
+	return out
 }
 
 // writeJSON prints the boxtax.report/v1 document.

@@ -1,7 +1,8 @@
 package store
 
 // schemaVersion is stored in PRAGMA user_version; bump it with a migration.
-const schemaVersion = 1
+// Schema 2 added studies.uid (migrateStudyUID in uid.go).
+const schemaVersion = 2
 
 const schema = `
 CREATE TABLE IF NOT EXISTS studies (

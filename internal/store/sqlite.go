@@ -45,6 +45,10 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("upgrading %s: %w", path, err)
 	}
+	if err := migrateStudyUID(ctx, db); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("upgrading %s: %w", path, err)
+	}
 	if _, err := db.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", schemaVersion)); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("setting schema version in %s: %w", path, err)

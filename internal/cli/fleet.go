@@ -1,0 +1,176 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/boxtax/boxtax/internal/fleet"
+)
+
+// fleetOptions are the flags of `boxtax fleet run`.
+type fleetOptions struct {
+	fleet.Options
+	Out string // the merged database
+}
+
+func fleetCmd(ctx context.Context, g *Globals, args []string) error {
+	if len(args) == 0 || args[0] != "run" {
+		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
+			fmt.Fprintln(g.Stderr, "Usage: boxtax fleet run STUDY -i INVENTORY [flags] [-- ansible-playbook flags]")
+			return nil
+		}
+		return usagef("boxtax fleet has one verb: run (boxtax fleet run STUDY -i INVENTORY)")
+	}
+	args = args[1:]
+	var ansibleArgs []string
+	if i := slices.Index(args, "--"); i >= 0 {
+		args, ansibleArgs = args[:i], args[i+1:]
+	}
+	o := fleetOptions{}
+	var envs, workloads string
+	var reps, warmup int
+	var seed int64
+	var settle, monitor time.Duration
+	var runArgs string
+	fs := newFlags(g, "fleet run", "STUDY -i INVENTORY [flags] [-- ansible-playbook flags]\n\nRuns STUDY (a preset or a YAML file) on every device of the Ansible inventory with\nthe playbook shipped with boxtax (deploy/ansible/study.yml), fetches each device's\ndatabase into --results and merges them into --out. See docs/fleet.md.")
+	fs.StringVar(&o.Inventory, "i", "", "Ansible inventory: a file, a directory, or host names separated by commas")
+	fs.StringVar(&o.Inventory, "inventory", "", "same as -i")
+	fs.StringVar(&o.Out, "out", "fleet.db", "merge every device's database into this one")
+	fs.StringVar(&o.Results, "results", "results", "fetch each device's database into this directory (HOST.db)")
+	fs.StringVar(&o.Dist, "dist", "dist", "directory of the cross-built binaries boxtax-linux-{amd64,arm64,armv7,armv6} (make build-all)")
+	fs.StringVar(&o.Limit, "limit", "", "only these devices (Ansible --limit), e.g. to resume one")
+	fs.IntVar(&o.Forks, "forks", 0, "devices at once (Ansible --forks; default: every device, up to 50)")
+	fs.BoolVar(&o.Resume, "resume", false, "continue the unfinished study in each device's database (after a device dropped mid-study)")
+	fs.StringVar(&o.Playbook, "playbook", "", "a playbook of your own instead of the one shipped with boxtax")
+	fs.StringVar(&envs, "envs", "", "run: comma-separated environments")
+	fs.StringVar(&workloads, "workloads", "", "run: comma-separated workloads")
+	fs.IntVar(&reps, "reps", 0, "run: measured repetitions per cell")
+	fs.IntVar(&warmup, "warmup", -1, "run: warm-up rounds")
+	fs.Int64Var(&seed, "seed", 0, "run: seed for the run order (the same on every device)")
+	fs.DurationVar(&settle, "settle", -1, "run: longest wait for a quiet device before each run")
+	fs.DurationVar(&monitor, "monitor-interval", -1, "run: host monitor interval (0: off)")
+	fs.StringVar(&runArgs, "run-args", "", "more flags for boxtax run on every device, e.g. \"--wire netns --power none\"")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 1 {
+		return usagef("one study at a time, got %s", strings.Join(pos, " "))
+	}
+	if len(pos) == 1 {
+		o.Study = pos[0]
+	}
+	if o.Inventory == "" {
+		return usagef("name the devices: -i INVENTORY (an Ansible inventory; see docs/fleet.md for an example)")
+	}
+	if o.Resume && (o.Study != "" || envs != "" || workloads != "" || reps != 0 || warmup != -1 || seed != 0 || runArgs != "") {
+		return usagef("--resume continues each device's stored study as planned: leave out the study and its flags")
+	}
+	if !o.Resume && o.Study == "" {
+		o.Study = "quick"
+	}
+	add := func(flag, v string) { o.RunArgs = append(o.RunArgs, flag, v) }
+	if envs != "" {
+		add("--envs", envs)
+	}
+	if workloads != "" {
+		add("--workloads", workloads)
+	}
+	if reps != 0 {
+		add("--reps", strconv.Itoa(reps))
+	}
+	if warmup >= 0 {
+		add("--warmup", strconv.Itoa(warmup))
+	}
+	if seed != 0 {
+		add("--seed", strconv.FormatInt(seed, 10))
+	}
+	if settle >= 0 {
+		add("--settle", settle.String())
+	}
+	if monitor >= 0 {
+		add("--monitor-interval", monitor.String())
+	}
+	o.RunArgs = append(o.RunArgs, strings.Fields(runArgs)...)
+	o.Extra = ansibleArgs
+	if o.Forks == 0 {
+		o.Forks = 50 // Ansible's default is 5; a study is long, so every device at once
+	}
+	return runFleet(ctx, g, o)
+}
+
+// runFleet runs the playbook, merges what came back and prints a line per
+// device. Exit 3 when a device did not finish its study.
+func runFleet(ctx context.Context, g *Globals, o fleetOptions) error {
+	sum, err := fleet.Run(ctx, o.Options, g.Stderr)
+	if err == fleet.ErrNoAnsible {
+		return usageError{err}
+	}
+	if err != nil {
+		return err
+	}
+	var dbs []string
+	for _, d := range sum.Hosts {
+		if d.DB != "" {
+			dbs = append(dbs, d.DB)
+		}
+	}
+	var mergeErr error
+	if len(dbs) > 0 {
+		fmt.Fprintf(g.Stderr, "merging %d device databases into %s\n", len(dbs), o.Out)
+		mergeErr = mergeDatabases(ctx, g.Stderr, mergeOptions{Out: o.Out, Inputs: dbs})
+	}
+	writeFleetSummary(g.Stdout, sum)
+	if mergeErr != nil {
+		return mergeErr
+	}
+	if len(dbs) == 0 {
+		return fmt.Errorf("no device returned a database: nothing to merge (reasons above)")
+	}
+	bad := 0
+	for _, d := range sum.Hosts {
+		if d.Status != fleet.StatusOK {
+			bad++
+		}
+	}
+	if bad > 0 {
+		return exitError{ExitRunsFailed, fmt.Errorf("%d of %d devices did not finish their study cleanly; the others are in %s. Resume one with: boxtax fleet run --resume -i %s --limit HOST", bad, len(sum.Hosts), o.Out, o.Inventory)}
+	}
+	fmt.Fprintf(g.Stderr, "%d devices; see them side by side: boxtax report --db %s --by host\n", len(sum.Hosts), o.Out)
+	return nil
+}
+
+// writeFleetSummary prints one line per device: status, database, reason.
+func writeFleetSummary(w io.Writer, s *fleet.Summary) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "device\tarch\tstatus\tdatabase\treason")
+	for _, d := range s.Hosts {
+		reason := d.Reason
+		if len(d.Warnings) > 0 {
+			for _, w := range d.Warnings {
+				w = strings.TrimPrefix(w, "warning: environment ")
+				w = strings.Replace(w, " is not available here, its cells are left out (--skip-unavailable):", " unavailable:", 1)
+				reason = strings.TrimSpace(reason + "; " + w)
+			}
+			reason = strings.TrimPrefix(reason, "; ")
+		}
+		db, arch := d.DB, d.Arch
+		if db == "" {
+			db = "-"
+		}
+		if arch == "" {
+			arch = "-"
+		}
+		if reason = oneLine(reason); len(reason) > 200 {
+			reason = reason[:197] + "..."
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", d.Host, arch, d.Status, db, reason)
+	}
+	tw.Flush()
+}

@@ -1,0 +1,457 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/boxtax/boxtax/internal/store"
+	"github.com/boxtax/boxtax/internal/wire"
+)
+
+// testDevice is one device of the test fleet: a network namespace with its
+// own address and sshd, reached over a veth pair from this namespace.
+type testDevice struct {
+	name    string
+	wire    *wire.Wire
+	sshd    *exec.Cmd
+	sshdLog *os.File
+	dir     string // its boxtax_dir: the namespaces share this file system
+}
+
+// requireFleet skips unless this process can make namespaces and has sshd,
+// ssh-keygen and ansible-playbook, except in CI (CI=true), where it fails.
+func requireFleet(t *testing.T) {
+	t.Helper()
+	var missing []string
+	for _, p := range []string{"ip", "ssh", "ssh-keygen", "ansible-playbook", "/usr/sbin/sshd"} {
+		if _, err := exec.LookPath(p); err != nil {
+			missing = append(missing, p)
+		}
+	}
+	if os.Geteuid() != 0 {
+		missing = append(missing, "root (for ip netns)")
+	}
+	if len(missing) > 0 {
+		msg := "the fleet test needs " + strings.Join(missing, ", ") + " (Debian: iproute2 openssh-server openssh-client ansible-core)"
+		if os.Getenv("CI") == "true" {
+			t.Fatal(msg + ": CI must run it")
+		}
+		t.Skip(msg)
+	}
+}
+
+func mustRun(t *testing.T, name string, args ...string) {
+	t.Helper()
+	if out, err := exec.Command(name, args...).CombinedOutput(); err != nil {
+		t.Fatalf("%s %s: %v\n%s", name, strings.Join(args, " "), err, out)
+	}
+}
+
+// startDevice makes a namespace and, unless noSSH, starts an sshd in it
+// that lets root in with the client key only. extraConfig lines go into its
+// sshd_config (SetEnv DOCKER_HOST=... to take Docker away, say). Cleanup
+// kills every process in the namespace and removes it with its veth pair.
+func startDevice(t *testing.T, base, name, clientPub string, noSSH bool, extraConfig ...string) *testDevice {
+	t.Helper()
+	ctx := context.Background()
+	w, err := wire.Create(ctx, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := &testDevice{name: name, wire: w, dir: filepath.Join(base, "remote", name)}
+	t.Cleanup(func() { d.stop(t) })
+	if noSSH {
+		return d
+	}
+	d.startSSHD(t, base, clientPub, extraConfig...)
+	return d
+}
+
+// startSSHD starts (or restarts) the device's sshd, with a new host key
+// written to base/known_hosts.
+func (d *testDevice) startSSHD(t *testing.T, base, clientPub string, extraConfig ...string) {
+	t.Helper()
+	name, w := d.name, d.wire
+	var err error
+	cfgDir := filepath.Join(base, "sshd-"+name)
+	if err := os.MkdirAll(cfgDir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	hostKey := filepath.Join(cfgDir, "host_ed25519")
+	_ = os.Remove(hostKey)
+	_ = os.Remove(hostKey + ".pub")
+	mustRun(t, "ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", name, "-f", hostKey)
+	if err := os.WriteFile(filepath.Join(cfgDir, "authorized_keys"), []byte(clientPub), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// StrictModes would refuse the keys: they live under /tmp, which anyone
+	// may write to. The directory itself is 0700 and root's.
+	cfg := strings.Join(append([]string{
+		"ListenAddress " + w.ClientAddr.String() + ":22",
+		"HostKey " + hostKey,
+		"PidFile " + filepath.Join(cfgDir, "sshd.pid"),
+		"AuthorizedKeysFile " + filepath.Join(cfgDir, "authorized_keys"),
+		"PermitRootLogin prohibit-password",
+		"PasswordAuthentication no",
+		"KbdInteractiveAuthentication no",
+		"UsePAM no",
+		"StrictModes no",
+		"Subsystem sftp internal-sftp",
+	}, extraConfig...), "\n") + "\n"
+	cfgFile := filepath.Join(cfgDir, "sshd_config")
+	if err := os.WriteFile(cfgFile, []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll("/run/sshd", 0o755); err != nil { // sshd's privilege separation directory
+		t.Fatal(err)
+	}
+	if d.sshdLog, err = os.Create(filepath.Join(cfgDir, "sshd.log")); err != nil {
+		t.Fatal(err)
+	}
+	d.sshd = exec.Command("ip", "netns", "exec", w.Namespace, "/usr/sbin/sshd", "-D", "-e", "-f", cfgFile)
+	d.sshd.Stdout, d.sshd.Stderr = d.sshdLog, d.sshdLog
+	d.sshd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := d.sshd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// Wait for sshd to listen (from this namespace, over the veth pair).
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		c, err := net.DialTimeout("tcp", w.ClientAddr.String()+":22", time.Second)
+		if err == nil {
+			c.Close()
+			break
+		}
+		if time.Now().After(deadline) {
+			log, _ := os.ReadFile(d.sshdLog.Name())
+			t.Fatalf("sshd of %s does not listen on %s:22: %v\n%s", name, w.ClientAddr, err, log)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	pub, err := os.ReadFile(hostKey + ".pub")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.OpenFile(filepath.Join(base, "known_hosts"), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	fmt.Fprintf(f, "%s %s", w.ClientAddr, pub)
+}
+
+// stop kills every process in the device's namespace (sshd and whatever
+// a session left) and removes the namespace and its veth pair.
+func (d *testDevice) stop(t *testing.T) {
+	d.drop()
+	if err := d.wire.Remove(context.Background()); err != nil {
+		t.Error(err)
+	}
+}
+
+// drop kills every process in the device's namespace, as a device that
+// loses power would lose them: sshd, the study, its workers.
+func (d *testDevice) drop() {
+	if d.sshd != nil && d.sshd.Process != nil {
+		_ = syscall.Kill(-d.sshd.Process.Pid, syscall.SIGKILL)
+		_ = d.sshd.Wait()
+	}
+	if out, err := exec.Command("ip", "netns", "pids", d.wire.Namespace).Output(); err == nil {
+		for _, f := range strings.Fields(string(out)) {
+			var pid int
+			if _, err := fmt.Sscan(f, &pid); err == nil && pid > 1 {
+				_ = syscall.Kill(pid, syscall.SIGKILL)
+			}
+		}
+	}
+	if d.sshdLog != nil {
+		d.sshdLog.Close()
+	}
+	d.sshd, d.sshdLog = nil, nil
+}
+
+// TestFleetOverSSH runs a study with `boxtax fleet run` (Ansible over SSH)
+// on devices that are network namespaces with their own sshd: three run it
+// (one without Docker: its container cells are left out; one the arm64
+// binary under qemu-user when this kernel has the binfmt handler), one
+// answers no SSH (unreachable), one has too little disk (a clear failure).
+// The merged database answers report --by host and analyze with the host
+// factor. Then one device drops mid-study and is resumed on its own. The
+// namespaces and daemons are gone afterwards.
+func TestFleetOverSSH(t *testing.T) {
+	requireFleet(t)
+	requireDocker(t)
+	base := t.TempDir()
+	clientKey := filepath.Join(base, "id_ed25519")
+	mustRun(t, "ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "boxtax-fleet-test", "-f", clientKey)
+	pubBytes, err := os.ReadFile(clientKey + ".pub")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pub := string(pubBytes)
+	dist := filepath.Join(base, "dist")
+	if err := os.MkdirAll(dist, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	bin, err := os.ReadFile(boxtaxBin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dist, "boxtax-linux-amd64"), bin, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	noDocker := "SetEnv DOCKER_HOST=unix:///nonexistent/docker.sock"
+	devices := []*testDevice{
+		startDevice(t, base, "dev-a", pub, false),
+		startDevice(t, base, "dev-b", pub, false, noDocker),
+		startDevice(t, base, "dev-c", pub, false),
+		startDevice(t, base, "dev-full", pub, false),
+		startDevice(t, base, "dev-gone", pub, true),
+	}
+	vars := map[string]string{"dev-full": "boxtax_min_free_mb=999999999"}
+	want := map[string]string{"dev-a": "ok", "dev-b": "ok", "dev-c": "ok", "dev-full": "failed", "dev-gone": "unreachable"}
+	if armRuns() {
+		build := exec.Command("go", "build", "-trimpath", "-o", filepath.Join(dist, "boxtax-linux-arm64"), "github.com/boxtax/boxtax/cmd/boxtax")
+		build.Env = append(os.Environ(), "CGO_ENABLED=0", "GOARCH=arm64")
+		if out, err := build.CombinedOutput(); err != nil {
+			t.Fatalf("building the arm64 binary: %v\n%s", err, out)
+		}
+		devices = append(devices, startDevice(t, base, "dev-arm", pub, false))
+		vars["dev-arm"] = "boxtax_arch=arm64" // an x86_64 machine that runs the arm64 binary under qemu-user
+		want["dev-arm"] = "ok"
+	} else {
+		t.Log("no binfmt handler for arm64 here (/proc/sys/fs/binfmt_misc/qemu-aarch64): no device runs the arm64 binary")
+	}
+	var inv strings.Builder
+	inv.WriteString("[devices]\n")
+	for _, d := range devices {
+		fmt.Fprintf(&inv, "%s ansible_host=%s boxtax_dir=%s %s\n", d.name, d.wire.ClientAddr, d.dir, vars[d.name])
+	}
+	fmt.Fprintf(&inv, "\n[devices:vars]\nansible_user=root\nansible_ssh_private_key_file=%s\nansible_python_interpreter=/usr/bin/python3\n", clientKey)
+	invPath := filepath.Join(base, "inventory.ini")
+	if err := os.WriteFile(invPath, []byte(inv.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// Ansible: the generated known_hosts, no lingering SSH master processes,
+	// its temporary files in the test's directory.
+	t.Setenv("ANSIBLE_SSH_ARGS", "-o ControlMaster=no -o UserKnownHostsFile="+filepath.Join(base, "known_hosts")+" -o StrictHostKeyChecking=yes -o ConnectTimeout=5")
+	t.Setenv("ANSIBLE_HOST_KEY_CHECKING", "True")
+	t.Setenv("ANSIBLE_PIPELINING", "True")
+	t.Setenv("ANSIBLE_LOCAL_TEMP", filepath.Join(base, "ansible-local"))
+	t.Setenv("ANSIBLE_REMOTE_TEMP", filepath.Join(base, "ansible-remote"))
+	t.Setenv("ANSIBLE_NOCOLOR", "1")
+
+	// Fleet runs end a minute before the test's deadline, so the cleanups
+	// (namespaces, sshd) still run when Ansible is stuck.
+	ctx := context.Background()
+	if dl, ok := t.Deadline(); ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, dl.Add(-time.Minute))
+		defer cancel()
+	}
+	work := filepath.Join(base, "work")
+	if err := os.MkdirAll(work, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	res := fleetRun(ctx, work, testdata(t, "fleet.yaml"), "-i", invPath, "--dist", dist, "--settle", "0", "--monitor-interval", "0", "--seed", "5")
+	t.Logf("fleet run took %s", time.Since(start).Round(time.Second))
+	if os.Getenv("BOXTAX_FLEET_TEST_LOG") != "" {
+		_ = os.WriteFile(os.Getenv("BOXTAX_FLEET_TEST_LOG"), []byte(res.stderr), 0o644)
+	}
+	if res.code != ExitRunsFailed { // dev-gone and dev-full cannot finish
+		t.Fatalf("fleet run: exit %d, want %d (a device unreachable)\nstdout:\n%s\nstderr:\n%s", res.code, ExitRunsFailed, res.stdout, res.stderr)
+	}
+	t.Logf("fleet summary:\n%s", res.stdout)
+	got := fleetStatuses(res.stdout)
+	for dev, w := range want {
+		if got[dev].status != w {
+			t.Errorf("%s: status %q, want %q (%s)", dev, got[dev].status, w, got[dev].line)
+		}
+	}
+	for dev, text := range map[string]string{"dev-b": "docker-host unavailable", "dev-full": "MB free", "dev-gone": "Connection refused"} {
+		if !strings.Contains(got[dev].line, text) {
+			t.Errorf("%s: the summary should say %q: %s", dev, text, got[dev].line)
+		}
+	}
+	db := filepath.Join(work, "fleet.db")
+	if _, err := os.Stat(db); err != nil {
+		t.Fatalf("no merged database: %v\n%s", err, res.stderr)
+	}
+	for dev, w := range want {
+		_, err := os.Stat(filepath.Join(work, "results", dev+".db"))
+		if (err == nil) != (w == "ok") {
+			t.Errorf("%s (%s): fetched database: %v", dev, w, err)
+		}
+	}
+	if m, _ := filepath.Glob(filepath.Join(work, "results", "*.part")); len(m) > 0 {
+		t.Errorf("half-copied files left: %v", m)
+	}
+	fleetChecks(t, work, db)
+
+	// Merging the fetched files again adds nothing.
+	again := runIn(t, work, "merge", "fleet.db", "results/dev-a.db", "results/dev-b.db")
+	if again.code != ExitOK || strings.Contains(again.stderr, "added") || strings.Count(again.stderr, "skipped") != 2 {
+		t.Errorf("merging again: exit %d\n%s", again.code, again.stderr)
+	}
+
+	t.Run("a device drops mid-study and is resumed", func(t *testing.T) {
+		devC := devices[2]
+		slow := filepath.Join(base, "slow.yaml")
+		if err := os.WriteFile(slow, []byte("name: slow\nrepetitions: 6\nwarmup: 0\nenvs: [native]\nworkloads:\n  - name: cpu.prime\n    params: {duration: 700ms}\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan result, 1)
+		go func() {
+			done <- fleetRun(ctx, work, slow, "-i", invPath, "--limit", "dev-c", "--dist", dist, "--settle", "0", "--monitor-interval", "0")
+		}()
+		remoteDB := filepath.Join(devC.dir, "dev-c.db")
+		if !waitForRuns(remoteDB, "slow", 2, 3*time.Minute) {
+			t.Fatalf("the slow study did not get going on dev-c:\n%s", (<-done).stderr)
+		}
+		devC.drop() // power gone: sshd, the study and its worker killed
+		first := <-done
+		if st := fleetStatuses(first.stdout)["dev-c"]; first.code == ExitOK || st.status != "unreachable" || !strings.Contains(st.line, "--resume") {
+			tail := first.stderr[max(0, len(first.stderr)-3000):]
+			t.Errorf("fleet run with dev-c dropping: exit %d, want dev-c unreachable with a hint to resume\n%s\n%s", first.code, first.stdout, tail)
+		}
+		t.Logf("dev-c dropped:\n%s", first.stdout)
+		devC.startSSHD(t, base, pub)
+		resumed := fleetRun(ctx, work, "--resume", "-i", invPath, "--limit", "dev-c", "--dist", dist)
+		if resumed.code != ExitOK {
+			t.Fatalf("fleet run --resume --limit dev-c: exit %d\n%s\n%s", resumed.code, resumed.stdout, resumed.stderr)
+		}
+		if !strings.Contains(resumed.stderr, `study 2 "slow"`) || !regexpMatch(`added study 2 "slow" \(finished, host dev-c\)`, resumed.stderr) {
+			t.Errorf("the resumed study was not merged:\n%s", resumed.stderr)
+		}
+		rep := runIn(t, work, "report", "--db", "fleet.db", "--format", "json")
+		if rep.code != ExitOK || !strings.Contains(rep.stdout, `"ok": 6`) || !strings.Contains(rep.stdout, `"pending": 0`) {
+			t.Errorf("the resumed study in fleet.db: exit %d\n%.600s", rep.code, rep.stdout)
+		}
+	})
+}
+
+// armRuns tells whether this kernel runs arm64 binaries (qemu-user through
+// binfmt_misc).
+func armRuns() bool {
+	b, err := os.ReadFile("/proc/sys/fs/binfmt_misc/qemu-aarch64")
+	return err == nil && strings.HasPrefix(string(b), "enabled")
+}
+
+type fleetLine struct{ status, line string }
+
+// fleetStatuses reads the per-device summary of fleet run.
+func fleetStatuses(out string) map[string]fleetLine {
+	m := map[string]fleetLine{}
+	for _, line := range strings.Split(out, "\n") {
+		if f := strings.Fields(line); len(f) >= 3 && f[0] != "device" {
+			m[f[0]] = fleetLine{f[2], line}
+		}
+	}
+	return m
+}
+
+// waitForRuns waits until the latest study named name in the database at
+// path has n runs done.
+func waitForRuns(path, name string, n int, limit time.Duration) bool {
+	deadline := time.Now().Add(limit)
+	for time.Now().Before(deadline) {
+		time.Sleep(300 * time.Millisecond)
+		if _, err := os.Stat(path); err != nil {
+			continue
+		}
+		db, err := store.Open(context.Background(), path)
+		if err != nil {
+			continue
+		}
+		st, err := db.LatestStudy(context.Background(), false)
+		done := 0
+		if err == nil && st.Name == name {
+			runs, _ := db.Runs(context.Background(), st.ID)
+			for _, r := range runs {
+				if r.Status != store.RunPending {
+					done++
+				}
+			}
+		}
+		db.Close()
+		if done >= n {
+			return true
+		}
+	}
+	return false
+}
+
+func regexpMatch(pattern, s string) bool { return regexp.MustCompile(pattern).MatchString(s) }
+
+// fleetChecks reads the merged database of the fleet test: one study per
+// device, the device as a dimension of every view.
+func fleetChecks(t *testing.T, work, db string) {
+	t.Helper()
+	rep := runIn(t, work, "report", "--db", db, "--by", "host")
+	if rep.code != ExitOK {
+		t.Fatalf("report --by host: exit %d\n%s", rep.code, rep.stderr)
+	}
+	t.Logf("report --by host:\n%s", rep.stdout)
+	for _, want := range []string{"dev-a", "dev-b", "dev-c", "cpu.prime", "unavailable"} {
+		if !strings.Contains(rep.stdout, want) {
+			t.Errorf("report --by host lacks %q", want)
+		}
+	}
+	an := runIn(t, work, "analyze", "--db", db, "--unit", "run")
+	if an.code != ExitOK {
+		t.Fatalf("analyze: exit %d\n%s\n%s", an.code, an.stdout, an.stderr)
+	}
+	t.Logf("analyze:\n%s", an.stdout)
+	if !strings.Contains(an.stdout, "host") {
+		t.Errorf("analyze has no host factor:\n%s", an.stdout)
+	}
+	// dev-a and dev-c ran both environments: the device x environment
+	// interaction can be estimated from them.
+	ids := map[string]string{}
+	for _, m := range regexp.MustCompile(`(?m)^  (dev-[a-z]+): study (\d+) `).FindAllStringSubmatch(rep.stdout, -1) {
+		ids[m[1]] = m[2]
+	}
+	crossed := runIn(t, work, "analyze", "--db", db, "--unit", "run", "--study", ids["dev-a"]+","+ids["dev-c"])
+	if crossed.code != ExitOK || !strings.Contains(crossed.stdout, "env:host") {
+		t.Errorf("analyze of dev-a and dev-c: exit %d, want an env:host term\n%s\n%s", crossed.code, crossed.stdout, crossed.stderr)
+	}
+	html := runIn(t, work, "report", "--db", db, "--by", "host", "--format", "html")
+	if html.code != ExitOK || !strings.Contains(html.stdout, "<svg") || !strings.Contains(html.stdout, "by device") {
+		t.Errorf("HTML by host: exit %d, want the per-device plot\n%.500s", html.code, html.stdout)
+	}
+	csv := runIn(t, work, "report", "--db", db, "--by", "host", "--format", "csv")
+	if csv.code != ExitOK || !strings.HasPrefix(csv.stdout, "study_id,host,") {
+		t.Errorf("tidy CSV of the fleet: exit %d\n%.300s", csv.code, csv.stdout)
+	}
+	for _, d := range []string{"dev-a", "dev-b", "dev-c"} {
+		if !strings.Contains(csv.stdout, ","+d+",") {
+			t.Errorf("the CSV has no row of %s", d)
+		}
+	}
+	cmp := runIn(t, work, "compare", db)
+	if cmp.code != ExitOK || !strings.Contains(cmp.stdout, "dev-b") {
+		t.Errorf("compare across the hosts of one database: exit %d\n%s\n%s", cmp.code, cmp.stdout, cmp.stderr)
+	}
+}
+
+// fleetRun runs `boxtax fleet run` in-process with a context, its results
+// and merged database in work (no chdir: it may run beside other commands).
+func fleetRun(ctx context.Context, work string, args ...string) result {
+	var out, errb bytes.Buffer
+	g := &Globals{Stdout: &out, Stderr: &errb, Getenv: os.Getenv, Version: "test", Executable: boxtaxBin,
+		IsTerminal: func(io.Writer) bool { return false }}
+	args = append([]string{"fleet", "run", "--results", filepath.Join(work, "results"), "--out", filepath.Join(work, "fleet.db")}, args...)
+	return result{Execute(ctx, g, args), out.String(), errb.String()}
+}

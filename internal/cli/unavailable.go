@@ -1,0 +1,59 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/boxtax/boxtax/internal/env"
+	"github.com/boxtax/boxtax/internal/study"
+)
+
+// dropUnavailable leaves out of spec the environments that cannot run on
+// this machine (Docker missing on one device of a fleet, say) and returns
+// them with the reason, for the host facts and the reports. It refuses when
+// none is left or the baseline is among them: then there is nothing to
+// compare.
+func dropUnavailable(ctx context.Context, g *Globals, spec *study.Spec) (map[string]string, error) {
+	opts := env.Options{BinaryPath: g.Executable, Version: g.Version}
+	dropped := map[string]string{}
+	for _, n := range spec.EnvNames() {
+		e, err := env.New(n, opts)
+		if err != nil {
+			return nil, usageError{err}
+		}
+		if err := e.Available(ctx); err != nil {
+			dropped[n] = err.Error()
+		}
+	}
+	if len(dropped) == 0 {
+		return nil, nil
+	}
+	var names []string
+	for n := range dropped {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	if _, ok := dropped[spec.Baseline]; ok {
+		return nil, usagef("the baseline environment %s is not available here (%s): nothing to compare the others with", spec.Baseline, dropped[spec.Baseline])
+	}
+	spec.Envs = slices.DeleteFunc(spec.Envs, func(n study.Named) bool { _, gone := dropped[n.Name]; return gone })
+	if len(spec.Envs) == 0 {
+		return nil, usagef("no environment of this study is available here: %s", strings.Join(names, ", "))
+	}
+	for _, n := range names {
+		fmt.Fprintf(g.Stderr, "warning: environment %s is not available here, its cells are left out (--skip-unavailable): %s\n", n, dropped[n])
+	}
+	return dropped, nil
+}
+
+func mapKeys(m map[string]string) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

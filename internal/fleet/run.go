@@ -1,0 +1,241 @@
+package fleet
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/boxtax/boxtax/deploy/ansible"
+)
+
+// Options say what to run where.
+type Options struct {
+	Study     string   // preset name or YAML file on this machine
+	Inventory string   // the Ansible inventory (file, directory or host list)
+	Dist      string   // directory of boxtax-linux-ARCH binaries (make build-all)
+	Results   string   // directory the device databases are fetched into
+	RunArgs   []string // flags for `boxtax run` on every device
+	Resume    bool     // continue each device's unfinished study instead
+	Limit     string   // Ansible --limit: only these hosts
+	Forks     int      // devices at once; 0: Ansible's default
+	Playbook  string   // a playbook of one's own; empty: the one shipped with boxtax
+	Extra     []string // more ansible-playbook arguments, as given
+	// AnsiblePlaybook is the program to call; empty: ansible-playbook on PATH.
+	AnsiblePlaybook string
+	Env             []string // the environment for Ansible; nil: this process's
+}
+
+// Device is one device's outcome, as the playbook summarised it.
+type Device struct {
+	Host     string   `json:"host"`
+	Status   string   `json:"status"` // ok, runs-failed, failed, unreachable
+	Reason   string   `json:"reason"`
+	DB       string   `json:"db"` // the fetched database; empty when none came back
+	Arch     string   `json:"arch"`
+	Warnings []string `json:"warnings"`
+}
+
+// Device statuses.
+const (
+	StatusOK          = "ok"
+	StatusRunsFailed  = "runs-failed" // the study finished, some runs failed
+	StatusFailed      = "failed"
+	StatusUnreachable = "unreachable"
+)
+
+// Summary is results/summary.json.
+type Summary struct {
+	Schema string   `json:"schema"`
+	Study  string   `json:"study"`
+	Hosts  []Device `json:"hosts"`
+	// AnsibleExit is ansible-playbook's exit status (2: a host failed,
+	// 4: a host was unreachable).
+	AnsibleExit int `json:"-"`
+}
+
+// ErrNoAnsible says ansible-playbook is not installed.
+var ErrNoAnsible = errors.New("ansible-playbook not found: install Ansible (Debian: apt-get install ansible-core; elsewhere: pipx install ansible-core)")
+
+// Run calls ansible-playbook with the playbook and the inventory, streaming
+// its output to out, and returns the summary the playbook wrote. A device
+// that failed is in the summary, not an error; the error is for Ansible
+// failing as a whole (a broken inventory, say).
+func Run(ctx context.Context, o Options, out io.Writer) (*Summary, error) {
+	prog := o.AnsiblePlaybook
+	if prog == "" {
+		p, err := exec.LookPath("ansible-playbook")
+		if err != nil {
+			return nil, ErrNoAnsible
+		}
+		prog = p
+	}
+	if _, err := os.Stat(o.Inventory); err != nil && !strings.Contains(o.Inventory, ",") {
+		return nil, fmt.Errorf("inventory %s: %w (give a file, a directory, or hosts separated by commas)", o.Inventory, err)
+	}
+	dist, err := filepath.Abs(o.Dist)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := os.Stat(dist); err != nil {
+		return nil, fmt.Errorf("no binaries for the devices in %s: run make build-all, or pass --dist: %w", o.Dist, err)
+	}
+	results, err := filepath.Abs(o.Results)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(results, 0o755); err != nil {
+		return nil, err
+	}
+	summaryPath := filepath.Join(results, "summary.json")
+	if err := os.Remove(summaryPath); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("removing the last run's summary: %w", err)
+	}
+	playbook := o.Playbook
+	if playbook == "" {
+		dir, err := os.MkdirTemp("", "boxtax-ansible-")
+		if err != nil {
+			return nil, err
+		}
+		defer os.RemoveAll(dir)
+		if err := ansible.WriteTo(dir); err != nil {
+			return nil, fmt.Errorf("writing the playbook: %w", err)
+		}
+		playbook = filepath.Join(dir, ansible.Playbook)
+	}
+	vars := map[string]any{
+		"boxtax_dist":     dist,
+		"boxtax_results":  results,
+		"boxtax_resume":   o.Resume,
+		"boxtax_run_args": shellJoin(o.RunArgs),
+	}
+	if o.Study != "" {
+		study := o.Study
+		if strings.HasSuffix(study, ".yml") || strings.HasSuffix(study, ".yaml") {
+			if study, err = filepath.Abs(study); err != nil {
+				return nil, err
+			}
+			if _, err := os.Stat(study); err != nil {
+				return nil, fmt.Errorf("study file: %w", err)
+			}
+		}
+		vars["study"] = study
+	}
+	extra, _ := json.Marshal(vars)
+	args := []string{"-i", o.Inventory, "-e", string(extra)}
+	if o.Limit != "" {
+		// The last play, which writes the summary, runs on localhost: a
+		// limit must let it.
+		args = append(args, "--limit", o.Limit+",localhost")
+	}
+	if o.Forks > 0 {
+		args = append(args, "--forks", strconv.Itoa(o.Forks))
+	}
+	args = append(args, o.Extra...)
+	args = append(args, playbook)
+	cmd := exec.CommandContext(ctx, prog, args...)
+	var log bytes.Buffer // for the recap, should the playbook end before its summary
+	cmd.Stdout = io.MultiWriter(out, &log)
+	cmd.Stderr = cmd.Stdout
+	// Ansible and its SSH clients are one process group: a cancelled
+	// context (Ctrl-C, a deadline) ends all of them, not ansible-playbook
+	// alone with its forks orphaned.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM) }
+	cmd.WaitDelay = 15 * time.Second
+	cmd.Env = o.Env
+	if cmd.Env == nil {
+		cmd.Env = os.Environ()
+	}
+	cmd.Env = append(cmd.Env, "ANSIBLE_RETRY_FILES_ENABLED=false")
+	fmt.Fprintf(out, "boxtax fleet: %s %s\n", prog, strings.Join(args, " "))
+	runErr := cmd.Run()
+	code := 0
+	if runErr != nil {
+		var ee *exec.ExitError
+		if !errors.As(runErr, &ee) {
+			return nil, fmt.Errorf("running %s: %w", prog, runErr)
+		}
+		code = ee.ExitCode()
+	}
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	sum, err := ReadSummary(summaryPath)
+	if errors.Is(err, os.ErrNotExist) && code != 0 {
+		// Ansible stops a playbook whose every device failed before the
+		// last play: read the outcome from its recap instead.
+		sum = recapSummary(log.String())
+		err = nil
+		if len(sum.Hosts) == 0 {
+			err = fmt.Errorf("no device summary and no recap")
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("ansible-playbook ended (exit %d) before every device was summarised (output above): %w", code, err)
+	}
+	sum.AnsibleExit = code
+	return sum, nil
+}
+
+// ReadSummary reads the summary.json the playbook writes.
+func ReadSummary(path string) (*Summary, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var s Summary
+	if err := json.Unmarshal(b, &s); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if s.Schema != "boxtax.fleet/v1" {
+		return nil, fmt.Errorf("%s: schema %q, want boxtax.fleet/v1", path, s.Schema)
+	}
+	return &s, nil
+}
+
+// shellJoin quotes arguments for the shell command the playbook runs.
+func shellJoin(args []string) string {
+	var out []string
+	for _, a := range args {
+		if a != "" && strings.IndexFunc(a, func(r rune) bool {
+			return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_=.,:/+@%", r))
+		}) < 0 {
+			out = append(out, a)
+			continue
+		}
+		out = append(out, "'"+strings.ReplaceAll(a, "'", `'"'"'`)+"'")
+	}
+	return strings.Join(out, " ")
+}
+
+// recapLine is one device's line of Ansible's PLAY RECAP.
+var recapLine = regexp.MustCompile(`(?m)^(\S+)\s+:\s+ok=\d+\s+changed=\d+\s+unreachable=(\d+)\s+failed=(\d+)`)
+
+// recapSummary makes a summary from the PLAY RECAP of Ansible's output: a
+// device that was unreachable or failed is reported so, with the output
+// above as its reason; one that did neither did not get to the end.
+func recapSummary(output string) *Summary {
+	s := &Summary{Schema: "boxtax.fleet/v1"}
+	for _, m := range recapLine.FindAllStringSubmatch(output, -1) {
+		if m[1] == "localhost" {
+			continue
+		}
+		d := Device{Host: m[1], Status: StatusFailed, Reason: "stopped before the summary: see the Ansible output above"}
+		if m[2] != "0" {
+			d.Status = StatusUnreachable
+		}
+		s.Hosts = append(s.Hosts, d)
+	}
+	return s
+}

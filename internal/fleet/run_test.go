@@ -1,0 +1,115 @@
+package fleet
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/boxtax/boxtax/deploy/ansible"
+)
+
+func TestShellJoin(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		in   []string
+		want string
+	}{
+		{"plain flags stay as they are", []string{"--reps", "5", "--envs", "native,docker-host"}, "--reps 5 --envs native,docker-host"},
+		{"spaces are quoted", []string{"--power", "estimate:idle=2.1,full=6.4 W"}, "--power 'estimate:idle=2.1,full=6.4 W'"},
+		{"quotes and shell characters", []string{"a'b", "$(rm -rf /)", ""}, `'a'"'"'b' '$(rm -rf /)' ''`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := shellJoin(tc.in); got != tc.want {
+				t.Errorf("shellJoin(%q) = %s, want %s", tc.in, got, tc.want)
+			}
+		})
+	}
+}
+
+func TestReadSummary(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name, content, err string
+		hosts              int
+	}{
+		{"summary", `{"schema":"boxtax.fleet/v1","study":"quick","hosts":[{"host":"pi3","status":"ok","db":"/r/pi3.db"},{"host":"pi4","status":"unreachable","reason":"no route"}]}`, "", 2},
+		{"another schema", `{"schema":"other/v1"}`, "want boxtax.fleet/v1", 0},
+		{"not JSON", `PLAY RECAP`, "invalid character", 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := filepath.Join(dir, tc.name+".json")
+			if err := os.WriteFile(p, []byte(tc.content), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			s, err := ReadSummary(p)
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("error %v, want one saying %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil || len(s.Hosts) != tc.hosts || s.Hosts[1].Status != StatusUnreachable {
+				t.Fatalf("%+v %v", s, err)
+			}
+		})
+	}
+}
+
+func TestRunSaysWhatIsMissing(t *testing.T) {
+	dir := t.TempDir()
+	inv := filepath.Join(dir, "inventory.ini")
+	if err := os.WriteFile(inv, []byte("pi ansible_host=127.0.0.1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		o    Options
+		want string
+	}{
+		{"no Ansible", Options{Inventory: inv, Dist: dir, Results: dir, AnsiblePlaybook: "", Env: []string{"PATH=" + dir}}, "install Ansible"},
+		{"no inventory", Options{Inventory: filepath.Join(dir, "none.ini"), Dist: dir, Results: dir, AnsiblePlaybook: "/bin/true"}, "inventory"},
+		{"no binaries", Options{Inventory: inv, Dist: filepath.Join(dir, "dist"), Results: dir, AnsiblePlaybook: "/bin/true"}, "make build-all"},
+		{"no summary", Options{Inventory: inv, Dist: dir, Results: dir, AnsiblePlaybook: "/bin/false"}, "before every device was summarised"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.name == "no Ansible" {
+				t.Setenv("PATH", dir)
+			}
+			_, err := Run(context.Background(), tc.o, &strings.Builder{})
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %v, want one saying %q", err, tc.want)
+			}
+			if tc.name == "no Ansible" && !errors.Is(err, ErrNoAnsible) {
+				t.Errorf("want ErrNoAnsible, got %v", err)
+			}
+		})
+	}
+}
+
+// TestPlaybookIsEmbedded: the binary carries the playbook and its role.
+func TestPlaybookIsEmbedded(t *testing.T) {
+	dir := t.TempDir()
+	if err := ansible.WriteTo(dir); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{ansible.Playbook, "roles/boxtax/tasks/main.yml", "roles/boxtax/tasks/fetch.yml", "roles/boxtax/defaults/main.yml"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+func TestRecapSummary(t *testing.T) {
+	out := `PLAY RECAP *********************************************************************
+dev-c                      : ok=19   changed=3    unreachable=1    failed=0    skipped=6    rescued=0    ignored=0
+dev-d                      : ok=4    changed=0    unreachable=0    failed=1    skipped=0    rescued=0    ignored=0
+localhost                  : ok=1    changed=1    unreachable=0    failed=0    skipped=0    rescued=0    ignored=0
+`
+	s := recapSummary(out)
+	if len(s.Hosts) != 2 || s.Hosts[0].Host != "dev-c" || s.Hosts[0].Status != StatusUnreachable || s.Hosts[1].Status != StatusFailed {
+		t.Errorf("%+v", s.Hosts)
+	}
+}

@@ -1,0 +1,393 @@
+package report
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"html/template"
+	"io"
+	"math"
+	"slices"
+	"sort"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/boxtax/boxtax/internal/hostinfo"
+	"github.com/boxtax/boxtax/internal/report/plot"
+)
+
+// DevicesSchema names the JSON form of a report by device.
+const DevicesSchema = "boxtax.devices/v1"
+
+// Devices is one study run on several devices (merged from a fleet), put
+// side by side: a column group per device, each with its own baseline and
+// the overhead of its other environments against it.
+type Devices struct {
+	Schema  string         `json:"schema"`
+	Devices []DeviceReport `json:"devices"`
+}
+
+// DeviceReport is one device's study.
+type DeviceReport struct {
+	Label string `json:"label"` // the device label (run --host-label, else the hostname)
+	// Unavailable names the environments that could not run on the device,
+	// with the reason.
+	Unavailable map[string]string `json:"unavailable,omitempty"`
+	Report      *Report           `json:"report"`
+}
+
+// NewDevices puts reports of one study on several devices side by side, in
+// the given order.
+func NewDevices(reports []*Report) *Devices {
+	d := &Devices{Schema: DevicesSchema}
+	for _, r := range reports {
+		var h hostinfo.Host
+		_ = json.Unmarshal(r.Study.Host, &h)
+		d.Devices = append(d.Devices, DeviceReport{Label: h.Label(), Unavailable: h.Unavailable, Report: r})
+	}
+	return d
+}
+
+// DeviceFormats lists the formats a report by device can be written in.
+func DeviceFormats() []string {
+	var names []string
+	for n := range deviceFormats {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+var deviceFormats = map[string]func(io.Writer, *Devices) error{
+	"table":    writeDevicesTable,
+	"markdown": writeDevicesMarkdown,
+	"csv":      writeDevicesCSV,
+	"html":     writeDevicesHTML,
+	"json": func(w io.Writer, d *Devices) error {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(d)
+	},
+}
+
+// WriteDevices renders d in the named format; an unknown name lists the
+// valid ones.
+func WriteDevices(w io.Writer, format string, d *Devices) error {
+	fn, ok := deviceFormats[format]
+	if !ok {
+		return fmt.Errorf("unknown format %q for a report by host; valid formats: %s", format, strings.Join(DeviceFormats(), ", "))
+	}
+	return fn(w, d)
+}
+
+// envs is every environment of any device, the first device's order first,
+// the baseline leading.
+func (d *Devices) envs() []string {
+	var out []string
+	for _, dev := range d.Devices {
+		for _, e := range dev.Report.envs {
+			if !slices.Contains(out, e) {
+				out = append(out, e)
+			}
+		}
+		for _, e := range mapKeysSorted(dev.Unavailable) {
+			if !slices.Contains(out, e) {
+				out = append(out, e)
+			}
+		}
+	}
+	return out
+}
+
+// deviceRow is one metric of one row group with a cell per device and env.
+type deviceRow struct {
+	name, metric string
+	cells        []map[string]*Cell // by device, then env
+}
+
+// rows lines up the rows of every device: the first device's order, then
+// rows only later devices have.
+func (d *Devices) rows() []deviceRow {
+	var out []deviceRow
+	index := map[string]int{}
+	for i, dev := range d.Devices {
+		for _, rw := range dev.Report.rows() {
+			k := rw.name + "\x00" + rw.metric
+			n, ok := index[k]
+			if !ok {
+				n = len(out)
+				index[k] = n
+				out = append(out, deviceRow{name: rw.name, metric: rw.metric, cells: make([]map[string]*Cell, len(d.Devices))})
+			}
+			out[n].cells[i] = rw.cells
+		}
+	}
+	return out
+}
+
+// cellText is a device's figure for an env: the seeds' layout, or why
+// there is none.
+func (dev DeviceReport) cellText(cells map[string]*Cell, env string) string {
+	if c := cells[env]; c != nil {
+		return seedCell(c)
+	}
+	if _, ok := dev.Unavailable[env]; ok {
+		return "unavailable"
+	}
+	return "-"
+}
+
+func (d *Devices) baselines() string {
+	seen := map[string]bool{}
+	var out []string
+	for _, dev := range d.Devices {
+		if b := dev.Report.Study.Baseline; !seen[b] {
+			seen[b] = true
+			out = append(out, b)
+		}
+	}
+	return strings.Join(out, ", ")
+}
+
+func writeDevicesTable(w io.Writer, d *Devices) error {
+	fmt.Fprintf(w, "%d devices, study %q\n", len(d.Devices), d.name())
+	for _, dev := range d.Devices {
+		r := dev.Report
+		fmt.Fprintf(w, "  %s: study %d (%s), %s; runs: %d ok, %d failed, %d pending\n", dev.Label, r.Study.ID, r.Study.Status, hostLine(r.Study.Host), r.Runs.OK, r.Runs.Failed, r.Runs.Pending)
+	}
+	fmt.Fprintf(w, "Per device: %s as mean (std) over the measured runs; other environments: %% deviation from that device's %s mean (std); * the 95%% CI excludes 0.\n\n", d.baselines(), d.baselines())
+	envs := d.envs()
+	tw := tabwriter.NewWriter(w, 0, 0, 3, ' ', 0)
+	head1, head2 := []string{"", ""}, []string{"workload", "metric"}
+	for _, dev := range d.Devices {
+		for j, e := range envs {
+			if j == 0 {
+				head1 = append(head1, "["+dev.Label+"]")
+			} else {
+				head1 = append(head1, "")
+			}
+			head2 = append(head2, e)
+		}
+	}
+	fmt.Fprintln(tw, strings.Join(head1, "\t"))
+	fmt.Fprintln(tw, strings.Join(head2, "\t"))
+	for _, rw := range d.rows() {
+		line := []string{rw.name, rw.metric}
+		for i, dev := range d.Devices {
+			for _, e := range envs {
+				line = append(line, dev.cellText(rw.cells[i], e))
+			}
+		}
+		fmt.Fprintln(tw, strings.Join(line, "\t"))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	d.writeNotes(w)
+	return nil
+}
+
+// writeNotes lists what a device could not run and its warnings.
+func (d *Devices) writeNotes(w io.Writer) {
+	for _, dev := range d.Devices {
+		for _, e := range mapKeysSorted(dev.Unavailable) {
+			fmt.Fprintf(w, "\n%s: %s unavailable: %s", dev.Label, e, oneLineText(dev.Unavailable[e]))
+		}
+		for _, f := range dev.Report.Failures {
+			fmt.Fprintf(w, "\n%s: run %d %s @ %s failed: %s", dev.Label, f.Seq+1, f.Workload, f.Env, oneLineText(f.Reason))
+		}
+		for _, warn := range dev.Report.Warnings {
+			fmt.Fprintf(w, "\n%s: %s", dev.Label, warn)
+		}
+	}
+	fmt.Fprintln(w)
+}
+
+func writeDevicesMarkdown(w io.Writer, d *Devices) error {
+	fmt.Fprintf(w, "## Study %q on %d devices\n\n", d.name(), len(d.Devices))
+	for _, dev := range d.Devices {
+		fmt.Fprintf(w, "- **%s**: %s\n", dev.Label, hostLine(dev.Report.Study.Host))
+	}
+	envs := d.envs()
+	head := []string{"workload", "metric"}
+	for _, dev := range d.Devices {
+		for _, e := range envs {
+			head = append(head, dev.Label+" "+e)
+		}
+	}
+	fmt.Fprintf(w, "\n| %s |\n|%s\n", strings.Join(head, " | "), strings.Repeat("---|", len(head)))
+	for _, rw := range d.rows() {
+		line := []string{rw.name, rw.metric}
+		for i, dev := range d.Devices {
+			for _, e := range envs {
+				line = append(line, dev.cellText(rw.cells[i], e))
+			}
+		}
+		fmt.Fprintf(w, "| %s |\n", strings.Join(line, " | "))
+	}
+	d.writeNotes(w)
+	return nil
+}
+
+// writeDevicesCSV is the tidy CSV of every device's study under one header
+// (the union of their factors); the host column names the device.
+func writeDevicesCSV(w io.Writer, d *Devices) error {
+	var factors []string
+	for _, dev := range d.Devices {
+		for _, f := range dev.Report.factors {
+			if !slices.Contains(factors, f) {
+				factors = append(factors, f)
+			}
+		}
+	}
+	sort.Strings(factors)
+	cw := csv.NewWriter(w)
+	if err := cw.Write(tidyHeader(factors)); err != nil {
+		return err
+	}
+	for _, dev := range d.Devices {
+		for _, row := range dev.Report.tidyRows(factors) {
+			if err := cw.Write(row); err != nil {
+				return err
+			}
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// Figure is the per-device plot: every device's deviation from its own
+// baseline with its 95 % interval, a colour per device.
+func (d *Devices) Figure() (Figure, bool) {
+	envs := d.envs()
+	ch := plot.Intervals{Title: "Deviation from the baseline, by device (95 % CI)", XLabel: "% deviation from the device's " + d.baselines() + " mean"}
+	type key struct{ dev, env int }
+	var series []key
+	for i, dev := range d.Devices {
+		for j, e := range envs {
+			if e == dev.Report.Study.Baseline {
+				continue
+			}
+			series = append(series, key{i, j})
+			ch.Series = append(ch.Series, plot.IntervalSeries{Name: dev.Label + " " + e, Color: plot.Color(len(series) - 1)})
+		}
+	}
+	for _, rw := range d.rows() {
+		label := rw.name + " " + rw.metric
+		any := false
+		for _, k := range series {
+			if c := rw.cells[k.dev][envs[k.env]]; c != nil && c.OverheadPct != nil && !c.absolute {
+				any = true
+			}
+		}
+		if !any {
+			continue
+		}
+		ch.Rows = append(ch.Rows, label)
+		for s, k := range series {
+			est, lo, hi, tip, strong := math.NaN(), math.NaN(), math.NaN(), "", false
+			if c := rw.cells[k.dev][envs[k.env]]; c != nil && c.OverheadPct != nil && !c.absolute {
+				est, strong = *c.OverheadPct, c.Significant
+				if c.OverheadCI95[0] != nil && c.OverheadCI95[1] != nil {
+					lo, hi = *c.OverheadCI95[0], *c.OverheadCI95[1]
+				}
+				tip = fmt.Sprintf("%s: %s: %s", ch.Series[s].Name, label, overheadText(c))
+			}
+			sr := &ch.Series[s]
+			sr.Est, sr.Lo, sr.Hi = append(sr.Est, est), append(sr.Lo, lo), append(sr.Hi, hi)
+			sr.Strong, sr.Tips = append(sr.Strong, strong), append(sr.Tips, tip)
+		}
+	}
+	if len(ch.Rows) == 0 || len(ch.Series) == 0 {
+		return Figure{}, false
+	}
+	ch.Desc = "Dots: a device's deviation from its own baseline mean; lines: the 95 % confidence interval."
+	return Figure{ID: "overhead-by-device", Kind: "intervals", Title: ch.Title, SVG: ch.SVG(),
+		Caption: "Each colour is one environment on one device, against that device's own baseline: where the intervals of two devices do not overlap, the container costs differ between the devices."}, true
+}
+
+var devicesHTML = template.Must(template.New("devices").Parse(`<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>boxtax: {{.Name}} on {{len .D.Devices}} devices</title>
+<style>body{font-family:system-ui,sans-serif;margin:2em;max-width:80em}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.2em .5em;text-align:right}td:first-child,td:nth-child(2){text-align:left}th.dev{background:#eef}.na{color:#999}figure{margin:1em 0}</style>
+</head><body>
+<h1>Study “{{.Name}}” on {{len .D.Devices}} devices</h1>
+<ul>{{range .Hosts}}<li><b>{{.Label}}</b>: {{.Line}}</li>{{end}}</ul>
+{{with .Fig}}<figure>{{.SVG}}<figcaption>{{.Caption}}</figcaption></figure>{{end}}
+<table><thead><tr><th></th><th></th>{{range .D.Devices}}<th class="dev" colspan="{{$.NEnvs}}">{{.Label}}</th>{{end}}</tr>
+<tr><th>workload</th><th>metric</th>{{range .D.Devices}}{{range $.Envs}}<th>{{.}}</th>{{end}}{{end}}</tr></thead>
+<tbody>{{range .Rows}}<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>{{end}}</tbody></table>
+<pre>{{.Notes}}</pre>
+</body></html>
+`))
+
+func writeDevicesHTML(w io.Writer, d *Devices) error {
+	envs := d.envs()
+	type host struct{ Label, Line string }
+	v := struct {
+		Name  string
+		D     *Devices
+		Hosts []host
+		Envs  []string
+		NEnvs int
+		Rows  [][]string
+		Fig   *struct {
+			SVG     template.HTML
+			Caption string
+		}
+		Notes string
+	}{Name: d.name(), D: d, Envs: envs, NEnvs: len(envs)}
+	for _, dev := range d.Devices {
+		v.Hosts = append(v.Hosts, host{dev.Label, hostLine(dev.Report.Study.Host)})
+	}
+	for _, rw := range d.rows() {
+		line := []string{rw.name, rw.metric}
+		for i, dev := range d.Devices {
+			for _, e := range envs {
+				line = append(line, dev.cellText(rw.cells[i], e))
+			}
+		}
+		v.Rows = append(v.Rows, line)
+	}
+	if f, ok := d.Figure(); ok {
+		v.Fig = &struct {
+			SVG     template.HTML
+			Caption string
+		}{template.HTML(f.SVG), f.Caption} // the plot package escapes every label it draws
+	}
+	var notes strings.Builder
+	d.writeNotes(&notes)
+	v.Notes = strings.TrimSpace(notes.String())
+	return devicesHTML.Execute(w, v)
+}
+
+func (d *Devices) name() string {
+	if len(d.Devices) == 0 {
+		return ""
+	}
+	return d.Devices[0].Report.Study.Name
+}
+
+// hostLine describes a device's hardware and software in one line.
+func hostLine(raw json.RawMessage) string {
+	var h hostinfo.Host
+	_ = json.Unmarshal(raw, &h)
+	s := fmt.Sprintf("%s/%s, %d CPUs (%s), %.1f GiB, kernel %s", h.OS, h.Arch, h.CPUs, h.CPUModel, float64(h.MemTotalBytes)/(1<<30), h.KernelRelease)
+	if h.Docker != nil && h.Docker.ServerVersion != "" {
+		s += fmt.Sprintf(", Docker %s (%s)", h.Docker.ServerVersion, h.Docker.StorageDriver)
+	}
+	if h.Device != "" && h.Hostname != "" && h.Hostname != h.Device {
+		s += ", hostname " + h.Hostname
+	}
+	return s
+}
+
+func mapKeysSorted(m map[string]string) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func oneLineText(s string) string { return strings.Join(strings.Fields(s), " ") }
