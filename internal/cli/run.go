@@ -109,6 +109,11 @@ func runStudy(ctx context.Context, g *Globals, o runOptions) error {
 	if err != nil {
 		return err
 	}
+	defer func() {
+		if err := env.CloseAll(ctx, envs); err != nil {
+			fmt.Fprintf(g.Stderr, "warning: %v\n", err)
+		}
+	}()
 	if err := spec.CheckWire(ctx); err != nil {
 		return usageError{err}
 	}
@@ -204,7 +209,7 @@ func openEnvs(ctx context.Context, g *Globals, names []string) (map[string]env.E
 	}
 	for _, n := range names {
 		if err := out[n].Prepare(ctx); err != nil {
-			return nil, fmt.Errorf("preparing environment %s: %w", n, err)
+			return nil, errors.Join(fmt.Errorf("preparing environment %s: %w", n, err), env.CloseAll(ctx, out))
 		}
 	}
 	return out, nil
