@@ -237,9 +237,10 @@ func (l *lxcEnv) Start(ctx context.Context, spec Spec, stdout, stderr io.Writer)
 	if _, err := os.Stat(lxcSeccomp); err == nil {
 		seccomp = lxcSeccomp
 	}
+	rtRuntime, rtNote := lxcRealtimeBudget(spec.CPURealtimeRuntimeUs, v2)
 	cfg := lxcConfig{
 		Name: inst.name, Rootfs: rootfs, Tmp: filepath.Join(inst.dir, "tmp"), Labels: labels,
-		CgroupV2: v2, CPUSet: spec.CPUSet, RealtimeRuntimeUs: spec.CPURealtimeRuntimeUs,
+		CgroupV2: v2, CPUSet: spec.CPUSet, RealtimeRuntimeUs: rtRuntime,
 		CapKeep: spec.CapAdd, Ulimits: spec.Ulimits, Seccomp: seccomp,
 		Bridge: bridge, VethHost: inst.veth, Addr: netip.PrefixFrom(inst.ip, 24).String(), Gateway: gateway.String(),
 	}
@@ -314,7 +315,26 @@ func (l *lxcEnv) Start(ctx context.Context, spec Spec, stdout, stderr io.Writer)
 		inst.settings["seccomp"] = seccomp
 	}
 	if spec.CPURealtimeRuntimeUs > 0 {
-		inst.settings["cpu_rt_runtime_us"] = strconv.FormatInt(spec.CPURealtimeRuntimeUs, 10)
+		inst.settings["cpu_rt_runtime_us"] = rtNote
 	}
 	return inst, nil
+}
+
+// lxcRealtimeBudget is the real-time budget to give the container's cgroup
+// (lxc.cgroup.cpu.rt_runtime_us) and how the run's record says it. Only
+// kernels with real-time group scheduling (CONFIG_RT_GROUP_SCHED: the cpu
+// controller of cgroup v1 has cpu.rt_runtime_us) need one, and a new cgroup
+// there has none; elsewhere real-time threads need no budget and LXC
+// would refuse the key.
+func lxcRealtimeBudget(us int64, v2 bool) (int64, string) {
+	switch {
+	case us <= 0:
+		return 0, ""
+	case v2:
+		return 0, "not set: cgroup v2 has no real-time group scheduling"
+	}
+	if _, err := os.Stat("/sys/fs/cgroup/cpu/cpu.rt_runtime_us"); err != nil {
+		return 0, "not set: the kernel has no real-time group scheduling (CONFIG_RT_GROUP_SCHED), so none is needed"
+	}
+	return us, strconv.FormatInt(us, 10)
 }
