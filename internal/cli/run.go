@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -134,6 +135,9 @@ func runStudy(ctx context.Context, g *Globals, o runOptions) error {
 			return err
 		}
 		host := collectHost(ctx, g, hasDocker(spec.EnvNames()))
+		if slices.Contains(spec.EnvNames(), "lxc") {
+			host.LXC = hostinfo.CollectLXC(ctx)
+		}
 		hostJSON, _ := json.Marshal(host)
 		st = store.Study{Name: spec.Name, SpecYAML: spec.YAML(), Seed: spec.Seed, HostJSON: string(hostJSON)}
 		if err := db.CreateStudy(ctx, &st, runs); err != nil {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+
+	"github.com/boxtax/boxtax/internal/hostinfo"
 )
 
 func sysinfoCmd(ctx context.Context, g *Globals, args []string) error {
@@ -39,6 +41,9 @@ func sysinfoCmd(ctx context.Context, g *Globals, args []string) error {
 			} else {
 				p("docker", fmt.Sprintf("%s (API %s), storage %s, cgroup v%s %s", d.ServerVersion, d.APIVersion, d.StorageDriver, d.CgroupVersion, d.CgroupDriver))
 			}
+		}
+		if l := hostinfo.CollectLXC(ctx); l.Error == "" {
+			p("lxc", fmt.Sprintf("%s, storage %s, cgroup v%s", l.Name(), l.Storage, l.CgroupVersion))
 		}
 		p("boxtax", h.Boxtax)
 	default:
