@@ -151,6 +151,10 @@ func (n *lxcNetwork) release(a netip.Addr) {
 // port's host address (any local address when it has none).
 func publishLXC(ctx context.Context, comment string, ip netip.Addr, ports []Port) error {
 	for _, p := range ports {
+		if a, err := netip.ParseAddr(p.HostIP); err == nil && a.IsLoopback() {
+			return fmt.Errorf("port %s: LXC has no userland proxy to serve a port at %s (the wire level proxy is Docker's docker-proxy): "+
+				"use --wire host or netns for lxc", p, p.HostIP)
+		}
 		match := []string{"-m", "addrtype", "--dst-type", "LOCAL"}
 		if p.HostIP != "" {
 			match = []string{"-d", p.HostIP}
