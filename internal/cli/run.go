@@ -118,6 +118,9 @@ func runStudy(ctx context.Context, g *Globals, o runOptions) error {
 	if err := spec.CheckWire(ctx); err != nil {
 		return usageError{err}
 	}
+	if err := spec.CheckWireEnvs(envs); err != nil {
+		return usageError{err}
+	}
 	sampler, absent, watching, err := o.Monitors.sampler()
 	if err != nil {
 		return err

@@ -168,6 +168,12 @@ func (l *lxcEnv) prepared(ctx context.Context) (binKey, rootfs string, err error
 // behind the bridge.
 func (l *lxcEnv) OwnNetwork() bool { return true }
 
+// NoLoopbackPorts implements NoLoopbackPorts: published ports are DNAT
+// rules, and the kernel does not route 127.0.0.1 to a bridge.
+func (l *lxcEnv) NoLoopbackPorts() string {
+	return "LXC has no userland proxy to serve its ports at 127.0.0.1 (the wire level proxy measures Docker's docker-proxy)"
+}
+
 // NATAddress implements Networked: the bridge's address, at which the DNAT
 // rules of published ports catch a client on this host (nat OUTPUT), as
 // Docker's gateway address does.
