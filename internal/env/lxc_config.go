@@ -3,6 +3,7 @@ package env
 import (
 	"fmt"
 	"maps"
+	"net/netip"
 	"slices"
 	"strconv"
 	"strings"
@@ -101,6 +102,13 @@ func (c lxcConfig) render() (string, error) {
 		line("lxc.net.0.veth.pair", c.VethHost)
 		line("lxc.net.0.name", "eth0")
 		line("lxc.net.0.flags", "up")
+		if a, err := netip.ParsePrefix(c.Addr); err == nil && a.Addr().Is4() {
+			// A MAC address made from the IPv4 address, as Docker makes
+			// its containers': a later container that gets the address
+			// gets the MAC too, so the host's neighbour entry stays right.
+			b := a.Addr().As4()
+			line("lxc.net.0.hwaddr", fmt.Sprintf("02:42:%02x:%02x:%02x:%02x", b[0], b[1], b[2], b[3]))
+		}
 		line("lxc.net.0.ipv4.address", c.Addr)
 		line("lxc.net.0.ipv4.gateway", c.Gateway)
 	}

@@ -39,7 +39,8 @@ func TestLXCConfigRender(t *testing.T) {
 				c.Bridge, c.VethHost, c.Addr, c.Gateway = "bxlxc1", "bxl1v2", "10.0.9.2/24", "10.0.9.1"
 			},
 			want: []string{"lxc.net.0.type = veth", "lxc.net.0.link = bxlxc1", "lxc.net.0.veth.pair = bxl1v2",
-				"lxc.net.0.ipv4.address = 10.0.9.2/24", "lxc.net.0.ipv4.gateway = 10.0.9.1", "lxc.net.0.flags = up"}},
+				"lxc.net.0.ipv4.address = 10.0.9.2/24", "lxc.net.0.ipv4.gateway = 10.0.9.1", "lxc.net.0.flags = up",
+				"lxc.net.0.hwaddr = 02:42:0a:00:09:02"}},
 		{name: "a line break in a value is refused",
 			edit: func(c *lxcConfig) { c.Labels = map[string]string{"x": "a\nlxc.cap.keep = sys_admin"} },
 			err:  "line break"},
