@@ -52,6 +52,9 @@ func (c lxcConfig) render() (string, error) {
 	}
 	line("lxc.uts.name", c.Name)
 	line("lxc.rootfs.path", "dir:"+c.Rootfs)
+	// Read-only: every container of the binary shares the directory;
+	// each writes only to its own /tmp.
+	line("lxc.rootfs.options", "ro")
 	line("lxc.mount.auto", "proc:mixed sys:ro cgroup:mixed")
 	line("lxc.mount.entry", c.Tmp+" tmp none bind,create=dir 0 0")
 	line("lxc.autodev", "1")

@@ -16,7 +16,7 @@ func TestLXCConfigRender(t *testing.T) {
 		err     string
 	}{
 		{name: "defaults: no capabilities, loopback only, v1 devices",
-			want: []string{"lxc.cap.keep = none", "lxc.net.0.type = empty", "lxc.rootfs.path = dir:/r",
+			want: []string{"lxc.cap.keep = none", "lxc.net.0.type = empty", "lxc.rootfs.path = dir:/r", "lxc.rootfs.options = ro",
 				"lxc.mount.entry = /c/tmp tmp none bind,create=dir 0 0", "lxc.cgroup.devices.deny = a", "# label io.boxtax.run=7"},
 			notWant: []string{"cpuset", "prlimit", "cgroup2", "seccomp"}},
 		{name: "capabilities kept are exactly the ones asked for",
