@@ -48,7 +48,14 @@ type lxcNetwork struct {
 	next    int // the last host number given out
 	up      bool
 	staled  bool // stale networks removed once
+	// forwardSet tells that this process turned IPv4 forwarding on (it
+	// was off), as lxc-net does, so that a client across a wire reaches
+	// the containers; remove turns it off again.
+	forwardSet bool
 }
+
+// ipForward is the host's IPv4 forwarding switch.
+const ipForward = "/proc/sys/net/ipv4/ip_forward"
 
 // lxcNet is the process's network, shared by its LXC environments.
 var lxcNet = &lxcNetwork{pid: os.Getpid()}
@@ -86,6 +93,13 @@ func (n *lxcNetwork) ensure(ctx context.Context) error {
 			return errors.Join(fmt.Errorf("making the LXC bridge %s: %w", n.bridge, explainLXCNet(err)), rmErr)
 		}
 	}
+	if b, err := os.ReadFile(ipForward); err == nil && strings.TrimSpace(string(b)) == "0" {
+		if err := os.WriteFile(ipForward, []byte("1\n"), 0o644); err != nil {
+			rmErr := n.removeLocked(context.WithoutCancel(ctx))
+			return errors.Join(fmt.Errorf("turning on IPv4 forwarding for the LXC bridge, as lxc-net does: %w", err), rmErr)
+		}
+		n.forwardSet = true
+	}
 	n.up = true
 	return nil
 }
@@ -102,7 +116,14 @@ func (n *lxcNetwork) remove(ctx context.Context) error {
 
 func (n *lxcNetwork) removeLocked(ctx context.Context) error {
 	n.up = false
-	return removeLXCNetwork(ctx, n.pid)
+	err := removeLXCNetwork(ctx, n.pid)
+	if n.forwardSet {
+		n.forwardSet = false
+		if werr := os.WriteFile(ipForward, []byte("0\n"), 0o644); werr != nil {
+			err = errors.Join(err, fmt.Errorf("turning IPv4 forwarding off again: %w", werr))
+		}
+	}
+	return err
 }
 
 // removeLXCNetwork deletes the bridge of process pid and the rules whose
