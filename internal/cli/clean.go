@@ -27,6 +27,14 @@ func cleanCmd(ctx context.Context, g *Globals, args []string) error {
 			return err
 		}
 	}
+	lxc, err := env.RemoveLXCLeftovers(ctx)
+	if n := len(lxc.Containers) + len(lxc.Bridges) + len(lxc.Rootfs); n > 0 {
+		fmt.Fprintf(g.Stdout, "removed LXC leftovers of boxtax processes that no longer run: %d container(s) %s, %d bridge(s) %s; %d unused root filesystem(s) %s\n",
+			len(lxc.Containers), strings.Join(lxc.Containers, " "), len(lxc.Bridges), strings.Join(lxc.Bridges, " "), len(lxc.Rootfs), strings.Join(lxc.Rootfs, " "))
+	}
+	if err != nil {
+		return err
+	}
 	wires, err := wire.RemoveStale(ctx)
 	if len(wires) > 0 {
 		fmt.Fprintf(g.Stdout, "removed %d network namespace(s) of boxtax processes that no longer run: %s\n", len(wires), strings.Join(wires, " "))

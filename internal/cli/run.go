@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -140,7 +141,15 @@ func runStudy(ctx context.Context, g *Globals, o runOptions) error {
 	if err != nil {
 		return err
 	}
+	defer func() {
+		if err := env.CloseAll(ctx, envs); err != nil {
+			fmt.Fprintf(g.Stderr, "warning: %v\n", err)
+		}
+	}()
 	if err := spec.CheckWire(ctx); err != nil {
+		return usageError{err}
+	}
+	if err := spec.CheckWireEnvs(envs); err != nil {
 		return usageError{err}
 	}
 	sampler, absent, watching, err := o.Monitors.sampler()
@@ -161,6 +170,9 @@ func runStudy(ctx context.Context, g *Globals, o runOptions) error {
 		}
 		host := collectHost(ctx, g, hasDocker(spec.EnvNames()) || hasDocker(mapKeys(unavailable)))
 		host.Device, host.Unavailable = o.HostLabel, unavailable
+		if slices.Contains(spec.EnvNames(), "lxc") {
+			host.LXC = hostinfo.CollectLXC(ctx)
+		}
 		hostJSON, _ := json.Marshal(host)
 		st = store.Study{Name: spec.Name, SpecYAML: spec.YAML(), Seed: spec.Seed, HostJSON: string(hostJSON)}
 		if err := db.CreateStudy(ctx, &st, runs); err != nil {
@@ -247,7 +259,7 @@ func openEnvs(ctx context.Context, g *Globals, names []string) (map[string]env.E
 	}
 	for _, n := range names {
 		if err := out[n].Prepare(ctx); err != nil {
-			return nil, fmt.Errorf("preparing environment %s: %w", n, err)
+			return nil, errors.Join(fmt.Errorf("preparing environment %s: %w", n, err), env.CloseAll(ctx, out))
 		}
 	}
 	return out, nil

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+
+	"github.com/boxtax/boxtax/internal/hostinfo"
 )
 
 func sysinfoCmd(ctx context.Context, g *Globals, args []string) error {
@@ -40,6 +42,9 @@ func sysinfoCmd(ctx context.Context, g *Globals, args []string) error {
 				p("docker", fmt.Sprintf("%s at %s, API %s (daemon serves %s), storage %s, cgroup v%s %s",
 					d.Name(), d.Host, d.APIVersion, d.DaemonAPI, d.StorageDriver, d.CgroupVersion, d.CgroupDriver))
 			}
+		}
+		if l := hostinfo.CollectLXC(ctx); l.Error == "" {
+			p("lxc", fmt.Sprintf("%s, storage %s, cgroup v%s", l.Name(), l.Storage, l.CgroupVersion))
 		}
 		p("boxtax", h.Boxtax)
 	default:

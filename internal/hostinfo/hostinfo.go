@@ -30,6 +30,7 @@ type Host struct {
 	Governor       string    `json:"cpu_governor,omitempty"`
 	Virtualized    string    `json:"virtualized,omitempty"` // hypervisor vendor when /proc/cpuinfo says so
 	Docker         *Docker   `json:"docker,omitempty"`
+	LXC            *LXC      `json:"lxc,omitempty"`
 	Boxtax         string    `json:"boxtax_version"`
 	CollectedAt    time.Time `json:"collected_at"`
 

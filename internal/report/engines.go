@@ -16,6 +16,18 @@ func engineFor(h hostinfo.Host, env string) string {
 	switch {
 	case strings.HasPrefix(env, "docker"):
 		d = h.Docker
+	case env == "lxc":
+		if h.LXC.Name() == "" {
+			return ""
+		}
+		parts := []string{h.LXC.Name()}
+		if h.LXC.Storage != "" {
+			parts = append(parts, "storage "+h.LXC.Storage)
+		}
+		if h.LXC.CgroupVersion != "" {
+			parts = append(parts, "cgroup v"+h.LXC.CgroupVersion)
+		}
+		return strings.Join(parts, ", ")
 	}
 	if d == nil || d.Name() == "" {
 		return ""

@@ -30,3 +30,17 @@ func TestEnginesLine(t *testing.T) {
 		})
 	}
 }
+
+func TestEnginesLineNamesLXC(t *testing.T) {
+	h := hostinfo.Host{
+		Docker: &hostinfo.Docker{Engine: "Docker Engine", ServerVersion: "20.10.24", APIVersion: "1.41", StorageDriver: "fuse-overlayfs"},
+		LXC:    &hostinfo.LXC{Version: "5.0.2", Storage: "dir", CgroupVersion: "1"},
+	}
+	want := "docker-bridge: Docker Engine 20.10.24, API 1.41, fuse-overlayfs; lxc: LXC 5.0.2, storage dir, cgroup v1"
+	if got := enginesLine(h, []string{"native", "docker-bridge", "lxc"}); got != want {
+		t.Errorf("enginesLine = %q, want %q", got, want)
+	}
+	if got := enginesLine(hostinfo.Host{}, []string{"lxc"}); got != "" {
+		t.Errorf("no LXC facts: %q", got)
+	}
+}

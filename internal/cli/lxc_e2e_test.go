@@ -1,0 +1,210 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/boxtax/boxtax/internal/env"
+)
+
+// requireLXC skips a test that runs LXC containers unless this machine
+// can (LXC installed, root), except in CI (CI=true), where it fails.
+func requireLXC(t *testing.T) {
+	t.Helper()
+	e, err := env.New("lxc", env.Options{BinaryPath: boxtaxBin, Version: "test"})
+	if err == nil {
+		err = e.Available(context.Background())
+	}
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("CI must run the LXC end-to-end tests: %v", err)
+		}
+		t.Skipf("no LXC here, skipping the end-to-end test against it: %v", err)
+	}
+}
+
+// lxcLeftovers lists what the boxtax process pid made for LXC and did not
+// remove: container directories, the bridge, veth pairs, iptables rules and
+// cgroups, all of which carry its pid in their names.
+func lxcLeftovers(t *testing.T, pid int) []string {
+	t.Helper()
+	var out []string
+	entries, _ := os.ReadDir("/var/lib/boxtax/lxc/containers")
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), fmt.Sprintf("boxtax-%d-", pid)) {
+			out = append(out, "container "+e.Name())
+		}
+	}
+	links, _ := exec.Command("ip", "-o", "link").CombinedOutput()
+	for _, l := range strings.Split(string(links), "\n") {
+		if strings.Contains(l, fmt.Sprintf(": bxl%dv", pid)) || strings.Contains(l, fmt.Sprintf(": bxlxc%d:", pid)) || strings.Contains(l, fmt.Sprintf(": bxlxc%d@", pid)) {
+			out = append(out, "link "+l)
+		}
+	}
+	for _, table := range []string{"nat", "filter"} {
+		rules, _ := exec.Command("iptables", "-w", "-t", table, "-S").CombinedOutput()
+		for _, l := range strings.Split(string(rules), "\n") {
+			if strings.Contains(l, fmt.Sprintf("boxtax-lxc:%d\"", pid)) || strings.Contains(l, fmt.Sprintf("boxtax-lxc:%d:", pid)) ||
+				strings.HasSuffix(l, fmt.Sprintf("boxtax-lxc:%d", pid)) || strings.Contains(l, fmt.Sprintf("boxtax-lxc:%d ", pid)) {
+				out = append(out, table+" rule "+l)
+			}
+		}
+	}
+	_ = filepath.WalkDir("/sys/fs/cgroup", func(p string, d os.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
+			return nil
+		}
+		if strings.Count(strings.TrimPrefix(p, "/sys/fs/cgroup"), "/") > 5 {
+			return filepath.SkipDir
+		}
+		if strings.HasPrefix(d.Name(), fmt.Sprintf("lxc.payload.boxtax-%d-", pid)) || strings.HasPrefix(d.Name(), fmt.Sprintf("lxc.monitor.boxtax-%d-", pid)) {
+			out = append(out, "cgroup "+p)
+			return filepath.SkipDir
+		}
+		return nil
+	})
+	return out
+}
+
+// TestLXCNetworkWorkloads runs net.tcp and net.rr (TCP and UDP) with the
+// server in an LXC container and the client on the host and across a
+// wire: every run must succeed, reach the server through the bridge's
+// DNAT, and leave nothing behind.
+func TestLXCNetworkWorkloads(t *testing.T) {
+	requireLXC(t)
+	requireWire(t)
+	dir := t.TempDir()
+	dbPath := filepath.Join(dir, "l.db")
+	res := runIn(t, dir, "run", testdata(t, "lxc-net.yaml"), "--db", dbPath, "--settle", "0", "--monitor-interval", "0", "--quiet")
+	if res.code != ExitOK {
+		t.Fatalf("exit %d\n%s", res.code, res.stderr)
+	}
+	if n := okRuns(t, dbPath); n != 6 {
+		t.Errorf("%d ok runs, want 6", n)
+	}
+	rep := runIn(t, dir, "report", "--db", dbPath, "--format", "csv")
+	for _, metric := range []string{"mbit_per_s", "rtt_mean_us"} {
+		if !strings.Contains(rep.stdout, metric) {
+			t.Errorf("report lacks %s:\n%s", metric, rep.stdout)
+		}
+	}
+	if left := lxcLeftovers(t, os.Getpid()); len(left) > 0 {
+		t.Errorf("left behind:\n%s", strings.Join(left, "\n"))
+	}
+}
+
+// TestInterruptRemovesLXC sends SIGINT to a real boxtax process while an
+// LXC server container runs with its port rules and its client sits in a
+// wire's namespace: the container, its veth, cgroups and rules, the
+// bridge and the wire must all go, and the study resumes.
+func TestInterruptRemovesLXC(t *testing.T) {
+	requireLXC(t)
+	requireWire(t)
+	dir := t.TempDir()
+	dbPath := filepath.Join(dir, "l.db")
+	cmd := exec.Command(boxtaxBin, "run", testdata(t, "lxc-slow.yaml"), "--db", dbPath, "--seed", "2", "--settle", "0", "--monitor-interval", "0")
+	var stderr bytes.Buffer
+	cmd.Stderr, cmd.Dir = &stderr, dir
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	pid := cmd.Process.Pid
+	deadline := time.Now().Add(90 * time.Second)
+	for {
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatalf("no LXC container and wire within 90 s; stderr: %s", stderr.String())
+		}
+		left := strings.Join(lxcLeftovers(t, pid), "\n")
+		if strings.Contains(left, "container ") && strings.Contains(left, "nat rule") && len(leftovers(t, pid)) > 0 {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	time.Sleep(700 * time.Millisecond) // into the transfer
+	cmd.Process.Signal(syscall.SIGINT)
+	err := cmd.Wait()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != ExitInterrupted {
+		t.Fatalf("exit: %v, want %d; stderr: %s", err, ExitInterrupted, stderr.String())
+	}
+	if left := lxcLeftovers(t, pid); len(left) > 0 {
+		t.Errorf("LXC objects left behind after SIGINT:\n%s", strings.Join(left, "\n"))
+	}
+	if left := leftovers(t, pid); len(left) > 0 {
+		t.Errorf("wire objects left behind after SIGINT:\n%s", strings.Join(left, "\n"))
+	}
+	res := runIn(t, dir, "run", "--resume", "--db", dbPath, "--settle", "0", "--monitor-interval", "0")
+	if res.code != ExitOK {
+		t.Fatalf("resume: exit %d\n%s", res.code, res.stderr)
+	}
+	if n := okRuns(t, dbPath); n != 3 {
+		t.Errorf("%d ok runs after resume, want 3", n)
+	}
+}
+
+// TestLXCProblemsNameTheFix: without LXC's tools, or without root, lxc is
+// refused in list envs and before a study starts, with the command that
+// fixes it and the environments that can run.
+func TestLXCProblemsNameTheFix(t *testing.T) {
+	t.Run("not installed", func(t *testing.T) {
+		dir := t.TempDir()
+		t.Setenv("PATH", t.TempDir()) // no lxc-execute
+		res := runIn(t, dir, "list", "envs")
+		if !strings.Contains(res.stdout, "lxc") || !strings.Contains(res.stdout, "no: LXC is not installed (no lxc-execute): apt-get install lxc") {
+			t.Errorf("list envs does not say LXC is missing and how to install it:\n%s", res.stdout)
+		}
+		start := time.Now()
+		res = runIn(t, dir, "run", "--envs", "native,lxc", "--workloads", "cpu.prime", "--settle", "0", "--monitor-interval", "0")
+		if res.code != ExitUsage {
+			t.Fatalf("exit %d, want %d\n%s", res.code, ExitUsage, res.stderr)
+		}
+		for _, w := range []string{"environment lxc is not available: LXC is not installed", "apt-get install lxc", "--envs native"} {
+			if !strings.Contains(res.stderr, w) {
+				t.Errorf("message lacks %q:\n%s", w, res.stderr)
+			}
+		}
+		if took := time.Since(start); took > 20*time.Second {
+			t.Errorf("the refusal took %v, want < 20 s", took)
+		}
+	})
+	t.Run("not root", func(t *testing.T) {
+		requireLXC(t)
+		setpriv, err := exec.LookPath("setpriv")
+		if err != nil {
+			t.Skip("setpriv (util-linux) is needed to drop privileges")
+		}
+		dir, err := os.MkdirTemp("", "boxtax-unpriv-")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer os.RemoveAll(dir)
+		bin := filepath.Join(dir, "boxtax")
+		b, err := os.ReadFile(boxtaxBin)
+		if err == nil {
+			err = os.WriteFile(bin, b, 0o755)
+		}
+		if err == nil {
+			err = os.Chmod(dir, 0o777)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command(setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", bin, "list", "envs")
+		cmd.Dir = dir
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("list envs: %v\n%s", err, out)
+		}
+		if !strings.Contains(string(out), "need root") || !strings.Contains(string(out), "sudo boxtax") {
+			t.Errorf("list envs does not say LXC needs root:\n%s", out)
+		}
+	})
+}
