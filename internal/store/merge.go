@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"strings"
 	"time"
 )
 
@@ -144,7 +143,11 @@ func openMergeInput(ctx context.Context, path string) (*sql.DB, error) {
 	if !fi.Mode().IsRegular() {
 		return nil, fmt.Errorf("%s: %w: not a regular file", path, ErrNotBoxtax)
 	}
-	db, err := sql.Open("sqlite", fileURI(path)+"?mode=ro&_pragma=busy_timeout(10000)")
+	uri, err := fileURI(path)
+	if err != nil {
+		return nil, err
+	}
+	db, err := sql.Open("sqlite", uri+"?mode=ro&_pragma=busy_timeout(10000)")
 	if err != nil {
 		return nil, fmt.Errorf("opening %s: %w", path, err)
 	}
@@ -344,10 +347,6 @@ func notSameFile(out, in string) error {
 
 // fileURI makes an SQLite URI of a file path, escaping the characters that
 // would end the path part.
-func fileURI(path string) string {
-	return "file:" + strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(path)
-}
-
 func unixNano(ns int64) time.Time { return time.Unix(0, ns) }
 
 // CheckOutput tells whether the file at path may be merged into: empty, a
@@ -355,7 +354,11 @@ func unixNano(ns int64) time.Time { return time.Unix(0, ns) }
 // (tables appear before the schema version is set). Another program's
 // SQLite file, or no SQLite file at all, is refused, unchanged.
 func CheckOutput(ctx context.Context, path string) error {
-	db, err := sql.Open("sqlite", fileURI(path)+"?mode=ro&_pragma=busy_timeout(10000)")
+	uri, err := fileURI(path)
+	if err != nil {
+		return err
+	}
+	db, err := sql.Open("sqlite", uri+"?mode=ro&_pragma=busy_timeout(10000)")
 	if err != nil {
 		return fmt.Errorf("opening %s: %w", path, err)
 	}
