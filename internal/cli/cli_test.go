@@ -25,6 +25,12 @@ func TestBadInputExitsTwoAndListsValidNames(t *testing.T) {
 		{"no database", []string{"report"}, []string{"no database at boxtax.db"}},
 		{"resume nothing", []string{"run", "--resume", "--db", "empty.db"}, []string{"nothing to resume"}},
 		{"bad flag", []string{"run", "--reps", "many"}, []string{"invalid value"}},
+		{"negative reps", []string{"run", "--reps", "-3"}, []string{"want a whole number from 1"}},
+		{"negative warmup", []string{"run", "--warmup", "-2"}, []string{"--warmup must be 0 or more, not -2"}},
+		{"warmup -1", []string{"run", "--warmup", "-1"}, []string{"--warmup must be 0 or more, not -1"}},
+		{"negative settle", []string{"run", "--settle", "-1s"}, []string{"--settle must be 0 or more, not -1s"}},
+		{"negative monitor interval", []string{"run", "--monitor-interval", "-5ms"}, []string{"--monitor-interval must be 0 or more, not -5ms"}},
+		{"empty database", []string{"run", "--db", ""}, []string{"--db needs a path"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

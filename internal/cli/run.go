@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -83,6 +84,9 @@ func runCmd(ctx context.Context, g *Globals, args []string) error {
 		return usagef("--resume continues a stored study as planned: give only --db")
 	}
 	if err := o.Reps.check(fs); err != nil {
+		return err
+	}
+	if err := checkRunCounts(fs, o); err != nil {
 		return err
 	}
 	o.Envs, o.Workloads, o.Wire = splitList(envs), splitList(workloads), splitList(wires)
@@ -289,4 +293,35 @@ const ControllerLabel = "io.boxtax.controller"
 func controllerID() string {
 	host, _ := os.Hostname()
 	return fmt.Sprintf("%s/%d", host, os.Getpid())
+}
+
+// checkRunCounts refuses negative counts and durations the user gave
+// (issue 15 item 10: they were silently taken as "the study's default" or
+// "off"); the flags' own defaults, such as --warmup's -1, are not checked.
+func checkRunCounts(fs *flag.FlagSet, o runOptions) error {
+	var err error
+	fs.Visit(func(f *flag.Flag) {
+		if err != nil {
+			return
+		}
+		switch f.Name {
+		case "warmup":
+			if o.Warmup < 0 {
+				err = usagef("--warmup must be 0 or more, not %d", o.Warmup)
+			}
+		case "settle":
+			if o.Settle < 0 {
+				err = usagef("--settle must be 0 or more, not %s", o.Settle)
+			}
+		case "monitor-interval":
+			if o.Monitors.Interval < 0 {
+				err = usagef("--monitor-interval must be 0 or more, not %s", o.Monitors.Interval)
+			}
+		case "db":
+			if o.DB == "" {
+				err = usagef("--db needs a path, e.g. --db boxtax.db")
+			}
+		}
+	})
+	return err
 }
