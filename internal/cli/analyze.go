@@ -129,19 +129,12 @@ func runAnalyze(ctx context.Context, g *Globals, o analyzeOptions) error {
 	if len(results) == 0 {
 		return usagef("nothing to analyse per %s: the responses are not series (slices), so only --unit run applies", o.Unit)
 	}
-	var out io.Writer = g.Stdout
-	if o.Output != "" {
-		f, err := os.Create(o.Output)
-		if err != nil {
-			return err
+	return writeOutput(g.Stdout, o.Output, append(append([]string(nil), o.DBs...), o.CSV), func(out io.Writer) error {
+		if o.Format == "json" {
+			return analysis.WriteJSON(out, results)
 		}
-		defer f.Close()
-		out = f
-	}
-	if o.Format == "json" {
-		return analysis.WriteJSON(out, results)
-	}
-	return analysis.WriteText(out, results)
+		return analysis.WriteText(out, results)
+	})
 }
 
 func csvDatasets(o analyzeOptions) ([]*analysis.Dataset, error) {

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"strconv"
 	"strings"
@@ -96,16 +97,13 @@ func compareStudies(ctx context.Context, g *Globals, o compareOptions) error {
 	if len(cmp.Rows) == 0 {
 		return usagef("the studies share no cell (same workload, environment, levels and metric): nothing to compare")
 	}
-	out := g.Stdout
-	if o.Output != "" {
-		f, err := os.Create(o.Output)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		out = f
+	dbs := []string{o.DB}
+	for _, ref := range o.Studies {
+		dbs = append(dbs, ref.Path)
 	}
-	return report.WriteComparison(out, o.Format, cmp)
+	return writeOutput(g.Stdout, o.Output, dbs, func(out io.Writer) error {
+		return report.WriteComparison(out, o.Format, cmp)
+	})
 }
 
 func loadStudy(ctx context.Context, ref studyRef) (*report.Report, error) {

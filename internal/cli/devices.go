@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"sort"
 
 	"github.com/boxtax/boxtax/internal/hostinfo"
@@ -76,24 +75,9 @@ func writeByHost(ctx context.Context, g *Globals, o reportOptions) error {
 	if len(studies) == 1 {
 		fmt.Fprintf(g.Stderr, "note: %s holds study %q of one device only (%s); merge the others in with boxtax merge\n", o.DB, reps[0].Study.Name, studies[0].Label)
 	}
-	out, closeOut, err := outputFile(g, o.Output)
-	if err != nil {
-		return err
-	}
-	defer closeOut()
-	return report.WriteDevices(out, o.Format, report.NewDevices(reps))
-}
-
-// outputFile is the file -o names, or stdout.
-func outputFile(g *Globals, path string) (io.Writer, func(), error) {
-	if path == "" {
-		return g.Stdout, func() {}, nil
-	}
-	f, err := os.Create(path)
-	if err != nil {
-		return nil, nil, err
-	}
-	return f, func() { f.Close() }, nil
+	return writeOutput(g.Stdout, o.Output, []string{o.DB}, func(out io.Writer) error {
+		return report.WriteDevices(out, o.Format, report.NewDevices(reps))
+	})
 }
 
 // deviceRefs names the latest study of every device in a database merged

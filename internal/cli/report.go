@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -140,22 +141,20 @@ func writeReport(ctx context.Context, g *Globals, o reportOptions) error {
 			return usageError{err}
 		}
 	}
-	out := g.Stdout
-	if o.Output != "" {
-		f, err := os.Create(o.Output)
-		if err != nil {
-			return err
+	err = writeOutput(g.Stdout, o.Output, []string{o.DB}, func(out io.Writer) error {
+		var werr error
+		if o.Paper != "" {
+			werr = report.WritePapers(out, o.Format, rep, cmps)
+		} else {
+			werr = report.Write(out, o.Format, rep)
 		}
-		defer f.Close()
-		out = f
-	}
-	if o.Paper != "" {
-		err = report.WritePapers(out, o.Format, rep, cmps)
-	} else {
-		err = report.Write(out, o.Format, rep)
-	}
+		if werr != nil {
+			return usageError{werr}
+		}
+		return nil
+	})
 	if err != nil {
-		return usageError{err}
+		return err
 	}
 	if o.PlotsDir != "" {
 		return writePlots(ctx, g, rep, o.PlotsDir, rsvg)
