@@ -1,7 +1,6 @@
 package report
 
 import (
-	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"html/template"
@@ -241,7 +240,7 @@ func writeDevicesCSV(w io.Writer, d *Devices) error {
 		}
 	}
 	sort.Strings(factors)
-	cw := csv.NewWriter(w)
+	cw := newCSVWriter(w)
 	if err := cw.Write(tidyHeader(factors)); err != nil {
 		return err
 	}

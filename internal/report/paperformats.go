@@ -1,7 +1,6 @@
 package report
 
 import (
-	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -144,7 +143,7 @@ func writePapersMarkdown(w io.Writer, r *Report, cmps []PaperComparison) error {
 // writePapersCSV prints one row per published quantity, configuration and
 // device, with this machine's figure beside it: tidy, for plotting.
 func writePapersCSV(w io.Writer, r *Report, cmps []PaperComparison) error {
-	cw := csv.NewWriter(w)
+	cw := newCSVWriter(w)
 	cw.Write([]string{"paper", "table", "column", "conf", "env", "device", "published", "published_pct", "boxtax", "status", "ours_mean", "ours_pct", "ours_ci_lo", "ours_ci_hi", "cell", "missing"})
 	num := func(p *float64) string {
 		if p == nil {

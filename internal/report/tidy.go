@@ -1,7 +1,6 @@
 package report
 
 import (
-	"encoding/csv"
 	"encoding/json"
 	"io"
 	"strconv"
@@ -20,7 +19,7 @@ func init() {
 // warmup, status, instance (0: the run's figure; 1..N: one of N concurrent
 // instances), metric, value, unit.
 func writeCSV(w io.Writer, r *Report) error {
-	cw := csv.NewWriter(w)
+	cw := newCSVWriter(w)
 	if err := cw.Write(tidyHeader(r.factors)); err != nil {
 		return err
 	}
