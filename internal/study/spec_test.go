@@ -40,6 +40,21 @@ func TestValidateNamesLineColumnAndValidNames(t *testing.T) {
 		{"factor without workload", "name: x\nenvs: [native]\nworkloads: [test.a]\nfactors:\n  - name: depth\n    levels: [1]\n",
 			[]string{"bad.yaml:5:5: factor \"depth\" sets parameter \"depth\", which none of its workloads has"}},
 		{"no name", "envs: [native]\nworkloads: [test.a]\n", []string{"needs a name"}},
+		// Issue 15 items 9 and 12: bounds, NaN and duplicate levels.
+		{"huge repetitions", "name: x\nrepetitions: 2000000000\nenvs: [native]\nworkloads: [test.a]\n",
+			[]string{"repetitions must be 1 to 1000, not 2000000000"}},
+		{"huge warmup", "name: x\nwarmup: 5000\nenvs: [native]\nworkloads: [test.a]\n",
+			[]string{"warmup must be 0 to 100, not 5000"}},
+		{"huge instances", "name: x\nenvs: [native]\nworkloads: [test.a]\nfactors:\n  - name: instances\n    levels: [1, 100000]\n",
+			[]string{"level 100000 is not a whole number from 1 to 1024"}},
+		{"nan param", "name: x\nenvs: [native]\nworkloads:\n  - name: test.a\n    params: {threads: .nan}\n",
+			[]string{"bad.yaml:4:5: workload test.a: parameter threads is NaN"}},
+		{"inf level", "name: x\nenvs: [native]\nworkloads: [test.a]\nfactors:\n  - name: threads\n    levels: [1, .inf]\n",
+			[]string{"factor \"threads\": level +Inf is not a finite number"}},
+		{"duplicate levels", "name: x\nenvs: [native]\nworkloads: [test.a]\nfactors:\n  - name: threads\n    levels: [1, 2, \"1\"]\n",
+			[]string{"bad.yaml:5:5: factor \"threads\" lists level \"1\" twice"}},
+		{"too many runs", "name: x\nrepetitions: 1000\nenvs: [native]\nworkloads: [test.a]\nfactors:\n  - name: threads\n    levels: [1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50]\n  - name: size\n    levels: [1KiB,2KiB,3KiB,4KiB,5KiB,6KiB,7KiB,8KiB,9KiB,10KiB,11KiB,12KiB,13KiB,14KiB,15KiB,16KiB,17KiB,18KiB,19KiB,20KiB,21KiB,22KiB,23KiB,24KiB,25KiB]\n",
+			[]string{"more than 1000000: run fewer levels or repetitions"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -2,6 +2,7 @@ package study
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -28,8 +29,8 @@ func (s *Spec) Validate(envNames []string) error {
 	if s.Repetitions == 0 {
 		s.Repetitions = DefaultRepetitions
 	}
-	if s.Repetitions < 0 {
-		bad(Pos{}, "repetitions must be at least 1, not %d", s.Repetitions)
+	if s.Repetitions < 0 || s.Repetitions > MaxAdaptiveRepetitions {
+		bad(Pos{}, "repetitions must be 1 to %d, not %d", MaxAdaptiveRepetitions, s.Repetitions)
 	}
 	s.validatePaper(bad)
 	s.validateAdaptive(bad)
@@ -37,8 +38,8 @@ func (s *Spec) Validate(envNames []string) error {
 		w := DefaultWarmup
 		s.Warmup = &w
 	}
-	if *s.Warmup < 0 {
-		bad(Pos{}, "warmup must be 0 or more, not %d", *s.Warmup)
+	if *s.Warmup < 0 || *s.Warmup > MaxWarmup {
+		bad(Pos{}, "warmup must be 0 to %d, not %d", MaxWarmup, *s.Warmup)
 	}
 	if len(s.Envs) == 0 {
 		bad(Pos{}, "no environments: list some under envs (valid: %s)", strings.Join(envNames, ", "))
@@ -76,6 +77,11 @@ func (s *Spec) Validate(envNames []string) error {
 			bad(w.Pos, "workload %q is listed twice; vary its parameters with a factor instead", w.Name)
 		}
 		infos[w.Name] = wl.Info()
+		for name, v := range w.Params {
+			if !finite(v) {
+				bad(w.Pos, "workload %s: parameter %s is %v; give a finite number", w.Name, name, v)
+			}
+		}
 		if _, err := workload.Prepare(wl, w.Params); err != nil {
 			bad(w.Pos, "%v", err)
 		}
@@ -93,6 +99,17 @@ func (s *Spec) Validate(envNames []string) error {
 		if len(f.Levels) == 0 {
 			bad(f.Pos, "factor %q has no levels", f.Name)
 		}
+		seenLevel := map[string]bool{}
+		for _, lv := range f.Levels {
+			name := fmt.Sprint(lv)
+			if seenLevel[name] {
+				bad(f.Pos, "factor %q lists level %q twice: identical cells would count as replication", f.Name, name)
+			}
+			seenLevel[name] = true
+			if !finite(lv) {
+				bad(f.Pos, "factor %q: level %v is not a finite number", f.Name, lv)
+			}
+		}
 		applies := 0
 		for _, w := range s.Workloads {
 			info, ok := infos[w.Name]
@@ -107,8 +124,8 @@ func (s *Spec) Validate(envNames []string) error {
 		}
 		if f.Name == InstancesFactor {
 			for _, lv := range f.Levels {
-				if n, err := strconv.Atoi(fmt.Sprint(lv)); err != nil || n < 1 {
-					bad(f.Pos, "factor instances: level %v is not a whole number of at least 1", lv)
+				if n, err := strconv.Atoi(fmt.Sprint(lv)); err != nil || n < 1 || n > MaxInstances {
+					bad(f.Pos, "factor instances: level %v is not a whole number from 1 to %d", lv, MaxInstances)
 				}
 			}
 		} else if f.Name == WireFactor {
@@ -143,6 +160,9 @@ func (s *Spec) Validate(envNames []string) error {
 		cells, err := s.Cells()
 		if err != nil {
 			bad(Pos{}, "%v", err)
+		}
+		if runs := len(cells) * (s.Repetitions + *s.Warmup); runs > MaxRuns {
+			bad(Pos{}, "%d cells x %d rounds make %d runs, more than %d: run fewer levels or repetitions", len(cells), s.Repetitions+*s.Warmup, runs, MaxRuns)
 		}
 		s.validateMemory(cells, bad)
 	}
@@ -196,4 +216,25 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// Bounds on a study's size, so that a typo (repetitions: 2000000000) is an
+// error before anything is planned or stored, not hours of work or a full
+// disk.
+const (
+	MaxWarmup    = 100
+	MaxInstances = 1024
+	MaxRuns      = 1_000_000
+)
+
+// finite says whether a parameter or level is not a NaN or infinite float
+// (YAML's .nan and .inf), which no workload can use and the store cannot hold.
+func finite(v any) bool {
+	switch x := v.(type) {
+	case float64:
+		return !math.IsNaN(x) && !math.IsInf(x, 0)
+	case float32:
+		return !math.IsNaN(float64(x)) && !math.IsInf(float64(x), 0)
+	}
+	return true
 }
