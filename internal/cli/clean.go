@@ -10,16 +10,20 @@ import (
 )
 
 func cleanCmd(ctx context.Context, g *Globals, args []string) error {
-	fs := newFlags(g, "clean", "[--images]")
+	fs := newFlags(g, "clean", "[--images] [--force]")
 	images := fs.Bool("images", false, "also remove the images boxtax built (worker images, boxtax image from-host)")
+	force := fs.Bool("force", false, "also remove the containers of a boxtax that is still running (its study loses the run in flight)")
 	if _, err := parse(fs, args); err != nil {
 		return err
 	}
-	n, err := env.RemoveManaged(ctx, env.Options{BinaryPath: g.Executable, Version: g.Version})
+	n, live, err := env.RemoveManaged(ctx, env.Options{BinaryPath: g.Executable, Version: g.Version}, *force)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(g.Stdout, "removed %d container(s) started by boxtax\n", n)
+	if live > 0 {
+		fmt.Fprintf(g.Stdout, "left %d container(s) of a boxtax that is still running (--force removes them too)\n", live)
+	}
 	if *images {
 		tags, err := env.RemoveManagedImages(ctx, env.Options{})
 		fmt.Fprintf(g.Stdout, "removed %d image(s) built by boxtax %s\n", len(tags), strings.Join(tags, " "))

@@ -121,6 +121,9 @@ func (d *dockerEnv) Start(ctx context.Context, spec Spec, stdout, stderr io.Writ
 		labels = map[string]string{}
 	}
 	labels[labelManaged] = "true"
+	if thisController != "" {
+		labels[labelController] = thisController
+	}
 	if spec.Netns != "" {
 		return nil, fmt.Errorf("%s: a container cannot run in network namespace %s; only native workers can", d.name, spec.Netns)
 	}

@@ -11,24 +11,29 @@ import (
 // RemoveManaged removes every container boxtax made (labelled
 // io.boxtax.managed=true), running or not, on the daemon that DOCKER_HOST
 // names, and returns how many it removed. It is what `boxtax clean` does
-// after a crash left containers behind; it leaves images alone.
-func RemoveManaged(ctx context.Context, _ Options) (removed int, err error) {
+// after a crash left containers behind; it leaves images alone, and the
+// containers of a boxtax that still runs on this machine unless force.
+func RemoveManaged(ctx context.Context, _ Options, force bool) (removed, live int, err error) {
 	c, err := docker.FromEnv()
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
-	return removeManaged(ctx, c, map[string]string{labelManaged: "true"})
+	return removeManaged(ctx, c, map[string]string{labelManaged: "true"}, force)
 }
 
-// removeManaged removes the containers that carry all the labels.
-func removeManaged(ctx context.Context, c *docker.Client, labels map[string]string) (int, error) {
+// removeManaged removes the containers that carry all the labels, except
+// (unless force) those whose controller still runs, which it counts.
+func removeManaged(ctx context.Context, c *docker.Client, labels map[string]string, force bool) (removed, live int, err error) {
 	list, err := c.ContainerList(ctx, labels)
 	if err != nil {
-		return 0, fmt.Errorf("finding boxtax containers: %w", err)
+		return 0, 0, fmt.Errorf("finding boxtax containers: %w", err)
 	}
-	removed := 0
 	var errs []error
 	for _, ct := range list {
+		if !force && ControllerAlive(ct.Labels[labelController]) {
+			live++
+			continue
+		}
 		err := c.ContainerRemove(ctx, ct.ID, true)
 		switch {
 		case err == nil:
@@ -38,7 +43,7 @@ func removeManaged(ctx context.Context, c *docker.Client, labels map[string]stri
 			errs = append(errs, err)
 		}
 	}
-	return removed, errors.Join(errs...)
+	return removed, live, errors.Join(errs...)
 }
 
 // RemoveManagedImages removes every image boxtax built (labelled

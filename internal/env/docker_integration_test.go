@@ -113,9 +113,16 @@ func TestRemoveManaged(t *testing.T) {
 		defer inst.Stop(ctx) // after removeManaged: finds nothing left to do
 	}
 	// Only this test's containers: other boxtax runs may share the daemon.
-	removed, err := removeManaged(ctx, c, map[string]string{labelManaged: "true", "io.boxtax.test": labels["io.boxtax.test"]})
+	only := map[string]string{labelManaged: "true", "io.boxtax.test": labels["io.boxtax.test"]}
+	// Issue 15 item 3: this process, their controller, still runs, so
+	// clean leaves them alone; --force removes them.
+	removed, live, err := removeManaged(ctx, c, only, false)
+	if err != nil || removed != 0 || live != 2 {
+		t.Fatalf("removeManaged of a live controller's containers = %d removed, %d live, %v; want 0 and 2", removed, live, err)
+	}
+	removed, _, err = removeManaged(ctx, c, only, true)
 	if err != nil || removed != 2 {
-		t.Fatalf("removeManaged = %d, %v; want 2 removed", removed, err)
+		t.Fatalf("removeManaged(force) = %d, %v; want 2 removed", removed, err)
 	}
 	assertNoContainers(t, c, labels)
 }
