@@ -9,12 +9,14 @@ import (
 )
 
 // labelController names the boxtax process that started a container:
-// "<boot id>:<pid>:<start time in clock ticks since boot>". `boxtax clean`
+// "<boot id>:<pid>:<start time in clock ticks since boot>" (beside the
+// controller's host/pid label that the study sets, which cannot tell a
+// live controller from a later process with the same pid). `boxtax clean`
 // leaves the containers of a controller that still runs alone, so that it
 // never pulls a container out from under a study in progress; the boot id
 // and start time tell a live controller from a later process that reuses
 // its pid.
-const labelController = "io.boxtax.controller"
+const labelController = "io.boxtax.controller.process"
 
 // thisController is the labelController value of this process.
 var thisController = controllerID(os.Getpid())
