@@ -134,6 +134,11 @@ func runStudy(ctx context.Context, g *Globals, o runOptions) error {
 		if st, err = db.LatestStudy(ctx, true); err != nil {
 			return usagef("nothing to resume: %v", err)
 		}
+		release, err := store.LockStudy(o.DB, st.ID)
+		if err != nil {
+			return err
+		}
+		defer release()
 		if spec, err = study.ParseSpec(fmt.Sprintf("study %d", st.ID), []byte(st.SpecYAML)); err == nil {
 			err = spec.Validate(env.Names())
 		}
@@ -182,6 +187,11 @@ func runStudy(ctx context.Context, g *Globals, o runOptions) error {
 		if err := db.CreateStudy(ctx, &st, runs); err != nil {
 			return err
 		}
+		release, err := store.LockStudy(o.DB, st.ID)
+		if err != nil {
+			return err
+		}
+		defer release()
 		fmt.Fprintf(g.Stderr, "study %d %q: %d runs (%d cells x %d repetitions + %d warm-up rounds), seed %d, stored in %s\n",
 			st.ID, st.Name, len(runs), len(runs)/(spec.Repetitions+*spec.Warmup), spec.Repetitions, *spec.Warmup, spec.Seed, o.DB)
 		if line := repetitionsLine(spec); line != "" {
