@@ -263,12 +263,19 @@ func parseValue(b []byte) (float64, error) {
 	return v, nil
 }
 
+// MaxCSVLine bounds one line of an analysed CSV file, so that a file
+// without line breaks (/dev/zero) is refused instead of read into memory.
+const MaxCSVLine = 16 << 20
+
 // readLine returns the next line without its line ending.
 func readLine(br *bufio.Reader) ([]byte, error) {
 	line, err := br.ReadSlice('\n')
 	if err == bufio.ErrBufferFull {
 		long := append([]byte(nil), line...)
 		for err == bufio.ErrBufferFull {
+			if len(long) > MaxCSVLine {
+				return nil, fmt.Errorf("a line longer than %d MiB: is it a CSV file?", MaxCSVLine>>20)
+			}
 			line, err = br.ReadSlice('\n')
 			long = append(long, line...)
 		}

@@ -214,3 +214,20 @@ func TestAnalyzeDropsConstantFactors(t *testing.T) {
 		t.Errorf("unknown factor: %v", err)
 	}
 }
+
+// zeros is an endless stream of zero bytes, as /dev/zero.
+type zeros struct{}
+
+func (zeros) Read(p []byte) (int, error) {
+	clear(p)
+	return len(p), nil
+}
+
+// TestReadCSVRefusesEndlessLines: issue 15 item 8, analyze --csv /dev/zero
+// grew to ~24 GB and was killed by the kernel.
+func TestReadCSVRefusesEndlessLines(t *testing.T) {
+	_, _, err := ReadCSV(zeros{}, CSVOptions{Name: "zero", Responses: []string{"y"}, Factors: []string{"a"}})
+	if err == nil || !strings.Contains(err.Error(), "longer than 16 MiB") {
+		t.Fatalf("err = %v, want the line bound named", err)
+	}
+}

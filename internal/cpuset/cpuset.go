@@ -14,6 +14,10 @@ import (
 // Set is a sorted list of CPU numbers without duplicates.
 type Set []int
 
+// MaxCPU is the largest CPU number Linux can have (NR_CPUS is at most
+// 8192), so that "0-4000000000" is an error, not billions of iterations.
+const MaxCPU = 8191
+
 // Parse reads a CPU list such as "0-3,6".
 func Parse(s string) (Set, error) {
 	seen := map[int]bool{}
@@ -30,6 +34,9 @@ func Parse(s string) (Set, error) {
 		}
 		if errA != nil || errB != nil || a < 0 || b < a {
 			return nil, fmt.Errorf("CPU list %q: %q is not a CPU number or range like 0-3", s, part)
+		}
+		if b > MaxCPU {
+			return nil, fmt.Errorf("CPU list %q: CPU %d is beyond the largest CPU number Linux supports (%d)", s, b, MaxCPU)
 		}
 		for c := a; c <= b; c++ {
 			seen[c] = true

@@ -58,3 +58,13 @@ func TestPinProcessRestrictsAffinity(t *testing.T) {
 		t.Errorf("after pinning to %s the process may run on %s", online[:1], got)
 	}
 }
+
+// TestParseIsBounded: issue 15 item 8, cpus: "0-4000000000" looped for ever.
+func TestParseIsBounded(t *testing.T) {
+	if _, err := Parse("0-4000000000"); err == nil || !strings.Contains(err.Error(), "beyond the largest CPU number") {
+		t.Fatalf("err = %v", err)
+	}
+	if s, err := Parse("8190-8191"); err != nil || len(s) != 2 {
+		t.Fatalf("the largest CPUs: %v, %v", s, err)
+	}
+}

@@ -147,6 +147,9 @@ func (p *formulaParser) product() ([][]string, error) {
 		if err != nil {
 			return nil, err
 		}
+		if err := p.checkSize(out, more); err != nil {
+			return nil, err
+		}
 		if op == "*" {
 			out = union(union(out, more), interact(out, more))
 		} else {
@@ -173,9 +176,26 @@ func (p *formulaParser) power() ([][]string, error) {
 	p.next()
 	base := out
 	for range n - 1 {
+		if err := p.checkSize(out, base); err != nil {
+			return nil, err
+		}
 		out = union(out, interact(out, base))
 	}
 	return out, nil
+}
+
+// MaxFormulaTerms bounds a model: (a+b+...+z)^30 would otherwise expand to
+// tens of millions of terms and never finish, which no study's design can
+// estimate anyway.
+const MaxFormulaTerms = 1024
+
+// checkSize refuses an interaction of a and b that could make more terms
+// than MaxFormulaTerms.
+func (p *formulaParser) checkSize(a, b [][]string) error {
+	if len(a)*len(b) > MaxFormulaTerms || len(a)+len(b) > MaxFormulaTerms {
+		return fmt.Errorf("model formula %q expands to more than %d terms: name fewer factors or a lower order of interaction", p.src, MaxFormulaTerms)
+	}
+	return nil
 }
 
 // atom := name | '(' sum ')'

@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestParseFormula(t *testing.T) {
@@ -191,5 +192,25 @@ func TestCellsRecode(t *testing.T) {
 	}
 	if _, err := c.Recode([]Factor{{Name: "g", Levels: []string{"docker", "podman"}}}); err == nil {
 		t.Error("recoded to levels that do not match")
+	}
+}
+
+// TestParseFormulaIsBounded: issue 15 item 8, (a+b+...)^30 never finished.
+func TestParseFormulaIsBounded(t *testing.T) {
+	done := make(chan error, 1)
+	go func() {
+		_, err := ParseFormula("(a+b+c+d+e+f+g+h+i+j+k+l+m+n+o+p+q+r+s+t+u+v+w+x+y+z)^30")
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), "more than 1024 terms") {
+			t.Fatalf("err = %v, want the bound named", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the formula is still expanding after 10 s")
+	}
+	if terms, err := ParseFormula("(a+b+c)^3"); err != nil || len(terms) != 7 {
+		t.Fatalf("(a+b+c)^3 = %v, %v; want its 7 terms", terms, err)
 	}
 }
