@@ -16,7 +16,9 @@ import (
 var version = "dev"
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interruptible(context.Background(), sigs, os.Stderr, os.Exit)
 	code := cli.Execute(ctx, cli.DefaultGlobals(version), os.Args[1:])
 	stop()
 	os.Exit(code)
