@@ -114,6 +114,9 @@ func runStudy(ctx context.Context, g *Globals, o runOptions) error {
 		if err := checkPaperID(spec); err != nil {
 			return usageError{err}
 		}
+		if err := spec.CheckHost(); err != nil {
+			return usageError{err}
+		}
 	}
 	var unavailable map[string]string
 	if o.SkipUnavailable && !o.Resume {
@@ -140,7 +143,9 @@ func runStudy(ctx context.Context, g *Globals, o runOptions) error {
 		}
 		defer release()
 		if spec, err = study.ParseSpec(fmt.Sprintf("study %d", st.ID), []byte(st.SpecYAML)); err == nil {
-			err = spec.Validate(env.Names())
+			if err = spec.Validate(env.Names()); err == nil {
+				err = spec.CheckHost()
+			}
 		}
 		if err != nil {
 			return fmt.Errorf("study %d cannot be resumed by this boxtax: %w", st.ID, err)

@@ -248,3 +248,16 @@ func report(res *loadResult, c config, e workload.Emitter) error {
 }
 
 func ms(d time.Duration) string { return strconv.FormatFloat(float64(d)/1e6, 'f', 3, 64) }
+
+// CheckHost implements workload.HostChecker: a command agent's program
+// must be installed.
+func (Gateway) CheckHost(p workload.Params) error {
+	c, err := parse(p)
+	if err != nil || len(c.agent.argv) == 0 {
+		return err
+	}
+	if c.agent.program() == "" {
+		return fmt.Errorf("agent program %s is not installed here (not on PATH)", c.agent.argv[0])
+	}
+	return nil
+}

@@ -187,3 +187,16 @@ func nodeCPUs(cpus cpuset.Set, nodes int, affinity string) ([]string, error) {
 func (w Ingest) Run(ctx context.Context, p workload.Params, _ workload.Env, e workload.Emitter) error {
 	return workload.RunLoopback(ctx, w, p, e)
 }
+
+// CheckHost implements workload.HostChecker: the nginx deployment runs the
+// host's redis-server and nginx.
+func (Ingest) CheckHost(p workload.Params) error {
+	c, err := parse(p)
+	if err != nil || c.target != targetNginx {
+		return err
+	}
+	if err := workload.NeedProgram(redisServer, "redis-server"); err != nil {
+		return err
+	}
+	return workload.NeedProgram(nginxBin, "nginx-light")
+}

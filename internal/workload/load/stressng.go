@@ -199,3 +199,8 @@ func lastLines(s string, n int) string {
 	}
 	return strings.Join(lines, " | ")
 }
+
+// CheckHost implements workload.HostChecker: stress-ng must be installed.
+func (StressNG) CheckHost(workload.Params) error {
+	return workload.NeedProgram("stress-ng", "stress-ng")
+}

@@ -1,0 +1,51 @@
+package study
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/boxtax/boxtax/internal/workload"
+)
+
+// needsTool is a workload whose host program is missing when its
+// parameter tool says "missing".
+type needsTool struct{ fake }
+
+func (needsTool) Info() workload.Info {
+	return workload.Info{Name: "test.needs", Summary: "test", Params: []workload.Param{{Name: "tool", Default: "present"}},
+		Metrics: []workload.Metric{{Name: "rate", Unit: "1/s", Label: "rate"}}}
+}
+
+func (needsTool) CheckHost(p workload.Params) error {
+	if tool, _ := p.String("tool"); tool == "missing" {
+		return errors.New("needs /usr/bin/missing-tool, which is not installed here: apt-get install missing-tool")
+	}
+	return nil
+}
+
+func init() { workload.Register(needsTool{fake{"test.needs"}}) }
+
+// TestCheckHostRefusesMissingPrograms: issue 15 item 14, a workload whose
+// host programs are missing failed its runs one by one instead of being
+// refused before the study starts, with the package to install.
+func TestCheckHostRefusesMissingPrograms(t *testing.T) {
+	s, err := ParseSpec("s.yaml", []byte("name: x\nenvs: [native]\nworkloads:\n  - test.a\n  - name: test.needs\n    params: {tool: missing}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Validate(testEnvs); err != nil {
+		t.Fatal(err)
+	}
+	err = s.CheckHost()
+	if err == nil || !strings.Contains(err.Error(), "s.yaml:5:5: workload test.needs needs /usr/bin/missing-tool") || !strings.Contains(err.Error(), "apt-get install missing-tool") {
+		t.Fatalf("CheckHost = %v", err)
+	}
+	ok, _ := ParseSpec("s.yaml", []byte("name: x\nenvs: [native]\nworkloads: [test.a, test.needs]\n"))
+	if err := ok.Validate(testEnvs); err != nil {
+		t.Fatal(err)
+	}
+	if err := ok.CheckHost(); err != nil {
+		t.Fatalf("nothing is missing: %v", err)
+	}
+}
