@@ -6,6 +6,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"time"
 
 	_ "modernc.org/sqlite" // registers the pure-Go "sqlite" driver
@@ -24,6 +27,9 @@ type Store struct {
 func Open(ctx context.Context, path string) (*Store, error) {
 	uri, err := fileURI(path)
 	if err != nil {
+		return nil, err
+	}
+	if err := checkExisting(ctx, path); err != nil {
 		return nil, err
 	}
 	dsn := uri + "?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=foreign_keys(1)&_pragma=synchronous(NORMAL)"
@@ -163,4 +169,34 @@ func addMissingColumns(ctx context.Context, db *sql.DB) error {
 		}
 	}
 	return nil
+}
+
+// checkExisting refuses, before anything is written to it, an existing file
+// that boxtax cannot write (saying so, not "is it a boxtax database?") or
+// that is not a boxtax database (another application's SQLite file must not
+// get boxtax's tables; issue 15 items 5 and 15). A missing or empty file is
+// fine: Open makes the database.
+func checkExisting(ctx context.Context, path string) error {
+	fi, err := os.Stat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("opening %s: %w", path, err)
+	}
+	if fi.IsDir() {
+		return fmt.Errorf("%s is a directory, not a database file: give a file name, e.g. %s", path, filepath.Join(path, "boxtax.db"))
+	}
+	if fi.Size() == 0 {
+		return nil
+	}
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if errors.Is(err, fs.ErrPermission) {
+		return fmt.Errorf("%s: permission denied: boxtax needs to write its database; run as the file's owner, or copy it somewhere writable", path)
+	}
+	if err != nil {
+		return fmt.Errorf("opening %s: %w", path, err)
+	}
+	f.Close()
+	return CheckOutput(ctx, path)
 }
