@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"sort"
 	"strings"
 )
@@ -17,6 +18,7 @@ const (
 	ExitError       = 1   // something went wrong while working
 	ExitUsage       = 2   // bad command line, unknown name, broken study file
 	ExitRunsFailed  = 3   // the study finished but some runs failed
+	ExitCrash       = 70  // a bug in boxtax: a Go panic (EX_SOFTWARE); the stack goes to stderr
 	ExitInterrupted = 130 // Ctrl-C or SIGTERM; finished runs are kept
 )
 
@@ -87,7 +89,10 @@ func Execute(ctx context.Context, g *Globals, args []string) int {
 		fmt.Fprintf(g.Stderr, "boxtax: unknown command %q; commands: %s\n", args[0], strings.Join(names(cmds), ", "))
 		return ExitUsage
 	}
-	err := cmd.run(ctx, g, args[1:])
+	err, crashed := runGuarded(ctx, g, cmd, args)
+	if crashed {
+		return ExitCrash
+	}
 	if err == nil {
 		return ExitOK
 	}
@@ -173,4 +178,17 @@ func DefaultGlobals(version string) *Globals {
 		exe = os.Args[0]
 	}
 	return &Globals{Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv, Version: version, Executable: exe, IsTerminal: isTerminal}
+}
+
+// runGuarded runs a command and turns a panic into a crash report on stderr
+// (the panic and its stack), so a bug exits with ExitCrash instead of Go's 2,
+// which would read as bad input.
+func runGuarded(ctx context.Context, g *Globals, cmd command, args []string) (err error, crashed bool) {
+	defer func() {
+		if p := recover(); p != nil {
+			fmt.Fprintf(g.Stderr, "boxtax %s: crashed (a bug in boxtax, please report it with this text): %v\n%s", args[0], p, debug.Stack())
+			crashed = true
+		}
+	}()
+	return cmd.run(ctx, g, args[1:]), false
 }
