@@ -161,6 +161,12 @@ func (s *Spec) Validate(envNames []string) error {
 		if err != nil {
 			bad(Pos{}, "%v", err)
 		}
+		for _, c := range cells {
+			if n, err := strconv.Atoi(fmt.Sprint(c.Params["threads"])); err == nil && n > MaxThreads {
+				bad(Pos{}, "workload %s in cell %s: threads %d is more than %d", c.Workload, c.Key(), n, MaxThreads)
+				break
+			}
+		}
 		if runs := len(cells) * (s.Repetitions + *s.Warmup); runs > MaxRuns {
 			bad(Pos{}, "%d cells x %d rounds make %d runs, more than %d: run fewer levels or repetitions", len(cells), s.Repetitions+*s.Warmup, runs, MaxRuns)
 		}
@@ -225,6 +231,7 @@ const (
 	MaxWarmup    = 100
 	MaxInstances = 1024
 	MaxRuns      = 1_000_000
+	MaxThreads   = 4096 // a workload's threads parameter: each is an OS thread
 )
 
 // finite says whether a parameter or level is not a NaN or infinite float
