@@ -129,6 +129,9 @@ func (p *formulaParser) sum() ([][]string, error) {
 		if err != nil {
 			return nil, err
 		}
+		if len(out)+len(more) > MaxFormulaTerms {
+			return nil, p.sizeError()
+		}
 		out = union(out, more)
 	}
 	return out, nil
@@ -179,7 +182,11 @@ func (p *formulaParser) power() ([][]string, error) {
 		if err := p.checkSize(out, base); err != nil {
 			return nil, err
 		}
-		out = union(out, interact(out, base))
+		grown := union(out, interact(out, base))
+		if len(grown) == len(out) {
+			break // every interaction is already there: (a+b)^1e9 is (a+b)^2
+		}
+		out = grown
 	}
 	return out, nil
 }
@@ -193,9 +200,13 @@ const MaxFormulaTerms = 1024
 // than MaxFormulaTerms.
 func (p *formulaParser) checkSize(a, b [][]string) error {
 	if len(a)*len(b) > MaxFormulaTerms || len(a)+len(b) > MaxFormulaTerms {
-		return fmt.Errorf("model formula %q expands to more than %d terms: name fewer factors or a lower order of interaction", p.src, MaxFormulaTerms)
+		return p.sizeError()
 	}
 	return nil
+}
+
+func (p *formulaParser) sizeError() error {
+	return fmt.Errorf("model formula %q expands to more than %d terms: name fewer factors or a lower order of interaction", p.src, MaxFormulaTerms)
 }
 
 // atom := name | '(' sum ')'

@@ -213,4 +213,21 @@ func TestParseFormulaIsBounded(t *testing.T) {
 	if terms, err := ParseFormula("(a+b+c)^3"); err != nil || len(terms) != 7 {
 		t.Fatalf("(a+b+c)^3 = %v, %v; want its 7 terms", terms, err)
 	}
+	// A huge power of a model that stops growing ends at once (the fuzzer
+	// found (a)^999999999 spinning for a billion rounds); a sum of more
+	// than the bound is refused like a product.
+	start := time.Now()
+	if terms, err := ParseFormula("(a+b)^999999999"); err != nil || len(terms) != 3 {
+		t.Fatalf("(a+b)^999999999 = %v, %v; want a, b, a:b", terms, err)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Fatalf("(a+b)^999999999 took %v", d)
+	}
+	var long []string
+	for i := range MaxFormulaTerms + 1 {
+		long = append(long, fmt.Sprintf("v%d", i))
+	}
+	if _, err := ParseFormula(strings.Join(long, "+")); err == nil || !strings.Contains(err.Error(), "more than 1024 terms") {
+		t.Fatalf("a sum of %d terms: err = %v, want the bound named", len(long), err)
+	}
 }
