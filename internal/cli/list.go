@@ -47,6 +47,9 @@ func listCmd(ctx context.Context, g *Globals, args []string) error {
 			if err := e.Available(ctx); err != nil {
 				avail = "no: " + oneLine(err.Error())
 			}
+			if err := env.CloseAll(ctx, map[string]env.Environment{n: e}); err != nil {
+				fmt.Fprintf(g.Stderr, "warning: %v\n", err)
+			}
 			fmt.Fprintf(tw, "%s\t%s\t%s\n", n, avail, e.Description())
 		}
 	case "studies", "study", "presets":

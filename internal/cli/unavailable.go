@@ -27,6 +27,9 @@ func dropUnavailable(ctx context.Context, g *Globals, spec *study.Spec) (map[str
 		if err := e.Available(ctx); err != nil {
 			dropped[n] = err.Error()
 		}
+		if err := env.CloseAll(ctx, map[string]env.Environment{n: e}); err != nil {
+			fmt.Fprintf(g.Stderr, "warning: %v\n", err)
+		}
 	}
 	if len(dropped) == 0 {
 		return nil, nil

@@ -27,8 +27,14 @@ func (e *Error) Error() string {
 func IsNotFound(err error) bool { return hasStatus(err, http.StatusNotFound) }
 
 // IsConflict reports whether err is the daemon refusing because of the
-// object's state, e.g. killing a container that is not running.
-func IsConflict(err error) bool { return hasStatus(err, http.StatusConflict) }
+// object's state, e.g. killing a container that is not running: Docker's
+// 409, or Podman's 500 with libpod's "container state improper" (Podman's
+// compatible API answers that case so, as of 4.3).
+func IsConflict(err error) bool {
+	var e *Error
+	return errors.As(err, &e) && (e.StatusCode == http.StatusConflict ||
+		e.StatusCode == http.StatusInternalServerError && strings.Contains(e.Message, "container state improper"))
+}
 
 // versionRefused reports whether the daemon refused the request's API
 // version ("client version 1.41 is too old. Minimum supported API version

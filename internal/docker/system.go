@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -35,6 +36,22 @@ type Info struct {
 	NCPU            int    `json:"NCPU"`
 	MemTotalBytes   int64  `json:"MemTotal"`
 	LoggingDriver   string `json:"LoggingDriver"`
+	// DefaultRuntime is the OCI runtime containers get (runc, crun).
+	DefaultRuntime string `json:"DefaultRuntime"`
+	// SecurityOptions lists seccomp, apparmor, selinux, userns and, on
+	// rootless engines, "name=rootless".
+	SecurityOptions []string `json:"SecurityOptions"`
+}
+
+// Rootless tells whether the engine runs without root (its security
+// options say name=rootless).
+func (i Info) Rootless() bool {
+	for _, o := range i.SecurityOptions {
+		if o == "name=rootless" || strings.HasPrefix(o, "name=rootless,") {
+			return true
+		}
+	}
+	return false
 }
 
 // Ping checks within a few seconds that the daemon answers as a Docker

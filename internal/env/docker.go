@@ -33,6 +33,13 @@ type dockerEnv struct {
 	client                         *docker.Client
 	clientErr                      error // a DOCKER_HOST boxtax cannot use
 
+	// limitCaps caps the containers' limits of open files and processes
+	// (nofile, nproc), each set to at most its cap: an engine that cannot
+	// give more than its own hard limits (Podman) sets it.
+	limitCaps map[string]int64
+	// waitAfterOutput: see dockerInstance.waitAfterOutput.
+	waitAfterOutput bool
+
 	mu            sync.Mutex
 	image         workerImage // set by Prepare
 	storageDriver string
@@ -138,7 +145,7 @@ func (d *dockerEnv) Start(ctx context.Context, spec Spec, stdout, stderr io.Writ
 			NetworkMode:  d.networkMode,
 			CpusetCpus:   spec.CPUSet,
 			CapAdd:       spec.CapAdd,
-			Ulimits:      dockerUlimits(spec.Ulimits),
+			Ulimits:      dockerUlimits(capUlimits(spec.Ulimits, d.limitCaps)),
 			PortBindings: bindings,
 
 			CPURealtimeRuntime: spec.CPURealtimeRuntimeUs,
@@ -149,6 +156,7 @@ func (d *dockerEnv) Start(ctx context.Context, spec Spec, stdout, stderr io.Writ
 	}
 	createDur := time.Since(t0)
 	inst := newDockerInstance(d.client, created.ID, stdout, stderr)
+	inst.waitAfterOutput = d.waitAfterOutput
 	fail := func(err error) (Instance, error) {
 		stopCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), stopTimeout)
 		defer cancel()
@@ -214,6 +222,25 @@ func realtimeBudgetHint(err error, spec Spec) error {
 // msString formats a duration in milliseconds with microsecond resolution.
 func msString(d time.Duration) string {
 	return strconv.FormatFloat(float64(d.Microseconds())/1000, 'f', 3, 64)
+}
+
+// capUlimits is limits with each capped limit at most its cap, and set to
+// its cap when the spec leaves it to the engine (whose default may be
+// higher) or asks for unlimited (-1).
+func capUlimits(limits, caps map[string]int64) map[string]int64 {
+	if len(caps) == 0 {
+		return limits
+	}
+	out := maps.Clone(limits)
+	if out == nil {
+		out = map[string]int64{}
+	}
+	for name, limit := range caps {
+		if v, ok := out[name]; !ok || v < 0 || v > limit {
+			out[name] = limit
+		}
+	}
+	return out
 }
 
 // dockerUlimits turns a name -> limit map into Docker's ulimit list, soft and

@@ -50,7 +50,7 @@ func workerImageFor(ctx context.Context, c *docker.Client, o Options, base worke
 func ensureHostWorkerImage(ctx context.Context, c *docker.Client, o Options, base workerImage, programs []string) (workerImage, error) {
 	workerImages.Lock()
 	defer workerImages.Unlock()
-	key := base.Tag + "\x00" + strings.Join(programs, "\x00")
+	key := c.Host() + "\x00" + base.Tag + "\x00" + strings.Join(programs, "\x00")
 	if img, ok := hostWorkerImages[key]; ok {
 		return img, nil
 	}

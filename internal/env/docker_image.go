@@ -32,8 +32,9 @@ type workerImage struct {
 	ID  string // sha256:...
 }
 
-// workerImages remembers the images this process has made sure exist, so
-// that docker-bridge and docker-host share one and build it once.
+// workerImages remembers the images this process has made sure exist, by
+// engine and tag, so that docker-bridge and docker-host share one and build
+// it once, and a Podman service beside Docker gets its own.
 var workerImages struct {
 	sync.Mutex
 	byTag map[string]workerImage
@@ -51,7 +52,8 @@ func ensureWorkerImage(ctx context.Context, c *docker.Client, o Options) (worker
 	}
 	sum := sha256.Sum256(bin)
 	tag := workerImageRepo + ":" + hex.EncodeToString(sum[:])[:12]
-	if img, ok := workerImages.byTag[tag]; ok {
+	key := c.Host() + "\x00" + tag
+	if img, ok := workerImages.byTag[key]; ok {
 		return img, nil
 	}
 	img, err := c.ImageInspect(ctx, tag)
@@ -68,7 +70,7 @@ func ensureWorkerImage(ctx context.Context, c *docker.Client, o Options) (worker
 	if workerImages.byTag == nil {
 		workerImages.byTag = map[string]workerImage{}
 	}
-	workerImages.byTag[tag] = w
+	workerImages.byTag[key] = w
 	return w, nil
 }
 

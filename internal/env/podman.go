@@ -1,0 +1,145 @@
+package env
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"sync"
+
+	"github.com/boxtax/boxtax/internal/docker"
+)
+
+func init() {
+	Register("podman-bridge", func(o Options) Environment {
+		return newPodmanEnv("podman-bridge", "bridge",
+			`the worker in a Podman container on Podman's default bridge network with NAT (netavark), as "podman run" does`, o)
+	})
+	Register("podman-host", func(o Options) Environment {
+		return newPodmanEnv("podman-host", "host",
+			`the worker in a Podman container sharing the host's network stack, "podman run --network host"`, o)
+	})
+}
+
+// podmanEnv runs the worker in a Podman container through Podman's
+// Docker-compatible API: the same image (imported, as on Docker), the same
+// labels and the same container settings as the Docker environments, on
+// the user's Podman socket when one answers, else on a Podman service
+// boxtax starts for the study and stops at its end (podman_service.go).
+type podmanEnv struct {
+	*dockerEnv // its client is set once the service answers
+
+	mu      sync.Mutex
+	svc     *podmanService
+	openErr error
+}
+
+func newPodmanEnv(name, networkMode, description string, o Options) *podmanEnv {
+	return &podmanEnv{dockerEnv: &dockerEnv{name: name, networkMode: networkMode, description: description, opts: o, waitAfterOutput: true}}
+}
+
+// service finds or starts the Podman service once; later calls return the
+// first answer.
+func (p *podmanEnv) service(ctx context.Context) (*podmanService, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.svc == nil && p.openErr == nil {
+		p.svc, p.openErr = openPodmanService(ctx)
+		if p.openErr == nil {
+			p.client = p.svc.client
+			p.limitCaps = p.svc.limits
+		}
+	}
+	if p.openErr != nil {
+		return nil, fmt.Errorf("%s: %w", p.name, p.openErr)
+	}
+	return p.svc, nil
+}
+
+// Available finds or starts the Podman service and checks that it can run
+// the worker: the binary's architecture, and an OCI runtime that works on
+// this host's cgroup layout.
+func (p *podmanEnv) Available(ctx context.Context) error {
+	svc, err := p.service(ctx)
+	if err != nil {
+		return err
+	}
+	if err := svc.check(ctx); err != nil {
+		return fmt.Errorf("%s: %w", p.name, err)
+	}
+	return p.dockerEnv.Available(ctx)
+}
+
+// Prepare checks availability and imports the worker image into Podman's
+// store once per process.
+func (p *podmanEnv) Prepare(ctx context.Context) error {
+	if err := p.Available(ctx); err != nil {
+		return err
+	}
+	return p.dockerEnv.Prepare(ctx)
+}
+
+// Start starts the worker as the Docker environments do, with the engine
+// facts of Podman in its settings.
+func (p *podmanEnv) Start(ctx context.Context, spec Spec, stdout, stderr io.Writer) (Instance, error) {
+	svc, err := p.service(ctx)
+	if err != nil {
+		return nil, err
+	}
+	inst, err := p.dockerEnv.Start(ctx, spec, stdout, stderr)
+	if err != nil {
+		return nil, svc.explain(err)
+	}
+	s := inst.Settings()
+	s["engine"] = "podman"
+	s["podman_service"] = svc.origin()
+	if svc.runtime != "" {
+		s["oci_runtime"] = svc.runtime
+	}
+	if svc.rootless {
+		s["rootless"] = "true"
+	}
+	return inst, nil
+}
+
+// NATAddress implements Networked: 127.0.0.1. Podman's bridge (podman0)
+// exists only while a container is on it, so its gateway cannot be
+// listened on before the server starts; netavark's port forwarding rules
+// catch connections to every local address, 127.0.0.1 included (with
+// route_localnet), in the kernel: the NAT path, with no userland proxy.
+func (p *podmanEnv) NATAddress(ctx context.Context) (string, error) {
+	if _, err := p.service(ctx); err != nil {
+		return "", err
+	}
+	return "127.0.0.1", nil
+}
+
+// NoLoopbackPorts implements NoLoopbackPorts: rootful Podman has no
+// userland proxy like Docker's docker-proxy for the wire level proxy to
+// measure.
+func (p *podmanEnv) NoLoopbackPorts() string {
+	return "Podman runs no userland proxy like docker-proxy (its ports are netavark's kernel NAT rules); the wire level proxy measures Docker's"
+}
+
+// Client is the Docker-API client of the Podman service, once available:
+// the engine facts of a study are read through it.
+func (p *podmanEnv) Client() *docker.Client {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.svc == nil {
+		return nil
+	}
+	return p.svc.client
+}
+
+// Close stops the Podman service boxtax started for the study; a user's
+// own service is left running.
+func (p *podmanEnv) Close(ctx context.Context) error {
+	p.mu.Lock()
+	svc := p.svc
+	p.svc, p.openErr, p.client = nil, nil, nil
+	p.mu.Unlock()
+	if svc == nil {
+		return nil
+	}
+	return svc.close(ctx)
+}
