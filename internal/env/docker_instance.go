@@ -31,7 +31,7 @@ type dockerInstance struct {
 	attached, watching bool // set by Start before it returns
 	// waitAfterOutput asks for the exit status only once the output stream
 	// ended (Podman, whose wait for a running container keeps a CPU busy).
-	waitAfterOutput bool
+	waitAfterOutput    bool
 	copyDone, waitDone chan struct{}
 	copyErr            error
 	exit               docker.ExitStatus
