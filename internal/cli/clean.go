@@ -31,6 +31,20 @@ func cleanCmd(ctx context.Context, g *Globals, args []string) error {
 			return err
 		}
 	}
+	pn, plive, ptags, err := env.RemovePodmanManaged(ctx, *force, *images)
+	if pn > 0 || plive > 0 || len(ptags) > 0 {
+		fmt.Fprintf(g.Stdout, "Podman: removed %d container(s) started by boxtax", pn)
+		if plive > 0 {
+			fmt.Fprintf(g.Stdout, ", left %d of a boxtax that is still running", plive)
+		}
+		if *images {
+			fmt.Fprintf(g.Stdout, "; removed %d image(s) %s", len(ptags), strings.Join(ptags, " "))
+		}
+		fmt.Fprintln(g.Stdout)
+	}
+	if err != nil {
+		return err
+	}
 	lxc, err := env.RemoveLXCLeftovers(ctx)
 	if n := len(lxc.Containers) + len(lxc.Bridges) + len(lxc.Rootfs); n > 0 {
 		fmt.Fprintf(g.Stdout, "removed LXC leftovers of boxtax processes that no longer run: %d container(s) %s, %d bridge(s) %s; %d unused root filesystem(s) %s\n",

@@ -2,9 +2,13 @@ package cli
 
 import (
 	"context"
+	"maps"
+	"os/exec"
+	"slices"
 	"strings"
 
 	"github.com/boxtax/boxtax/internal/docker"
+	"github.com/boxtax/boxtax/internal/env"
 	"github.com/boxtax/boxtax/internal/hostinfo"
 )
 
@@ -42,8 +46,47 @@ func engineFacts(ctx context.Context, c *docker.Client) *hostinfo.Docker {
 		return d
 	}
 	d.StorageDriver, d.CgroupVersion, d.CgroupDriver = info.Driver, info.CgroupVersion, info.CgroupDriver
+	d.OCIRuntime, d.Rootless = info.DefaultRuntime, info.Rootless()
 	if d.ServerVersion == "" {
 		d.ServerVersion = strings.TrimSpace(info.ServerVersion)
 	}
 	return d
+}
+
+// podmanFacts asks the Podman service of an opened podman environment
+// about itself; nil when envs has none.
+func podmanFacts(ctx context.Context, envs map[string]env.Environment) *hostinfo.Docker {
+	for _, name := range slices.Sorted(maps.Keys(envs)) {
+		p, ok := envs[name].(interface {
+			Client() *docker.Client
+			ServiceOrigin() string
+		})
+		if !ok || !strings.HasPrefix(name, "podman") {
+			continue
+		}
+		if c := p.Client(); c != nil {
+			d := engineFacts(ctx, c)
+			d.Host = p.ServiceOrigin()
+			return d
+		}
+	}
+	return nil
+}
+
+// podmanSysinfo finds or starts a Podman service, asks it about itself and
+// stops what it started; nil where Podman is neither installed nor running.
+func podmanSysinfo(ctx context.Context, g *Globals) *hostinfo.Docker {
+	e, err := env.New("podman-host", env.Options{BinaryPath: g.Executable, Version: g.Version})
+	if err != nil {
+		return nil
+	}
+	envs := map[string]env.Environment{"podman-host": e}
+	defer env.CloseAll(ctx, envs)
+	if err := e.Available(ctx); err != nil {
+		if _, lookErr := exec.LookPath("podman"); lookErr != nil {
+			return nil
+		}
+		return &hostinfo.Docker{Error: err.Error()}
+	}
+	return podmanFacts(ctx, envs)
 }

@@ -16,6 +16,7 @@ func sysinfoCmd(ctx context.Context, g *Globals, args []string) error {
 		return err
 	}
 	h := collectHost(ctx, g, true)
+	h.Podman = podmanSysinfo(ctx, g)
 	switch format {
 	case "json":
 		b, _ := json.MarshalIndent(h, "", "  ")
@@ -41,6 +42,18 @@ func sysinfoCmd(ctx context.Context, g *Globals, args []string) error {
 			} else {
 				p("docker", fmt.Sprintf("%s at %s, API %s (daemon serves %s), storage %s, cgroup v%s %s",
 					d.Name(), d.Host, d.APIVersion, d.DaemonAPI, d.StorageDriver, d.CgroupVersion, d.CgroupDriver))
+			}
+		}
+		if d := h.Podman; d != nil {
+			if d.Error != "" {
+				p("podman", "unavailable: "+d.Error)
+			} else {
+				rootless := ""
+				if d.Rootless {
+					rootless = ", rootless"
+				}
+				p("podman", fmt.Sprintf("%s at %s, API %s, storage %s, runtime %s, cgroup v%s %s%s",
+					d.Name(), d.Host, d.APIVersion, d.StorageDriver, d.OCIRuntime, d.CgroupVersion, d.CgroupDriver, rootless))
 			}
 		}
 		if l := hostinfo.CollectLXC(ctx); l.Error == "" {

@@ -2,7 +2,9 @@ package env
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"os/exec"
 	"io"
 	"sync"
 
@@ -91,7 +93,7 @@ func (p *podmanEnv) Start(ctx context.Context, spec Spec, stdout, stderr io.Writ
 	}
 	s := inst.Settings()
 	s["engine"] = "podman"
-	s["podman_service"] = svc.origin()
+	s["podman_service"] = p.ServiceOrigin()
 	if svc.runtime != "" {
 		s["oci_runtime"] = svc.runtime
 	}
@@ -131,6 +133,20 @@ func (p *podmanEnv) Client() *docker.Client {
 	return p.svc.client
 }
 
+// ServiceOrigin says which Podman service runs the containers: the user's
+// socket, or "its own podman system service" when boxtax started one.
+func (p *podmanEnv) ServiceOrigin() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.svc == nil {
+		return ""
+	}
+	if p.svc.cmd != nil {
+		return "boxtax's own podman system service"
+	}
+	return p.svc.client.Host()
+}
+
 // Close stops the Podman service boxtax started for the study; a user's
 // own service is left running.
 func (p *podmanEnv) Close(ctx context.Context) error {
@@ -142,4 +158,25 @@ func (p *podmanEnv) Close(ctx context.Context) error {
 		return nil
 	}
 	return svc.close(ctx)
+}
+
+// RemovePodmanManaged is RemoveManaged (and, with images, RemoveManagedImages)
+// for Podman: boxtax's containers and images in Podman's store, reached
+// through the user's service or one started for the purpose. Where Podman
+// is not installed it does nothing.
+func RemovePodmanManaged(ctx context.Context, force, images bool) (removed, live int, tags []string, err error) {
+	svc, err := openPodmanService(ctx)
+	if err != nil {
+		if _, lookErr := exec.LookPath("podman"); lookErr != nil {
+			return 0, 0, nil, nil
+		}
+		return 0, 0, nil, fmt.Errorf("podman: %w", err)
+	}
+	defer func() { err = errors.Join(err, svc.close(context.WithoutCancel(ctx))) }()
+	removed, live, err = removeManaged(ctx, svc.client, map[string]string{labelManaged: "true"}, force)
+	if err != nil || !images {
+		return removed, live, nil, err
+	}
+	tags, err = removeManagedImages(ctx, svc.client, map[string]string{labelManaged: "true"})
+	return removed, live, tags, err
 }

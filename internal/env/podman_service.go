@@ -93,14 +93,6 @@ func (s *podmanService) close(ctx context.Context) error {
 	return s.stop()
 }
 
-// origin says which service this is, for the run's settings.
-func (s *podmanService) origin() string {
-	if s.cmd != nil {
-		return "private " + s.client.Host()
-	}
-	return s.client.Host()
-}
-
 // podmanSockets are where a user's Podman service listens: CONTAINER_HOST
 // (Podman's own variable) when it names a unix socket, else the rootful
 // socket for root and the user's rootless socket for others.

@@ -30,6 +30,7 @@ type Host struct {
 	Governor       string    `json:"cpu_governor,omitempty"`
 	Virtualized    string    `json:"virtualized,omitempty"` // hypervisor vendor when /proc/cpuinfo says so
 	Docker         *Docker   `json:"docker,omitempty"`
+	Podman         *Docker   `json:"podman,omitempty"` // the Podman service behind podman-bridge and podman-host
 	LXC            *LXC      `json:"lxc,omitempty"`
 	Boxtax         string    `json:"boxtax_version"`
 	CollectedAt    time.Time `json:"collected_at"`
@@ -48,6 +49,8 @@ type Docker struct {
 	StorageDriver string `json:"storage_driver"`
 	CgroupVersion string `json:"cgroup_version"`
 	CgroupDriver  string `json:"cgroup_driver"`
+	OCIRuntime    string `json:"oci_runtime,omitempty"` // the runtime containers get, e.g. runc, crun
+	Rootless      bool   `json:"rootless,omitempty"`
 	Error         string `json:"error,omitempty"` // why the engine could not be asked
 }
 

@@ -16,6 +16,8 @@ func engineFor(h hostinfo.Host, env string) string {
 	switch {
 	case strings.HasPrefix(env, "docker"):
 		d = h.Docker
+	case strings.HasPrefix(env, "podman"):
+		d = h.Podman
 	case env == "lxc":
 		if h.LXC.Name() == "" {
 			return ""
@@ -38,6 +40,12 @@ func engineFor(h hostinfo.Host, env string) string {
 	}
 	if d.StorageDriver != "" {
 		parts = append(parts, d.StorageDriver)
+	}
+	if d.OCIRuntime != "" && strings.HasPrefix(env, "podman") {
+		parts = append(parts, "runtime "+d.OCIRuntime)
+	}
+	if d.Rootless {
+		parts = append(parts, "rootless")
 	}
 	return strings.Join(parts, ", ")
 }

@@ -6,6 +6,7 @@
 //	fakeworker sleep D   sleep for the duration D, e.g. 60s
 //	fakeworker caps      print the effective capabilities (CapEff, hex)
 //	fakeworker tmp       write and read back a file in the temporary directory
+//	fakeworker limits    print the hard limits: "nofile N nproc M"
 //	fakeworker exec P A  run program P with arguments A, passing its output and exit code
 package main
 
@@ -64,6 +65,22 @@ func main() {
 			fail(err.Error())
 		}
 		fmt.Print(string(b))
+	case "limits":
+		b, err := os.ReadFile("/proc/self/limits")
+		if err != nil {
+			fail(err.Error())
+		}
+		var nofile, nproc string
+		for _, l := range strings.Split(string(b), "\n") {
+			f := strings.Fields(l)
+			switch {
+			case strings.HasPrefix(l, "Max open files") && len(f) >= 5:
+				nofile = f[4]
+			case strings.HasPrefix(l, "Max processes") && len(f) >= 4:
+				nproc = f[3]
+			}
+		}
+		fmt.Printf("nofile %s nproc %s\n", nofile, nproc)
 	case "exec":
 		cmd := exec.Command(arg, os.Args[3:]...)
 		cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr

@@ -1,0 +1,217 @@
+package env
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/boxtax/boxtax/internal/docker"
+)
+
+// requirePodman skips where Podman cannot run here; in CI (CI=true) it
+// fails instead. It returns the named Podman environment, closed at the
+// end of the test with a check that boxtax's own service is gone.
+func requirePodman(t *testing.T, name string) *podmanEnv {
+	t.Helper()
+	ci := os.Getenv("CI") == "true"
+	if testing.Short() && !ci {
+		t.Skip("integration test against Podman: skipped in -short mode")
+	}
+	if _, err := exec.LookPath("podman"); err != nil {
+		if ci {
+			t.Fatalf("podman must be installed in CI (apt-get install podman): %v", err)
+		}
+		t.Skipf("podman is not installed here: %v", err)
+	}
+	bin := buildFakeWorker(t, t.TempDir())
+	e, err := New(name, Options{BinaryPath: bin, Version: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := e.(*podmanEnv)
+	if err := p.Available(context.Background()); err != nil {
+		t.Fatalf("%s is not available although podman is installed: %v", name, err)
+	}
+	svc := p.svc
+	t.Cleanup(func() {
+		if err := p.Close(context.Background()); err != nil {
+			t.Errorf("Close: %v", err)
+		}
+		podmanShared.Lock()
+		shared := svc.refs > 0 // another environment of the test still uses it
+		podmanShared.Unlock()
+		if svc.cmd != nil && !shared {
+			if err := syscall0(svc.cmd.Process.Pid); err == nil {
+				t.Errorf("boxtax's podman system service (pid %d) still runs after Close", svc.cmd.Process.Pid)
+			}
+			if _, err := os.Stat(svc.dir); !os.IsNotExist(err) {
+				t.Errorf("the service's directory %s is left: %v", svc.dir, err)
+			}
+		}
+	})
+	return p
+}
+
+// syscall0 is nil while the process pid exists (and is not a zombie).
+func syscall0(pid int) error {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return err
+	}
+	if f := strings.Fields(string(b)); len(f) > 2 && f[2] == "Z" {
+		return fmt.Errorf("zombie")
+	}
+	return nil
+}
+
+func TestPodmanIntegration(t *testing.T) {
+	e := requirePodman(t, "podman-bridge")
+	ctx := context.Background()
+	if err := e.Prepare(ctx); err != nil {
+		t.Fatal(err)
+	}
+	t.Run("output arrives whole and in order", func(t *testing.T) {
+		const lines = 2000
+		var stdout, stderr bytes.Buffer
+		settings, err := Run(ctx, e, Spec{Args: []string{"lines", strconv.Itoa(lines)}}, &stdout, &stderr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want strings.Builder
+		for i := 1; i <= lines; i++ {
+			fmt.Fprintf(&want, "line %d\n", i)
+		}
+		if stdout.String() != want.String() {
+			t.Errorf("stdout has %d bytes, want %d: lines lost or out of order", stdout.Len(), want.Len())
+		}
+		if stderr.String() != "to stderr\n" {
+			t.Errorf("stderr = %q", stderr.String())
+		}
+		for key, want := range map[string]string{"env": "podman-bridge", "engine": "podman", "network_mode": "bridge", "cpuset": "all"} {
+			if settings[key] != want {
+				t.Errorf("settings[%s] = %q, want %q", key, settings[key], want)
+			}
+		}
+		if settings["container_id"] == "" || settings["podman_service"] == "" || settings["storage_driver"] == "" {
+			t.Errorf("settings lack the container, the service or the storage driver: %v", settings)
+		}
+		if _, err := e.svc.client.ContainerInspect(ctx, settings["container_id"]); !docker.IsNotFound(err) {
+			t.Errorf("the container is still there after Run: %v", err)
+		}
+	})
+	t.Run("non-zero exit", func(t *testing.T) {
+		_, err := Run(ctx, e, Spec{Args: []string{"exit", "3"}}, io.Discard, io.Discard)
+		if err == nil || !strings.Contains(err.Error(), "exited with code 3") {
+			t.Fatalf("error = %v, want exit code 3", err)
+		}
+	})
+	t.Run("exactly the capabilities asked for", func(t *testing.T) {
+		var out bytes.Buffer
+		if _, err := Run(ctx, e, Spec{Args: []string{"caps"}, CapAdd: []string{"SYS_NICE"}}, &out, os.Stderr); err != nil {
+			t.Fatal(err)
+		}
+		capEff, err := strconv.ParseUint(strings.TrimSpace(out.String()), 16, 64)
+		if err != nil {
+			t.Fatalf("CapEff %q: %v", out.String(), err)
+		}
+		// Podman's default set (no NET_RAW, no MKNOD, no AUDIT_WRITE ...
+		// unlike Docker's) plus SYS_NICE, and nothing like SYS_ADMIN.
+		const capSysNice, capSysAdmin = 23, 21
+		if capEff&(1<<capSysNice) == 0 || capEff&(1<<capSysAdmin) != 0 {
+			t.Errorf("CapEff %x: want CAP_SYS_NICE and no CAP_SYS_ADMIN", capEff)
+		}
+	})
+	t.Run("limits within the service's hard limits", func(t *testing.T) {
+		var out bytes.Buffer
+		if _, err := Run(ctx, e, Spec{Args: []string{"limits"}, Ulimits: map[string]int64{"nofile": 1000}}, &out, os.Stderr); err != nil {
+			t.Fatalf("a container with limits from the spec: %v", err)
+		}
+		if want := fmt.Sprintf("nofile 1000 nproc %d\n", e.svc.limits["nproc"]); out.String() != want {
+			t.Errorf("limits %q, want %q", out.String(), want)
+		}
+		out.Reset()
+		// unlimited (-1) and Podman's own default (1048576 open files)
+		// are above this machine's hard limits: capped, not refused.
+		if _, err := Run(ctx, e, Spec{Args: []string{"limits"}, Ulimits: map[string]int64{"nproc": -1}}, &out, os.Stderr); err != nil {
+			t.Fatalf("a container with an unlimited nproc: %v", err)
+		}
+		if want := fmt.Sprintf("nofile %d nproc %d\n", e.svc.limits["nofile"], e.svc.limits["nproc"]); out.String() != want {
+			t.Errorf("limits %q, want %q", out.String(), want)
+		}
+	})
+	t.Run("waiting for a container costs the service no CPU", func(t *testing.T) {
+		if e.svc.cmd == nil {
+			t.Skip("the user's Podman service runs here; its CPU time is not boxtax's to read")
+		}
+		pid := e.svc.cmd.Process.Pid
+		cost := func(args ...string) time.Duration {
+			before := processCPU(t, pid)
+			if _, err := Run(ctx, e, Spec{Args: args}, io.Discard, io.Discard); err != nil {
+				t.Fatal(err)
+			}
+			return processCPU(t, pid) - before
+		}
+		short, long := cost("sleep", "0s"), cost("sleep", "3s")
+		// Creating, starting and removing cost the service some CPU each
+		// time; Podman 4.3's wait, polling without pause, would add a
+		// whole CPU for the 3 s the container sleeps.
+		if long-short > time.Second {
+			t.Errorf("the Podman service used %v of CPU for a container that slept 3 s, %v for one that did not: something polls it", long, short)
+		}
+	})
+	t.Run("cancel stops promptly and removes the container", func(t *testing.T) {
+		cctx, cancel := context.WithCancel(ctx)
+		time.AfterFunc(1500*time.Millisecond, cancel)
+		start := time.Now()
+		settings, err := Run(cctx, e, Spec{Args: []string{"sleep", "60s"}}, io.Discard, io.Discard)
+		if err == nil || time.Since(start) > 20*time.Second {
+			t.Fatalf("Run = %v after %v, want cancelled promptly", err, time.Since(start))
+		}
+		if id := settings["container_id"]; id != "" {
+			if _, err := e.svc.client.ContainerInspect(ctx, id); !docker.IsNotFound(err) {
+				t.Errorf("the cancelled container is still there: %v", err)
+			}
+		}
+	})
+}
+
+// processCPU is the user and system CPU time a process has used.
+func processCPU(t *testing.T, pid int) time.Duration {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(b)
+	f := strings.Fields(s[strings.LastIndexByte(s, ')')+2:])
+	utime, _ := strconv.ParseInt(f[11], 10, 64)
+	stime, _ := strconv.ParseInt(f[12], 10, 64)
+	return time.Duration(utime+stime) * 10 * time.Millisecond // USER_HZ 100
+}
+
+// TestPodmanHostSharesTheNetwork: podman-host runs on the host's network,
+// podman-bridge has its own, reached at 127.0.0.1 through netavark's NAT.
+func TestPodmanHostSharesTheNetwork(t *testing.T) {
+	e := requirePodman(t, "podman-host")
+	ctx := context.Background()
+	var out bytes.Buffer
+	settings, err := Run(ctx, e, Spec{Args: []string{"lines", "1"}}, &out, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if settings["network_mode"] != "host" || e.OwnNetwork() {
+		t.Errorf("network_mode %q, OwnNetwork %v; want host, false", settings["network_mode"], e.OwnNetwork())
+	}
+	b := requirePodman(t, "podman-bridge")
+	if addr, err := b.NATAddress(ctx); err != nil || addr != "127.0.0.1" || !b.OwnNetwork() {
+		t.Errorf("podman-bridge: NATAddress %q, %v, OwnNetwork %v", addr, err, b.OwnNetwork())
+	}
+}
