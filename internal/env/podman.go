@@ -4,8 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os/exec"
 	"io"
+	"os/exec"
 	"sync"
 
 	"github.com/boxtax/boxtax/internal/docker"
