@@ -233,9 +233,13 @@ func lxcRules(ctx context.Context, table string) ([]lxcRule, error) {
 	return parseLXCRules(out), nil
 }
 
-// parseLXCRules picks boxtax's rules from iptables -S output. Their
-// comments have no spaces, so the fields split as given.
-func parseLXCRules(out string) []lxcRule {
+// parseLXCRules picks boxtax's LXC rules from iptables -S output.
+func parseLXCRules(out string) []lxcRule { return parseCommentedRules(out, lxcRuleComment) }
+
+// parseCommentedRules picks from iptables -S output the rules whose
+// comment starts with prefix. boxtax's comments have no spaces, so the
+// fields split as given.
+func parseCommentedRules(out, prefix string) []lxcRule {
 	var rules []lxcRule
 	sc := bufio.NewScanner(strings.NewReader(out))
 	for sc.Scan() {
@@ -245,7 +249,7 @@ func parseLXCRules(out string) []lxcRule {
 		}
 		for i := 0; i+1 < len(f); i++ {
 			// iptables-nft quotes comments, iptables-legacy does not.
-			if c := strings.Trim(f[i+1], `"`); f[i] == "--comment" && strings.HasPrefix(c, lxcRuleComment) {
+			if c := strings.Trim(f[i+1], `"`); f[i] == "--comment" && strings.HasPrefix(c, prefix) {
 				f[i+1] = c
 				rules = append(rules, lxcRule{spec: f[1:], comment: c})
 				break

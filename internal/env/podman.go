@@ -77,6 +77,11 @@ func (p *podmanEnv) Prepare(ctx context.Context) error {
 	if err := p.Available(ctx); err != nil {
 		return err
 	}
+	if p.networkMode == "bridge" {
+		if err := p.svc.allowForward(ctx); err != nil {
+			return fmt.Errorf("%s: %w", p.name, err)
+		}
+	}
 	return p.dockerEnv.Prepare(ctx)
 }
 
@@ -173,7 +178,9 @@ func RemovePodmanManaged(ctx context.Context, force, images bool) (removed, live
 		return 0, 0, nil, fmt.Errorf("podman: %w", err)
 	}
 	defer func() { err = errors.Join(err, svc.close(context.WithoutCancel(ctx))) }()
+	_, ferr := removePodmanForward(ctx, 0)
 	removed, live, err = removeManaged(ctx, svc.client, map[string]string{labelManaged: "true"}, force)
+	err = errors.Join(ferr, err)
 	if err != nil || !images {
 		return removed, live, nil, err
 	}

@@ -37,6 +37,21 @@ type podmanService struct {
 	limits map[string]int64
 	refs   int
 	info   docker.Info
+	// forward: boxtax's FORWARD rule for Podman's bridge is in place
+	// (podman_forward.go), to be removed with the service's last close.
+	forward bool
+}
+
+// allowForward adds the FORWARD rule for published ports once.
+func (s *podmanService) allowForward(ctx context.Context) error {
+	podmanShared.Lock()
+	defer podmanShared.Unlock()
+	if s.forward {
+		return nil
+	}
+	added, err := allowPodmanForward(ctx, s.client)
+	s.forward = added
+	return err
 }
 
 var podmanShared struct {
@@ -90,7 +105,12 @@ func (s *podmanService) close(ctx context.Context) error {
 	if podmanShared.svc == s {
 		podmanShared.svc = nil
 	}
-	return s.stop()
+	var ferr error
+	if s.forward {
+		_, ferr = removePodmanForward(ctx, os.Getpid())
+		s.forward = false
+	}
+	return errors.Join(ferr, s.stop())
 }
 
 // podmanSockets are where a user's Podman service listens: CONTAINER_HOST

@@ -1,0 +1,179 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/boxtax/boxtax/internal/env"
+)
+
+// requirePodman skips a test that runs Podman containers unless Podman is
+// installed, except in CI (CI=true), where it fails.
+func requirePodman(t *testing.T) {
+	t.Helper()
+	e, err := env.New("podman-bridge", env.Options{BinaryPath: boxtaxBin, Version: "test"})
+	if err == nil {
+		err = e.Available(context.Background())
+		_ = env.CloseAll(context.Background(), map[string]env.Environment{"podman-bridge": e})
+	}
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("CI must run the Podman end-to-end tests: %v", err)
+		}
+		t.Skipf("no Podman here, skipping the end-to-end test against it: %v", err)
+	}
+}
+
+// podmanLeftovers lists what the boxtax process pid left of Podman: its
+// own podman system service (a child of the process, with a socket under
+// boxtax-podman-*) and containers labelled with its controller id.
+func podmanLeftovers(t *testing.T, pid int) []string {
+	t.Helper()
+	var out []string
+	procs, _ := filepath.Glob("/proc/[0-9]*/stat")
+	for _, p := range procs {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		s := string(b)
+		f := strings.Fields(s[strings.LastIndexByte(s, ')')+2:])
+		if len(f) > 1 && f[1] == fmt.Sprint(pid) && f[0] != "Z" {
+			cmdline, _ := os.ReadFile(filepath.Join(filepath.Dir(p), "cmdline"))
+			if strings.Contains(string(cmdline), "boxtax-podman-") {
+				out = append(out, "process "+strings.ReplaceAll(string(cmdline), "\x00", " "))
+			}
+		}
+	}
+	host, _ := os.Hostname()
+	ps, err := exec.Command("podman", "ps", "-a", "--format", "{{.ID}} {{.Names}}", "--filter", fmt.Sprintf("label=%s=%s/%d", ControllerLabel, host, pid)).CombinedOutput()
+	if err != nil {
+		t.Errorf("podman ps: %v\n%s", err, ps)
+	}
+	for _, l := range strings.Split(strings.TrimSpace(string(ps)), "\n") {
+		if l != "" {
+			out = append(out, "container "+l)
+		}
+	}
+	return out
+}
+
+// TestPodmanStudy runs a CPU workload and net.rr (TCP and UDP, on the host
+// and across a wire) in podman-bridge and podman-host: every run must
+// succeed, the report must name Podman's engine, and nothing may be left.
+func TestPodmanStudy(t *testing.T) {
+	requirePodman(t)
+	requireWire(t)
+	dir := t.TempDir()
+	dbPath := filepath.Join(dir, "p.db")
+	cmd := exec.Command(boxtaxBin, "run", testdata(t, "podman-net.yaml"), "--db", dbPath, "--settle", "0", "--monitor-interval", "0", "--quiet")
+	var stderr bytes.Buffer
+	cmd.Dir, cmd.Stderr = dir, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	pid := cmd.Process.Pid
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("run: %v\n%s", err, stderr.String())
+	}
+	// The two Podman environments (podman-bridge the baseline): cpu.prime
+	// once each, net.rr in 2 protocols x 2 wires each.
+	if n := okRuns(t, dbPath); n != 10 {
+		t.Errorf("%d ok runs, want 10\n%s", n, stderr.String())
+	}
+	rep := runIn(t, dir, "report", "--db", dbPath)
+	for _, want := range []string{"podman-bridge", "podman-host", "Podman Engine", "rtt"} {
+		if !strings.Contains(strings.ToLower(rep.stdout), strings.ToLower(want)) {
+			t.Errorf("report lacks %q:\n%s", want, rep.stdout)
+		}
+	}
+	if left := podmanLeftovers(t, pid); len(left) > 0 {
+		t.Errorf("left behind:\n%s", strings.Join(left, "\n"))
+	}
+	if rules, _ := exec.Command("iptables", "-w", "-S", "FORWARD").CombinedOutput(); strings.Contains(string(rules), fmt.Sprintf("boxtax-podman:%d", pid)) {
+		t.Errorf("the FORWARD rule for Podman's bridge was left:\n%s", rules)
+	}
+}
+
+// TestInterruptRemovesPodman sends SIGINT to a real boxtax process while
+// a Podman server container runs with its client across a wire: the
+// container, boxtax's Podman service and the wire must all go, and the
+// study resumes.
+func TestInterruptRemovesPodman(t *testing.T) {
+	requirePodman(t)
+	requireWire(t)
+	dir := t.TempDir()
+	dbPath := filepath.Join(dir, "p.db")
+	cmd := exec.Command(boxtaxBin, "run", testdata(t, "podman-slow.yaml"), "--db", dbPath, "--seed", "2", "--settle", "0", "--monitor-interval", "0")
+	var stderr bytes.Buffer
+	cmd.Stderr, cmd.Dir = &stderr, dir
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	pid := cmd.Process.Pid
+	deadline := time.Now().Add(90 * time.Second)
+	for {
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatalf("no Podman container and wire within 90 s; stderr: %s", stderr.String())
+		}
+		left := strings.Join(podmanLeftovers(t, pid), "\n")
+		if strings.Contains(left, "container ") && len(leftovers(t, pid)) > 0 {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	time.Sleep(700 * time.Millisecond) // into the transfer
+	cmd.Process.Signal(syscall.SIGINT)
+	err := cmd.Wait()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != ExitInterrupted {
+		t.Fatalf("exit: %v, want %d; stderr: %s", err, ExitInterrupted, stderr.String())
+	}
+	if left := podmanLeftovers(t, pid); len(left) > 0 {
+		t.Errorf("Podman objects left behind after SIGINT:\n%s", strings.Join(left, "\n"))
+	}
+	if left := leftovers(t, pid); len(left) > 0 {
+		t.Errorf("wire objects left behind after SIGINT:\n%s", strings.Join(left, "\n"))
+	}
+	res := runIn(t, dir, "run", "--resume", "--db", dbPath, "--settle", "0", "--monitor-interval", "0")
+	if res.code != ExitOK {
+		t.Fatalf("resume: exit %d\n%s", res.code, res.stderr)
+	}
+	if n := okRuns(t, dbPath); n != 6 {
+		t.Errorf("%d ok runs after resume, want 6", n)
+	}
+}
+
+// TestPodmanNotInstalledNamesTheFix: without podman, podman-bridge is
+// refused in list envs and before a study starts, with the command that
+// installs it.
+func TestPodmanNotInstalledNamesTheFix(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("PATH", t.TempDir())
+	t.Setenv("CONTAINER_HOST", "unix://"+filepath.Join(dir, "none.sock"))
+	res := runIn(t, dir, "list", "envs")
+	if !strings.Contains(res.stdout, "podman-bridge  no: podman-bridge: podman is not installed (Debian/Ubuntu: apt-get install podman)") {
+		t.Errorf("list envs does not say Podman is missing and how to install it:\n%s", res.stdout)
+	}
+	start := time.Now()
+	res = runIn(t, dir, "run", "--envs", "native,podman-host", "--workloads", "cpu.prime", "--settle", "0", "--monitor-interval", "0")
+	if res.code != ExitUsage {
+		t.Fatalf("exit %d, want %d\n%s", res.code, ExitUsage, res.stderr)
+	}
+	for _, w := range []string{"environment podman-host is not available", "apt-get install podman", "--envs native"} {
+		if !strings.Contains(res.stderr, w) {
+			t.Errorf("message lacks %q:\n%s", w, res.stderr)
+		}
+	}
+	if took := time.Since(start); took > 20*time.Second {
+		t.Errorf("the refusal took %v, want < 20 s", took)
+	}
+}
