@@ -147,8 +147,8 @@ func TestInterruptRemovesPodman(t *testing.T) {
 	if res.code != ExitOK {
 		t.Fatalf("resume: exit %d\n%s", res.code, res.stderr)
 	}
-	if n := okRuns(t, dbPath); n != 6 {
-		t.Errorf("%d ok runs after resume, want 6", n)
+	if n := okRuns(t, dbPath); n != 3 {
+		t.Errorf("%d ok runs after resume, want 3", n)
 	}
 }
 
