@@ -54,9 +54,13 @@ func engineFacts(ctx context.Context, c *docker.Client) *hostinfo.Docker {
 }
 
 // podmanFacts asks the Podman service of an opened podman environment
-// about itself; nil when envs has none.
-func podmanFacts(ctx context.Context, envs map[string]env.Environment) *hostinfo.Docker {
+// (podman-bridge or podman-host, or with rootless podman-rootless) about
+// itself; nil when envs has none.
+func podmanFacts(ctx context.Context, envs map[string]env.Environment, rootless bool) *hostinfo.Docker {
 	for _, name := range slices.Sorted(maps.Keys(envs)) {
+		if (name == "podman-rootless") != rootless {
+			continue
+		}
 		p, ok := envs[name].(interface {
 			Client() *docker.Client
 			ServiceOrigin() string
@@ -88,5 +92,5 @@ func podmanSysinfo(ctx context.Context, g *Globals) *hostinfo.Docker {
 		}
 		return &hostinfo.Docker{Error: err.Error()}
 	}
-	return podmanFacts(ctx, envs)
+	return podmanFacts(ctx, envs, false)
 }

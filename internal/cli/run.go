@@ -184,7 +184,7 @@ func runStudy(ctx context.Context, g *Globals, o runOptions) error {
 		}
 		host := collectHost(ctx, g, hasDocker(spec.EnvNames()) || hasDocker(mapKeys(unavailable)))
 		host.Device, host.Unavailable = o.HostLabel, unavailable
-		host.Podman = podmanFacts(ctx, envs)
+		host.Podman, host.PodmanRootless = podmanFacts(ctx, envs, false), podmanFacts(ctx, envs, true)
 		if slices.Contains(spec.EnvNames(), "lxc") {
 			host.LXC = hostinfo.CollectLXC(ctx)
 		}

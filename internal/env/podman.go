@@ -20,6 +20,12 @@ func init() {
 		return newPodmanEnv("podman-host", "host",
 			`the worker in a Podman container sharing the host's network stack, "podman run --network host"`, o)
 	})
+	Register("podman-rootless", func(o Options) Environment {
+		e := newPodmanEnv("podman-rootless", "bridge",
+			`the worker in a rootless Podman container (an ordinary user's, in a user namespace) on its bridge network, ports forwarded by rootlessport`, o)
+		e.rootless = true
+		return e
+	})
 }
 
 // podmanEnv runs the worker in a Podman container through Podman's
@@ -29,6 +35,10 @@ func init() {
 // boxtax starts for the study and stops at its end (podman_service.go).
 type podmanEnv struct {
 	*dockerEnv // its client is set once the service answers
+
+	// rootless: Podman runs as an ordinary user (rootlessUser), also when
+	// boxtax runs as root.
+	rootless bool
 
 	mu      sync.Mutex
 	svc     *podmanService
@@ -45,7 +55,13 @@ func (p *podmanEnv) service(ctx context.Context) (*podmanService, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.svc == nil && p.openErr == nil {
-		p.svc, p.openErr = openPodmanService(ctx)
+		var u *podmanUser
+		if p.rootless {
+			u, p.openErr = rootlessUser()
+		}
+		if p.openErr == nil {
+			p.svc, p.openErr = openPodmanService(ctx, u)
+		}
 		if p.openErr == nil {
 			p.client = p.svc.client
 			p.limitCaps = p.svc.limits
@@ -77,7 +93,7 @@ func (p *podmanEnv) Prepare(ctx context.Context) error {
 	if err := p.Available(ctx); err != nil {
 		return err
 	}
-	if p.networkMode == "bridge" {
+	if p.networkMode == "bridge" && !p.svc.rootless {
 		if err := p.svc.allowForward(ctx); err != nil {
 			return fmt.Errorf("%s: %w", p.name, err)
 		}
@@ -170,7 +186,7 @@ func (p *podmanEnv) Close(ctx context.Context) error {
 // through the user's service or one started for the purpose. Where Podman
 // is not installed it does nothing.
 func RemovePodmanManaged(ctx context.Context, force, images bool) (removed, live int, tags []string, err error) {
-	svc, err := openPodmanService(ctx)
+	svc, err := openPodmanService(ctx, nil)
 	if err != nil {
 		if _, lookErr := exec.LookPath("podman"); lookErr != nil {
 			return 0, 0, nil, nil

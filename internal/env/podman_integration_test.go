@@ -31,6 +31,14 @@ func requirePodman(t *testing.T, name string) *podmanEnv {
 		}
 		t.Skipf("podman is not installed here: %v", err)
 	}
+	if name == "podman-rootless" {
+		if _, err := rootlessUser(); err != nil {
+			if ci {
+				t.Fatalf("CI sets BOXTAX_PODMAN_USER to a user for rootless Podman (.ci/run): %v", err)
+			}
+			t.Skipf("no user for rootless Podman here: %v", err)
+		}
+	}
 	bin := buildFakeWorker(t, t.TempDir())
 	e, err := New(name, Options{BinaryPath: bin, Version: "test"})
 	if err != nil {
@@ -213,5 +221,29 @@ func TestPodmanHostSharesTheNetwork(t *testing.T) {
 	b := requirePodman(t, "podman-bridge")
 	if addr, err := b.NATAddress(ctx); err != nil || addr != "127.0.0.1" || !b.OwnNetwork() {
 		t.Errorf("podman-bridge: NATAddress %q, %v, OwnNetwork %v", addr, err, b.OwnNetwork())
+	}
+}
+
+// TestPodmanRootless runs the worker in rootless Podman: the service runs
+// as the ordinary user, the run says so, and nothing is left.
+func TestPodmanRootless(t *testing.T) {
+	e := requirePodman(t, "podman-rootless")
+	ctx := context.Background()
+	if err := e.Prepare(ctx); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	settings, err := Run(ctx, e, Spec{Args: []string{"lines", "3"}}, &out, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.String() != "line 1\nline 2\nline 3\n" {
+		t.Errorf("stdout %q", out.String())
+	}
+	if settings["rootless"] != "true" || settings["env"] != "podman-rootless" || settings["network_mode"] != "bridge" {
+		t.Errorf("settings %v: want rootless, podman-rootless, bridge", settings)
+	}
+	if uid := processUID(e.svc.pid); uid == 0 || uid < 0 {
+		t.Errorf("the rootless service runs as uid %d", uid)
 	}
 }

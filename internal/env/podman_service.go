@@ -26,7 +26,9 @@ import (
 type podmanService struct {
 	client   *docker.Client
 	cmd      *exec.Cmd // nil: the user's service
-	dir      string    // the private socket's directory, with the service's log
+	pid      int       // the service's process, 0 if unknown
+	user     *podmanUser
+	dir      string // the private socket's directory, with the service's log
 	exited   chan error
 	runtime  string // the OCI runtime boxtax chose for its own service, e.g. runc
 	rootless bool
@@ -56,41 +58,64 @@ func (s *podmanService) allowForward(ctx context.Context) error {
 
 var podmanShared struct {
 	sync.Mutex
-	svc *podmanService
+	byUser map[int]*podmanService // by the uid the service runs as; -1: this process's user
 }
+
+// podmanUser is the ordinary user a rootless Podman service runs as when
+// boxtax runs as root (podman-rootless); nil is boxtax's own user.
+type podmanUser struct {
+	name     string
+	uid, gid int
+	home     string
+}
+
+func (u *podmanUser) key() int {
+	if u == nil {
+		return -1
+	}
+	return u.uid
+}
+
+// runtimeDir is the user's XDG_RUNTIME_DIR, where Podman keeps its state.
+func (u *podmanUser) runtimeDir() string { return fmt.Sprintf("/run/user/%d", u.uid) }
 
 // podmanServiceTimeout bounds how long a new service may take to answer.
 const podmanServiceTimeout = 20 * time.Second
 
 // openPodmanService returns the process's Podman service, finding or
 // starting it on first use; each call is paired with a close.
-func openPodmanService(ctx context.Context) (*podmanService, error) {
+func openPodmanService(ctx context.Context, u *podmanUser) (*podmanService, error) {
 	podmanShared.Lock()
 	defer podmanShared.Unlock()
-	if s := podmanShared.svc; s != nil {
+	if s := podmanShared.byUser[u.key()]; s != nil {
 		s.refs++
 		return s, nil
 	}
-	s, err := findPodmanService(ctx)
+	s, err := findPodmanService(ctx, u)
 	if err != nil {
 		return nil, err
 	}
 	if s == nil {
-		if s, err = startPodmanService(ctx); err != nil {
+		if s, err = startPodmanService(ctx, u); err != nil {
 			return nil, err
 		}
 	}
+	s.user = u
 	info, err := s.client.Info(ctx)
 	if err != nil {
 		_ = s.stop()
 		return nil, fmt.Errorf("asking the Podman service about itself: %w", err)
 	}
-	s.info, s.rootless = info, info.Rootless()
+	s.info = info
+	s.rootless = info.Rootless() || s.pid > 0 && processUID(s.pid) != 0
 	if s.runtime == "" {
 		s.runtime = info.DefaultRuntime
 	}
 	s.refs = 1
-	podmanShared.svc = s
+	if podmanShared.byUser == nil {
+		podmanShared.byUser = map[int]*podmanService{}
+	}
+	podmanShared.byUser[u.key()] = s
 	return s, nil
 }
 
@@ -102,8 +127,8 @@ func (s *podmanService) close(ctx context.Context) error {
 	if s.refs > 0 {
 		return nil
 	}
-	if podmanShared.svc == s {
-		podmanShared.svc = nil
+	if podmanShared.byUser[s.user.key()] == s {
+		delete(podmanShared.byUser, s.user.key())
 	}
 	var ferr error
 	if s.forward {
@@ -116,7 +141,10 @@ func (s *podmanService) close(ctx context.Context) error {
 // podmanSockets are where a user's Podman service listens: CONTAINER_HOST
 // (Podman's own variable) when it names a unix socket, else the rootful
 // socket for root and the user's rootless socket for others.
-func podmanSockets() []string {
+func podmanSockets(u *podmanUser) []string {
+	if u != nil {
+		return []string{"unix://" + filepath.Join(u.runtimeDir(), "podman", "podman.sock")}
+	}
 	if h := os.Getenv("CONTAINER_HOST"); strings.HasPrefix(h, "unix://") {
 		return []string{h}
 	}
@@ -131,8 +159,8 @@ func podmanSockets() []string {
 
 // findPodmanService returns the user's Podman service when its socket
 // answers as Podman does, nil when there is none.
-func findPodmanService(ctx context.Context) (*podmanService, error) {
-	for _, host := range podmanSockets() {
+func findPodmanService(ctx context.Context, u *podmanUser) (*podmanService, error) {
+	for _, host := range podmanSockets(u) {
 		path := strings.TrimPrefix(host, "unix://")
 		if _, err := os.Stat(path); err != nil {
 			continue
@@ -154,7 +182,8 @@ func findPodmanService(ctx context.Context) (*podmanService, error) {
 		if !strings.Contains(strings.ToLower(e.Name), "podman") {
 			return nil, fmt.Errorf("the service at %s is %s, not Podman: unset CONTAINER_HOST or point it at a Podman socket", host, e.Name)
 		}
-		return &podmanService{client: c, limits: peerLimits(path)}, nil
+		pid := peerPID(path)
+		return &podmanService{client: c, pid: pid, limits: processLimits(pid)}, nil
 	}
 	return nil, nil
 }
@@ -162,11 +191,11 @@ func findPodmanService(ctx context.Context) (*podmanService, error) {
 // startPodmanService starts podman system service on a private socket and
 // waits until it answers. The service dies with boxtax (parent-death
 // signal) should boxtax itself be killed.
-func startPodmanService(ctx context.Context) (*podmanService, error) {
+func startPodmanService(ctx context.Context, u *podmanUser) (*podmanService, error) {
 	bin, err := exec.LookPath("podman")
 	if err != nil {
 		return nil, errors.New("podman is not installed (Debian/Ubuntu: apt-get install podman), " +
-			"and no Podman service answers at " + strings.Join(podmanSockets(), " or "))
+			"and no Podman service answers at " + strings.Join(podmanSockets(u), " or "))
 	}
 	dir, err := os.MkdirTemp("", "boxtax-podman-")
 	if err != nil {
@@ -182,6 +211,15 @@ func startPodmanService(ctx context.Context) (*podmanService, error) {
 	args = append(args, "system", "service", "--time=0", sock)
 	cmd := exec.Command(bin, args...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	if u != nil {
+		// Rootless Podman as the user: their own credentials, home and
+		// runtime directory (made here if no login made it), and the
+		// socket in a directory they own.
+		if err := asPodmanUser(cmd, u, dir); err != nil {
+			os.RemoveAll(dir)
+			return nil, err
+		}
+	}
 	logFile, err := os.Create(filepath.Join(dir, "service.log"))
 	if err != nil {
 		os.RemoveAll(dir)
@@ -193,7 +231,7 @@ func startPodmanService(ctx context.Context) (*podmanService, error) {
 		os.RemoveAll(dir)
 		return nil, fmt.Errorf("starting podman system service: %w", err)
 	}
-	s := &podmanService{cmd: cmd, dir: dir, runtime: runtime}
+	s := &podmanService{cmd: cmd, dir: dir, runtime: runtime, pid: cmd.Process.Pid}
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
 	s.exited = exited
@@ -226,7 +264,7 @@ func startPodmanService(ctx context.Context) (*podmanService, error) {
 			return nil, fmt.Errorf("podman system service did not answer within %v: %v %s", podmanServiceTimeout, err, log)
 		}
 	}
-	s.limits = processLimits(cmd.Process.Pid)
+	s.limits = processLimits(s.pid)
 	return s, nil
 }
 
@@ -329,31 +367,50 @@ func cgroupHybrid() bool {
 	return v1 && v2
 }
 
-// peerLimits reads the hard limits of the process listening on a unix
-// socket (SO_PEERCRED), falling back to this process's own.
-func peerLimits(path string) map[string]int64 {
+// peerPID is the process listening on a unix socket (SO_PEERCRED), 0 if
+// it cannot be told.
+func peerPID(path string) int {
 	conn, err := net.DialTimeout("unix", path, 2*time.Second)
-	if err == nil {
-		defer conn.Close()
-		if raw, err := conn.(*net.UnixConn).SyscallConn(); err == nil {
-			var pid int32
-			_ = raw.Control(func(fd uintptr) {
-				if cred, err := syscall.GetsockoptUcred(int(fd), syscall.SOL_SOCKET, syscall.SO_PEERCRED); err == nil {
-					pid = cred.Pid
-				}
-			})
-			if pid > 0 {
-				return processLimits(int(pid))
+	if err != nil {
+		return 0
+	}
+	defer conn.Close()
+	raw, err := conn.(*net.UnixConn).SyscallConn()
+	if err != nil {
+		return 0
+	}
+	var pid int32
+	_ = raw.Control(func(fd uintptr) {
+		if cred, err := syscall.GetsockoptUcred(int(fd), syscall.SOL_SOCKET, syscall.SO_PEERCRED); err == nil {
+			pid = cred.Pid
+		}
+	})
+	return int(pid)
+}
+
+// processUID is the real user id of a process, -1 if it cannot be read.
+func processUID(pid int) int {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return -1
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if f := strings.Fields(l); len(f) > 1 && f[0] == "Uid:" {
+			if uid, err := strconv.Atoi(f[1]); err == nil {
+				return uid
 			}
 		}
 	}
-	return processLimits(os.Getpid())
+	return -1
 }
 
 // processLimits reads a process's hard limits of open files and processes
 // from /proc/PID/limits; a limit it cannot read is left out.
 func processLimits(pid int) map[string]int64 {
 	out := map[string]int64{}
+	if pid <= 0 {
+		pid = os.Getpid()
+	}
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/limits", pid))
 	if err != nil {
 		return out

@@ -30,7 +30,8 @@ type Host struct {
 	Governor       string    `json:"cpu_governor,omitempty"`
 	Virtualized    string    `json:"virtualized,omitempty"` // hypervisor vendor when /proc/cpuinfo says so
 	Docker         *Docker   `json:"docker,omitempty"`
-	Podman         *Docker   `json:"podman,omitempty"` // the Podman service behind podman-bridge and podman-host
+	Podman         *Docker   `json:"podman,omitempty"`          // the Podman service behind podman-bridge and podman-host
+	PodmanRootless *Docker   `json:"podman_rootless,omitempty"` // the rootless one behind podman-rootless
 	LXC            *LXC      `json:"lxc,omitempty"`
 	Boxtax         string    `json:"boxtax_version"`
 	CollectedAt    time.Time `json:"collected_at"`

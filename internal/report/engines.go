@@ -16,6 +16,8 @@ func engineFor(h hostinfo.Host, env string) string {
 	switch {
 	case strings.HasPrefix(env, "docker"):
 		d = h.Docker
+	case env == "podman-rootless":
+		d = h.PodmanRootless
 	case strings.HasPrefix(env, "podman"):
 		d = h.Podman
 	case env == "lxc":

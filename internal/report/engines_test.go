@@ -44,3 +44,17 @@ func TestEnginesLineNamesLXC(t *testing.T) {
 		t.Errorf("no LXC facts: %q", got)
 	}
 }
+
+func TestEnginesLineNamesPodman(t *testing.T) {
+	h := hostinfo.Host{
+		Docker:         &hostinfo.Docker{Engine: "Docker Engine", ServerVersion: "20.10.24", APIVersion: "1.41", StorageDriver: "fuse-overlayfs", OCIRuntime: "runc"},
+		Podman:         &hostinfo.Docker{Engine: "Podman Engine", ServerVersion: "4.3.1", APIVersion: "1.41", StorageDriver: "overlay", OCIRuntime: "runc"},
+		PodmanRootless: &hostinfo.Docker{Engine: "Podman Engine", ServerVersion: "4.3.1", APIVersion: "1.41", StorageDriver: "vfs", OCIRuntime: "crun", Rootless: true},
+	}
+	want := "docker-bridge: Docker Engine 20.10.24, API 1.41, fuse-overlayfs; " +
+		"podman-bridge, podman-host: Podman Engine 4.3.1, API 1.41, overlay, runtime runc; " +
+		"podman-rootless: Podman Engine 4.3.1, API 1.41, vfs, runtime crun, rootless"
+	if got := enginesLine(h, []string{"native", "docker-bridge", "podman-bridge", "podman-host", "podman-rootless"}); got != want {
+		t.Errorf("enginesLine = %q, want %q", got, want)
+	}
+}
