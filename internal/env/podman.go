@@ -108,6 +108,12 @@ func (p *podmanEnv) Start(ctx context.Context, spec Spec, stdout, stderr io.Writ
 	if err != nil {
 		return nil, err
 	}
+	if svc.rootless && svc.info.CgroupVersion == "1" && (spec.CPUSet != "" || spec.CPURealtimeRuntimeUs > 0) {
+		// Podman would only warn ("Resource limits are not supported and
+		// ignored on cgroups V1 rootless systems") and run unpinned.
+		return nil, fmt.Errorf("%s: rootless Podman cannot give a container CPUs %q or a real-time budget on a cgroup v1 host "+
+			"(it ignores resource limits there): run this workload in podman-bridge, or on a cgroup v2 host", p.name, spec.CPUSet)
+	}
 	inst, err := p.dockerEnv.Start(ctx, spec, stdout, stderr)
 	if err != nil {
 		return nil, svc.explain(err)

@@ -246,4 +246,11 @@ func TestPodmanRootless(t *testing.T) {
 	if uid := processUID(e.svc.pid); uid == 0 || uid < 0 {
 		t.Errorf("the rootless service runs as uid %d", uid)
 	}
+	if e.svc.info.CgroupVersion == "1" {
+		// Podman would ignore the cpuset with a warning and run unpinned.
+		_, err := Run(ctx, e, Spec{Args: []string{"lines", "1"}, CPUSet: "0"}, io.Discard, io.Discard)
+		if err == nil || !strings.Contains(err.Error(), "cgroup v1") {
+			t.Errorf("a cpuset in rootless Podman on cgroup v1: %v, want a refusal naming cgroup v1", err)
+		}
+	}
 }
