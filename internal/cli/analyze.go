@@ -189,7 +189,7 @@ func studyDatasets(ctx context.Context, o analyzeOptions) ([]*analysis.Dataset, 
 		if _, err := os.Stat(p); err != nil {
 			return nil, usagef("no database at %s: run a study first (boxtax run) or pass --db", p)
 		}
-		db, err := store.Open(ctx, p)
+		db, err := store.OpenReadOnly(ctx, p)
 		if err != nil {
 			return nil, err
 		}

@@ -80,7 +80,7 @@ func listStored(ctx context.Context, tw *tabwriter.Writer, path string) error {
 	if _, err := os.Stat(path); err != nil {
 		return nil
 	}
-	s, err := store.Open(ctx, path)
+	s, err := store.OpenReadOnly(ctx, path)
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,88 @@
+package cli
+
+import (
+	"context"
+	"database/sql"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	_ "modernc.org/sqlite"
+)
+
+// TestReadersNeedOnlyRead: report, analyze and list read a database that
+// the user may only read, in a directory the user cannot write (issue 15
+// item 5), as a real unprivileged process; an older database there is
+// refused with what to do instead of a failed upgrade.
+func TestReadersNeedOnlyRead(t *testing.T) {
+	setpriv, err := exec.LookPath("setpriv")
+	if err != nil || os.Geteuid() != 0 {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("CI runs as root with setpriv (util-linux) to test an unprivileged reader: %v", err)
+		}
+		t.Skip("needs root and setpriv to run a reader as another user")
+	}
+	work := t.TempDir()
+	res := runIn(t, work, "run", testdata(t, "tiny.yaml"), "--envs", "native", "--workloads", "cpu.prime", "--warmup", "0",
+		"--settle", "0", "--monitor-interval", "0", "--quiet", "--db", filepath.Join(work, "r.db"))
+	if res.code != ExitOK {
+		t.Fatalf("run: exit %d\n%s", res.code, res.stderr)
+	}
+	// A directory and files owned by root, readable by all, writable by
+	// root only (the -wal and -shm files are gone after the writer closed).
+	dir, err := os.MkdirTemp("", "boxtax-ro-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	b, err := os.ReadFile(filepath.Join(work, "r.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	db := filepath.Join(dir, "r.db")
+	if err := os.WriteFile(db, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	asNobody := func(args ...string) (string, error) {
+		cmd := exec.Command(setpriv, append([]string{"--reuid=65534", "--regid=65534", "--clear-groups", boxtaxBin}, args...)...)
+		cmd.Dir = dir
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	for _, args := range [][]string{
+		{"report", "--db", db},
+		{"report", "--db", db, "--format", "json"},
+		{"list", "studies", "--db", db},
+	} {
+		out, err := asNobody(args...)
+		if err != nil || !strings.Contains(out, "cpu.prime") && !strings.Contains(out, "tiny") {
+			t.Errorf("boxtax %s as an unprivileged user: %v\n%s", strings.Join(args, " "), err, out)
+		}
+	}
+	// analyze reads the runs, and finds one environment: nothing to compare.
+	if out, _ := asNobody("analyze", "--db", db); !strings.Contains(out, "cpu.prime: no factor has two or more levels") {
+		t.Errorf("analyze as an unprivileged user did not read the runs:\n%s", out)
+	}
+	after, _ := os.ReadFile(db)
+	if string(after) != string(b) {
+		t.Errorf("the readers changed the database file")
+	}
+	// The same database as an older boxtax left it.
+	sq, err := sql.Open("sqlite", "file:"+db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := sq.ExecContext(context.Background(), "PRAGMA user_version = 1"); err != nil {
+		t.Fatal(err)
+	}
+	sq.Close()
+	out, err := asNobody("report", "--db", db)
+	if err == nil || !strings.Contains(out, "written by an older boxtax") || !strings.Contains(out, "as its owner") {
+		t.Errorf("an older database the user cannot upgrade: %v\n%s", err, out)
+	}
+}
