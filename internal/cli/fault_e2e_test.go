@@ -1,0 +1,388 @@
+package cli
+
+// The fault-injection suite (issue 15): a real boxtax process, the real
+// Docker engine, and the faults a device in the field meets: the
+// controller killed outright, a worker or its container killed, the
+// Docker daemon's connection lost, the disk full. After each: the database
+// passes SQLite's integrity check, no finished run is lost or doubled,
+// nothing boxtax started is left once `boxtax clean` ran, and the study
+// can be completed.
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/boxtax/boxtax/internal/store"
+)
+
+// integrityOK runs SQLite's integrity check on the database and checks
+// that no run's samples are doubled.
+func integrityOK(t *testing.T, path string) {
+	t.Helper()
+	db, err := sql.Open("sqlite", "file:"+path+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var res string
+	if err := db.QueryRow("PRAGMA integrity_check").Scan(&res); err != nil || res != "ok" {
+		t.Errorf("integrity_check of %s: %q, %v", path, res, err)
+	}
+	var doubled int
+	if err := db.QueryRow(`SELECT COUNT(*) FROM (SELECT run_id, instance, metric FROM samples GROUP BY run_id, instance, metric HAVING COUNT(*) > 1)`).Scan(&doubled); err != nil || doubled != 0 {
+		t.Errorf("%d (run, metric) pairs have more than one sample: %v", doubled, err)
+	}
+}
+
+// runsByStatus counts the latest study's measured runs by status.
+func runsByStatus(t *testing.T, path string) map[string]int {
+	t.Helper()
+	db, err := store.OpenReadOnly(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	st, err := db.LatestStudy(context.Background(), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs, err := db.Runs(context.Background(), st.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]int{}
+	for _, r := range runs {
+		if !r.Warmup {
+			out[r.Status]++
+		}
+	}
+	return out
+}
+
+// startRun starts `boxtax run` as a real process with extra environment.
+func startRun(t *testing.T, dir string, env []string, args ...string) (*exec.Cmd, *bytes.Buffer) {
+	t.Helper()
+	cmd := exec.Command(boxtaxBin, append([]string{"run"}, args...)...)
+	var stderr bytes.Buffer
+	cmd.Stderr, cmd.Dir, cmd.Env = &stderr, dir, append(os.Environ(), env...)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if cmd.ProcessState == nil {
+			cmd.Process.Kill()
+			cmd.Wait()
+		}
+	})
+	return cmd, &stderr
+}
+
+// waitFor polls cond until it holds, failing the test after limit.
+func waitFor(t *testing.T, limit time.Duration, what string, stderr *bytes.Buffer, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(limit)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s did not happen within %v; stderr:\n%s", what, limit, stderr.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// TestKilledControllerIsCleanedAndResumed: SIGKILL (no clean-up possible)
+// while a container runs; boxtax clean removes the container by its
+// controller label, the database is intact, and --resume completes the
+// study with every finished run kept once.
+func TestKilledControllerIsCleanedAndResumed(t *testing.T) {
+	c := requireDocker(t)
+	dir := t.TempDir()
+	dbPath := filepath.Join(dir, "k.db")
+	cmd, stderr := startRun(t, dir, nil, testdata(t, "slow.yaml"), "--db", dbPath, "--seed", "3", "--settle", "0", "--monitor-interval", "0")
+	pid := cmd.Process.Pid
+	waitFor(t, 90*time.Second, "a finished run and a running container", stderr, func() bool {
+		return okRuns(t, dbPath) >= 1 && len(containersOf(t, c, pid)) > 0
+	})
+	time.Sleep(300 * time.Millisecond)
+	cmd.Process.Kill()
+	cmd.Wait()
+	kept := okRuns(t, dbPath)
+	if len(containersOf(t, c, pid)) == 0 {
+		t.Fatal("no container of the killed controller is left: the test did not kill it mid-run")
+	}
+	integrityOK(t, dbPath)
+	res := runIn(t, dir, "clean")
+	if res.code != ExitOK || !strings.Contains(res.stdout, "removed 1 container(s) started by boxtax") {
+		t.Errorf("clean: exit %d\n%s%s", res.code, res.stdout, res.stderr)
+	}
+	if left := containersOf(t, c, pid); len(left) > 0 {
+		t.Errorf("%d container(s) of the killed controller left after clean", len(left))
+	}
+	res = runIn(t, dir, "run", "--resume", "--db", dbPath, "--settle", "0", "--monitor-interval", "0")
+	if res.code != ExitOK {
+		t.Fatalf("resume: exit %d\n%s", res.code, res.stderr)
+	}
+	if !strings.Contains(res.stderr, fmt.Sprintf("(%d done before)", kept)) {
+		t.Errorf("resume did not start after the %d kept runs:\n%s", kept, res.stderr)
+	}
+	if got := runsByStatus(t, dbPath); got[store.RunOK] != 6 || len(got) != 1 {
+		t.Errorf("runs after resume: %v, want 6 ok", got)
+	}
+	integrityOK(t, dbPath)
+}
+
+// TestKilledWorkerIsAFailedRunAndTheStudyGoesOn: the native worker
+// process killed, and the container killed (docker kill): each is a failed
+// run with its reason, and every other run finishes.
+func TestKilledWorkerIsAFailedRunAndTheStudyGoesOn(t *testing.T) {
+	c := requireDocker(t)
+	dir := t.TempDir()
+	dbPath := filepath.Join(dir, "w.db")
+	cmd, stderr := startRun(t, dir, nil, testdata(t, "slow.yaml"), "--db", dbPath, "--seed", "5", "--settle", "0", "--monitor-interval", "0")
+	pid := cmd.Process.Pid
+	var killedNative, killedContainer bool
+	waitFor(t, 90*time.Second, "a native worker and a container to kill", stderr, func() bool {
+		if !killedNative {
+			if w := workerChild(pid); w > 0 {
+				time.Sleep(200 * time.Millisecond)
+				killedNative = syscall.Kill(w, syscall.SIGKILL) == nil
+			}
+		}
+		if !killedContainer {
+			for _, ct := range containersOf(t, c, pid) {
+				if ct.State == "running" {
+					time.Sleep(200 * time.Millisecond)
+					killedContainer = c.ContainerKill(context.Background(), ct.ID, "KILL") == nil
+				}
+			}
+		}
+		return killedNative && killedContainer
+	})
+	err := cmd.Wait()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != ExitRunsFailed {
+		t.Fatalf("exit: %v, want %d (runs failed); stderr:\n%s", err, ExitRunsFailed, stderr.String())
+	}
+	if got := runsByStatus(t, dbPath); got[store.RunFailed] != 2 || got[store.RunOK] != 4 {
+		t.Errorf("runs: %v, want 2 failed and 4 ok", got)
+	}
+	rep := runIn(t, dir, "report", "--db", dbPath)
+	for _, want := range []string{"cpu.prime @ native", "signal: killed", "cpu.prime @ docker-host", "exited with code 137"} {
+		if !strings.Contains(rep.stdout+rep.stderr, want) {
+			t.Errorf("the report's failed runs lack %q:\n%s", want, rep.stdout)
+		}
+	}
+	if left := containersOf(t, c, pid); len(left) > 0 {
+		t.Errorf("%d container(s) left", len(left))
+	}
+	integrityOK(t, dbPath)
+}
+
+// workerChild is the pid of a running native worker of the controller
+// pid (a child whose command line is "... worker ..."), 0 if none.
+func workerChild(pid int) int {
+	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
+	for _, p := range stats {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		s := string(b)
+		f := strings.Fields(s[strings.LastIndexByte(s, ')')+2:])
+		if len(f) < 2 || f[1] != strconv.Itoa(pid) {
+			continue
+		}
+		cmdline, _ := os.ReadFile(filepath.Join(filepath.Dir(p), "cmdline"))
+		if args := strings.Split(string(cmdline), "\x00"); len(args) > 1 && args[1] == "worker" {
+			child, _ := strconv.Atoi(filepath.Base(filepath.Dir(p)))
+			return child
+		}
+	}
+	return 0
+}
+
+// socketProxy forwards a unix socket to the Docker daemon's until cut.
+type socketProxy struct {
+	ln    net.Listener
+	mu    sync.Mutex
+	conns []net.Conn
+}
+
+func newSocketProxy(t *testing.T, path, target string) *socketProxy {
+	t.Helper()
+	ln, err := net.Listen("unix", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &socketProxy{ln: ln}
+	go func() {
+		for {
+			in, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			out, err := net.Dial("unix", target)
+			if err != nil {
+				in.Close()
+				continue
+			}
+			p.mu.Lock()
+			p.conns = append(p.conns, in, out)
+			p.mu.Unlock()
+			go func() { io.Copy(out, in); out.Close() }()
+			go func() { io.Copy(in, out); in.Close() }()
+		}
+	}()
+	t.Cleanup(p.cut)
+	return p
+}
+
+// cut closes the socket and every connection through it, as a daemon
+// that died would.
+func (p *socketProxy) cut() {
+	p.ln.Close()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, c := range p.conns {
+		c.Close()
+	}
+	p.conns = nil
+}
+
+// TestDockerConnectionLostMidStudy: the daemon's socket goes away while a
+// container runs. boxtax stops the study saying what happened and how to
+// go on, keeps every finished run, and once the daemon answers again clean
+// removes the container and --resume completes the study.
+func TestDockerConnectionLostMidStudy(t *testing.T) {
+	c := requireDocker(t)
+	dir := t.TempDir()
+	sockDir, err := os.MkdirTemp("", "bxsock")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(sockDir)
+	sock := filepath.Join(sockDir, "docker.sock")
+	target := strings.TrimPrefix(c.Host(), "unix://")
+	proxy := newSocketProxy(t, sock, target)
+	dbPath := filepath.Join(dir, "d.db")
+	hostEnv := "DOCKER_HOST=unix://" + sock
+	cmd, stderr := startRun(t, dir, []string{hostEnv}, testdata(t, "slow.yaml"), "--db", dbPath, "--seed", "3", "--settle", "0", "--monitor-interval", "0")
+	pid := cmd.Process.Pid
+	waitFor(t, 90*time.Second, "a finished run and a running container", stderr, func() bool {
+		return okRuns(t, dbPath) >= 1 && len(containersOf(t, c, pid)) > 0
+	})
+	time.Sleep(300 * time.Millisecond)
+	proxy.cut()
+	os.Remove(sock)
+	start := time.Now()
+	err = cmd.Wait()
+	if took := time.Since(start); took > 60*time.Second {
+		t.Errorf("boxtax took %v to stop after the daemon went away", took)
+	}
+	if err == nil {
+		t.Fatalf("the study went on as if nothing happened; stderr:\n%s", stderr.String())
+	}
+	for _, want := range []string{"cannot reach Docker at unix://" + sock, "boxtax run --resume --db " + dbPath} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr.String())
+		}
+	}
+	kept := okRuns(t, dbPath)
+	integrityOK(t, dbPath)
+	// The daemon is back (the socket answers again).
+	newSocketProxy(t, sock, target)
+	t.Setenv("DOCKER_HOST", "unix://"+sock)
+	if res := runIn(t, dir, "clean"); res.code != ExitOK {
+		t.Errorf("clean: exit %d\n%s%s", res.code, res.stdout, res.stderr)
+	}
+	if left := containersOf(t, c, pid); len(left) > 0 {
+		t.Errorf("%d container(s) left after clean", len(left))
+	}
+	res := runIn(t, dir, "run", "--resume", "--db", dbPath, "--settle", "0", "--monitor-interval", "0")
+	if res.code != ExitOK {
+		t.Fatalf("resume: exit %d\n%s", res.code, res.stderr)
+	}
+	if !strings.Contains(res.stderr, fmt.Sprintf("(%d done before)", kept)) {
+		t.Errorf("resume did not start after the %d kept runs:\n%s", kept, res.stderr)
+	}
+	if got := runsByStatus(t, dbPath); got[store.RunOK] != 6 || len(got) != 1 {
+		t.Errorf("runs after resume: %v, want 6 ok", got)
+	}
+	integrityOK(t, dbPath)
+}
+
+// TestDiskFullStopsTheStudyAndResumes: the database's filesystem fills up
+// mid-study (a small tmpfs). boxtax stops saying the disk is full and
+// where, the database is intact, and once space is freed --resume
+// completes the study.
+func TestDiskFullStopsTheStudyAndResumes(t *testing.T) {
+	dir := t.TempDir()
+	mnt := filepath.Join(dir, "small")
+	if err := os.Mkdir(mnt, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", mnt).CombinedOutput(); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("CI runs as root and can mount a tmpfs: %v %s", err, out)
+		}
+		t.Skipf("cannot mount a small tmpfs here (needs root): %v %s", err, out)
+	}
+	defer exec.Command("umount", "-l", mnt).Run()
+	dbPath := filepath.Join(mnt, "f.db")
+	cmd, stderr := startRun(t, dir, nil, testdata(t, "tiny.yaml"), "--envs", "native", "--workloads", "cpu.prime", "--reps", "8", "--warmup", "0",
+		"--db", dbPath, "--seed", "3", "--settle", "0", "--monitor-interval", "0")
+	waitFor(t, 60*time.Second, "a finished run", stderr, func() bool { return okRuns(t, dbPath) >= 1 })
+	// Fill the filesystem to the last byte.
+	filler := filepath.Join(mnt, "filler")
+	f, err := os.Create(filler)
+	if err != nil {
+		t.Fatal(err)
+	}
+	chunk := make([]byte, 64<<10)
+	for {
+		if _, err := f.Write(chunk); err != nil {
+			break
+		}
+	}
+	for {
+		if _, err := f.Write(chunk[:1]); err != nil {
+			break
+		}
+	}
+	f.Close()
+	err = cmd.Wait()
+	if err == nil {
+		t.Fatalf("the study finished on a full disk; stderr:\n%s", stderr.String())
+	}
+	for _, want := range []string{"disk full", mnt, "boxtax run --resume --db " + dbPath} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr.String())
+		}
+	}
+	kept := okRuns(t, dbPath)
+	integrityOK(t, dbPath)
+	os.Remove(filler)
+	res := runIn(t, dir, "run", "--resume", "--db", dbPath, "--settle", "0", "--monitor-interval", "0")
+	if res.code != ExitOK {
+		t.Fatalf("resume: exit %d\n%s", res.code, res.stderr)
+	}
+	if !strings.Contains(res.stderr, fmt.Sprintf("(%d done before)", kept)) {
+		t.Errorf("resume did not start after the %d kept runs:\n%s", kept, res.stderr)
+	}
+	if got := runsByStatus(t, dbPath); got[store.RunOK] != 8 || len(got) != 1 {
+		t.Errorf("runs after resume: %v, want 8 ok", got)
+	}
+	integrityOK(t, dbPath)
+}
+
