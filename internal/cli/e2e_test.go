@@ -202,7 +202,7 @@ func okRuns(t *testing.T, path string) int {
 	if _, err := os.Stat(path); err != nil {
 		return 0
 	}
-	db, err := store.Open(context.Background(), path)
+	db, err := store.OpenReadOnly(context.Background(), path)
 	if err != nil {
 		return 0 // being created
 	}

@@ -385,4 +385,3 @@ func TestDiskFullStopsTheStudyAndResumes(t *testing.T) {
 	}
 	integrityOK(t, dbPath)
 }
-

@@ -8,8 +8,10 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/boxtax/boxtax/internal/env"
@@ -232,6 +234,17 @@ func runStudy(ctx context.Context, g *Globals, o runOptions) error {
 	if errors.Is(execErr, context.Canceled) || errors.Is(execErr, context.DeadlineExceeded) {
 		return exitError{ExitInterrupted, fmt.Errorf("interrupted: the finished runs of study %d are kept in %s; finish it with: boxtax run --resume --db %s", st.ID, o.DB, o.DB)}
 	}
+	var lost *study.EnvironmentLostError
+	if errors.As(execErr, &lost) {
+		return exitError{ExitError, fmt.Errorf("%w\nthe finished runs of study %d are kept in %s, and run %d is left to do; "+
+			"once %s answers again, remove what it left and finish the study: boxtax clean && boxtax run --resume --db %s",
+			lost, st.ID, o.DB, lost.Run.Seq, lost.Env, o.DB)}
+	}
+	if isDiskFull(execErr) {
+		return exitError{ExitError, fmt.Errorf("disk full: a finished run could not be stored in %s (no space left on the filesystem of %s): %v\n"+
+			"every run stored before is kept; free some space, then finish the study: boxtax run --resume --db %s",
+			o.DB, filepath.Dir(absPath(o.DB)), execErr, o.DB)}
+	}
 	if execErr != nil {
 		return execErr
 	}
@@ -340,4 +353,18 @@ func checkRunCounts(fs *flag.FlagSet, o runOptions) error {
 		}
 	})
 	return err
+}
+
+// isDiskFull tells SQLite's and the file system's "no space left" errors.
+func isDiskFull(err error) bool {
+	return err != nil && (errors.Is(err, syscall.ENOSPC) || strings.Contains(err.Error(), "database or disk is full") ||
+		strings.Contains(err.Error(), "no space left on device"))
+}
+
+// absPath is path made absolute, or path when that fails.
+func absPath(path string) string {
+	if abs, err := filepath.Abs(path); err == nil {
+		return abs
+	}
+	return path
 }

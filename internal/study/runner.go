@@ -1,6 +1,7 @@
 package study
 
 import (
+	"fmt"
 	"context"
 	"time"
 
@@ -72,6 +73,9 @@ func (r *Runner) executePending(ctx context.Context, runs []store.Run) error {
 		if ctx.Err() != nil {
 			break // the run in flight was cut short: leave it pending
 		}
+		if err := r.envLost(ctx, done.Run); err != nil {
+			return err // the run stays pending: it measured nothing
+		}
 		// The run's result is committed even if the context ends now.
 		if err := r.Store.FinishRun(context.WithoutCancel(ctx), &done.Run, done.samples(), done.series()); err != nil {
 			return err
@@ -80,6 +84,37 @@ func (r *Runner) executePending(ctx context.Context, runs []store.Run) error {
 		r.Progress.RunEnded(done.Run)
 	}
 	return ctx.Err()
+}
+
+// EnvironmentLostError says that a run failed because its environment
+// stopped answering (the Docker daemon died or its socket went away): the
+// run is left pending and the study stops, rather than failing every run
+// left in that environment; --resume goes on once it is back.
+type EnvironmentLostError struct {
+	Env string
+	Run store.Run
+	Err error // why the environment is not available now
+}
+
+func (e *EnvironmentLostError) Error() string {
+	return fmt.Sprintf("environment %s was lost during run %d (%s): %v", e.Env, e.Run.Seq, e.Run.Reason, e.Err)
+}
+
+func (e *EnvironmentLostError) Unwrap() error { return e.Err }
+
+// envLost asks the environment of a failed run whether it still answers;
+// nil for a run that did not fail, natively, or when it does.
+func (r *Runner) envLost(ctx context.Context, run store.Run) error {
+	e, ok := r.Envs[run.Env]
+	if run.Status != store.RunFailed || !ok || run.Env == "native" {
+		return nil
+	}
+	checkCtx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	defer cancel()
+	if err := e.Available(checkCtx); err != nil && ctx.Err() == nil {
+		return &EnvironmentLostError{Env: run.Env, Run: run, Err: err}
+	}
+	return nil
 }
 
 // stop records how the study ended: finished, or interrupted when ctx ended;
