@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -208,16 +209,28 @@ func (d *dockerEnv) Start(ctx context.Context, spec Spec, stdout, stderr io.Writ
 	return inst, nil
 }
 
-// realtimeBudgetHint explains the daemon's refusal to give a container a
-// real-time budget its own cgroup does not have.
+// realtimeBudgetHint explains the engine's refusal to give a container a
+// real-time budget its parent cgroup does not have, naming that cgroup
+// (Docker's /docker, Podman's /libpod_parent) when the error does.
 func realtimeBudgetHint(err error, spec Spec) error {
-	if spec.CPURealtimeRuntimeUs > 0 && strings.Contains(err.Error(), "cpu.rt_runtime_us") {
-		return fmt.Errorf("%w: the Docker daemon's cgroup has no real-time CPU budget to give the container "+
-			"(kernel with CONFIG_RT_GROUP_SCHED): start dockerd with --cpu-rt-runtime=950000 "+
-			"(daemon.json \"cpu-rt-runtime\": 950000), or once as root: echo 950000 > /sys/fs/cgroup/cpu/docker/cpu.rt_runtime_us", err)
+	if spec.CPURealtimeRuntimeUs <= 0 || !strings.Contains(err.Error(), "cpu.rt_runtime_us") {
+		return err
 	}
-	return err
+	parent := "/sys/fs/cgroup/cpu/docker"
+	if m := rtParentRE.FindStringSubmatch(err.Error()); m != nil {
+		parent = m[1]
+	}
+	hint := fmt.Sprintf("once as root: echo 950000 > %s/cpu.rt_runtime_us", parent)
+	if strings.HasSuffix(parent, "/docker") {
+		hint = "start dockerd with --cpu-rt-runtime=950000 (daemon.json \"cpu-rt-runtime\": 950000), or " + hint
+	}
+	return fmt.Errorf("%w: the engine's cgroup %s has no real-time CPU budget to give the container "+
+		"(kernel with CONFIG_RT_GROUP_SCHED): %s", err, parent, hint)
 }
+
+// rtParentRE finds the parent cgroup in an OCI runtime's failure to write a
+// container's cpu.rt_runtime_us.
+var rtParentRE = regexp.MustCompile(`(/sys/fs/cgroup/[^\s:]+)/[^/\s:]+/cpu\.rt_runtime_us`)
 
 // msString formats a duration in milliseconds with microsecond resolution.
 func msString(d time.Duration) string {

@@ -165,3 +165,18 @@ func TestDockerUnavailableWithoutDaemon(t *testing.T) {
 		t.Errorf("Start without a daemon: error = %v, want cannot reach Docker", err)
 	}
 }
+
+func TestRealtimeBudgetHintNamesTheParentCgroup(t *testing.T) {
+	spec := Spec{CPURealtimeRuntimeUs: 950000}
+	podman := errors.New(`runc create failed: unable to apply cgroup configuration: failed to write "950000": write /sys/fs/cgroup/cpu/libpod_parent/libpod-5e8cb43/cpu.rt_runtime_us: invalid argument`)
+	if got := realtimeBudgetHint(podman, spec).Error(); !strings.Contains(got, "echo 950000 > /sys/fs/cgroup/cpu/libpod_parent/cpu.rt_runtime_us") || strings.Contains(got, "dockerd") {
+		t.Errorf("Podman's refusal: %s", got)
+	}
+	dockerErr := errors.New(`failed to write 950000 to cpu.rt_runtime_us: write /sys/fs/cgroup/cpu/docker/abc123/cpu.rt_runtime_us: invalid argument`)
+	if got := realtimeBudgetHint(dockerErr, spec).Error(); !strings.Contains(got, "--cpu-rt-runtime=950000") || !strings.Contains(got, "/sys/fs/cgroup/cpu/docker/cpu.rt_runtime_us") {
+		t.Errorf("Docker's refusal: %s", got)
+	}
+	if other := errors.New("no such image"); realtimeBudgetHint(other, spec) != other {
+		t.Error("an unrelated error was changed")
+	}
+}
