@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/boxtax/boxtax/internal/crash"
 	"io"
 	"os"
 )
@@ -13,7 +14,7 @@ import (
 // clean-up itself hangs (an engine that does not answer).
 func interruptible(parent context.Context, sigs <-chan os.Signal, stderr io.Writer, exit func(int)) (context.Context, context.CancelFunc) {
 	ctx, cancel := context.WithCancel(parent)
-	go func() {
+	crash.Go(func() {
 		select {
 		case <-sigs:
 		case <-ctx.Done():
@@ -24,6 +25,6 @@ func interruptible(parent context.Context, sigs <-chan os.Signal, stderr io.Writ
 		<-sigs
 		fmt.Fprintln(stderr, "boxtax: exiting at once; boxtax clean removes what is left")
 		exit(130)
-	}()
+	})
 	return ctx, cancel
 }

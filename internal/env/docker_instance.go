@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/boxtax/boxtax/internal/crash"
 	"io"
 	"sync"
 	"sync/atomic"
@@ -66,11 +67,11 @@ func (i *dockerInstance) attach(ctx context.Context) error {
 		return err
 	}
 	i.attached = true
-	go func() {
+	crash.Go(func() {
 		defer close(i.copyDone)
 		defer stream.Close()
 		i.copyErr = docker.Demux(i.stdout, i.stderr, stream)
-	}()
+	})
 	return nil
 }
 
@@ -78,7 +79,7 @@ func (i *dockerInstance) attach(ctx context.Context) error {
 // container started, the not-running condition cannot miss an early exit.
 func (i *dockerInstance) watch() {
 	i.watching = true
-	go func() {
+	crash.Go(func() {
 		defer close(i.waitDone)
 		if i.waitAfterOutput && i.attached {
 			// The attach stream ends when the container exits; then
@@ -92,7 +93,7 @@ func (i *dockerInstance) watch() {
 			}
 		}
 		i.exit, i.waitErr = i.client.ContainerWait(i.ctx, i.id, docker.WaitNotRunning)
-	}()
+	})
 }
 
 func (i *dockerInstance) Settings() Settings { return i.settings }

@@ -3,6 +3,7 @@ package env
 import (
 	"context"
 	"fmt"
+	"github.com/boxtax/boxtax/internal/crash"
 	"io"
 	"sort"
 	"strings"
@@ -76,7 +77,7 @@ func Run(ctx context.Context, e Environment, spec Spec, stdout, stderr io.Writer
 		return nil, err
 	}
 	done := make(chan error, 1)
-	go func() { done <- inst.Wait() }()
+	crash.Go(func() { done <- inst.Wait() })
 	var runErr error
 	select {
 	case runErr = <-done:

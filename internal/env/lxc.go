@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/boxtax/boxtax/internal/crash"
 	"io"
 	"maps"
 	"net/netip"
@@ -282,10 +283,10 @@ func (l *lxcEnv) Start(ctx context.Context, spec Spec, stdout, stderr io.Writer)
 	}
 	startDur := time.Since(t1)
 	inst.cmd = cmd
-	go func() {
+	crash.Go(func() {
 		inst.waitErr = cmd.Wait()
 		close(inst.exited)
-	}()
+	})
 	cpuset := spec.CPUSet
 	if cpuset == "" {
 		cpuset = "all"

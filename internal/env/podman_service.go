@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/boxtax/boxtax/internal/crash"
 	"net"
 	"os"
 	"os/exec"
@@ -233,7 +234,7 @@ func startPodmanService(ctx context.Context, u *podmanUser) (*podmanService, err
 	}
 	s := &podmanService{cmd: cmd, dir: dir, runtime: runtime, pid: cmd.Process.Pid}
 	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
+	crash.Go(func() { exited <- cmd.Wait() })
 	s.exited = exited
 	if s.client, err = docker.NewClient(sock); err != nil {
 		_ = s.stop()

@@ -2,6 +2,7 @@ package monitor
 
 import (
 	"context"
+	"github.com/boxtax/boxtax/internal/crash"
 	"sort"
 	"sync"
 	"time"
@@ -52,7 +53,7 @@ func (s Sampler) Watch(ctx context.Context) (stop func() Trace) {
 	tick(tr.Start) // primes counters; rates start at the next tick
 	done := make(chan struct{})
 	finished := make(chan struct{})
-	go func() {
+	crash.Go(func() {
 		defer close(finished)
 		if s.Interval <= 0 {
 			<-done
@@ -70,7 +71,7 @@ func (s Sampler) Watch(ctx context.Context) (stop func() Trace) {
 				return
 			}
 		}
-	}()
+	})
 	return func() Trace {
 		close(done)
 		<-finished

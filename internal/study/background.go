@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/boxtax/boxtax/internal/crash"
 	"io"
 	"strings"
 	"sync"
@@ -41,7 +42,7 @@ func (r *Runner) startBackground(ctx context.Context, run *executedRun) (stop fu
 		var once sync.Once
 		pr, pw := io.Pipe()
 		wg.Add(2)
-		go func() {
+		crash.Go(func() {
 			defer wg.Done()
 			_ = workload.Decode(pr, func(m workload.Message) {
 				switch m.Kind {
@@ -54,8 +55,8 @@ func (r *Runner) startBackground(ctx context.Context, run *executedRun) (stop fu
 				}
 			})
 			_, _ = io.Copy(io.Discard, pr)
-		}()
-		go func() {
+		})
+		crash.Go(func() {
 			defer wg.Done()
 			spec := env.Spec{Args: []string{"worker", "--workload", bg.Workload, "--params", string(params)}}
 			_, err := env.Run(bgCtx, r.Host, spec, pw, io.Discard)
@@ -66,7 +67,7 @@ func (r *Runner) startBackground(ctx context.Context, run *executedRun) (stop fu
 				problems = append(problems, fmt.Sprintf("%s ended before the run did: %v", bg.Workload, err))
 				mu.Unlock()
 			}
-		}()
+		})
 		select {
 		case <-hello:
 		case <-time.After(10 * time.Second):

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/boxtax/boxtax/internal/crash"
 	"io"
 	"net"
 	"strconv"
@@ -280,7 +281,7 @@ func startServer(ctx context.Context, e env.Environment, spec env.Spec) (*server
 	pr, pw := io.Pipe()
 	s := &server{pw: pw, stderr: &tail{max: 4096}, listening: make(chan struct{}), exited: make(chan struct{}), decoded: make(chan struct{})}
 	var once sync.Once
-	go func() {
+	crash.Go(func() {
 		defer close(s.decoded)
 		err := workload.Decode(pr, func(m workload.Message) {
 			s.mu.Lock()
@@ -294,7 +295,7 @@ func startServer(ctx context.Context, e env.Environment, spec env.Spec) (*server
 		s.mu.Lock()
 		s.decodeErr = err
 		s.mu.Unlock()
-	}()
+	})
 	inst, err := e.Start(ctx, spec, pw, s.stderr)
 	if err != nil {
 		pw.Close()
@@ -302,13 +303,13 @@ func startServer(ctx context.Context, e env.Environment, spec env.Spec) (*server
 		return nil, err
 	}
 	s.inst = inst
-	go func() {
+	crash.Go(func() {
 		err := inst.Wait()
 		s.mu.Lock()
 		s.waitErr = err
 		s.mu.Unlock()
 		close(s.exited)
-	}()
+	})
 	return s, nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/boxtax/boxtax/internal/crash"
 	"maps"
 	"strconv"
 	"strings"
@@ -77,10 +78,10 @@ func concurrently(cpusets []string, one procedure) procedure {
 			s.Labels["io.boxtax.instance"] = strconv.Itoa(i + 1)
 			s.CPUSet = cpusets[i]
 			wg.Add(1)
-			go func() {
+			crash.Go(func() {
 				defer wg.Done()
 				outs[i] = one(ctx, e, s)
-			}()
+			})
 		}
 		wg.Wait()
 		merged := workerOutput{settings: env.Settings{"instances": strconv.Itoa(n)}}

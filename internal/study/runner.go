@@ -1,8 +1,8 @@
 package study
 
 import (
-	"fmt"
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/boxtax/boxtax/internal/env"

@@ -2,6 +2,7 @@ package study
 
 import (
 	"context"
+	"github.com/boxtax/boxtax/internal/crash"
 	"io"
 	"strconv"
 	"sync"
@@ -39,11 +40,11 @@ func timedStartup(ctx context.Context, e env.Environment, spec env.Spec) workerO
 	first := &firstLine{w: pw}
 	var wg sync.WaitGroup
 	wg.Add(1)
-	go func() {
+	crash.Go(func() {
 		defer wg.Done()
 		out.decodeErr = workload.Decode(pr, func(m workload.Message) { out.messages = append(out.messages, m) })
 		_, _ = io.Copy(io.Discard, pr)
-	}()
+	})
 	stderr := &tail{max: 4096}
 	t0 := time.Now()
 	inst, err := e.Start(ctx, spec, first, stderr)
@@ -54,7 +55,7 @@ func timedStartup(ctx context.Context, e env.Environment, spec env.Spec) workerO
 		return out
 	}
 	waitErr := make(chan error, 1)
-	go func() { waitErr <- inst.Wait() }()
+	crash.Go(func() { waitErr <- inst.Wait() })
 	select {
 	case out.err = <-waitErr:
 	case <-ctx.Done():

@@ -2,6 +2,7 @@ package study
 
 import (
 	"context"
+	"github.com/boxtax/boxtax/internal/crash"
 	"io"
 	"sync"
 
@@ -25,11 +26,11 @@ func runWorker(ctx context.Context, e env.Environment, spec env.Spec) workerOutp
 	pr, pw := io.Pipe()
 	var wg sync.WaitGroup
 	wg.Add(1)
-	go func() {
+	crash.Go(func() {
 		defer wg.Done()
 		out.decodeErr = workload.Decode(pr, func(m workload.Message) { out.messages = append(out.messages, m) })
 		_, _ = io.Copy(io.Discard, pr) // never block the worker
-	}()
+	})
 	stderr := &tail{max: 4096}
 	out.settings, out.err = env.Run(ctx, e, spec, pw, stderr)
 	pw.Close()

@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/boxtax/boxtax/internal/crash"
 	"html/template"
 	"net"
 	"net/http"
@@ -284,7 +285,7 @@ func Serve(ctx context.Context, addr string, h http.Handler, ready func(net.Addr
 		ready(ln.Addr())
 	}
 	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
+	crash.Go(func() { errc <- srv.Serve(ln) })
 	select {
 	case err := <-errc:
 		return err
