@@ -41,15 +41,21 @@ func listCmd(ctx context.Context, g *Globals, args []string) error {
 		}
 	case "envs", "env", "environments":
 		fmt.Fprintln(tw, "ENV\tAVAILABLE\tDESCRIPTION")
+		opened := map[string]env.Environment{}
+		defer func() {
+			// Closed together, so that environments sharing a service
+			// (Podman's) start it once.
+			if err := env.CloseAll(ctx, opened); err != nil {
+				fmt.Fprintf(g.Stderr, "warning: %v\n", err)
+			}
+		}()
 		for _, n := range env.Names() {
 			e, _ := env.New(n, env.Options{BinaryPath: g.Executable, Version: g.Version})
 			avail := "yes"
 			if err := e.Available(ctx); err != nil {
 				avail = "no: " + oneLine(err.Error())
 			}
-			if err := env.CloseAll(ctx, map[string]env.Environment{n: e}); err != nil {
-				fmt.Fprintf(g.Stderr, "warning: %v\n", err)
-			}
+			opened[n] = e
 			fmt.Fprintf(tw, "%s\t%s\t%s\n", n, avail, e.Description())
 		}
 	case "studies", "study", "presets":
