@@ -7,11 +7,13 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"time"
 
-	_ "modernc.org/sqlite" // registers the pure-Go "sqlite" driver
+	"modernc.org/sqlite" // registers the pure-Go "sqlite" driver
+	sqlite3 "modernc.org/sqlite/lib"
 )
 
 // ErrNotFound is returned when a study does not exist.
@@ -33,15 +35,25 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		return nil, err
 	}
 	dsn := uri + "?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=foreign_keys(1)&_pragma=synchronous(NORMAL)"
-	db, err := sql.Open("sqlite", dsn)
-	if err != nil {
-		return nil, fmt.Errorf("opening %s: %w", path, err)
-	}
-	db.SetMaxOpenConns(1) // one writer; SQLite serialises anyway
+	var db *sql.DB
 	var version int
-	if err := db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version); err != nil {
+	// Two processes opening a new file at once race to switch it to WAL;
+	// the loser gets SQLITE_BUSY at once (the busy timeout does not cover
+	// the journal mode change), so try again for as long as the timeout.
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		if db, err = sql.Open("sqlite", dsn); err != nil {
+			return nil, fmt.Errorf("opening %s: %w", path, err)
+		}
+		db.SetMaxOpenConns(1) // one writer; SQLite serialises anyway
+		err = db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version)
+		if err == nil {
+			break
+		}
 		db.Close()
-		return nil, fmt.Errorf("opening %s: is it a boxtax SQLite database? %w", path, err)
+		if !isBusy(err) || time.Now().After(deadline) || ctx.Err() != nil {
+			return nil, fmt.Errorf("opening %s: is it a boxtax SQLite database? %w", path, err)
+		}
+		time.Sleep(time.Duration(10+rand.IntN(40)) * time.Millisecond)
 	}
 	if version > schemaVersion {
 		db.Close()
@@ -64,6 +76,17 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		return nil, fmt.Errorf("setting schema version in %s: %w", path, err)
 	}
 	return &Store{db: db, path: path}, nil
+}
+
+// isBusy tells whether err is SQLite's SQLITE_BUSY (or SQLITE_LOCKED):
+// another connection holds the lock.
+func isBusy(err error) bool {
+	var se *sqlite.Error
+	if errors.As(err, &se) {
+		c := se.Code() & 0xff
+		return c == sqlite3.SQLITE_BUSY || c == sqlite3.SQLITE_LOCKED
+	}
+	return false
 }
 
 // Path is the database file.
