@@ -40,21 +40,21 @@ func workerImageFor(ctx context.Context, c *docker.Client, o Options, base worke
 	if len(spec.HostPrograms) == 0 {
 		return base, nil
 	}
-	return ensureHostWorkerImage(ctx, c, o, base, hostProgramList(spec.HostPrograms))
+	return ensureHostWorkerImage(ctx, c, o, base, hostProgramList(spec.HostPrograms), hostProgramList(spec.HostFiles))
 }
 
 // ensureHostWorkerImage returns the worker image holding the boxtax binary
 // as the plain worker image does (/boxtax, /tmp, ENTRYPOINT) plus the
 // programs with their libraries and run-time files (internal/hostimage),
 // building it unless the engine has its tag.
-func ensureHostWorkerImage(ctx context.Context, c *docker.Client, o Options, base workerImage, programs []string) (workerImage, error) {
+func ensureHostWorkerImage(ctx context.Context, c *docker.Client, o Options, base workerImage, programs, files []string) (workerImage, error) {
 	workerImages.Lock()
 	defer workerImages.Unlock()
-	key := c.Host() + "\x00" + base.Tag + "\x00" + strings.Join(programs, "\x00")
+	key := c.Host() + "\x00" + base.Tag + "\x00" + strings.Join(programs, "\x00") + "\x00\x00" + strings.Join(files, "\x00")
 	if img, ok := hostWorkerImages[key]; ok {
 		return img, nil
 	}
-	set, err := hostimage.Build(programs, hostimage.Options{})
+	set, err := hostimage.Build(programs, hostimage.Options{Files: files})
 	if err != nil {
 		return workerImage{}, fmt.Errorf("the worker image with host programs: %w", err)
 	}

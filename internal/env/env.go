@@ -35,6 +35,9 @@ type Spec struct {
 	// container environments run the worker from an image that holds them
 	// too, with their libraries and files (workload.Requirements.HostPrograms).
 	HostPrograms []string
+	// HostFiles are more host files and directories those programs need
+	// at the same paths (workload.Requirements.HostFiles).
+	HostFiles []string
 }
 
 // Settings are the actual settings a run got (container id, image id,

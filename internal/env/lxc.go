@@ -102,7 +102,7 @@ func (l *lxcEnv) Prepare(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	dir, key, err := ensureLXCRootfs(l.opts.BinaryPath, key, nil)
+	dir, key, err := ensureLXCRootfs(l.opts.BinaryPath, key, nil, nil)
 	if err != nil {
 		return err
 	}
@@ -158,7 +158,7 @@ func (l *lxcEnv) prepared(ctx context.Context) (binKey, rootfs string, err error
 	}
 	if _, err := os.Stat(filepath.Join(rootfs, "boxtax")); err != nil {
 		// `boxtax clean` in another terminal removed it: make it again.
-		if rootfs, _, err = ensureLXCRootfs(l.opts.BinaryPath, binKey, nil); err != nil {
+		if rootfs, _, err = ensureLXCRootfs(l.opts.BinaryPath, binKey, nil, nil); err != nil {
 			return "", "", err
 		}
 	}
@@ -203,7 +203,7 @@ func (l *lxcEnv) Start(ctx context.Context, spec Spec, stdout, stderr io.Writer)
 	}
 	rootfsKey := binKey
 	if len(spec.HostPrograms) > 0 {
-		if rootfs, rootfsKey, err = ensureLXCRootfs(l.opts.BinaryPath, binKey, hostProgramList(spec.HostPrograms)); err != nil {
+		if rootfs, rootfsKey, err = ensureLXCRootfs(l.opts.BinaryPath, binKey, hostProgramList(spec.HostPrograms), hostProgramList(spec.HostFiles)); err != nil {
 			return nil, fmt.Errorf("lxc: %w", err)
 		}
 		if err := l.use(rootfsKey); err != nil {

@@ -57,13 +57,13 @@ func binaryKey(path string) (string, error) {
 // program files when there are programs, so a changed binary or program
 // gets a new directory. It is made under a temporary name and renamed, so
 // a directory with the key's name is always complete.
-func ensureLXCRootfs(binary, binKey string, programs []string) (dir, key string, err error) {
+func ensureLXCRootfs(binary, binKey string, programs, files []string) (dir, key string, err error) {
 	lxcRootfsMu.Lock()
 	defer lxcRootfsMu.Unlock()
 	key = binKey
 	var set *hostimage.Set
 	if len(programs) > 0 {
-		if set, err = hostimage.Build(programs, hostimage.Options{}); err != nil {
+		if set, err = hostimage.Build(programs, hostimage.Options{Files: files}); err != nil {
 			return "", "", fmt.Errorf("the root filesystem with host programs: %w", err)
 		}
 		setHash, err := set.Hash()

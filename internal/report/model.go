@@ -278,10 +278,8 @@ func Build(st store.Study, lay Layout, runs []store.Run, samples []store.Sample)
 func newCell(run store.Run, smp store.Sample, baseline string) *Cell {
 	c := &Cell{Workload: run.Workload, Env: run.Env, Levels: run.Levels, Metric: smp.Metric, Unit: smp.Unit,
 		Label: smp.Metric, Baseline: baseline, IsBaseline: run.Env == baseline, OverheadCI95: []*float64{nil, nil}}
-	if wl, err := workload.Lookup(run.Workload); err == nil {
-		if m, ok := wl.Info().Metric(smp.Metric); ok {
-			c.Label, c.HigherIsBetter, c.secondary, c.absolute = m.Label, m.HigherIsBetter, m.Secondary, m.Absolute
-		}
+	if m, ok := workload.MetricOf(run.Workload, workload.Params(run.Params), smp.Metric); ok {
+		c.Label, c.HigherIsBetter, c.secondary, c.absolute = m.Label, m.HigherIsBetter, m.Secondary, m.Absolute
 	}
 	// Host monitors (mon.*) are context, not results: out of the table, in
 	// every other format. Energy figures (energy.*) stay in the table.

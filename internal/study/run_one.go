@@ -97,7 +97,7 @@ func (r *Runner) one(ctx context.Context, planned store.Run) *executedRun {
 	if err != nil {
 		return fail("%v", err)
 	}
-	for _, m := range wl.Info().Metrics {
+	for _, m := range workload.MetricsOf(wl, workload.Params(run.Params)) {
 		run.metrics[m.Name] = m
 	}
 	e, ok := r.Envs[run.Env]
@@ -176,7 +176,7 @@ func (r *Runner) workerSpec(wl workload.Workload, run store.Run) (env.Spec, erro
 		need := req.Requirements(workload.Params(run.Params))
 		spec.CapAdd, spec.Ulimits = need.CapAdd, need.Ulimits
 		spec.CPURealtimeRuntimeUs = need.CPURealtimeRuntimeUs
-		spec.HostPrograms = need.HostPrograms
+		spec.HostPrograms, spec.HostFiles = need.HostPrograms, need.HostFiles
 	}
 	return spec, nil
 }

@@ -126,6 +126,11 @@ type Requirements struct {
 	// (internal/hostimage), so the very binary that runs natively runs in
 	// the container.
 	HostPrograms []string
+	// HostFiles are more host files or directories (taken whole) that
+	// the host programs need at the same paths in a container: programs
+	// they start, plugins, configuration, data. ELF files among them get
+	// their libraries too (hostimage.Options.Files).
+	HostFiles []string
 }
 
 // Requirer is implemented by workloads that need more than the defaults.
@@ -148,12 +153,56 @@ type MemoryNeeder interface {
 	MemoryBytes(p Params) int64
 }
 
-// Prepare merges p over w's defaults, rejects unknown names and, when w is a
-// Validator, bad values.
+// Normalizer is implemented by workloads whose parameters have a canonical
+// form that depends on the host (a program named on PATH becomes its
+// absolute path). Normalize must be idempotent: Prepare calls it on the
+// controller, which stores the result, and again in the worker.
+type Normalizer interface {
+	Normalize(p Params) (Params, error)
+}
+
+// MetricDeclarer is implemented by workloads whose metrics depend on their
+// parameters (the command workload's metrics extracted from its output):
+// MetricsFor lists every metric a run with parameters p may report,
+// Info().Metrics among them.
+type MetricDeclarer interface {
+	MetricsFor(p Params) []Metric
+}
+
+// MetricsOf is the metrics a run of w with parameters p may report.
+func MetricsOf(w Workload, p Params) []Metric {
+	if d, ok := w.(MetricDeclarer); ok {
+		return d.MetricsFor(p)
+	}
+	return w.Info().Metrics
+}
+
+// MetricOf describes metric of the registered workload name as a run with
+// parameters p reports it.
+func MetricOf(name string, p Params, metric string) (Metric, bool) {
+	w, err := Lookup(name)
+	if err != nil {
+		return Metric{}, false
+	}
+	for _, m := range MetricsOf(w, p) {
+		if m.Name == metric {
+			return m, true
+		}
+	}
+	return Metric{}, false
+}
+
+// Prepare merges p over w's defaults, rejects unknown names, normalizes
+// them when w is a Normalizer and, when w is a Validator, checks values.
 func Prepare(w Workload, p Params) (Params, error) {
 	merged, err := Check(w.Info(), p)
 	if err != nil {
 		return nil, err
+	}
+	if n, ok := w.(Normalizer); ok {
+		if merged, err = n.Normalize(merged); err != nil {
+			return nil, fmt.Errorf("workload %s: %w", w.Info().Name, err)
+		}
 	}
 	if v, ok := w.(Validator); ok {
 		if err := v.Validate(merged); err != nil {

@@ -5,6 +5,7 @@
 package all
 
 import (
+	_ "github.com/boxtax/boxtax/internal/workload/command" // cmd
 	_ "github.com/boxtax/boxtax/internal/workload/cpu"     // cpu.prime, cpu.linpack
 	_ "github.com/boxtax/boxtax/internal/workload/disk"    // disk.seq, disk.rand, disk.iozone
 	_ "github.com/boxtax/boxtax/internal/workload/gateway" // http.gateway

@@ -1,0 +1,351 @@
+package command
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/boxtax/boxtax/internal/workload"
+)
+
+// An adapter reads the output of one of the tools the seed studies used,
+// so `cmd: sysbench cpu run` reports events/s with nothing more said.
+type adapter struct {
+	name    string
+	summary string
+	metrics []workload.Metric
+	// args adds what the tool needs to print what parse reads (fio's
+	// JSON, stress-ng's metrics), unless the user gave it.
+	args func(argv []string) []string
+	// parse reads the figures; a tool whose output holds none of them is
+	// an error naming what was looked for.
+	parse func(stdout, stderr []byte) (map[string]float64, error)
+	// caps are the capabilities the tool's arguments need (cyclictest's
+	// real-time priority, its memory locking).
+	caps func(argv []string) []string
+}
+
+func m(name, unit, label string, higher bool, desc string) workload.Metric {
+	return workload.Metric{Name: name, Unit: unit, Label: label, HigherIsBetter: higher, Description: desc}
+}
+
+var adapters = map[string]adapter{
+	"sysbench": {
+		name:    "sysbench",
+		summary: "sysbench cpu, memory, fileio and threads: its text report",
+		metrics: []workload.Metric{
+			m("events_per_s", "events/s", "events/s", true, "sysbench's events per second (cpu: prime searches; threads)"),
+			m("mib_per_s", "MiB/s", "MiB/s", true, "sysbench memory: MiB transferred per second"),
+			m("reads_per_s", "reads/s", "reads/s", true, "sysbench fileio: reads per second"),
+			m("writes_per_s", "writes/s", "writes/s", true, "sysbench fileio: writes per second"),
+			m("fsyncs_per_s", "fsyncs/s", "fsyncs/s", true, "sysbench fileio: fsyncs per second"),
+			m("read_mib_per_s", "MiB/s", "read MiB/s", true, "sysbench fileio: MiB read per second"),
+			m("written_mib_per_s", "MiB/s", "written MiB/s", true, "sysbench fileio: MiB written per second"),
+			m("lat_avg_ms", "ms", "latency avg ms", false, "sysbench's average event latency"),
+			m("lat_p95_ms", "ms", "latency p95 ms", false, "sysbench's 95th percentile of event latency"),
+		},
+		parse: parseSysbench,
+	},
+	"fio": {
+		name:    "fio",
+		summary: "fio --output-format=json (added when not given): every job summed",
+		metrics: []workload.Metric{
+			m("read_iops", "IOPS", "read IOPS", true, "fio: read operations per second, all jobs"),
+			m("read_mib_per_s", "MiB/s", "read MiB/s", true, "fio: read bandwidth, all jobs"),
+			m("read_clat_mean_us", "us", "read clat us", false, "fio: mean read completion latency, weighted by I/Os"),
+			m("write_iops", "IOPS", "write IOPS", true, "fio: write operations per second, all jobs"),
+			m("write_mib_per_s", "MiB/s", "write MiB/s", true, "fio: write bandwidth, all jobs"),
+			m("write_clat_mean_us", "us", "write clat us", false, "fio: mean write completion latency, weighted by I/Os"),
+		},
+		args: func(argv []string) []string {
+			for _, a := range argv {
+				if strings.HasPrefix(a, "--output-format") {
+					return argv
+				}
+			}
+			return append(argv, "--output-format=json")
+		},
+		parse: parseFio,
+	},
+	"stress-ng": {
+		name:    "stress-ng",
+		summary: "stress-ng with --metrics-brief (added when not given): bogo ops per second, all stressors",
+		metrics: []workload.Metric{
+			m("bogo_ops_per_s", "ops/s", "bogo ops/s", true, "stress-ng: bogo operations per second of real time, all stressors summed"),
+			m("bogo_ops_per_cpu_s", "ops/s", "bogo ops/cpu-s", true, "stress-ng: bogo operations per second of user+system CPU time, all stressors"),
+		},
+		args: func(argv []string) []string {
+			for _, a := range argv {
+				if strings.HasPrefix(a, "--metrics") || a == "-M" {
+					return argv
+				}
+			}
+			return append(argv, "--metrics-brief")
+		},
+		parse: parseStressNG,
+	},
+	"cyclictest": {
+		name:    "cyclictest",
+		summary: "cyclictest: its per-thread Min/Avg/Max wake-up latencies (use -q and -l or -D)",
+		metrics: []workload.Metric{
+			m("lat_min_us", "us", "latency min us", false, "cyclictest: the smallest wake-up latency of any thread"),
+			m("lat_avg_us", "us", "latency avg us", false, "cyclictest: the mean of the threads' average wake-up latencies"),
+			m("lat_max_us", "us", "latency max us", false, "cyclictest: the largest wake-up latency of any thread"),
+		},
+		parse: parseCyclictest,
+		caps: func(argv []string) []string {
+			var caps []string
+			for _, a := range argv {
+				switch {
+				case a == "-p" || strings.HasPrefix(a, "-p") || strings.HasPrefix(a, "--priority") || strings.HasPrefix(a, "--prio"):
+					caps = append(caps, "SYS_NICE")
+				case a == "-m" || a == "--mlockall":
+					caps = append(caps, "IPC_LOCK")
+				}
+			}
+			slices.Sort(caps)
+			return slices.Compact(caps)
+		},
+	},
+	"mbw": {
+		name:    "mbw",
+		summary: "mbw: the AVG line of each method",
+		metrics: []workload.Metric{
+			m("memcpy_mib_per_s", "MiB/s", "memcpy MiB/s", true, "mbw: memcpy() copy rate"),
+			m("dumb_mib_per_s", "MiB/s", "dumb MiB/s", true, "mbw: element-by-element copy rate"),
+			m("mcblock_mib_per_s", "MiB/s", "mcblock MiB/s", true, "mbw: memcpy() in blocks copy rate"),
+		},
+		parse: parseMbw,
+	},
+}
+
+// AdapterNames lists the tools with an adapter.
+func AdapterNames() []string {
+	var out []string
+	for n := range adapters {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// adapterFor is the adapter parse names: "auto" picks it by the program's
+// name, "none" none.
+func adapterFor(parse string, argv []string) (*adapter, error) {
+	switch parse {
+	case "none":
+		return nil, nil
+	case "auto", "":
+		if len(argv) == 0 {
+			return nil, nil
+		}
+		if a, ok := adapters[filepath.Base(argv[0])]; ok {
+			return &a, nil
+		}
+		return nil, nil
+	}
+	a, ok := adapters[parse]
+	if !ok {
+		return nil, fmt.Errorf("parameter parse: unknown tool %q; valid: auto, none, %s", parse, strings.Join(AdapterNames(), ", "))
+	}
+	return &a, nil
+}
+
+var (
+	sbEvents  = regexp.MustCompile(`events per second:\s*([0-9.]+)`)
+	sbMemory  = regexp.MustCompile(`MiB transferred \(([0-9.]+) MiB/sec\)`)
+	sbFileio  = regexp.MustCompile(`(?m)^\s*(reads/s|writes/s|fsyncs/s|read, MiB/s|written, MiB/s):\s*([0-9.]+)`)
+	sbLatAvg  = regexp.MustCompile(`(?m)^\s*avg:\s*([0-9.]+)`)
+	sbLatP95  = regexp.MustCompile(`(?m)^\s*95th percentile:\s*([0-9.]+)`)
+	sbThreads = regexp.MustCompile(`total number of events:\s*([0-9]+)`)
+	sbTime    = regexp.MustCompile(`total time:\s*([0-9.]+)s`)
+)
+
+func parseSysbench(stdout, _ []byte) (map[string]float64, error) {
+	out := map[string]float64{}
+	num := func(b []byte) float64 { v, _ := strconv.ParseFloat(string(b), 64); return v }
+	if mt := sbEvents.FindSubmatch(stdout); mt != nil {
+		out["events_per_s"] = num(mt[1])
+	}
+	if mt := sbMemory.FindSubmatch(stdout); mt != nil {
+		out["mib_per_s"] = num(mt[1])
+	}
+	names := map[string]string{"reads/s": "reads_per_s", "writes/s": "writes_per_s", "fsyncs/s": "fsyncs_per_s",
+		"read, MiB/s": "read_mib_per_s", "written, MiB/s": "written_mib_per_s"}
+	for _, mt := range sbFileio.FindAllSubmatch(stdout, -1) {
+		out[names[string(mt[1])]] = num(mt[2])
+	}
+	if len(out) == 0 {
+		// sysbench threads and mutex print no rate: events over time.
+		ev, tm := sbThreads.FindSubmatch(stdout), sbTime.FindSubmatch(stdout)
+		if ev != nil && tm != nil && num(tm[1]) > 0 {
+			out["events_per_s"] = num(ev[1]) / num(tm[1])
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("sysbench printed none of its figures (events per second, MiB/sec, reads/s...): did the test run? (fileio needs its files: add setup: sysbench fileio ... prepare)")
+	}
+	if mt := sbLatAvg.FindSubmatch(stdout); mt != nil {
+		out["lat_avg_ms"] = num(mt[1])
+	}
+	if mt := sbLatP95.FindSubmatch(stdout); mt != nil {
+		out["lat_p95_ms"] = num(mt[1])
+	}
+	return out, nil
+}
+
+// fioReport is the part of fio's JSON report the adapter reads.
+type fioReport struct {
+	Jobs []struct {
+		Read  fioDir `json:"read"`
+		Write fioDir `json:"write"`
+	} `json:"jobs"`
+}
+
+type fioDir struct {
+	IOBytes int64   `json:"io_bytes"`
+	BW      float64 `json:"bw_bytes"` // bytes/s
+	IOPS    float64 `json:"iops"`
+	TotalIO int64   `json:"total_ios"`
+	Clat    struct {
+		Mean float64 `json:"mean"` // ns
+	} `json:"clat_ns"`
+}
+
+func parseFio(stdout, _ []byte) (map[string]float64, error) {
+	i := bytes.IndexByte(stdout, '{')
+	if i < 0 {
+		return nil, fmt.Errorf("fio printed no JSON report (is --output-format=json among its arguments?)")
+	}
+	var r fioReport
+	if err := json.NewDecoder(bytes.NewReader(stdout[i:])).Decode(&r); err != nil {
+		return nil, fmt.Errorf("fio's JSON report: %v", err)
+	}
+	if len(r.Jobs) == 0 {
+		return nil, fmt.Errorf("fio's JSON report has no jobs")
+	}
+	out := map[string]float64{}
+	for _, dir := range []string{"read", "write"} {
+		var bw, iops, latSum float64
+		var ios int64
+		var bytesDone int64
+		for _, j := range r.Jobs {
+			d := j.Read
+			if dir == "write" {
+				d = j.Write
+			}
+			bytesDone += d.IOBytes
+			bw += d.BW
+			iops += d.IOPS
+			latSum += d.Clat.Mean * float64(d.TotalIO)
+			ios += d.TotalIO
+		}
+		if bytesDone == 0 {
+			continue
+		}
+		out[dir+"_iops"] = iops
+		out[dir+"_mib_per_s"] = bw / (1 << 20)
+		if ios > 0 {
+			out[dir+"_clat_mean_us"] = latSum / float64(ios) / 1000
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("fio's jobs read and wrote nothing")
+	}
+	return out, nil
+}
+
+// parseStressNG sums the stressors' lines of --metrics(-brief):
+// "stress-ng: metrc: [pid] cpu  ops  real  usr  sys  ops/s(real)  ops/s(usr+sys)"
+// ("info:" instead of "metrc:" before version 0.14; on stderr or stdout).
+func parseStressNG(stdout, stderr []byte) (map[string]float64, error) {
+	var real, cpu float64
+	n := 0
+	for _, out := range [][]byte{stderr, stdout} {
+		sc := bufio.NewScanner(bytes.NewReader(out))
+		for sc.Scan() {
+			f := strings.Fields(sc.Text())
+			for i := 2; i+6 < len(f); i++ {
+				if !strings.HasPrefix(f[i-1], "[") || !strings.HasSuffix(f[i-1], "]") {
+					continue
+				}
+				var v [6]float64
+				good := true
+				for k := range v {
+					x, err := strconv.ParseFloat(f[i+1+k], 64)
+					v[k], good = x, good && err == nil
+				}
+				if good {
+					real, cpu, n = real+v[4], cpu+v[5], n+1
+				}
+				break
+			}
+		}
+		if n > 0 {
+			break
+		}
+	}
+	if n == 0 {
+		return nil, fmt.Errorf("stress-ng printed no metrics line (stress-ng: metrc: [pid] stressor ops real usr sys ops/s ops/s)")
+	}
+	return map[string]float64{"bogo_ops_per_s": real, "bogo_ops_per_cpu_s": cpu}, nil
+}
+
+var ctLine = regexp.MustCompile(`T:\s*\d+.*?Min:\s*(\d+)\s+Act:\s*\d+\s+Avg:\s*(\d+)\s+Max:\s*(\d+)`)
+
+// parseCyclictest reads the last line of each thread
+// "T: 0 ( 1234) P:80 I:1000 C:  1000 Min:  3 Act:  5 Avg:  4 Max:  20".
+func parseCyclictest(stdout, _ []byte) (map[string]float64, error) {
+	last := map[string][]float64{}
+	for _, line := range strings.Split(string(stdout), "\n") {
+		mt := ctLine.FindStringSubmatch(line)
+		if mt == nil {
+			continue
+		}
+		thread := strings.Fields(line)[1]
+		var v []float64
+		for _, s := range mt[1:] {
+			x, _ := strconv.ParseFloat(s, 64)
+			v = append(v, x)
+		}
+		last[thread] = v
+	}
+	if len(last) == 0 {
+		return nil, fmt.Errorf("cyclictest printed no thread line (T: n ... Min: Avg: Max:); give it -q and a loop count (-l) or duration (-D)")
+	}
+	minV, maxV, sum := last[firstKey(last)][0], 0.0, 0.0
+	for _, v := range last {
+		minV, maxV, sum = min(minV, v[0]), max(maxV, v[2]), sum+v[1]
+	}
+	return map[string]float64{"lat_min_us": minV, "lat_avg_us": sum / float64(len(last)), "lat_max_us": maxV}, nil
+}
+
+func firstKey(m map[string][]float64) string {
+	for k := range m {
+		return k
+	}
+	return ""
+}
+
+var mbwAvg = regexp.MustCompile(`(?m)^AVG\s+Method:\s+(\w+)\s+Elapsed:\s*[0-9.]+\s+MiB:\s*[0-9.]+\s+Copy:\s*([0-9.]+)\s*MiB/s`)
+
+func parseMbw(stdout, _ []byte) (map[string]float64, error) {
+	out := map[string]float64{}
+	for _, mt := range mbwAvg.FindAllSubmatch(stdout, -1) {
+		v, err := strconv.ParseFloat(string(mt[2]), 64)
+		if err == nil {
+			out[strings.ToLower(string(mt[1]))+"_mib_per_s"] = v
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("mbw printed no AVG line")
+	}
+	return out, nil
+}

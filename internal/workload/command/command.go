@@ -1,0 +1,534 @@
+// Package command is the cmd workload: the user's own program (or one of
+// the tools the seed studies used), run in each environment and measured
+// the same way in all of them.
+//
+// The worker, already inside the environment, starts the program as its
+// child in a scratch directory and waits for it with wait4: the wall time
+// from fork to exit, the user and system CPU time and the peak resident
+// set (ru_maxrss) all come from the kernel's accounting of that child, so
+// natively and in a container they are read the same way and none of them
+// includes starting the container. In a container the program runs from
+// the worker's image, which holds it at the same path with its libraries
+// (internal/hostimage), and the files the study names.
+package command
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/boxtax/boxtax/internal/workload"
+)
+
+// Cmd is the cmd workload.
+type Cmd struct{}
+
+func init() { workload.Register(Cmd{}) }
+
+// base are the metrics every run has, measured around the program.
+var base = map[string]bool{"wall_s": true, "user_s": true, "sys_s": true, "maxrss_mib": true}
+
+// Info implements workload.Workload.
+func (Cmd) Info() workload.Info {
+	return workload.Info{
+		Name:     "cmd",
+		Summary:  "your own program (or sysbench, fio, stress-ng, cyclictest, mbw), run in each environment: time, CPU, memory and figures from its output",
+		SeedTool: "any command",
+		Params: []workload.Param{
+			{Name: "cmd", Default: "", Description: "the program and its arguments: a string split as a shell would split it (quotes, no expansion; write sh -c '...' for a shell) or a list; the program is looked up on PATH"},
+			{Name: "setup", Default: "", Description: "a command run before the timed one in the same directory, not measured (e.g. sysbench fileio ... prepare)"},
+			{Name: "files", Default: []any{}, Description: "host files or directories the program needs in a container (at the same paths): programs it starts, data, configuration"},
+			{Name: "metrics", Default: []any{}, Description: "figures read from its output: NAME[:UNIT][:higher|:lower]=REGEX or NAME=json:PATH, or mappings with name, unit, regex or json, higher_is_better"},
+			{Name: "parse", Default: "auto", Description: "read a known tool's output: auto (by the program's name), none, " + strings.Join(AdapterNames(), ", ")},
+			{Name: "vars", Default: map[string]any{}, Description: "environment variables for the program (it gets PATH, HOME and these only)"},
+			{Name: "cap_add", Default: []any{}, Description: "Linux capabilities the program needs in a container, e.g. SYS_NICE (never more than asked)"},
+			{Name: "timeout", Default: "10m", Description: "longest a run may take; then it is stopped and fails"},
+			{Name: "max_output", Default: "16MiB", Description: "most bytes of stdout and of stderr kept; a program printing more fails the run"},
+		},
+		Metrics: baseMetrics(false),
+	}
+}
+
+func baseMetrics(secondary bool) []workload.Metric {
+	return []workload.Metric{
+		{Name: "wall_s", Unit: "s", Label: "wall s", Description: "real time from starting the program to its exit, measured inside the environment"},
+		{Name: "user_s", Unit: "s", Label: "user CPU s", Secondary: secondary, Description: "user CPU time of the program and the children it waited for (rusage)"},
+		{Name: "sys_s", Unit: "s", Label: "system CPU s", Secondary: secondary, Description: "system CPU time of the program and the children it waited for (rusage)"},
+		{Name: "maxrss_mib", Unit: "MiB", Label: "peak RSS MiB", Secondary: secondary, Description: "peak resident set of the program or of its largest waited-for child (rusage ru_maxrss)"},
+	}
+}
+
+// config is cmd's parameters, checked.
+type config struct {
+	argv, setup []string
+	files       []string
+	extracts    []Extract
+	adapter     *adapter
+	env         map[string]string
+	caps        []string
+	timeout     time.Duration
+	maxOutput   int64
+}
+
+// argvParam reads a command: a string (split) or a list of strings.
+func argvParam(p workload.Params, name string) ([]string, error) {
+	switch v := p[name].(type) {
+	case nil:
+		return nil, nil
+	case string:
+		return Split(v)
+	case []string:
+		return v, nil
+	case []any:
+		out := make([]string, len(v))
+		for i, a := range v {
+			s, ok := a.(string)
+			if !ok {
+				return nil, fmt.Errorf("parameter %s: item %d (%v) is not a string", name, i, a)
+			}
+			out[i] = s
+		}
+		return out, nil
+	default:
+		return nil, fmt.Errorf("parameter %s: want a command line or a list of words, not %T", name, v)
+	}
+}
+
+func listParam(p workload.Params, name string) ([]any, error) {
+	switch v := p[name].(type) {
+	case nil:
+		return nil, nil
+	case []any:
+		return v, nil
+	case []string:
+		out := make([]any, len(v))
+		for i, s := range v {
+			out[i] = s
+		}
+		return out, nil
+	case string:
+		if v == "" {
+			return nil, nil
+		}
+		return []any{v}, nil
+	default:
+		return nil, fmt.Errorf("parameter %s: want a list, not %T", name, v)
+	}
+}
+
+func stringsParam(p workload.Params, name string) ([]string, error) {
+	l, err := listParam(p, name)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, len(l))
+	for i, a := range l {
+		s, ok := a.(string)
+		if !ok {
+			return nil, fmt.Errorf("parameter %s: item %d (%v) is not a string", name, i, a)
+		}
+		out[i] = s
+	}
+	return out, nil
+}
+
+// capabilities boxtax lets a command ask for; SYS_ADMIN and the like would
+// measure something else than a container as users run it.
+var allowedCaps = []string{"AUDIT_WRITE", "CHOWN", "DAC_OVERRIDE", "FOWNER", "FSETID", "IPC_LOCK", "KILL", "MKNOD",
+	"NET_ADMIN", "NET_BIND_SERVICE", "NET_RAW", "SETGID", "SETUID", "SYS_NICE", "SYS_PTRACE", "SYS_RESOURCE", "SYS_TIME"}
+
+func parse(p workload.Params) (config, error) {
+	var c config
+	var err error
+	if c.argv, err = argvParam(p, "cmd"); err != nil {
+		return c, err
+	}
+	if len(c.argv) == 0 {
+		return c, errors.New("parameter cmd: no command given; e.g. cmd: sysbench cpu --time=5 run (or boxtax run --cmd '...')")
+	}
+	if c.setup, err = argvParam(p, "setup"); err != nil {
+		return c, err
+	}
+	if c.files, err = stringsParam(p, "files"); err != nil {
+		return c, err
+	}
+	parseName, err := p.String("parse")
+	if err != nil {
+		return c, err
+	}
+	if c.adapter, err = adapterFor(parseName, c.argv); err != nil {
+		return c, err
+	}
+	items, err := listParam(p, "metrics")
+	if err != nil {
+		return c, err
+	}
+	seen := map[string]bool{}
+	if c.adapter != nil {
+		for _, m := range c.adapter.metrics {
+			seen[m.Name] = true
+		}
+	}
+	for _, it := range items {
+		e, err := extractFrom(it)
+		if err != nil {
+			return c, fmt.Errorf("parameter metrics: %w", err)
+		}
+		if seen[e.Name] {
+			return c, fmt.Errorf("parameter metrics: %s is named twice (or is the %s adapter's)", e.Name, parseName)
+		}
+		seen[e.Name] = true
+		c.extracts = append(c.extracts, e)
+	}
+	c.env = map[string]string{}
+	switch v := p["vars"].(type) {
+	case nil:
+	case map[string]any:
+		for k, val := range v {
+			if k == "" || strings.ContainsAny(k, "=\x00") {
+				return c, fmt.Errorf("parameter vars: %q is not a variable name", k)
+			}
+			c.env[k] = fmt.Sprint(val)
+		}
+	case map[string]string:
+		for k, val := range v {
+			c.env[k] = val
+		}
+	default:
+		return c, fmt.Errorf("parameter vars: want a mapping of names to values, not %T", v)
+	}
+	caps, err := stringsParam(p, "cap_add")
+	if err != nil {
+		return c, err
+	}
+	for _, cp := range caps {
+		cp = strings.ToUpper(strings.TrimPrefix(strings.ToUpper(cp), "CAP_"))
+		if !slices.Contains(allowedCaps, cp) {
+			return c, fmt.Errorf("parameter cap_add: %q is not a capability a command may ask for; valid: %s", cp, strings.Join(allowedCaps, ", "))
+		}
+		c.caps = append(c.caps, cp)
+	}
+	if c.adapter != nil && c.adapter.caps != nil {
+		c.caps = append(c.caps, c.adapter.caps(c.argv)...)
+	}
+	slices.Sort(c.caps)
+	c.caps = slices.Compact(c.caps)
+	if c.timeout, err = p.Duration("timeout"); err != nil {
+		return c, err
+	}
+	if c.timeout <= 0 {
+		return c, fmt.Errorf("parameter timeout: %v must be positive", c.timeout)
+	}
+	if c.maxOutput, err = p.Bytes("max_output"); err != nil {
+		return c, err
+	}
+	if c.maxOutput < 1<<10 {
+		return c, fmt.Errorf("parameter max_output: %d bytes is too little; at least 1KiB", c.maxOutput)
+	}
+	return c, nil
+}
+
+// Validate implements workload.Validator.
+func (Cmd) Validate(p workload.Params) error { _, err := parse(p); return err }
+
+// Normalize implements workload.Normalizer: the program (and setup's) as
+// an absolute path, found on PATH or in the usual directories, and the
+// files as absolute paths, so the worker runs the same file natively and
+// in a container, wherever its working directory is.
+func (Cmd) Normalize(p workload.Params) (workload.Params, error) {
+	out := workload.Params{}
+	for k, v := range p {
+		out[k] = v
+	}
+	for _, name := range []string{"cmd", "setup"} {
+		argv, err := argvParam(p, name)
+		if err != nil {
+			return nil, err
+		}
+		if len(argv) == 0 {
+			continue
+		}
+		abs, err := findProgram(argv[0])
+		if err != nil {
+			return nil, fmt.Errorf("parameter %s: %w", name, err)
+		}
+		words := make([]any, len(argv))
+		words[0] = abs
+		for i, a := range argv[1:] {
+			words[i+1] = a
+		}
+		out[name] = words
+	}
+	files, err := stringsParam(p, "files")
+	if err != nil {
+		return nil, err
+	}
+	absFiles := make([]any, len(files))
+	for i, f := range files {
+		a, err := filepath.Abs(f)
+		if err != nil {
+			return nil, fmt.Errorf("parameter files: %s: %w", f, err)
+		}
+		if _, err := os.Stat(a); err != nil {
+			return nil, fmt.Errorf("parameter files: %w", err)
+		}
+		absFiles[i] = a
+	}
+	out["files"] = absFiles
+	return out, nil
+}
+
+// programDirs are looked in when a program is not on PATH (Debian puts
+// tools in /usr/sbin, which a user's PATH may lack).
+var programDirs = []string{"/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin"}
+
+func findProgram(name string) (string, error) {
+	if strings.Contains(name, "/") {
+		abs, err := filepath.Abs(name)
+		if err != nil {
+			return "", err
+		}
+		st, err := os.Stat(abs)
+		if err != nil {
+			return "", fmt.Errorf("program %s: %w", name, err)
+		}
+		if !st.Mode().IsRegular() || st.Mode()&0o111 == 0 {
+			return "", fmt.Errorf("program %s is not an executable file", abs)
+		}
+		return abs, nil
+	}
+	if p, err := exec.LookPath(name); err == nil {
+		return filepath.Abs(p)
+	}
+	for _, d := range programDirs {
+		p := filepath.Join(d, name)
+		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() && st.Mode()&0o111 != 0 {
+			return p, nil
+		}
+	}
+	return "", fmt.Errorf("program %q not found on PATH (%s) nor in %s: install it or give its path", name, os.Getenv("PATH"), strings.Join(programDirs, ", "))
+}
+
+// MetricsFor implements workload.MetricDeclarer: the measured ones, then
+// the adapter's, then the user's. With figures from the output, the CPU
+// times and memory leave the overhead table (they stay in every format).
+func (Cmd) MetricsFor(p workload.Params) []workload.Metric {
+	c, err := parse(p)
+	if err != nil {
+		return baseMetrics(false)
+	}
+	extra := len(c.extracts) > 0 || c.adapter != nil
+	out := baseMetrics(extra)
+	if c.adapter != nil {
+		out = append(out, c.adapter.metrics...)
+	}
+	for _, e := range c.extracts {
+		out = append(out, e.Metric())
+	}
+	return out
+}
+
+// Requirements implements workload.Requirer: the program and setup's, the
+// named files, and the capabilities asked for.
+func (Cmd) Requirements(p workload.Params) workload.Requirements {
+	c, err := parse(p)
+	if err != nil {
+		return workload.Requirements{}
+	}
+	var r workload.Requirements
+	for _, argv := range [][]string{c.argv, c.setup} {
+		if len(argv) > 0 && filepath.IsAbs(argv[0]) {
+			r.HostPrograms = append(r.HostPrograms, argv[0])
+		}
+	}
+	r.HostFiles = c.files
+	r.CapAdd = c.caps
+	if slices.Contains(c.caps, "SYS_NICE") {
+		r.CPURealtimeRuntimeUs = 950000 // as rt.periodic: the kernel's own default budget
+	}
+	return r
+}
+
+// CheckHost implements workload.HostChecker: the program is here.
+func (Cmd) CheckHost(p workload.Params) error {
+	argv, err := argvParam(p, "cmd")
+	if err != nil || len(argv) == 0 {
+		return err
+	}
+	_, err = findProgram(argv[0])
+	return err
+}
+
+// Run implements workload.Workload.
+func (Cmd) Run(ctx context.Context, p workload.Params, env workload.Env, e workload.Emitter) error {
+	c, err := parse(p)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(ctx, c.timeout)
+	defer cancel()
+	if len(c.setup) > 0 {
+		if _, err := c.exec(ctx, c.setup, env.ScratchDir, "setup"); err != nil {
+			return err
+		}
+	}
+	argv := c.argv
+	if c.adapter != nil && c.adapter.args != nil {
+		argv = c.adapter.args(slices.Clone(argv))
+	}
+	e.Note("command", Join(argv))
+	if c.adapter != nil {
+		e.Note("parse", c.adapter.name)
+	}
+	res, err := c.exec(ctx, argv, env.ScratchDir, "")
+	if err != nil {
+		return err
+	}
+	e.Sample("wall_s", res.wall.Seconds())
+	e.Sample("user_s", res.user.Seconds())
+	e.Sample("sys_s", res.sys.Seconds())
+	e.Sample("maxrss_mib", float64(res.maxRSSKiB)/1024)
+	if c.adapter != nil {
+		vals, err := c.adapter.parse(res.stdout, res.stderr)
+		if err != nil {
+			return fmt.Errorf("%w; its output ends: %s", err, tail(res.stdout, res.stderr))
+		}
+		for _, mt := range c.adapter.metrics { // in declaration order
+			if v, ok := vals[mt.Name]; ok {
+				e.Sample(mt.Name, v)
+			}
+		}
+	}
+	for _, x := range c.extracts {
+		v, err := x.value(res.stdout, res.stderr)
+		if err != nil {
+			return fmt.Errorf("%w; its output ends: %s", err, tail(res.stdout, res.stderr))
+		}
+		e.Sample(x.Name, v)
+	}
+	return nil
+}
+
+type result struct {
+	wall, user, sys time.Duration
+	maxRSSKiB       int64
+	stdout, stderr  []byte
+}
+
+// exec runs argv in dir, in its own process group (a stop reaches its
+// children), and waits for it.
+func (c config) exec(ctx context.Context, argv []string, dir, what string) (result, error) {
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Dir = dir
+	cmd.Env = []string{"PATH=" + strings.Join(programDirs, ":"), "HOME=" + dir}
+	if p := os.Getenv("PATH"); p != "" {
+		cmd.Env[0] = "PATH=" + p
+	}
+	for k, v := range c.env {
+		cmd.Env = append(cmd.Env, k+"="+v)
+	}
+	stdout, stderr := &capped{max: c.maxOutput}, &capped{max: c.maxOutput}
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	label := "the program"
+	if what != "" {
+		label = "the " + what + " command"
+	}
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		return result{}, fmt.Errorf("starting %s %s: %w", label, argv[0], err)
+	}
+	waited := make(chan error, 1)
+	go func() { waited <- cmd.Wait() }()
+	var werr error
+	stopped := false
+	select {
+	case werr = <-waited:
+	case <-ctx.Done():
+		stopped = true
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
+		select {
+		case werr = <-waited:
+		case <-time.After(5 * time.Second):
+			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+			werr = <-waited
+		}
+	}
+	wall := time.Since(start)
+	// Whatever the program left behind in its group goes with it.
+	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	res := result{wall: wall, stdout: stdout.Bytes(), stderr: stderr.Bytes()}
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		res.user = time.Duration(ru.Utime.Nano())
+		res.sys = time.Duration(ru.Stime.Nano())
+		res.maxRSSKiB = ru.Maxrss
+	}
+	switch {
+	case stopped && errors.Is(ctx.Err(), context.DeadlineExceeded):
+		return res, fmt.Errorf("%s did not end within its timeout of %v and was stopped; its output ends: %s", label, c.timeout, tail(res.stdout, res.stderr))
+	case stopped:
+		return res, ctx.Err()
+	case stdout.over || stderr.over:
+		return res, fmt.Errorf("%s printed more than %d bytes on stdout or stderr (max_output): raise max_output or send its output elsewhere", label, c.maxOutput)
+	case werr != nil:
+		var ee *exec.ExitError
+		if errors.As(werr, &ee) {
+			if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+				return res, fmt.Errorf("%s was killed by signal %v; its stderr ends: %s", label, ws.Signal(), tail(nil, res.stderr))
+			}
+			return res, fmt.Errorf("%s exited with status %d; its output ends: %s", label, ee.ExitCode(), tail(res.stdout, res.stderr))
+		}
+		return res, fmt.Errorf("%s: %w", label, werr)
+	}
+	return res, nil
+}
+
+// capped keeps the first max bytes written and notes whether there were more.
+type capped struct {
+	buf  bytes.Buffer
+	max  int64
+	over bool
+}
+
+func (w *capped) Write(p []byte) (int, error) {
+	room := w.max - int64(w.buf.Len())
+	if int64(len(p)) > room {
+		w.over = true
+		if room > 0 {
+			w.buf.Write(p[:room])
+		}
+		return len(p), nil // keep reading, so the program is not blocked or killed by a full pipe
+	}
+	return w.buf.Write(p)
+}
+
+func (w *capped) Bytes() []byte { return w.buf.Bytes() }
+
+// tail is the last lines of stderr, else of stdout, on one line.
+func tail(stdout, stderr []byte) string {
+	src := stderr
+	if len(bytes.TrimSpace(src)) == 0 {
+		src = stdout
+	}
+	s := strings.TrimSpace(string(src))
+	if s == "" {
+		return "(nothing)"
+	}
+	lines := strings.Split(s, "\n")
+	if len(lines) > 5 {
+		lines = lines[len(lines)-5:]
+	}
+	out := strings.Join(lines, " | ")
+	if len(out) > 600 {
+		out = "..." + out[len(out)-600:]
+	}
+	return out
+}

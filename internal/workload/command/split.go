@@ -1,0 +1,89 @@
+package command
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Split breaks a command line into words as a POSIX shell would, without
+// expanding anything: blanks separate words; 'single quotes' keep
+// everything; "double quotes" keep everything but \" \\ \$ \`; a backslash
+// outside quotes keeps the next character. There is no shell: `|`, `>`,
+// `$VAR` and globs are passed to the program as they are (write
+// sh -c '...' for a shell).
+func Split(line string) ([]string, error) {
+	var words []string
+	var cur strings.Builder
+	inWord := false
+	const (
+		plain = iota
+		single
+		double
+	)
+	state := plain
+	rs := []rune(line)
+	for i := 0; i < len(rs); i++ {
+		r := rs[i]
+		switch state {
+		case single:
+			if r == '\'' {
+				state = plain
+			} else {
+				cur.WriteRune(r)
+			}
+		case double:
+			switch {
+			case r == '"':
+				state = plain
+			case r == '\\' && i+1 < len(rs) && strings.ContainsRune("\"\\$`", rs[i+1]):
+				i++
+				cur.WriteRune(rs[i])
+			default:
+				cur.WriteRune(r)
+			}
+		default:
+			switch {
+			case r == ' ' || r == '\t' || r == '\n':
+				if inWord {
+					words = append(words, cur.String())
+					cur.Reset()
+					inWord = false
+				}
+			case r == '\'':
+				state, inWord = single, true
+			case r == '"':
+				state, inWord = double, true
+			case r == '\\':
+				if i+1 == len(rs) {
+					return nil, fmt.Errorf("command %q ends with a lone backslash", line)
+				}
+				i++
+				cur.WriteRune(rs[i])
+				inWord = true
+			default:
+				cur.WriteRune(r)
+				inWord = true
+			}
+		}
+	}
+	if state != plain {
+		return nil, fmt.Errorf("command %q has an unclosed quote", line)
+	}
+	if inWord {
+		words = append(words, cur.String())
+	}
+	return words, nil
+}
+
+// Join writes argv as one line that Split reads back to argv.
+func Join(argv []string) string {
+	out := make([]string, len(argv))
+	for i, a := range argv {
+		if a != "" && !strings.ContainsAny(a, " \t\n'\"\\$`|&;<>()*?[]#~!{}") {
+			out[i] = a
+			continue
+		}
+		out[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+	}
+	return strings.Join(out, " ")
+}
