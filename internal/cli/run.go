@@ -26,6 +26,7 @@ import (
 // runOptions are the flags of `boxtax run`.
 type runOptions struct {
 	Study     string // preset name or YAML file
+	SpecYAML  string // the study itself (run --cmd), instead of Study
 	DB        string
 	Envs      []string
 	Workloads []string
@@ -67,9 +68,19 @@ func runCmd(ctx context.Context, g *Globals, args []string) error {
 	fs.StringVar(&o.WireRate, "wire-rate", "", "network workloads: shape the netns wire to this rate in each direction, e.g. 100mbit (tc tbf)")
 	fs.StringVar(&o.HostLabel, "host-label", "", "name this device in reports, e.g. its inventory hostname pi4-kitchen (default: the hostname)")
 	fs.BoolVar(&o.SkipUnavailable, "skip-unavailable", false, "leave out environments that cannot run here (e.g. no Docker on this device) instead of stopping; they are recorded as unavailable")
+	var cf cmdFlags
+	cf.register(fs)
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
+	}
+	if cf.used() {
+		if len(pos) > 0 || o.Resume {
+			return usagef("--cmd measures one command instead of a study: give no study (and no --resume)")
+		}
+		if o.SpecYAML, err = cf.studyYAML(); err != nil {
+			return err
+		}
 	}
 	if o.HostLabel != "" {
 		if err := hostinfo.CheckLabel(o.HostLabel); err != nil {
@@ -100,7 +111,12 @@ func runStudy(ctx context.Context, g *Globals, o runOptions) error {
 	var spec *study.Spec
 	if !o.Resume {
 		var err error
-		if spec, err = study.Load(o.Study); err != nil {
+		if o.SpecYAML != "" {
+			spec, err = study.ParseSpec("--cmd", []byte(o.SpecYAML))
+		} else {
+			spec, err = study.Load(o.Study)
+		}
+		if err != nil {
 			return usageError{err}
 		}
 		study.Overrides{Envs: o.Envs, Workloads: o.Workloads, Repetitions: o.Reps.N, Warmup: o.Warmup, Seed: o.Seed}.Apply(spec)

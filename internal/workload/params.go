@@ -31,6 +31,11 @@ func Check(info Info, p Params) (Params, error) {
 		}
 		out[k] = v
 	}
+	for _, d := range info.Params {
+		if _, given := p[d.Name]; d.Required && !given {
+			return nil, fmt.Errorf("workload %s: parameter %s is required: %s", info.Name, d.Name, d.Description)
+		}
+	}
 	if len(unknown) > 0 {
 		sort.Strings(unknown)
 		var valid []string

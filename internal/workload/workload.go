@@ -64,6 +64,9 @@ type Param struct {
 	Name        string `json:"name"`
 	Default     any    `json:"default"`
 	Description string `json:"description"`
+	// Required parameters have no useful default (the command to run):
+	// a study must give them.
+	Required bool `json:"required,omitempty"`
 }
 
 // Info is what a workload says about itself: it feeds `boxtax list workloads`,

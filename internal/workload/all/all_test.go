@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 
@@ -15,6 +16,7 @@ import (
 // tinyParams make each built-in workload finish in a fraction of a second.
 // A workload added to the registry must get an entry here.
 var tinyParams = map[string]workload.Params{
+	"cmd":         {"cmd": "sh -c 'echo 3 frames'", "metrics": []any{"frames=([0-9]+) frames"}},
 	"cpu.prime":   {"duration": "50ms", "max_prime": 2000},
 	"cpu.linpack": {"n": 60, "repeats": 2},
 	"mem.stream":  {"array_size": 10000, "ntimes": 3},
@@ -77,12 +79,18 @@ func TestInfo(t *testing.T) {
 				}
 				seen[m.Name] = true
 			}
+			required := false
 			for _, p := range info.Params {
 				if p.Name == "" || p.Default == nil || p.Description == "" {
 					t.Errorf("param %+v lacks a name, default or description", p)
 				}
+				required = required || p.Required
 			}
-			if _, err := workload.Prepare(w, nil); err != nil {
+			_, err := workload.Prepare(w, nil)
+			switch {
+			case required && (err == nil || !strings.Contains(err.Error(), "is required")):
+				t.Errorf("a required parameter left out: %v, want an error saying it is required", err)
+			case !required && err != nil:
 				t.Errorf("the defaults are rejected: %v", err)
 			}
 		})
@@ -116,7 +124,8 @@ func TestRunEmitsEveryMetricOnce(t *testing.T) {
 			if err := w.Run(context.Background(), p, workload.Env{ScratchDir: t.TempDir()}, &r); err != nil {
 				t.Fatalf("Run: %v", err)
 			}
-			for _, m := range info.Metrics {
+			declared := workload.MetricsOf(w, p)
+			for _, m := range declared {
 				v := r.samples[m.Name]
 				if len(v) != 1 {
 					t.Errorf("%s sampled %d times, want once", m.Name, len(v))
@@ -128,7 +137,7 @@ func TestRunEmitsEveryMetricOnce(t *testing.T) {
 				}
 			}
 			for name := range r.samples {
-				if _, ok := info.Metric(name); !ok {
+				if !slices.ContainsFunc(declared, func(m workload.Metric) bool { return m.Name == name }) {
 					t.Errorf("sample of undeclared metric %s", name)
 				}
 			}

@@ -43,7 +43,7 @@ func (Cmd) Info() workload.Info {
 		Summary:  "your own program (or sysbench, fio, stress-ng, cyclictest, mbw), run in each environment: time, CPU, memory and figures from its output",
 		SeedTool: "any command",
 		Params: []workload.Param{
-			{Name: "cmd", Default: "", Description: "the program and its arguments: a string split as a shell would split it (quotes, no expansion; write sh -c '...' for a shell) or a list; the program is looked up on PATH"},
+			{Name: "cmd", Default: "", Required: true, Description: "the program and its arguments: a string split as a shell would split it (quotes, no expansion; write sh -c '...' for a shell) or a list; the program is looked up on PATH"},
 			{Name: "setup", Default: "", Description: "a command run before the timed one in the same directory, not measured (e.g. sysbench fileio ... prepare)"},
 			{Name: "files", Default: []any{}, Description: "host files or directories the program needs in a container (at the same paths): programs it starts, data, configuration"},
 			{Name: "metrics", Default: []any{}, Description: "figures read from its output: NAME[:UNIT][:higher|:lower]=REGEX or NAME=json:PATH, or mappings with name, unit, regex or json, higher_is_better"},

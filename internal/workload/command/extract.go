@@ -20,6 +20,7 @@ type Extract struct {
 	HigherIsBetter bool   `json:"higher_is_better"`
 	Regex          string `json:"regex,omitempty"` // its first group (or the whole match) is the number; the last match counts
 	JSON           string `json:"json,omitempty"`  // e.g. .jobs[0].read.iops
+	label          string // the name as given, when it was not a metric name (events/s)
 	re             *regexp.Regexp
 	path           []any // string keys and int indexes
 }
@@ -30,9 +31,12 @@ func (e Extract) Metric() workload.Metric {
 	if e.JSON != "" {
 		how = "JSON path " + e.JSON
 	}
-	label := e.Name
-	if e.Unit != "" && !strings.Contains(label, e.Unit) {
-		label += " " + e.Unit
+	label := e.label
+	if label == "" {
+		label = e.Name
+		if e.Unit != "" && !strings.Contains(label, e.Unit) {
+			label += " " + e.Unit
+		}
 	}
 	return workload.Metric{Name: e.Name, Unit: e.Unit, Label: label, HigherIsBetter: e.HigherIsBetter,
 		Description: "from the program's output by " + how}
@@ -133,7 +137,7 @@ func (e Extract) finish(dir string) (Extract, error) {
 		if n == "" || !nameRe.MatchString(n) {
 			return Extract{}, fmt.Errorf("metric name %q: use letters, digits and _ (starting with a letter), e.g. events_per_s", raw)
 		}
-		e.Name = n
+		e.Name, e.label = n, raw
 	}
 	if base[e.Name] {
 		return Extract{}, fmt.Errorf("metric %s: boxtax measures %s itself; name yours differently", e.Name, e.Name)
@@ -167,6 +171,9 @@ func (e Extract) finish(dir string) (Extract, error) {
 
 // timeLike tells whether a unit or name is a duration, where lower is better.
 func timeLike(unit, name string) bool {
+	if strings.Contains(unit, "/") || strings.Contains(name, "_per_") {
+		return false // a rate
+	}
 	switch strings.ToLower(unit) {
 	case "s", "sec", "seconds", "ms", "us", "µs", "ns", "min":
 		return true

@@ -1,0 +1,327 @@
+package command
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/boxtax/boxtax/internal/workload"
+	"github.com/boxtax/boxtax/internal/workload/workloadtest"
+)
+
+func TestSplit(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want []string
+	}{
+		{"sysbench cpu --time=5 run", []string{"sysbench", "cpu", "--time=5", "run"}},
+		{`sh -c 'echo "a b" | wc -c'`, []string{"sh", "-c", `echo "a b" | wc -c`}},
+		{`printf "%s\n" "x \"y\" \$z"`, []string{"printf", `%s\n`, `x "y" $z`}},
+		{`a\ b  c`, []string{"a b", "c"}},
+		{`x '' y`, []string{"x", "", "y"}},
+		{"  ", nil},
+	} {
+		got, err := Split(tc.in)
+		if err != nil || !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("Split(%q) = %q, %v; want %q", tc.in, got, err, tc.want)
+		}
+		if len(tc.want) > 0 {
+			back, err := Split(Join(got))
+			if err != nil || !reflect.DeepEqual(back, got) {
+				t.Errorf("Split(Join(%q)) = %q, %v", got, back, err)
+			}
+		}
+	}
+	for _, bad := range []string{`echo 'unclosed`, `echo "unclosed`, `echo \`} {
+		if _, err := Split(bad); err == nil {
+			t.Errorf("Split(%q) accepted", bad)
+		}
+	}
+}
+
+func TestParseExtract(t *testing.T) {
+	e, err := ParseExtract(`events/s=events per second:\s*([0-9.]+)`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.Name != "events_per_s" || e.Unit != "events/s" || !e.HigherIsBetter || e.Metric().Label != "events/s" {
+		t.Errorf("events/s: %+v, label %q", e, e.Metric().Label)
+	}
+	e, err = ParseExtract(`p99_ms=json:.latency.p99`)
+	if err != nil || e.HigherIsBetter || e.JSON != ".latency.p99" {
+		t.Errorf("p99_ms: %+v %v: want lower-is-better JSON", e, err)
+	}
+	e, err = ParseExtract(`frames:fps:higher=([0-9]+) frames`)
+	if err != nil || e.Unit != "fps" || !e.HigherIsBetter {
+		t.Errorf("frames: %+v %v", e, err)
+	}
+	e, err = ParseExtract(`cost:lower=cost ([0-9]+)`)
+	if err != nil || e.HigherIsBetter {
+		t.Errorf("cost:lower: %+v %v", e, err)
+	}
+	for bad, why := range map[string]string{
+		"events_per_s":         "want NAME",
+		"x=(":                  "regex",
+		"x=(a)(b)":             "groups",
+		"wall_s=([0-9]+)":      "measures wall_s itself",
+		"x=json:.a[":           "unclosed",
+		"x:a:b=1":              "two units",
+		"9lives=([0-9]+) live": "use letters",
+	} {
+		if _, err := ParseExtract(bad); err == nil || !strings.Contains(err.Error(), why) {
+			t.Errorf("ParseExtract(%q) = %v, want an error about %q", bad, err, why)
+		}
+	}
+}
+
+func TestExtractValue(t *testing.T) {
+	out := []byte("round 1: 10.5 ops\nround 2: 12.25 ops\n")
+	e, _ := ParseExtract(`ops=([0-9.]+) ops`)
+	if v, err := e.value(out, nil); err != nil || v != 12.25 {
+		t.Errorf("last match: %v %v, want 12.25", v, err)
+	}
+	if _, err := e.value([]byte("nothing here"), []byte("nor here")); err == nil || !strings.Contains(err.Error(), "matches nothing") {
+		t.Errorf("no match: %v", err)
+	}
+	e, _ = ParseExtract(`ops=ops: (\w+)`)
+	if _, err := e.value([]byte("ops: many"), nil); err == nil || !strings.Contains(err.Error(), "not a number") {
+		t.Errorf("not a number: %v", err)
+	}
+	doc := []byte("fio-3.33 starting\n{\"jobs\":[{\"read\":{\"iops\":1234.5}}],\"v\":\"7\"}\n")
+	for path, want := range map[string]float64{".jobs[0].read.iops": 1234.5, "jobs.0.read.iops": 1234.5, ".v": 7} {
+		e, err := ParseExtract("x=json:" + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v, err := e.value(doc, nil); err != nil || v != want {
+			t.Errorf("%s: %v %v, want %v", path, v, err, want)
+		}
+	}
+	for path, why := range map[string]string{".jobs[1].read.iops": "has 1 elements", ".jobs[0].write": "no key", ".jobs.x": ".jobs is not an object", ".jobs[0].read": "not a number"} {
+		e, _ := ParseExtract("x=json:" + path)
+		if _, err := e.value(doc, nil); err == nil || !strings.Contains(err.Error(), why) {
+			t.Errorf("%s: %v, want %q", path, err, why)
+		}
+	}
+	e, _ = ParseExtract("x=json:.a")
+	if _, err := e.value([]byte("no json"), nil); err == nil || !strings.Contains(err.Error(), "no JSON") {
+		t.Errorf("no JSON: %v", err)
+	}
+}
+
+// prepare is workload.Prepare for cmd, failing the test on an error.
+func prepare(t *testing.T, p workload.Params) workload.Params {
+	t.Helper()
+	out, err := workload.Prepare(Cmd{}, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func run(t *testing.T, p workload.Params) (*workloadtest.Recorder, error) {
+	t.Helper()
+	var rec workloadtest.Recorder
+	err := Cmd{}.Run(context.Background(), prepare(t, p), workload.Env{ScratchDir: t.TempDir()}, &rec)
+	return &rec, err
+}
+
+func TestNormalizeFindsTheProgram(t *testing.T) {
+	p := prepare(t, workload.Params{"cmd": "sh -c 'exit 0'", "files": []any{"."}})
+	argv, _ := argvParam(p, "cmd")
+	if !filepath.IsAbs(argv[0]) || filepath.Base(argv[0]) != "sh" || argv[2] != "exit 0" {
+		t.Errorf("normalized cmd %q", argv)
+	}
+	again := prepare(t, p)
+	if !reflect.DeepEqual(again, p) {
+		t.Errorf("Normalize is not idempotent: %v then %v", p, again)
+	}
+	req := Cmd{}.Requirements(p)
+	if !reflect.DeepEqual(req.HostPrograms, []string{argv[0]}) || len(req.HostFiles) != 1 || !filepath.IsAbs(req.HostFiles[0]) || len(req.CapAdd) != 0 {
+		t.Errorf("requirements %+v", req)
+	}
+	for p, why := range map[string]workload.Params{
+		"not found":           {"cmd": "no-such-program-boxtax --x"},
+		"no command given":    {"cmd": ""},
+		"unclosed quote":      {"cmd": "sh -c 'x"},
+		"not a capability":    {"cmd": "true", "cap_add": []any{"SYS_ADMIN"}},
+		"unknown tool":        {"cmd": "true", "parse": "iozone"},
+		"must be positive":    {"cmd": "true", "timeout": "0s"},
+		"no such file":        {"cmd": "true", "files": []any{"/nonexistent/boxtax"}},
+		"unknown parameter":   {"cmd": "true", "image": "x"},
+		"give exactly one of": {"cmd": "true", "metrics": []any{map[string]any{"name": "x"}}},
+	} {
+		if _, err := workload.Prepare(Cmd{}, why); err == nil || !strings.Contains(err.Error(), p) {
+			t.Errorf("%v: %v, want %q", why, err, p)
+		}
+	}
+}
+
+func TestRunMeasuresTheProgram(t *testing.T) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("python3 is not here")
+	}
+	// 64 MiB touched and a little CPU: rusage sees both.
+	rec, err := run(t, workload.Params{
+		"cmd":     []any{"python3", "-c", "b = bytearray(64 << 20)\nfor i in range(0, len(b), 4096): b[i] = 1\ns = sum(range(3000000))\nprint('result', s)"},
+		"metrics": []any{`result=result ([0-9]+)`},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := rec.One(t, "maxrss_mib"); v < 64 || v > 200 {
+		t.Errorf("peak RSS %.1f MiB, want 64 MiB or a little more", v)
+	}
+	if u, w := rec.One(t, "user_s"), rec.One(t, "wall_s"); u <= 0 || w < u/2 {
+		t.Errorf("user %v s, wall %v s", u, w)
+	}
+	if v := rec.One(t, "result"); v != 4499998500000 {
+		t.Errorf("result %v", v)
+	}
+	if !strings.Contains(rec.Notes["command"], "python3") {
+		t.Errorf("notes %v", rec.Notes)
+	}
+}
+
+func TestRunFailures(t *testing.T) {
+	_, err := run(t, workload.Params{"cmd": []any{"sh", "-c", "echo starting; echo broken pipe >&2; exit 3"}})
+	if err == nil || !strings.Contains(err.Error(), "exited with status 3") || !strings.Contains(err.Error(), "broken pipe") {
+		t.Errorf("exit 3: %v", err)
+	}
+	start := time.Now()
+	// The child of the shell sleeps too: the whole group is stopped.
+	_, err = run(t, workload.Params{"cmd": []any{"sh", "-c", "sleep 30 & sleep 30; wait"}, "timeout": "500ms"})
+	if err == nil || !strings.Contains(err.Error(), "did not end within its timeout of 500ms") || time.Since(start) > 10*time.Second {
+		t.Errorf("hang: %v after %v", err, time.Since(start))
+	}
+	_, err = run(t, workload.Params{"cmd": []any{"head", "-c", "3000000", "/dev/zero"}, "max_output": "1MiB"})
+	if err == nil || !strings.Contains(err.Error(), "printed more than 1048576 bytes") {
+		t.Errorf("too much output: %v", err)
+	}
+	_, err = run(t, workload.Params{"cmd": "echo 12 ops", "metrics": []any{"fps=([0-9]+) frames"}})
+	if err == nil || !strings.Contains(err.Error(), "matches nothing") || !strings.Contains(err.Error(), "12 ops") {
+		t.Errorf("regex without a match: %v", err)
+	}
+	_, err = run(t, workload.Params{"cmd": "echo {}", "metrics": []any{"x=json:.a.b"}})
+	if err == nil || !strings.Contains(err.Error(), `no key "a"`) {
+		t.Errorf("absent JSON path: %v", err)
+	}
+	rec, err := run(t, workload.Params{"cmd": []any{"sh", "-c", "mkdir -p x && echo made > x/f && cat x/f && pwd"}, "setup": "touch ready"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := rec.Samples["wall_s"]; !ok {
+		t.Errorf("samples %v", rec.Samples)
+	}
+	_, err = run(t, workload.Params{"cmd": "true", "setup": "false"})
+	if err == nil || !strings.Contains(err.Error(), "the setup command exited with status 1") {
+		t.Errorf("failing setup: %v", err)
+	}
+}
+
+func TestCtlCancelStopsTheProgram(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(300*time.Millisecond, cancel)
+	start := time.Now()
+	var rec workloadtest.Recorder
+	err := Cmd{}.Run(ctx, prepare(t, workload.Params{"cmd": "sleep 30"}), workload.Env{ScratchDir: t.TempDir()}, &rec)
+	if err == nil || time.Since(start) > 6*time.Second {
+		t.Errorf("cancel: %v after %v", err, time.Since(start))
+	}
+}
+
+func TestMetricsFor(t *testing.T) {
+	names := func(ms []workload.Metric) (out []string) {
+		for _, m := range ms {
+			if !m.Secondary {
+				out = append(out, m.Name)
+			}
+		}
+		return out
+	}
+	p := prepare(t, workload.Params{"cmd": "true"})
+	if got := names(Cmd{}.MetricsFor(p)); !reflect.DeepEqual(got, []string{"wall_s", "user_s", "sys_s", "maxrss_mib"}) {
+		t.Errorf("plain command: primary metrics %v", got)
+	}
+	p = prepare(t, workload.Params{"cmd": "true", "metrics": []any{"fps=([0-9]+)"}})
+	if got := names(Cmd{}.MetricsFor(p)); !reflect.DeepEqual(got, []string{"wall_s", "fps"}) {
+		t.Errorf("with a figure: primary metrics %v", got)
+	}
+	if m, ok := workload.MetricOf("cmd", p, "fps"); !ok || !m.HigherIsBetter {
+		t.Errorf("MetricOf fps: %+v %v", m, ok)
+	}
+}
+
+// requireTool skips without the program, except in CI, which installs it.
+func requireTool(t *testing.T, name, pkg string) {
+	t.Helper()
+	if _, err := findProgram(name); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("%s is not installed: CI installs %s", name, pkg)
+		}
+		t.Skipf("%s is not installed (apt-get install %s)", name, pkg)
+	}
+}
+
+// TestAdaptersReadTheRealTools runs each tool briefly and reads its figures.
+func TestAdaptersReadTheRealTools(t *testing.T) {
+	for _, tc := range []struct {
+		tool, pkg, cmd, setup string
+		want                  []string
+	}{
+		{"sysbench", "sysbench", "sysbench cpu --time=1 run", "", []string{"events_per_s", "lat_avg_ms", "lat_p95_ms"}},
+		{"sysbench", "sysbench", "sysbench memory --time=1 --memory-total-size=256M run", "", []string{"mib_per_s"}},
+		{"sysbench", "sysbench", "sysbench fileio --file-total-size=8M --file-num=2 --file-test-mode=rndrw --time=1 run",
+			"sysbench fileio --file-total-size=8M --file-num=2 prepare", []string{"reads_per_s", "writes_per_s", "read_mib_per_s", "written_mib_per_s"}},
+		{"fio", "fio", "fio --name=t --rw=randrw --size=4M --bs=4k --ioengine=psync --runtime=1 --time_based", "", []string{"read_iops", "read_mib_per_s", "read_clat_mean_us", "write_iops", "write_mib_per_s"}},
+		{"stress-ng", "stress-ng", "stress-ng --cpu 1 --timeout 1", "", []string{"bogo_ops_per_s", "bogo_ops_per_cpu_s"}},
+		{"cyclictest", "rt-tests", "cyclictest -q -l 200 -i 1000 -t 2", "", []string{"lat_min_us", "lat_avg_us", "lat_max_us"}},
+		{"mbw", "mbw", "mbw -n 2 8", "", []string{"memcpy_mib_per_s", "dumb_mib_per_s", "mcblock_mib_per_s"}},
+	} {
+		t.Run(tc.cmd, func(t *testing.T) {
+			requireTool(t, tc.tool, tc.pkg)
+			rec, err := run(t, workload.Params{"cmd": tc.cmd, "setup": tc.setup})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, m := range tc.want {
+				if v := rec.One(t, m); v <= 0 && m != "lat_min_us" {
+					t.Errorf("%s = %v", m, v)
+				}
+			}
+			if rec.Notes["parse"] != tc.tool {
+				t.Errorf("parse note %q", rec.Notes["parse"])
+			}
+			t.Logf("%s: %v", tc.cmd, rec.Samples)
+		})
+	}
+}
+
+func TestCyclictestAsksForWhatItNeeds(t *testing.T) {
+	p := prepare(t, workload.Params{"cmd": "/bin/true -m -p 80", "parse": "cyclictest"})
+	req := Cmd{}.Requirements(p)
+	if !reflect.DeepEqual(req.CapAdd, []string{"IPC_LOCK", "SYS_NICE"}) || req.CPURealtimeRuntimeUs == 0 {
+		t.Errorf("requirements %+v", req)
+	}
+	p = prepare(t, workload.Params{"cmd": "/bin/true -q", "parse": "cyclictest"})
+	if req := (Cmd{}).Requirements(p); len(req.CapAdd) != 0 {
+		t.Errorf("no priority, no locking: %+v", req)
+	}
+}
+
+func TestAdapterErrors(t *testing.T) {
+	for tool, out := range map[string]string{
+		"sysbench": "FATAL: Cannot open file\n", "fio": "fio: no jobs\n", "stress-ng": "stress-ng: info: dispatching\n",
+		"cyclictest": "# /dev/cpu_dma_latency set to 0us\n", "mbw": "Long uses 8 bytes.\n",
+	} {
+		a := adapters[tool]
+		if _, err := a.parse([]byte(out), []byte(out)); err == nil {
+			t.Errorf("%s accepted %q", tool, out)
+		}
+	}
+}
