@@ -47,8 +47,8 @@ func (f gateFlag) Set(s string) error {
 
 // addGateFlag declares --max-overhead on a command.
 func addGateFlag(fs *flag.FlagSet, rules *[]report.GateRule) {
-	fs.Var(gateFlag{rules}, "max-overhead", "fail with exit code 4 when an overhead beyond noise exceeds a limit: "+report.GateRuleForm+
-		"; * is every environment but the baseline, or every workload; WORKLOAD alone is its primary metrics; repeatable (see docs/user-guide.md, Gate it in CI)")
+	fs.Var(gateFlag{rules}, "max-overhead", "exit with code 4 when an overhead beyond noise exceeds a limit; `RULE` is "+report.GateRuleForm+
+		"; * is every environment but the baseline, or every workload; WORKLOAD alone is its primary metrics; repeatable, or comma-separated (docs/user-guide.md, Gate it in CI)")
 }
 
 // checkGateSpec refuses rules that name what the study does not contain,
