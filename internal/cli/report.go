@@ -26,6 +26,8 @@ type reportOptions struct {
 	PNG      bool   // --png: and as PNG, through rsvg-convert
 	Paired   bool   // --paired: overhead intervals paired by round
 	By       string // --by host: the study on every device of a merged database
+	// MaxOverhead is --max-overhead: the overhead gate.
+	MaxOverhead []report.GateRule
 }
 
 // DefaultPaper is the published study --compare-paper compares with when
@@ -72,6 +74,7 @@ func reportCmd(ctx context.Context, g *Globals, args []string) error {
 	fs.BoolVar(&o.Paired, "paired", false, "overhead intervals, p-values and stars paired by round (the runs are randomized complete blocks): drift between rounds drops out")
 	fs.BoolVar(&o.PNG, "png", false, "with --plots: also write each plot as PNG (needs rsvg-convert, Debian package librsvg2-bin)")
 	fs.StringVar(&o.By, "by", "", "host: the study on every device of a database merged from a fleet, a column group per device (formats: "+strings.Join(report.DeviceFormats(), ", ")+")")
+	addGateFlag(fs, &o.MaxOverhead)
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -82,8 +85,8 @@ func reportCmd(ctx context.Context, g *Globals, args []string) error {
 	switch o.By {
 	case "":
 	case "host", "device":
-		if o.Paper != "" || o.PlotsDir != "" {
-			return usagef("--by host writes one report of every device: leave out --compare-paper and --plots")
+		if o.Paper != "" || o.PlotsDir != "" || len(o.MaxOverhead) > 0 {
+			return usagef("--by host writes one report of every device: leave out --compare-paper, --plots and --max-overhead (gate each device's study with --study ID)")
 		}
 		return writeByHost(ctx, g, o)
 	default:
@@ -124,6 +127,10 @@ func writeReport(ctx context.Context, g *Globals, o reportOptions) error {
 	if err != nil {
 		return err
 	}
+	if err := checkGateReport(o.MaxOverhead, rep); err != nil {
+		return err
+	}
+	gate := judgeGate(o.MaxOverhead, rep)
 	if o.Format == "html" || o.PlotsDir != "" {
 		if err := addSeries(ctx, db, id, rep); err != nil {
 			return err
@@ -157,9 +164,11 @@ func writeReport(ctx context.Context, g *Globals, o reportOptions) error {
 		return err
 	}
 	if o.PlotsDir != "" {
-		return writePlots(ctx, g, rep, o.PlotsDir, rsvg)
+		if err := writePlots(ctx, g, rep, o.PlotsDir, rsvg); err != nil {
+			return err
+		}
 	}
-	return nil
+	return finishGate(g, gate)
 }
 
 // openExisting opens a database that must exist already, for reading

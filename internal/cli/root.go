@@ -15,12 +15,15 @@ import (
 
 // Exit codes, documented in docs/user-guide.md.
 const (
-	ExitOK          = 0
-	ExitError       = 1              // something went wrong while working
-	ExitUsage       = 2              // bad command line, unknown name, broken study file
-	ExitRunsFailed  = 3              // the study finished but some runs failed
-	ExitCrash       = crash.ExitCode // 70, a bug in boxtax: a Go panic (EX_SOFTWARE); the stack goes to stderr
-	ExitInterrupted = 130            // Ctrl-C or SIGTERM; finished runs are kept
+	ExitOK         = 0
+	ExitError      = 1 // something went wrong while working
+	ExitUsage      = 2 // bad command line, unknown name, broken study file
+	ExitRunsFailed = 3 // the study finished but some runs failed; wins over ExitOverheadExceeded
+	// ExitOverheadExceeded: a --max-overhead rule failed (an overhead beyond
+	// noise above its limit, or nothing to check).
+	ExitOverheadExceeded = 4
+	ExitCrash            = crash.ExitCode // 70, a bug in boxtax: a Go panic (EX_SOFTWARE); the stack goes to stderr
+	ExitInterrupted      = 130            // Ctrl-C or SIGTERM; finished runs are kept
 )
 
 // Globals is the process state commands may touch.

@@ -45,6 +45,7 @@ type runOptions struct {
 	// SkipUnavailable leaves out environments that cannot run here instead
 	// of refusing the study (one device of a fleet without Docker).
 	SkipUnavailable bool
+	MaxOverhead     []report.GateRule // --max-overhead: the overhead gate
 }
 
 func runCmd(ctx context.Context, g *Globals, args []string) error {
@@ -67,6 +68,7 @@ func runCmd(ctx context.Context, g *Globals, args []string) error {
 	fs.StringVar(&wires, "wire", "", "network workloads: where the client stands, comma-separated levels: host, proxy, netns (default: the study's, else host)")
 	fs.StringVar(&o.WireRate, "wire-rate", "", "network workloads: shape the netns wire to this rate in each direction, e.g. 100mbit (tc tbf)")
 	fs.StringVar(&o.HostLabel, "host-label", "", "name this device in reports, e.g. its inventory hostname pi4-kitchen (default: the hostname)")
+	addGateFlag(fs, &o.MaxOverhead)
 	fs.BoolVar(&o.SkipUnavailable, "skip-unavailable", false, "leave out environments that cannot run here (e.g. no Docker on this device) instead of stopping; they are recorded as unavailable")
 	var cf cmdFlags
 	cf.register(fs)
@@ -168,6 +170,9 @@ func runStudy(ctx context.Context, g *Globals, o runOptions) error {
 		if err != nil {
 			return fmt.Errorf("study %d cannot be resumed by this boxtax: %w", st.ID, err)
 		}
+	}
+	if err := checkGateSpec(o.MaxOverhead, spec); err != nil {
+		return err
 	}
 	envs, err := openEnvs(ctx, g, spec.EnvNames())
 	if err != nil {
@@ -274,10 +279,11 @@ func runStudy(ctx context.Context, g *Globals, o runOptions) error {
 			return err
 		}
 	}
-	if rep.Runs.Failed > 0 {
+	gateErr := finishGate(g, judgeGate(o.MaxOverhead, rep))
+	if rep.Runs.Failed > 0 { // incomplete numbers: exit 3 wins over the gate's 4
 		return exitError{ExitRunsFailed, fmt.Errorf("%d of %d runs failed (reasons above and in: boxtax report --db %s --study %d)", rep.Runs.Failed, rep.Runs.Total, o.DB, st.ID)}
 	}
-	return nil
+	return gateErr
 }
 
 // openEnvs makes the named environments, checks that each can run here and

@@ -27,6 +27,9 @@ type Report struct {
 	// Effects holds the effect sizes of an analysis of variance when one was
 	// run (see analyze); absent until then.
 	Effects []Effect `json:"effects,omitempty"`
+	// Gate is the outcome of the --max-overhead rules when some were given
+	// (see gate.go); absent otherwise.
+	Gate *GateResult `json:"gate,omitempty"`
 
 	samples []tidySample            // for the tidy CSV
 	factors []string                // non-env factor names, sorted

@@ -1,0 +1,133 @@
+package cli
+
+import (
+	"flag"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/boxtax/boxtax/internal/env"
+	"github.com/boxtax/boxtax/internal/report"
+	"github.com/boxtax/boxtax/internal/store"
+	"github.com/boxtax/boxtax/internal/study"
+)
+
+// The overhead gate: --max-overhead on run and report makes boxtax exit
+// with ExitOverheadExceeded when a container's overhead beyond noise
+// exceeds a limit (report/gate.go says how a cell is judged). The rules
+// are parsed when the flag is read, checked against the study before
+// anything runs, and judged on the finished report.
+
+// gateFlag is --max-overhead RULE: repeatable, and a value may hold
+// several comma-separated rules.
+type gateFlag struct{ rules *[]report.GateRule }
+
+func (f gateFlag) String() string {
+	if f.rules == nil {
+		return ""
+	}
+	var texts []string
+	for _, r := range *f.rules {
+		texts = append(texts, r.Text)
+	}
+	return strings.Join(texts, ",")
+}
+
+func (f gateFlag) Set(s string) error {
+	rules, err := report.ParseGateRules([]string{s}, env.Names())
+	if err != nil {
+		return err
+	}
+	if len(rules) == 0 {
+		return fmt.Errorf("no rule: write %s", report.GateRuleForm)
+	}
+	*f.rules = append(*f.rules, rules...)
+	return nil
+}
+
+// addGateFlag declares --max-overhead on a command.
+func addGateFlag(fs *flag.FlagSet, rules *[]report.GateRule) {
+	fs.Var(gateFlag{rules}, "max-overhead", "exit with code 4 when an overhead beyond noise exceeds a limit; `RULE` is "+report.GateRuleForm+
+		"; * is every environment but the baseline, or every workload; WORKLOAD alone is its primary metrics; repeatable, or comma-separated (docs/user-guide.md, Gate it in CI)")
+}
+
+// checkGateSpec refuses rules that name what the study does not contain,
+// before the study runs.
+func checkGateSpec(rules []report.GateRule, spec *study.Spec) error {
+	if len(rules) == 0 {
+		return nil
+	}
+	scope := report.GateScope{Baseline: spec.Baseline, Envs: spec.EnvNames()}
+	for _, w := range spec.Workloads {
+		scope.Workloads = appendNew(scope.Workloads, w.Name)
+	}
+	if err := scope.Check(rules); err != nil {
+		return usageError{err}
+	}
+	return nil
+}
+
+// checkGateReport refuses rules that name what a stored study does not
+// contain: its spec's environments and workloads, and any its runs have.
+func checkGateReport(rules []report.GateRule, rep *report.Report) error {
+	if len(rules) == 0 {
+		return nil
+	}
+	lay := layoutOf(store.Study{ID: rep.Study.ID, SpecYAML: rep.Study.Spec})
+	scope := report.GateScope{Baseline: rep.Study.Baseline}
+	for _, e := range lay.Envs {
+		scope.Envs = appendNew(scope.Envs, e)
+	}
+	for _, w := range lay.Workloads {
+		scope.Workloads = appendNew(scope.Workloads, w)
+	}
+	for _, c := range rep.Cells {
+		scope.Envs, scope.Workloads = appendNew(scope.Envs, c.Env), appendNew(scope.Workloads, c.Workload)
+	}
+	if err := scope.Check(rules); err != nil {
+		return usageError{err}
+	}
+	return nil
+}
+
+// judgeGate judges the report against the rules and keeps the result in
+// it (the JSON report's gate field); nil without rules.
+func judgeGate(rules []report.GateRule, rep *report.Report) *report.GateResult {
+	if len(rules) == 0 {
+		return nil
+	}
+	res := report.EvaluateGate(rep, rules)
+	rep.Gate = &res
+	return &res
+}
+
+// finishGate prints the gate's result to stderr and turns a failed gate
+// into ExitOverheadExceeded.
+func finishGate(g *Globals, res *report.GateResult) error {
+	if res == nil {
+		return nil
+	}
+	if err := report.WriteGate(g.Stderr, *res); err != nil {
+		return err
+	}
+	if res.Passed {
+		return nil
+	}
+	var failed []string
+	for _, r := range res.Rules {
+		switch r.Status {
+		case report.GateFail:
+			failed = append(failed, fmt.Sprintf("%s (%d of %d cells above the limit)", r.Text, r.Failed, r.Checked))
+		case report.GateUnchecked:
+			failed = append(failed, fmt.Sprintf("%s (no cell could be checked)", r.Text))
+		}
+	}
+	return exitError{ExitOverheadExceeded, fmt.Errorf("overhead gate failed: %d of %d rules: %s", len(failed), len(res.Rules), strings.Join(failed, ", "))}
+}
+
+func appendNew(xs []string, s string) []string {
+	if s == "" || slices.Contains(xs, s) {
+		return xs
+	}
+	return append(xs, s)
+}

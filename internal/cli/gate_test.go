@@ -1,0 +1,183 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestGateOnReport judges a stored study (docker-bridge 5 % slower than
+// native in every metric, with little noise) against tight and loose
+// limits.
+func TestGateOnReport(t *testing.T) {
+	dir := t.TempDir()
+	storedStudy(t, filepath.Join(dir, "boxtax.db"), "limits", epyc, 1)
+	tests := []struct {
+		name string
+		args []string
+		code int
+		want []string
+	}{
+		{"tight", []string{"--max-overhead", "docker-bridge:cpu.prime.events_per_s=1%"}, ExitOverheadExceeded,
+			[]string{"gate: FAIL (1 of 1 rules)", "docker-bridge:cpu.prime.events_per_s=1%: FAIL (1 checked, 1 failed, 0 unchecked)",
+				"+5.0%", "overhead gate failed: 1 of 1 rules: docker-bridge:cpu.prime.events_per_s=1% (1 of 1 cells above the limit)"}},
+		{"loose", []string{"--max-overhead", "docker-bridge:cpu.prime=10%", "--max-overhead", "*:mem.stream=10%"}, ExitOK,
+			[]string{"gate: PASS", "docker-bridge:cpu.prime=10%: PASS (1 checked, 0 failed, 0 unchecked)", "*:mem.stream=10%: PASS (4 checked, 0 failed, 0 unchecked)"}},
+		{"comma-separated, one fails", []string{"--max-overhead", "*:cpu.prime=10%,*:mem.stream.triad_MBps=4.5%"}, ExitOverheadExceeded,
+			[]string{"gate: FAIL (1 of 2 rules)", "*:mem.stream.triad_MBps=4.5%: FAIL"}},
+		{"no gate", nil, ExitOK, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := runIn(t, dir, append([]string{"report"}, tt.args...)...)
+			if res.code != tt.code {
+				t.Fatalf("exit %d, want %d; stderr: %s", res.code, tt.code, res.stderr)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(res.stderr, w) {
+					t.Errorf("stderr does not say %q:\n%s", w, res.stderr)
+				}
+			}
+			if !strings.Contains(res.stdout, "cpu.prime") {
+				t.Errorf("the usual report is missing:\n%s", res.stdout)
+			}
+			if strings.Contains(res.stdout, "gate:") {
+				t.Errorf("the gate is on stdout, not stderr:\n%s", res.stdout)
+			}
+			if tt.args == nil && strings.Contains(res.stderr, "gate:") {
+				t.Errorf("a gate without rules:\n%s", res.stderr)
+			}
+		})
+	}
+}
+
+func TestGateInJSONReport(t *testing.T) {
+	dir := t.TempDir()
+	storedStudy(t, filepath.Join(dir, "boxtax.db"), "limits", epyc, 1)
+	res := runIn(t, dir, "report", "--format", "json", "--max-overhead", "*:*=1%")
+	if res.code != ExitOverheadExceeded {
+		t.Fatalf("exit %d; stderr: %s", res.code, res.stderr)
+	}
+	var doc struct {
+		Gate *struct {
+			Passed bool `json:"passed"`
+			Rules  []struct {
+				Rule     string  `json:"rule"`
+				Status   string  `json:"status"`
+				LimitPct float64 `json:"limit_pct"`
+				Checked  int     `json:"checked"`
+				Failed   int     `json:"failed"`
+				Cells    []struct {
+					Env      string     `json:"env"`
+					Metric   string     `json:"metric"`
+					CostPct  *float64   `json:"cost_pct"`
+					CostCI95 []*float64 `json:"cost_ci95"`
+					Status   string     `json:"status"`
+				} `json:"cells"`
+			} `json:"rules"`
+		} `json:"gate"`
+	}
+	if err := json.Unmarshal([]byte(res.stdout), &doc); err != nil {
+		t.Fatalf("%v\n%s", err, res.stdout)
+	}
+	if doc.Gate == nil || doc.Gate.Passed || len(doc.Gate.Rules) != 1 {
+		t.Fatalf("gate: %+v", doc.Gate)
+	}
+	r := doc.Gate.Rules[0]
+	// cpu.prime events_per_s and mem.stream's four kernels, in docker-bridge.
+	if r.Rule != "*:*=1%" || r.Status != "fail" || r.LimitPct != 1 || r.Checked != 5 || r.Failed != 5 || len(r.Cells) != 5 {
+		t.Fatalf("rule: %+v", r)
+	}
+	for _, c := range r.Cells {
+		if c.Env != "docker-bridge" || c.CostPct == nil || *c.CostPct < 4.9 || *c.CostPct > 5.1 || c.CostCI95[0] == nil || *c.CostCI95[0] > *c.CostPct || c.Status != "fail" {
+			t.Errorf("cell %+v", c)
+		}
+	}
+	plain := runIn(t, dir, "report", "--format", "json")
+	if plain.code != ExitOK || strings.Contains(plain.stdout, `"gate":`) {
+		t.Errorf("a report without rules has a gate: exit %d", plain.code)
+	}
+}
+
+func TestGateUsageErrors(t *testing.T) {
+	dir := t.TempDir()
+	storedStudy(t, filepath.Join(dir, "boxtax.db"), "limits", epyc, 1)
+	tests := []struct {
+		name string
+		args []string
+		want []string
+	}{
+		{"env not in the study", []string{"report", "--max-overhead", "docker-host:cpu.prime=5%"},
+			[]string{"the study has no environment docker-host; its environments besides the baseline native: docker-bridge"}},
+		{"workload not in the study", []string{"report", "--max-overhead", "*:net.rr=5%"},
+			[]string{"the study has no workload net.rr; its workloads: cpu.prime, mem.stream"}},
+		{"the baseline", []string{"report", "--max-overhead", "native:*=5%"}, []string{"native is the study's baseline"}},
+		{"unknown env", []string{"report", "--max-overhead", "podmn:*=5%"},
+			[]string{`unknown environment "podmn"`, "valid environments: *, native, docker-bridge"}},
+		{"unknown metric", []string{"report", "--max-overhead", "*:cpu.prime.events=5%"},
+			[]string{`workload cpu.prime has no metric "events"`, "events_per_s"}},
+		{"no percent", []string{"report", "--max-overhead", "*:*=5"}, []string{"is not a percentage"}},
+		{"empty", []string{"report", "--max-overhead", ","}, []string{"no rule: write ENV:WORKLOAD[.METRIC]=LIMIT%"}},
+		{"by host", []string{"report", "--by", "host", "--max-overhead", "*:*=5%"}, []string{"leave out", "--max-overhead"}},
+		{"run: bad rule", []string{"run", "--max-overhead", "*:cpu.primes=5%"}, []string{`unknown workload "cpu.primes"`}},
+		{"run: env not in the study", []string{"run", "--envs", "native", "--workloads", "cpu.prime", "--max-overhead", "docker-bridge:cpu.prime=5%"},
+			[]string{"the study has no environment docker-bridge"}},
+		{"run: workload not in the study", []string{"run", "--envs", "native,docker-bridge", "--workloads", "cpu.prime", "--max-overhead", "*:mem.stream=5%"},
+			[]string{"the study has no workload mem.stream; its workloads: cpu.prime"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			work := dir
+			if strings.HasPrefix(tt.name, "run:") {
+				work = t.TempDir()
+			}
+			res := runIn(t, work, tt.args...)
+			if res.code != ExitUsage {
+				t.Fatalf("exit %d, want %d; stderr: %s", res.code, ExitUsage, res.stderr)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(res.stderr, w) {
+					t.Errorf("stderr does not say %q:\n%s", w, res.stderr)
+				}
+			}
+			if strings.HasPrefix(tt.name, "run:") {
+				if r := runIn(t, work, "report"); r.code == ExitOK {
+					t.Error("a study was stored although its gate was refused")
+				}
+			} else if res.stdout != "" {
+				t.Errorf("a report was written although its gate was refused:\n%s", res.stdout)
+			}
+		})
+	}
+}
+
+// TestGateOnARealRun runs a real study natively and in Docker: a rule
+// on a workload whose every run failed has nothing to check and fails the
+// gate, but the failed runs' exit code 3 wins; report then gates the
+// stored study with 0 and 4.
+func TestGateOnARealRun(t *testing.T) {
+	requireDocker(t)
+	dir := t.TempDir()
+	res := runIn(t, dir, "run", testdata(t, "gate.yaml"), "--seed", "3", "--settle", "0", "--monitor-interval", "0",
+		"--max-overhead", "*:cpu.prime=1000%", "--max-overhead", "docker-bridge:disk.seq=5%")
+	if res.code != ExitRunsFailed {
+		t.Fatalf("exit %d, want %d (failed runs win over the gate)\nstderr: %s", res.code, ExitRunsFailed, res.stderr)
+	}
+	for _, w := range []string{"gate: FAIL (1 of 2 rules)", "*:cpu.prime=1000%: PASS (1 checked, 0 failed, 0 unchecked)",
+		"docker-bridge:disk.seq=5%: UNCHECKED (0 checked, 0 failed, 0 unchecked)", "no cell of the study matches", "runs failed"} {
+		if !strings.Contains(res.stderr, w) {
+			t.Errorf("stderr does not say %q:\n%s", w, res.stderr)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "boxtax.db")); err != nil {
+		t.Fatal(err)
+	}
+	if r := runIn(t, dir, "report", "--max-overhead", "docker-bridge:cpu.prime.events_per_s=1000%"); r.code != ExitOK {
+		t.Errorf("loose limit: exit %d\n%s", r.code, r.stderr)
+	}
+	if r := runIn(t, dir, "report", "--max-overhead", "docker-bridge:disk.seq=5%"); r.code != ExitOverheadExceeded || !strings.Contains(r.stderr, "no cell could be checked") {
+		t.Errorf("nothing to check: exit %d\n%s", r.code, r.stderr)
+	}
+}

@@ -1,0 +1,313 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	_ "github.com/boxtax/boxtax/internal/workload/all" // the real workloads, whose names and metrics rules resolve against
+)
+
+var gateEnvs = []string{"native", "docker-bridge", "docker-host"}
+
+func TestParseGateRule(t *testing.T) {
+	tests := []struct {
+		text                  string
+		env, workload, metric string
+		limit                 float64
+	}{
+		{"docker-bridge:cpu.prime.events_per_s=5%", "docker-bridge", "cpu.prime", "events_per_s", 5},
+		{"*:net.rr.rtt_p50_us=2.5%", "*", "net.rr", "rtt_p50_us", 2.5},
+		{"docker-host:mqtt.pub=10%", "docker-host", "mqtt.pub", "", 10},
+		{"*:*=10%", "*", "*", "", 10},
+		{" docker-bridge : mem.stream.triad_MBps = 0% ", "docker-bridge", "mem.stream", "triad_MBps", 0},
+		{"*:rt.periodic-io.latency_p99_us=1%", "*", "rt.periodic-io", "latency_p99_us", 1},
+		{"*:rt.periodic.latency_p99_us=1%", "*", "rt.periodic", "latency_p99_us", 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.text, func(t *testing.T) {
+			r, err := ParseGateRule(tt.text, gateEnvs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Env != tt.env || r.Workload != tt.workload || r.Metric != tt.metric || r.LimitPct != tt.limit || r.Text != tt.text {
+				t.Errorf("got %+v", r)
+			}
+		})
+	}
+}
+
+func TestParseGateRuleRefusesBadRules(t *testing.T) {
+	tests := []struct {
+		text string
+		want []string
+	}{
+		{"docker-bridge:cpu.prime", []string{"no limit", "ENV:WORKLOAD[.METRIC]=LIMIT%"}},
+		{"cpu.prime=5%", []string{"no environment", "ENV:WORKLOAD"}},
+		{"docker-bridge:cpu.prime=5", []string{`limit "5" is not a percentage`, "=5%"}},
+		{"docker-bridge:cpu.prime=-1%", []string{`"-1%" is not a percentage of 0 or more`}},
+		{"docker-bridge:cpu.prime=NaN%", []string{"not a percentage of 0 or more"}},
+		{"docker-bridge:cpu.prime=five%", []string{"not a percentage"}},
+		{"podmn:cpu.prime=5%", []string{`unknown environment "podmn"`, "valid environments: *, native, docker-bridge, docker-host"}},
+		{":cpu.prime=5%", []string{"no environment before ':'", "native, docker-bridge"}},
+		{"*:=5%", []string{"no workload", "cpu.prime"}},
+		{"*:cpu.primes=5%", []string{`unknown workload "cpu.primes"`, "valid workloads: *, cpu.linpack, cpu.prime"}},
+		{"*:cpu.prime.events=5%", []string{`workload cpu.prime has no metric "events"`, "its metrics: events_per_s, event_time_ms, total_time_s"}},
+		{"*:*.events_per_s=5%", []string{"a metric needs its workload"}},
+		{"*:cpu.prime=5%\x1b[31m", []string{"?[31m"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.text, func(t *testing.T) {
+			_, err := ParseGateRule(tt.text, gateEnvs)
+			if err == nil {
+				t.Fatal("accepted")
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error does not say %q: %v", w, err)
+				}
+			}
+			if strings.Contains(err.Error(), "\x1b") {
+				t.Errorf("error carries an escape: %q", err)
+			}
+		})
+	}
+}
+
+func TestParseGateRulesSplitsCommas(t *testing.T) {
+	rules, err := ParseGateRules([]string{"docker-bridge:cpu.prime=5%, docker-host:cpu.prime=3%", "*:*=10%"}, gateEnvs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range rules {
+		got = append(got, r.Text)
+	}
+	if strings.Join(got, "|") != "docker-bridge:cpu.prime=5%|docker-host:cpu.prime=3%|*:*=10%" {
+		t.Errorf("got %q", got)
+	}
+	if _, err := ParseGateRules([]string{"*:*=10%,oops"}, gateEnvs); err == nil || !strings.Contains(err.Error(), `"oops"`) {
+		t.Errorf("a bad rule after a comma: %v", err)
+	}
+}
+
+func TestGateScopeCheck(t *testing.T) {
+	scope := GateScope{Baseline: "native", Envs: []string{"native", "docker-bridge"}, Workloads: []string{"cpu.prime", "mem.stream"}}
+	tests := []struct {
+		text string
+		want string // empty: accepted
+	}{
+		{"docker-bridge:cpu.prime=5%", ""},
+		{"*:*=5%", ""},
+		{"docker-host:cpu.prime=5%", "the study has no environment docker-host; its environments besides the baseline native: docker-bridge"},
+		{"native:cpu.prime=5%", "native is the study's baseline"},
+		{"*:net.rr=5%", "the study has no workload net.rr; its workloads: cpu.prime, mem.stream"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.text, func(t *testing.T) {
+			r, err := ParseGateRule(tt.text, gateEnvs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = scope.Check([]GateRule{r})
+			switch {
+			case tt.want == "" && err != nil:
+				t.Errorf("refused: %v", err)
+			case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
+				t.Errorf("error %v, want %q", err, tt.want)
+			}
+		})
+	}
+	alone := GateScope{Baseline: "native", Envs: []string{"native"}, Workloads: []string{"cpu.prime"}}
+	r, _ := ParseGateRule("*:*=5%", gateEnvs)
+	if err := alone.Check([]GateRule{r}); err == nil || !strings.Contains(err.Error(), "no environment besides its baseline native") {
+		t.Errorf("a study of the baseline alone: %v", err)
+	}
+}
+
+func pf(v float64) *float64 { return &v }
+
+// gateCellOf is a non-baseline cell with an overhead and its interval.
+func gateCellOf(env, wl, metric string, higherIsBetter bool, pct, lo, hi float64, significant bool) Cell {
+	return Cell{Env: env, Workload: wl, Metric: metric, Levels: map[string]string{"env": env}, HigherIsBetter: higherIsBetter,
+		Baseline: "native", OverheadPct: pf(pct), OverheadCI95: []*float64{pf(lo), pf(hi)}, Significant: significant, group: wl}
+}
+
+func gateOf(t *testing.T, r *Report, texts ...string) GateResult {
+	t.Helper()
+	rules, err := ParseGateRules(texts, gateEnvs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return EvaluateGate(r, rules)
+}
+
+func TestGateCellVerdicts(t *testing.T) {
+	tests := []struct {
+		name   string
+		cell   Cell
+		rule   string
+		status string
+		cost   float64
+		costCI [2]float64
+	}{
+		// Throughput 8 % lower in the container: cost +8 %.
+		{"throughput loss breaches", gateCellOf("docker-bridge", "cpu.prime", "events_per_s", true, -8, -9, -7, true),
+			"docker-bridge:cpu.prime.events_per_s=5%", GateFail, 8, [2]float64{7, 9}},
+		{"throughput loss within the limit", gateCellOf("docker-bridge", "cpu.prime", "events_per_s", true, -4, -5, -3, true),
+			"docker-bridge:cpu.prime.events_per_s=5%", GatePass, 4, [2]float64{3, 5}},
+		// Throughput 8 % higher: a gain, cost -8 %.
+		{"throughput gain passes", gateCellOf("docker-bridge", "cpu.prime", "events_per_s", true, 8, 7, 9, true),
+			"docker-bridge:cpu.prime.events_per_s=5%", GatePass, -8, [2]float64{-9, -7}},
+		// Latency 8 % higher in the container: cost +8 %.
+		{"latency rise breaches", gateCellOf("docker-bridge", "net.rr", "rtt_p50_us", false, 8, 7, 9, true),
+			"docker-bridge:net.rr.rtt_p50_us=5%", GateFail, 8, [2]float64{7, 9}},
+		{"latency fall passes", gateCellOf("docker-bridge", "net.rr", "rtt_p50_us", false, -8, -9, -7, true),
+			"docker-bridge:net.rr.rtt_p50_us=5%", GatePass, -8, [2]float64{-9, -7}},
+		// 30 % lower, but the interval holds 0: noise, not a breach.
+		{"large but not significant passes", gateCellOf("docker-bridge", "cpu.prime", "events_per_s", true, -30, -70, 10, false),
+			"docker-bridge:cpu.prime.events_per_s=5%", GatePass, 30, [2]float64{-10, 70}},
+		{"exactly the limit passes", gateCellOf("docker-bridge", "cpu.prime", "events_per_s", true, -5, -6, -4, true),
+			"docker-bridge:cpu.prime.events_per_s=5%", GatePass, 5, [2]float64{4, 6}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g := gateOf(t, &Report{Cells: []Cell{tt.cell}}, tt.rule)
+			if len(g.Rules) != 1 || len(g.Rules[0].Cells) != 1 {
+				t.Fatalf("got %+v", g)
+			}
+			c := g.Rules[0].Cells[0]
+			if c.Status != tt.status {
+				t.Errorf("status %s, want %s", c.Status, tt.status)
+			}
+			if c.CostPct == nil || *c.CostPct != tt.cost || *c.CostCI95[0] != tt.costCI[0] || *c.CostCI95[1] != tt.costCI[1] {
+				t.Errorf("cost %v %v, want %v %v", c.CostPct, c.CostCI95, tt.cost, tt.costCI)
+			}
+			if g.Passed != (tt.status == GatePass) || g.Rules[0].Status != tt.status {
+				t.Errorf("gate passed=%v rule %s, cell %s", g.Passed, g.Rules[0].Status, tt.status)
+			}
+		})
+	}
+}
+
+// studyCells: cpu.prime in docker-bridge 8 % slower, in docker-host 1 %
+// slower, both significant; mem.stream triad in docker-bridge 3 % slower;
+// net.tcp at two wire levels in docker-bridge, 12 % and 2 % slower.
+func studyCells() *Report {
+	base := func(wl, metric string, higher bool, levels map[string]string, group string) Cell {
+		return Cell{Env: "native", Workload: wl, Metric: metric, HigherIsBetter: higher, Levels: levels, IsBaseline: true,
+			Baseline: "native", OverheadCI95: []*float64{nil, nil}, group: group}
+	}
+	wire := func(c Cell, w string) Cell {
+		c.Levels = map[string]string{"env": c.Env, "wire": w}
+		c.group = "net.tcp|wire=" + w
+		return c
+	}
+	secondary := gateCellOf("docker-bridge", "cpu.prime", "event_time_ms", false, 50, 40, 60, true)
+	secondary.secondary = true
+	return &Report{envs: []string{"native", "docker-bridge", "docker-host"}, Cells: []Cell{
+		base("cpu.prime", "events_per_s", true, map[string]string{"env": "native"}, "cpu.prime"),
+		gateCellOf("docker-bridge", "cpu.prime", "events_per_s", true, -8, -9, -7, true),
+		gateCellOf("docker-host", "cpu.prime", "events_per_s", true, -1, -1.5, -0.5, true),
+		secondary,
+		base("mem.stream", "triad_MBps", true, map[string]string{"env": "native"}, "mem.stream"),
+		gateCellOf("docker-bridge", "mem.stream", "triad_MBps", true, -3, -4, -2, true),
+		base("net.tcp", "mbit_per_s", true, map[string]string{"env": "native", "wire": "host"}, "net.tcp|wire=host"),
+		wire(gateCellOf("docker-bridge", "net.tcp", "mbit_per_s", true, -12, -14, -10, true), "host"),
+		base("net.tcp", "mbit_per_s", true, map[string]string{"env": "native", "wire": "netns"}, "net.tcp|wire=netns"),
+		wire(gateCellOf("docker-bridge", "net.tcp", "mbit_per_s", true, -2, -3, -1, true), "netns"),
+	}}
+}
+
+func TestGateWildcardsAndLevels(t *testing.T) {
+	tests := []struct {
+		rule            string
+		status          string
+		checked, failed int
+		unchecked       int
+	}{
+		// Every primary metric of every env: the secondary event_time_ms
+		// (+50 %) is out; docker-host has no mem.stream and net.tcp cells
+		// (3 unchecked), the other 5 are checked.
+		{"*:*=20%", GatePass, 5, 0, 3},
+		{"*:*=10%", GateFail, 5, 1, 3},        // net.tcp wire=host
+		{"*:cpu.prime=5%", GateFail, 2, 1, 0}, // docker-bridge breaches, docker-host passes
+		{"docker-host:cpu.prime=5%", GatePass, 1, 0, 0},
+		{"docker-bridge:net.tcp=5%", GateFail, 2, 1, 0},
+		{"docker-bridge:cpu.prime.event_time_ms=40%", GateFail, 1, 1, 0}, // a secondary metric when named
+		{"docker-host:mem.stream=5%", GateUnchecked, 0, 0, 1},            // no data: nothing checked fails
+	}
+	for _, tt := range tests {
+		t.Run(tt.rule, func(t *testing.T) {
+			g := gateOf(t, studyCells(), tt.rule)
+			r := g.Rules[0]
+			if r.Status != tt.status || r.Checked != tt.checked || r.Failed != tt.failed || r.Unchecked != tt.unchecked {
+				var b bytes.Buffer
+				WriteGate(&b, g)
+				t.Errorf("status %s checked %d failed %d unchecked %d, want %s %d %d %d\n%s", r.Status, r.Checked, r.Failed, r.Unchecked,
+					tt.status, tt.checked, tt.failed, tt.unchecked, b.String())
+			}
+			if g.Passed != (tt.status == GatePass) {
+				t.Errorf("passed %v", g.Passed)
+			}
+		})
+	}
+}
+
+func TestGateUncheckedCells(t *testing.T) {
+	noInterval := gateCellOf("docker-bridge", "cpu.prime", "events_per_s", true, -30, 0, 0, false)
+	noInterval.OverheadCI95 = []*float64{nil, nil}
+	noInterval.OverheadNote = "fewer than 2 values in the baseline: no spread to build an interval from"
+	noBaseline := gateCellOf("docker-host", "cpu.prime", "events_per_s", true, 0, 0, 0, false)
+	noBaseline.OverheadPct, noBaseline.OverheadCI95, noBaseline.OverheadNote = nil, []*float64{nil, nil}, "no baseline data"
+	ok := gateCellOf("docker-bridge", "mem.stream", "triad_MBps", true, -1, -2, 0.5, false)
+
+	g := gateOf(t, &Report{Cells: []Cell{noInterval, noBaseline}}, "*:cpu.prime=5%")
+	r := g.Rules[0]
+	if g.Passed || r.Status != GateUnchecked || r.Unchecked != 2 || r.Checked != 0 {
+		t.Fatalf("nothing checkable must fail: %+v", r)
+	}
+	if c := r.Cells[0]; c.Status != GateUnchecked || c.CostPct == nil || *c.CostPct != 30 || !strings.Contains(c.Note, "fewer than 2") {
+		t.Errorf("cell without an interval: %+v", c)
+	}
+	if c := r.Cells[1]; c.Status != GateUnchecked || c.CostPct != nil || c.Note != "no baseline data" {
+		t.Errorf("cell without a baseline: %+v", c)
+	}
+	// One checkable cell beside the unchecked ones: the rule is judged on it.
+	g = gateOf(t, &Report{Cells: []Cell{noInterval, ok}}, "*:*=5%")
+	if !g.Passed || g.Rules[0].Checked != 1 || g.Rules[0].Unchecked != 1 {
+		t.Errorf("one checked cell that passes: %+v", g.Rules[0])
+	}
+}
+
+func TestGateOutput(t *testing.T) {
+	g := gateOf(t, studyCells(), "docker-bridge:net.tcp=5%", "docker-host:mem.stream=5%")
+	var b bytes.Buffer
+	if err := WriteGate(&b, g); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, w := range []string{
+		"gate: FAIL (2 of 2 rules)",
+		"docker-bridge:net.tcp=5%: FAIL (2 checked, 1 failed, 0 unchecked)",
+		"  ENV            WORKLOAD  LEVELS      METRIC      COST    95% CI          LIMIT  RESULT",
+		"  docker-bridge  net.tcp   wire=host   mbit_per_s  +12.0%  [+10.0, +14.0]  5%     FAIL",
+		"  docker-bridge  net.tcp   wire=netns  mbit_per_s  +2.0%   [+1.0, +3.0]    5%     PASS",
+		"docker-host:mem.stream=5%: UNCHECKED (0 checked, 0 failed, 1 unchecked)",
+		"  docker-host  mem.stream  -       triad_MBps  -     -       5%     UNCHECKED: no data: no successful run",
+	} {
+		if !strings.Contains(out, w) {
+			t.Errorf("output does not say %q:\n%s", w, out)
+		}
+	}
+	js, err := json.Marshal(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{`"passed":false`, `"rule":"docker-bridge:net.tcp=5%"`, `"status":"fail"`, `"cost_pct":12`, `"cost_ci95":[10,14]`, `"limit_pct":5`, `"levels":{"env":"docker-bridge","wire":"host"}`} {
+		if !strings.Contains(string(js), w) {
+			t.Errorf("JSON does not hold %s:\n%s", w, js)
+		}
+	}
+}
