@@ -137,6 +137,12 @@ func splitWorkloadMetric(s string) (wl, metric string, err error) {
 		if _, ok := w.Info().Metric(s[len(n)+1:]); ok {
 			return n, s[len(n)+1:], nil
 		}
+		if _, dynamic := w.(workload.MetricDeclarer); dynamic {
+			// Its metrics come from the study's parameters (cmd's figures):
+			// a name matching none of its cells leaves the rule with
+			// nothing to check, which fails it.
+			return n, s[len(n)+1:], nil
+		}
 	}
 	n := candidates[0]
 	w, _ := workload.Lookup(n)
@@ -303,7 +309,7 @@ func (rule GateRule) matchesMetric(c *Cell) bool {
 	if rule.Metric != "" {
 		return rule.Metric == c.Metric
 	}
-	return primaryMetric(c.Workload, c.Metric)
+	return !c.secondary && primaryMetric(c.Workload, c.Metric)
 }
 
 // primaryMetric says whether the workload declares the metric and not as
@@ -312,6 +318,11 @@ func primaryMetric(wl, metric string) bool {
 	w, err := workload.Lookup(wl)
 	if err != nil {
 		return false
+	}
+	if _, dynamic := w.(workload.MetricDeclarer); dynamic {
+		// declared by the run's parameters; the cell knows whether it
+		// is secondary
+		return !strings.HasPrefix(metric, "mon.") && !strings.HasPrefix(metric, "energy.")
 	}
 	m, ok := w.Info().Metric(metric)
 	return ok && !m.Secondary
