@@ -82,7 +82,20 @@ func (s *Spec) Validate(envNames []string) error {
 				bad(w.Pos, "workload %s: parameter %s is %v; give a finite number", w.Name, name, v)
 			}
 		}
-		if _, err := workload.Prepare(wl, w.Params); err != nil {
+		// A factor that sets one of its parameters gives it a value in
+		// every cell: its first level stands in here (Cells checks them all).
+		params := workload.Params{}
+		for k, v := range w.Params {
+			params[k] = v
+		}
+		for _, f := range s.Factors {
+			if f.setsParam() && len(f.Levels) > 0 && f.appliesTo(wl.Info()) {
+				if _, given := params[f.param()]; !given {
+					params[f.param()] = f.Levels[0]
+				}
+			}
+		}
+		if _, err := workload.Prepare(wl, params); err != nil {
 			bad(w.Pos, "%v", err)
 		}
 	}
