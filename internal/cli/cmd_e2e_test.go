@@ -1,0 +1,121 @@
+package cli
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/boxtax/boxtax/internal/store"
+)
+
+// requireSysbench skips without sysbench, except in CI, which installs it.
+func requireSysbench(t *testing.T) {
+	t.Helper()
+	if _, err := exec.LookPath("sysbench"); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("sysbench is not installed: CI installs it (apt-get install sysbench)")
+		}
+		t.Skip("sysbench is not installed (apt-get install sysbench)")
+	}
+}
+
+// TestRunCmdNativeAndInDocker measures a real program from Debian's
+// packages (sysbench, with its LuaJIT library) natively and in a container
+// made from the host's files, with a figure by regex and the adapter's.
+func TestRunCmdNativeAndInDocker(t *testing.T) {
+	requireDocker(t)
+	requireSysbench(t)
+	dir := t.TempDir()
+	res := runIn(t, dir, "run", "--cmd", "sysbench cpu --time=1 run", "--metric", `evps:events/s=events per second:\s*([0-9.]+)`,
+		"--envs", "native,docker-bridge", "--reps", "2", "--warmup", "0", "--settle", "0", "--monitor-interval", "0")
+	if res.code != ExitOK {
+		t.Fatalf("exit %d\n%s\n%s", res.code, res.stdout, res.stderr)
+	}
+	for _, want := range []string{"events/s", "wall s", "latency avg ms", "docker-bridge"} {
+		if !strings.Contains(res.stdout, want) {
+			t.Errorf("table lacks %q:\n%s", want, res.stdout)
+		}
+	}
+	ctx := context.Background()
+	db, err := store.OpenReadOnly(ctx, filepath.Join(dir, "boxtax.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	st, err := db.LatestStudy(ctx, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(st.SpecYAML, "sysbench cpu --time=1 run") {
+		t.Errorf("the stored study does not hold the command:\n%s", st.SpecYAML)
+	}
+	runs, err := db.Runs(ctx, st.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	all, err := db.Samples(ctx, st.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	perEnv := map[string]int{}
+	for _, r := range runs {
+		if r.Warmup {
+			continue
+		}
+		if r.Status != store.RunOK {
+			t.Errorf("run %d in %s: %s %s", r.Seq, r.Env, r.Status, r.Reason)
+			continue
+		}
+		got := map[string]float64{}
+		for _, s := range all {
+			if s.RunID == r.ID && s.Instance == 0 {
+				got[s.Metric] = s.Value
+			}
+		}
+		// the adapter's and the regex's figure read the same line
+		if got["events_per_s"] <= 0 || got["evps"] != got["events_per_s"] || got["wall_s"] < 0.9 || got["maxrss_mib"] <= 0 {
+			t.Errorf("run %d in %s: samples %v", r.Seq, r.Env, got)
+		}
+		perEnv[r.Env]++
+	}
+	if perEnv["native"] != 2 || perEnv["docker-bridge"] != 2 {
+		t.Errorf("runs per environment %v", perEnv)
+	}
+}
+
+// TestRunCmdFailuresAndBadInput: a command failing in the container is a
+// failed run with its status and stderr (exit 3); bad flags are usage errors.
+func TestRunCmdFailuresAndBadInput(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--metric", "x=([0-9]+)"}, "go with --cmd"},
+		{[]string{"--cmd", "no-such-program-of-boxtax --once"}, `program "no-such-program-of-boxtax" not found`},
+		{[]string{"--cmd", "true", "--metric", "x=("}, "regex"},
+		{[]string{"--cmd", "sh -c 'unclosed"}, "unclosed quote"},
+		{[]string{"--cmd", "true", "--parse", "iozone"}, "valid: auto, none, cyclictest, fio, mbw, stress-ng, sysbench"},
+		{[]string{"quick", "--cmd", "true"}, "give no study"},
+	} {
+		res := runIn(t, dir, append([]string{"run"}, tc.args...)...)
+		if res.code != ExitUsage || !strings.Contains(res.stderr, tc.want) {
+			t.Errorf("run %q: exit %d, want %d with %q\n%s", tc.args, res.code, ExitUsage, tc.want, res.stderr)
+		}
+	}
+	requireDocker(t)
+	res := runIn(t, dir, "run", "--cmd", "sh -c 'echo no sensor found >&2; exit 4'", "--envs", "native,docker-host",
+		"--reps", "1", "--warmup", "0", "--settle", "0", "--monitor-interval", "0", "--db", "fail.db")
+	if res.code != ExitRunsFailed {
+		t.Fatalf("exit %d, want %d\n%s", res.code, ExitRunsFailed, res.stderr)
+	}
+	rep := runIn(t, dir, "report", "--db", "fail.db", "--format", "json")
+	for _, want := range []string{"exited with status 4", "no sensor found"} {
+		if strings.Count(rep.stdout, want) < 2 {
+			t.Errorf("report should give each failed run's reason %q:\n%.2000s", want, rep.stdout)
+		}
+	}
+}
