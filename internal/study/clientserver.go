@@ -169,7 +169,11 @@ func (p pairPlan) run(ctx context.Context, e env.Environment, spec env.Spec, por
 		CPUSet: p.clientCPUs,
 	}
 	cout := runWorker(ctx, p.client, client)
-	return merged(cout, srv.end(ctx, serverEndGrace), target), false
+	grace := serverEndGrace
+	if _, ok := p.workload.(workload.UntilStopped); ok {
+		grace = 0 // stopped at once, as its workload expects
+	}
+	return merged(cout, srv.end(ctx, grace), target), false
 }
 
 // clientPlacement gives the clients a CPU of their own, as the seeds'

@@ -26,3 +26,10 @@ type ClientServer interface {
 // NoteListening is the note a server sends when clients can connect; its
 // value is the address it listens at.
 const NoteListening = "listening"
+
+// UntilStopped is implemented by client-server workloads whose server does
+// not know when its client's session is over (the user's own server): the
+// controller stops it as soon as the client ended, and that is no fault.
+type UntilStopped interface {
+	ServerRunsUntilStopped()
+}

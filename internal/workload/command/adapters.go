@@ -114,6 +114,42 @@ var adapters = map[string]adapter{
 			return slices.Compact(caps)
 		},
 	},
+	"iperf3": {
+		name:    "iperf3",
+		summary: "iperf3 -J (added when not given): received and sent rate; UDP jitter and loss",
+		metrics: []workload.Metric{
+			m("received_mbit_per_s", "Mbit/s", "received Mbit/s", true, "iperf3: the receiver's rate, all streams (end.sum_received, UDP end.sum)"),
+			m("sent_mbit_per_s", "Mbit/s", "sent Mbit/s", true, "iperf3: the sender's rate, all streams (end.sum_sent)"),
+			m("jitter_ms", "ms", "jitter ms", false, "iperf3 UDP: jitter (end.sum.jitter_ms)"),
+			m("lost_pct", "%", "lost %", false, "iperf3 UDP: datagrams lost (end.sum.lost_percent)"),
+		},
+		args: func(argv []string) []string {
+			if slices.Contains(argv, "-J") || slices.Contains(argv, "--json") {
+				return argv
+			}
+			return append(argv, "-J")
+		},
+		parse: parseIperf3,
+	},
+	"ab": {
+		name:    "ab",
+		summary: "ApacheBench: requests per second, time per request, failed requests",
+		metrics: []workload.Metric{
+			m("requests_per_s", "req/s", "req/s", true, "ab: Requests per second (mean)"),
+			m("time_per_request_ms", "ms", "ms/request", false, "ab: Time per request (mean), one client's view"),
+			m("failed_requests", "requests", "failed", false, "ab: Failed requests"),
+		},
+		parse: parseAb,
+	},
+	"wrk": {
+		name:    "wrk",
+		summary: "wrk: requests per second and mean latency",
+		metrics: []workload.Metric{
+			m("requests_per_s", "req/s", "req/s", true, "wrk: Requests/sec"),
+			m("latency_avg_ms", "ms", "latency ms", false, "wrk: the mean latency of the threads"),
+		},
+		parse: parseWrk,
+	},
 	"mbw": {
 		name:    "mbw",
 		summary: "mbw: the AVG line of each method",
@@ -346,6 +382,93 @@ func parseMbw(stdout, _ []byte) (map[string]float64, error) {
 	}
 	if len(out) == 0 {
 		return nil, fmt.Errorf("mbw printed no AVG line")
+	}
+	return out, nil
+}
+
+// iperf3Report is the part of iperf3's JSON report the adapter reads.
+type iperf3Report struct {
+	Error string `json:"error"`
+	End   struct {
+		Sum *struct {
+			BPS         float64 `json:"bits_per_second"`
+			JitterMs    float64 `json:"jitter_ms"`
+			LostPercent float64 `json:"lost_percent"`
+		} `json:"sum"`
+		Sent *struct {
+			BPS float64 `json:"bits_per_second"`
+		} `json:"sum_sent"`
+		Received *struct {
+			BPS float64 `json:"bits_per_second"`
+		} `json:"sum_received"`
+	} `json:"end"`
+}
+
+func parseIperf3(stdout, _ []byte) (map[string]float64, error) {
+	i := bytes.IndexByte(stdout, '{')
+	if i < 0 {
+		return nil, fmt.Errorf("iperf3 printed no JSON report (is -J among its arguments?)")
+	}
+	var r iperf3Report
+	if err := json.NewDecoder(bytes.NewReader(stdout[i:])).Decode(&r); err != nil {
+		return nil, fmt.Errorf("iperf3's JSON report: %v", err)
+	}
+	if r.Error != "" {
+		return nil, fmt.Errorf("iperf3: %s", r.Error)
+	}
+	out := map[string]float64{}
+	if r.End.Sent != nil {
+		out["sent_mbit_per_s"] = r.End.Sent.BPS / 1e6
+	}
+	if r.End.Received != nil {
+		out["received_mbit_per_s"] = r.End.Received.BPS / 1e6
+	}
+	if r.End.Sum != nil { // UDP: the receiver's view is end.sum
+		out["received_mbit_per_s"] = r.End.Sum.BPS / 1e6
+		out["jitter_ms"] = r.End.Sum.JitterMs
+		out["lost_pct"] = r.End.Sum.LostPercent
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("iperf3's JSON report has no end summary")
+	}
+	return out, nil
+}
+
+var (
+	abRate   = regexp.MustCompile(`Requests per second:\s*([0-9.]+)`)
+	abTime   = regexp.MustCompile(`Time per request:\s*([0-9.]+) \[ms\] \(mean\)\n`)
+	abFailed = regexp.MustCompile(`Failed requests:\s*([0-9]+)`)
+)
+
+func parseAb(stdout, _ []byte) (map[string]float64, error) {
+	out := map[string]float64{}
+	for name, re := range map[string]*regexp.Regexp{"requests_per_s": abRate, "time_per_request_ms": abTime, "failed_requests": abFailed} {
+		if mt := re.FindSubmatch(stdout); mt != nil {
+			v, _ := strconv.ParseFloat(string(mt[1]), 64)
+			out[name] = v
+		}
+	}
+	if _, ok := out["requests_per_s"]; !ok {
+		return nil, fmt.Errorf("ab printed no Requests per second line")
+	}
+	return out, nil
+}
+
+var (
+	wrkRate    = regexp.MustCompile(`Requests/sec:\s*([0-9.]+)`)
+	wrkLatency = regexp.MustCompile(`(?m)^\s*Latency\s+([0-9.]+)(us|ms|s)\b`)
+)
+
+func parseWrk(stdout, _ []byte) (map[string]float64, error) {
+	mt := wrkRate.FindSubmatch(stdout)
+	if mt == nil {
+		return nil, fmt.Errorf("wrk printed no Requests/sec line")
+	}
+	out := map[string]float64{}
+	out["requests_per_s"], _ = strconv.ParseFloat(string(mt[1]), 64)
+	if l := wrkLatency.FindSubmatch(stdout); l != nil {
+		v, _ := strconv.ParseFloat(string(l[1]), 64)
+		out["latency_avg_ms"] = v * map[string]float64{"us": 1e-3, "ms": 1, "s": 1e3}[string(l[2])]
 	}
 	return out, nil
 }

@@ -267,11 +267,21 @@ func (Cmd) Normalize(p workload.Params) (workload.Params, error) {
 		}
 		out[name] = words
 	}
+	files, err := absFiles(p)
+	if err != nil {
+		return nil, err
+	}
+	out["files"] = files
+	return out, nil
+}
+
+// absFiles is the files parameter with absolute paths, each one there.
+func absFiles(p workload.Params) ([]any, error) {
 	files, err := stringsParam(p, "files")
 	if err != nil {
 		return nil, err
 	}
-	absFiles := make([]any, len(files))
+	out := make([]any, len(files))
 	for i, f := range files {
 		a, err := filepath.Abs(f)
 		if err != nil {
@@ -280,9 +290,8 @@ func (Cmd) Normalize(p workload.Params) (workload.Params, error) {
 		if _, err := os.Stat(a); err != nil {
 			return nil, fmt.Errorf("parameter files: %w", err)
 		}
-		absFiles[i] = a
+		out[i] = a
 	}
-	out["files"] = absFiles
 	return out, nil
 }
 
@@ -373,13 +382,21 @@ func (Cmd) Run(ctx context.Context, p workload.Params, env workload.Env, e workl
 	if err != nil {
 		return err
 	}
-	ctx, cancel := context.WithTimeout(ctx, c.timeout)
-	defer cancel()
 	if len(c.setup) > 0 {
-		if _, err := c.exec(ctx, c.setup, env.ScratchDir, "setup"); err != nil {
+		sctx, cancel := context.WithTimeout(ctx, c.timeout)
+		_, err := c.exec(sctx, c.setup, env.ScratchDir, "setup")
+		cancel()
+		if err != nil {
 			return err
 		}
 	}
+	return c.measure(ctx, env.ScratchDir, e)
+}
+
+// measure runs the program in dir and reports what it cost and printed.
+func (c config) measure(ctx context.Context, dir string, e workload.Emitter) error {
+	ctx, cancel := context.WithTimeout(ctx, c.timeout)
+	defer cancel()
 	argv := c.argv
 	if c.adapter != nil && c.adapter.args != nil {
 		argv = c.adapter.args(slices.Clone(argv))
@@ -388,7 +405,7 @@ func (Cmd) Run(ctx context.Context, p workload.Params, env workload.Env, e workl
 	if c.adapter != nil {
 		e.Note("parse", c.adapter.name)
 	}
-	res, err := c.exec(ctx, argv, env.ScratchDir, "")
+	res, err := c.exec(ctx, argv, dir, "")
 	if err != nil {
 		return err
 	}
@@ -417,6 +434,20 @@ func (Cmd) Run(ctx context.Context, p workload.Params, env workload.Env, e workl
 	return nil
 }
 
+// programEnv is a program's environment: PATH (the worker's, else the
+// usual directories), HOME and the vars asked for, nothing else.
+func programEnv(vars map[string]string, home string) []string {
+	path := os.Getenv("PATH")
+	if path == "" {
+		path = strings.Join(programDirs, ":")
+	}
+	env := []string{"PATH=" + path, "HOME=" + home}
+	for k, v := range vars {
+		env = append(env, k+"="+v)
+	}
+	return env
+}
+
 type result struct {
 	wall, user, sys time.Duration
 	maxRSSKiB       int64
@@ -428,13 +459,7 @@ type result struct {
 func (c config) exec(ctx context.Context, argv []string, dir, what string) (result, error) {
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = dir
-	cmd.Env = []string{"PATH=" + strings.Join(programDirs, ":"), "HOME=" + dir}
-	if p := os.Getenv("PATH"); p != "" {
-		cmd.Env[0] = "PATH=" + p
-	}
-	for k, v := range c.env {
-		cmd.Env = append(cmd.Env, k+"="+v)
-	}
+	cmd.Env = programEnv(c.env, dir)
 	stdout, stderr := &capped{max: c.maxOutput}, &capped{max: c.maxOutput}
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}

@@ -1,0 +1,398 @@
+package command
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/boxtax/boxtax/internal/workload"
+)
+
+// Server is the cmd.server workload: the user's server program in the
+// environment under test and their client program outside it (on the host
+// or across the emulated wire), with the server's address substituted into
+// both; the client's time, CPU, memory and figures are the run's.
+type Server struct{}
+
+func init() { workload.Register(Server{}) }
+
+// Info implements workload.Workload.
+func (Server) Info() workload.Info {
+	return workload.Info{
+		Name:     "cmd.server",
+		Summary:  "your own server in each environment and your own client (wrk, ab, iperf3, a load tool) outside it: the client's time and figures",
+		SeedTool: "any server and client",
+		Params: []workload.Param{
+			{Name: "server", Default: "", Required: true, Description: "the server program and its arguments, run in the environment; {host} and {port} are where it must listen (e.g. iperf3 -s -1 -B {host} -p {port})"},
+			{Name: "client", Default: "", Required: true, Description: "the client program and its arguments, run outside; {host}, {port} and {addr} (host:port) are the server's address (e.g. wrk -d 5s http://{addr}/)"},
+			{Name: "ready", Default: "port", Description: "when the server can take its client: port (a TCP connection to it succeeds) or a regular expression matching a line it prints"},
+			{Name: "ready_timeout", Default: "30s", Description: "longest wait for the server to be ready"},
+			{Name: "protocol", Default: "tcp", Description: "the server's transport, published by environments with a network of their own: tcp or udp (udp needs a ready regex)"},
+			{Name: "files", Default: []any{}, Description: "host files or directories the server needs in a container (at the same paths)"},
+			{Name: "metrics", Default: []any{}, Description: "figures read from the client's output, as cmd's metrics"},
+			{Name: "parse", Default: "auto", Description: "read a known client's output: auto (by the client's name), none, " + strings.Join(AdapterNames(), ", ")},
+			{Name: "vars", Default: map[string]any{}, Description: "environment variables for both programs"},
+			{Name: "cap_add", Default: []any{}, Description: "Linux capabilities the server needs in a container"},
+			{Name: "timeout", Default: "10m", Description: "longest the client may take"},
+			{Name: "max_output", Default: "16MiB", Description: "most bytes of stdout and of stderr kept of each program"},
+		},
+		Metrics: baseMetrics(false),
+	}
+}
+
+// serverConfig is cmd.server's parameters, checked: the client as a
+// config of cmd (its metrics, adapter, limits) and the server's own.
+type serverConfig struct {
+	client       config
+	server       []string
+	readyRe      *regexp.Regexp
+	readyTimeout time.Duration
+	protocol     string
+}
+
+func parseServer(p workload.Params) (serverConfig, error) {
+	var s serverConfig
+	// The client is cmd with cmd = client; cap_add and files are the server's.
+	cp := workload.Params{}
+	for k, v := range p {
+		cp[k] = v
+	}
+	cp["cmd"], cp["cap_add"], cp["files"] = p["client"], []any{}, []any{}
+	if _, ok := cp["client"]; !ok {
+		return s, errors.New("parameter client: no client given; e.g. client: wrk -d 5s http://{addr}/")
+	}
+	delete(cp, "client")
+	delete(cp, "server")
+	delete(cp, "ready")
+	delete(cp, "ready_timeout")
+	delete(cp, "protocol")
+	c, err := parse(cp)
+	if err != nil {
+		return s, errors.New(strings.Replace(err.Error(), "parameter cmd", "parameter client", 1))
+	}
+	s.client = c
+	// The server's capabilities and files, checked as cmd checks them.
+	sp := workload.Params{"cmd": p["server"], "cap_add": p["cap_add"], "files": p["files"], "parse": "none", "timeout": "1s", "max_output": p["max_output"], "vars": p["vars"]}
+	sc, err := parse(sp)
+	if err != nil {
+		return s, errors.New(strings.Replace(err.Error(), "parameter cmd", "parameter server", 1))
+	}
+	s.server = sc.argv
+	s.client.caps, s.client.files = sc.caps, sc.files
+	ready, err := p.String("ready")
+	if err != nil {
+		return s, err
+	}
+	if ready != "port" {
+		if s.readyRe, err = regexp.Compile(ready); err != nil {
+			return s, fmt.Errorf("parameter ready: %q is neither port nor a regular expression: %v", ready, err)
+		}
+	}
+	if s.readyTimeout, err = p.Duration("ready_timeout"); err != nil {
+		return s, err
+	}
+	if s.readyTimeout <= 0 {
+		return s, fmt.Errorf("parameter ready_timeout: %v must be positive", s.readyTimeout)
+	}
+	if s.protocol, err = p.String("protocol"); err != nil {
+		return s, err
+	}
+	switch {
+	case s.protocol != "tcp" && s.protocol != "udp":
+		return s, fmt.Errorf("parameter protocol: %q; valid: tcp, udp", s.protocol)
+	case s.protocol == "udp" && s.readyRe == nil:
+		return s, errors.New("parameter ready: a UDP server cannot be probed by connecting; give a regular expression for the line it prints when ready")
+	}
+	for _, a := range s.server {
+		if strings.Contains(a, "{port}") {
+			return s, nil
+		}
+	}
+	return s, fmt.Errorf("parameter server: %q does not say where to listen: put {port} (and {host}) in its arguments", Join(s.server))
+}
+
+// Validate implements workload.Validator.
+func (Server) Validate(p workload.Params) error { _, err := parseServer(p); return err }
+
+// Normalize implements workload.Normalizer: both programs as absolute paths.
+func (Server) Normalize(p workload.Params) (workload.Params, error) {
+	out := workload.Params{}
+	for k, v := range p {
+		out[k] = v
+	}
+	for _, name := range []string{"server", "client"} {
+		argv, err := argvParam(p, name)
+		if err != nil {
+			return nil, err
+		}
+		if len(argv) == 0 {
+			continue
+		}
+		abs, err := findProgram(argv[0])
+		if err != nil {
+			return nil, fmt.Errorf("parameter %s: %w", name, err)
+		}
+		words := make([]any, len(argv))
+		words[0] = abs
+		for i, a := range argv[1:] {
+			words[i+1] = a
+		}
+		out[name] = words
+	}
+	files, err := absFiles(p)
+	if err != nil {
+		return nil, err
+	}
+	out["files"] = files
+	return out, nil
+}
+
+// MetricsFor implements workload.MetricDeclarer: the client's.
+func (Server) MetricsFor(p workload.Params) []workload.Metric {
+	s, err := parseServer(p)
+	if err != nil {
+		return baseMetrics(false)
+	}
+	extra := len(s.client.extracts) > 0 || s.client.adapter != nil
+	out := baseMetrics(extra)
+	if s.client.adapter != nil {
+		out = append(out, s.client.adapter.metrics...)
+	}
+	for _, e := range s.client.extracts {
+		out = append(out, e.Metric())
+	}
+	return out
+}
+
+// Requirements implements workload.Requirer: the server program (the
+// client runs on the host, where its program is).
+func (Server) Requirements(p workload.Params) workload.Requirements {
+	s, err := parseServer(p)
+	if err != nil || len(s.server) == 0 || !strings.HasPrefix(s.server[0], "/") {
+		return workload.Requirements{}
+	}
+	r := workload.Requirements{HostPrograms: []string{s.server[0]}, HostFiles: s.client.files, CapAdd: s.client.caps}
+	if slices.Contains(r.CapAdd, "SYS_NICE") {
+		r.CPURealtimeRuntimeUs = 950000
+	}
+	return r
+}
+
+// Protocols implements workload.ClientServer.
+func (Server) Protocols(p workload.Params) []string {
+	if s, err := parseServer(p); err == nil {
+		return []string{s.protocol}
+	}
+	return []string{"tcp"}
+}
+
+// ServerRunsUntilStopped implements workload.UntilStopped: a user's server
+// does not know when its client is done.
+func (Server) ServerRunsUntilStopped() {}
+
+// substitute puts the address into a command's arguments.
+func substitute(argv []string, host, port string) []string {
+	r := strings.NewReplacer("{host}", host, "{port}", port, "{addr}", net.JoinHostPort(host, port))
+	out := make([]string, len(argv))
+	for i, a := range argv {
+		out[i] = r.Replace(a)
+	}
+	return out
+}
+
+// Serve implements workload.ClientServer: the server program listening at
+// addr until ctx ends; its CPU time and peak memory as notes.
+func (Server) Serve(ctx context.Context, p workload.Params, addr string, e workload.Emitter) error {
+	s, err := parseServer(p)
+	if err != nil {
+		return err
+	}
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("the server's address %q: %w", addr, err)
+	}
+	if port == "0" {
+		return errors.New("cmd.server needs its port chosen before it starts (the controller picks one)")
+	}
+	argv := substitute(s.server, host, port)
+	e.Note("command", Join(argv))
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Env = programEnv(s.client.env, os.TempDir())
+	cmd.Dir = os.TempDir()
+	pr, pw := io.Pipe()
+	out := &capped{max: s.client.maxOutput}
+	var mu sync.Mutex
+	sink := io.MultiWriter(pw, lockedWriter{&mu, out})
+	cmd.Stdout, cmd.Stderr = sink, sink
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("starting the server %s: %w", argv[0], err)
+	}
+	lines := make(chan struct{})
+	go func() { // the ready line, then drain
+		sc := bufio.NewScanner(pr)
+		sc.Buffer(make([]byte, 64<<10), 1<<20)
+		seen := false
+		for sc.Scan() {
+			if !seen && s.readyRe != nil && s.readyRe.Match(sc.Bytes()) {
+				seen = true
+				close(lines)
+			}
+		}
+		_, _ = io.Copy(io.Discard, pr)
+	}()
+	waited := make(chan error, 1)
+	go func() { waited <- cmd.Wait(); pw.Close() }()
+	stop := func() error {
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
+		select {
+		case err := <-waited:
+			return err
+		case <-time.After(5 * time.Second):
+			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+			return <-waited
+		}
+	}
+	ended := func(err error) error {
+		mu.Lock()
+		defer mu.Unlock()
+		return fmt.Errorf("the server ended before its client was done (%v); its output ends: %s", err, tail(nil, out.Bytes()))
+	}
+	// Ready: the line, or a connection to the port.
+	deadline := time.NewTimer(s.readyTimeout)
+	defer deadline.Stop()
+	probe := time.NewTicker(50 * time.Millisecond)
+	defer probe.Stop()
+	dialHost := host
+	if ip := net.ParseIP(host); host == "" || (ip != nil && ip.IsUnspecified()) {
+		dialHost = "127.0.0.1"
+	}
+wait:
+	for {
+		select {
+		case <-lines:
+			break wait
+		case <-probe.C:
+			if s.readyRe != nil {
+				continue
+			}
+			c, err := net.DialTimeout("tcp", net.JoinHostPort(dialHost, port), time.Second)
+			if err == nil {
+				c.Close()
+				break wait
+			}
+		case err := <-waited:
+			return ended(err)
+		case <-deadline.C:
+			_ = stop()
+			mu.Lock()
+			defer mu.Unlock()
+			return fmt.Errorf("the server was not ready within %v (ready: %s); its output ends: %s", s.readyTimeout, readyWhat(s), tail(nil, out.Bytes()))
+		case <-ctx.Done():
+			_ = stop()
+			return ctx.Err()
+		}
+	}
+	e.Note(workload.NoteListening, addr)
+	select {
+	case err := <-waited:
+		return ended(err)
+	case <-ctx.Done():
+	}
+	_ = stop() // the controller stopped it: its client is done
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		e.Note("cpu_s", strconv.FormatFloat(time.Duration(ru.Utime.Nano()+ru.Stime.Nano()).Seconds(), 'f', 3, 64))
+		e.Note("maxrss_mib", strconv.FormatFloat(float64(ru.Maxrss)/1024, 'f', 1, 64))
+	}
+	return nil
+}
+
+func readyWhat(s serverConfig) string {
+	if s.readyRe != nil {
+		return "a line matching " + s.readyRe.String()
+	}
+	return "a TCP connection to its port"
+}
+
+type lockedWriter struct {
+	mu *sync.Mutex
+	w  io.Writer
+}
+
+func (l lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+// Client implements workload.ClientServer: the client program against addr,
+// measured as cmd measures its program.
+func (Server) Client(ctx context.Context, p workload.Params, addr string, e workload.Emitter) error {
+	s, err := parseServer(p)
+	if err != nil {
+		return err
+	}
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("the server's address %q: %w", addr, err)
+	}
+	dir, err := os.MkdirTemp("", "boxtax-client-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	c := s.client
+	c.argv = substitute(c.argv, host, port)
+	return c.measure(ctx, dir, e)
+}
+
+// Run implements workload.Workload: both sides in this process over
+// loopback.
+func (w Server) Run(ctx context.Context, p workload.Params, env workload.Env, e workload.Emitter) error {
+	ln, err := net.Listen("tcp4", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	sctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	ready := &readyEmitter{ready: make(chan struct{})}
+	served := make(chan error, 1)
+	go func() { served <- w.Serve(sctx, p, addr, ready) }()
+	select {
+	case <-ready.ready:
+	case err := <-served:
+		return err
+	}
+	err = w.Client(ctx, p, addr, e)
+	cancel()
+	if serr := <-served; err == nil && serr != nil && !errors.Is(serr, context.Canceled) {
+		err = serr
+	}
+	return err
+}
+
+type readyEmitter struct {
+	once  sync.Once
+	ready chan struct{}
+}
+
+func (r *readyEmitter) Sample(string, float64) {}
+func (r *readyEmitter) Note(k, _ string) {
+	if k == workload.NoteListening {
+		r.once.Do(func() { close(r.ready) })
+	}
+}
