@@ -17,6 +17,7 @@ import (
 // A workload added to the registry must get an entry here.
 var tinyParams = map[string]workload.Params{
 	"cmd":         {"cmd": "sh -c 'echo 3 frames'", "metrics": []any{"frames=([0-9]+) frames"}},
+	"cmd.server":  {"server": "iperf3 -s --forceflush -B {host} -p {port}", "ready": "Server listening", "client": "iperf3 -c {host} -p {port} -n 1M -J", "parse": "none", "metrics": []any{"bytes=json:.end.sum_received.bytes"}},
 	"cpu.prime":   {"duration": "50ms", "max_prime": 2000},
 	"cpu.linpack": {"n": 60, "repeats": 2},
 	"mem.stream":  {"array_size": 10000, "ntimes": 3},
@@ -48,7 +49,7 @@ var tinyParams = map[string]workload.Params{
 }
 
 // needsTool names the program a workload runs, which .ci/run installs.
-var needsTool = map[string]string{"load.stress-ng": "stress-ng", "iot.ingest": "/usr/sbin/nginx"}
+var needsTool = map[string]string{"cmd.server": "iperf3", "load.stress-ng": "stress-ng", "iot.ingest": "/usr/sbin/nginx"}
 
 func TestBuiltinsRegistered(t *testing.T) {
 	got := strings.Join(workload.Names(), " ")

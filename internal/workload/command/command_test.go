@@ -108,6 +108,10 @@ func TestExtractValue(t *testing.T) {
 			t.Errorf("%s: %v, want %q", path, err, why)
 		}
 	}
+	e, _ = ParseExtract("x=json:.end.bytes")
+	if v, err := e.value([]byte("[ ID] Interval  Transfer\n[  5] 0.00-1.00 sec\n{\"end\": {\"bytes\": 42}}\n"), nil); err != nil || v != 42 {
+		t.Errorf("JSON after lines starting with [: %v %v", v, err)
+	}
 	e, _ = ParseExtract("x=json:.a")
 	if _, err := e.value([]byte("no json"), nil); err == nil || !strings.Contains(err.Error(), "no JSON") {
 		t.Errorf("no JSON: %v", err)

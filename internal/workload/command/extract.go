@@ -252,20 +252,34 @@ func (e Extract) value(stdout, stderr []byte) (float64, error) {
 	return pathValue(doc, e.path, e.JSON)
 }
 
-// jsonDoc decodes the first JSON object or array on stdout (tools such as
-// fio may print a line or two before it).
+// jsonDoc decodes the first JSON object or array on stdout that starts a
+// line (tools such as fio may print a line or two before it).
 func jsonDoc(stdout []byte) (any, error) {
-	i := bytes.IndexAny(stdout, "{[")
-	if i < 0 {
-		return nil, fmt.Errorf("the program printed no JSON on stdout (%d bytes)", len(stdout))
+	var firstErr error
+	for off := 0; off < len(stdout); {
+		line := stdout[off:]
+		if nl := bytes.IndexByte(line, '\n'); nl >= 0 {
+			line = line[:nl+1]
+		}
+		trimmed := bytes.TrimLeft(line, " \t")
+		if len(trimmed) > 0 && (trimmed[0] == '{' || trimmed[0] == '[') {
+			dec := json.NewDecoder(bytes.NewReader(stdout[off+len(line)-len(trimmed):]))
+			dec.UseNumber()
+			var doc any
+			err := dec.Decode(&doc)
+			if err == nil {
+				return doc, nil
+			}
+			if firstErr == nil {
+				firstErr = err
+			}
+		}
+		off += len(line)
 	}
-	dec := json.NewDecoder(bytes.NewReader(stdout[i:]))
-	dec.UseNumber()
-	var doc any
-	if err := dec.Decode(&doc); err != nil {
-		return nil, fmt.Errorf("the program's JSON output: %v", err)
+	if firstErr != nil {
+		return nil, fmt.Errorf("the program's JSON output: %v", firstErr)
 	}
-	return doc, nil
+	return nil, fmt.Errorf("the program printed no JSON on stdout (%d bytes)", len(stdout))
 }
 
 // pathValue follows path in doc to a number.

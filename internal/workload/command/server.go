@@ -11,7 +11,6 @@ import (
 	"os/exec"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -213,7 +212,7 @@ func substitute(argv []string, host, port string) []string {
 }
 
 // Serve implements workload.ClientServer: the server program listening at
-// addr until ctx ends; its CPU time and peak memory as notes.
+// addr until ctx ends.
 func (Server) Serve(ctx context.Context, p workload.Params, addr string, e workload.Emitter) error {
 	s, err := parseServer(p)
 	if err != nil {
@@ -311,11 +310,9 @@ wait:
 		return ended(err)
 	case <-ctx.Done():
 	}
-	_ = stop() // the controller stopped it: its client is done
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		e.Note("cpu_s", strconv.FormatFloat(time.Duration(ru.Utime.Nano()+ru.Stime.Nano()).Seconds(), 'f', 3, 64))
-		e.Note("maxrss_mib", strconv.FormatFloat(float64(ru.Maxrss)/1024, 'f', 1, 64))
-	}
+	// The controller stops the worker once the client is done (natively
+	// with SIGKILL, which takes the server along: Pdeathsig).
+	_ = stop()
 	return nil
 }
 
