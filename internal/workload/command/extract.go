@@ -263,12 +263,22 @@ func jsonDoc(stdout []byte) (any, error) {
 		}
 		trimmed := bytes.TrimLeft(line, " \t")
 		if len(trimmed) > 0 && (trimmed[0] == '{' || trimmed[0] == '[') {
-			dec := json.NewDecoder(bytes.NewReader(stdout[off+len(line)-len(trimmed):]))
+			start := off + len(line) - len(trimmed)
+			dec := json.NewDecoder(bytes.NewReader(stdout[start:]))
 			dec.UseNumber()
 			var doc any
 			err := dec.Decode(&doc)
 			if err == nil {
-				return doc, nil
+				// The document must end its line: "[  5] 0.00-1.00 sec"
+				// starts with an array but is text.
+				rest := stdout[start+int(dec.InputOffset()):]
+				if nl := bytes.IndexByte(rest, '\n'); nl >= 0 {
+					rest = rest[:nl]
+				}
+				if len(bytes.TrimSpace(rest)) == 0 {
+					return doc, nil
+				}
+				err = fmt.Errorf("text after the JSON on its line")
 			}
 			if firstErr == nil {
 				firstErr = err
