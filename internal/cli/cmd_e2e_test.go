@@ -119,3 +119,60 @@ func TestRunCmdFailuresAndBadInput(t *testing.T) {
 		}
 	}
 }
+
+// TestRunCmdServerAcrossTheBridge: the user's server (iperf3's) in a
+// container on Docker's bridge, their client on the host through the
+// published port, and natively; the client's figures are the run's.
+func TestRunCmdServerAcrossTheBridge(t *testing.T) {
+	requireDocker(t)
+	if _, err := exec.LookPath("iperf3"); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("iperf3 is not installed: CI installs it")
+		}
+		t.Skip("iperf3 is not installed (apt-get install iperf3)")
+	}
+	dir := t.TempDir()
+	study := filepath.Join(dir, "srv.yaml")
+	spec := `name: my-server
+repetitions: 2
+warmup: 0
+envs: [native, docker-bridge]
+workloads:
+  - name: cmd.server
+    params:
+      server: iperf3 -s --forceflush -B {host} -p {port}
+      ready: Server listening
+      client: iperf3 -c {host} -p {port} -t 1
+`
+	if err := os.WriteFile(study, []byte(spec), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res := runIn(t, dir, "run", study, "--settle", "0", "--monitor-interval", "0")
+	if res.code != ExitOK {
+		t.Fatalf("exit %d\n%s\n%s", res.code, res.stdout, res.stderr)
+	}
+	if !strings.Contains(res.stdout, "received Mbit/s") || !strings.Contains(res.stdout, "docker-bridge") {
+		t.Errorf("table:\n%s", res.stdout)
+	}
+	if n := okRuns(t, filepath.Join(dir, "boxtax.db")); n != 4 {
+		t.Errorf("%d ok runs, want 4", n)
+	}
+	// The docker-bridge client reached the container through the bridge's
+	// gateway (DNAT), the native one over loopback.
+	ctx := context.Background()
+	db, err := store.OpenReadOnly(ctx, filepath.Join(dir, "boxtax.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	runs, err := db.Runs(ctx, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range runs {
+		client, server := r.Notes["command"], r.Notes["server.command"]
+		if strings.Contains(client, " -c 127.0.0.1 ") != (r.Env == "native") || !strings.Contains(server, "iperf3 -s") {
+			t.Errorf("run %d in %s: client %q, server %q", r.Seq, r.Env, client, server)
+		}
+	}
+}
