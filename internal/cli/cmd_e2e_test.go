@@ -176,3 +176,42 @@ workloads:
 		}
 	}
 }
+
+// TestRunCmdInTheUsersImage: --image runs the command in a local image of
+// the user's (here one made by image from-host, with /bin/sh in it), the
+// boxtax binary mounted in; a missing image is a clear failure.
+func TestRunCmdInTheUsersImage(t *testing.T) {
+	c := requireDocker(t)
+	dir := t.TempDir()
+	tag := "boxtax-test-user-image:" + strings.ToLower(strings.ReplaceAll(t.Name(), "/", "-"))
+	res := runIn(t, dir, "image", "from-host", "--tag", tag, "/bin/sh", "/bin/echo")
+	if res.code != ExitOK {
+		t.Fatalf("image from-host: exit %d\n%s", res.code, res.stderr)
+	}
+	t.Cleanup(func() { _ = c.ImageRemove(context.Background(), tag, true) })
+	res = runIn(t, dir, "run", "--cmd", "sh -c 'echo 7 frames'", "--image", tag, "--metric", "frames=([0-9]+) frames",
+		"--envs", "native,docker-bridge", "--reps", "1", "--warmup", "0", "--settle", "0", "--monitor-interval", "0")
+	if res.code != ExitOK {
+		t.Fatalf("exit %d\n%s\n%s", res.code, res.stdout, res.stderr)
+	}
+	ctx := context.Background()
+	db, err := store.OpenReadOnly(ctx, filepath.Join(dir, "boxtax.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	runs, err := db.Runs(ctx, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range runs {
+		if r.Env == "docker-bridge" && r.Settings["image"] != tag {
+			t.Errorf("the container ran image %q, want %q", r.Settings["image"], tag)
+		}
+	}
+	res = runIn(t, dir, "run", "--cmd", "sh -c 'echo 7 frames'", "--image", "boxtax-no-such-image:1", "--envs", "native,docker-bridge",
+		"--reps", "1", "--warmup", "0", "--settle", "0", "--monitor-interval", "0", "--db", "missing.db")
+	if res.code != ExitRunsFailed || !strings.Contains(res.stderr, "image boxtax-no-such-image:1 is not on this engine") {
+		t.Errorf("a missing image: exit %d\n%s", res.code, res.stderr)
+	}
+}

@@ -13,7 +13,7 @@ import (
 // cmdFlags are run's flags for measuring one command without a study file:
 // boxtax run --cmd 'sysbench cpu --time=5 run' --metric 'events/s=events per second:\s*([0-9.]+)'.
 type cmdFlags struct {
-	cmd, setup, parse, timeout string
+	cmd, setup, parse, timeout, image string
 	metrics, files             pathList
 }
 
@@ -24,11 +24,12 @@ func (c *cmdFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.setup, "setup", "", "with --cmd: a command run before each measured one, not timed (e.g. sysbench fileio prepare)")
 	fs.StringVar(&c.parse, "parse", "", "with --cmd: read a known tool's output: auto (by the program's name), none, "+strings.Join(cmdwl.AdapterNames(), ", "))
 	fs.StringVar(&c.timeout, "cmd-timeout", "", "with --cmd: longest one run may take (default 10m)")
+	fs.StringVar(&c.image, "image", "", "with --cmd: a local Docker/Podman image holding the program, to run it in instead of one made from this host's files")
 }
 
 // used tells whether any of them was given.
 func (c *cmdFlags) used() bool {
-	return c.cmd != "" || c.setup != "" || c.parse != "" || c.timeout != "" || len(c.metrics) > 0 || len(c.files) > 0
+	return c.cmd != "" || c.setup != "" || c.parse != "" || c.timeout != "" || c.image != "" || len(c.metrics) > 0 || len(c.files) > 0
 }
 
 // cmdStudy is the study YAML of a --cmd run: the cmd workload natively and
@@ -37,7 +38,7 @@ func (c *cmdFlags) used() bool {
 // as any study file is, so --resume and report read it back.
 func (c *cmdFlags) studyYAML() (string, error) {
 	if c.cmd == "" {
-		return "", usagef("--metric, --file, --setup, --parse and --cmd-timeout go with --cmd")
+		return "", usagef("--metric, --file, --setup, --parse, --image and --cmd-timeout go with --cmd")
 	}
 	if _, err := cmdwl.Split(c.cmd); err != nil {
 		return "", usagef("--cmd: %v", err)
@@ -68,6 +69,9 @@ func (c *cmdFlags) studyYAML() (string, error) {
 	}
 	if c.timeout != "" {
 		add("timeout", c.timeout)
+	}
+	if c.image != "" {
+		add("image", c.image)
 	}
 	doc := struct {
 		Name        string   `yaml:"name"`

@@ -14,6 +14,7 @@ type ContainerConfig struct {
 	Name         string              // optional; the daemon picks one when empty
 	Image        string              // name:tag or id
 	Cmd          []string            // arguments after the image's entrypoint
+	Entrypoint   []string            // replaces the image's entrypoint when set
 	Env          []string            // KEY=value
 	Labels       map[string]string   // container labels
 	ExposedPorts map[string]struct{} // e.g. "1883/tcp"
@@ -31,6 +32,7 @@ type HostConfig struct {
 	PortBindings map[string][]PortBinding `json:"PortBindings,omitempty"` // "1883/tcp" -> host ports
 	MemoryBytes  int64                    `json:"Memory,omitempty"`       // memory limit; 0 means none
 	SecurityOpt  []string                 `json:"SecurityOpt,omitempty"`  // e.g. seccomp=unconfined
+	Binds        []string                 `json:"Binds,omitempty"`        // host-path:container-path[:ro]
 	// CPURealtimeRuntime is the cgroup's real-time budget in µs per period
 	// (cpu.rt_runtime_us), for real-time threads on CONFIG_RT_GROUP_SCHED kernels.
 	CPURealtimeRuntime int64 `json:"CpuRealtimeRuntime,omitempty"`
@@ -59,6 +61,7 @@ type Created struct {
 type createRequest struct {
 	Image        string              `json:"Image"`
 	Cmd          []string            `json:"Cmd,omitempty"`
+	Entrypoint   []string            `json:"Entrypoint,omitempty"`
 	Env          []string            `json:"Env,omitempty"`
 	Labels       map[string]string   `json:"Labels,omitempty"`
 	ExposedPorts map[string]struct{} `json:"ExposedPorts,omitempty"`
@@ -82,7 +85,7 @@ func (c *Client) ContainerCreate(ctx context.Context, cfg ContainerConfig) (Crea
 		q = url.Values{"name": {cfg.Name}}
 	}
 	req := createRequest{
-		Image: cfg.Image, Cmd: cfg.Cmd, Env: cfg.Env, Labels: cfg.Labels, ExposedPorts: cfg.ExposedPorts,
+		Image: cfg.Image, Cmd: cfg.Cmd, Entrypoint: cfg.Entrypoint, Env: cfg.Env, Labels: cfg.Labels, ExposedPorts: cfg.ExposedPorts,
 		AttachStdout: true, AttachStderr: true,
 		HostConfig: hostConfigRequest{HostConfig: cfg.HostConfig},
 	}

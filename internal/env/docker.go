@@ -114,6 +114,9 @@ func (d *dockerEnv) prepared(ctx context.Context) (workerImage, string, error) {
 	return d.prepared(ctx)
 }
 
+// userImageBinary is where the boxtax binary is mounted in a user's image.
+const userImageBinary = "/.boxtax/boxtax"
+
 // Start creates the container, attaches to its output, then starts it, so
 // that no output is lost. ctx bounds starting only; Stop ends the instance.
 func (d *dockerEnv) Start(ctx context.Context, spec Spec, stdout, stderr io.Writer) (Instance, error) {
@@ -121,7 +124,20 @@ func (d *dockerEnv) Start(ctx context.Context, spec Spec, stdout, stderr io.Writ
 	if err != nil {
 		return nil, err
 	}
-	if img, err = workerImageFor(ctx, d.client, d.opts, img, spec); err != nil {
+	var entrypoint, binds []string
+	if spec.Image != "" {
+		// The user's image, with this very binary mounted as its entrypoint.
+		user, err := d.client.ImageInspect(ctx, spec.Image)
+		if err != nil {
+			if docker.IsNotFound(err) {
+				return nil, fmt.Errorf("%s: image %s is not on this engine: pull or load it first (boxtax pulls nothing)", d.name, spec.Image)
+			}
+			return nil, fmt.Errorf("%s: image %s: %w", d.name, spec.Image, err)
+		}
+		img = workerImage{Tag: spec.Image, ID: user.ID}
+		entrypoint = []string{userImageBinary}
+		binds = []string{d.opts.BinaryPath + ":" + userImageBinary + ":ro"}
+	} else if img, err = workerImageFor(ctx, d.client, d.opts, img, spec); err != nil {
 		return nil, fmt.Errorf("%s: %w", d.name, err)
 	}
 	labels := maps.Clone(spec.Labels)
@@ -140,6 +156,7 @@ func (d *dockerEnv) Start(ctx context.Context, spec Spec, stdout, stderr io.Writ
 	created, err := d.client.ContainerCreate(ctx, docker.ContainerConfig{
 		Image:        img.Tag,
 		Cmd:          spec.Args,
+		Entrypoint:   entrypoint,
 		Labels:       labels,
 		ExposedPorts: exposed,
 		HostConfig: docker.HostConfig{
@@ -148,6 +165,7 @@ func (d *dockerEnv) Start(ctx context.Context, spec Spec, stdout, stderr io.Writ
 			CapAdd:       spec.CapAdd,
 			Ulimits:      dockerUlimits(capUlimits(spec.Ulimits, d.limitCaps)),
 			PortBindings: bindings,
+			Binds:        binds,
 
 			CPURealtimeRuntime: spec.CPURealtimeRuntimeUs,
 		},

@@ -38,6 +38,11 @@ type Spec struct {
 	// HostFiles are more host files and directories those programs need
 	// at the same paths (workload.Requirements.HostFiles).
 	HostFiles []string
+	// Image, when set, is a local image of the user's that the worker
+	// runs in instead of boxtax's own: the static boxtax binary is mounted
+	// read-only at /.boxtax/boxtax and is its entrypoint (Docker and
+	// Podman; native ignores it, LXC refuses it).
+	Image string
 }
 
 // Settings are the actual settings a run got (container id, image id,

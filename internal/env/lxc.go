@@ -202,6 +202,9 @@ func (l *lxcEnv) Start(ctx context.Context, spec Spec, stdout, stderr io.Writer)
 		return nil, fmt.Errorf("lxc: %w", err)
 	}
 	rootfsKey := binKey
+	if spec.Image != "" {
+		return nil, fmt.Errorf("lxc: runs boxtax's own root filesystem, not the image %s (an image is for the Docker and Podman environments)", spec.Image)
+	}
 	if len(spec.HostPrograms) > 0 {
 		if rootfs, rootfsKey, err = ensureLXCRootfs(l.opts.BinaryPath, binKey, hostProgramList(spec.HostPrograms), hostProgramList(spec.HostFiles)); err != nil {
 			return nil, fmt.Errorf("lxc: %w", err)

@@ -176,7 +176,7 @@ func (r *Runner) workerSpec(wl workload.Workload, run store.Run) (env.Spec, erro
 		need := req.Requirements(workload.Params(run.Params))
 		spec.CapAdd, spec.Ulimits = need.CapAdd, need.Ulimits
 		spec.CPURealtimeRuntimeUs = need.CPURealtimeRuntimeUs
-		spec.HostPrograms, spec.HostFiles = need.HostPrograms, need.HostFiles
+		spec.HostPrograms, spec.HostFiles, spec.Image = need.HostPrograms, need.HostFiles, need.Image
 	}
 	return spec, nil
 }

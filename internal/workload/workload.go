@@ -134,6 +134,9 @@ type Requirements struct {
 	// they start, plugins, configuration, data. ELF files among them get
 	// their libraries too (hostimage.Options.Files).
 	HostFiles []string
+	// Image is a local container image of the user's to run the worker
+	// in, instead of boxtax's own (the program under test is in it).
+	Image string
 }
 
 // Requirer is implemented by workloads that need more than the defaults.

@@ -46,6 +46,7 @@ func (Cmd) Info() workload.Info {
 			{Name: "cmd", Default: "", Required: true, Description: "the program and its arguments: a string split as a shell would split it (quotes, no expansion; write sh -c '...' for a shell) or a list; the program is looked up on PATH"},
 			{Name: "setup", Default: "", Description: "a command run before the timed one in the same directory, not measured (e.g. sysbench fileio ... prepare)"},
 			{Name: "files", Default: []any{}, Description: "host files or directories the program needs in a container (at the same paths): programs it starts, data, configuration"},
+			{Name: "image", Default: "", Description: "a local image (Docker or Podman) holding the program, to run it in instead of one made from this host's files; the boxtax binary is mounted into it"},
 			{Name: "metrics", Default: []any{}, Description: "figures read from its output: NAME[:UNIT][:higher|:lower]=REGEX or NAME=json:PATH, or mappings with name, unit, regex or json, higher_is_better"},
 			{Name: "parse", Default: "auto", Description: "read a known tool's output: auto (by the program's name), none, " + strings.Join(AdapterNames(), ", ")},
 			{Name: "vars", Default: map[string]any{}, Description: "environment variables for the program (it gets PATH, HOME and these only)"},
@@ -68,6 +69,7 @@ func baseMetrics(secondary bool) []workload.Metric {
 
 // config is cmd's parameters, checked.
 type config struct {
+	image       string
 	argv, setup []string
 	files       []string
 	extracts    []Extract
@@ -156,6 +158,11 @@ func parse(p workload.Params) (config, error) {
 	}
 	if c.setup, err = argvParam(p, "setup"); err != nil {
 		return c, err
+	}
+	if _, given := p["image"]; given { // cmd.server has none
+		if c.image, err = p.String("image"); err != nil {
+			return c, err
+		}
 	}
 	if c.files, err = stringsParam(p, "files"); err != nil {
 		return c, err
@@ -248,12 +255,18 @@ func (Cmd) Normalize(p workload.Params) (workload.Params, error) {
 	for k, v := range p {
 		out[k] = v
 	}
+	image, _ := p["image"].(string)
 	for _, name := range []string{"cmd", "setup"} {
 		argv, err := argvParam(p, name)
 		if err != nil {
 			return nil, err
 		}
 		if len(argv) == 0 {
+			continue
+		}
+		if image != "" {
+			// The program is the image's, found on its PATH (and natively
+			// on this host's) when it runs.
 			continue
 		}
 		abs, err := findProgram(argv[0])
@@ -353,12 +366,16 @@ func (Cmd) Requirements(p workload.Params) workload.Requirements {
 		return workload.Requirements{}
 	}
 	var r workload.Requirements
-	for _, argv := range [][]string{c.argv, c.setup} {
-		if len(argv) > 0 && filepath.IsAbs(argv[0]) {
-			r.HostPrograms = append(r.HostPrograms, argv[0])
+	if c.image != "" {
+		r.Image = c.image
+	} else {
+		for _, argv := range [][]string{c.argv, c.setup} {
+			if len(argv) > 0 && filepath.IsAbs(argv[0]) {
+				r.HostPrograms = append(r.HostPrograms, argv[0])
+			}
 		}
+		r.HostFiles = c.files
 	}
-	r.HostFiles = c.files
 	r.CapAdd = c.caps
 	if slices.Contains(c.caps, "SYS_NICE") {
 		r.CPURealtimeRuntimeUs = 950000 // as rt.periodic: the kernel's own default budget
@@ -371,6 +388,9 @@ func (Cmd) CheckHost(p workload.Params) error {
 	argv, err := argvParam(p, "cmd")
 	if err != nil || len(argv) == 0 {
 		return err
+	}
+	if img, _ := p["image"].(string); img != "" {
+		return nil // the image's program; natively the host's, found when it runs
 	}
 	_, err = findProgram(argv[0])
 	return err

@@ -157,7 +157,7 @@ func TestNormalizeFindsTheProgram(t *testing.T) {
 		"unknown tool":        {"cmd": "true", "parse": "iozone"},
 		"must be positive":    {"cmd": "true", "timeout": "0s"},
 		"no such file":        {"cmd": "true", "files": []any{"/nonexistent/boxtax"}},
-		"unknown parameter":   {"cmd": "true", "image": "x"},
+		"unknown parameter":   {"cmd": "true", "imag": "x"},
 		"give exactly one of": {"cmd": "true", "metrics": []any{map[string]any{"name": "x"}}},
 	} {
 		if _, err := workload.Prepare(Cmd{}, why); err == nil || !strings.Contains(err.Error(), p) {
