@@ -98,7 +98,7 @@ func TestRunCmdFailuresAndBadInput(t *testing.T) {
 		{[]string{"--cmd", "no-such-program-of-boxtax --once"}, `program "no-such-program-of-boxtax" not found`},
 		{[]string{"--cmd", "true", "--metric", "x=("}, "regex"},
 		{[]string{"--cmd", "sh -c 'unclosed"}, "unclosed quote"},
-		{[]string{"--cmd", "true", "--parse", "iozone"}, "valid: auto, none, cyclictest, fio, mbw, stress-ng, sysbench"},
+		{[]string{"--cmd", "true", "--parse", "iozone"}, "valid: auto, none, ab, cyclictest, fio, iperf3, mbw, stress-ng, sysbench, wrk"},
 		{[]string{"quick", "--cmd", "true"}, "give no study"},
 	} {
 		res := runIn(t, dir, append([]string{"run"}, tc.args...)...)

@@ -40,7 +40,7 @@ var base = map[string]bool{"wall_s": true, "user_s": true, "sys_s": true, "maxrs
 func (Cmd) Info() workload.Info {
 	return workload.Info{
 		Name:     "cmd",
-		Summary:  "your own program (or sysbench, fio, stress-ng, cyclictest, mbw), run in each environment: time, CPU, memory and figures from its output",
+		Summary:  "your own program (or sysbench, fio, stress-ng, cyclictest, mbw, iperf3, ab, wrk), run in each environment: time, CPU, memory and figures from its output",
 		SeedTool: "any command",
 		Params: []workload.Param{
 			{Name: "cmd", Default: "", Required: true, Description: "the program and its arguments: a string split as a shell would split it (quotes, no expansion; write sh -c '...' for a shell) or a list; the program is looked up on PATH"},
