@@ -38,7 +38,7 @@ func (Server) Info() workload.Info {
 			{Name: "client", Default: "", Required: true, Description: "the client program and its arguments, run outside; {host}, {port} and {addr} (host:port) are the server's address (e.g. wrk -d 5s http://{addr}/)"},
 			{Name: "ready", Default: "port", Description: "when the server can take its client: port (a TCP connection to it succeeds) or a regular expression matching a line it prints"},
 			{Name: "ready_timeout", Default: "30s", Description: "longest wait for the server to be ready"},
-			{Name: "protocol", Default: "tcp", Description: "the server's transport, published by environments with a network of their own: tcp or udp (udp needs a ready regex)"},
+			{Name: "protocol", Default: "tcp", Description: "the server's transports on its port, published by environments with a network of their own: tcp, udp (needs a ready regex) or tcp+udp (iperf3's UDP tests)"},
 			{Name: "files", Default: []any{}, Description: "host files or directories the server needs in a container (at the same paths)"},
 			{Name: "metrics", Default: []any{}, Description: "figures read from the client's output, as cmd's metrics"},
 			{Name: "parse", Default: "auto", Description: "read a known client's output: auto (by the client's name), none, " + strings.Join(AdapterNames(), ", ")},
@@ -58,7 +58,7 @@ type serverConfig struct {
 	server       []string
 	readyRe      *regexp.Regexp
 	readyTimeout time.Duration
-	protocol     string
+	protocols    []string
 }
 
 func parseServer(p workload.Params) (serverConfig, error) {
@@ -105,13 +105,20 @@ func parseServer(p workload.Params) (serverConfig, error) {
 	if s.readyTimeout <= 0 {
 		return s, fmt.Errorf("parameter ready_timeout: %v must be positive", s.readyTimeout)
 	}
-	if s.protocol, err = p.String("protocol"); err != nil {
+	proto, err := p.String("protocol")
+	if err != nil {
 		return s, err
 	}
+	switch proto {
+	case "tcp", "udp":
+		s.protocols = []string{proto}
+	case "tcp+udp", "udp+tcp":
+		s.protocols = []string{"tcp", "udp"}
+	default:
+		return s, fmt.Errorf("parameter protocol: %q; valid: tcp, udp, tcp+udp", proto)
+	}
 	switch {
-	case s.protocol != "tcp" && s.protocol != "udp":
-		return s, fmt.Errorf("parameter protocol: %q; valid: tcp, udp", s.protocol)
-	case s.protocol == "udp" && s.readyRe == nil:
+	case proto == "udp" && s.readyRe == nil:
 		return s, errors.New("parameter ready: a UDP server cannot be probed by connecting; give a regular expression for the line it prints when ready")
 	}
 	for _, a := range s.server {
@@ -192,7 +199,7 @@ func (Server) Requirements(p workload.Params) workload.Requirements {
 // Protocols implements workload.ClientServer.
 func (Server) Protocols(p workload.Params) []string {
 	if s, err := parseServer(p); err == nil {
-		return []string{s.protocol}
+		return s.protocols
 	}
 	return []string{"tcp"}
 }

@@ -14,7 +14,7 @@ func TestServerParams(t *testing.T) {
 		"does not say where to listen": {"server": "sleep 10", "client": "true"},
 		"cannot be probed":             {"server": "sleep {port}", "client": "true", "protocol": "udp"},
 		"neither port nor":             {"server": "sleep {port}", "client": "true", "ready": "(unclosed"},
-		"valid: tcp, udp":              {"server": "sleep {port}", "client": "true", "protocol": "sctp"},
+		"valid: tcp, udp, tcp+udp":     {"server": "sleep {port}", "client": "true", "protocol": "sctp"},
 		"parameter client":             {"server": "sleep {port}", "client": "no-such-client-of-boxtax"},
 		"parameter server":             {"server": "no-such-server-of-boxtax {port}", "client": "true"},
 		"is required":                  {"server": "sleep {port}"},
