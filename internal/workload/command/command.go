@@ -369,18 +369,53 @@ func (Cmd) Requirements(p workload.Params) workload.Requirements {
 	if c.image != "" {
 		r.Image = c.image
 	} else {
-		for _, argv := range [][]string{c.argv, c.setup} {
-			if len(argv) > 0 && filepath.IsAbs(argv[0]) {
-				r.HostPrograms = append(r.HostPrograms, argv[0])
-			}
-		}
 		r.HostFiles = c.files
+		for _, argv := range [][]string{c.argv, c.setup} {
+			if len(argv) == 0 || !filepath.IsAbs(argv[0]) {
+				continue
+			}
+			if interp := shebang(argv[0]); len(interp) > 0 {
+				// A script: its interpreter is the program, the script a file.
+				r.HostPrograms = append(r.HostPrograms, interp...)
+				r.HostFiles = append(r.HostFiles, argv[0])
+				continue
+			}
+			r.HostPrograms = append(r.HostPrograms, argv[0])
+		}
 	}
 	r.CapAdd = c.caps
 	if slices.Contains(c.caps, "SYS_NICE") {
 		r.CPURealtimeRuntimeUs = 950000 // as rt.periodic: the kernel's own default budget
 	}
 	return r
+}
+
+// shebang is the interpreter a script names on its #! line (with the
+// program /usr/bin/env finds, for #!/usr/bin/env python3), nil for a
+// file that is not a script.
+func shebang(path string) []string {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	buf := make([]byte, 256)
+	n, _ := f.Read(buf)
+	line, _, _ := bytes.Cut(buf[:n], []byte("\n"))
+	if !bytes.HasPrefix(line, []byte("#!")) {
+		return nil
+	}
+	words := strings.Fields(string(line[2:]))
+	if len(words) == 0 || !filepath.IsAbs(words[0]) {
+		return nil
+	}
+	out := []string{words[0]}
+	if filepath.Base(words[0]) == "env" && len(words) > 1 {
+		if p, err := findProgram(words[1]); err == nil {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // CheckHost implements workload.HostChecker: the program is here.

@@ -306,6 +306,22 @@ func TestAdaptersReadTheRealTools(t *testing.T) {
 	}
 }
 
+func TestScriptsBringTheirInterpreter(t *testing.T) {
+	dir := t.TempDir()
+	script := filepath.Join(dir, "app.sh")
+	if err := os.WriteFile(script, []byte("#!/bin/sh\necho 3 frames\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	req := Cmd{}.Requirements(prepare(t, workload.Params{"cmd": script + " --once"}))
+	if !reflect.DeepEqual(req.HostPrograms, []string{"/bin/sh"}) || !reflect.DeepEqual(req.HostFiles, []string{script}) {
+		t.Errorf("a #!/bin/sh script: %+v", req)
+	}
+	rec, err := run(t, workload.Params{"cmd": script, "metrics": []any{"frames=([0-9]+) frames"}})
+	if err != nil || rec.One(t, "frames") != 3 {
+		t.Errorf("running it: %v %v", err, rec)
+	}
+}
+
 func TestCyclictestAsksForWhatItNeeds(t *testing.T) {
 	p := prepare(t, workload.Params{"cmd": "/bin/true -m -p 80", "parse": "cyclictest"})
 	req := Cmd{}.Requirements(p)
