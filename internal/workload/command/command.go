@@ -549,7 +549,7 @@ func (c config) exec(ctx context.Context, argv []string, dir, what string) (resu
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 		res.user = time.Duration(ru.Utime.Nano())
 		res.sys = time.Duration(ru.Stime.Nano())
-		res.maxRSSKiB = ru.Maxrss
+		res.maxRSSKiB = int64(ru.Maxrss) // int32 on 32-bit ARM
 	}
 	switch {
 	case stopped && errors.Is(ctx.Err(), context.DeadlineExceeded):
