@@ -30,6 +30,8 @@ type adapter struct {
 	// caps are the capabilities the tool's arguments need (cyclictest's
 	// real-time priority, its memory locking).
 	caps func(argv []string) []string
+	// check refuses arguments whose output the adapter would misread.
+	check func(argv []string) error
 }
 
 func m(name, unit, label string, higher bool, desc string) workload.Metric {
@@ -100,6 +102,14 @@ var adapters = map[string]adapter{
 			m("lat_max_us", "us", "latency max us", false, "cyclictest: the largest wake-up latency of any thread"),
 		},
 		parse: parseCyclictest,
+		check: func(argv []string) error {
+			for _, a := range argv {
+				if a == "-N" || a == "--nsecs" {
+					return fmt.Errorf("parameter cmd: cyclictest -N prints nanoseconds; the adapter reads microseconds: leave -N out")
+				}
+			}
+			return nil
+		},
 		caps: func(argv []string) []string {
 			var caps []string
 			for _, a := range argv {
@@ -196,7 +206,7 @@ func adapterFor(parse string, argv []string) (*adapter, error) {
 
 var (
 	sbEvents  = regexp.MustCompile(`events per second:\s*([0-9.]+)`)
-	sbMemory  = regexp.MustCompile(`MiB transferred \(([0-9.]+) MiB/sec\)`)
+	sbMemory  = regexp.MustCompile(`(?:MiB|MB) transferred \(([0-9.]+) (?:MiB|MB)/sec\)`) // 1.0: MiB; 0.4: MB, which are MiB too
 	sbFileio  = regexp.MustCompile(`(?m)^\s*(reads/s|writes/s|fsyncs/s|read, MiB/s|written, MiB/s):\s*([0-9.]+)`)
 	sbLatAvg  = regexp.MustCompile(`(?m)^\s*avg:\s*([0-9.]+)`)
 	sbLatP95  = regexp.MustCompile(`(?m)^\s*95th percentile:\s*([0-9.]+)`)
@@ -240,8 +250,9 @@ func parseSysbench(stdout, _ []byte) (map[string]float64, error) {
 // fioReport is the part of fio's JSON report the adapter reads.
 type fioReport struct {
 	Jobs []struct {
-		Read  fioDir `json:"read"`
-		Write fioDir `json:"write"`
+		GroupID int    `json:"groupid"`
+		Read    fioDir `json:"read"`
+		Write   fioDir `json:"write"`
 	} `json:"jobs"`
 }
 
@@ -272,10 +283,17 @@ func parseFio(stdout, _ []byte) (map[string]float64, error) {
 		var bw, iops, latSum float64
 		var ios int64
 		var bytesDone int64
+		groups := map[int]bool{}
 		for _, j := range r.Jobs {
 			d := j.Read
 			if dir == "write" {
 				d = j.Write
+			}
+			if d.IOBytes > 0 {
+				groups[j.GroupID] = true
+				if d.BW == 0 {
+					return nil, fmt.Errorf("fio's JSON report has no bw_bytes: this fio is older than 3.0; read its figures with --metric NAME=json:PATH")
+				}
 			}
 			bytesDone += d.IOBytes
 			bw += d.BW
@@ -285,6 +303,11 @@ func parseFio(stdout, _ []byte) (map[string]float64, error) {
 		}
 		if bytesDone == 0 {
 			continue
+		}
+		if len(groups) > 1 {
+			// stonewalled groups ran one after another: their sum is a
+			// rate no moment had
+			return nil, fmt.Errorf("fio ran %d groups of jobs that %s one after another (stonewall); the adapter sums the jobs of one group: read each group's figures with --metric NAME=json:.jobs[N].%s.bw_bytes", len(groups), map[string]string{"read": "read", "write": "wrote"}[dir], dir)
 		}
 		out[dir+"_iops"] = iops
 		out[dir+"_mib_per_s"] = bw / (1 << 20)
@@ -334,7 +357,7 @@ func parseStressNG(stdout, stderr []byte) (map[string]float64, error) {
 	return map[string]float64{"bogo_ops_per_s": real, "bogo_ops_per_cpu_s": cpu}, nil
 }
 
-var ctLine = regexp.MustCompile(`T:\s*\d+.*?Min:\s*(\d+)\s+Act:\s*\d+\s+Avg:\s*(\d+)\s+Max:\s*(\d+)`)
+var ctLine = regexp.MustCompile(`T:\s*(\d+)\s.*?Min:\s*(\d+)\s+Act:\s*\d+\s+Avg:\s*(\d+)\s+Max:\s*(\d+)`)
 
 // parseCyclictest reads the last line of each thread
 // "T: 0 ( 1234) P:80 I:1000 C:  1000 Min:  3 Act:  5 Avg:  4 Max:  20".
@@ -345,16 +368,16 @@ func parseCyclictest(stdout, _ []byte) (map[string]float64, error) {
 		if mt == nil {
 			continue
 		}
-		thread := strings.Fields(line)[1]
+		thread := mt[1]
 		var v []float64
-		for _, s := range mt[1:] {
+		for _, s := range mt[2:] {
 			x, _ := strconv.ParseFloat(s, 64)
 			v = append(v, x)
 		}
 		last[thread] = v
 	}
 	if len(last) == 0 {
-		return nil, fmt.Errorf("cyclictest printed no thread line (T: n ... Min: Avg: Max:); give it -q and a loop count (-l) or duration (-D)")
+		return nil, fmt.Errorf("cyclictest printed no thread line (T: n ... Min: Avg: Max:); give it -q (not -h) and a loop count (-l) or duration (-D)")
 	}
 	minV, maxV, sum := last[firstKey(last)][0], 0.0, 0.0
 	for _, v := range last {
@@ -423,8 +446,12 @@ func parseIperf3(stdout, _ []byte) (map[string]float64, error) {
 	if r.End.Received != nil {
 		out["received_mbit_per_s"] = r.End.Received.BPS / 1e6
 	}
-	if r.End.Sum != nil { // UDP: the receiver's view is end.sum
-		out["received_mbit_per_s"] = r.End.Sum.BPS / 1e6
+	if r.End.Sum != nil { // UDP: jitter and loss; its rate is the sender's
+		if r.End.Received == nil {
+			// iperf3 before 3.12 has no sum_received for UDP: the
+			// delivered share of what was sent.
+			out["received_mbit_per_s"] = r.End.Sum.BPS * (1 - r.End.Sum.LostPercent/100) / 1e6
+		}
 		out["jitter_ms"] = r.End.Sum.JitterMs
 		out["lost_pct"] = r.End.Sum.LostPercent
 	}

@@ -17,11 +17,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -142,10 +145,11 @@ func stringsParam(p workload.Params, name string) ([]string, error) {
 	return out, nil
 }
 
-// capabilities boxtax lets a command ask for; SYS_ADMIN and the like would
-// measure something else than a container as users run it.
+// capabilities boxtax lets a command ask for; SYS_ADMIN, SYS_TIME (the
+// host's clock, boxtax's timestamps) and the like are refused. NET_ADMIN
+// in docker-host acts on the host's network: the user's to ask for.
 var allowedCaps = []string{"AUDIT_WRITE", "CHOWN", "DAC_OVERRIDE", "FOWNER", "FSETID", "IPC_LOCK", "KILL", "MKNOD",
-	"NET_ADMIN", "NET_BIND_SERVICE", "NET_RAW", "SETGID", "SETUID", "SYS_NICE", "SYS_PTRACE", "SYS_RESOURCE", "SYS_TIME"}
+	"NET_ADMIN", "NET_BIND_SERVICE", "NET_RAW", "SETGID", "SETUID", "SYS_NICE", "SYS_PTRACE", "SYS_RESOURCE"}
 
 func parse(p workload.Params) (config, error) {
 	var c config
@@ -190,7 +194,7 @@ func parse(p workload.Params) (config, error) {
 			return c, fmt.Errorf("parameter metrics: %w", err)
 		}
 		if seen[e.Name] {
-			return c, fmt.Errorf("parameter metrics: %s is named twice (or is the %s adapter's)", e.Name, parseName)
+			return c, fmt.Errorf("parameter metrics: %s is named twice (or is one of the %s adapter's)", e.Name, adapterName(c.adapter))
 		}
 		seen[e.Name] = true
 		c.extracts = append(c.extracts, e)
@@ -203,7 +207,12 @@ func parse(p workload.Params) (config, error) {
 			if k == "" || strings.ContainsAny(k, "=\x00") {
 				return c, fmt.Errorf("parameter vars: %q is not a variable name", k)
 			}
-			c.env[k] = fmt.Sprint(val)
+			switch x := val.(type) {
+			case float64: // JSON numbers, on the way to the worker
+				c.env[k] = strconv.FormatFloat(x, 'f', -1, 64)
+			default:
+				c.env[k] = fmt.Sprint(val)
+			}
 		}
 	case map[string]string:
 		for k, val := range v {
@@ -223,6 +232,11 @@ func parse(p workload.Params) (config, error) {
 		}
 		c.caps = append(c.caps, cp)
 	}
+	if c.adapter != nil && c.adapter.check != nil {
+		if err := c.adapter.check(c.argv); err != nil {
+			return c, err
+		}
+	}
 	if c.adapter != nil && c.adapter.caps != nil {
 		c.caps = append(c.caps, c.adapter.caps(c.argv)...)
 	}
@@ -241,6 +255,13 @@ func parse(p workload.Params) (config, error) {
 		return c, fmt.Errorf("parameter max_output: %d bytes is too little; at least 1KiB", c.maxOutput)
 	}
 	return c, nil
+}
+
+func adapterName(a *adapter) string {
+	if a == nil {
+		return "tool"
+	}
+	return a.name
 }
 
 // Validate implements workload.Validator.
@@ -269,7 +290,7 @@ func (Cmd) Normalize(p workload.Params) (workload.Params, error) {
 			// on this host's) when it runs.
 			continue
 		}
-		abs, err := findProgram(argv[0])
+		abs, err := normalProgram(argv[0])
 		if err != nil {
 			return nil, fmt.Errorf("parameter %s: %w", name, err)
 		}
@@ -300,17 +321,51 @@ func absFiles(p workload.Params) ([]any, error) {
 		if err != nil {
 			return nil, fmt.Errorf("parameter files: %s: %w", f, err)
 		}
-		if _, err := os.Stat(a); err != nil {
-			return nil, fmt.Errorf("parameter files: %w", err)
-		}
 		out[i] = a
 	}
 	return out, nil
 }
 
+// checkHostFiles makes sure the programs and files are on this host
+// (the controller's check; Normalize does not look, see normalProgram).
+func checkHostFiles(p workload.Params, programs ...string) error {
+	for _, name := range programs {
+		argv, err := argvParam(p, name)
+		if err != nil {
+			return err
+		}
+		if len(argv) > 0 {
+			if _, err := findProgram(argv[0]); err != nil {
+				return fmt.Errorf("parameter %s: %w", name, err)
+			}
+		}
+	}
+	files, err := stringsParam(p, "files")
+	if err != nil {
+		return err
+	}
+	for _, f := range files {
+		if _, err := os.Stat(f); err != nil {
+			return fmt.Errorf("parameter files: %w", err)
+		}
+	}
+	return nil
+}
+
 // programDirs are looked in when a program is not on PATH (Debian puts
 // tools in /usr/sbin, which a user's PATH may lack).
 var programDirs = []string{"/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin"}
+
+// normalProgram is findProgram for Normalize, which the worker calls
+// again inside the environment: an absolute path is left as it is (in a
+// container it may be in the image only, or not needed there at all: a
+// client's), and checked on the controller by CheckHost.
+func normalProgram(name string) (string, error) {
+	if filepath.IsAbs(name) {
+		return filepath.Clean(name), nil
+	}
+	return findProgram(name)
+}
 
 func findProgram(name string) (string, error) {
 	if strings.Contains(name, "/") {
@@ -420,15 +475,10 @@ func shebang(path string) []string {
 
 // CheckHost implements workload.HostChecker: the program is here.
 func (Cmd) CheckHost(p workload.Params) error {
-	argv, err := argvParam(p, "cmd")
-	if err != nil || len(argv) == 0 {
-		return err
-	}
 	if img, _ := p["image"].(string); img != "" {
-		return nil // the image's program; natively the host's, found when it runs
+		return nil // the image's program and files; natively the host's, found when it runs
 	}
-	_, err = findProgram(argv[0])
-	return err
+	return checkHostFiles(p, "cmd", "setup")
 }
 
 // Run implements workload.Workload.
@@ -515,16 +565,46 @@ func (c config) exec(ctx context.Context, argv []string, dir, what string) (resu
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = dir
 	cmd.Env = programEnv(c.env, dir)
+	// Pipes of our own (files, so exec starts no copying goroutines):
+	// Wait then returns when the program exits, not when the last process
+	// holding its output (a background child, a daemon) lets go, so the
+	// wall time is the program's and the timeout holds.
 	stdout, stderr := &capped{max: c.maxOutput}, &capped{max: c.maxOutput}
-	cmd.Stdout, cmd.Stderr = stdout, stderr
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		return result{}, err
+	}
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		outR.Close()
+		outW.Close()
+		return result{}, err
+	}
+	cmd.Stdout, cmd.Stderr = outW, errW
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	label := "the program"
 	if what != "" {
 		label = "the " + what + " command"
 	}
 	start := time.Now()
-	if err := cmd.Start(); err != nil {
+	err = cmd.Start()
+	outW.Close()
+	errW.Close()
+	if err != nil {
+		outR.Close()
+		errR.Close()
 		return result{}, fmt.Errorf("starting %s %s: %w", label, argv[0], err)
+	}
+	var copying sync.WaitGroup
+	for _, p := range []struct {
+		r *os.File
+		w *capped
+	}{{outR, stdout}, {errR, stderr}} {
+		copying.Add(1)
+		go func() {
+			defer copying.Done()
+			_, _ = io.Copy(p.w, p.r)
+		}()
 	}
 	waited := make(chan error, 1)
 	go func() { waited <- cmd.Wait() }()
@@ -543,8 +623,21 @@ func (c config) exec(ctx context.Context, argv []string, dir, what string) (resu
 		}
 	}
 	wall := time.Since(start)
-	// Whatever the program left behind in its group goes with it.
+	// Whatever the program left behind in its group goes with it; then
+	// the output is read to its end, or for at most 2 s when something
+	// outside the group (a daemon of its own session) still holds it.
 	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	drained := make(chan struct{})
+	go func() { copying.Wait(); close(drained) }()
+	select {
+	case <-drained:
+	case <-time.After(2 * time.Second):
+		outR.Close()
+		errR.Close()
+		<-drained
+	}
+	outR.Close()
+	errR.Close()
 	res := result{wall: wall, stdout: stdout.Bytes(), stderr: stderr.Bytes()}
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 		res.user = time.Duration(ru.Utime.Nano())

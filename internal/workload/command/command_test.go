@@ -156,13 +156,37 @@ func TestNormalizeFindsTheProgram(t *testing.T) {
 		"not a capability":    {"cmd": "true", "cap_add": []any{"SYS_ADMIN"}},
 		"unknown tool":        {"cmd": "true", "parse": "iozone"},
 		"must be positive":    {"cmd": "true", "timeout": "0s"},
-		"no such file":        {"cmd": "true", "files": []any{"/nonexistent/boxtax"}},
 		"unknown parameter":   {"cmd": "true", "imag": "x"},
 		"give exactly one of": {"cmd": "true", "metrics": []any{map[string]any{"name": "x"}}},
 	} {
 		if _, err := workload.Prepare(Cmd{}, why); err == nil || !strings.Contains(err.Error(), p) {
 			t.Errorf("%v: %v, want %q", why, err, p)
 		}
+	}
+}
+
+func TestCheckHost(t *testing.T) {
+	for why, p := range map[string]workload.Params{
+		"no such file":    {"cmd": "true", "files": []any{"/nonexistent/boxtax"}},
+		"no such file or": {"cmd": "/nonexistent/boxtax-program"},
+	} {
+		if err := (Cmd{}).CheckHost(prepare(t, p)); err == nil || !strings.Contains(err.Error(), why) {
+			t.Errorf("%v: %v, want %q", p, err, why)
+		}
+	}
+	if err := (Cmd{}).CheckHost(prepare(t, workload.Params{"cmd": "/nonexistent/boxtax-program", "image": "my-app:1"})); err != nil {
+		t.Errorf("the image's program is not the host's to have: %v", err)
+	}
+}
+
+func TestBackgroundChildrenDoNotCount(t *testing.T) {
+	// The program exits at once; its background child holds stdout for 3 s.
+	rec, err := run(t, workload.Params{"cmd": []any{"sh", "-c", "sleep 3 & echo done"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := rec.One(t, "wall_s"); w > 1.5 {
+		t.Errorf("wall %v s: the background child's time counted", w)
 	}
 }
 

@@ -2,6 +2,7 @@ package command
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -9,8 +10,10 @@ import (
 	"net"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -79,7 +82,9 @@ func parseServer(p workload.Params) (serverConfig, error) {
 	delete(cp, "protocol")
 	c, err := parse(cp)
 	if err != nil {
-		return s, errors.New(strings.Replace(err.Error(), "parameter cmd", "parameter client", 1))
+		msg := strings.Replace(err.Error(), "parameter cmd", "parameter client", 1)
+		msg = strings.Replace(msg, "e.g. cmd: sysbench cpu --time=5 run (or boxtax run --cmd '...')", "e.g. client: wrk -d 5s http://{addr}/", 1)
+		return s, errors.New(msg)
 	}
 	s.client = c
 	// The server's capabilities and files, checked as cmd checks them.
@@ -146,7 +151,7 @@ func (Server) Normalize(p workload.Params) (workload.Params, error) {
 		if len(argv) == 0 {
 			continue
 		}
-		abs, err := findProgram(argv[0])
+		abs, err := normalProgram(argv[0])
 		if err != nil {
 			return nil, fmt.Errorf("parameter %s: %w", name, err)
 		}
@@ -186,10 +191,18 @@ func (Server) MetricsFor(p workload.Params) []workload.Metric {
 // client runs on the host, where its program is).
 func (Server) Requirements(p workload.Params) workload.Requirements {
 	s, err := parseServer(p)
-	if err != nil || len(s.server) == 0 || !strings.HasPrefix(s.server[0], "/") {
+	if err != nil {
 		return workload.Requirements{}
 	}
-	r := workload.Requirements{HostPrograms: []string{s.server[0]}, HostFiles: s.client.files, CapAdd: s.client.caps}
+	r := workload.Requirements{HostFiles: s.client.files, CapAdd: s.client.caps}
+	if len(s.server) > 0 && filepath.IsAbs(s.server[0]) {
+		if interp := shebang(s.server[0]); len(interp) > 0 {
+			r.HostPrograms = interp
+			r.HostFiles = append(r.HostFiles, s.server[0])
+		} else {
+			r.HostPrograms = []string{s.server[0]}
+		}
+	}
 	if slices.Contains(r.CapAdd, "SYS_NICE") {
 		r.CPURealtimeRuntimeUs = 950000
 	}
@@ -203,6 +216,10 @@ func (Server) Protocols(p workload.Params) []string {
 	}
 	return []string{"tcp"}
 }
+
+// CheckHost implements workload.HostChecker: both programs and the files
+// are on this host.
+func (Server) CheckHost(p workload.Params) error { return checkHostFiles(p, "server", "client") }
 
 // ServerRunsUntilStopped implements workload.UntilStopped: a user's server
 // does not know when its client is done.
@@ -237,21 +254,36 @@ func (Server) Serve(ctx context.Context, p workload.Params, addr string, e workl
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Env = programEnv(s.client.env, os.TempDir())
 	cmd.Dir = os.TempDir()
-	pr, pw := io.Pipe()
+	// A pipe of our own (a file, so Wait returns when the server exits,
+	// not when the last of its children lets go of its output).
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		return err
+	}
+	defer pr.Close()
 	out := &capped{max: s.client.maxOutput}
 	var mu sync.Mutex
-	sink := io.MultiWriter(pw, lockedWriter{&mu, out})
-	cmd.Stdout, cmd.Stderr = sink, sink
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	if err := cmd.Start(); err != nil {
+	cmd.Stdout, cmd.Stderr = pw, pw
+	// The server stays in the worker's process group: natively the
+	// controller ends a server's worker by killing that group, which so
+	// takes the server's own children (workers, a shell's commands) too;
+	// in a container they end with the container. Stopping it here
+	// signals its whole process tree.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	err = cmd.Start()
+	pw.Close()
+	if err != nil {
 		return fmt.Errorf("starting the server %s: %w", argv[0], err)
 	}
 	lines := make(chan struct{})
-	go func() { // the ready line, then drain
+	go func() { // every line kept (bounded); the ready line noticed
 		sc := bufio.NewScanner(pr)
 		sc.Buffer(make([]byte, 64<<10), 1<<20)
 		seen := false
 		for sc.Scan() {
+			mu.Lock()
+			_, _ = out.Write(append(sc.Bytes(), '\n'))
+			mu.Unlock()
 			if !seen && s.readyRe != nil && s.readyRe.Match(sc.Bytes()) {
 				seen = true
 				close(lines)
@@ -260,21 +292,29 @@ func (Server) Serve(ctx context.Context, p workload.Params, addr string, e workl
 		_, _ = io.Copy(io.Discard, pr)
 	}()
 	waited := make(chan error, 1)
-	go func() { waited <- cmd.Wait(); pw.Close() }()
+	go func() { waited <- cmd.Wait() }()
 	stop := func() error {
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
+		tree := processTree(cmd.Process.Pid)
+		signalAll(tree, syscall.SIGTERM)
 		select {
 		case err := <-waited:
+			signalAll(tree[1:], syscall.SIGKILL) // children that outlived it (not its reaped pid)
 			return err
 		case <-time.After(5 * time.Second):
-			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-			return <-waited
+			signalAll(processTree(cmd.Process.Pid), syscall.SIGKILL)
+			err := <-waited
+			signalAll(tree[1:], syscall.SIGKILL)
+			return err
 		}
 	}
 	ended := func(err error) error {
 		mu.Lock()
 		defer mu.Unlock()
-		return fmt.Errorf("the server ended before its client was done (%v); its output ends: %s", err, tail(nil, out.Bytes()))
+		how := "exited with status 0"
+		if err != nil {
+			how = err.Error()
+		}
+		return fmt.Errorf("the server ended before its client was done (%s); its output ends: %s", how, tail(nil, out.Bytes()))
 	}
 	// Ready: the line, or a connection to the port.
 	deadline := time.NewTimer(s.readyTimeout)
@@ -330,15 +370,40 @@ func readyWhat(s serverConfig) string {
 	return "a TCP connection to its port"
 }
 
-type lockedWriter struct {
-	mu *sync.Mutex
-	w  io.Writer
+// processTree is pid and its descendants, from /proc.
+func processTree(pid int) []int {
+	children := map[int][]int{}
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		p, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid ...; comm may hold spaces and parentheses
+		rest := b[bytes.LastIndexByte(b, ')')+1:]
+		f := strings.Fields(string(rest))
+		if len(f) < 2 {
+			continue
+		}
+		if pp, err := strconv.Atoi(f[1]); err == nil {
+			children[pp] = append(children[pp], p)
+		}
+	}
+	out := []int{pid}
+	for i := 0; i < len(out); i++ {
+		out = append(out, children[out[i]]...)
+	}
+	return out
 }
 
-func (l lockedWriter) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.w.Write(p)
+func signalAll(pids []int, sig syscall.Signal) {
+	for _, p := range pids {
+		_ = syscall.Kill(p, sig)
+	}
 }
 
 // Client implements workload.ClientServer: the client program against addr,
