@@ -369,3 +369,43 @@ func TestAdapterErrors(t *testing.T) {
 		}
 	}
 }
+
+func TestAdapterEdgeCases(t *testing.T) {
+	// cyclictest: thread 10 and up print "T:10 (   42)"; each thread's last line counts.
+	ct := "T: 0 (  41) P:80 I:1000 C:    100 Min:      3 Act:    5 Avg:    4 Max:      20\n" +
+		"T:10 (  42) P:80 I:1000 C:    100 Min:      7 Act:    5 Avg:    8 Max:      90\n" +
+		"T:11 (  43) P:80 I:1000 C:    100 Min:      2 Act:    5 Avg:    6 Max:      30\n"
+	v, err := parseCyclictest([]byte(ct), nil)
+	if err != nil || v["lat_min_us"] != 2 || v["lat_max_us"] != 90 || v["lat_avg_us"] != 6 {
+		t.Errorf("cyclictest: %v %v", v, err)
+	}
+	if _, err := workload.Prepare(Cmd{}, workload.Params{"cmd": "/bin/true -N -q", "parse": "cyclictest"}); err == nil || !strings.Contains(err.Error(), "nanoseconds") {
+		t.Errorf("cyclictest -N: %v", err)
+	}
+	// fio: two stonewalled groups writing one after another are not one rate.
+	two := `{"jobs":[{"groupid":0,"write":{"io_bytes":1048576,"bw_bytes":524288000,"iops":500,"total_ios":1,"clat_ns":{"mean":1000}},"read":{"io_bytes":0}},
+	{"groupid":1,"write":{"io_bytes":1048576,"bw_bytes":349175808,"iops":333,"total_ios":1,"clat_ns":{"mean":2000}},"read":{"io_bytes":0}}]}`
+	if _, err := parseFio([]byte(two), nil); err == nil || !strings.Contains(err.Error(), "2 groups") {
+		t.Errorf("fio groups: %v", err)
+	}
+	old := `{"jobs":[{"groupid":0,"write":{"io_bytes":1048576,"bw":512000,"iops":500},"read":{"io_bytes":0}}]}`
+	if _, err := parseFio([]byte(old), nil); err == nil || !strings.Contains(err.Error(), "older than 3.0") {
+		t.Errorf("fio 2.x: %v", err)
+	}
+	// iperf3 UDP: the received rate is the receiver's, not end.sum's (the sender's).
+	udp := `{"end":{"sum":{"bits_per_second":100e6,"jitter_ms":0.1,"lost_percent":10},"sum_sent":{"bits_per_second":100e6},"sum_received":{"bits_per_second":90e6}}}`
+	v, err = parseIperf3([]byte(udp), nil)
+	if err != nil || v["received_mbit_per_s"] != 90 || v["sent_mbit_per_s"] != 100 || v["lost_pct"] != 10 {
+		t.Errorf("iperf3 UDP: %v %v", v, err)
+	}
+	// sysbench 0.4's memory test says MB.
+	v, err = parseSysbench([]byte("Operations performed: 1 (2.0 ops/sec)\n\n102400.00 MB transferred (2563.86 MB/sec)\n"), nil)
+	if err != nil || v["mib_per_s"] != 2563.86 {
+		t.Errorf("sysbench 0.4 memory: %v %v", v, err)
+	}
+	// vars: JSON numbers reach the program as written.
+	rec, err := run(t, workload.Params{"cmd": []any{"sh", "-c", "echo n=$N"}, "vars": map[string]any{"N": float64(1000000)}, "metrics": []any{"n=n=([0-9]+)"}})
+	if err != nil || rec.One(t, "n") != 1000000 {
+		t.Errorf("vars: %v %v", err, rec)
+	}
+}
