@@ -14,7 +14,7 @@ import (
 // boxtax run --cmd 'sysbench cpu --time=5 run' --metric 'events/s=events per second:\s*([0-9.]+)'.
 type cmdFlags struct {
 	cmd, setup, parse, timeout, image string
-	metrics, files             pathList
+	metrics, files                    pathList
 }
 
 func (c *cmdFlags) register(fs *flag.FlagSet) {
