@@ -52,7 +52,7 @@ func TestParseGateRuleRefusesBadRules(t *testing.T) {
 		{"podmn:cpu.prime=5%", []string{`unknown environment "podmn"`, "valid environments: *, native, docker-bridge, docker-host"}},
 		{":cpu.prime=5%", []string{"no environment before ':'", "native, docker-bridge"}},
 		{"*:=5%", []string{"no workload", "cpu.prime"}},
-		{"*:cpu.primes=5%", []string{`unknown workload "cpu.primes"`, "valid workloads: *, cmd, cpu.linpack, cpu.prime"}},
+		{"*:cpu.primes=5%", []string{`unknown workload "cpu.primes"`, "valid workloads: *, ", "cpu.linpack, cpu.prime, ctr.startup"}},
 		{"*:cpu.prime.events=5%", []string{`workload cpu.prime has no metric "events"`, "its metrics: events_per_s, event_time_ms, total_time_s"}},
 		{"*:*.events_per_s=5%", []string{"a metric needs its workload"}},
 		{"*:cpu.prime=5%\x1b[31m", []string{"?[31m"}},
