@@ -18,7 +18,7 @@ var listKinds = []string{"workloads", "envs", "studies"}
 func listCmd(ctx context.Context, g *Globals, args []string) error {
 	var db string
 	fs := newFlags(g, "list", "workloads|envs|studies [--db FILE]")
-	fs.StringVar(&db, "db", "boxtax.db", "database whose stored studies `list studies` shows too")
+	fs.StringVar(&db, "db", "boxtax.db", "database whose stored studies 'list studies' shows too")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -33,6 +34,10 @@ type Globals struct {
 	Version        string
 	Executable     string // the boxtax binary: runs as the worker
 	IsTerminal     func(io.Writer) bool
+
+	// collectFlags, when set, receives each flag set a command would parse,
+	// and the command stops there (shell completion reads them).
+	collectFlags func(*flag.FlagSet)
 }
 
 // usageError marks a problem with what the user asked for (exit 2).
@@ -81,12 +86,28 @@ func commands() map[string]command {
 // Execute runs the command line and returns the process exit code.
 func Execute(ctx context.Context, g *Globals, args []string) int {
 	cmds := commands()
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		usage(g.Stdout, cmds)
-		if len(args) == 0 {
+	if len(args) == 0 {
+		usage(g.Stderr, cmds)
+		return ExitUsage
+	}
+	switch args[0] {
+	case "-h", "--help", "help":
+		if len(args) == 1 {
+			usage(g.Stdout, cmds)
+			return ExitOK
+		}
+		// boxtax help run, boxtax help fleet run: the command's own help.
+		args = append(slices.Clone(args[1:]), "--help")
+		if _, ok := cmds[args[0]]; !ok {
+			fmt.Fprintf(g.Stderr, "boxtax help: unknown command %q; commands: %s\n", args[0], strings.Join(names(cmds), ", "))
 			return ExitUsage
 		}
-		return ExitOK
+	case "--version", "-V":
+		if len(args) > 1 {
+			fmt.Fprintf(g.Stderr, "boxtax: %s takes no arguments\n", args[0])
+			return ExitUsage
+		}
+		args = []string{"version"}
 	}
 	cmd, ok := cmds[args[0]]
 	if !ok {
@@ -122,7 +143,8 @@ func usage(w io.Writer, cmds map[string]command) {
 	for _, n := range names(cmds) {
 		fmt.Fprintf(w, "  %-8s %s\n", n, cmds[n].summary)
 	}
-	fmt.Fprintf(w, "\nRun 'boxtax COMMAND -h' for a command's flags. First steps: boxtax run && boxtax report\n")
+	fmt.Fprintf(w, "\nRun 'boxtax help COMMAND' (or 'boxtax COMMAND --help') for a command's flags; 'boxtax --version' for the version.\n"+
+		"First steps: boxtax run && boxtax report\n")
 }
 
 func names(cmds map[string]command) []string {
@@ -134,26 +156,27 @@ func names(cmds map[string]command) []string {
 	return out
 }
 
-// newFlags makes a flag set whose errors go to the command's stderr.
+// newFlags makes a flag set whose errors go to the command's stderr. Its
+// help (-h, --help) goes to stdout; see parse.
 func newFlags(g *Globals, name, argsUsage string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(g.Stderr)
-	fs.Usage = func() {
-		fmt.Fprintf(g.Stderr, "Usage: boxtax %s %s\n\nFlags:\n", name, argsUsage)
-		fs.PrintDefaults()
-	}
+	fs.SetOutput(&flagOutput{g: g, name: name, argsUsage: argsUsage})
+	fs.Usage = func() {} // parse prints the help, knowing why it is asked for
 	return fs
 }
 
 // parse parses flags that may come before or after positional arguments.
+// Asked for help, it prints it to stdout and returns flag.ErrHelp (exit 0);
+// after a bad flag, it prints the help to stderr and returns a usage error.
 func parse(fs *flag.FlagSet, args []string) ([]string, error) {
+	if o, ok := fs.Output().(*flagOutput); ok && o.g.collectFlags != nil {
+		o.g.collectFlags(fs)
+		return nil, flag.ErrHelp
+	}
 	var positional []string
 	for {
 		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return nil, err
-			}
-			return nil, usageError{err}
+			return nil, parseError(fs, err)
 		}
 		args = fs.Args()
 		if len(args) == 0 {
