@@ -15,6 +15,8 @@ import (
 
 var listKinds = []string{"workloads", "envs", "studies"}
 
+var listFormats = []string{"table", "json"}
+
 func listCmd(ctx context.Context, g *Globals, args []string) error {
 	var db string
 	fs := newFlags(g, "list", "workloads|envs|studies [--db FILE]")

@@ -64,18 +64,19 @@ type command struct {
 
 func commands() map[string]command {
 	return map[string]command{
-		"run":     {"run a study (default: quick) and store every sample", runCmd},
-		"report":  {"print a study's results: table, markdown, csv, json, latex or html with plots", reportCmd},
-		"compare": {"put studies side by side (other devices, other days) on the cells they share", compareCmd},
-		"serve":   {"browse the studies of a database in a web browser (this machine only by default)", serveCmd},
-		"analyze": {"ANOVA/MANOVA with effect sizes and coefficients of a factorial study, or of a CSV", analyzeCmd},
-		"merge":   {"merge the studies of other databases (other devices) into one: boxtax merge OUT.db IN.db...", mergeCmd},
-		"fleet":   {"run a study on many devices with Ansible and merge the results: boxtax fleet run STUDY -i INVENTORY", fleetCmd},
-		"list":    {"list workloads, envs (with availability) or studies", listCmd},
-		"sysinfo": {"print the facts recorded about this machine", sysinfoCmd},
-		"image":   {"build a local image from host programs: boxtax image from-host PATH...", imageCmd},
-		"clean":   {"remove every container boxtax started and left behind", cleanCmd},
-		"worker":  {"(internal) run one workload and print samples as JSON lines", workerCmd},
+		"run":        {"run a study (default: quick) and store every sample", runCmd},
+		"report":     {"print a study's results: table, markdown, csv, json, latex or html with plots", reportCmd},
+		"compare":    {"put studies side by side (other devices, other days) on the cells they share", compareCmd},
+		"serve":      {"browse the studies of a database in a web browser (this machine only by default)", serveCmd},
+		"analyze":    {"ANOVA/MANOVA with effect sizes and coefficients of a factorial study, or of a CSV", analyzeCmd},
+		"merge":      {"merge the studies of other databases (other devices) into one: boxtax merge OUT.db IN.db...", mergeCmd},
+		"fleet":      {"run a study on many devices with Ansible and merge the results: boxtax fleet run STUDY -i INVENTORY", fleetCmd},
+		"list":       {"list workloads, envs (with availability) or studies", listCmd},
+		"sysinfo":    {"print the facts recorded about this machine", sysinfoCmd},
+		"image":      {"build a local image from host programs: boxtax image from-host PATH...", imageCmd},
+		"clean":      {"remove every container boxtax started and left behind", cleanCmd},
+		"completion": {"print a shell completion script: boxtax completion bash|zsh|fish", completionCmd},
+		"worker":     {"(internal) run one workload and print samples as JSON lines", workerCmd},
 		"version": {"print the version", func(_ context.Context, g *Globals, _ []string) error {
 			fmt.Fprintln(g.Stdout, "boxtax", g.Version)
 			return nil
