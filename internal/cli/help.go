@@ -31,7 +31,8 @@ func (o *flagOutput) printHelp(w io.Writer, fs *flag.FlagSet) {
 }
 
 // printFlags writes fs's flags as Go's PrintDefaults does, with two dashes:
-// "--db STRING" over its description and default. Flags of one letter
+// "--db STRING" over its description and default (unless the description
+// names it). Flags of one letter
 // keep one dash (-i, -o), as users expect.
 func printFlags(w io.Writer, fs *flag.FlagSet) {
 	fs.VisitAll(func(f *flag.Flag) {
@@ -43,7 +44,9 @@ func printFlags(w io.Writer, fs *flag.FlagSet) {
 		}
 		b.WriteString("\n        ")
 		b.WriteString(strings.ReplaceAll(usage, "\n", "\n        "))
-		if !isZeroDefault(f) {
+		// A description that names its default ("default $BOXTAX_DB, else
+		// boxtax.db", "default: the study's") is not followed by Go's.
+		if !isZeroDefault(f) && !strings.Contains(usage, "(default") {
 			if isStringFlag(f) {
 				fmt.Fprintf(&b, " (default %q)", f.DefValue)
 			} else {
