@@ -43,7 +43,7 @@ func analyzeCmd(ctx context.Context, g *Globals, args []string) error {
 	var dbs stringList
 	var studies, responses, factors, refs, levels string
 	fs := newFlags(g, "analyze", "[flags]   (a stored study, or --csv FILE)")
-	fs.Var(&dbs, "db", "SQLite database(s) to read; repeat to combine studies, e.g. from two kernels (default boxtax.db)")
+	fs.Var(&dbs, "db", "SQLite database(s) to read; repeat to combine studies, e.g. from two kernels ("+dbDefaultHelp+")")
 	fs.StringVar(&studies, "study", "", "study id(s), comma-separated, in every --db (default: each database's latest, and in a database merged from a fleet its latest on every device, with host as a factor)")
 	fs.StringVar(&o.Workload, "workload", "", "analyse only this workload (default: each one in the studies)")
 	fs.StringVar(&o.CSV, "csv", "", "analyse a CSV of your own instead: a header line, one row per observation")
@@ -62,6 +62,9 @@ func analyzeCmd(ctx context.Context, g *Globals, args []string) error {
 	}
 	if len(pos) > 0 {
 		return usagef("unexpected argument %q (use --db, --study or --csv)", pos[0])
+	}
+	if len(dbs) == 0 && o.CSV == "" {
+		dbs = stringList{defaultDB(g)}
 	}
 	o.DBs, o.Responses, o.Factors = dbs, splitList(responses), splitList(factors)
 	for _, s := range splitList(studies) {

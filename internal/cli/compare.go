@@ -29,7 +29,7 @@ type studyRef struct {
 func compareCmd(ctx context.Context, g *Globals, args []string) error {
 	o := compareOptions{}
 	fs := newFlags(g, "compare", "STUDY STUDY... [flags]\n\nSTUDY is FILE (its latest study), FILE:ID, or ID alone (a study in --db).\nThe first STUDY is the reference the others are compared with.\nWith one FILE merged from a fleet (boxtax merge): its latest study on every device.")
-	fs.StringVar(&o.DB, "db", "boxtax.db", "database of the studies named by ID alone")
+	fs.StringVar(&o.DB, "db", defaultDB(g), "database of the studies named by ID alone ("+dbDefaultHelp+")")
 	fs.StringVar(&o.Format, "format", "table", "output format: "+strings.Join(report.CompareFormats(), ", "))
 	fs.StringVar(&o.Output, "o", "", "write to this file instead of stdout")
 	pos, err := parse(fs, args)

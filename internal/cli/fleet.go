@@ -20,11 +20,10 @@ type fleetOptions struct {
 }
 
 func fleetCmd(ctx context.Context, g *Globals, args []string) error {
+	if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
+		args = []string{"run", "--help"} // fleet's one verb: its help
+	}
 	if len(args) == 0 || args[0] != "run" {
-		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
-			fmt.Fprintln(g.Stderr, "Usage: boxtax fleet run STUDY -i INVENTORY [flags] [-- ansible-playbook flags]")
-			return nil
-		}
 		return usagef("boxtax fleet has one verb: run (boxtax fleet run STUDY -i INVENTORY)")
 	}
 	args = args[1:]

@@ -22,8 +22,12 @@ var imageCommands = map[string]struct {
 
 func imageCmd(ctx context.Context, g *Globals, args []string) error {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		fmt.Fprintf(g.Stderr, "Usage: boxtax image from-host [--tag NAME] [--file PATH]... PATH...\n\n"+
-			"  from-host  %s\n", imageCommands["from-host"].summary)
+		w := g.Stdout // asked for: stdout, exit 0
+		if len(args) == 0 {
+			w = g.Stderr
+		}
+		fmt.Fprintf(w, "Usage: boxtax image from-host [--tag NAME] [--file PATH]... PATH...\n\n"+
+			"  from-host  %s\n\nRun 'boxtax image from-host --help' for its flags.\n", imageCommands["from-host"].summary)
 		if len(args) == 0 {
 			return usagef("name an image command: from-host")
 		}

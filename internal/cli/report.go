@@ -65,7 +65,7 @@ func (p paperFlag) IsBoolFlag() bool { return true }
 func reportCmd(ctx context.Context, g *Globals, args []string) error {
 	var o reportOptions
 	fs := newFlags(g, "report", "[flags]")
-	fs.StringVar(&o.DB, "db", "boxtax.db", "SQLite database file to read")
+	fs.StringVar(&o.DB, "db", defaultDB(g), "SQLite database file to read ("+dbDefaultHelp+")")
 	fs.Int64Var(&o.StudyID, "study", 0, "study id (default: the latest)")
 	fs.StringVar(&o.Format, "format", "table", "output format: "+strings.Join(report.Formats(), ", "))
 	fs.StringVar(&o.Output, "o", "", "write to this file instead of stdout")

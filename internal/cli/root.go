@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -33,6 +34,10 @@ type Globals struct {
 	Version        string
 	Executable     string // the boxtax binary: runs as the worker
 	IsTerminal     func(io.Writer) bool
+
+	// collectFlags, when set, receives each flag set a command would parse,
+	// and the command stops there (shell completion reads them).
+	collectFlags func(*flag.FlagSet)
 }
 
 // usageError marks a problem with what the user asked for (exit 2).
@@ -59,18 +64,19 @@ type command struct {
 
 func commands() map[string]command {
 	return map[string]command{
-		"run":     {"run a study (default: quick) and store every sample", runCmd},
-		"report":  {"print a study's results: table, markdown, csv, json, latex or html with plots", reportCmd},
-		"compare": {"put studies side by side (other devices, other days) on the cells they share", compareCmd},
-		"serve":   {"browse the studies of a database in a web browser (this machine only by default)", serveCmd},
-		"analyze": {"ANOVA/MANOVA with effect sizes and coefficients of a factorial study, or of a CSV", analyzeCmd},
-		"merge":   {"merge the studies of other databases (other devices) into one: boxtax merge OUT.db IN.db...", mergeCmd},
-		"fleet":   {"run a study on many devices with Ansible and merge the results: boxtax fleet run STUDY -i INVENTORY", fleetCmd},
-		"list":    {"list workloads, envs (with availability) or studies", listCmd},
-		"sysinfo": {"print the facts recorded about this machine", sysinfoCmd},
-		"image":   {"build a local image from host programs: boxtax image from-host PATH...", imageCmd},
-		"clean":   {"remove every container boxtax started and left behind", cleanCmd},
-		"worker":  {"(internal) run one workload and print samples as JSON lines", workerCmd},
+		"run":        {"run a study (default: quick) and store every sample", runCmd},
+		"report":     {"print a study's results: table, markdown, csv, json, latex or html with plots", reportCmd},
+		"compare":    {"put studies side by side (other devices, other days) on the cells they share", compareCmd},
+		"serve":      {"browse the studies of a database in a web browser (this machine only by default)", serveCmd},
+		"analyze":    {"ANOVA/MANOVA with effect sizes and coefficients of a factorial study, or of a CSV", analyzeCmd},
+		"merge":      {"merge the studies of other databases (other devices) into one: boxtax merge OUT.db IN.db...", mergeCmd},
+		"fleet":      {"run a study on many devices with Ansible and merge the results: boxtax fleet run STUDY -i INVENTORY", fleetCmd},
+		"list":       {"list workloads, envs (with availability) or studies", listCmd},
+		"sysinfo":    {"print the facts recorded about this machine", sysinfoCmd},
+		"image":      {"build a local image from host programs: boxtax image from-host PATH...", imageCmd},
+		"clean":      {"remove every container boxtax started and left behind", cleanCmd},
+		"completion": {"print a shell completion script: boxtax completion bash|zsh|fish", completionCmd},
+		"worker":     {"(internal) run one workload and print samples as JSON lines", workerCmd},
 		"version": {"print the version", func(_ context.Context, g *Globals, _ []string) error {
 			fmt.Fprintln(g.Stdout, "boxtax", g.Version)
 			return nil
@@ -81,12 +87,28 @@ func commands() map[string]command {
 // Execute runs the command line and returns the process exit code.
 func Execute(ctx context.Context, g *Globals, args []string) int {
 	cmds := commands()
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		usage(g.Stdout, cmds)
-		if len(args) == 0 {
+	if len(args) == 0 {
+		usage(g.Stderr, cmds)
+		return ExitUsage
+	}
+	switch args[0] {
+	case "-h", "--help", "help":
+		if len(args) == 1 {
+			usage(g.Stdout, cmds)
+			return ExitOK
+		}
+		// boxtax help run, boxtax help fleet run: the command's own help.
+		args = append(slices.Clone(args[1:]), "--help")
+		if _, ok := cmds[args[0]]; !ok {
+			fmt.Fprintf(g.Stderr, "boxtax help: unknown command %q; commands: %s\n", args[0], strings.Join(names(cmds), ", "))
 			return ExitUsage
 		}
-		return ExitOK
+	case "--version", "-V":
+		if len(args) > 1 {
+			fmt.Fprintf(g.Stderr, "boxtax: %s takes no arguments\n", args[0])
+			return ExitUsage
+		}
+		args = []string{"version"}
 	}
 	cmd, ok := cmds[args[0]]
 	if !ok {
@@ -122,7 +144,8 @@ func usage(w io.Writer, cmds map[string]command) {
 	for _, n := range names(cmds) {
 		fmt.Fprintf(w, "  %-8s %s\n", n, cmds[n].summary)
 	}
-	fmt.Fprintf(w, "\nRun 'boxtax COMMAND -h' for a command's flags. First steps: boxtax run && boxtax report\n")
+	fmt.Fprintf(w, "\nRun 'boxtax help COMMAND' (or 'boxtax COMMAND --help') for a command's flags; 'boxtax --version' for the version.\n"+
+		"First steps: boxtax run && boxtax report\n")
 }
 
 func names(cmds map[string]command) []string {
@@ -134,26 +157,27 @@ func names(cmds map[string]command) []string {
 	return out
 }
 
-// newFlags makes a flag set whose errors go to the command's stderr.
+// newFlags makes a flag set whose errors go to the command's stderr. Its
+// help (-h, --help) goes to stdout; see parse.
 func newFlags(g *Globals, name, argsUsage string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(g.Stderr)
-	fs.Usage = func() {
-		fmt.Fprintf(g.Stderr, "Usage: boxtax %s %s\n\nFlags:\n", name, argsUsage)
-		fs.PrintDefaults()
-	}
+	fs.SetOutput(&flagOutput{g: g, name: name, argsUsage: argsUsage})
+	fs.Usage = func() {} // parse prints the help, knowing why it is asked for
 	return fs
 }
 
 // parse parses flags that may come before or after positional arguments.
+// Asked for help, it prints it to stdout and returns flag.ErrHelp (exit 0);
+// after a bad flag, it prints the help to stderr and returns a usage error.
 func parse(fs *flag.FlagSet, args []string) ([]string, error) {
+	if o, ok := fs.Output().(*flagOutput); ok && o.g.collectFlags != nil {
+		o.g.collectFlags(fs)
+		return nil, flag.ErrHelp
+	}
 	var positional []string
 	for {
 		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return nil, err
-			}
-			return nil, usageError{err}
+			return nil, parseError(fs, err)
 		}
 		args = fs.Args()
 		if len(args) == 0 {

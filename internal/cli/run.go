@@ -52,7 +52,7 @@ func runCmd(ctx context.Context, g *Globals, args []string) error {
 	o := runOptions{}
 	var envs, workloads, wires string
 	fs := newFlags(g, "run", "[STUDY] [flags]   (STUDY: a preset name or a YAML file; default quick)")
-	fs.StringVar(&o.DB, "db", "boxtax.db", "SQLite database file to store the study in")
+	fs.StringVar(&o.DB, "db", defaultDB(g), "SQLite database file to store the study in ("+dbDefaultHelp+")")
 	fs.StringVar(&envs, "envs", "", "comma-separated environments to run (default: the study's)")
 	fs.StringVar(&workloads, "workloads", "", "comma-separated workloads to run (default: the study's)")
 	fs.Var(&o.Reps, "reps", "measured repetitions per cell: N, paper (the published study's count) or auto (rounds until --precision; default: the study's)")

@@ -22,7 +22,7 @@ func serveCmd(ctx context.Context, g *Globals, args []string) error {
 	var o serveOptions
 	fs := newFlags(g, "serve", "[flags]")
 	var dbs stringList
-	fs.Var(&dbs, "db", "SQLite database whose studies to show; repeat (or comma-separate) to show several, e.g. one per device (default boxtax.db)")
+	fs.Var(&dbs, "db", "SQLite database whose studies to show; repeat (or comma-separate) to show several, e.g. one per device ("+dbDefaultHelp+")")
 	fs.StringVar(&o.Addr, "addr", "127.0.0.1:8080", "address to listen on; the default answers this machine only")
 	pos, err := parse(fs, args)
 	if err != nil {
@@ -31,7 +31,7 @@ func serveCmd(ctx context.Context, g *Globals, args []string) error {
 	if len(pos) > 0 {
 		return usagef("unexpected argument %q", pos[0])
 	}
-	o.DB = "boxtax.db"
+	o.DB = defaultDB(g)
 	if len(dbs) > 0 {
 		o.DB, o.More = dbs[0], dbs[1:]
 	}
