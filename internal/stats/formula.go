@@ -158,6 +158,11 @@ func (p *formulaParser) product() ([][]string, error) {
 		} else {
 			out = interact(out, more)
 		}
+		// a*b holds a, b and a:b: up to |a|+|b|+|a||b| terms, which
+		// checkSize's bound on each part does not bound (found by fuzzing)
+		if len(out) > MaxFormulaTerms {
+			return nil, p.sizeError()
+		}
 	}
 	return out, nil
 }
@@ -185,6 +190,9 @@ func (p *formulaParser) power() ([][]string, error) {
 		grown := union(out, interact(out, base))
 		if len(grown) == len(out) {
 			break // every interaction is already there: (a+b)^1e9 is (a+b)^2
+		}
+		if len(grown) > MaxFormulaTerms {
+			return nil, p.sizeError()
 		}
 		out = grown
 	}
