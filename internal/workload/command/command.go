@@ -272,22 +272,27 @@ func (Cmd) Validate(p workload.Params) error { _, err := parse(p); return err }
 // files as absolute paths, so the worker runs the same file natively and
 // in a container, wherever its working directory is.
 func (Cmd) Normalize(p workload.Params) (workload.Params, error) {
+	if image, _ := p["image"].(string); image != "" {
+		// The program is the image's, found on its PATH (and natively
+		// on this host's) when it runs.
+		return normalize(p)
+	}
+	return normalize(p, "cmd", "setup")
+}
+
+// normalize is p with the named commands' programs as absolute paths
+// (normalProgram) and the files as absolute paths.
+func normalize(p workload.Params, commands ...string) (workload.Params, error) {
 	out := workload.Params{}
 	for k, v := range p {
 		out[k] = v
 	}
-	image, _ := p["image"].(string)
-	for _, name := range []string{"cmd", "setup"} {
+	for _, name := range commands {
 		argv, err := argvParam(p, name)
 		if err != nil {
 			return nil, err
 		}
 		if len(argv) == 0 {
-			continue
-		}
-		if image != "" {
-			// The program is the image's, found on its PATH (and natively
-			// on this host's) when it runs.
 			continue
 		}
 		abs, err := normalProgram(argv[0])

@@ -139,35 +139,7 @@ func (Server) Validate(p workload.Params) error { _, err := parseServer(p); retu
 
 // Normalize implements workload.Normalizer: both programs as absolute paths.
 func (Server) Normalize(p workload.Params) (workload.Params, error) {
-	out := workload.Params{}
-	for k, v := range p {
-		out[k] = v
-	}
-	for _, name := range []string{"server", "client"} {
-		argv, err := argvParam(p, name)
-		if err != nil {
-			return nil, err
-		}
-		if len(argv) == 0 {
-			continue
-		}
-		abs, err := normalProgram(argv[0])
-		if err != nil {
-			return nil, fmt.Errorf("parameter %s: %w", name, err)
-		}
-		words := make([]any, len(argv))
-		words[0] = abs
-		for i, a := range argv[1:] {
-			words[i+1] = a
-		}
-		out[name] = words
-	}
-	files, err := absFiles(p)
-	if err != nil {
-		return nil, err
-	}
-	out["files"] = files
-	return out, nil
+	return normalize(p, "server", "client")
 }
 
 // MetricsFor implements workload.MetricDeclarer: the client's.
