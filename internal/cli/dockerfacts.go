@@ -58,7 +58,7 @@ func engineFacts(ctx context.Context, c *docker.Client) *hostinfo.Docker {
 // itself; nil when envs has none.
 func podmanFacts(ctx context.Context, envs map[string]env.Environment, rootless bool) *hostinfo.Docker {
 	for _, name := range slices.Sorted(maps.Keys(envs)) {
-		if (name == "podman-rootless") != rootless {
+		if (env.BaseName(name) == "podman-rootless") != rootless {
 			continue
 		}
 		p, ok := envs[name].(interface {

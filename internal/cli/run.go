@@ -208,7 +208,7 @@ func runStudy(ctx context.Context, g *Globals, o runOptions) error {
 		host := collectHost(ctx, g, hasDocker(spec.EnvNames()) || hasDocker(mapKeys(unavailable)))
 		host.Device, host.Unavailable = o.HostLabel, unavailable
 		host.Podman, host.PodmanRootless = podmanFacts(ctx, envs, false), podmanFacts(ctx, envs, true)
-		if slices.Contains(spec.EnvNames(), "lxc") {
+		if slices.ContainsFunc(spec.EnvNames(), func(n string) bool { return env.BaseName(n) == "lxc" }) {
 			host.LXC = hostinfo.CollectLXC(ctx)
 		}
 		hostJSON, _ := json.Marshal(host)

@@ -35,7 +35,19 @@ type HostConfig struct {
 	Binds        []string                 `json:"Binds,omitempty"`        // host-path:container-path[:ro]
 	// CPURealtimeRuntime is the cgroup's real-time budget in µs per period
 	// (cpu.rt_runtime_us), for real-time threads on CONFIG_RT_GROUP_SCHED kernels.
-	CPURealtimeRuntime int64 `json:"CpuRealtimeRuntime,omitempty"`
+	CPURealtimeRuntime int64   `json:"CpuRealtimeRuntime,omitempty"`
+	NanoCPUs           int64   `json:"NanoCpus,omitempty"`   // CPU quota in 10^-9 CPUs (docker run --cpus)
+	Runtime            string  `json:"Runtime,omitempty"`    // OCI runtime by the engine's name for it, e.g. runc, crun
+	UsernsMode         string  `json:"UsernsMode,omitempty"` // user namespace: host, or Podman's private, auto, keep-id
+	Mounts             []Mount `json:"Mounts,omitempty"`     // bind, volume and tmpfs mounts
+}
+
+// Mount is a filesystem mounted in a container (docker run --mount).
+type Mount struct {
+	Type     string `json:"Type"`             // bind, volume or tmpfs
+	Source   string `json:"Source,omitempty"` // the host path (bind) or volume name; empty: an anonymous volume
+	Target   string `json:"Target"`           // where in the container
+	ReadOnly bool   `json:"ReadOnly,omitempty"`
 }
 
 // Ulimit is a resource limit set in the container, e.g. rtprio or memlock.

@@ -2,6 +2,7 @@ package docker
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -38,6 +39,8 @@ type Info struct {
 	LoggingDriver   string `json:"LoggingDriver"`
 	// DefaultRuntime is the OCI runtime containers get (runc, crun).
 	DefaultRuntime string `json:"DefaultRuntime"`
+	// Runtimes are the OCI runtimes the engine knows, by name.
+	Runtimes map[string]json.RawMessage `json:"Runtimes"`
 	// SecurityOptions lists seccomp, apparmor, selinux, userns and, on
 	// rootless engines, "name=rootless".
 	SecurityOptions []string `json:"SecurityOptions"`

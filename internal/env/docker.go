@@ -2,6 +2,7 @@ package env
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -50,7 +51,23 @@ func newDockerEnv(name, networkMode, description string, o Options) *dockerEnv {
 	// DOCKER_HOST is read here, as the docker CLI does, for want of a field
 	// in Options; an unusable value is reported by Available.
 	c, err := docker.FromEnv()
-	return &dockerEnv{name: name, networkMode: networkMode, description: description, opts: o, client: c, clientErr: err}
+	d := &dockerEnv{name: name, networkMode: networkMode, description: description, opts: o, client: c, clientErr: err}
+	d.withVariant()
+	return d
+}
+
+// withVariant names the environment after its options and lets a network
+// option replace the network mode.
+func (d *dockerEnv) withVariant() {
+	v := d.opts.Variant
+	if len(v) == 0 {
+		return
+	}
+	d.name += v.String()
+	d.description += ", with " + strings.ReplaceAll(strings.TrimPrefix(v.String(), "+"), "+", ", ")
+	if n := v["network"]; n != "" {
+		d.networkMode = n
+	}
 }
 
 func (d *dockerEnv) Name() string        { return d.name }
@@ -152,6 +169,20 @@ func (d *dockerEnv) Start(ctx context.Context, spec Spec, stdout, stderr io.Writ
 		return nil, fmt.Errorf("%s: a container cannot run in network namespace %s; only native workers can", d.name, spec.Netns)
 	}
 	exposed, bindings := d.publish(spec.Ports)
+	hc := docker.HostConfig{
+		NetworkMode:  d.networkMode,
+		CpusetCpus:   spec.CPUSet,
+		CapAdd:       spec.CapAdd,
+		Ulimits:      dockerUlimits(capUlimits(spec.Ulimits, d.limitCaps)),
+		PortBindings: bindings,
+		Binds:        binds,
+
+		CPURealtimeRuntime: spec.CPURealtimeRuntimeUs,
+	}
+	undo, err := d.applyVariant(ctx, &hc, spec)
+	if err != nil {
+		return nil, errors.Join(fmt.Errorf("%s: %w", d.name, err), undo())
+	}
 	t0 := time.Now()
 	created, err := d.client.ContainerCreate(ctx, docker.ContainerConfig{
 		Image:        img.Tag,
@@ -159,23 +190,15 @@ func (d *dockerEnv) Start(ctx context.Context, spec Spec, stdout, stderr io.Writ
 		Entrypoint:   entrypoint,
 		Labels:       labels,
 		ExposedPorts: exposed,
-		HostConfig: docker.HostConfig{
-			NetworkMode:  d.networkMode,
-			CpusetCpus:   spec.CPUSet,
-			CapAdd:       spec.CapAdd,
-			Ulimits:      dockerUlimits(capUlimits(spec.Ulimits, d.limitCaps)),
-			PortBindings: bindings,
-			Binds:        binds,
-
-			CPURealtimeRuntime: spec.CPURealtimeRuntimeUs,
-		},
+		HostConfig:   hc,
 	})
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", d.name, err)
+		return nil, errors.Join(fmt.Errorf("%s: %w", d.name, err), undo())
 	}
 	createDur := time.Since(t0)
 	inst := newDockerInstance(d.client, created.ID, stdout, stderr)
 	inst.waitAfterOutput = d.waitAfterOutput
+	inst.undo = undo
 	fail := func(err error) (Instance, error) {
 		stopCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), stopTimeout)
 		defer cancel()
@@ -224,6 +247,7 @@ func (d *dockerEnv) Start(ctx context.Context, spec Spec, stdout, stderr io.Writ
 	if spec.CPURealtimeRuntimeUs > 0 {
 		inst.settings["cpu_rt_runtime_us"] = strconv.FormatInt(ct.HostConfig.CPURealtimeRuntime, 10)
 	}
+	variantSettings(inst.settings, d.opts.Variant, ct.HostConfig)
 	return inst, nil
 }
 

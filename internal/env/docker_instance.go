@@ -39,6 +39,10 @@ type dockerInstance struct {
 	waitErr            error
 	stopped            atomic.Bool
 
+	// undo removes what the environment made for the container besides
+	// it (a bind-mounted directory); Stop calls it after the removal.
+	undo func() error
+
 	waitOnce, stopOnce sync.Once
 	waitResult         error
 	stopErr            error
@@ -165,6 +169,11 @@ func (i *dockerInstance) stop(ctx context.Context) error {
 		errs = append(errs, fmt.Errorf("%w: remove it with boxtax clean", err))
 	}
 	i.cancel()
+	if i.undo != nil {
+		if err := i.undo(); err != nil {
+			errs = append(errs, err)
+		}
+	}
 	for _, w := range []struct {
 		started bool
 		done    chan struct{}

@@ -110,6 +110,9 @@ type Options struct {
 	BinaryPath string
 	// Version names the binary in image tags and labels.
 	Version string
+	// Variant holds the options of an environment named with them
+	// (docker-bridge+seccomp=unconfined); New sets it from the name.
+	Variant Variant
 }
 
 var (
@@ -143,13 +146,35 @@ func Names() []string {
 	return names
 }
 
+// Check checks an environment name with options (docker-bridge+seccomp=unconfined)
+// without making anything, and returns it in canonical form.
+func Check(name string) (string, error) {
+	e, err := New(name, Options{})
+	if err != nil {
+		return "", err
+	}
+	return e.Name(), nil
+}
+
 // New makes the named environment; an unknown name yields an error listing the valid ones.
+// A name may carry options (docker-bridge+seccomp=unconfined, options.go):
+// the environment is made with them and is named canonically, options in
+// key order.
 func New(name string, o Options) (Environment, error) {
+	base, v, err := ParseName(name)
+	if err != nil {
+		return nil, err
+	}
 	mu.RLock()
-	f, ok := factories[name]
+	f, ok := factories[base]
 	mu.RUnlock()
 	if !ok {
-		return nil, fmt.Errorf("unknown environment %q; valid environments: %s", name, strings.Join(Names(), ", "))
+		return nil, fmt.Errorf("unknown environment %q; valid environments: %s", base, strings.Join(Names(), ", "))
 	}
-	return f(o), nil
+	o.Variant = v
+	e := f(o)
+	if err := checkVariant(base, e, v); err != nil {
+		return nil, err
+	}
+	return e, nil
 }

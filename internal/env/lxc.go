@@ -47,7 +47,12 @@ var lxcSeq atomic.Int64
 // applies it to every distribution template's container.
 const lxcSeccomp = "/usr/share/lxc/config/common.seccomp"
 
-func (l *lxcEnv) Name() string { return "lxc" }
+func (l *lxcEnv) Name() string { return "lxc" + l.opts.Variant.String() }
+
+// optionKeys implements optionTaker: the knobs of boxtax's LXC config.
+// Its network is always its veth into the NAT bridge, and its scratch
+// space always a host directory bind-mounted at /tmp.
+func (l *lxcEnv) optionKeys() []string { return []string{"seccomp", "cpus", "cpuset", "memory"} }
 func (l *lxcEnv) Description() string {
 	return "the worker in an LXC container (lxc-execute) on a root filesystem directory, veth into a bridge with NAT, as LXC's lxc-net does (the seed 004's LXC)"
 }
@@ -244,13 +249,27 @@ func (l *lxcEnv) Start(ctx context.Context, spec Spec, stdout, stderr io.Writer)
 	labels[labelManaged] = "true"
 	labels[labelVersion] = l.opts.Version
 	seccomp := ""
-	if _, err := os.Stat(lxcSeccomp); err == nil {
+	if _, err := os.Stat(lxcSeccomp); err == nil && l.opts.Variant["seccomp"] != "unconfined" {
 		seccomp = lxcSeccomp
+	}
+	cpuset := spec.CPUSet
+	if want := l.opts.Variant["cpuset"]; want != "" {
+		if cpuset != "" && cpuset != want {
+			return fail(fmt.Errorf("cpuset=%s: the study's placement already gives this run CPUs %s; drop one of the two", want, cpuset))
+		}
+		cpuset = want
+	}
+	var memLimit int64
+	if m := l.opts.Variant["memory"]; m != "" {
+		if memLimit, err = memoryBytes(m); err != nil {
+			return fail(err)
+		}
 	}
 	rtRuntime, rtNote := lxcRealtimeBudget(spec.CPURealtimeRuntimeUs, v2)
 	cfg := lxcConfig{
 		Name: inst.name, Rootfs: rootfs, Tmp: filepath.Join(inst.dir, "tmp"), Labels: labels,
-		CgroupV2: v2, CPUSet: spec.CPUSet, RealtimeRuntimeUs: rtRuntime,
+		CgroupV2: v2, CPUSet: cpuset, RealtimeRuntimeUs: rtRuntime,
+		CPUQuotaNano: cpusNanoOf(l.opts.Variant), MemoryBytes: memLimit,
 		CapKeep: spec.CapAdd, Ulimits: spec.Ulimits, Seccomp: seccomp,
 		Bridge: bridge, VethHost: inst.veth, Addr: netip.PrefixFrom(inst.ip, 24).String(), Gateway: gateway.String(),
 	}
@@ -290,7 +309,6 @@ func (l *lxcEnv) Start(ctx context.Context, spec Spec, stdout, stderr io.Writer)
 		inst.waitErr = cmd.Wait()
 		close(inst.exited)
 	})
-	cpuset := spec.CPUSet
 	if cpuset == "" {
 		cpuset = "all"
 	}
@@ -299,7 +317,7 @@ func (l *lxcEnv) Start(ctx context.Context, spec Spec, stdout, stderr io.Writer)
 		caps = strings.Join(spec.CapAdd, ",")
 	}
 	inst.settings = Settings{
-		"env":            "lxc",
+		"env":            l.Name(),
 		"container_name": inst.name,
 		"lxcpath":        lxcContainersDir(),
 		"lxc_version":    version,
@@ -323,6 +341,17 @@ func (l *lxcEnv) Start(ctx context.Context, spec Spec, stdout, stderr io.Writer)
 	}
 	if seccomp != "" {
 		inst.settings["seccomp"] = seccomp
+	} else {
+		inst.settings["seccomp"] = "unconfined"
+	}
+	if len(l.opts.Variant) > 0 {
+		inst.settings["options"] = strings.TrimPrefix(l.opts.Variant.String(), "+")
+	}
+	if cfg.CPUQuotaNano > 0 {
+		inst.settings["nano_cpus"] = strconv.FormatInt(cfg.CPUQuotaNano, 10)
+	}
+	if memLimit > 0 {
+		inst.settings["memory_bytes"] = strconv.FormatInt(memLimit, 10)
 	}
 	if spec.CPURealtimeRuntimeUs > 0 {
 		inst.settings["cpu_rt_runtime_us"] = rtNote

@@ -22,9 +22,13 @@ type lxcConfig struct {
 	CPUSet   string // lxc.cgroup.cpuset.cpus; empty: every CPU
 	// RealtimeRuntimeUs is the cgroup's real-time budget (cgroup v1 cpu.rt_runtime_us); 0: none set.
 	RealtimeRuntimeUs int64
-	CapKeep           []string         // capabilities kept (upper case, no CAP_ prefix); none when empty
-	Ulimits           map[string]int64 // lxc.prlimit.<name>; -1 is unlimited
-	Seccomp           string           // lxc.seccomp.profile; "" for none
+	// CPUQuotaNano is a CPU quota in 10^-9 CPUs (the cpus option); 0: none.
+	CPUQuotaNano int64
+	// MemoryBytes is a memory limit (the memory option); 0: none.
+	MemoryBytes int64
+	CapKeep     []string         // capabilities kept (upper case, no CAP_ prefix); none when empty
+	Ulimits     map[string]int64 // lxc.prlimit.<name>; -1 is unlimited
+	Seccomp     string           // lxc.seccomp.profile; "" for none
 
 	// The network: a veth pair whose host end (VethHost) joins Bridge; the
 	// container's end is eth0 with Addr (CIDR) and Gateway. An empty Bridge
@@ -70,6 +74,24 @@ func (c lxcConfig) render() (string, error) {
 	}
 	if c.CPUSet != "" {
 		line(cg+"cpuset.cpus", c.CPUSet)
+	}
+	if c.CPUQuotaNano > 0 {
+		// The quota per 100 ms period, as docker run --cpus sets it.
+		const periodUs = 100000
+		quota := c.CPUQuotaNano * periodUs / 1e9
+		if c.CgroupV2 {
+			line(cg+"cpu.max", fmt.Sprintf("%d %d", quota, periodUs))
+		} else {
+			line(cg+"cpu.cfs_period_us", strconv.Itoa(periodUs))
+			line(cg+"cpu.cfs_quota_us", strconv.FormatInt(quota, 10))
+		}
+	}
+	if c.MemoryBytes > 0 {
+		if c.CgroupV2 {
+			line(cg+"memory.max", strconv.FormatInt(c.MemoryBytes, 10))
+		} else {
+			line(cg+"memory.limit_in_bytes", strconv.FormatInt(c.MemoryBytes, 10))
+		}
 	}
 	if c.RealtimeRuntimeUs > 0 {
 		if c.CgroupV2 {

@@ -46,7 +46,9 @@ type podmanEnv struct {
 }
 
 func newPodmanEnv(name, networkMode, description string, o Options) *podmanEnv {
-	return &podmanEnv{dockerEnv: &dockerEnv{name: name, networkMode: networkMode, description: description, opts: o, waitAfterOutput: true}}
+	d := &dockerEnv{name: name, networkMode: networkMode, description: description, opts: o, waitAfterOutput: true}
+	d.withVariant()
+	return &podmanEnv{dockerEnv: d}
 }
 
 // service finds or starts the Podman service once; later calls return the

@@ -13,6 +13,7 @@ import (
 // that runs no engine (native) or whose engine facts were not recorded.
 func engineFor(h hostinfo.Host, env string) string {
 	var d *hostinfo.Docker
+	env, _, _ = strings.Cut(env, "+") // its options do not change the engine
 	switch {
 	case strings.HasPrefix(env, "docker"):
 		d = h.Docker

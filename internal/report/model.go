@@ -30,6 +30,10 @@ type Report struct {
 	// Gate is the outcome of the --max-overhead rules when some were given
 	// (see gate.go); absent otherwise.
 	Gate *GateResult `json:"gate,omitempty"`
+	// Attributions split a container's overhead into its mechanisms when
+	// the study ran variants of it (docker-bridge+seccomp=unconfined...);
+	// see attribution.go.
+	Attributions []Attribution `json:"attributions,omitempty"`
 
 	samples []tidySample            // for the tidy CSV
 	factors []string                // non-env factor names, sorted
@@ -275,6 +279,7 @@ func Build(st store.Study, lay Layout, runs []store.Run, samples []store.Sample)
 	r.addWarnings(noisyCells(r.Cells, r.factors))
 	r.addWarnings(outliers(r.Cells, r.factors))
 	r.Effects = analyze(r)
+	r.buildAttributions()
 	return r
 }
 

@@ -30,6 +30,7 @@ func writeTable(w io.Writer, r *Report) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	r.writeAttributions(w)
 	r.writeFootnotes(w)
 	return nil
 }

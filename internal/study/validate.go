@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/boxtax/boxtax/internal/env"
 	"github.com/boxtax/boxtax/internal/workload"
 )
 
@@ -45,8 +46,20 @@ func (s *Spec) Validate(envNames []string) error {
 		bad(Pos{}, "no environments: list some under envs (valid: %s)", strings.Join(envNames, ", "))
 	}
 	seenEnv := map[string]bool{}
-	for _, e := range s.Envs {
-		if !contains(envNames, e.Name) {
+	for i, e := range s.Envs {
+		if base := env.BaseName(e.Name); base != e.Name && contains(envNames, base) {
+			// An environment with options: checked and named canonically,
+			// so that one variant has one name in the plan and the store.
+			canon, err := env.Check(e.Name)
+			if err != nil {
+				bad(e.Pos, "%v", err)
+				continue
+			}
+			if s.Baseline == e.Name {
+				s.Baseline = canon
+			}
+			s.Envs[i].Name, e.Name = canon, canon
+		} else if !contains(envNames, e.Name) {
 			bad(e.Pos, "unknown environment %q; valid environments: %s", e.Name, strings.Join(envNames, ", "))
 		}
 		if seenEnv[e.Name] {

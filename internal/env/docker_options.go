@@ -1,0 +1,153 @@
+package env
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/boxtax/boxtax/internal/docker"
+)
+
+// scratchMount is where a storage option mounts the worker's scratch space:
+// the worker makes its scratch directory under $TMPDIR, /tmp in the image.
+const scratchMount = "/tmp"
+
+// storageDirPrefix names the host directories of storage=bind, under the
+// host's temporary directory, where a native worker's scratch files go too.
+const storageDirPrefix = "boxtax-storage-"
+
+// optionKeys implements optionTaker for Docker.
+func (d *dockerEnv) optionKeys() []string {
+	return []string{"network", "seccomp", "apparmor", "storage", "cpus", "cpuset", "memory", "runtime"}
+}
+
+// optionKeys implements optionTaker for Podman, which also makes a user
+// namespace per container.
+func (p *podmanEnv) optionKeys() []string {
+	return append(p.dockerEnv.optionKeys(), "userns")
+}
+
+// applyVariant sets the host config for the environment's options and
+// returns what to undo after the container is removed (a bind directory).
+func (d *dockerEnv) applyVariant(ctx context.Context, hc *docker.HostConfig, spec Spec) (undo func() error, err error) {
+	v := d.opts.Variant
+	undo = func() error { return nil }
+	for _, k := range slices.Sorted(maps.Keys(v)) {
+		val := v[k]
+		switch k {
+		case "network":
+			if val == "none" && len(spec.Ports) > 0 {
+				return undo, fmt.Errorf("network=none gives the container only a loopback, but this workload serves on %s: "+
+					"use network=none for workloads without a network", portList(spec.Ports))
+			}
+			// d.networkMode is set from the option when the environment is made.
+		case "seccomp":
+			if val == "unconfined" {
+				hc.SecurityOpt = append(hc.SecurityOpt, "seccomp=unconfined")
+			}
+		case "apparmor":
+			if !appArmorEnabled() {
+				return undo, fmt.Errorf("apparmor=%s: this kernel has AppArmor off, so containers have no profile to switch", val)
+			}
+			if val == "unconfined" {
+				hc.SecurityOpt = append(hc.SecurityOpt, "apparmor=unconfined")
+			}
+		case "storage":
+			switch val {
+			case "bind":
+				dir, err := os.MkdirTemp("", storageDirPrefix+strconv.Itoa(os.Getpid())+"-")
+				if err != nil {
+					return undo, fmt.Errorf("storage=bind: making the host directory: %w", err)
+				}
+				if err := os.Chmod(dir, 0o1777); err != nil { // a rootless engine's root is another user here
+					os.RemoveAll(dir)
+					return undo, err
+				}
+				undo = func() error { return os.RemoveAll(dir) }
+				hc.Mounts = append(hc.Mounts, docker.Mount{Type: "bind", Source: dir, Target: scratchMount})
+			case "volume": // anonymous: removed with the container
+				hc.Mounts = append(hc.Mounts, docker.Mount{Type: "volume", Target: scratchMount})
+			case "tmpfs":
+				hc.Mounts = append(hc.Mounts, docker.Mount{Type: "tmpfs", Target: scratchMount})
+			}
+		case "cpus":
+			hc.NanoCPUs = cpusNano(val)
+		case "cpuset":
+			if spec.CPUSet != "" && spec.CPUSet != val {
+				return undo, fmt.Errorf("cpuset=%s: the study's placement already gives this run CPUs %s; drop one of the two", val, spec.CPUSet)
+			}
+			hc.CpusetCpus = val
+		case "memory":
+			n, err := memoryBytes(val)
+			if err != nil {
+				return undo, err
+			}
+			hc.MemoryBytes = n
+		case "runtime":
+			if err := d.checkRuntime(ctx, val); err != nil {
+				return undo, err
+			}
+			hc.Runtime = val
+		case "userns":
+			hc.UsernsMode = val
+		}
+	}
+	return undo, nil
+}
+
+// checkRuntime refuses a runtime the engine does not know, naming the ones
+// it does and how Docker learns another.
+func (d *dockerEnv) checkRuntime(ctx context.Context, name string) error {
+	info, err := d.client.Info(ctx)
+	if err != nil {
+		return fmt.Errorf("runtime=%s: asking the engine for its runtimes: %w", name, err)
+	}
+	if len(info.Runtimes) == 0 { // Podman's compatible API does not list them; it answers at create
+		return nil
+	}
+	if _, ok := info.Runtimes[name]; ok {
+		return nil
+	}
+	known := slices.Sorted(maps.Keys(info.Runtimes))
+	return fmt.Errorf("runtime=%s: the engine knows the runtimes %s; to add %s to Docker, name it under \"runtimes\" in /etc/docker/daemon.json "+
+		"(e.g. {\"runtimes\": {\"crun\": {\"path\": \"/usr/bin/crun\"}}}) and reload the daemon (kill -HUP $(pidof dockerd))",
+		name, strings.Join(known, ", "), name)
+}
+
+// variantSettings records what the options actually gave the container, as
+// the engine reports it back.
+func variantSettings(s Settings, v Variant, hc docker.HostConfig) {
+	if len(v) == 0 {
+		return
+	}
+	s["options"] = strings.TrimPrefix(v.String(), "+")
+	for _, opt := range hc.SecurityOpt {
+		if k, val, ok := strings.Cut(opt, "="); ok && (k == "seccomp" || k == "apparmor") {
+			s[k] = val
+		}
+	}
+	if hc.NanoCPUs > 0 {
+		s["nano_cpus"] = strconv.FormatInt(hc.NanoCPUs, 10)
+	}
+	if hc.MemoryBytes > 0 {
+		s["memory_bytes"] = strconv.FormatInt(hc.MemoryBytes, 10)
+	}
+	if hc.Runtime != "" {
+		s["runtime"] = hc.Runtime
+	}
+	if hc.UsernsMode != "" {
+		s["userns"] = hc.UsernsMode
+	}
+	for _, m := range hc.Mounts {
+		if m.Target == scratchMount {
+			s["scratch_storage"] = m.Type
+			if m.Source != "" {
+				s["scratch_source"] = m.Source
+			}
+		}
+	}
+}

@@ -1,0 +1,266 @@
+package env
+
+import (
+	"fmt"
+	"maps"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// An environment option switches one mechanism of a container: its network
+// path, its system-call filter, where its disk I/O goes, its cgroup limits,
+// the OCI runtime that makes it, its user namespace. An environment with
+// options is named after its base with each option appended as +key=value,
+// e.g. docker-bridge+seccomp=unconfined+storage=bind: that name is the
+// run's environment everywhere (plans, the store, every report), so a study
+// that lists several variants of one environment compares them as it
+// compares environments, and the attribution report reads what each
+// switched mechanism changed (docs/attribution.md).
+//
+// No option adds a privilege: they remove a filter the user names
+// (seccomp=unconfined), limit resources, or move files; none makes a
+// container privileged or adds a capability.
+
+// OptionInfo describes one option for `boxtax list options` and for errors.
+type OptionInfo struct {
+	Key       string
+	Values    string // the values it takes, e.g. bridge|host|none
+	Default   string // what a container gets without it
+	Mechanism string // the mechanism it switches, in a phrase
+	Envs      string // which environments take it
+	check     func(string) (string, error)
+}
+
+// OptionCatalogue returns the catalogue of environment options in a fixed order.
+func OptionCatalogue() []OptionInfo { return slices.Clone(optionCatalogue) }
+
+var optionCatalogue = []OptionInfo{
+	{Key: "network", Values: "bridge|host|none", Default: "the environment's own (bridge with NAT, or host)",
+		Mechanism: "the network path: a veth pair into a bridge with NAT and port forwarding (bridge), the host's stack (host), only a loopback (none)",
+		Envs:      "docker, podman", check: oneOf("bridge", "host", "none")},
+	{Key: "seccomp", Values: "default|unconfined", Default: "default (the engine's system-call filter)",
+		Mechanism: "the seccomp system-call filter every system call passes through",
+		Envs:      "docker, podman, lxc", check: oneOf("default", "unconfined")},
+	{Key: "apparmor", Values: "default|unconfined", Default: "default (the engine's profile, where AppArmor is on)",
+		Mechanism: "the AppArmor profile (only where the kernel has AppArmor enabled)",
+		Envs:      "docker, podman", check: oneOf("default", "unconfined")},
+	{Key: "storage", Values: "own|bind|volume|tmpfs", Default: "own (the container's layered filesystem: overlay2 or fuse-overlayfs)",
+		Mechanism: "where the worker's scratch files (disk workloads) go: the container's own filesystem, a bind-mounted host directory, a named volume, or memory",
+		Envs:      "docker, podman", check: oneOf("own", "bind", "volume", "tmpfs")},
+	{Key: "cpus", Values: "a number of CPUs, e.g. 1.5", Default: "no quota",
+		Mechanism: "a CFS CPU quota on the container's cgroup (docker run --cpus)",
+		Envs:      "docker, podman, lxc", check: checkCPUs},
+	{Key: "cpuset", Values: "CPU list, e.g. 0 or 0-1", Default: "every CPU (or the study's placement)",
+		Mechanism: "a cpuset on the container's cgroup (docker run --cpuset-cpus)",
+		Envs:      "docker, podman, lxc", check: checkCPUSet},
+	{Key: "memory", Values: "a size, e.g. 512m or 2g", Default: "no limit",
+		Mechanism: "a memory limit on the container's cgroup (docker run --memory)",
+		Envs:      "docker, podman, lxc", check: checkMemory},
+	{Key: "runtime", Values: "an OCI runtime the engine knows, e.g. runc or crun", Default: "the engine's default runtime",
+		Mechanism: "the OCI runtime that sets the container up (runc in Go, crun in C)",
+		Envs:      "docker, podman", check: checkWord},
+	{Key: "userns", Values: "host|private", Default: "host (no user namespace, for rootful engines)",
+		Mechanism: "a user namespace mapping the container's root to an unprivileged host user (podman run --userns)",
+		Envs:      "podman", check: oneOf("host", "private")},
+}
+
+// Variant is a set of options by key, values in canonical form.
+type Variant map[string]string
+
+// String is the +key=value suffix in key order; empty for no options.
+func (v Variant) String() string {
+	var b strings.Builder
+	for _, k := range slices.Sorted(maps.Keys(v)) {
+		b.WriteString("+" + k + "=" + v[k])
+	}
+	return b.String()
+}
+
+// ParseName splits an environment name into its base and its options,
+// checking each option's key and value; the canonical name is
+// base + variant.String().
+func ParseName(name string) (base string, v Variant, err error) {
+	parts := strings.Split(name, "+")
+	base = parts[0]
+	if len(parts) == 1 {
+		return base, nil, nil
+	}
+	v = Variant{}
+	for _, p := range parts[1:] {
+		key, value, ok := strings.Cut(p, "=")
+		if !ok || key == "" || value == "" {
+			return "", nil, fmt.Errorf("environment %q: option %q is not key=value (e.g. %s+seccomp=unconfined)", name, p, base)
+		}
+		info, ok := optionInfo(key)
+		if !ok {
+			return "", nil, fmt.Errorf("environment %q: unknown option %q; valid options: %s", name, key, strings.Join(optionKeys(), ", "))
+		}
+		if _, dup := v[key]; dup {
+			return "", nil, fmt.Errorf("environment %q: option %s is given twice", name, key)
+		}
+		canon, err := info.check(value)
+		if err != nil {
+			return "", nil, fmt.Errorf("environment %q: option %s: %w", name, key, err)
+		}
+		v[key] = canon
+	}
+	return base, v, nil
+}
+
+// CanonicalName is name with its options in key order and their values in
+// canonical form, or an error for a malformed option.
+func CanonicalName(name string) (string, error) {
+	base, v, err := ParseName(name)
+	if err != nil {
+		return "", err
+	}
+	return base + v.String(), nil
+}
+
+// BaseName is the environment name without its options.
+func BaseName(name string) string {
+	base, _, _ := strings.Cut(name, "+")
+	return base
+}
+
+func optionInfo(key string) (OptionInfo, bool) {
+	for _, o := range optionCatalogue {
+		if o.Key == key {
+			return o, true
+		}
+	}
+	return OptionInfo{}, false
+}
+
+func optionKeys() []string {
+	var keys []string
+	for _, o := range optionCatalogue {
+		keys = append(keys, o.Key)
+	}
+	return keys
+}
+
+// optionTaker is implemented by environments that take options: the keys
+// they apply.
+type optionTaker interface {
+	optionKeys() []string
+}
+
+// checkVariant refuses an option the environment does not apply.
+func checkVariant(base string, e Environment, v Variant) error {
+	if len(v) == 0 {
+		return nil
+	}
+	var takes []string
+	if t, ok := e.(optionTaker); ok {
+		takes = t.optionKeys()
+	}
+	for _, k := range slices.Sorted(maps.Keys(v)) {
+		if slices.Contains(takes, k) {
+			continue
+		}
+		if len(takes) == 0 {
+			return fmt.Errorf("environment %s takes no options (%s=%s): it has no container mechanisms to switch", base, k, v[k])
+		}
+		return fmt.Errorf("environment %s has no %s option; it takes %s", base, k, strings.Join(takes, ", "))
+	}
+	return nil
+}
+
+func oneOf(values ...string) func(string) (string, error) {
+	return func(s string) (string, error) {
+		if slices.Contains(values, s) {
+			return s, nil
+		}
+		return "", fmt.Errorf("%q is not one of %s", s, strings.Join(values, ", "))
+	}
+}
+
+func checkCPUs(s string) (string, error) {
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || f <= 0 || f > 4096 {
+		return "", fmt.Errorf("%q is not a positive number of CPUs (e.g. 1.5)", s)
+	}
+	return strconv.FormatFloat(f, 'f', -1, 64), nil
+}
+
+// cpusNano is a cpus value in units of 10^-9 CPUs, as Docker's NanoCpus.
+func cpusNano(s string) int64 {
+	f, _ := strconv.ParseFloat(s, 64)
+	return int64(f*1e9 + 0.5)
+}
+
+// cpusNanoOf is the variant's cpus option in 10^-9 CPUs; 0 without one.
+func cpusNanoOf(v Variant) int64 {
+	if s := v["cpus"]; s != "" {
+		return cpusNano(s)
+	}
+	return 0
+}
+
+func checkCPUSet(s string) (string, error) {
+	for _, r := range strings.Split(s, ",") {
+		lo, hi, isRange := strings.Cut(r, "-")
+		a, err1 := strconv.Atoi(lo)
+		b := a
+		var err2 error
+		if isRange {
+			b, err2 = strconv.Atoi(hi)
+		}
+		if err1 != nil || err2 != nil || a < 0 || b < a {
+			return "", fmt.Errorf("%q is not a CPU list (e.g. 0, 0-1 or 0,2)", s)
+		}
+	}
+	return s, nil
+}
+
+// checkMemory accepts a size with an optional b, k, m or g suffix (powers
+// of 1024, as docker run --memory) and keeps it as written, in lower case.
+func checkMemory(s string) (string, error) {
+	if _, err := memoryBytes(s); err != nil {
+		return "", err
+	}
+	return strings.ToLower(s), nil
+}
+
+// memoryBytes is the size a memory option says.
+func memoryBytes(s string) (int64, error) {
+	t := strings.ToLower(s)
+	mult := int64(1)
+	switch {
+	case strings.HasSuffix(t, "g"):
+		mult, t = 1<<30, strings.TrimSuffix(t, "g")
+	case strings.HasSuffix(t, "m"):
+		mult, t = 1<<20, strings.TrimSuffix(t, "m")
+	case strings.HasSuffix(t, "k"):
+		mult, t = 1<<10, strings.TrimSuffix(t, "k")
+	case strings.HasSuffix(t, "b"):
+		t = strings.TrimSuffix(t, "b")
+	}
+	n, err := strconv.ParseInt(t, 10, 64)
+	if err != nil || n <= 0 || n > (1<<62)/mult {
+		return 0, fmt.Errorf("%q is not a size (e.g. 512m or 2g)", s)
+	}
+	if n*mult < 6<<20 {
+		return 0, fmt.Errorf("%q is below the 6 MiB an engine accepts as a memory limit", s)
+	}
+	return n * mult, nil
+}
+
+func checkWord(s string) (string, error) {
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.') {
+			return "", fmt.Errorf("%q is not a runtime name (letters, digits, - _ .)", s)
+		}
+	}
+	return s, nil
+}
+
+// appArmorEnabled tells whether the kernel has AppArmor on: only then does
+// a container have a profile to switch off.
+func appArmorEnabled() bool {
+	b, err := os.ReadFile("/sys/module/apparmor/parameters/enabled")
+	return err == nil && strings.TrimSpace(string(b)) == "Y"
+}

@@ -1,0 +1,285 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/boxtax/boxtax/internal/stats"
+)
+
+// Attribution splits the overhead of one container environment (the full
+// container, e.g. docker-bridge) against the baseline into the parts its
+// mechanisms explain. Each part is measured by a variant of that
+// environment with one mechanism switched off (docker-bridge+network=host,
+// +seccomp=unconfined, +storage=bind): the part is what switching it off
+// removed, (full - variant) / baseline, in percentage points of the
+// baseline's mean. A variant with every one of those switched off at once
+// measures the rest (namespaces, cgroups, the runtime); what neither
+// explains is left as unexplained (interactions, noise). See
+// docs/attribution.md.
+type Attribution struct {
+	Workload string            `json:"workload"`
+	Levels   map[string]string `json:"levels,omitempty"` // non-env factor levels of the row
+	Metric   string            `json:"metric"`
+	Label    string            `json:"label"`
+	Env      string            `json:"env"`      // the full container
+	Baseline string            `json:"baseline"` // e.g. native
+	// TotalPct is the full container's deviation from the baseline mean, in
+	// percent, with its 95 % interval (Fieller's, as the tables).
+	TotalPct    *float64   `json:"total_pct"`
+	TotalCI95   []*float64 `json:"total_ci95"`
+	Significant bool       `json:"total_significant"`
+	// Parts are the mechanisms switched off one at a time.
+	Parts []AttributionPart `json:"parts"`
+	// Rest is the deviation that remains with every part's mechanism
+	// switched off at once, when the study measured that variant.
+	Rest *AttributionPart `json:"rest,omitempty"`
+	// UnexplainedPP is total minus the parts and the rest, in percentage
+	// points: interactions between mechanisms and noise.
+	UnexplainedPP *float64 `json:"unexplained_pp"`
+	// Others are variants that swap or add a mechanism (runtime=crun,
+	// storage=tmpfs, cpus=1): what switching to them changes.
+	Others []AttributionPart `json:"others,omitempty"`
+}
+
+// AttributionPart is one mechanism's part of an overhead.
+type AttributionPart struct {
+	Option    string `json:"option"`    // the variant's options, e.g. network=host
+	Env       string `json:"env"`       // the variant environment
+	Mechanism string `json:"mechanism"` // what the option switches, in words
+	// PP is the part in percentage points of the baseline mean, with its 95 %
+	// interval (delta method, Welch-Satterthwaite degrees of freedom).
+	PP          *float64   `json:"pp"`
+	CI95        []*float64 `json:"ci95"`
+	Significant bool       `json:"significant"`
+	// SharePct is PP as a percentage of the total overhead; null when the
+	// total is not distinguishable from zero (a share of noise means nothing).
+	SharePct *float64 `json:"share_pct"`
+}
+
+// removals are the options that switch a mechanism off, leaving what a
+// native process has: their parts add up to the overhead.
+var removals = map[string]string{
+	"network=host":        "network path (veth, bridge, NAT)",
+	"network=none":        "network path (veth, bridge, NAT)",
+	"seccomp=unconfined":  "seccomp system-call filter",
+	"apparmor=unconfined": "AppArmor profile",
+	"storage=bind":        "storage layer (the container's own filesystem)",
+}
+
+// mechanisms names what the other options switch.
+var mechanisms = map[string]string{
+	"storage":  "scratch storage",
+	"cpus":     "CPU quota",
+	"cpuset":   "cpuset",
+	"memory":   "memory limit",
+	"runtime":  "OCI runtime",
+	"userns":   "user namespace",
+	"network":  "network",
+	"seccomp":  "seccomp",
+	"apparmor": "AppArmor",
+}
+
+// buildAttributions finds, for every environment of the study that has
+// variants in it, how its overhead splits over the variants' mechanisms.
+func (r *Report) buildAttributions() {
+	baseline := r.Study.Baseline
+	for _, full := range r.envs {
+		if full == baseline || strings.Contains(full, "+") {
+			continue
+		}
+		var parts, others []string
+		var keys []string // of the removal parts, for the rest variant
+		for _, e := range r.envs {
+			opt, ok := strings.CutPrefix(e, full+"+")
+			if !ok {
+				continue
+			}
+			if _, removal := removals[opt]; removal {
+				parts = append(parts, e)
+				keys = append(keys, opt)
+			} else if !strings.Contains(opt, "+") {
+				others = append(others, e)
+			}
+		}
+		if len(parts) == 0 && len(others) == 0 {
+			continue
+		}
+		rest := ""
+		if len(keys) > 1 {
+			slices.Sort(keys)
+			for _, e := range r.envs {
+				opt, ok := strings.CutPrefix(e, full+"+")
+				if !ok {
+					continue
+				}
+				got := strings.Split(opt, "+")
+				slices.Sort(got)
+				if slices.Equal(got, keys) {
+					rest = e
+				}
+			}
+		}
+		for _, row := range r.rows() {
+			if a := attribute(row, baseline, full, parts, rest, others); a != nil {
+				r.Attributions = append(r.Attributions, *a)
+			}
+		}
+	}
+}
+
+func attribute(row row, baseline, full string, parts []string, rest string, others []string) *Attribution {
+	base, fc := row.cells[baseline], row.cells[full]
+	if base == nil || fc == nil || base.absolute || len(base.Values) == 0 || len(fc.Values) == 0 {
+		return nil
+	}
+	a := &Attribution{Workload: fc.Workload, Metric: fc.Metric, Label: fc.Label, Env: full, Baseline: baseline,
+		TotalPct: fc.OverheadPct, TotalCI95: fc.OverheadCI95, Significant: fc.Significant, Parts: []AttributionPart{}}
+	if len(fc.Levels) > 1 {
+		a.Levels = map[string]string{}
+		for k, v := range fc.Levels {
+			if k != "env" {
+				a.Levels[k] = v
+			}
+		}
+	}
+	if a.TotalPct == nil {
+		return nil
+	}
+	explained := 0.0
+	part := func(env string, removal bool) *AttributionPart {
+		vc := row.cells[env]
+		if vc == nil || len(vc.Values) == 0 {
+			return nil
+		}
+		opt := strings.TrimPrefix(env, full+"+")
+		var d stats.ScaledDifference
+		if removal { // what switching it off removed
+			d = stats.DifferenceOfMeans(fc.Values, vc.Values, base.Values, 0.95)
+		} else { // what switching to it changes
+			d = stats.DifferenceOfMeans(vc.Values, fc.Values, base.Values, 0.95)
+		}
+		p := &AttributionPart{Option: opt, Env: env, PP: finite(d.Pct), CI95: []*float64{finite(d.LoPct), finite(d.HiPct)},
+			Significant: d.Significant, Mechanism: removals[opt]}
+		if p.Mechanism == "" {
+			key, _, _ := strings.Cut(opt, "=")
+			p.Mechanism = mechanisms[key]
+		}
+		if removal && a.Significant && p.PP != nil && *a.TotalPct != 0 {
+			p.SharePct = finite(*p.PP / *a.TotalPct * 100)
+		}
+		return p
+	}
+	for _, e := range parts {
+		if p := part(e, true); p != nil {
+			a.Parts = append(a.Parts, *p)
+			explained += *nz(p.PP)
+		}
+	}
+	if rest != "" {
+		if rc := row.cells[rest]; rc != nil && rc.OverheadPct != nil {
+			a.Rest = &AttributionPart{Option: strings.TrimPrefix(rest, full+"+"), Env: rest,
+				Mechanism: "the rest: namespaces, cgroups, the runtime (all of the above switched off)",
+				PP:        rc.OverheadPct, CI95: rc.OverheadCI95, Significant: rc.Significant}
+			if a.Significant && *a.TotalPct != 0 {
+				a.Rest.SharePct = finite(*rc.OverheadPct / *a.TotalPct * 100)
+			}
+			explained += *rc.OverheadPct
+		}
+	}
+	if len(a.Parts) > 0 {
+		a.UnexplainedPP = finite(*a.TotalPct - explained)
+	}
+	for _, e := range others {
+		if p := part(e, false); p != nil {
+			a.Others = append(a.Others, *p)
+		}
+	}
+	return a
+}
+
+func nz(p *float64) *float64 {
+	if p == nil {
+		z := 0.0
+		return &z
+	}
+	return p
+}
+
+// fmtPP prints a part in percentage points with its interval.
+func fmtPP(p AttributionPart) string {
+	if p.PP == nil {
+		return "n/a"
+	}
+	s := fmt.Sprintf("%+.1f pp", *p.PP)
+	if len(p.CI95) == 2 && p.CI95[0] != nil && p.CI95[1] != nil {
+		s += fmt.Sprintf(" [%+.1f, %+.1f]", *p.CI95[0], *p.CI95[1])
+	}
+	if !p.Significant {
+		s += " n.s."
+	}
+	return s
+}
+
+func fmtShare(p AttributionPart) string {
+	if p.SharePct == nil {
+		return ""
+	}
+	return fmt.Sprintf("%.0f%% of it", *p.SharePct)
+}
+
+// totalLine is the full container's overhead with its interval.
+func (a Attribution) totalLine() string {
+	s := fmt.Sprintf("%+.1f%%", *a.TotalPct)
+	if len(a.TotalCI95) == 2 && a.TotalCI95[0] != nil && a.TotalCI95[1] != nil {
+		s += fmt.Sprintf(" [%+.1f, %+.1f]", *a.TotalCI95[0], *a.TotalCI95[1])
+	}
+	if !a.Significant {
+		s += " n.s."
+	}
+	return s
+}
+
+// name is the row's workload with its factor levels.
+func (a Attribution) name() string {
+	parts := []string{a.Workload}
+	for _, k := range slices.Sorted(maps.Keys(a.Levels)) {
+		parts = append(parts, k+"="+a.Levels[k])
+	}
+	return strings.Join(parts, " ")
+}
+
+// writeAttributions prints the attribution section for a terminal.
+func (r *Report) writeAttributions(w io.Writer) {
+	if len(r.Attributions) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\nwhat the overhead is made of: each line switches one mechanism of the container off (or swaps it); pp = percentage points of the %s mean, [95%% CI], n.s. = the interval includes 0 (docs/attribution.md)\n",
+		r.Attributions[0].Baseline)
+	for _, a := range r.Attributions {
+		fmt.Fprintf(w, "\n%s, %s, %s: %s vs %s\n", a.name(), a.Label, a.Env, a.totalLine(), a.Baseline)
+		rows := [][3]string{}
+		for _, p := range a.Parts {
+			rows = append(rows, [3]string{"  " + p.Option + ": " + p.Mechanism, fmtPP(p), fmtShare(p)})
+		}
+		if a.Rest != nil {
+			rows = append(rows, [3]string{"  rest (" + a.Rest.Option + "): namespaces, cgroups, runtime", fmtPP(*a.Rest), fmtShare(*a.Rest)})
+		}
+		if a.UnexplainedPP != nil {
+			rows = append(rows, [3]string{"  unexplained (interactions, noise)", fmt.Sprintf("%+.1f pp", *a.UnexplainedPP), ""})
+		}
+		for _, p := range a.Others {
+			rows = append(rows, [3]string{"  switching to " + p.Option + " (" + p.Mechanism + ") changes it by", fmtPP(p), ""})
+		}
+		width := 0
+		for _, rw := range rows {
+			width = max(width, len(rw[0]))
+		}
+		for _, rw := range rows {
+			fmt.Fprintln(w, strings.TrimRight(fmt.Sprintf("%-*s  %-26s %s", width, rw[0], rw[1], rw[2]), " "))
+		}
+	}
+}
