@@ -27,8 +27,12 @@ func (d *dockerEnv) optionKeys() []string {
 
 // optionKeys implements optionTaker for Podman, which also makes a user
 // namespace per container.
+//
+// Not runtime: Podman's Docker-compatible API ignores HostConfig.Runtime
+// (Podman 4.3 ran runc for runtime=crun and reported "oci"), so the option
+// would record a switch that did not happen.
 func (p *podmanEnv) optionKeys() []string {
-	return append(p.dockerEnv.optionKeys(), "userns")
+	return append(slices.DeleteFunc(p.dockerEnv.optionKeys(), func(k string) bool { return k == "runtime" }), "userns")
 }
 
 // applyVariant sets the host config for the environment's options and
@@ -93,10 +97,36 @@ func (d *dockerEnv) applyVariant(ctx context.Context, hc *docker.HostConfig, spe
 			}
 			hc.Runtime = val
 		case "userns":
+			if val == "auto" {
+				if err := checkSubIDs("containers"); err != nil {
+					return undo, err
+				}
+				// In a user namespace a container cannot raise a limit
+				// above the engine's hard limit, and Podman's defaults for
+				// open files and processes are above it: ask for them.
+				for _, name := range []string{"nofile", "nproc"} {
+					if n, ok := d.limitCaps[name]; ok && !slices.ContainsFunc(hc.Ulimits, func(u docker.Ulimit) bool { return u.Name == name }) {
+						hc.Ulimits = append(hc.Ulimits, docker.Ulimit{Name: name, Soft: n, Hard: n})
+					}
+				}
+			}
 			hc.UsernsMode = val
 		}
 	}
 	return undo, nil
+}
+
+// checkSubIDs refuses a per-container user namespace when /etc/subuid or
+// /etc/subgid has no range for the user Podman takes them from.
+func checkSubIDs(user string) error {
+	for _, f := range []string{"/etc/subuid", "/etc/subgid"} {
+		b, _ := os.ReadFile(f)
+		if !strings.Contains("\n"+string(b), "\n"+user+":") {
+			return fmt.Errorf("userns=auto: %s has no range for the user %q, from which Podman takes each container's IDs: "+
+				"add a line such as %s:2147483647:2147483648 to /etc/subuid and /etc/subgid", f, user, user)
+		}
+	}
+	return nil
 }
 
 // checkRuntime refuses a runtime the engine does not know, naming the ones

@@ -60,10 +60,10 @@ var optionCatalogue = []OptionInfo{
 		Envs:      "docker, podman, lxc", check: checkMemory},
 	{Key: "runtime", Values: "an OCI runtime the engine knows, e.g. runc or crun", Default: "the engine's default runtime",
 		Mechanism: "the OCI runtime that sets the container up (runc in Go, crun in C)",
-		Envs:      "docker, podman", check: checkWord},
-	{Key: "userns", Values: "host|private", Default: "host (no user namespace, for rootful engines)",
-		Mechanism: "a user namespace mapping the container's root to an unprivileged host user (podman run --userns)",
-		Envs:      "podman", check: oneOf("host", "private")},
+		Envs:      "docker (Podman's compatible API ignores it per container)", check: checkWord},
+	{Key: "userns", Values: "host|auto", Default: "host (no user namespace, for rootful engines)",
+		Mechanism: "a user namespace of its own mapping the container's root to unprivileged host IDs (podman run --userns=auto)",
+		Envs:      "podman (Docker remaps users daemon-wide only)", check: oneOf("host", "auto")},
 }
 
 // Variant is a set of options by key, values in canonical form.

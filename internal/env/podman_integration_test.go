@@ -260,3 +260,40 @@ func TestPodmanRootless(t *testing.T) {
 		}
 	}
 }
+
+// Podman's options as the container sees them: a user namespace of its
+// own (userns=auto) maps the container's root to unprivileged host IDs,
+// and seccomp=unconfined drops the filter.
+func TestPodmanOptions(t *testing.T) {
+	if err := checkSubIDs("containers"); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("CI adds the containers user's ranges (.ci/run): %v", err)
+		}
+		t.Skip(err)
+	}
+	e := requirePodman(t, "podman-bridge+seccomp=unconfined+userns=auto")
+	var out bytes.Buffer
+	settings, err := Run(context.Background(), e, Spec{Args: []string{"cat", "/proc/self/uid_map", "/proc/self/status"}}, &out, os.Stderr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var uidMap []string
+	seccomp := "?"
+	for _, l := range strings.Split(out.String(), "\n") {
+		if v, ok := strings.CutPrefix(l, "/proc/self/uid_map: "); ok {
+			uidMap = strings.Fields(v)
+		}
+		if v, ok := strings.CutPrefix(l, "/proc/self/status: Seccomp:"); ok {
+			seccomp = strings.TrimSpace(v)
+		}
+	}
+	if len(uidMap) != 3 || uidMap[0] != "0" || uidMap[1] == "0" {
+		t.Errorf("userns=auto: uid_map %q, want the container's root mapped to a host ID other than 0", uidMap)
+	}
+	if seccomp != "0" {
+		t.Errorf("seccomp=unconfined: Seccomp mode %s, want 0", seccomp)
+	}
+	if settings["userns"] == "" || settings["userns"] == "host" || settings["env"] != "podman-bridge+seccomp=unconfined+userns=auto" {
+		t.Errorf("settings do not record the options: %v", settings)
+	}
+}

@@ -8,6 +8,8 @@
 //	fakeworker tmp       write and read back a file in the temporary directory
 //	fakeworker limits    print the hard limits: "nofile N nproc M"
 //	fakeworker exec P A  run program P with arguments A, passing its output and exit code
+//	fakeworker cat F...  print the files F, each line prefixed with its file's name and ": "
+//	fakeworker fstype D  print the filesystem type of directory D (statfs magic, hex)
 package main
 
 import (
@@ -17,6 +19,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -90,6 +93,23 @@ func main() {
 			}
 			fail(err.Error())
 		}
+	case "cat":
+		for _, f := range os.Args[2:] {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				fmt.Printf("%s: %v\n", f, err)
+				continue
+			}
+			for _, l := range strings.Split(strings.TrimRight(string(b), "\n"), "\n") {
+				fmt.Printf("%s: %s\n", f, l)
+			}
+		}
+	case "fstype":
+		var st syscall.Statfs_t
+		if err := syscall.Statfs(arg, &st); err != nil {
+			fail(err.Error())
+		}
+		fmt.Printf("%x\n", st.Type)
 	default:
 		fail("unknown command " + os.Args[1])
 	}

@@ -1,0 +1,90 @@
+package env
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+func TestParseNameCanonical(t *testing.T) {
+	for in, want := range map[string]string{
+		"docker-bridge":                                "docker-bridge",
+		"docker-bridge+storage=bind+seccomp=unconfined": "docker-bridge+seccomp=unconfined+storage=bind",
+		"podman-host+cpus=1.50+memory=512M":            "podman-host+cpus=1.5+memory=512m",
+		"lxc+seccomp=unconfined":                       "lxc+seccomp=unconfined",
+	} {
+		got, err := Check(in)
+		if err != nil || got != want {
+			t.Errorf("Check(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+}
+
+// Bad names are refused with what would be right.
+func TestParseNameErrors(t *testing.T) {
+	for in, want := range map[string]string{
+		"docker-bridge+seccomp":                         "not key=value",
+		"docker-bridge+secomp=unconfined":               "unknown option \"secomp\"; valid options: network, seccomp, apparmor, storage, cpus, cpuset, memory, runtime, userns",
+		"docker-bridge+seccomp=off":                     `"off" is not one of default, unconfined`,
+		"docker-bridge+cpus=0":                          "not a positive number of CPUs",
+		"docker-bridge+memory=1x":                       "not a size",
+		"docker-bridge+memory=1k":                       "below the 6 MiB",
+		"docker-bridge+cpuset=1-0":                      "not a CPU list",
+		"docker-bridge+seccomp=default+seccomp=default": "given twice",
+		"native+seccomp=unconfined":                     "native takes no options",
+		"lxc+network=host":                              "lxc has no network option; it takes seccomp, cpus, cpuset, memory",
+		"docker-bridge+userns=auto":                     "docker-bridge has no userns option",
+		"podman-bridge+runtime=crun":                    "podman-bridge has no runtime option",
+		"dokcer-bridge+seccomp=unconfined":              `unknown environment "dokcer-bridge"; valid environments: native, `,
+	} {
+		_, err := Check(in)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Check(%q) = %v; want an error with %q", in, err, want)
+		}
+	}
+}
+
+func TestVariantNamesTheEnvironment(t *testing.T) {
+	e, err := New("docker-bridge+network=host", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := e.(*dockerEnv)
+	if d.Name() != "docker-bridge+network=host" || d.networkMode != "host" || d.OwnNetwork() {
+		t.Errorf("docker-bridge+network=host: name %q, network mode %q, own network %v; want host networking", d.Name(), d.networkMode, d.OwnNetwork())
+	}
+	if !strings.Contains(d.Description(), "with network=host") {
+		t.Errorf("description %q does not say its options", d.Description())
+	}
+	if BaseName(d.Name()) != "docker-bridge" {
+		t.Errorf("BaseName = %q", BaseName(d.Name()))
+	}
+}
+
+func TestLXCConfigLimits(t *testing.T) {
+	for _, v2 := range []bool{false, true} {
+		text, err := lxcConfig{Name: "x", Rootfs: "/r", Tmp: "/t", CgroupV2: v2, CPUQuotaNano: cpusNano("1.5"), MemoryBytes: 64 << 20}.render()
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []string{"lxc.cgroup.cpu.cfs_quota_us = 150000", "lxc.cgroup.cpu.cfs_period_us = 100000", "lxc.cgroup.memory.limit_in_bytes = 67108864"}
+		if v2 {
+			want = []string{"lxc.cgroup2.cpu.max = 150000 100000", "lxc.cgroup2.memory.max = 67108864"}
+		}
+		for _, w := range want {
+			if !strings.Contains(text, w+"\n") {
+				t.Errorf("cgroup v2 %v: config lacks %q:\n%s", v2, w, text)
+			}
+		}
+	}
+}
+
+func TestSubIDsNamed(t *testing.T) {
+	if _, err := os.Stat("/etc/subuid"); err != nil {
+		t.Skip("no /etc/subuid here")
+	}
+	err := checkSubIDs("no-such-user-boxtax")
+	if err == nil || !strings.Contains(err.Error(), "no-such-user-boxtax:2147483647:2147483648") {
+		t.Errorf("checkSubIDs(unknown user) = %v, want the line to add", err)
+	}
+}
