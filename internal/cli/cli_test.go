@@ -21,7 +21,7 @@ func TestBadInputExitsTwoAndListsValidNames(t *testing.T) {
 		{"unknown env", []string{"run", "--envs", "podman"}, []string{`unknown environment "podman"`, "native, docker-bridge, docker-host"}},
 		{"unknown param", []string{"run", testdata(t, "broken.yaml")}, []string{"broken.yaml:4:5:", "unknown parameter(s) duraton", "valid parameters: max_prime, duration, events, threads"}},
 		{"missing file", []string{"run", "./nope.yaml"}, []string{"nope.yaml"}},
-		{"unknown list", []string{"list", "things"}, []string{`cannot list "things"`, "workloads, envs, studies"}},
+		{"unknown list", []string{"list", "things"}, []string{`cannot list "things"`, "workloads, envs, options, studies"}},
 		{"no database", []string{"report"}, []string{"no database at boxtax.db"}},
 		{"resume nothing", []string{"run", "--resume", "--db", "empty.db"}, []string{"nothing to resume"}},
 		{"bad flag", []string{"run", "--reps", "many"}, []string{"invalid value"}},

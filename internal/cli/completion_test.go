@@ -71,7 +71,7 @@ func TestBashCompletionCompletes(t *testing.T) {
 		{"boxtax run --workloads cpu.p", []string{"cpu.prime"}, nil},
 		{"boxtax fleet run --envs po", []string{"podman-bridge"}, nil},
 		{"boxtax fleet ", []string{"run"}, nil},
-		{"boxtax list ", []string{"workloads", "envs", "studies"}, nil},
+		{"boxtax list ", []string{"workloads", "envs", "options", "studies"}, nil},
 		{"boxtax list --format ", []string{"table", "json"}, nil},
 		{"boxtax completion ", []string{"bash", "zsh", "fish"}, nil},
 		{"boxtax help fl", []string{"fleet"}, nil},

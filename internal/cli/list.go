@@ -18,7 +18,7 @@ import (
 	"github.com/boxtax/boxtax/internal/workload"
 )
 
-var listKinds = []string{"workloads", "envs", "studies"}
+var listKinds = []string{"workloads", "envs", "options", "studies"}
 
 var listFormats = []string{"table", "json"}
 
@@ -35,7 +35,7 @@ type listOptions struct {
 
 func listCmd(ctx context.Context, g *Globals, args []string) error {
 	o := listOptions{}
-	fs := newFlags(g, "list", "workloads|envs|studies [--format table|json] [--wide] [--db FILE]")
+	fs := newFlags(g, "list", "workloads|envs|options|studies [--format table|json] [--wide] [--db FILE]")
 	fs.StringVar(&o.DB, "db", defaultDB(g), "database whose stored studies 'list studies' shows too ("+dbDefaultHelp+")")
 	fs.StringVar(&o.Format, "format", "table", "output format: "+strings.Join(listFormats, " or ")+" (every field, with workloads' parameters and metrics)")
 	fs.BoolVar(&o.Wide, "wide", false, "table: every column (workloads' seed tools and metrics), lines not cut to the terminal's width")
@@ -54,6 +54,8 @@ func listCmd(ctx context.Context, g *Globals, args []string) error {
 		o.Kind = "workloads"
 	case "envs", "env", "environments":
 		o.Kind = "envs"
+	case "options", "option", "env-options":
+		o.Kind = "options"
 	case "studies", "study", "presets":
 		o.Kind = "studies"
 	default:
@@ -72,6 +74,15 @@ type envRow struct {
 	Available   bool   `json:"available"`
 	Reason      string `json:"reason,omitempty"` // why not available
 	Description string `json:"description"`
+}
+
+// optionRow is one environment option in `list options`.
+type optionRow struct {
+	Key       string `json:"key"`
+	Values    string `json:"values"`
+	Default   string `json:"default"`
+	Mechanism string `json:"mechanism"`
+	Envs      string `json:"envs"`
 }
 
 // studyRow is one study in `list studies`: a preset, or one stored in --db.
@@ -134,6 +145,16 @@ func list(ctx context.Context, g *Globals, o listOptions, width int) error {
 			fmt.Fprintf(tw, "%s\t%s\t%s\n", r.Name, avail, r.Description)
 		}
 		rows = envRows
+	case "options":
+		// Environment options: appended to an environment's name as
+		// +key=value, e.g. docker-bridge+seccomp=unconfined.
+		var optRows []optionRow
+		fmt.Fprintln(tw, "OPTION\tVALUES\tENVS\tSWITCHES")
+		for _, info := range env.OptionCatalogue() {
+			optRows = append(optRows, optionRow{info.Key, info.Values, info.Default, info.Mechanism, info.Envs})
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", info.Key, info.Values, info.Envs, info.Mechanism)
+		}
+		rows = optRows
 	case "studies":
 		studyRows, err := listStudies(ctx, o.DB)
 		if err != nil {

@@ -283,3 +283,73 @@ func (r *Report) writeAttributions(w io.Writer) {
 		}
 	}
 }
+
+// attribView is one attribution as the HTML report shows it.
+type attribView struct {
+	Title, Env, Total, Baseline string
+	Lines                       []attribLine
+}
+
+type attribLine struct {
+	Mechanism, Option, PP, CI, Share string
+	BarPct                           int // |share| capped at 100, for the bar
+	Other                            bool
+}
+
+func attribViews(as []Attribution) []attribView {
+	var out []attribView
+	for _, a := range as {
+		v := attribView{Title: a.name() + ", " + a.Label, Env: a.Env, Total: a.totalLine(), Baseline: a.Baseline}
+		line := func(p AttributionPart, other bool) attribLine {
+			l := attribLine{Mechanism: p.Mechanism, Option: p.Option, PP: "n/a", Other: other}
+			if p.PP != nil {
+				l.PP = fmt.Sprintf("%+.1f pp", *p.PP)
+				if !p.Significant {
+					l.PP += " n.s."
+				}
+			}
+			if len(p.CI95) == 2 && p.CI95[0] != nil && p.CI95[1] != nil {
+				l.CI = fmt.Sprintf("%+.1f to %+.1f", *p.CI95[0], *p.CI95[1])
+			}
+			if p.SharePct != nil {
+				l.Share = fmt.Sprintf("%.0f %%", *p.SharePct)
+				l.BarPct = int(min(100, max(-*p.SharePct, *p.SharePct)) + 0.5)
+			}
+			return l
+		}
+		for _, p := range a.Parts {
+			v.Lines = append(v.Lines, line(p, false))
+		}
+		if a.Rest != nil {
+			l := line(*a.Rest, false)
+			l.Mechanism = "the rest: namespaces, cgroups, runtime"
+			v.Lines = append(v.Lines, l)
+		}
+		if a.UnexplainedPP != nil {
+			v.Lines = append(v.Lines, attribLine{Mechanism: "unexplained: interactions, noise", PP: fmt.Sprintf("%+.1f pp", *a.UnexplainedPP)})
+		}
+		for _, p := range a.Others {
+			l := line(p, true)
+			l.Mechanism = "switching to it (" + p.Mechanism + ")"
+			v.Lines = append(v.Lines, l)
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+// writeAttributionsMarkdown prints the attribution section in Markdown.
+func (r *Report) writeAttributionsMarkdown(w io.Writer) {
+	if len(r.Attributions) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\n## What the overhead is made of\n\nEach line switches one mechanism of the container off (or swaps it): its part in percentage points of the %s mean, [95 %% CI], and its share of the whole overhead.\n",
+		mdEscape(r.Attributions[0].Baseline))
+	for _, v := range attribViews(r.Attributions) {
+		fmt.Fprintf(w, "\n**%s**: %s %s vs %s\n\n| mechanism | variant | part | 95 %% CI | share |\n|---|---|---|---|---|\n",
+			mdEscape(v.Title), mdEscape(v.Env), mdEscape(v.Total), mdEscape(v.Baseline))
+		for _, l := range v.Lines {
+			fmt.Fprintf(w, "| %s | %s | %s | %s | %s |\n", mdEscape(l.Mechanism), mdEscape(l.Option), mdEscape(l.PP), mdEscape(l.CI), mdEscape(l.Share))
+		}
+	}
+}

@@ -57,6 +57,7 @@ type htmlView struct {
 	Overview   *Figure
 	Workloads  []htmlWorkload
 	Effects    []Effect
+	Attrib     []attribView
 	Papers     []PaperComparison
 	Warnings   []warnGroup
 	Failures   []Failure
@@ -133,6 +134,7 @@ func newHTMLView(r *Report) htmlView {
 	}
 	v.Host, v.HostLine = hostFacts(r.Study.Host)
 	v.Glance = r.glance()
+	v.Attrib = attribViews(r.Attributions)
 	v.Rows = r.htmlRows()
 	figs := r.Figures()
 	rowsOf := map[string][]htmlRow{}
