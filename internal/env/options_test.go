@@ -8,10 +8,10 @@ import (
 
 func TestParseNameCanonical(t *testing.T) {
 	for in, want := range map[string]string{
-		"docker-bridge":                                "docker-bridge",
+		"docker-bridge": "docker-bridge",
 		"docker-bridge+storage=bind+seccomp=unconfined": "docker-bridge+seccomp=unconfined+storage=bind",
-		"podman-host+cpus=1.50+memory=512M":            "podman-host+cpus=1.5+memory=512m",
-		"lxc+seccomp=unconfined":                       "lxc+seccomp=unconfined",
+		"podman-host+cpus=1.50+memory=512M":             "podman-host+cpus=1.5+memory=512m",
+		"lxc+seccomp=unconfined":                        "lxc+seccomp=unconfined",
 	} {
 		got, err := Check(in)
 		if err != nil || got != want {
