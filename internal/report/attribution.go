@@ -17,7 +17,7 @@ import (
 // +seccomp=unconfined, +storage=bind): the part is what switching it off
 // removed, (full - variant) / baseline, in percentage points of the
 // baseline's mean. A variant with every one of those switched off at once
-// measures the rest (namespaces, cgroups, the runtime); what neither
+// (and perhaps more) measures the rest (namespaces, cgroups, the runtime); what neither
 // explains is left as unexplained (interactions, noise). See
 // docs/attribution.md.
 type Attribution struct {
@@ -108,19 +108,20 @@ func (r *Report) buildAttributions() {
 		if len(parts) == 0 && len(others) == 0 {
 			continue
 		}
-		rest := ""
-		if len(keys) > 1 {
-			slices.Sort(keys)
-			for _, e := range r.envs {
-				opt, ok := strings.CutPrefix(e, full+"+")
-				if !ok {
-					continue
-				}
-				got := strings.Split(opt, "+")
-				slices.Sort(got)
-				if slices.Equal(got, keys) {
-					rest = e
-				}
+		// The rest: a variant with every part's mechanism switched off at
+		// once (and perhaps more), only removals, the fewest options.
+		rest, restN := "", 0
+		for _, e := range r.envs {
+			opt, ok := strings.CutPrefix(e, full+"+")
+			if !ok || len(keys) == 0 {
+				continue
+			}
+			got := strings.Split(opt, "+")
+			if len(got) < 2 || !containsAll(got, keys) || slices.ContainsFunc(got, func(o string) bool { _, r := removals[o]; return !r }) {
+				continue
+			}
+			if rest == "" || len(got) < restN {
+				rest, restN = e, len(got)
 			}
 		}
 		for _, row := range r.rows() {
@@ -129,6 +130,15 @@ func (r *Report) buildAttributions() {
 			}
 		}
 	}
+}
+
+func containsAll(set, want []string) bool {
+	for _, w := range want {
+		if !slices.Contains(set, w) {
+			return false
+		}
+	}
+	return true
 }
 
 func attribute(row row, baseline, full string, parts []string, rest string, others []string) *Attribution {

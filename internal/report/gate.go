@@ -91,7 +91,7 @@ func ParseGateRule(text string, envNames []string) (GateRule, error) {
 	switch {
 	case envName == "":
 		return bad("no environment before ':': name one or * for every one but the baseline; valid environments: *, %s", strings.Join(envNames, ", "))
-	case envName != GateAll && !slices.Contains(envNames, envName):
+	case envName != GateAll && !slices.Contains(envNames, strings.SplitN(envName, "+", 2)[0]): // with options: its base
 		return bad("unknown environment %q; valid environments: *, %s", plainText(envName), strings.Join(envNames, ", "))
 	}
 	r.Env = envName

@@ -1,0 +1,121 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/boxtax/boxtax/internal/store"
+)
+
+// A study with variants of docker-bridge on the real engine: every variant
+// runs with its options (recorded with each run), the disk and network
+// workloads work in them, and the report splits the overheads.
+func TestAttributionEndToEnd(t *testing.T) {
+	c := requireDocker(t)
+	dir := t.TempDir()
+	spec := `name: attribution-e2e
+repetitions: 2
+warmup: 0
+envs:
+  - native
+  - docker-bridge
+  - docker-bridge+network=host
+  - docker-bridge+storage=bind
+  - docker-bridge+storage=bind+seccomp=unconfined+network=host   # not in key order: stored canonically
+workloads:
+  - {name: disk.rand, params: {duration: 1s, size: 16MiB}}
+  - {name: net.rr, params: {duration: 1s}}
+`
+	path := filepath.Join(dir, "a.yaml")
+	if err := os.WriteFile(path, []byte(spec), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res := runIn(t, dir, "run", path, "--settle", "0")
+	if res.code != ExitOK {
+		t.Fatalf("run: exit %d\nstderr: %s\nstdout: %s", res.code, res.stderr, res.stdout)
+	}
+	const allOff = "docker-bridge+network=host+seccomp=unconfined+storage=bind"
+	for _, want := range []string{"what the overhead is made of", "storage=bind: storage layer", "network=host: network path", "rest (network=host+seccomp=unconfined+storage=bind)", allOff} {
+		if !strings.Contains(res.stdout, want) {
+			t.Errorf("the table lacks %q:\n%s", want, res.stdout)
+		}
+	}
+	if left := containersOf(t, c, os.Getpid()); len(left) > 0 {
+		t.Errorf("%d containers left behind", len(left))
+	}
+	if left, _ := filepath.Glob(filepath.Join(os.TempDir(), "boxtax-storage-*")); len(left) > 0 {
+		t.Errorf("storage=bind directories left behind: %v", left)
+	}
+
+	db, err := store.Open(context.Background(), filepath.Join(dir, "boxtax.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	runs, err := db.Runs(context.Background(), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	envs := map[string]int{}
+	for _, r := range runs {
+		envs[r.Env]++
+		if r.Status != store.RunOK {
+			t.Errorf("run %d %s @ %s: %s %s", r.Seq, r.Workload, r.Env, r.Status, r.Reason)
+		}
+		switch r.Env {
+		case allOff:
+			if r.Settings["network_mode"] != "host" || r.Settings["seccomp"] != "unconfined" || r.Settings["scratch_storage"] != "bind" ||
+				r.Settings["options"] != "network=host+seccomp=unconfined+storage=bind" {
+				t.Errorf("all-off run settings: %v", r.Settings)
+			}
+		case "docker-bridge+storage=bind":
+			if r.Settings["network_mode"] != "bridge" || r.Settings["scratch_storage"] != "bind" {
+				t.Errorf("storage=bind run settings: %v", r.Settings)
+			}
+			if r.Workload == "disk.rand" && strings.Contains(r.Notes["fs_warning"], "FUSE") {
+				t.Errorf("disk.rand on a bind-mounted directory still wrote to the FUSE layer: %v", r.Notes)
+			}
+		}
+	}
+	if len(envs) != 5 || envs[allOff] != 4 {
+		t.Errorf("runs by environment: %v", envs)
+	}
+
+	rep := runIn(t, dir, "report", "--format", "json")
+	var doc struct {
+		Attributions []struct {
+			Workload, Metric, Env string
+			Parts                 []struct{ Option string }
+			Rest                  *struct{ Env string }
+		} `json:"attributions"`
+	}
+	if err := json.Unmarshal([]byte(rep.stdout), &doc); err != nil {
+		t.Fatalf("report json: %v\n%s", err, rep.stdout)
+	}
+	seen := map[string]bool{}
+	for _, a := range doc.Attributions {
+		seen[a.Workload] = true
+		if a.Env != "docker-bridge" || len(a.Parts) != 2 || a.Rest == nil || a.Rest.Env != allOff {
+			t.Errorf("attribution %s %s: %+v", a.Workload, a.Metric, a)
+		}
+	}
+	if !seen["disk.rand"] || !seen["net.rr"] {
+		t.Errorf("attributions for %v, want disk.rand and net.rr", seen)
+	}
+}
+
+// A misspelt option names the valid ones, before anything runs.
+func TestEnvOptionErrorsNameTheFix(t *testing.T) {
+	dir := t.TempDir()
+	res := runIn(t, dir, "run", "--envs", "native,docker-bridge+secomp=unconfined", "--reps", "1")
+	if res.code != ExitUsage || !strings.Contains(res.stderr, `unknown option "secomp"; valid options: network, seccomp,`) {
+		t.Errorf("exit %d, stderr %q; want the valid options named", res.code, res.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "boxtax.db")); err == nil {
+		t.Error("a database was made for a study that cannot start")
+	}
+}
