@@ -53,6 +53,13 @@ func cleanCmd(ctx context.Context, g *Globals, args []string) error {
 	if err != nil {
 		return err
 	}
+	dirs, err := env.RemoveStorageLeftovers()
+	if len(dirs) > 0 {
+		fmt.Fprintf(g.Stdout, "removed %d storage=bind director(ies) of boxtax processes that no longer run: %s\n", len(dirs), strings.Join(dirs, " "))
+	}
+	if err != nil {
+		return err
+	}
 	wires, err := wire.RemoveStale(ctx)
 	if len(wires) > 0 {
 		fmt.Fprintf(g.Stdout, "removed %d network namespace(s) of boxtax processes that no longer run: %s\n", len(wires), strings.Join(wires, " "))

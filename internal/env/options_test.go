@@ -2,6 +2,8 @@ package env
 
 import (
 	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -86,5 +88,25 @@ func TestSubIDsNamed(t *testing.T) {
 	err := checkSubIDs("no-such-user-boxtax")
 	if err == nil || !strings.Contains(err.Error(), "no-such-user-boxtax:2147483647:2147483648") {
 		t.Errorf("checkSubIDs(unknown user) = %v, want the line to add", err)
+	}
+}
+
+// A crashed controller's storage=bind directory is removed by clean; a
+// running one's is not.
+func TestRemoveStorageLeftovers(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	dead := filepath.Join(os.TempDir(), storageDirPrefix+"999999999-abc")
+	live := filepath.Join(os.TempDir(), storageDirPrefix+strconv.Itoa(os.Getpid())+"-abc")
+	for _, d := range []string{dead, live} {
+		if err := os.MkdirAll(filepath.Join(d, "boxtax-1"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	removed, err := RemoveStorageLeftovers()
+	if err != nil || len(removed) != 1 || removed[0] != dead {
+		t.Fatalf("removed %v, %v; want only %s", removed, err, dead)
+	}
+	if _, err := os.Stat(live); err != nil {
+		t.Errorf("the running controller's directory was removed: %v", err)
 	}
 }
