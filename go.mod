@@ -3,9 +3,9 @@ module github.com/boxtax/boxtax
 go 1.26.0
 
 require (
+	go.yaml.in/yaml/v3 v3.0.6
 	golang.org/x/sys v0.49.0
 	golang.org/x/term v0.47.0
-	gopkg.in/yaml.v3 v3.0.1
 	modernc.org/sqlite v1.61.1
 )
 
