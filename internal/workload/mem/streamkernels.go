@@ -128,7 +128,7 @@ func copyKernel(dst, src []float64) {
 	j := 0
 	if useVector {
 		j = len(src) / vectorBlock * vectorBlock
-		copyAVX2(dst[:j], src[:j])
+		copyVector(dst[:j], src[:j])
 	}
 	dst, src = dst[j:len(src)], src[j:]
 	for i, v := range src {
@@ -141,7 +141,7 @@ func scaleKernel(dst, src []float64, s float64) {
 	j := 0
 	if useVector {
 		j = len(src) / vectorBlock * vectorBlock
-		scaleAVX2(dst[:j], src[:j], s)
+		scaleVector(dst[:j], src[:j], s)
 	}
 	dst, src = dst[j:len(src)], src[j:]
 	for i, v := range src {
@@ -154,7 +154,7 @@ func addKernel(dst, x, y []float64) {
 	j := 0
 	if useVector {
 		j = len(x) / vectorBlock * vectorBlock
-		addAVX2(dst[:j], x[:j], y[:j])
+		addVector(dst[:j], x[:j], y[:j])
 	}
 	dst, x, y = dst[j:len(x)], x[j:], y[j:len(x)]
 	for i, v := range x {
@@ -167,10 +167,10 @@ func triadKernel(dst, x, y []float64, s float64) {
 	j := 0
 	if useVector {
 		j = len(x) / vectorBlock * vectorBlock
-		triadAVX2(dst[:j], x[:j], y[:j], s)
+		triadVector(dst[:j], x[:j], y[:j], s)
 	}
 	dst, x, y = dst[j:len(x)], x[j:], y[j:len(x)]
 	for i, v := range x {
-		dst[i] = v + float64(s*y[i]) // not fused, as the vector kernel
+		dst[i] = v + float64(s*y[i]) // not fused, as the vector kernels
 	}
 }

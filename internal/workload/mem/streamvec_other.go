@@ -2,14 +2,14 @@
 
 package mem
 
-// vectorBlock is how many elements the vector kernels take at a time.
-const vectorBlock = 16
-
 // useVector is false where there are no vector kernels: the portable
 // loops of streamkernels.go run.
-const useVector = false
+const (
+	useVector   = false
+	vectorBlock = 16
+)
 
-func copyAVX2(dst, src []float64)              { panic("no vector kernels on this GOARCH") }
-func scaleAVX2(dst, src []float64, s float64)  { panic("no vector kernels on this GOARCH") }
-func addAVX2(dst, x, y []float64)              { panic("no vector kernels on this GOARCH") }
-func triadAVX2(dst, x, y []float64, s float64) { panic("no vector kernels on this GOARCH") }
+func copyVector(dst, src []float64)              { panic("no vector kernels on this GOARCH") }
+func scaleVector(dst, src []float64, s float64)  { panic("no vector kernels on this GOARCH") }
+func addVector(dst, x, y []float64)              { panic("no vector kernels on this GOARCH") }
+func triadVector(dst, x, y []float64, s float64) { panic("no vector kernels on this GOARCH") }
