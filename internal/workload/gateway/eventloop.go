@@ -81,7 +81,7 @@ type eventLoop struct {
 	clients []*client
 	events  []syscall.EpollEvent
 	active  int // clients not done
-	quiet   bool
+	quiet   bool // wait in epoll with the P held (see wait)
 	scratch []byte
 	res     loadResult
 }

@@ -77,7 +77,7 @@ func (b *blockingSocket) again(e syscall.Errno, reading bool) bool {
 	case e == syscall.EINTR:
 	case e != syscall.EAGAIN || !b.raw:
 		return false
-	case reading && b.waitd+quietSlice >= b.wait:
+	case reading && b.wait > 0 && b.waitd+quietSlice >= b.wait:
 		return false
 	default:
 		b.waitd += quietSlice
