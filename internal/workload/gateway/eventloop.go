@@ -80,7 +80,7 @@ type eventLoop struct {
 	epfd    int
 	clients []*client
 	events  []syscall.EpollEvent
-	active  int // clients not done
+	active  int  // clients not done
 	quiet   bool // wait in epoll with the P held (see wait)
 	scratch []byte
 	res     loadResult
