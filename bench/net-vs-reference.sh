@@ -5,8 +5,12 @@
 #   net.rr  (TCP and UDP, 1 byte)     against pingpong.c, a minimal blocking
 #                                     C request-response pair (netperf's way),
 # alternating the two tools ROUNDS times, and prints the medians and ratios.
-# Goals: net.tcp >= 0.95 x iperf3's bandwidth; net.rr's round trip within
-# 10 % of the reference's.
+# Goals: net.tcp >= 0.95 x iperf3's bandwidth; net.rr's round trip (mean
+# and median) within 10 % of the reference's, pinned and unpinned (issue 18).
+# For net.rr it also prints what each tool's two processes spent per
+# transaction: CPU time (user + system) and context switches (GNU time),
+# which a busy host disturbs less than the round trips: a probe that wakes
+# more threads than C's one per wait shows there first.
 #
 #   bench/net-vs-reference.sh                # 5 rounds of 5 s each
 #   ROUNDS=9 SECS=3 PIN=1 bench/net-vs-reference.sh
@@ -41,9 +45,21 @@ median() { sort -g "$work/$1" | awk '{v[NR]=$1} END {print (NR%2 ? v[(NR+1)/2] :
 field() { sed -n "s/.*\"metric\":\"$1\",\"value\":\([-0-9.e+]*\).*/\1/p"; }
 boxtax_pair() { # workload params: run server and client, print the client's protocol lines
   port=$((port + 1))
-  "${srv[@]}" "$BOXTAX" worker --workload "$1" --params "$2" --serve "127.0.0.1:$port" >/dev/null &
-  "${cli[@]}" "$BOXTAX" worker --workload "$1" --params "$2" --client "127.0.0.1:$port"
+  costed "$work/srv.cost" "${srv[@]}" "$BOXTAX" worker --workload "$1" --params "$2" --serve "127.0.0.1:$port" >/dev/null &
+  costed "$work/cli.cost" "${cli[@]}" "$BOXTAX" worker --workload "$1" --params "$2" --client "127.0.0.1:$port"
   wait
+}
+# costed FILE CMD...: run CMD; write its CPU seconds (user + system) and
+# context switches (voluntary + involuntary) to FILE (GNU time).
+costed() {
+  local f=$1
+  shift
+  /usr/bin/time -f '%U %S %w %c' -o "$f" "$@"
+}
+# cost KEY TRANSACTIONS: add the server's and client's CPU us and context
+# switches per transaction.
+cost() {
+  cat "$work/srv.cost" "$work/cli.cost" | awk -v n="$2" '{cpu += $1 + $2; cs += $3 + $4} END {printf "%.3f %.3f\n", cpu * 1e6 / n, cs / n}' >> "$work/$1.cost"
 }
 
 echo "host: $(nproc) CPUs, $(uptime | sed 's/.*load average/load average/')"
@@ -60,15 +76,17 @@ for r in $(seq "$ROUNDS"); do
   sample tcp boxtax "$(boxtax_pair net.tcp "{\"duration\":\"${SECS}s\"}" | field mbit_per_s)"
   for proto in tcp udp; do
     port=$((port + 1))
-    "${srv[@]}" "$work/pingpong" server "$proto" "$port" 1 &
+    costed "$work/srv.cost" "${srv[@]}" "$work/pingpong" server "$proto" "$port" 1 &
     sleep 0.2
-    read -r _ _ _ mean _ p50 _ _ < <("${cli[@]}" "$work/pingpong" client "$proto" 127.0.0.1 "$port" 1 "$SECS")
+    read -r _ tps _ mean _ p50 _ _ < <(costed "$work/cli.cost" "${cli[@]}" "$work/pingpong" client "$proto" 127.0.0.1 "$port" 1 "$SECS")
     wait
     sample "rr_$proto" ref_mean "$mean"
     sample "rr_$proto" ref_p50 "$p50"
+    cost "rr_$proto.ref" "$(awk -v t="$tps" -v s="$SECS" 'BEGIN {print t * s}')"
     out=$(boxtax_pair net.rr "{\"duration\":\"${SECS}s\",\"protocol\":\"$proto\"}")
     sample "rr_$proto" boxtax_mean "$(field rtt_mean_us <<<"$out")"
     sample "rr_$proto" boxtax_p50 "$(field rtt_p50_us <<<"$out")"
+    cost "rr_$proto.boxtax" "$(awk -v t="$(field transactions_per_s <<<"$out")" -v s="$SECS" 'BEGIN {print t * s}')"
   done
   echo "round $r done: $(uptime | sed 's/.*load average/load average/')"
 done
@@ -83,6 +101,16 @@ for proto in tcp udp; do
     b=$(median "rr_$proto.boxtax_$stat") r=$(median "rr_$proto.ref_$stat")
     printf '%-28s %14.2f %14.2f %8s %s\n' "net.rr $proto RTT $stat us" "$b" "$r" "$(ratio "$b" "$r")" "0.90-1.10"
   done
+done
+echo
+echo "per transaction, server and client together (median over rounds; C: 1 context switch a side):"
+for proto in tcp udp; do
+  for tool in boxtax ref; do
+    cut -d' ' -f1 "$work/rr_$proto.$tool.cost" > "$work/rr_$proto.$tool.cpu"
+    cut -d' ' -f2 "$work/rr_$proto.$tool.cost" > "$work/rr_$proto.$tool.cs"
+  done
+  printf '  net.rr %s: CPU us  boxtax %6.2f  reference %6.2f | context switches  boxtax %5.2f  reference %5.2f\n' "$proto" \
+    "$(median "rr_$proto.boxtax.cpu")" "$(median "rr_$proto.ref.cpu")" "$(median "rr_$proto.boxtax.cs")" "$(median "rr_$proto.ref.cs")"
 done
 echo
 echo "all rounds (boxtax | reference):"

@@ -3,8 +3,8 @@
 # Runs cyclictest (Debian rt-tests) and rt.periodic alternately, with the same
 # period, priority, CPU and locked memory, and prints both wake-up latency
 # distributions (median, p99, max), per round and the median over rounds, and
-# the differences. Goal: rt.periodic's median within 5 us and its p99 within
-# 20 us of cyclictest's.
+# the differences. Goal: rt.periodic's median within 5 us, and its p99 and
+# max within 20 us, of cyclictest's (issue 18: rounds of at least 60 s).
 #
 #   sudo bash bench/rt-vs-cyclictest.sh                   # 3 rounds of 30 s each, 1 ms period, prio 49
 #   ROUNDS=5 SECONDS_EACH=60 INTERVAL_US=10000 sudo -E bash bench/rt-vs-cyclictest.sh
@@ -79,5 +79,6 @@ awk -v goal50=5 -v goal99=20 '
     printf "rt.periodic           %7.1f %7.1f %7.1f\n", m50["rt.periodic"], m99["rt.periodic"], mmx["rt.periodic"]
     d50=m50["rt.periodic"]-m50["cyclictest"]; d99=m99["rt.periodic"]-m99["cyclictest"]
     printf "difference            %+7.1f %+7.1f %+7.1f\n", d50, d99, mmx["rt.periodic"]-mmx["cyclictest"]
-    printf "goal: median within %d us (%s), p99 within %d us (%s)\n", goal50, (d50<=goal50 && d50>=-goal50)?"met":"not met", goal99, (d99<=goal99 && d99>=-goal99)?"met":"not met"
+    dmx=mmx["rt.periodic"]-mmx["cyclictest"]
+    printf "goal: median within %d us (%s), p99 within %d us (%s), max within %d us (%s)\n", goal50, (d50<=goal50 && d50>=-goal50)?"met":"not met", goal99, (d99<=goal99 && d99>=-goal99)?"met":"not met", goal99, (dmx<=goal99 && dmx>=-goal99)?"met":"not met"
   }' "$work/all.txt"

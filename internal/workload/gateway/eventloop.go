@@ -7,6 +7,9 @@ import (
 	"runtime"
 	"syscall"
 	"time"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
 )
 
 // sockaddr is a resolved IPv4 or IPv6 address.
@@ -77,17 +80,18 @@ type eventLoop struct {
 	epfd    int
 	clients []*client
 	events  []syscall.EpollEvent
-	active  int // clients not done
+	active  int  // clients not done
+	quiet   bool // wait in epoll with the P held (see wait)
 	scratch []byte
 	res     loadResult
 }
 
-func newEventLoop(g *generator, n int) (*eventLoop, error) {
+func newEventLoop(g *generator, n int, quiet bool) (*eventLoop, error) {
 	epfd, err := syscall.EpollCreate1(syscall.EPOLL_CLOEXEC)
 	if err != nil {
 		return nil, fmt.Errorf("epoll: %w", err)
 	}
-	l := &eventLoop{g: g, sa: g.sa.clone(), epfd: epfd, events: make([]syscall.EpollEvent, 256), scratch: make([]byte, 16<<10)}
+	l := &eventLoop{g: g, sa: g.sa.clone(), epfd: epfd, events: make([]syscall.EpollEvent, 256), scratch: make([]byte, 16<<10), quiet: quiet}
 	l.res.statuses = map[int]int64{}
 	for i := 0; i < n; i++ {
 		l.clients = append(l.clients, &client{idx: i, fd: -1, buf: make([]byte, 4096)})
@@ -123,7 +127,7 @@ func (l *eventLoop) run(start time.Time) {
 	timeout := l.g.cfg.timeout
 	lastSweep := start
 	for l.active > 0 && !l.g.stop.Load() {
-		n, err := syscall.EpollWait(l.epfd, l.events, int(sweepPeriod/time.Millisecond))
+		n, err := l.wait(int(sweepPeriod / time.Millisecond))
 		if err != nil && err != syscall.EINTR {
 			l.count(errReset, fmt.Errorf("epoll_wait: %w", err)) // cannot happen with a good descriptor
 			return
@@ -159,6 +163,28 @@ func (l *eventLoop) run(start time.Time) {
 			}
 		}
 	}
+}
+
+// wait waits at most msec for events. A quiet loop waits with a raw
+// system call, as wrk's thread does: the goroutine keeps its P while the
+// thread sleeps in epoll. Through syscall.EpollWait, each wait longer than
+// 20 us with one P (a generator pinned to one CPU) made sysmon take the P
+// and wake a thread to look for work: with one connection, on every
+// request. A quiet loop gives the process's other goroutines a turn after
+// each empty wait and each signal, at least every sweepPeriod.
+func (l *eventLoop) wait(msec int) (int, error) {
+	if !l.quiet {
+		return syscall.EpollWait(l.epfd, l.events, msec)
+	}
+	n, _, e := unix.RawSyscall6(unix.SYS_EPOLL_PWAIT, uintptr(l.epfd), uintptr(unsafe.Pointer(&l.events[0])),
+		uintptr(len(l.events)), uintptr(msec), 0, 0)
+	if e != 0 || n == 0 {
+		runtime.Gosched()
+	}
+	if e != 0 {
+		return 0, e
+	}
+	return int(n), nil
 }
 
 // next starts the client's next request at now, unless the load is over.

@@ -140,8 +140,12 @@ func (Gateway) Requirements(p workload.Params) workload.Requirements {
 // Run implements workload.Workload: the gateway and its clients in this
 // process over loopback.
 func (w Gateway) Run(ctx context.Context, p workload.Params, _ workload.Env, e workload.Emitter) error {
-	return workload.RunLoopback(ctx, w, p, e)
+	return workload.RunLoopback(context.WithValue(ctx, inProcessKey{}, true), w, p, e)
 }
+
+// inProcessKey marks the context of a Run, which has the gateway in the
+// same process as the load generator.
+type inProcessKey struct{}
 
 // Serve implements workload.ClientServer: the gateway.
 func (Gateway) Serve(ctx context.Context, p workload.Params, addr string, e workload.Emitter) error {
@@ -172,7 +176,8 @@ func (Gateway) Client(ctx context.Context, p workload.Params, addr string, e wor
 	defer sess.close()
 	ct := readConntrack()
 	res, err := runLoad(ctx, loadConfig{addr: addr, path: ReadingPath, clients: c.clients, keepAlive: c.keepAlive,
-		duration: c.duration, requests: c.requests, timeout: c.timeout, threads: c.threads})
+		duration: c.duration, requests: c.requests, timeout: c.timeout, threads: c.threads,
+		quietWait: ctx.Value(inProcessKey{}) == nil})
 	if err != nil {
 		return err
 	}

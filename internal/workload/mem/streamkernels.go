@@ -79,30 +79,10 @@ func (s *streamArrays) iterate() [numKernels]time.Duration {
 		s.parallel(fn)
 		t[k] = time.Since(start)
 	}
-	timed(kernelCopy, func(a, _, c []float64) {
-		c = c[:len(a)]
-		for j, v := range a {
-			c[j] = v
-		}
-	})
-	timed(kernelScale, func(_, b, c []float64) {
-		b = b[:len(c)]
-		for j, v := range c {
-			b[j] = streamScalar * v
-		}
-	})
-	timed(kernelAdd, func(a, b, c []float64) {
-		b, c = b[:len(a)], c[:len(a)]
-		for j, v := range a {
-			c[j] = v + b[j]
-		}
-	})
-	timed(kernelTriad, func(a, b, c []float64) {
-		b, c = b[:len(a)], c[:len(a)]
-		for j := range a {
-			a[j] = b[j] + streamScalar*c[j]
-		}
-	})
+	timed(kernelCopy, func(a, _, c []float64) { copyKernel(c, a) })
+	timed(kernelScale, func(_, b, c []float64) { scaleKernel(b, c, streamScalar) })
+	timed(kernelAdd, func(a, b, c []float64) { addKernel(c, a, b) })
+	timed(kernelTriad, func(a, b, c []float64) { triadKernel(a, b, c, streamScalar) })
 	return t
 }
 
@@ -137,4 +117,60 @@ func (s *streamArrays) check(ntimes int) error {
 		}
 	}
 	return nil
+}
+
+// The kernels: the vector ones (streamvec_*.s) on the first multiple of
+// vectorBlock elements where the CPU has them, the portable loops on the
+// rest and everywhere else.
+
+// copyKernel is STREAM's copy: dst[j] = src[j].
+func copyKernel(dst, src []float64) {
+	j := 0
+	if useVector {
+		j = len(src) / vectorBlock * vectorBlock
+		copyVector(dst[:j], src[:j])
+	}
+	dst, src = dst[j:len(src)], src[j:]
+	for i, v := range src {
+		dst[i] = v
+	}
+}
+
+// scaleKernel is STREAM's scale: dst[j] = s * src[j].
+func scaleKernel(dst, src []float64, s float64) {
+	j := 0
+	if useVector {
+		j = len(src) / vectorBlock * vectorBlock
+		scaleVector(dst[:j], src[:j], s)
+	}
+	dst, src = dst[j:len(src)], src[j:]
+	for i, v := range src {
+		dst[i] = s * v
+	}
+}
+
+// addKernel is STREAM's add: dst[j] = x[j] + y[j].
+func addKernel(dst, x, y []float64) {
+	j := 0
+	if useVector {
+		j = len(x) / vectorBlock * vectorBlock
+		addVector(dst[:j], x[:j], y[:j])
+	}
+	dst, x, y = dst[j:len(x)], x[j:], y[j:len(x)]
+	for i, v := range x {
+		dst[i] = v + y[i]
+	}
+}
+
+// triadKernel is STREAM's triad: dst[j] = x[j] + s * y[j].
+func triadKernel(dst, x, y []float64, s float64) {
+	j := 0
+	if useVector {
+		j = len(x) / vectorBlock * vectorBlock
+		triadVector(dst[:j], x[:j], y[:j], s)
+	}
+	dst, x, y = dst[j:len(x)], x[j:], y[j:len(x)]
+	for i, v := range x {
+		dst[i] = v + float64(s*y[i]) // not fused, as the vector kernels
+	}
 }

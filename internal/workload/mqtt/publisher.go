@@ -221,7 +221,11 @@ func (p *publisher) runOneAtATime(ctx context.Context, start, deadline time.Time
 		} else if b, err := blockingOf(sc); err == nil {
 			defer b.restore()
 			defer context.AfterFunc(ctx, b.interrupt)()
-			if err := b.setReadTimeout(ackTimeout); err == nil {
+			err := b.setReadTimeout(ackTimeout)
+			if err == nil && quietFor(ctx, p.cfg) {
+				err = b.quiet()
+			}
+			if err == nil {
 				w, rd, blocking = b, newReader(b, readBufSize, maxBody), true
 			}
 		}
@@ -283,6 +287,22 @@ func (p *publisher) runOneAtATime(ctx context.Context, start, deadline time.Time
 // 56-66 k against 103-156 k with a median acknowledgement of 17 us but a
 // mean of 2 ms: the threads queued for the one P.
 func blockingFor(clients int) bool { return clients <= runtime.GOMAXPROCS(0) }
+
+// quietFor says whether blocking publishers may also be quiet (see
+// blockingSocket): hold their Ps while they wait. Only when no goroutine of
+// the process needs a P at the same time: a P is left over, or the process
+// has no subscribers and its broker runs elsewhere (not Run's loopback).
+func quietFor(ctx context.Context, cfg *config) bool {
+	busy := cfg.clients
+	if cfg.subscribers > 0 || ctx.Value(inProcessKey{}) != nil {
+		busy++
+	}
+	return busy <= runtime.GOMAXPROCS(0)
+}
+
+// inProcessKey marks the context of a Run, which has the broker in the
+// same process as the publishers.
+type inProcessKey struct{}
 
 // runQoS0 publishes without acknowledgements, then sends PINGREQ and waits
 // for the PINGRESP: the broker answers it after every publish before it, so

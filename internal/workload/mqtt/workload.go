@@ -196,5 +196,5 @@ func findMosquitto() string {
 // Run implements workload.Workload: broker and clients in this process's
 // care over loopback.
 func (w Pub) Run(ctx context.Context, p workload.Params, _ workload.Env, e workload.Emitter) error {
-	return workload.RunLoopback(ctx, w, p, e)
+	return workload.RunLoopback(context.WithValue(ctx, inProcessKey{}, true), w, p, e)
 }

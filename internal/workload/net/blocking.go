@@ -2,6 +2,7 @@ package net
 
 import (
 	"errors"
+	"fmt"
 	"runtime"
 	"syscall"
 	"time"
@@ -16,8 +17,22 @@ import (
 // does: the poller, whose threads spin a while before they sleep, would make
 // round trips shorter than netperf's on idle CPUs, and bimodal.
 //
+// A quiet socket goes further (see quiet and docs/design/010-probe-cost.md):
+// its calls are made without telling Go's scheduler, so that the thread
+// sleeps in recv with its P as a C program sleeps, instead of the scheduler
+// taking the P away and waking threads to look for work on every wait.
+//
 // Use it from one goroutine locked to its OS thread (runtime.LockOSThread).
-type blockingSocket struct{ fd int }
+type blockingSocket struct {
+	fd   int
+	raw  bool          // quiet: system calls the scheduler is not told about
+	wait time.Duration // a quiet socket's whole read timeout; 0 waits for ever
+}
+
+// quietSlice is the longest a quiet socket's call blocks (SO_RCVTIMEO and
+// SO_SNDTIMEO): a blocked quiet call holds its P, so at least this often the
+// goroutine gives the other goroutines of its process a turn.
+const quietSlice = 20 * time.Millisecond
 
 // blocking takes over conn's socket: a duplicate of its descriptor, put in
 // blocking mode. The mode belongs to the socket, so conn must not be read
@@ -30,23 +45,85 @@ func blocking(conn syscall.Conn) (*blockingSocket, error) {
 	return &blockingSocket{fd: fd}, nil
 }
 
+// quiet makes the socket's calls raw system calls (syscall.RawSyscall):
+// the goroutine keeps its P while the thread sleeps in the kernel, and
+// sysmon, seeing a P that runs, has nothing to retake. Through
+// syscall.Syscall every wait longer than 20 us on a process with one P
+// (GOMAXPROCS=1, a process pinned to one CPU) made sysmon take the P and
+// start a thread to look for work: three threads woke per round trip on the
+// measured CPU where C's recv wakes one. Only for calls that return within
+// a round trip: every call is bounded by quietSlice, and the P, while held,
+// runs no other goroutine, so a process with one P must not have two quiet
+// sockets waiting on each other.
+func (b *blockingSocket) quiet() error {
+	b.raw = true
+	tv := syscall.NsecToTimeval(quietSlice.Nanoseconds())
+	if err := syscall.SetsockoptTimeval(b.fd, syscall.SOL_SOCKET, syscall.SO_SNDTIMEO, &tv); err != nil {
+		return fmt.Errorf("bounding the socket's sends: %w", err)
+	}
+	return b.setReadTimeout(b.wait)
+}
+
+// call makes system call trap, raw on a quiet socket.
+func (b *blockingSocket) call(trap, a1, a2, a3, a4, a5, a6 uintptr) (uintptr, syscall.Errno) {
+	if b.raw {
+		r, _, e := syscall.RawSyscall6(trap, a1, a2, a3, a4, a5, a6)
+		return r, e
+	}
+	r, _, e := syscall.Syscall6(trap, a1, a2, a3, a4, a5, a6)
+	return r, e
+}
+
+// again decides what a call that failed with e does next: true to make it
+// again. A quiet socket's calls time out every quietSlice and are
+// interrupted by the scheduler's preemption signal; both are the moments
+// the goroutine lets the others of its process run. waited counts the
+// slices of one read.
+func (b *blockingSocket) again(e syscall.Errno, reading bool, waited *time.Duration) bool {
+	switch {
+	case e == syscall.EINTR:
+		if b.raw {
+			runtime.Gosched()
+		}
+		return true
+	case e != syscall.EAGAIN || !b.raw:
+		return false
+	case reading && b.wait > 0 && *waited+quietSlice >= b.wait:
+		return false // the read's own timeout
+	}
+	*waited += quietSlice
+	runtime.Gosched()
+	return true
+}
+
 // errTimeout is what read returns when the receive timeout passed.
 var errTimeout = errors.New("receive timed out")
 
+// errno turns a failed call's errno into an error.
+func errno(e syscall.Errno) error {
+	if e == syscall.EAGAIN {
+		return errTimeout
+	}
+	return e
+}
+
+// bufPtr is the address of p's first byte; p may be empty.
+func bufPtr(p []byte) uintptr { return uintptr(unsafe.Pointer(unsafe.SliceData(p))) }
+
 func (b *blockingSocket) read(p []byte) (int, error) {
+	var waited time.Duration
 	for {
-		n, err := syscall.Read(b.fd, p)
-		switch {
-		case err == syscall.EINTR:
-			continue
-		case err == syscall.EAGAIN:
-			return 0, errTimeout
-		case err != nil:
-			return 0, err
-		case n == 0 && len(p) > 0:
+		n, e := b.call(syscall.SYS_READ, uintptr(b.fd), bufPtr(p), uintptr(len(p)), 0, 0, 0)
+		if e != 0 {
+			if b.again(e, true, &waited) {
+				continue
+			}
+			return 0, errno(e)
+		}
+		if n == 0 && len(p) > 0 {
 			return 0, errEOF
 		}
-		return n, nil
+		return int(n), nil
 	}
 }
 
@@ -66,15 +143,16 @@ func (b *blockingSocket) readFull(p []byte) error {
 }
 
 func (b *blockingSocket) write(p []byte) error {
+	var waited time.Duration
 	for done := 0; done < len(p); {
-		n, err := syscall.Write(b.fd, p[done:])
-		if err == syscall.EINTR {
-			continue
+		n, e := b.call(syscall.SYS_WRITE, uintptr(b.fd), bufPtr(p[done:]), uintptr(len(p)-done), 0, 0, 0)
+		if e != 0 {
+			if b.again(e, false, &waited) {
+				continue
+			}
+			return errno(e)
 		}
-		if err != nil {
-			return err
-		}
-		done += n
+		done += int(n)
 	}
 	return nil
 }
@@ -90,38 +168,43 @@ type peer struct {
 
 // recvFrom reads one datagram into p (not empty) and its sender into from.
 func (b *blockingSocket) recvFrom(p []byte, from *peer) (int, error) {
+	var waited time.Duration
 	for {
 		from.len = syscall.SizeofSockaddrAny
-		n, _, e := syscall.Syscall6(syscall.SYS_RECVFROM, uintptr(b.fd), uintptr(unsafe.Pointer(&p[0])), uintptr(len(p)), 0,
+		n, e := b.call(syscall.SYS_RECVFROM, uintptr(b.fd), bufPtr(p), uintptr(len(p)), 0,
 			uintptr(unsafe.Pointer(&from.sa)), uintptr(unsafe.Pointer(&from.len)))
-		switch e {
-		case 0:
+		if e == 0 {
 			return int(n), nil
-		case syscall.EINTR:
-			continue
-		case syscall.EAGAIN:
-			return 0, errTimeout
 		}
-		return 0, e
+		if !b.again(e, true, &waited) {
+			return 0, errno(e)
+		}
 	}
 }
 
 // sendTo sends p (not empty) to a sender recvFrom read.
 func (b *blockingSocket) sendTo(p []byte, to *peer) error {
+	var waited time.Duration
 	for {
-		_, _, e := syscall.Syscall6(syscall.SYS_SENDTO, uintptr(b.fd), uintptr(unsafe.Pointer(&p[0])), uintptr(len(p)), 0,
+		_, e := b.call(syscall.SYS_SENDTO, uintptr(b.fd), bufPtr(p), uintptr(len(p)), 0,
 			uintptr(unsafe.Pointer(&to.sa)), uintptr(to.len))
 		if e == 0 {
 			return nil
 		}
-		if e != syscall.EINTR {
-			return e
+		if !b.again(e, false, &waited) {
+			return errno(e)
 		}
 	}
 }
 
-// setReadTimeout bounds every read (SO_RCVTIMEO); 0 waits for ever.
+// setReadTimeout bounds every read (SO_RCVTIMEO); 0 waits for ever. A
+// quiet socket's kernel timeout stays at most quietSlice; read counts the
+// slices.
 func (b *blockingSocket) setReadTimeout(d time.Duration) error {
+	b.wait = d
+	if b.raw && (d == 0 || d > quietSlice) {
+		d = quietSlice
+	}
 	tv := syscall.NsecToTimeval(d.Nanoseconds())
 	return syscall.SetsockoptTimeval(b.fd, syscall.SOL_SOCKET, syscall.SO_RCVTIMEO, &tv)
 }

@@ -1,8 +1,11 @@
 package net
 
 import (
+	"errors"
 	"net"
+	"runtime"
 	"testing"
+	"time"
 )
 
 // The UDP echo answers without allocating: a collection in the middle of a
@@ -55,5 +58,57 @@ func TestUDPEchoAllocatesNothing(t *testing.T) {
 	}
 	if allocs := testing.AllocsPerRun(100, echo); allocs != 0 || failed != nil {
 		t.Errorf("a round trip allocates %.1f times (%v)", allocs, failed)
+	}
+}
+
+// A quiet socket's read keeps its own timeout although the kernel's is a
+// slice of it, and a read blocked with the process's only P still lets
+// another goroutine run and interrupt it.
+func TestQuietReadTimesOutAndIsInterrupted(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	srvConn, err := net.ListenUDP("udp4", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srvConn.Close()
+	cliConn, err := net.DialUDP("udp4", nil, srvConn.LocalAddr().(*net.UDPAddr))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cliConn.Close()
+	cli, err := blocking(cliConn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cli.close()
+	if err := cli.quiet(); err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 64)
+	if err := cli.setReadTimeout(3 * quietSlice); err != nil {
+		t.Fatal(err)
+	}
+	var readErr error
+	var took time.Duration
+	onLockedThread(func() {
+		t0 := time.Now()
+		_, readErr = cli.read(buf)
+		took = time.Since(t0)
+	})
+	if !errors.Is(readErr, errTimeout) || took < 2*quietSlice || took > time.Second {
+		t.Errorf("a read with a timeout of %v ended after %v with %v, want a timeout", 3*quietSlice, took, readErr)
+	}
+
+	if err := cli.setReadTimeout(0); err != nil {
+		t.Fatal(err)
+	}
+	time.AfterFunc(50*time.Millisecond, cli.interrupt)
+	onLockedThread(func() {
+		t0 := time.Now()
+		_, readErr = cli.read(buf)
+		took = time.Since(t0)
+	})
+	if !errors.Is(readErr, errEOF) || took > 2*time.Second {
+		t.Errorf("an interrupted read ended after %v with %v, want EOF", took, readErr)
 	}
 }

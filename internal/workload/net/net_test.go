@@ -3,6 +3,7 @@ package net_test
 import (
 	"context"
 	"net"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -170,5 +171,21 @@ func (listenNote) Sample(string, float64) {}
 func (l listenNote) Note(k, v string) {
 	if k == workload.NoteListening {
 		l.addr <- v
+	}
+}
+
+// Both sides of net.rr in one process with one P still make round trips:
+// they are not quiet then, or they would hold the P each other needs.
+func TestRRInOneProcessWithOneP(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	for _, proto := range []string{"tcp", "udp"} {
+		rec := &recorder{}
+		p := workload.Params{"protocol": proto, "size": 1, "duration": "300ms"}
+		if err := (wnet.RR{}).Run(context.Background(), p, workload.Env{}, rec); err != nil {
+			t.Fatalf("%s: %v", proto, err)
+		}
+		if n := rec.samples["transactions_per_s"]; n < 100 {
+			t.Errorf("%s: %.0f transactions/s with one P, want at least 100", proto, n)
+		}
 	}
 }

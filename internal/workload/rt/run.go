@@ -19,6 +19,8 @@ const seriesChunk = 4096
 // threadSetup is what the task's thread reports once it is ready to measure.
 type threadSetup struct {
 	cpu          int // the CPU it ran on when it started measuring
+	isolation    *sched.Isolation
+	isolated     string // what became of the process's other threads
 	policy       string
 	terms        int
 	calibratedNs int64
@@ -83,6 +85,9 @@ func run(ctx context.Context, c config, env workload.Env, e workload.Emitter) er
 		}
 		t.loop()
 		sched.UnblockPreemption()
+		if setup.isolation != nil {
+			setup.isolation.Restore()
+		}
 	}()
 	setup := <-ready
 	if setup.err != nil {
@@ -115,6 +120,9 @@ func run(ctx context.Context, c config, env workload.Env, e workload.Emitter) er
 		e.Note("work_terms", fmt.Sprintf("%d Leibniz terms a slice, %.0f ns when calibrated (target %d ns)", setup.terms, float64(setup.calibratedNs), t.occupyNs))
 	}
 	e.Note("lock_memory", strconv.FormatBool(c.lockMemory))
+	if setup.isolated != "" {
+		e.Note("other_threads", setup.isolated)
+	}
 	e.Note("clock", "CLOCK_MONOTONIC; sleeps: clock_nanosleep TIMER_ABSTIME on a fixed grid")
 	e.Note("warmup_slices", "1")
 	e.Note("overruns", strconv.Itoa(t.overruns))
@@ -141,6 +149,17 @@ func prepareThread(c config, t *task) threadSetup {
 	if c.cpu >= 0 {
 		if s.err = sched.Pin(c.cpu); s.err != nil {
 			return s
+		}
+		// The process's other threads wait elsewhere; a process that may
+		// run on this CPU only measures with them (and says so).
+		iso, err := sched.KeepOthersOff(c.cpu)
+		switch {
+		case err != nil:
+			iso.Restore()
+			s.isolated = "not kept off CPU " + strconv.Itoa(c.cpu) + ": " + err.Error()
+		default:
+			s.isolation = iso
+			s.isolated = fmt.Sprintf("kept off CPU %d while measuring (%d threads moved)", c.cpu, iso.Moved)
 		}
 	}
 	if s.err = sched.SetThread(c.policy, c.priority); s.err != nil {
