@@ -185,8 +185,11 @@ func TestNetworkInstancesShareTheWire(t *testing.T) {
 	for _, e := range []string{"native", "docker-bridge"} {
 		one, two := tcp["net.tcp/"+e+"/netns:100mbit/1"], tcp["net.tcp/"+e+"/netns:100mbit/2"]
 		// Two flows share one 100 Mbit/s link: their sum is the link's
-		// rate, not twice it.
-		if one < 85 || two < 85 || two > 101 {
+		// rate, not twice it. A few Mbit/s above it are timing, not a
+		// second link: each flow's rate is over its own seconds, and the
+		// one that ends last has the link to itself for its last moments
+		// (a CI run saw 102.0).
+		if one < 85 || two < 85 || two > 106 {
 			t.Errorf("%s: one flow %.1f Mbit/s, two flows together %.1f", e, one, two)
 		}
 	}

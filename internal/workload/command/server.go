@@ -248,7 +248,9 @@ func (Server) Serve(ctx context.Context, p workload.Params, addr string, e workl
 		return fmt.Errorf("starting the server %s: %w", argv[0], err)
 	}
 	lines := make(chan struct{})
+	readDone := make(chan struct{})
 	go func() { // every line kept (bounded); the ready line noticed
+		defer close(readDone)
 		sc := bufio.NewScanner(pr)
 		sc.Buffer(make([]byte, 64<<10), 1<<20)
 		seen := false
@@ -280,6 +282,13 @@ func (Server) Serve(ctx context.Context, p workload.Params, addr string, e workl
 		}
 	}
 	ended := func(err error) error {
+		// The server has exited, but its last lines may still be in the
+		// pipe: read them before saying what it printed (bounded, for a
+		// child that outlived it and holds the pipe open).
+		select {
+		case <-readDone:
+		case <-time.After(time.Second):
+		}
 		mu.Lock()
 		defer mu.Unlock()
 		how := "exited with status 0"
