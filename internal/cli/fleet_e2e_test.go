@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -280,9 +281,12 @@ func TestFleetOverSSH(t *testing.T) {
 			t.Errorf("%s: status %q, want %q (%s)", dev, got[dev].status, w, got[dev].line)
 		}
 	}
-	for dev, text := range map[string]string{"dev-b": "docker-host unavailable", "dev-full": "MB free", "dev-gone": "Connection refused"} {
-		if !strings.Contains(got[dev].line, text) {
-			t.Errorf("%s: the summary should say %q: %s", dev, text, got[dev].line)
+	// dev-gone: ssh's own reason, which Ansible words as the refused
+	// connection or, when the refusal comes mid-handshake, as a broken pipe
+	// (a CI run saw the second).
+	for dev, texts := range map[string][]string{"dev-b": {"docker-host unavailable"}, "dev-full": {"MB free"}, "dev-gone": {"Connection refused", "Broken pipe"}} {
+		if !slices.ContainsFunc(texts, func(text string) bool { return strings.Contains(got[dev].line, text) }) {
+			t.Errorf("%s: the summary should say %q: %s", dev, strings.Join(texts, `" or "`), got[dev].line)
 		}
 	}
 	db := filepath.Join(work, "fleet.db")

@@ -165,6 +165,13 @@ func (i *dockerInstance) stop(ctx context.Context) error {
 		errs = append(errs, err)
 	}
 	err = i.client.ContainerRemove(ctx, i.id, true)
+	for try := 0; try < 3 && err != nil && !docker.IsNotFound(err) && !docker.IsConflict(err) && ctx.Err() == nil; try++ {
+		// Podman sometimes fails to remove the root filesystem of a
+		// container it has just killed (CI saw it with userns=auto, whose
+		// layers are mapped per container); a moment later it succeeds.
+		time.Sleep(time.Duration(300*(try+1)) * time.Millisecond)
+		err = i.client.ContainerRemove(ctx, i.id, true)
+	}
 	if err != nil && !docker.IsNotFound(err) && !docker.IsConflict(err) { // 409: removal already under way
 		errs = append(errs, fmt.Errorf("%w: remove it with boxtax clean", err))
 	}

@@ -17,7 +17,7 @@ import (
 // A workload added to the registry must get an entry here.
 var tinyParams = map[string]workload.Params{
 	"cmd":         {"cmd": "sh -c 'echo 3 frames'", "metrics": []any{"frames=([0-9]+) frames"}},
-	"cmd.server":  {"server": "iperf3 -s --forceflush -B {host} -p {port}", "ready": "Server listening", "client": "iperf3 -c {host} -p {port} -n 1M -J", "parse": "none", "metrics": []any{"bytes=json:.end.sum_received.bytes"}},
+	"cmd.server":  {"server": "iperf3 -s --forceflush -B {host} -p {port}", "ready": "Server listening", "client": "iperf3 -c {host} -p {port} -n 1M -J", "parse": "none", "metrics": []any{"bytes=json:.end.sum_sent.bytes"}},
 	"cpu.prime":   {"duration": "50ms", "max_prime": 2000},
 	"cpu.linpack": {"n": 60, "repeats": 2},
 	"mem.stream":  {"array_size": 10000, "ntimes": 3},
