@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/boxtax/boxtax/internal/workload"
 )
 
 // An environment option switches one mechanism of a container: its network
@@ -225,28 +227,17 @@ func checkMemory(s string) (string, error) {
 	return strings.ToLower(s), nil
 }
 
-// memoryBytes is the size a memory option says.
+// memoryBytes is the size a memory option says, read as every size in
+// boxtax is (workload.ParseBytes: 512m, 2g, 1GiB...).
 func memoryBytes(s string) (int64, error) {
-	t := strings.ToLower(s)
-	mult := int64(1)
-	switch {
-	case strings.HasSuffix(t, "g"):
-		mult, t = 1<<30, strings.TrimSuffix(t, "g")
-	case strings.HasSuffix(t, "m"):
-		mult, t = 1<<20, strings.TrimSuffix(t, "m")
-	case strings.HasSuffix(t, "k"):
-		mult, t = 1<<10, strings.TrimSuffix(t, "k")
-	case strings.HasSuffix(t, "b"):
-		t = strings.TrimSuffix(t, "b")
-	}
-	n, err := strconv.ParseInt(t, 10, 64)
-	if err != nil || n <= 0 || n > (1<<62)/mult {
+	n, err := workload.ParseBytes(s)
+	if err != nil || n <= 0 {
 		return 0, fmt.Errorf("%q is not a size (e.g. 512m or 2g)", s)
 	}
-	if n*mult < 6<<20 {
+	if n < 6<<20 {
 		return 0, fmt.Errorf("%q is below the 6 MiB an engine accepts as a memory limit", s)
 	}
-	return n * mult, nil
+	return n, nil
 }
 
 func checkWord(s string) (string, error) {
