@@ -55,11 +55,13 @@ func (f *firstWrite) Write(p []byte) (int, error) {
 	return f.w.Write(p)
 }
 
-// Start starts a worker as spec says and reads its protocol lines until its
-// output ends. The caller must Stop it.
+// Start starts a worker as spec says and reads its protocol lines as they
+// come. The caller ends it with Finish or EndServer, or with Stop and then
+// Output.
 func Start(ctx context.Context, e env.Environment, spec env.Spec) (*Process, error) {
 	p := begin()
 	if err := p.start(ctx, e, spec); err != nil {
+		p.Output() // ends the reading
 		return nil, err
 	}
 	return p, nil
@@ -94,13 +96,11 @@ func begin() *Process {
 	return p
 }
 
-// start starts the worker; when it cannot, its output is closed.
+// start starts the worker and watches for its exit.
 func (p *Process) start(ctx context.Context, e env.Environment, spec env.Spec) error {
 	p.requested = time.Now()
 	inst, err := e.Start(ctx, spec, &p.first, p.stderr)
 	if err != nil {
-		p.pw.Close()
-		<-p.decoded
 		return err
 	}
 	p.inst = inst
