@@ -3,7 +3,6 @@ package worker
 import (
 	"flag"
 	"io"
-	"reflect"
 	"testing"
 )
 
@@ -26,7 +25,7 @@ func TestArgsAreReadBackByAddFlags(t *testing.T) {
 		if err := fs.Parse(args[1:]); err != nil {
 			t.Fatalf("%v: %v", args, err)
 		}
-		if !reflect.DeepEqual(got, inv) {
+		if got != inv {
 			t.Errorf("%v read back as %+v, want %+v", args, got, inv)
 		}
 		// A native environment adds the pin flag after the arguments.

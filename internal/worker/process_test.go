@@ -128,7 +128,7 @@ func TestStartStreamsHelloAndListening(t *testing.T) {
 	if err := p.AwaitListening(ctx, 5*time.Second); err == nil || !strings.Contains(err.Error(), "ended before listening") {
 		t.Errorf("a server that ended before listening: %v", err)
 	}
-	if out := p.EndServer(ctx, 0); out.Err == nil || len(out.Messages) != 1 {
+	if out := p.EndServer(ctx, 5*time.Second); out.Err == nil || len(out.Messages) != 1 {
 		t.Errorf("a server that failed by itself: %+v", out)
 	}
 	_, err = Start(ctx, &scripted{startErr: fmt.Errorf("no such image")}, env.Spec{})
