@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/boxtax/boxtax/internal/workload"
+	"github.com/boxtax/boxtax/internal/workload/latency"
 )
 
 // RR is the net.rr workload: request-response transactions, one at a time,
@@ -261,7 +262,7 @@ func (RR) Client(ctx context.Context, p workload.Params, addr string, e workload
 	stop := context.AfterFunc(ctx, sock.interrupt)
 	defer stop()
 
-	rtts := new(rttHistogram)
+	rtts := new(latency.Histogram)
 	var elapsed time.Duration
 	var lost int64
 	onLockedThread(func() { elapsed, lost, err = transact(sock, c, rtts) })
@@ -271,27 +272,27 @@ func (RR) Client(ctx context.Context, p workload.Params, addr string, e workload
 	if err != nil {
 		return err
 	}
-	if rtts.n == 0 {
+	if rtts.Count() == 0 {
 		return fmt.Errorf("no transaction completed in %v", c.duration)
 	}
 	us := func(d time.Duration) float64 { return float64(d) / 1e3 }
 	e.Note("protocol", c.protocol)
 	e.Note("size", strconv.Itoa(c.size))
-	e.Note("transactions", strconv.Itoa(rtts.n))
+	e.Note("transactions", strconv.FormatInt(rtts.Count(), 10))
 	e.Note("lost", strconv.FormatInt(lost, 10))
-	e.Note("rtt_min_us", strconv.FormatFloat(us(rtts.min), 'f', 3, 64))
-	e.Note("rtt_max_us", strconv.FormatFloat(us(rtts.max), 'f', 3, 64))
-	e.Sample("transactions_per_s", float64(rtts.n)/elapsed.Seconds())
-	e.Sample("rtt_mean_us", us(rtts.mean()))
-	e.Sample("rtt_p50_us", us(rtts.percentile(0.50)))
-	e.Sample("rtt_p99_us", us(rtts.percentile(0.99)))
+	e.Note("rtt_min_us", strconv.FormatFloat(us(rtts.Min()), 'f', 3, 64))
+	e.Note("rtt_max_us", strconv.FormatFloat(us(rtts.Max()), 'f', 3, 64))
+	e.Sample("transactions_per_s", float64(rtts.Count())/elapsed.Seconds())
+	e.Sample("rtt_mean_us", us(rtts.Mean()))
+	e.Sample("rtt_p50_us", us(rtts.Quantile(0.50)))
+	e.Sample("rtt_p99_us", us(rtts.Quantile(0.99)))
 	return nil
 }
 
 // transact makes transactions back to back for the duration, counts each
 // one's round-trip time into rtts, and returns the wall time and how many
 // UDP requests got no answer in time.
-func transact(sock *blockingSocket, c rrConfig, rtts *rttHistogram) (elapsed time.Duration, lost int64, err error) {
+func transact(sock *blockingSocket, c rrConfig, rtts *latency.Histogram) (elapsed time.Duration, lost int64, err error) {
 	req := make([]byte, c.size)
 	resp := make([]byte, 65536)
 	udp := c.protocol == "udp"
@@ -316,7 +317,7 @@ func transact(sock *blockingSocket, c rrConfig, rtts *rttHistogram) (elapsed tim
 			k, err := sock.read(resp)
 			if errors.Is(err, errTimeout) {
 				lost++
-				if lost > 100 && rtts.n == 0 {
+				if lost > 100 && rtts.Count() == 0 {
 					return 0, lost, fmt.Errorf("no answer to %d UDP requests: is UDP forwarded to the server?", lost)
 				}
 				continue
@@ -330,7 +331,7 @@ func transact(sock *blockingSocket, c rrConfig, rtts *rttHistogram) (elapsed tim
 		} else if err := sock.readFull(resp[:c.size]); err != nil {
 			return 0, lost, fmt.Errorf("receiving a response: %w", err)
 		}
-		rtts.add(time.Since(t0))
+		rtts.Record(time.Since(t0))
 	}
 	return time.Since(start), lost, nil
 }
