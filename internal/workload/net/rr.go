@@ -133,17 +133,11 @@ func (RR) Serve(ctx context.Context, p workload.Params, addr string, e workload.
 	if err != nil {
 		return err
 	}
-	s, err := listen(addr, c.protocol == "udp")
+	s, ctl, end, err := serveSession(ctx, addr, c.protocol == "udp", e)
 	if err != nil {
 		return err
 	}
-	defer s.close()
-	e.Note(workload.NoteListening, s.addr())
-	ctl, err := s.session(ctx)
-	if err != nil {
-		return err
-	}
-	defer ctl.end()
+	defer end()
 	stop := context.AfterFunc(ctx, s.close)
 	defer stop()
 	var answered int64

@@ -115,17 +115,11 @@ func (TCP) Serve(ctx context.Context, p workload.Params, addr string, e workload
 		return err
 	}
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procsFor(c.streams)))
-	s, err := listen(addr, false)
+	s, ctl, end, err := serveSession(ctx, addr, false, e)
 	if err != nil {
 		return err
 	}
-	defer s.close()
-	e.Note(workload.NoteListening, s.addr())
-	ctl, err := s.session(ctx)
-	if err != nil {
-		return err
-	}
-	defer ctl.end()
+	defer end()
 	conns, err := s.dataConns(ctx, c.streams, ctl)
 	if err != nil {
 		return err
