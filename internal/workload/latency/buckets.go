@@ -16,21 +16,39 @@ const (
 	Buckets  = highBase + (64-21)*perOctave            // 39,040
 )
 
-// BucketOf is the bucket of a value in nanoseconds.
+// BucketOf is the bucket of a value in nanoseconds: within the values of
+// one bit length the buckets are ns>>shift from a base, both taken from a
+// table by that length, so that recording makes no branch and Record is
+// small enough to be inlined where it is called.
 func BucketOf(ns uint64) int {
-	switch {
-	case ns < exactBelow:
-		return int(ns)
-	case ns < fineFrom:
-		shift := bits.Len64(ns) - 8 // ns>>shift is in [128, 256); 1..5
-		return lowBase + (shift-1)*perOctave + int(ns>>shift) - perOctave
-	case ns < fineTo:
-		return fineBase + int((ns-fineFrom)>>fineShift)
-	default:
-		shift := bits.Len64(ns) - 8 // 14..56
-		return highBase + (shift-14)*perOctave + int(ns>>shift) - perOctave
-	}
+	l := &byLength[bits.Len64(ns)]
+	return int(l.base) + int(ns>>l.shift)
 }
+
+// byLength holds, for each bit length of a value, the layout of the
+// package comment: exact below 2^8, 128 buckets to a length up to 2^13,
+// 64 ns wide (shift 6) up to 2^21, 128 to a length above.
+var byLength = func() (t [65]struct {
+	base  int32
+	shift uint8
+}) {
+	for n := range t {
+		l := &t[n]
+		switch {
+		case n <= 8: // 0 .. 255: itself
+		case n <= 13: // ns>>shift is in [128, 256)
+			l.shift = uint8(n - 8)
+			l.base = int32(lowBase + (n-9)*perOctave - perOctave)
+		case n <= 21: // (ns-fineFrom)>>6 == ns>>6 - fineFrom>>6
+			l.shift = fineShift
+			l.base = int32(fineBase - fineFrom>>fineShift)
+		default:
+			l.shift = uint8(n - 8)
+			l.base = int32(highBase + (n-22)*perOctave - perOctave)
+		}
+	}
+	return t
+}()
 
 // BucketRange is the smallest value of bucket i and its width, in ns.
 func BucketRange(i int) (lo, width uint64) {
