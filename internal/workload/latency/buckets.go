@@ -4,16 +4,12 @@ import "math/bits"
 
 // The bucket layout; see the package comment.
 const (
-	exactBelow = 256     // values below are a bucket each
-	perOctave  = 128     // buckets per power of two outside the fine range
-	fineFrom   = 1 << 13 // 8,192 ns: where 128 per power of two grow wider than 64 ns
-	fineTo     = 1 << 21 // 2,097,152 ns
-	fineShift  = 6       // fine buckets are 1<<6 = 64 ns wide
-
-	lowBase  = exactBelow                              // 2^8 .. 2^13, 128 per power of two
-	fineBase = lowBase + 5*perOctave                   // 2^13 .. 2^21, 64 ns wide
-	highBase = fineBase + (fineTo-fineFrom)>>fineShift // 2^21 .. 2^64, 128 per power of two
-	Buckets  = highBase + (64-21)*perOctave            // 39,040
+	subBits    = 8             // 2^8 = 256 buckets per power of two
+	perOctave  = 1 << subBits  // 256
+	exactBelow = 2 * perOctave // 512: values below are a bucket each
+	// Buckets is the number of buckets: the exact ones, then 256 for each
+	// bit length from 10 to 64.
+	Buckets = exactBelow + (64-subBits-1)*perOctave // 14,592
 )
 
 // BucketOf is the bucket of a value in nanoseconds: within the values of
@@ -26,46 +22,30 @@ func BucketOf(ns uint64) int {
 }
 
 // byLength holds, for each bit length of a value, the layout of the
-// package comment: exact below 2^8, 128 buckets to a length up to 2^13,
-// 64 ns wide (shift 6) up to 2^21, 128 to a length above.
+// package comment: exact up to a length of 9 (below 512), then for each
+// longer length n the value shifted right by n-9, which is in [256, 512).
 var byLength = func() (t [65]struct {
 	base  int32
 	shift uint8
 }) {
 	for n := range t {
-		l := &t[n]
-		switch {
-		case n <= 8: // 0 .. 255: itself
-		case n <= 13: // ns>>shift is in [128, 256)
-			l.shift = uint8(n - 8)
-			l.base = int32(lowBase + (n-9)*perOctave - perOctave)
-		case n <= 21: // (ns-fineFrom)>>6 == ns>>6 - fineFrom>>6
-			l.shift = fineShift
-			l.base = int32(fineBase - fineFrom>>fineShift)
-		default:
-			l.shift = uint8(n - 8)
-			l.base = int32(highBase + (n-22)*perOctave - perOctave)
+		if n <= subBits+1 {
+			continue // 0 .. 511: itself
 		}
+		t[n].shift = uint8(n - subBits - 1)
+		t[n].base = int32(exactBelow + (n-subBits-2)*perOctave - perOctave)
 	}
 	return t
 }()
 
 // BucketRange is the smallest value of bucket i and its width, in ns.
 func BucketRange(i int) (lo, width uint64) {
-	switch {
-	case i < lowBase:
+	if i < exactBelow {
 		return uint64(i), 1
-	case i < fineBase:
-		j := i - lowBase
-		shift := j/perOctave + 1
-		return uint64(perOctave+j%perOctave) << shift, 1 << shift
-	case i < highBase:
-		return fineFrom + uint64(i-fineBase)<<fineShift, 1 << fineShift
-	default:
-		j := i - highBase
-		shift := j/perOctave + 14
-		return uint64(perOctave+j%perOctave) << shift, 1 << shift
 	}
+	j := i - exactBelow
+	shift := j/perOctave + 1
+	return uint64(perOctave+j%perOctave) << shift, 1 << shift
 }
 
 // BucketMid is the middle of bucket i in nanoseconds: the value a
