@@ -11,6 +11,7 @@ import (
 
 	"github.com/boxtax/boxtax/internal/crash"
 	"github.com/boxtax/boxtax/internal/env"
+	"github.com/boxtax/boxtax/internal/hostprog"
 	"github.com/boxtax/boxtax/internal/workload"
 )
 
@@ -28,7 +29,7 @@ type Process struct {
 	requested time.Time // when the environment was asked to start it
 	pw        *io.PipeWriter
 	first     firstWrite
-	stderr    *tail
+	stderr    *hostprog.Tail
 
 	hello     chan struct{} // closed at its hello, or when its output ends
 	listening chan struct{} // closed at its listening note
@@ -70,7 +71,7 @@ func Start(ctx context.Context, e env.Environment, spec env.Spec) (*Process, err
 // begin makes a process and starts reading its output.
 func begin() *Process {
 	pr, pw := io.Pipe()
-	p := &Process{pw: pw, stderr: &tail{max: stderrKept}, hello: make(chan struct{}), listening: make(chan struct{}),
+	p := &Process{pw: pw, stderr: newStderrTail(stderrKept), hello: make(chan struct{}), listening: make(chan struct{}),
 		exited: make(chan struct{}), decoded: make(chan struct{})}
 	p.first.w = pw
 	var helloOnce, listeningOnce sync.Once
@@ -182,7 +183,7 @@ func (p *Process) Output() Output {
 	<-p.decoded
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	out := Output{Messages: p.messages, DecodeErr: p.decodeErr, Stderr: p.stderr.suffix()}
+	out := Output{Messages: p.messages, DecodeErr: p.decodeErr, Stderr: stderrSuffix(p.stderr)}
 	if p.inst != nil {
 		out.Settings = p.inst.Settings()
 	}
