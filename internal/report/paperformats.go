@@ -48,7 +48,7 @@ func WritePapers(w io.Writer, format string, r *Report, cmps []PaperComparison) 
 }
 
 func (r *Report) paperHeading() string {
-	_, host := hostFacts(r.Study.Host)
+	_, host := hostFacts(r.host)
 	return fmt.Sprintf("study %d %q (%s); this machine: %s", r.Study.ID, r.Study.Name, r.Study.Status, host)
 }
 
@@ -96,7 +96,7 @@ func confName(row PaperRow) string {
 
 func writePapersMarkdown(w io.Writer, r *Report, cmps []PaperComparison) error {
 	fmt.Fprintf(w, "# Published values beside study %d: %s\n\n", r.Study.ID, mdEscape(r.Study.Name))
-	_, host := hostFacts(r.Study.Host)
+	_, host := hostFacts(r.host)
 	fmt.Fprintf(w, "- this machine: %s\n- published: baseline as mean (std), containers as %% deviation from it (std); this machine: the same with the 95 %% CI of the deviation, ** when it excludes 0\n", mdEscape(host))
 	paper := ""
 	for _, c := range cmps {
@@ -180,7 +180,7 @@ func writePapersJSON(w io.Writer, r *Report, cmps []PaperComparison) error {
 
 func writePapersLaTeX(w io.Writer, r *Report, cmps []PaperComparison) error {
 	fmt.Fprintf(w, "%% boxtax: published values beside study %d (%s); needs \\usepackage{booktabs}.\n", r.Study.ID, oneLine(r.Study.Name))
-	_, host := hostFacts(r.Study.Host)
+	_, host := hostFacts(r.host)
 	for _, c := range cmps {
 		fmt.Fprintf(w, "\\begin{table}[htbp]\n\\centering\n\\caption{%s of %s (%s) beside this machine (%s): baseline as mean (std), containers as \\%% deviation from it (std); this machine with the 95\\,\\%% confidence interval, $^{*}$ when it excludes 0.}\n",
 			texEscape(c.Table), texEscape(c.Citation), texEscape(c.Title), texEscape(host))
