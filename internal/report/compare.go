@@ -1,10 +1,8 @@
 package report
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
-	"sort"
 	"strings"
 
 	"github.com/boxtax/boxtax/internal/stats"
@@ -167,33 +165,18 @@ func comparedStudy(label string, r *Report) ComparedStudy {
 }
 
 // CompareFormats lists the formats a comparison can be written in.
-func CompareFormats() []string {
-	var names []string
-	for n := range compareFormats {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
-}
+func CompareFormats() []string { return compareFormats.names() }
 
-var compareFormats = map[string]func(io.Writer, *Comparison) error{
+var compareFormats = formatSet[*Comparison]{
 	"table":    writeCompareTable,
 	"markdown": writeCompareMarkdown,
-	"json": func(w io.Writer, c *Comparison) error {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(c)
-	},
+	"json":     func(w io.Writer, c *Comparison) error { return writeIndented(w, c) },
 }
 
 // WriteComparison renders c in the named format; an unknown name lists the
 // valid ones.
 func WriteComparison(w io.Writer, format string, c *Comparison) error {
-	fn, ok := compareFormats[format]
-	if !ok {
-		return fmt.Errorf("unknown comparison format %q; valid formats: %s", format, strings.Join(CompareFormats(), ", "))
-	}
-	return fn(w, c)
+	return compareFormats.write(w, format, c, "unknown comparison format %q")
 }
 
 // letter names the i-th study in table headings: A, B, C ...

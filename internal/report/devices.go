@@ -1,7 +1,6 @@
 package report
 
 import (
-	"encoding/json"
 	"fmt"
 	"html/template"
 	"io"
@@ -46,35 +45,20 @@ func NewDevices(reports []*Report) *Devices {
 }
 
 // DeviceFormats lists the formats a report by device can be written in.
-func DeviceFormats() []string {
-	var names []string
-	for n := range deviceFormats {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
-}
+func DeviceFormats() []string { return deviceFormats.names() }
 
-var deviceFormats = map[string]func(io.Writer, *Devices) error{
+var deviceFormats = formatSet[*Devices]{
 	"table":    writeDevicesTable,
 	"markdown": writeDevicesMarkdown,
 	"csv":      writeDevicesCSV,
 	"html":     writeDevicesHTML,
-	"json": func(w io.Writer, d *Devices) error {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(d)
-	},
+	"json":     func(w io.Writer, d *Devices) error { return writeIndented(w, d) },
 }
 
 // WriteDevices renders d in the named format; an unknown name lists the
 // valid ones.
 func WriteDevices(w io.Writer, format string, d *Devices) error {
-	fn, ok := deviceFormats[format]
-	if !ok {
-		return fmt.Errorf("unknown format %q for a report by host; valid formats: %s", format, strings.Join(DeviceFormats(), ", "))
-	}
-	return fn(w, d)
+	return deviceFormats.write(w, format, d, "unknown format %q for a report by host")
 }
 
 // envs is every environment of any device, the first device's order first,

@@ -1,36 +1,52 @@
 package report
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 )
 
 // Writer renders a report in one format.
 type Writer func(w io.Writer, r *Report) error
 
-var formats = map[string]Writer{}
+// formatSet names the writers of one kind of document: a report, a
+// comparison of studies, a report by device.
+type formatSet[T any] map[string]func(io.Writer, T) error
+
+// names lists the formats, sorted.
+func (fs formatSet[T]) names() []string { return slices.Sorted(maps.Keys(fs)) }
+
+// write renders v in the named format. An unknown name is an error that
+// says what it is (unknown, a format string with the name's %q) and lists
+// the valid ones.
+func (fs formatSet[T]) write(w io.Writer, format string, v T, unknown string) error {
+	fn, ok := fs[format]
+	if !ok {
+		return fmt.Errorf("%s; valid formats: %s", fmt.Sprintf(unknown, format), strings.Join(fs.names(), ", "))
+	}
+	return fn(w, v)
+}
+
+// writeIndented prints v as indented JSON, the form of every JSON document.
+func writeIndented(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+var formats = formatSet[*Report]{}
 
 func registerFormat(name string, fn Writer) { formats[name] = fn }
 
 // Formats lists the format names.
-func Formats() []string {
-	var names []string
-	for n := range formats {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
-}
+func Formats() []string { return formats.names() }
 
 // Write renders r in the named format; an unknown name lists the valid ones.
 func Write(w io.Writer, format string, r *Report) error {
-	fn, ok := formats[format]
-	if !ok {
-		return fmt.Errorf("unknown report format %q; valid formats: %s", format, strings.Join(Formats(), ", "))
-	}
-	return fn(w, r)
+	return formats.write(w, format, r, "unknown report format %q")
 }
 
 // row is one line of the overhead table: one metric of one row group, with a

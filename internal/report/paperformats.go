@@ -1,10 +1,10 @@
 package report
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 	"text/tabwriter"
 )
@@ -28,14 +28,7 @@ var paperFormats = map[string]paperWriter{
 
 // PaperFormats lists the formats a comparison with published values can be
 // written in.
-func PaperFormats() []string {
-	var names []string
-	for n := range paperFormats {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
-}
+func PaperFormats() []string { return slices.Sorted(maps.Keys(paperFormats)) }
 
 // WritePapers prints published tables beside the report's numbers (html: the
 // whole report, with every row of these tables).
@@ -173,9 +166,7 @@ func writePapersJSON(w io.Writer, r *Report, cmps []PaperComparison) error {
 		Study  StudyInfo         `json:"study"`
 		Tables []PaperComparison `json:"tables"`
 	}{PaperSchema, r.Study, cmps}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(doc)
+	return writeIndented(w, doc)
 }
 
 func writePapersLaTeX(w io.Writer, r *Report, cmps []PaperComparison) error {

@@ -1,7 +1,6 @@
 package report
 
 import (
-	"encoding/json"
 	"io"
 	"strconv"
 )
@@ -57,7 +56,5 @@ func (r *Report) tidyRows(factors []string) [][]string {
 
 // writeJSON prints the boxtax.report/v1 document.
 func writeJSON(w io.Writer, r *Report) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(r)
+	return writeIndented(w, r)
 }
