@@ -61,13 +61,7 @@ func writePapersTable(w io.Writer, r *Report, cmps []PaperComparison) error {
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		fmt.Fprintf(tw, "column\tconf\t%s\tthis machine\tcell compared\tboxtax\n", strings.Join(c.Devices, "\t"))
 		for _, row := range c.Rows {
-			col, bt := "", ""
-			if row.First {
-				col, bt = row.Column, row.Boxtax
-			}
-			if row.OwnMapping {
-				bt = row.Boxtax
-			}
+			col, bt := row.shown()
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", col, confName(row), strings.Join(row.Published, "\t"), row.Ours, orDash(row.Cell), bt)
 		}
 		if err := tw.Flush(); err != nil {
@@ -78,6 +72,19 @@ func writePapersTable(w io.Writer, r *Report, cmps []PaperComparison) error {
 		}
 	}
 	return nil
+}
+
+// shown is the column and the boxtax metric a table prints on the row:
+// both on the first row of a column, the metric also on a row that maps to
+// one of its own.
+func (row PaperRow) shown() (column, boxtax string) {
+	if row.First {
+		column, boxtax = row.Column, row.Boxtax
+	}
+	if row.OwnMapping {
+		boxtax = row.Boxtax
+	}
+	return column, boxtax
 }
 
 func confName(row PaperRow) string {
@@ -108,13 +115,7 @@ func writePapersMarkdown(w io.Writer, r *Report, cmps []PaperComparison) error {
 		head = append(head, "this machine", "cell compared", "boxtax")
 		fmt.Fprintf(w, "| %s |\n|%s\n", strings.Join(head, " | "), strings.Repeat("---|", len(head)))
 		for _, row := range c.Rows {
-			col, bt := "", ""
-			if row.First {
-				col, bt = row.Column, row.Boxtax
-			}
-			if row.OwnMapping {
-				bt = row.Boxtax
-			}
+			col, bt := row.shown()
 			cells := []string{mdEscape(col), mdEscape(confName(row))}
 			for _, p := range row.Published {
 				cells = append(cells, mdEscape(p))
