@@ -37,10 +37,10 @@ var deadlineMetrics = []string{"slice_used_pct", "violations_pct", "latency_p50_
 // studyFacts is a stored study as the datasets need it.
 type studyFacts struct {
 	*study.Stored
-	label   string      // the device label (hostinfo.Host.Label)
-	kernel  string      // rt or vanilla
-	runs    []store.Run // the ok, measured ones
-	byRunID map[int64]map[string]store.Sample
+	label    string      // the device label (hostinfo.Host.Label)
+	kernel   string      // rt or vanilla
+	measured []store.Run // the ok, measured runs (Runs holds them all)
+	byRunID  map[int64]map[string]store.Sample
 }
 
 // FromStudies reads the ok, measured runs of stored studies into datasets: for
@@ -119,7 +119,7 @@ func FromStudies(ctx context.Context, studies []*study.Stored, o StudyOptions) (
 	var names []string // in the order the specs list them, those that ran
 	ran := func(n string) bool {
 		return slices.ContainsFunc(facts, func(f *studyFacts) bool {
-			return slices.ContainsFunc(f.runs, func(r store.Run) bool { return r.Workload == n })
+			return slices.ContainsFunc(f.measured, func(r store.Run) bool { return r.Workload == n })
 		})
 	}
 	for _, f := range facts {
@@ -130,7 +130,7 @@ func FromStudies(ctx context.Context, studies []*study.Stored, o StudyOptions) (
 		}
 	}
 	for _, f := range facts {
-		for _, r := range f.runs {
+		for _, r := range f.measured {
 			if !slices.Contains(names, r.Workload) {
 				names = append(names, r.Workload)
 			}
@@ -171,7 +171,7 @@ func readStudy(s *study.Stored) (*studyFacts, error) {
 	}
 	for _, r := range s.Runs {
 		if r.Status == store.RunOK && !r.Warmup {
-			f.runs = append(f.runs, r)
+			f.measured = append(f.measured, r)
 		}
 	}
 	for _, smp := range s.Samples {
@@ -217,7 +217,7 @@ func readWorkload(ctx context.Context, facts []*studyFacts, name string, factors
 	runs := 0
 	var scenario []runMetrics
 	for _, f := range facts {
-		for _, r := range f.runs {
+		for _, r := range f.measured {
 			if r.Workload != name {
 				continue
 			}
