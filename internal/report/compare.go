@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/boxtax/boxtax/internal/registry"
 	"github.com/boxtax/boxtax/internal/stats"
 )
 
@@ -165,18 +166,24 @@ func comparedStudy(label string, r *Report) ComparedStudy {
 }
 
 // CompareFormats lists the formats a comparison can be written in.
-func CompareFormats() []string { return compareFormats.names() }
+func CompareFormats() []string { return compareFormats.Names() }
 
-var compareFormats = formatSet[*Comparison]{
-	"table":    writeCompareTable,
-	"markdown": writeCompareMarkdown,
-	"json":     func(w io.Writer, c *Comparison) error { return writeIndented(w, c) },
+var compareFormats = registry.Registry[func(io.Writer, *Comparison) error]{Unknown: "unknown comparison format %q; valid formats: %s"}
+
+func init() {
+	compareFormats.Register("table", writeCompareTable)
+	compareFormats.Register("markdown", writeCompareMarkdown)
+	compareFormats.Register("json", writeJSON[*Comparison])
 }
 
 // WriteComparison renders c in the named format; an unknown name lists the
 // valid ones.
 func WriteComparison(w io.Writer, format string, c *Comparison) error {
-	return compareFormats.write(w, format, c, "unknown comparison format %q")
+	fn, err := compareFormats.Lookup(format)
+	if err != nil {
+		return err
+	}
+	return fn(w, c)
 }
 
 // letter names the i-th study in table headings: A, B, C ...

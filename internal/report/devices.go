@@ -11,6 +11,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/boxtax/boxtax/internal/hostinfo"
+	"github.com/boxtax/boxtax/internal/registry"
 	"github.com/boxtax/boxtax/internal/report/plot"
 )
 
@@ -45,20 +46,26 @@ func NewDevices(reports []*Report) *Devices {
 }
 
 // DeviceFormats lists the formats a report by device can be written in.
-func DeviceFormats() []string { return deviceFormats.names() }
+func DeviceFormats() []string { return deviceFormats.Names() }
 
-var deviceFormats = formatSet[*Devices]{
-	"table":    writeDevicesTable,
-	"markdown": writeDevicesMarkdown,
-	"csv":      writeDevicesCSV,
-	"html":     writeDevicesHTML,
-	"json":     func(w io.Writer, d *Devices) error { return writeIndented(w, d) },
+var deviceFormats = registry.Registry[func(io.Writer, *Devices) error]{Unknown: "unknown format %q for a report by host; valid formats: %s"}
+
+func init() {
+	deviceFormats.Register("table", writeDevicesTable)
+	deviceFormats.Register("markdown", writeDevicesMarkdown)
+	deviceFormats.Register("csv", writeDevicesCSV)
+	deviceFormats.Register("html", writeDevicesHTML)
+	deviceFormats.Register("json", writeJSON[*Devices])
 }
 
 // WriteDevices renders d in the named format; an unknown name lists the
 // valid ones.
 func WriteDevices(w io.Writer, format string, d *Devices) error {
-	return deviceFormats.write(w, format, d, "unknown format %q for a report by host")
+	fn, err := deviceFormats.Lookup(format)
+	if err != nil {
+		return err
+	}
+	return fn(w, d)
 }
 
 // envs is every environment of any device, the first device's order first,

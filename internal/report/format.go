@@ -1,52 +1,30 @@
 package report
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
-	"maps"
-	"slices"
 	"strings"
+
+	"github.com/boxtax/boxtax/internal/registry"
 )
 
 // Writer renders a report in one format.
 type Writer func(w io.Writer, r *Report) error
 
-// formatSet names the writers of one kind of document: a report, a
-// comparison of studies, a report by device.
-type formatSet[T any] map[string]func(io.Writer, T) error
+var formats = registry.Registry[Writer]{Unknown: "unknown report format %q; valid formats: %s"}
 
-// names lists the formats, sorted.
-func (fs formatSet[T]) names() []string { return slices.Sorted(maps.Keys(fs)) }
-
-// write renders v in the named format. An unknown name is an error that
-// says what it is (unknown, a format string with the name's %q) and lists
-// the valid ones.
-func (fs formatSet[T]) write(w io.Writer, format string, v T, unknown string) error {
-	fn, ok := fs[format]
-	if !ok {
-		return fmt.Errorf("%s; valid formats: %s", fmt.Sprintf(unknown, format), strings.Join(fs.names(), ", "))
-	}
-	return fn(w, v)
-}
-
-// writeIndented prints v as indented JSON, the form of every JSON document.
-func writeIndented(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
-}
-
-var formats = formatSet[*Report]{}
-
-func registerFormat(name string, fn Writer) { formats[name] = fn }
+func registerFormat(name string, fn Writer) { formats.Register(name, fn) }
 
 // Formats lists the format names.
-func Formats() []string { return formats.names() }
+func Formats() []string { return formats.Names() }
 
 // Write renders r in the named format; an unknown name lists the valid ones.
 func Write(w io.Writer, format string, r *Report) error {
-	return formats.write(w, format, r, "unknown report format %q")
+	fn, err := formats.Lookup(format)
+	if err != nil {
+		return err
+	}
+	return fn(w, r)
 }
 
 // row is one line of the overhead table: one metric of one row group, with a
