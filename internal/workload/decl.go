@@ -131,6 +131,24 @@ func (d *Decl) Bytes(dst *int64, name string, def int64, desc string) {
 	}
 }
 
+// ByteCount declares a small size parameter (a payload) listed as a plain
+// number of bytes, 36 rather than "36"; it takes a unit too ("1KiB").
+func (d *Decl) ByteCount(dst *int, name string, def int, desc string) {
+	if p, ok := d.value(name, def, desc); ok {
+		v, err := p.Bytes(name)
+		set(d, dst, int(v), err)
+	}
+}
+
+// BitRate declares a rate in bits per second ("90mbit", "1.5G"); its
+// default is listed as written.
+func (d *Decl) BitRate(dst *float64, name, def, desc string) {
+	if p, ok := d.value(name, def, desc); ok {
+		v, err := p.BitRate(name)
+		set(d, dst, v, err)
+	}
+}
+
 // Func declares a parameter of a form of its own (a list, a mapping, a
 // number or "auto"): its default is listed as given, and parse reads the
 // value (the default when it is not given). parse's error is reported as is,
@@ -166,8 +184,12 @@ func shownNumber(f float64) any {
 }
 
 // FormatDuration is d as a duration parameter is written: "3s", "250ms",
-// "10m" (not time.Duration's "10m0s").
+// whole seconds below two minutes as people write them ("60s", "90s"),
+// and "10m" rather than time.Duration's "10m0s".
 func FormatDuration(d time.Duration) string {
+	if d > 0 && d < 2*time.Minute && d%time.Second == 0 {
+		return strconv.FormatInt(int64(d/time.Second), 10) + "s"
+	}
 	s := d.String()
 	if strings.HasSuffix(s, "m0s") {
 		s = strings.TrimSuffix(s, "0s")

@@ -52,7 +52,7 @@ func TestFormatSizesAndDurations(t *testing.T) {
 		got, want string
 	}{
 		{FormatBytes(0), "0"}, {FormatBytes(4 << 10), "4KiB"}, {FormatBytes(50e6), "50MB"}, {FormatBytes(1000 + 1), "1001"},
-		{FormatDuration(0), "0s"}, {FormatDuration(100 * time.Millisecond), "100ms"}, {FormatDuration(time.Hour), "1h"}, {FormatDuration(90 * time.Second), "1m30s"},
+		{FormatDuration(0), "0s"}, {FormatDuration(100 * time.Millisecond), "100ms"}, {FormatDuration(time.Hour), "1h"}, {FormatDuration(90 * time.Second), "90s"}, {FormatDuration(150 * time.Second), "2m30s"},
 	} {
 		if tt.got != tt.want {
 			t.Errorf("%q, want %q", tt.got, tt.want)

@@ -22,14 +22,11 @@ type serverReport struct {
 	Problems []string    `json:"problems,omitempty"` // programs that died, nodes that did not answer
 }
 
-// Serve implements workload.ClientServer: it starts redis, the nodes and
+// Serve implements workload.Sides: it starts redis, the nodes and
 // nginx listening at addr, serves until the client posts to /_boxtax/end
 // (answering with the nodes' figures) or ctx ends, and stops them all.
-func (Ingest) Serve(ctx context.Context, p workload.Params, addr string, e workload.Emitter) error {
-	c, err := parse(p)
-	if err != nil {
-		return err
-	}
+func (c *config) Serve(ctx context.Context, addr string, e workload.Emitter) error {
+	var err error
 	if addr, err = resolvePort(addr); err != nil {
 		return err
 	}
@@ -124,7 +121,7 @@ func resolvePort(addr string) (string, error) {
 // redis on the address itself. It shows how fast the device simulator can
 // go on this machine, so a run against the deployment can be seen not to
 // be limited by it.
-func serveSink(ctx context.Context, c config, addr string, e workload.Emitter) error {
+func serveSink(ctx context.Context, c *config, addr string, e workload.Emitter) error {
 	n := &node{cfg: nodeConfig{Index: 1}}
 	ln, err := net.Listen("tcp4", addr)
 	if err != nil {
