@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"github.com/boxtax/boxtax/internal/workload"
-	"github.com/boxtax/boxtax/internal/workload/workloadtest"
 	_ "github.com/boxtax/boxtax/internal/workload/all"
+	"github.com/boxtax/boxtax/internal/workload/workloadtest"
 )
 
 // tinyParams make each built-in workload finish in a fraction of a second.
@@ -151,4 +151,3 @@ func TestRunEmitsEveryMetricOnce(t *testing.T) {
 		})
 	}
 }
-

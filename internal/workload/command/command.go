@@ -90,6 +90,12 @@ func (c *config) Declare(d *workload.Decl) {
 	d.Bytes(&c.maxOutput, "max_output", 16<<20, "most bytes of stdout and of stderr kept; a program printing more fails the run")
 }
 
+// config keeps these optional abilities (checked by the compiler).
+var (
+	_ workload.HostChecker = (*config)(nil)
+	_ workload.Requirer    = (*config)(nil)
+)
+
 // argvVar declares a command parameter: a command line or a list of words.
 func argvVar(d *workload.Decl, dst *[]string, name, desc string) {
 	d.Func(name, "", desc, func(v any) (err error) {

@@ -74,6 +74,13 @@ func (s *serverConfig) Declare(d *workload.Decl) {
 	d.Bytes(&s.client.maxOutput, "max_output", 16<<20, "most bytes of stdout and of stderr kept of each program")
 }
 
+// serverConfig keeps these optional abilities (checked by the compiler).
+var (
+	_ workload.HostChecker  = (*serverConfig)(nil)
+	_ workload.Requirer     = (*serverConfig)(nil)
+	_ workload.UntilStopped = (*serverConfig)(nil)
+)
+
 func parseServer(p workload.Params) (*serverConfig, error) {
 	return workload.Parse(p, &serverConfig{})
 }

@@ -45,6 +45,9 @@ func (c *linpackConfig) Declare(d *workload.Decl) {
 	d.Int(&c.repeats, "repeats", 20, "solves of the same system; the best one is reported")
 }
 
+// linpackConfig keeps these optional abilities (checked by the compiler).
+var _ workload.MemoryNeeder = (*linpackConfig)(nil)
+
 // Check implements workload.Checker.
 func (c *linpackConfig) Check() error {
 	// 46340^2 is the largest square below 2^31: n*n must fit a 32-bit int.

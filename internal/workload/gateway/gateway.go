@@ -68,6 +68,12 @@ func (c *config) Declare(d *workload.Decl) {
 	d.Duration(&c.period, "period", time.Second, "how often the agent takes a reading")
 }
 
+// config keeps these optional abilities (checked by the compiler).
+var (
+	_ workload.HostChecker = (*config)(nil)
+	_ workload.Requirer    = (*config)(nil)
+)
+
 // maxClients is the most concurrent clients: far beyond the seed's 150,
 // within what one process's descriptors and ports allow.
 const maxClients = 10000

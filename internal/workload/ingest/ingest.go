@@ -85,6 +85,12 @@ func (c *config) Declare(d *workload.Decl) {
 	d.String(&c.target, "target", targetNginx, "nginx: the deployment under test; sink: an endpoint in the server worker that answers at once, to measure the device simulator's own ceiling")
 }
 
+// config keeps these optional abilities (checked by the compiler).
+var (
+	_ workload.HostChecker = (*config)(nil)
+	_ workload.Requirer    = (*config)(nil)
+)
+
 // Check implements workload.Checker.
 func (c *config) Check() error {
 	switch {

@@ -65,6 +65,9 @@ func (c *cpuConfig) Declare(d *workload.Decl) {
 	d.Duration(&c.duration, "duration", 0, "how long to load the CPUs; 0 runs until stopped, as a background load does")
 }
 
+// cpuConfig keeps these optional abilities (checked by the compiler).
+var _ workload.Requirer = (*cpuConfig)(nil)
+
 // Check implements workload.Checker.
 func (c *cpuConfig) Check() error {
 	var err error

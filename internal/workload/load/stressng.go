@@ -57,6 +57,9 @@ func (c *stressConfig) Declare(d *workload.Decl) {
 	d.Duration(&c.duration, "duration", 0, "how long to run (--timeout); 0 runs until stopped")
 }
 
+// stressConfig keeps these optional abilities (checked by the compiler).
+var _ workload.HostChecker = (*stressConfig)(nil)
+
 // Check implements workload.Checker.
 func (c *stressConfig) Check() error {
 	var err error

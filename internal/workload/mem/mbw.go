@@ -50,6 +50,9 @@ func (c *mbwConfig) Declare(d *workload.Decl) {
 	d.Bytes(&c.block, "block_size", 256<<10, "block of the mcblock test (mbw -b)")
 }
 
+// mbwConfig keeps these optional abilities (checked by the compiler).
+var _ workload.MemoryNeeder = (*mbwConfig)(nil)
+
 // Check implements workload.Checker.
 func (c *mbwConfig) Check() error {
 	size, block := c.size, c.block

@@ -57,6 +57,9 @@ func (c *streamConfig) Declare(d *workload.Decl) {
 	d.Int(&c.threads, "threads", 1, "goroutines per kernel, each on a contiguous chunk of the arrays")
 }
 
+// streamConfig keeps these optional abilities (checked by the compiler).
+var _ workload.MemoryNeeder = (*streamConfig)(nil)
+
 // Configure implements workload.Workload.
 func (Stream) Configure(p workload.Params) (workload.Config, error) { return parseStream(p, sysCPU) }
 

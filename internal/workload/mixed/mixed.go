@@ -74,6 +74,9 @@ func (c *config) Declare(d *workload.Decl) {
 	d.Duration(&c.duration, "duration", 60*time.Second, "how long to load the system; 0 runs until stopped (as a background load). The seed: 300 s")
 }
 
+// config keeps these optional abilities (checked by the compiler).
+var _ workload.MemoryNeeder = (*config)(nil)
+
 // Check implements workload.Checker.
 func (c *config) Check() error {
 	base, ok := levels[c.level]

@@ -91,6 +91,9 @@ func (c *config) Declare(d *workload.Decl) {
 	d.String(&c.topic, "topic", "boxtax/bench", "the topic every client publishes to (mqtt-benchmark -topic)")
 }
 
+// config keeps these optional abilities (checked by the compiler).
+var _ workload.Requirer = (*config)(nil)
+
 // Check implements workload.Checker.
 func (c *config) Check() error {
 	switch {

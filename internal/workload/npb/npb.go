@@ -67,6 +67,9 @@ func (c *npbConfig) Declare(d *workload.Decl) {
 	d.Int(&c.threads, "threads", 0, "goroutines sharing the work, as OMP_NUM_THREADS; 0 uses every CPU the run may use (GOMAXPROCS)")
 }
 
+// npbConfig keeps these optional abilities (checked by the compiler).
+var _ workload.MemoryNeeder = (*npbConfig)(nil)
+
 // Check implements workload.Checker.
 func (c *npbConfig) Check() error {
 	c.class = strings.ToUpper(strings.TrimSpace(c.class))
