@@ -105,7 +105,6 @@ func (c *stressConfig) args() []string {
 
 // Run implements workload.Config.
 func (c *stressConfig) Run(ctx context.Context, _ workload.Env, e workload.Emitter) error {
-	var err error
 	bin, err := exec.LookPath("stress-ng")
 	if err != nil {
 		return fmt.Errorf("stress-ng is not installed here (%w): install it (Debian/Ubuntu: apt-get install stress-ng) or use the built-in load.cpu", err)

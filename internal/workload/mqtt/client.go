@@ -19,7 +19,6 @@ import (
 // delivered, and the session ends with a message to controlTopic that tells
 // the server it may stop the broker.
 func (c *config) Client(ctx context.Context, addr string, e workload.Emitter) error {
-	var err error
 	base := time.Now()
 	ctl, err := dialRetry(ctx, addr, "boxtax-control-"+strconv.FormatInt(base.UnixNano()%1e9, 36))
 	if err != nil {

@@ -126,7 +126,6 @@ func roundTripSocket(ctx context.Context, conn socketConn) (*blockingSocket, err
 // Serve implements workload.Sides: it answers every request until
 // the client ends the session.
 func (c *rrConfig) Serve(ctx context.Context, addr string, e workload.Emitter) error {
-	var err error
 	s, err := listen(addr, c.protocol == "udp")
 	if err != nil {
 		return err
@@ -219,7 +218,6 @@ const udpRRTimeout = 200 * time.Millisecond
 
 // Client implements workload.Sides.
 func (c *rrConfig) Client(ctx context.Context, addr string, e workload.Emitter) error {
-	var err error
 	cs, err := connect(ctx, addr)
 	if err != nil {
 		return err

@@ -102,7 +102,6 @@ func (c *tcpConfig) Run(ctx context.Context, _ workload.Env, e workload.Emitter)
 
 // Serve implements workload.Sides.
 func (c *tcpConfig) Serve(ctx context.Context, addr string, e workload.Emitter) error {
-	var err error
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procsFor(c.streams)))
 	s, err := listen(addr, false)
 	if err != nil {
@@ -145,7 +144,6 @@ func (c *tcpConfig) Serve(ctx context.Context, addr string, e workload.Emitter) 
 
 // Client implements workload.Sides.
 func (c *tcpConfig) Client(ctx context.Context, addr string, e workload.Emitter) error {
-	var err error
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procsFor(c.streams)))
 	cs, err := connect(ctx, addr)
 	if err != nil {

@@ -95,7 +95,6 @@ func (c *udpConfig) Run(ctx context.Context, _ workload.Env, e workload.Emitter)
 
 // Serve implements workload.Sides.
 func (c *udpConfig) Serve(ctx context.Context, addr string, e workload.Emitter) error {
-	var err error
 	s, err := listen(addr, true)
 	if err != nil {
 		return err
@@ -144,7 +143,6 @@ func (c *udpConfig) Serve(ctx context.Context, addr string, e workload.Emitter) 
 
 // Client implements workload.Sides.
 func (c *udpConfig) Client(ctx context.Context, addr string, e workload.Emitter) error {
-	var err error
 	cs, err := connect(ctx, addr)
 	if err != nil {
 		return err

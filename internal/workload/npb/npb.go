@@ -98,13 +98,12 @@ func (w Kernel) Configure(p workload.Params) (workload.Config, error) {
 // Run implements workload.Config: one run of the kernel in the class; a
 // result that does not verify is an error, not a number.
 func (c *npbConfig) Run(ctx context.Context, _ workload.Env, e workload.Emitter) error {
-	w, class, threads := c, c.class, c.threads
-	e.Note("class", class)
-	e.Note("threads", strconv.Itoa(threads))
+	e.Note("class", c.class)
+	e.Note("threads", strconv.Itoa(c.threads))
 	e.Note("gomaxprocs", strconv.Itoa(runtime.GOMAXPROCS(0)))
-	r, err := w.k.run(ctx, class, threads)
+	r, err := c.k.run(ctx, c.class, c.threads)
 	if err != nil {
-		return fmt.Errorf("npb.%s class %s: %w", w.k.name, class, err)
+		return fmt.Errorf("npb.%s class %s: %w", c.k.name, c.class, err)
 	}
 	e.Note("size", r.size)
 	e.Note("verification", "SUCCESSFUL: "+r.verify)
