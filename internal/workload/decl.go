@@ -16,14 +16,14 @@ type Declarer interface {
 	Declare(d *Decl)
 }
 
-// Checker is implemented by configs that check their values once decoded
+// Checker is implemented by configs that check their values once parsed
 // (a size that must be positive, two parameters that exclude each other).
 type Checker interface {
 	Check() error
 }
 
 // Decl is what a Declarer declares its parameters to. While describing it
-// only lists them; while decoding it also sets each bound field from the
+// only lists them; while parsing it also sets each bound field from the
 // parameters (the default where one is not given) and collects every error.
 type Decl struct {
 	params Params // nil: describing only
@@ -39,8 +39,8 @@ func Declared(c Declarer) []Param {
 }
 
 // Parse sets c's fields from p (a parameter p does not give takes its
-// default) and then, when c is a Checker, checks the values. Every bad
-// parameter is reported, not only the first.
+// default) and then, when c is a Checker, checks the values. Every
+// parameter that cannot be read is reported, not only the first.
 func Parse[C Declarer](p Params, c C) (C, error) {
 	if p == nil {
 		p = Params{}
@@ -59,7 +59,7 @@ func Parse[C Declarer](p Params, c C) (C, error) {
 }
 
 // value declares a parameter whose listed default is shown and, when
-// decoding, returns its value and true (the shown default when p does not
+// parsing, returns its value and true (the shown default when p does not
 // give it).
 func (d *Decl) value(name string, shown any, desc string) (Params, bool) {
 	d.list = append(d.list, Param{Name: name, Default: shown, Description: desc})
