@@ -109,13 +109,13 @@ func (c *config) Client(ctx context.Context, addr string, e workload.Emitter) er
 		return ctx.Err()
 	}
 	rep, repErr := endSession(ctx, addr)
-	report(e, c, devices, &rtt, rep, repErr)
+	report(e, *c, devices, &rtt, rep, repErr)
 	e.Note("client_cpu_pct", strconv.FormatFloat(100*cpuUsed.Seconds()/elapsed.Seconds(), 'f', 1, 64))
 	return nil
 }
 
 // report emits the run's figures: the devices' and the nodes'.
-func report(e workload.Emitter, c *config, devices []*device, rtt *histogram, rep serverReport, repErr error) {
+func report(e workload.Emitter, c config, devices []*device, rtt *histogram, rep serverReport, repErr error) {
 	var ok, httpErrs, transportErrs, warmErrs uint64
 	silent := 0 // devices without an acknowledged message: starved, or the system failed them
 	statuses := map[int]uint64{}

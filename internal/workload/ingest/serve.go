@@ -31,7 +31,7 @@ func (c *config) Serve(ctx context.Context, addr string, e workload.Emitter) err
 		return err
 	}
 	if c.target == targetSink {
-		return serveSink(ctx, c, addr, e)
+		return serveSink(ctx, *c, addr, e)
 	}
 	cpus, err := cpuset.Parse(cpuset.Allowed())
 	if err != nil || len(cpus) == 0 {
@@ -121,7 +121,7 @@ func resolvePort(addr string) (string, error) {
 // redis on the address itself. It shows how fast the device simulator can
 // go on this machine, so a run against the deployment can be seen not to
 // be limited by it.
-func serveSink(ctx context.Context, c *config, addr string, e workload.Emitter) error {
+func serveSink(ctx context.Context, c config, addr string, e workload.Emitter) error {
 	n := &node{cfg: nodeConfig{Index: 1}}
 	ln, err := net.Listen("tcp4", addr)
 	if err != nil {

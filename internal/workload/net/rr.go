@@ -254,7 +254,7 @@ func (c *rrConfig) Client(ctx context.Context, addr string, e workload.Emitter) 
 	rtts := new(rttHistogram)
 	var elapsed time.Duration
 	var lost int64
-	onLockedThread(func() { elapsed, lost, err = transact(sock, c, rtts) })
+	onLockedThread(func() { elapsed, lost, err = transact(sock, *c, rtts) })
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
@@ -281,7 +281,7 @@ func (c *rrConfig) Client(ctx context.Context, addr string, e workload.Emitter) 
 // transact makes transactions back to back for the duration, counts each
 // one's round-trip time into rtts, and returns the wall time and how many
 // UDP requests got no answer in time.
-func transact(sock *blockingSocket, c *rrConfig, rtts *rttHistogram) (elapsed time.Duration, lost int64, err error) {
+func transact(sock *blockingSocket, c rrConfig, rtts *rttHistogram) (elapsed time.Duration, lost int64, err error) {
 	req := make([]byte, c.size)
 	resp := make([]byte, 65536)
 	udp := c.protocol == "udp"

@@ -131,7 +131,7 @@ func (c *udpConfig) Serve(ctx context.Context, addr string, e workload.Emitter) 
 		if err := ctl.send(udpReady{Ready: true}); err != nil {
 			return err
 		}
-		sent := sendDatagrams(ctx, c, sess, func(b []byte) error { _, err := s.udp.WriteToUDPAddrPort(b, peer); return err })
+		sent := sendDatagrams(ctx, *c, sess, func(b []byte) error { _, err := s.udp.WriteToUDPAddrPort(b, peer); return err })
 		e.Note("send_errors", strconv.FormatInt(sent.Errors, 10))
 		if err := ctl.send(sent); err != nil {
 			return err
@@ -168,7 +168,7 @@ func (c *udpConfig) Client(ctx context.Context, addr string, e workload.Emitter)
 		if err := cs.ctl.recv(&ready, 30*time.Second); err != nil {
 			return fmt.Errorf("waiting for the server to be ready: %w", err)
 		}
-		sent = sendDatagrams(ctx, c, cs.id, func(b []byte) error { _, err := conn.Write(b); return err })
+		sent = sendDatagrams(ctx, *c, cs.id, func(b []byte) error { _, err := conn.Write(b); return err })
 		if err := cs.ctl.send(sent); err != nil {
 			return err
 		}
@@ -230,7 +230,7 @@ func rateNote(bits float64) string {
 // a NIC's) count against it, so a sender faster than its link is held back
 // instead of overfilling the queue; drops happen only beyond the sender's
 // host, as on a real network.
-func sendDatagrams(ctx context.Context, c *udpConfig, session uint64, send func([]byte) error) udpSent {
+func sendDatagrams(ctx context.Context, c udpConfig, session uint64, send func([]byte) error) udpSent {
 	buf := make([]byte, c.size)
 	var interval time.Duration
 	if c.rateBits > 0 {
