@@ -75,12 +75,7 @@ func (c *randConfig) Run(ctx context.Context, env workload.Env, e workload.Emitt
 	if err != nil {
 		return err
 	}
-	fs := fsType(dir)
-	e.Note("dir", dir)
-	e.Note("fs_type", fs)
-	if w := fsWarning(fs); w != "" {
-		e.Note("fs_warning", w)
-	}
+	noteFS(e, dir)
 	e.Note("sync_every", strconv.Itoa(c.syncEvery))
 
 	// The file is written in blocks of up to 1 MiB, which is quicker.

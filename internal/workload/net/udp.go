@@ -95,17 +95,11 @@ func (c *udpConfig) Run(ctx context.Context, _ workload.Env, e workload.Emitter)
 
 // Serve implements workload.Sides.
 func (c *udpConfig) Serve(ctx context.Context, addr string, e workload.Emitter) error {
-	s, err := listen(addr, true)
+	s, ctl, end, err := serveSession(ctx, addr, true, e)
 	if err != nil {
 		return err
 	}
-	defer s.close()
-	e.Note(workload.NoteListening, s.addr())
-	ctl, err := s.session(ctx)
-	if err != nil {
-		return err
-	}
-	defer ctl.end()
+	defer end()
 	stop := context.AfterFunc(ctx, s.close)
 	defer stop()
 	sess := s.sessionID()
