@@ -42,7 +42,11 @@ func (r *Runner) clientServer(cs workload.ClientServer, run *executedRun, cpuset
 		if err != nil {
 			return worker.Output{Err: err}
 		}
-		p := pairPlan{workload: cs, params: run.Params, inv: inv, client: r.Host}
+		sides, err := cs.ConfigureSides(run.Params)
+		if err != nil {
+			return worker.Output{Err: fmt.Errorf("workload %s: %w", run.Workload, err)}
+		}
+		p := pairPlan{sides: sides, inv: inv, client: r.Host}
 		settings := env.Settings{"wire": level.String()}
 		ownNet := false
 		if n, ok := e.(env.Networked); ok && n.OwnNetwork() {
@@ -100,8 +104,7 @@ func (r *Runner) clientServer(cs workload.ClientServer, run *executedRun, cpuset
 
 // pairPlan says how to run a server and its client.
 type pairPlan struct {
-	workload workload.ClientServer
-	params   map[string]any
+	sides    workload.Sides    // the workload configured with the run's parameters
 	inv      worker.Invocation // the run's worker; each side adds --serve or --client
 	client   env.Environment   // native: the host
 	netns    string            // the client's namespace, "" on the host
@@ -122,7 +125,7 @@ func (p pairPlan) procedure() procedure {
 		var once sync.Once
 		arrive := func() { once.Do(p.allListening.arrive) }
 		for try := 0; try < 3; try++ {
-			port, release, err := takePort(p.hostAddr, p.workload.Protocols(p.params))
+			port, release, err := takePort(p.hostAddr, p.sides.Protocols())
 			if err != nil {
 				out = worker.Output{Err: err}
 				break
@@ -147,7 +150,7 @@ func (p pairPlan) run(ctx context.Context, e env.Environment, spec env.Spec, por
 	listen := target
 	if p.ownNet {
 		listen = net.JoinHostPort("0.0.0.0", strconv.Itoa(port))
-		for _, proto := range p.workload.Protocols(p.params) {
+		for _, proto := range p.sides.Protocols() {
 			spec.Ports = append(spec.Ports, env.Port{Proto: proto, Port: port, HostIP: p.hostAddr})
 		}
 	}
@@ -172,7 +175,7 @@ func (p pairPlan) run(ctx context.Context, e env.Environment, spec env.Spec, por
 	client.Netns, client.CPUSet = p.netns, p.clientCPUs
 	cout := worker.Run(ctx, p.client, client)
 	grace := serverEndGrace
-	if _, ok := p.workload.(workload.UntilStopped); ok {
+	if _, ok := p.sides.(workload.UntilStopped); ok {
 		grace = 0 // stopped at once, as its workload expects
 	}
 	return worker.Pair(cout, srv.EndServer(ctx, grace), target), false

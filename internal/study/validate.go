@@ -96,7 +96,7 @@ func (s *Spec) Validate(envNames []string) error {
 				}
 			}
 		}
-		if _, err := workload.Prepare(wl, params); err != nil {
+		if _, _, err := workload.Prepare(wl, params); err != nil {
 			bad(w.Pos, "%v", err)
 		}
 	}
@@ -160,7 +160,7 @@ func (s *Spec) Validate(envNames []string) error {
 					bad(f.Pos, "background factor %q, level %q: %v", f.Name, name, err)
 					continue
 				}
-				if _, err := workload.Prepare(wl, bg.Params); err != nil {
+				if _, _, err := workload.Prepare(wl, bg.Params); err != nil {
 					bad(f.Pos, "background factor %q, level %q: %v", f.Name, name, err)
 				}
 			}

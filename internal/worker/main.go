@@ -61,7 +61,7 @@ func Main(ctx context.Context, inv Invocation, stdout io.Writer, version string)
 	if err := json.Unmarshal([]byte(inv.Params), &raw); err != nil {
 		return fail(usagef("--params is not a JSON object: %v", err))
 	}
-	params, err := workload.Prepare(wl, raw)
+	_, cfg, err := workload.Prepare(wl, raw)
 	if err != nil {
 		return fail(UsageError{err})
 	}
@@ -73,7 +73,7 @@ func Main(ctx context.Context, inv Invocation, stdout io.Writer, version string)
 		defer os.RemoveAll(dir)
 	}
 	start := time.Now()
-	if err := runSide(ctx, wl, params, inv, workload.Env{ScratchDir: dir}, em); err != nil {
+	if err := runSide(ctx, cfg, inv, workload.Env{ScratchDir: dir}, em); err != nil {
 		return fail(fmt.Errorf("%s: %w", inv.Workload, err))
 	}
 	em.Send(workload.Message{Kind: workload.KindDone, Elapsed: time.Since(start).Nanoseconds()})
@@ -81,18 +81,18 @@ func Main(ctx context.Context, inv Invocation, stdout io.Writer, version string)
 }
 
 // runSide runs the whole workload, or one side of a client-server one.
-func runSide(ctx context.Context, wl workload.Workload, p workload.Params, inv Invocation, env workload.Env, em *workload.JSONEmitter) error {
+func runSide(ctx context.Context, cfg workload.Config, inv Invocation, env workload.Env, em *workload.JSONEmitter) error {
 	if inv.Serve == "" && inv.Client == "" {
-		return wl.Run(ctx, p, env, em)
+		return cfg.Run(ctx, env, em)
 	}
-	cs, ok := wl.(workload.ClientServer)
+	cs, ok := cfg.(workload.Sides)
 	switch {
 	case !ok:
 		return usagef("--serve and --client are for network workloads; %s has no server and client sides", inv.Workload)
 	case inv.Serve != "" && inv.Client != "":
 		return usagef("--serve and --client: one side at a time")
 	case inv.Serve != "":
-		return cs.Serve(ctx, p, inv.Serve, em)
+		return cs.Serve(ctx, inv.Serve, em)
 	}
-	return cs.Client(ctx, p, inv.Client, em)
+	return cs.Client(ctx, inv.Client, em)
 }
