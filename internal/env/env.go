@@ -9,12 +9,18 @@ import (
 	"github.com/boxtax/boxtax/internal/registry"
 )
 
-// Spec says what to start: the worker's arguments and the settings the run asks for.
+// Spec says what to start: the boxtax binary's arguments and the settings
+// the run asks for. An environment passes Args on without reading them.
 type Spec struct {
 	Args   []string          // arguments after the boxtax binary, e.g. worker --workload cpu.prime ...
 	Labels map[string]string // container labels (study and run ids); ignored natively
 	CPUSet string            // CPUs to run on, e.g. "0-1"; empty means any
 	CapAdd []string          // Linux capabilities the workload needs, e.g. SYS_NICE
+	// PinFlag, when set, is the flag by which the program pins itself to
+	// CPUs (the worker's --cpus). An environment that starts a plain
+	// process, which no cgroup confines, adds "PinFlag CPUSet" after Args;
+	// a container gets CPUSet as its cpuset instead.
+	PinFlag string
 	// Ulimits the workload needs, by name as in docker run --ulimit (rtprio,
 	// memlock, nofile); -1 means unlimited. Natively the worker inherits the
 	// controller's limits and they are recorded, not changed.

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"slices"
 	"strconv"
 	"syscall"
 	"time"
@@ -38,9 +39,9 @@ func (n *native) Prepare(ctx context.Context) error { return n.Available(ctx) }
 
 func (n *native) Start(ctx context.Context, spec Spec, stdout, stderr io.Writer) (Instance, error) {
 	args := spec.Args
-	if spec.CPUSet != "" && len(args) > 0 && args[0] == "worker" {
-		// The worker pins itself (sched_setaffinity on every thread).
-		args = append([]string{"worker", "--cpus", spec.CPUSet}, args[1:]...)
+	if spec.CPUSet != "" && spec.PinFlag != "" {
+		// The program pins itself (sched_setaffinity on every thread).
+		args = append(slices.Clone(args), spec.PinFlag, spec.CPUSet)
 	}
 	cmd := exec.Command(n.bin, args...)
 	if spec.Netns != "" {

@@ -2,15 +2,13 @@ package study
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"github.com/boxtax/boxtax/internal/crash"
-	"io"
 	"strings"
 	"sync"
 	"time"
 
-	"github.com/boxtax/boxtax/internal/env"
+	"github.com/boxtax/boxtax/internal/crash"
+	"github.com/boxtax/boxtax/internal/worker"
 	"github.com/boxtax/boxtax/internal/workload"
 )
 
@@ -32,50 +30,44 @@ func (r *Runner) startBackground(ctx context.Context, run *executedRun) (stop fu
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	var problems, started []string
+	problem := func(s string) {
+		mu.Lock()
+		problems = append(problems, s)
+		mu.Unlock()
+	}
 	for i, bg := range bgs {
-		params, err := json.Marshal(bg.Params)
+		inv, err := worker.New(bg.Workload, bg.Params)
 		if err != nil {
 			cancel()
 			return nil, err
 		}
-		hello := make(chan struct{})
-		var once sync.Once
-		pr, pw := io.Pipe()
-		wg.Add(2)
-		crash.Go(func() {
-			defer wg.Done()
-			_ = workload.Decode(pr, func(m workload.Message) {
-				switch m.Kind {
-				case workload.KindHello:
-					once.Do(func() { close(hello) })
-				case workload.KindError:
-					mu.Lock()
-					problems = append(problems, bg.Workload+": "+m.Text)
-					mu.Unlock()
-				}
-			})
-			_, _ = io.Copy(io.Discard, pr)
-		})
-		crash.Go(func() {
-			defer wg.Done()
-			spec := env.Spec{Args: []string{"worker", "--workload", bg.Workload, "--params", string(params)}}
-			_, err := env.Run(bgCtx, r.Host, spec, pw, io.Discard)
-			pw.Close()
-			once.Do(func() { close(hello) })
+		started = append(started, fmt.Sprintf("%d:%s %s", i, bg.Workload, inv.Params))
+		ended := func(err error) {
 			if err != nil && bgCtx.Err() == nil {
-				mu.Lock()
-				problems = append(problems, fmt.Sprintf("%s ended before the run did: %v", bg.Workload, err))
-				mu.Unlock()
+				problem(fmt.Sprintf("%s ended before the run did: %v", bg.Workload, err))
 			}
+		}
+		p, err := worker.Start(bgCtx, r.Host, inv.Spec())
+		if err != nil {
+			ended(err)
+			continue
+		}
+		wg.Add(1)
+		crash.Go(func() {
+			defer wg.Done()
+			out := p.Finish(bgCtx)
+			for _, m := range out.Messages {
+				if m.Kind == workload.KindError {
+					problem(bg.Workload + ": " + m.Text)
+				}
+			}
+			ended(out.Err)
 		})
 		select {
-		case <-hello:
+		case <-p.Hello():
 		case <-time.After(10 * time.Second):
-			mu.Lock()
-			problems = append(problems, bg.Workload+" did not start within 10 s")
-			mu.Unlock()
+			problem(bg.Workload + " did not start within 10 s")
 		}
-		started = append(started, fmt.Sprintf("%d:%s %s", i, bg.Workload, params))
 	}
 	run.Settings["background"] = strings.Join(started, "; ")
 	return func() {

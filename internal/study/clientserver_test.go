@@ -3,38 +3,11 @@ package study
 import (
 	"context"
 	"strconv"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/boxtax/boxtax/internal/cpuset"
-	"github.com/boxtax/boxtax/internal/env"
-	"github.com/boxtax/boxtax/internal/workload"
 )
-
-func TestMergedPairKeepsClientFiguresAndServerNotes(t *testing.T) {
-	client := workerOutput{messages: []workload.Message{
-		{Kind: workload.KindHello}, {Kind: workload.KindSample, Metric: "rate", Value: 1}, {Kind: workload.KindDone},
-	}, settings: env.Settings{"pid": "7"}}
-	server := workerOutput{messages: []workload.Message{
-		{Kind: workload.KindHello}, {Kind: workload.KindNote, Key: "listening", Text: "0.0.0.0:9"},
-		{Kind: workload.KindError, Text: "boom"}, {Kind: workload.KindDone},
-	}, settings: env.Settings{"container_id": "abc"}, stderr: "; stderr: x"}
-	out := merged(client, server, "198.18.0.1:9")
-	var kinds []string
-	for _, m := range out.messages {
-		kinds = append(kinds, m.Kind+":"+m.Key+m.Text)
-	}
-	if got := strings.Join(kinds, " "); got != "hello: sample: done: note:server.listening0.0.0.0:9 error:server: boom" {
-		t.Errorf("messages %s", got)
-	}
-	if out.settings["container_id"] != "abc" || out.settings["client.pid"] != "7" || out.settings["server_address"] != "198.18.0.1:9" {
-		t.Errorf("settings %v", out.settings)
-	}
-	if out.stderr != "; server; stderr: x" {
-		t.Errorf("stderr %q", out.stderr)
-	}
-}
 
 func TestTakePortHandsOutDistinctFreePorts(t *testing.T) {
 	seen := map[int]bool{}

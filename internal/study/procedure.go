@@ -2,15 +2,13 @@ package study
 
 import (
 	"context"
-	"errors"
-	"fmt"
-	"github.com/boxtax/boxtax/internal/crash"
 	"maps"
 	"strconv"
-	"strings"
 	"sync"
 
+	"github.com/boxtax/boxtax/internal/crash"
 	"github.com/boxtax/boxtax/internal/env"
+	"github.com/boxtax/boxtax/internal/worker"
 	"github.com/boxtax/boxtax/internal/workload"
 )
 
@@ -22,11 +20,11 @@ const InstancesFactor = "instances"
 // what the worker(s) said. The default starts one worker; other procedures
 // (N concurrent instances, a server in the environment with its client
 // outside) compose from it.
-type procedure func(ctx context.Context, e env.Environment, spec env.Spec) workerOutput
+type procedure func(ctx context.Context, e env.Environment, spec env.Spec) worker.Output
 
 // procedureFor chooses how a run is carried out.
 func (r *Runner) procedureFor(wl workload.Workload, run *executedRun) procedure {
-	one := procedure(runWorker)
+	one := procedure(worker.Run)
 	if _, ok := wl.(ControllerMeasured); ok {
 		one = timedStartup
 	}
@@ -34,8 +32,8 @@ func (r *Runner) procedureFor(wl workload.Workload, run *executedRun) procedure 
 	if r.Spec != nil {
 		sets, err := r.Spec.CPUSets(run.Levels)
 		if err != nil {
-			return func(context.Context, env.Environment, env.Spec) workerOutput {
-				return workerOutput{err: err}
+			return func(context.Context, env.Environment, env.Spec) worker.Output {
+				return worker.Output{Err: err}
 			}
 		}
 		cpusets = sets
@@ -46,7 +44,7 @@ func (r *Runner) procedureFor(wl workload.Workload, run *executedRun) procedure 
 	if run.instances > 1 {
 		return concurrently(cpusets, one)
 	}
-	return func(ctx context.Context, e env.Environment, spec env.Spec) workerOutput {
+	return func(ctx context.Context, e env.Environment, spec env.Spec) worker.Output {
 		spec.CPUSet = cpusets[0]
 		return one(ctx, e, spec)
 	}
@@ -62,12 +60,11 @@ func instancesOf(levels map[string]string) int {
 }
 
 // concurrently runs a copy of a procedure per CPU set at once (an empty
-// set: not pinned) and merges what they said, each message tagged with its
-// instance (1..n) and each instance's settings prefixed with instanceN.
+// set: not pinned) and merges what they said as worker.Instances does.
 func concurrently(cpusets []string, one procedure) procedure {
 	n := len(cpusets)
-	return func(ctx context.Context, e env.Environment, spec env.Spec) workerOutput {
-		outs := make([]workerOutput, n)
+	return func(ctx context.Context, e env.Environment, spec env.Spec) worker.Output {
+		outs := make([]worker.Output, n)
 		var wg sync.WaitGroup
 		for i := range n {
 			s := spec
@@ -84,31 +81,6 @@ func concurrently(cpusets []string, one procedure) procedure {
 			})
 		}
 		wg.Wait()
-		merged := workerOutput{settings: env.Settings{"instances": strconv.Itoa(n)}}
-		var errs, decodeErrs []error
-		var stderr []string
-		for i, o := range outs {
-			for _, m := range o.messages {
-				m.Instance = i + 1
-				merged.messages = append(merged.messages, m)
-			}
-			for k, v := range o.settings {
-				merged.settings[fmt.Sprintf("instance%d.%s", i+1, k)] = v
-			}
-			if o.err != nil {
-				errs = append(errs, fmt.Errorf("instance %d: %w", i+1, o.err))
-			}
-			if o.decodeErr != nil {
-				decodeErrs = append(decodeErrs, fmt.Errorf("instance %d: %w", i+1, o.decodeErr))
-			}
-			if o.stderr != "" {
-				stderr = append(stderr, fmt.Sprintf("instance %d%s", i+1, o.stderr))
-			}
-		}
-		merged.err, merged.decodeErr = errors.Join(errs...), errors.Join(decodeErrs...)
-		if len(stderr) > 0 {
-			merged.stderr = "; " + strings.Join(stderr, "; ")
-		}
-		return merged
+		return worker.Instances(outs)
 	}
 }

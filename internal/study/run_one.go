@@ -2,7 +2,6 @@ package study
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -12,6 +11,7 @@ import (
 	"github.com/boxtax/boxtax/internal/env"
 	"github.com/boxtax/boxtax/internal/monitor"
 	"github.com/boxtax/boxtax/internal/store"
+	"github.com/boxtax/boxtax/internal/worker"
 	"github.com/boxtax/boxtax/internal/workload"
 )
 
@@ -135,8 +135,8 @@ func (r *Runner) one(ctx context.Context, planned store.Run) *executedRun {
 	}
 	stopBackground()
 	run.Ended = time.Now()
-	run.reported = out.messages
-	for k, v := range out.settings {
+	run.reported = out.Messages
+	for k, v := range out.Settings {
 		run.Settings[k] = v
 	}
 	if ctx.Err() != nil {
@@ -158,16 +158,14 @@ func (r *Runner) one(ctx context.Context, planned store.Run) *executedRun {
 // workerSpec is how the run's worker is started: its arguments, labels, and
 // exactly the capabilities and limits the workload asks for.
 func (r *Runner) workerSpec(wl workload.Workload, run store.Run) (env.Spec, error) {
-	params, err := json.Marshal(run.Params)
+	inv, err := worker.New(run.Workload, run.Params)
 	if err != nil {
-		return env.Spec{}, fmt.Errorf("encoding parameters: %w", err)
+		return env.Spec{}, err
 	}
-	spec := env.Spec{
-		Args: []string{"worker", "--workload", run.Workload, "--params", string(params)},
-		Labels: map[string]string{
-			"io.boxtax.study": fmt.Sprint(run.StudyID),
-			"io.boxtax.run":   fmt.Sprint(run.ID),
-		},
+	spec := inv.Spec()
+	spec.Labels = map[string]string{
+		"io.boxtax.study": fmt.Sprint(run.StudyID),
+		"io.boxtax.run":   fmt.Sprint(run.ID),
 	}
 	for k, v := range r.Labels {
 		spec.Labels[k] = v
@@ -183,7 +181,7 @@ func (r *Runner) workerSpec(wl workload.Workload, run store.Run) (env.Spec, erro
 }
 
 // classify reads what the worker said and returns why the run failed, or "".
-func (run *executedRun) classify(out workerOutput) string {
+func (run *executedRun) classify(out worker.Output) string {
 	done, errs := map[int]bool{}, []string{}
 	for _, m := range run.reported {
 		switch m.Kind {
@@ -207,19 +205,19 @@ func (run *executedRun) classify(out workerOutput) string {
 			if _, err := workload.UnpackFloat64s(m.Packed); err != nil {
 				errs = append(errs, fmt.Sprintf("series %s: %v", m.Series, err))
 			}
-		case "text":
+		case workload.KindText:
 			run.Notes["stdout"] = m.Text
 		}
 	}
 	switch {
 	case len(errs) > 0:
 		return strings.Join(errs, "; ")
-	case out.err != nil:
-		return out.err.Error() + out.stderr
-	case out.decodeErr != nil:
-		return out.decodeErr.Error()
+	case out.Err != nil:
+		return out.Err.Error() + out.Stderr
+	case out.DecodeErr != nil:
+		return out.DecodeErr.Error()
 	case len(done) < run.instances:
-		return fmt.Sprintf("%d of %d worker(s) ended without reporting done%s", run.instances-len(done), run.instances, out.stderr)
+		return fmt.Sprintf("%d of %d worker(s) ended without reporting done%s", run.instances-len(done), run.instances, out.Stderr)
 	}
 	return ""
 }

@@ -2,13 +2,11 @@ package study
 
 import (
 	"context"
-	"github.com/boxtax/boxtax/internal/crash"
-	"io"
 	"strconv"
-	"sync"
 	"time"
 
 	"github.com/boxtax/boxtax/internal/env"
+	"github.com/boxtax/boxtax/internal/worker"
 	"github.com/boxtax/boxtax/internal/workload"
 )
 
@@ -18,70 +16,35 @@ type ControllerMeasured interface {
 	ControllerMeasured()
 }
 
-// firstLine timestamps the first bytes written to it and passes everything on.
-type firstLine struct {
-	w    io.Writer
-	once sync.Once
-	at   time.Time
-}
-
-func (f *firstLine) Write(p []byte) (int, error) {
-	f.once.Do(func() { f.at = time.Now() })
-	return f.w.Write(p)
-}
-
 // timedStartup starts the worker and times each phase from the create
 // request: the worker's first instruction (its hello), its first output at
 // the controller, its exit, and the stop and removal afterwards. The timings
 // become the run's samples, as if the worker had reported them.
-func timedStartup(ctx context.Context, e env.Environment, spec env.Spec) workerOutput {
-	var out workerOutput
-	pr, pw := io.Pipe()
-	first := &firstLine{w: pw}
-	var wg sync.WaitGroup
-	wg.Add(1)
-	crash.Go(func() {
-		defer wg.Done()
-		out.decodeErr = workload.Decode(pr, func(m workload.Message) { out.messages = append(out.messages, m) })
-		_, _ = io.Copy(io.Discard, pr)
-	})
-	stderr := newStderrTail(4096)
-	t0 := time.Now()
-	inst, err := e.Start(ctx, spec, first, stderr)
+func timedStartup(ctx context.Context, e env.Environment, spec env.Spec) worker.Output {
+	p, err := worker.Start(ctx, e, spec)
 	if err != nil {
-		pw.Close()
-		wg.Wait()
-		out.err = err
-		return out
+		return worker.Output{Err: err}
 	}
-	waitErr := make(chan error, 1)
-	crash.Go(func() { waitErr <- inst.Wait() })
-	select {
-	case out.err = <-waitErr:
-	case <-ctx.Done():
-		out.err = ctx.Err()
-	}
+	t0 := p.Requested()
+	waitErr := p.Wait(ctx)
 	exited := time.Now()
-	stopCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 15*time.Second)
-	defer cancel()
-	if err := inst.Stop(stopCtx); err != nil && out.err == nil {
-		out.err = err
-	}
+	stopErr := p.Stop(ctx)
 	stopped := time.Now()
-	pw.Close()
-	wg.Wait()
-	out.settings = inst.Settings()
-	out.stderr = stderrSuffix(stderr)
+	out := p.Output()
+	out.Err = waitErr
+	if stopErr != nil && out.Err == nil {
+		out.Err = stopErr
+	}
 
 	ms := func(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e6 }
 	setting := func(k string) float64 {
-		v, _ := strconv.ParseFloat(out.settings[k], 64)
+		v, _ := strconv.ParseFloat(out.Settings[k], 64)
 		return v
 	}
 	add := func(metric string, v float64) {
-		out.messages = append(out.messages, workload.Message{Kind: workload.KindSample, Metric: metric, Value: v})
+		out.Messages = append(out.Messages, workload.Message{Kind: workload.KindSample, Metric: metric, Value: v})
 	}
-	for _, m := range out.messages {
+	for _, m := range out.Messages {
 		if m.Kind == workload.KindHello && m.UnixNs > 0 {
 			add("activation_ms", ms(time.Unix(0, m.UnixNs).Sub(t0)))
 			break
@@ -89,8 +52,8 @@ func timedStartup(ctx context.Context, e env.Environment, spec env.Spec) workerO
 	}
 	add("create_ms", setting("create_ms"))
 	add("start_ms", setting("start_ms"))
-	if !first.at.IsZero() {
-		add("first_output_ms", ms(first.at.Sub(t0)))
+	if first := p.FirstOutput(); !first.IsZero() {
+		add("first_output_ms", ms(first.Sub(t0)))
 	}
 	add("exit_ms", ms(exited.Sub(t0)))
 	add("stop_remove_ms", ms(stopped.Sub(exited)))

@@ -13,7 +13,7 @@ import (
 const loopbackServerGrace = 10 * time.Second
 
 // RunLoopback is Run for a ClientServer workload: both sides in this
-// process over 127.0.0.1, the server's notes prefixed with "server.". A
+// process over 127.0.0.1, the server's notes prefixed with "server." as by FromServer. A
 // server that does not end within 10 s of its client is stopped and noted
 // ("server.stopped"), not failed, as the study treats a server worker.
 func RunLoopback(ctx context.Context, w Sides, e Emitter) error {
@@ -87,12 +87,13 @@ func (s *ServerNotes) Note(key, value string) {
 	s.notes = append(s.notes, [2]string{key, value})
 }
 
-// Flush emits the kept notes on e as server.<key>.
+// Flush emits the kept notes on e as FromServer names them: server.<key>.
 func (s *ServerNotes) Flush(e Emitter) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, kv := range s.notes {
-		e.Note("server."+kv[0], kv[1])
+		m, _ := FromServer(Message{Kind: KindNote, Key: kv[0], Text: kv[1]})
+		e.Note(m.Key, m.Text)
 	}
 	s.notes = nil
 }

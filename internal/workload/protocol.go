@@ -40,7 +40,28 @@ const (
 	KindError  = "error"
 	KindDone   = "done"
 	KindSeries = "series"
+	// KindText is a line that is not protocol JSON, e.g. a crash dump on a
+	// shared stream; made by Decode, never sent.
+	KindText = "text"
 )
+
+// FromServer is what a client-server pair reports of a message its server
+// said: a note as the note server.<key>, an error as "server: ..." (it fails
+// the run), stray output as the note server.stdout. ok is false for the
+// rest (hello, done, samples): a server measures nothing.
+func FromServer(m Message) (_ Message, ok bool) {
+	switch m.Kind {
+	case KindNote:
+		m.Key = "server." + m.Key
+	case KindError:
+		m.Text = "server: " + m.Text
+	case KindText:
+		m = Message{Kind: KindNote, Key: "server.stdout", Text: m.Text}
+	default:
+		return m, false
+	}
+	return m, true
+}
 
 // JSONEmitter writes samples and notes as protocol lines. It is safe for
 // concurrent use by a workload's threads.
@@ -113,7 +134,7 @@ func Decode(r io.Reader, fn func(Message)) error {
 		}
 		var m Message
 		if line[0] != '{' || json.Unmarshal(line, &m) != nil || m.Kind == "" {
-			fn(Message{Kind: "text", Text: string(line)})
+			fn(Message{Kind: KindText, Text: string(line)})
 			continue
 		}
 		fn(m)
