@@ -15,24 +15,8 @@ import (
 
 	"github.com/boxtax/boxtax/internal/docker"
 	"github.com/boxtax/boxtax/internal/store"
+	"github.com/boxtax/boxtax/internal/testenv"
 )
-
-// requireDocker returns a client for the real engine; without one the test
-// skips, except in CI (CI=true), where it fails.
-func requireDocker(t *testing.T) *docker.Client {
-	t.Helper()
-	c, err := docker.FromEnv()
-	if err == nil {
-		err = c.Ping(context.Background())
-	}
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("the Docker end-to-end tests must run in CI: %v", err)
-		}
-		t.Skipf("no Docker engine here, skipping the end-to-end test against it: %v", err)
-	}
-	return c
-}
 
 // containersOf lists the containers a boxtax controller (host/pid) started.
 func containersOf(t *testing.T, c *docker.Client, pid int) []docker.ContainerSummary {
@@ -69,7 +53,7 @@ type reportJSON struct {
 }
 
 func TestEndToEndNativeAndDocker(t *testing.T) {
-	c := requireDocker(t)
+	c := testenv.RequireDocker(t)
 	dir := t.TempDir()
 	res := runIn(t, dir, "run", testdata(t, "tiny.yaml"), "--seed", "11", "--settle", "1s")
 	if res.code != ExitOK {
@@ -142,7 +126,7 @@ func TestEndToEndNativeAndDocker(t *testing.T) {
 // process while a container runs: the container must go, the finished runs
 // must stay, and --resume must finish the study.
 func TestInterruptKeepsFinishedRunsAndResumes(t *testing.T) {
-	c := requireDocker(t)
+	c := testenv.RequireDocker(t)
 	dir := t.TempDir()
 	dbPath := filepath.Join(dir, "i.db")
 	cmd := exec.Command(boxtaxBin, "run", testdata(t, "slow.yaml"), "--db", dbPath, "--seed", "3", "--settle", "0")

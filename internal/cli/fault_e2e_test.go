@@ -27,6 +27,7 @@ import (
 	"time"
 
 	"github.com/boxtax/boxtax/internal/store"
+	"github.com/boxtax/boxtax/internal/testenv"
 )
 
 // faultDelay is a random point into the run in flight at which a fault
@@ -124,7 +125,7 @@ func waitFor(t *testing.T, limit time.Duration, what string, stderr *bytes.Buffe
 // controller label, the database is intact, and --resume completes the
 // study with every finished run kept once.
 func TestKilledControllerIsCleanedAndResumed(t *testing.T) {
-	c := requireDocker(t)
+	c := testenv.RequireDocker(t)
 	dir := t.TempDir()
 	dbPath := filepath.Join(dir, "k.db")
 	cmd, stderr := startRun(t, dir, nil, testdata(t, "slow.yaml"), "--db", dbPath, "--seed", "3", "--settle", "0", "--monitor-interval", "0")
@@ -162,7 +163,7 @@ func TestKilledControllerIsCleanedAndResumed(t *testing.T) {
 // process killed, and the container killed (docker kill): each is a failed
 // run with its reason, and every other run finishes.
 func TestKilledWorkerIsAFailedRunAndTheStudyGoesOn(t *testing.T) {
-	c := requireDocker(t)
+	c := testenv.RequireDocker(t)
 	dir := t.TempDir()
 	dbPath := filepath.Join(dir, "w.db")
 	cmd, stderr := startRun(t, dir, nil, testdata(t, "slow.yaml"), "--db", dbPath, "--seed", "5", "--settle", "0", "--monitor-interval", "0")
@@ -280,7 +281,7 @@ func (p *socketProxy) cut() {
 // go on, keeps every finished run, and once the daemon answers again clean
 // removes the container and --resume completes the study.
 func TestDockerConnectionLostMidStudy(t *testing.T) {
-	c := requireDocker(t)
+	c := testenv.RequireDocker(t)
 	dir := t.TempDir()
 	sockDir, err := os.MkdirTemp("", "bxsock")
 	if err != nil {
@@ -348,10 +349,7 @@ func TestDiskFullStopsTheStudyAndResumes(t *testing.T) {
 		t.Fatal(err)
 	}
 	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", mnt).CombinedOutput(); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("CI runs as root and can mount a tmpfs: %v %s", err, out)
-		}
-		t.Skipf("cannot mount a small tmpfs here (needs root): %v %s", err, out)
+		testenv.Missing(t, "cannot mount a small tmpfs here (needs root): %v %s", err, out)
 	}
 	defer exec.Command("umount", "-l", mnt).Run()
 	dbPath := filepath.Join(mnt, "f.db")

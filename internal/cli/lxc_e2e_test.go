@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/boxtax/boxtax/internal/env"
+	"github.com/boxtax/boxtax/internal/testenv"
 )
 
 // requireLXC skips a test that runs LXC containers unless this machine
@@ -24,10 +25,7 @@ func requireLXC(t *testing.T) {
 		err = e.Available(context.Background())
 	}
 	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("CI must run the LXC end-to-end tests: %v", err)
-		}
-		t.Skipf("no LXC here, skipping the end-to-end test against it: %v", err)
+		testenv.Missing(t, "LXC cannot run here: %v", err)
 	}
 }
 
@@ -80,7 +78,7 @@ func lxcLeftovers(t *testing.T, pid int) []string {
 // DNAT, and leave nothing behind.
 func TestLXCNetworkWorkloads(t *testing.T) {
 	requireLXC(t)
-	requireWire(t)
+	testenv.RequireNetns(t)
 	dir := t.TempDir()
 	dbPath := filepath.Join(dir, "l.db")
 	res := runIn(t, dir, "run", testdata(t, "lxc-net.yaml"), "--db", dbPath, "--settle", "0", "--monitor-interval", "0", "--quiet")
@@ -107,7 +105,7 @@ func TestLXCNetworkWorkloads(t *testing.T) {
 // bridge and the wire must all go, and the study resumes.
 func TestInterruptRemovesLXC(t *testing.T) {
 	requireLXC(t)
-	requireWire(t)
+	testenv.RequireNetns(t)
 	dir := t.TempDir()
 	dbPath := filepath.Join(dir, "l.db")
 	cmd := exec.Command(boxtaxBin, "run", testdata(t, "lxc-slow.yaml"), "--db", dbPath, "--seed", "2", "--settle", "0", "--monitor-interval", "0")

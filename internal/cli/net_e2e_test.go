@@ -14,22 +14,8 @@ import (
 	"time"
 
 	"github.com/boxtax/boxtax/internal/store"
+	"github.com/boxtax/boxtax/internal/testenv"
 )
-
-// requireWire skips a test that makes network namespaces unless this process
-// may (root, iproute2), except in CI (CI=true), where it fails.
-func requireWire(t *testing.T) {
-	t.Helper()
-	_, ipErr := exec.LookPath("ip")
-	_, tcErr := exec.LookPath("tc")
-	if os.Geteuid() != 0 || ipErr != nil || tcErr != nil {
-		msg := "the netns wire needs root and iproute2 (ip, tc)"
-		if os.Getenv("CI") == "true" {
-			t.Fatal(msg + ": CI must run the network end-to-end tests")
-		}
-		t.Skip(msg)
-	}
-}
 
 // leftovers lists what a boxtax process (by pid) made for the network and
 // did not remove: namespaces, links, firewall and NAT rules naming the
@@ -117,8 +103,8 @@ func netCells(t *testing.T, dir, metric string) map[string]float64 {
 }
 
 func TestNetworkWorkloadsAcrossWires(t *testing.T) {
-	c := requireDocker(t)
-	requireWire(t)
+	c := testenv.RequireDocker(t)
+	testenv.RequireNetns(t)
 	dir := t.TempDir()
 	res := runIn(t, dir, "run", testdata(t, "net.yaml"), "--settle", "0", "--monitor-interval", "0", "--seed", "5")
 	if res.code != ExitOK {
@@ -174,8 +160,8 @@ func TestNetworkWorkloadsAcrossWires(t *testing.T) {
 }
 
 func TestNetworkInstancesShareTheWire(t *testing.T) {
-	requireDocker(t)
-	requireWire(t)
+	testenv.RequireDocker(t)
+	testenv.RequireNetns(t)
 	dir := t.TempDir()
 	res := runIn(t, dir, "run", testdata(t, "net-instances.yaml"), "--settle", "0", "--monitor-interval", "0", "--quiet")
 	if res.code != ExitOK {
@@ -203,8 +189,8 @@ func TestNetworkInstancesShareTheWire(t *testing.T) {
 // while a server container runs and its client sits in a wire's namespace:
 // the container, the namespace, the links and any rule must all go.
 func TestInterruptRemovesWireAndServer(t *testing.T) {
-	c := requireDocker(t)
-	requireWire(t)
+	c := testenv.RequireDocker(t)
+	testenv.RequireNetns(t)
 	dir := t.TempDir()
 	dbPath := filepath.Join(dir, "n.db")
 	cmd := exec.Command(boxtaxBin, "run", testdata(t, "net-slow.yaml"), "--db", dbPath, "--seed", "2", "--settle", "0", "--monitor-interval", "0")
@@ -267,7 +253,7 @@ func TestWireProblemsNameWhatIsMissing(t *testing.T) {
 // TestWireWithoutPermissionSaysSo runs boxtax as an unprivileged user: the
 // netns wire cannot be made, and boxtax says why and what still runs.
 func TestWireWithoutPermissionSaysSo(t *testing.T) {
-	requireWire(t)
+	testenv.RequireNetns(t)
 	setpriv, err := exec.LookPath("setpriv")
 	if err != nil {
 		t.Skip("setpriv (util-linux) is needed to drop privileges")

@@ -10,10 +10,11 @@ import (
 
 	"github.com/boxtax/boxtax/internal/cpuset"
 	"github.com/boxtax/boxtax/internal/store"
+	"github.com/boxtax/boxtax/internal/testenv"
 )
 
 func TestPlacementPinsInstancesNativelyAndInContainers(t *testing.T) {
-	requireDocker(t)
+	testenv.RequireDocker(t)
 	online, err := cpuset.Online()
 	if err != nil || len(online) < 2 {
 		t.Skipf("needs 2 online CPUs: %v %v", online, err)

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/boxtax/boxtax/internal/env"
+	"github.com/boxtax/boxtax/internal/testenv"
 )
 
 // requirePodman skips a test that runs Podman containers unless Podman is
@@ -26,10 +27,7 @@ func requirePodman(t *testing.T) {
 		_ = env.CloseAll(context.Background(), map[string]env.Environment{"podman-bridge": e})
 	}
 	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("CI must run the Podman end-to-end tests: %v", err)
-		}
-		t.Skipf("no Podman here, skipping the end-to-end test against it: %v", err)
+		testenv.Missing(t, "Podman cannot run here: %v", err)
 	}
 }
 
@@ -72,7 +70,7 @@ func podmanLeftovers(t *testing.T, pid int) []string {
 // succeed, the report must name Podman's engine, and nothing may be left.
 func TestPodmanStudy(t *testing.T) {
 	requirePodman(t)
-	requireWire(t)
+	testenv.RequireNetns(t)
 	dir := t.TempDir()
 	dbPath := filepath.Join(dir, "p.db")
 	cmd := exec.Command(boxtaxBin, "run", testdata(t, "podman-net.yaml"), "--db", dbPath, "--settle", "0", "--monitor-interval", "0", "--quiet")
@@ -110,7 +108,7 @@ func TestPodmanStudy(t *testing.T) {
 // study resumes.
 func TestInterruptRemovesPodman(t *testing.T) {
 	requirePodman(t)
-	requireWire(t)
+	testenv.RequireNetns(t)
 	dir := t.TempDir()
 	dbPath := filepath.Join(dir, "p.db")
 	cmd := exec.Command(boxtaxBin, "run", testdata(t, "podman-slow.yaml"), "--db", dbPath, "--seed", "2", "--settle", "0", "--monitor-interval", "0")

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/boxtax/boxtax/internal/store"
+	"github.com/boxtax/boxtax/internal/testenv"
 )
 
 // rtSpec is a short rt.periodic study natively and in docker-host.
@@ -31,13 +32,8 @@ workloads:
 // slice was stored and that the container got the capabilities the task
 // needs and was not privileged.
 func TestRealtimeNativeAndDocker(t *testing.T) {
-	c := requireDocker(t)
-	if os.Geteuid() != 0 {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("the real-time end-to-end test needs root (SCHED_FIFO) and must run in CI")
-		}
-		t.Skip("not root: SCHED_FIFO natively needs root; run the tests as root")
-	}
+	c := testenv.RequireDocker(t)
+	testenv.RequireRoot(t, "SCHED_FIFO natively")
 	ensureDockerRealtimeBudget(t)
 	dir := t.TempDir()
 	spec := filepath.Join(dir, "rt.yaml")

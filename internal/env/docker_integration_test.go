@@ -17,37 +17,18 @@ import (
 	"time"
 
 	"github.com/boxtax/boxtax/internal/docker"
+	"github.com/boxtax/boxtax/internal/testenv"
 )
 
 // testImageRepo names the images these tests build, so that they remove
 // those and no other.
 const testImageRepo = "boxtax-worker-test"
 
-// requireDocker returns a client for the real daemon, or skips the test
-// when there is none; in CI (CI=true) a missing daemon fails the test.
-func requireDocker(tb testing.TB) *docker.Client {
-	tb.Helper()
-	ci := os.Getenv("CI") == "true"
-	if testing.Short() && !ci {
-		tb.Skip("integration test against the Docker engine: skipped in -short mode")
-	}
-	c, err := docker.FromEnv()
-	if err == nil {
-		err = c.Ping(context.Background())
-	}
-	if err != nil {
-		if ci {
-			tb.Fatalf("the Docker integration tests must run in CI (CI=true): %v", err)
-		}
-		tb.Skipf("skipping the Docker integration test: %v", err)
-	}
-	return c
-}
-
 // setupDocker builds the fake worker, points the worker images at the test
 // repository, and removes the images built under it when the test ends.
 func setupDocker(tb testing.TB) (*docker.Client, Options) {
-	c := requireDocker(tb)
+	testenv.SkipShort(tb, "the Docker engine")
+	c := testenv.RequireDocker(tb)
 	bin := buildFakeWorker(tb, tb.TempDir())
 	saved := workerImageRepo
 	workerImageRepo = testImageRepo

@@ -14,6 +14,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/boxtax/boxtax/internal/testenv"
 )
 
 // requireLXC skips the test where LXC cannot run (not installed, not
@@ -22,10 +24,7 @@ import (
 // checks that nothing of the test's containers is left.
 func requireLXC(t *testing.T) (Environment, Options) {
 	t.Helper()
-	ci := os.Getenv("CI") == "true"
-	if testing.Short() && !ci {
-		t.Skip("integration test against LXC: skipped in -short mode")
-	}
+	testenv.SkipShort(t, "LXC")
 	bin := buildFakeWorker(t, t.TempDir())
 	opts := Options{BinaryPath: bin, Version: "test"}
 	e, err := New("lxc", opts)
@@ -33,10 +32,7 @@ func requireLXC(t *testing.T) (Environment, Options) {
 		t.Fatal(err)
 	}
 	if err := e.Available(context.Background()); err != nil {
-		if ci {
-			t.Fatalf("the LXC integration tests must run in CI (CI=true): %v", err)
-		}
-		t.Skipf("skipping the LXC integration test: %v", err)
+		testenv.Missing(t, "LXC cannot run here: %v", err)
 	}
 	saved := lxcRoot
 	lxcRoot = t.TempDir()

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -14,6 +13,7 @@ import (
 	"time"
 
 	"github.com/boxtax/boxtax/internal/docker"
+	"github.com/boxtax/boxtax/internal/testenv"
 )
 
 // requirePodman skips where Podman cannot run here; in CI (CI=true) it
@@ -21,22 +21,11 @@ import (
 // end of the test with a check that boxtax's own service is gone.
 func requirePodman(t *testing.T, name string) *podmanEnv {
 	t.Helper()
-	ci := os.Getenv("CI") == "true"
-	if testing.Short() && !ci {
-		t.Skip("integration test against Podman: skipped in -short mode")
-	}
-	if _, err := exec.LookPath("podman"); err != nil {
-		if ci {
-			t.Fatalf("podman must be installed in CI (apt-get install podman): %v", err)
-		}
-		t.Skipf("podman is not installed here: %v", err)
-	}
+	testenv.SkipShort(t, "Podman")
+	testenv.RequireTool(t, "podman", "podman")
 	if name == "podman-rootless" {
 		if _, err := rootlessUser(); err != nil {
-			if ci {
-				t.Fatalf("CI sets BOXTAX_PODMAN_USER to a user for rootless Podman (.ci/run): %v", err)
-			}
-			t.Skipf("no user for rootless Podman here: %v", err)
+			testenv.Missing(t, "no user for rootless Podman here (CI sets BOXTAX_PODMAN_USER, .ci/run): %v", err)
 		}
 	}
 	bin := buildFakeWorker(t, t.TempDir())
@@ -266,10 +255,7 @@ func TestPodmanRootless(t *testing.T) {
 // and seccomp=unconfined drops the filter.
 func TestPodmanOptions(t *testing.T) {
 	if err := checkSubIDs("containers"); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("CI adds the containers user's ranges (.ci/run): %v", err)
-		}
-		t.Skip(err)
+		testenv.Missing(t, "no subordinate id ranges for the user containers (CI adds them, .ci/run): %v", err)
 	}
 	e := requirePodman(t, "podman-bridge+seccomp=unconfined+userns=auto")
 	var out bytes.Buffer
