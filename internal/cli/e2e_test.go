@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -129,25 +128,12 @@ func TestInterruptKeepsFinishedRunsAndResumes(t *testing.T) {
 	c := testenv.RequireDocker(t)
 	dir := t.TempDir()
 	dbPath := filepath.Join(dir, "i.db")
-	cmd := exec.Command(boxtaxBin, "run", testdata(t, "slow.yaml"), "--db", dbPath, "--seed", "3", "--settle", "0")
-	var stderr bytes.Buffer
-	cmd.Stderr, cmd.Dir = &stderr, dir
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	cmd, stderr := startRun(t, dir, nil, testdata(t, "slow.yaml"), "--db", dbPath, "--seed", "3", "--settle", "0")
 	pid := cmd.Process.Pid
 	// Wait until a run has finished and a container of this process runs.
-	deadline := time.Now().Add(90 * time.Second)
-	for {
-		if time.Now().After(deadline) {
-			cmd.Process.Kill()
-			t.Fatalf("no finished run and running container within 90 s; stderr: %s", stderr.String())
-		}
-		if okRuns(t, dbPath) >= 1 && len(containersOf(t, c, pid)) > 0 {
-			break
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+	waitFor(t, 90*time.Second, "a finished run and a running container", stderr, func() bool {
+		return okRuns(t, dbPath) >= 1 && len(containersOf(t, c, pid)) > 0
+	})
 	time.Sleep(300 * time.Millisecond) // into the workload
 	start := time.Now()
 	cmd.Process.Signal(syscall.SIGINT)

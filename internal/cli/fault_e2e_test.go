@@ -9,7 +9,6 @@ package cli
 // can be completed.
 
 import (
-	"bytes"
 	"context"
 	"database/sql"
 	"fmt"
@@ -90,34 +89,22 @@ func runsByStatus(t *testing.T, path string) map[string]int {
 	return out
 }
 
-// startRun starts `boxtax run` as a real process with extra environment.
-func startRun(t *testing.T, dir string, env []string, args ...string) (*exec.Cmd, *bytes.Buffer) {
+// resumeKeeps resumes the study in dbPath after kept finished runs: it
+// must start after them, end with want runs, all finished, and leave the
+// database intact.
+func resumeKeeps(t *testing.T, dir, dbPath string, kept, want int) {
 	t.Helper()
-	cmd := exec.Command(boxtaxBin, append([]string{"run"}, args...)...)
-	var stderr bytes.Buffer
-	cmd.Stderr, cmd.Dir, cmd.Env = &stderr, dir, append(os.Environ(), env...)
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
+	res := runIn(t, dir, "run", "--resume", "--db", dbPath, "--settle", "0", "--monitor-interval", "0")
+	if res.code != ExitOK {
+		t.Fatalf("resume: exit %d\n%s", res.code, res.stderr)
 	}
-	t.Cleanup(func() {
-		if cmd.ProcessState == nil {
-			cmd.Process.Kill()
-			cmd.Wait()
-		}
-	})
-	return cmd, &stderr
-}
-
-// waitFor polls cond until it holds, failing the test after limit.
-func waitFor(t *testing.T, limit time.Duration, what string, stderr *bytes.Buffer, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(limit)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("%s did not happen within %v; stderr:\n%s", what, limit, stderr.String())
-		}
-		time.Sleep(50 * time.Millisecond)
+	if !strings.Contains(res.stderr, fmt.Sprintf("(%d done before)", kept)) {
+		t.Errorf("resume did not start after the %d kept runs:\n%s", kept, res.stderr)
 	}
+	if got := runsByStatus(t, dbPath); got[store.RunOK] != want || len(got) != 1 {
+		t.Errorf("runs after resume: %v, want %d ok", got, want)
+	}
+	integrityOK(t, dbPath)
 }
 
 // TestKilledControllerIsCleanedAndResumed: SIGKILL (no clean-up possible)
@@ -146,17 +133,7 @@ func TestKilledControllerIsCleanedAndResumed(t *testing.T) {
 	if left := containersOf(t, c, pid); len(left) > 0 {
 		t.Errorf("%d container(s) of the killed controller left after clean", len(left))
 	}
-	res = runIn(t, dir, "run", "--resume", "--db", dbPath, "--settle", "0", "--monitor-interval", "0")
-	if res.code != ExitOK {
-		t.Fatalf("resume: exit %d\n%s", res.code, res.stderr)
-	}
-	if !strings.Contains(res.stderr, fmt.Sprintf("(%d done before)", kept)) {
-		t.Errorf("resume did not start after the %d kept runs:\n%s", kept, res.stderr)
-	}
-	if got := runsByStatus(t, dbPath); got[store.RunOK] != 6 || len(got) != 1 {
-		t.Errorf("runs after resume: %v, want 6 ok", got)
-	}
-	integrityOK(t, dbPath)
+	resumeKeeps(t, dir, dbPath, kept, 6)
 }
 
 // TestKilledWorkerIsAFailedRunAndTheStudyGoesOn: the native worker
@@ -325,17 +302,7 @@ func TestDockerConnectionLostMidStudy(t *testing.T) {
 	if left := containersOf(t, c, pid); len(left) > 0 {
 		t.Errorf("%d container(s) left after clean", len(left))
 	}
-	res := runIn(t, dir, "run", "--resume", "--db", dbPath, "--settle", "0", "--monitor-interval", "0")
-	if res.code != ExitOK {
-		t.Fatalf("resume: exit %d\n%s", res.code, res.stderr)
-	}
-	if !strings.Contains(res.stderr, fmt.Sprintf("(%d done before)", kept)) {
-		t.Errorf("resume did not start after the %d kept runs:\n%s", kept, res.stderr)
-	}
-	if got := runsByStatus(t, dbPath); got[store.RunOK] != 6 || len(got) != 1 {
-		t.Errorf("runs after resume: %v, want 6 ok", got)
-	}
-	integrityOK(t, dbPath)
+	resumeKeeps(t, dir, dbPath, kept, 6)
 }
 
 // TestDiskFullStopsTheStudyAndResumes: the database's filesystem fills up
@@ -388,15 +355,5 @@ func TestDiskFullStopsTheStudyAndResumes(t *testing.T) {
 	kept := okRuns(t, dbPath)
 	integrityOK(t, dbPath)
 	os.Remove(filler)
-	res := runIn(t, dir, "run", "--resume", "--db", dbPath, "--settle", "0", "--monitor-interval", "0")
-	if res.code != ExitOK {
-		t.Fatalf("resume: exit %d\n%s", res.code, res.stderr)
-	}
-	if !strings.Contains(res.stderr, fmt.Sprintf("(%d done before)", kept)) {
-		t.Errorf("resume did not start after the %d kept runs:\n%s", kept, res.stderr)
-	}
-	if got := runsByStatus(t, dbPath); got[store.RunOK] != 8 || len(got) != 1 {
-		t.Errorf("runs after resume: %v, want 8 ok", got)
-	}
-	integrityOK(t, dbPath)
+	resumeKeeps(t, dir, dbPath, kept, 8)
 }

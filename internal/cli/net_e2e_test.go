@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -9,9 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/boxtax/boxtax/internal/store"
 	"github.com/boxtax/boxtax/internal/testenv"
@@ -193,43 +190,16 @@ func TestInterruptRemovesWireAndServer(t *testing.T) {
 	testenv.RequireNetns(t)
 	dir := t.TempDir()
 	dbPath := filepath.Join(dir, "n.db")
-	cmd := exec.Command(boxtaxBin, "run", testdata(t, "net-slow.yaml"), "--db", dbPath, "--seed", "2", "--settle", "0", "--monitor-interval", "0")
-	var stderr bytes.Buffer
-	cmd.Stderr, cmd.Dir = &stderr, dir
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	pid := cmd.Process.Pid
-	deadline := time.Now().Add(90 * time.Second)
-	for {
-		if time.Now().After(deadline) {
-			cmd.Process.Kill()
-			t.Fatalf("no wire and server container within 90 s; stderr: %s", stderr.String())
-		}
-		if len(leftovers(t, pid)) > 0 && len(containersOf(t, c, pid)) > 0 {
-			break
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	time.Sleep(700 * time.Millisecond) // into the transfer
-	cmd.Process.Signal(syscall.SIGINT)
-	err := cmd.Wait()
-	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != ExitInterrupted {
-		t.Fatalf("exit: %v, want %d; stderr: %s", err, ExitInterrupted, stderr.String())
-	}
+	pid := interruptRun(t, dir, dbPath, testdata(t, "net-slow.yaml"), "a wire and a server container", func(pid int) bool {
+		return len(leftovers(t, pid)) > 0 && len(containersOf(t, c, pid)) > 0
+	})
 	if left := containersOf(t, c, pid); len(left) > 0 {
 		t.Errorf("%d containers left behind after SIGINT", len(left))
 	}
 	if left := leftovers(t, pid); len(left) > 0 {
 		t.Errorf("left behind after SIGINT:\n%s", strings.Join(left, "\n"))
 	}
-	res := runIn(t, dir, "run", "--resume", "--db", dbPath, "--settle", "0", "--monitor-interval", "0")
-	if res.code != ExitOK {
-		t.Fatalf("resume: exit %d\n%s", res.code, res.stderr)
-	}
-	if n := okRuns(t, dbPath); n != 6 {
-		t.Errorf("%d ok runs after resume, want 6", n)
-	}
+	resumeFinishes(t, dir, dbPath, 6)
 }
 
 // TestWireProblemsNameWhatIsMissing: a wire that cannot be made is refused
@@ -254,30 +224,8 @@ func TestWireProblemsNameWhatIsMissing(t *testing.T) {
 // netns wire cannot be made, and boxtax says why and what still runs.
 func TestWireWithoutPermissionSaysSo(t *testing.T) {
 	testenv.RequireNetns(t)
-	setpriv, err := exec.LookPath("setpriv")
-	if err != nil {
-		t.Skip("setpriv (util-linux) is needed to drop privileges")
-	}
-	dir, err := os.MkdirTemp("", "boxtax-unpriv-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer os.RemoveAll(dir)
-	bin := filepath.Join(dir, "boxtax")
-	b, err := os.ReadFile(boxtaxBin)
-	if err == nil {
-		err = os.WriteFile(bin, b, 0o755)
-	}
-	if err == nil {
-		err = os.Chmod(dir, 0o777)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", bin,
-		"run", "seed000-network", "--envs", "native", "--db", filepath.Join(dir, "x.db"), "--settle", "0", "--monitor-interval", "0")
-	cmd.Dir = dir
-	out, err := cmd.CombinedOutput()
+	n := asNobody(t)
+	out, err := n.run("run", "seed000-network", "--envs", "native", "--db", filepath.Join(n.dir, "x.db"), "--settle", "0", "--monitor-interval", "0")
 	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != ExitUsage {
 		t.Fatalf("exit %v, want %d\n%s", err, ExitUsage, out)
 	}
