@@ -76,27 +76,8 @@ func TestPodmanIntegration(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Run("output arrives whole and in order", func(t *testing.T) {
-		const lines = 2000
-		var stdout, stderr bytes.Buffer
-		settings, err := Run(ctx, e, Spec{Args: []string{"lines", strconv.Itoa(lines)}}, &stdout, &stderr)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var want strings.Builder
-		for i := 1; i <= lines; i++ {
-			fmt.Fprintf(&want, "line %d\n", i)
-		}
-		if stdout.String() != want.String() {
-			t.Errorf("stdout has %d bytes, want %d: lines lost or out of order", stdout.Len(), want.Len())
-		}
-		if stderr.String() != "to stderr\n" {
-			t.Errorf("stderr = %q", stderr.String())
-		}
-		for key, want := range map[string]string{"env": "podman-bridge", "engine": "podman", "network_mode": "bridge", "cpuset": "all"} {
-			if settings[key] != want {
-				t.Errorf("settings[%s] = %q, want %q", key, settings[key], want)
-			}
-		}
+		settings := checkWholeOutput(t, e, nil)
+		checkSettings(t, settings, map[string]string{"env": "podman-bridge", "engine": "podman", "network_mode": "bridge", "cpuset": "all"})
 		if settings["container_id"] == "" || settings["podman_service"] == "" || settings["storage_driver"] == "" {
 			t.Errorf("settings lack the container, the service or the storage driver: %v", settings)
 		}
@@ -105,20 +86,10 @@ func TestPodmanIntegration(t *testing.T) {
 		}
 	})
 	t.Run("non-zero exit", func(t *testing.T) {
-		_, err := Run(ctx, e, Spec{Args: []string{"exit", "3"}}, io.Discard, io.Discard)
-		if err == nil || !strings.Contains(err.Error(), "exited with code 3") {
-			t.Fatalf("error = %v, want exit code 3", err)
-		}
+		checkNonZeroExit(t, e, nil)
 	})
 	t.Run("exactly the capabilities asked for", func(t *testing.T) {
-		var out bytes.Buffer
-		if _, err := Run(ctx, e, Spec{Args: []string{"caps"}, CapAdd: []string{"SYS_NICE"}}, &out, os.Stderr); err != nil {
-			t.Fatal(err)
-		}
-		capEff, err := strconv.ParseUint(strings.TrimSpace(out.String()), 16, 64)
-		if err != nil {
-			t.Fatalf("CapEff %q: %v", out.String(), err)
-		}
+		capEff := capEffWithSysNice(t, e)
 		// Podman's default set (no NET_RAW, no MKNOD, no AUDIT_WRITE ...
 		// unlike Docker's) plus SYS_NICE, and nothing like SYS_ADMIN.
 		const capSysNice, capSysAdmin = 23, 21
