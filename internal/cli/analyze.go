@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -155,7 +156,7 @@ func csvDatasets(o analyzeOptions) ([]*analysis.Dataset, error) {
 	}
 	for _, t := range terms {
 		for _, v := range t {
-			if !contains(factors, v) {
+			if !slices.Contains(factors, v) {
 				factors = append(factors, v)
 			}
 		}

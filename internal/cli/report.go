@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/boxtax/boxtax/internal/env"
@@ -103,7 +104,7 @@ func writeReport(ctx context.Context, g *Globals, o reportOptions) error {
 	if o.Paper != "" {
 		valid = report.PaperFormats()
 	}
-	if !contains(valid, o.Format) {
+	if !slices.Contains(valid, o.Format) {
 		return usagef("unknown report format %q; valid formats: %s", o.Format, strings.Join(valid, ", "))
 	}
 	var rsvg string
@@ -293,13 +294,4 @@ func layoutOf(st store.Study) report.Layout {
 		lay.Workloads = append(lay.Workloads, w.Name)
 	}
 	return lay
-}
-
-func contains(xs []string, s string) bool {
-	for _, x := range xs {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -106,7 +107,7 @@ func TestRealtimeNativeAndDocker(t *testing.T) {
 		t.Fatalf("inspected %d containers while the study ran, want the one docker-host run", len(inspected))
 	}
 	for id, f := range inspected {
-		if f.Privileged || !contains(f.CapAdd, "SYS_NICE") {
+		if f.Privileged || !slices.Contains(f.CapAdd, "SYS_NICE") {
 			t.Errorf("container %.12s: privileged %v, capabilities %v", id, f.Privileged, f.CapAdd)
 		}
 	}

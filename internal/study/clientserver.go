@@ -240,7 +240,7 @@ func merged(client, server workerOutput, target string) workerOutput {
 			m.Key = "server." + m.Key
 		case workload.KindError:
 			m.Text = "server: " + m.Text
-		case "text":
+		case workload.KindText:
 			m = workload.Message{Kind: workload.KindNote, Key: "server.stdout", Text: m.Text}
 		default:
 			continue // hello, done; a server measures nothing

@@ -206,7 +206,7 @@ func (run *executedRun) classify(out workerOutput) string {
 			if _, err := workload.UnpackFloat64s(m.Packed); err != nil {
 				errs = append(errs, fmt.Sprintf("series %s: %v", m.Series, err))
 			}
-		case "text":
+		case workload.KindText:
 			run.Notes["stdout"] = m.Text
 		}
 	}

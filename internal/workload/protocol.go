@@ -15,7 +15,7 @@ import (
 // object per line on stdout and the controller reads them. Kind says which
 // fields are set.
 type Message struct {
-	Kind    string  `json:"kind"` // hello, sample, note, error, done
+	Kind    string  `json:"kind"` // hello, sample, note, series, error, done; text from Decode
 	Metric  string  `json:"metric,omitempty"`
 	Value   float64 `json:"value,omitempty"`
 	Key     string  `json:"key,omitempty"`
@@ -32,14 +32,16 @@ type Message struct {
 	Instance int `json:"-"`
 }
 
-// Message kinds.
+// Message kinds. The worker writes every kind but KindText, which Decode
+// gives a line that is not protocol JSON.
 const (
 	KindHello  = "hello"
 	KindSample = "sample"
 	KindNote   = "note"
+	KindSeries = "series"
 	KindError  = "error"
 	KindDone   = "done"
-	KindSeries = "series"
+	KindText   = "text"
 )
 
 // JSONEmitter writes samples and notes as protocol lines. It is safe for
@@ -102,7 +104,7 @@ func BytesToFloat64s(b []byte) []float64 {
 
 // Decode reads protocol lines from r and calls fn for each. Lines that are
 // not protocol JSON (e.g. a crash dump on a shared stream) are passed to fn
-// as a message of kind "text".
+// as a message of kind KindText.
 func Decode(r io.Reader, fn func(Message)) error {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64*1024), 16*1024*1024)
@@ -113,7 +115,7 @@ func Decode(r io.Reader, fn func(Message)) error {
 		}
 		var m Message
 		if line[0] != '{' || json.Unmarshal(line, &m) != nil || m.Kind == "" {
-			fn(Message{Kind: "text", Text: string(line)})
+			fn(Message{Kind: KindText, Text: string(line)})
 			continue
 		}
 		fn(m)
