@@ -143,16 +143,7 @@ workloads:
 	}
 	// The docker-bridge client reached the container through the bridge's
 	// gateway (DNAT), the native one over loopback.
-	ctx := context.Background()
-	db, err := store.OpenReadOnly(ctx, filepath.Join(dir, "boxtax.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	runs, err := db.Runs(ctx, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
+	runs := latestRuns(t, filepath.Join(dir, "boxtax.db"))
 	for _, r := range runs {
 		client, server := r.Notes["command"], r.Notes["server.command"]
 		if strings.Contains(client, " -c 127.0.0.1 ") != (r.Env == "native") || !strings.Contains(server, "iperf3 -s") {
@@ -178,16 +169,7 @@ func TestRunCmdInTheUsersImage(t *testing.T) {
 	if res.code != ExitOK {
 		t.Fatalf("exit %d\n%s\n%s", res.code, res.stdout, res.stderr)
 	}
-	ctx := context.Background()
-	db, err := store.OpenReadOnly(ctx, filepath.Join(dir, "boxtax.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	runs, err := db.Runs(ctx, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
+	runs := latestRuns(t, filepath.Join(dir, "boxtax.db"))
 	for _, r := range runs {
 		if r.Env == "docker-bridge" && r.Settings["image"] != tag {
 			t.Errorf("the container ran image %q, want %q", r.Settings["image"], tag)

@@ -166,6 +166,25 @@ func TestInterruptKeepsFinishedRunsAndResumes(t *testing.T) {
 	}
 }
 
+// latestRuns reads the runs of the latest study in a database.
+func latestRuns(t *testing.T, path string) []store.Run {
+	t.Helper()
+	db, err := store.OpenReadOnly(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	st, err := db.LatestStudy(context.Background(), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs, err := db.Runs(context.Background(), st.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return runs
+}
+
 // okRuns counts the finished runs of the latest study in a database.
 func okRuns(t *testing.T, path string) int {
 	t.Helper()

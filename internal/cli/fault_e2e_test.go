@@ -67,19 +67,7 @@ func integrityOK(t *testing.T, path string) {
 // runsByStatus counts the latest study's measured runs by status.
 func runsByStatus(t *testing.T, path string) map[string]int {
 	t.Helper()
-	db, err := store.OpenReadOnly(context.Background(), path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	st, err := db.LatestStudy(context.Background(), false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	runs, err := db.Runs(context.Background(), st.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
+	runs := latestRuns(t, path)
 	out := map[string]int{}
 	for _, r := range runs {
 		if !r.Warmup {

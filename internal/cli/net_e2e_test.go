@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -10,7 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/boxtax/boxtax/internal/store"
 	"github.com/boxtax/boxtax/internal/testenv"
 )
 
@@ -138,13 +136,7 @@ func TestNetworkWorkloadsAcrossWires(t *testing.T) {
 	}
 	// The bridge runs published the server's port on the wire's host end or
 	// the bridge's own address, never on every address of the host.
-	db, err := store.Open(context.Background(), filepath.Join(dir, "boxtax.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	st, _ := db.LatestStudy(context.Background(), false)
-	runs, _ := db.Runs(context.Background(), st.ID)
+	runs := latestRuns(t, filepath.Join(dir, "boxtax.db"))
 	for _, r := range runs {
 		s := r.Settings
 		if r.Env == "docker-bridge" && (s["ports"] == "" || strings.HasPrefix(s["ports"], "0.0.0.0") || strings.HasPrefix(s["ports"], ":")) {

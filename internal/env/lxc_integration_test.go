@@ -180,24 +180,7 @@ func TestLXCIntegration(t *testing.T) {
 		}
 	})
 	t.Run("Stop ends a blocked Wait", func(t *testing.T) {
-		inst, err := e.Start(ctx, Spec{Args: []string{"sleep", "60s"}}, io.Discard, io.Discard)
-		if err != nil {
-			t.Fatal(err)
-		}
-		waited := make(chan error, 1)
-		go func() { waited <- inst.Wait() }()
-		time.Sleep(300 * time.Millisecond) // also while LXC is still setting up
-		if err := inst.Stop(ctx); err != nil {
-			t.Fatal(err)
-		}
-		select {
-		case err := <-waited:
-			if err == nil || !strings.Contains(err.Error(), "stopped before it exited") {
-				t.Errorf("Wait = %v, want an error saying the container was stopped", err)
-			}
-		case <-time.After(5 * time.Second):
-			t.Fatal("Wait still blocks 5s after Stop returned")
-		}
+		checkStopEndsWait(t, e, nil, 300*time.Millisecond) // also while LXC is still setting up
 	})
 	t.Run("a killed controller's container is removed by clean", func(t *testing.T) {
 		testLXCStale(t)

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // Checks that every container environment (Docker, Podman, LXC) passes,
@@ -85,4 +86,29 @@ func parseCapEff(t *testing.T, out string) uint64 {
 		t.Fatalf("CapEff %q: %v", out, err)
 	}
 	return capEff
+}
+
+// checkStopEndsWait starts a worker that sleeps and stops it after delay:
+// a Wait blocked on it returns at once, saying it was stopped.
+func checkStopEndsWait(t *testing.T, e Environment, labels map[string]string, delay time.Duration) {
+	t.Helper()
+	ctx := context.Background()
+	inst, err := e.Start(ctx, Spec{Args: []string{"sleep", "60s"}, Labels: labels}, io.Discard, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waited := make(chan error, 1)
+	go func() { waited <- inst.Wait() }()
+	time.Sleep(delay)
+	if err := inst.Stop(ctx); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-waited:
+		if err == nil || !strings.Contains(err.Error(), "stopped before it exited") {
+			t.Errorf("Wait = %v, want an error saying the container was stopped", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Wait still blocks 5s after Stop returned")
+	}
 }
