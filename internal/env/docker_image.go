@@ -1,7 +1,6 @@
 package env
 
 import (
-	"archive/tar"
 	"bytes"
 	"context"
 	"crypto/sha256"
@@ -9,11 +8,12 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"sync"
-	"time"
 
 	"github.com/boxtax/boxtax/internal/docker"
+	"github.com/boxtax/boxtax/internal/hostimage"
 )
 
 // workerImageRepo names the worker images; tests set their own so that they
@@ -94,29 +94,15 @@ func buildWorkerImage(ctx context.Context, c *docker.Client, tag string, bin []b
 
 // workerRootfs is the worker image's one layer: the boxtax binary alone at
 // /boxtax, and an empty /tmp (mode 1777, owner root) where workloads find
-// scratch space in the container's own writable layer. The same binary
-// gives the same bytes.
+// scratch space in the container's own writable layer. It is written as
+// every image of host programs is (hostimage), so the same binary gives
+// the same bytes.
 func workerRootfs(bin []byte) ([]byte, error) {
+	s := hostimage.NewSet()
+	s.AddDir("/tmp", fs.ModeSticky|0o777)
+	s.AddData("/boxtax", bin, 0o755, hostimage.RoleProgram)
 	var buf bytes.Buffer
-	tw := tar.NewWriter(&buf)
-	mtime := time.Unix(0, 0)
-	entries := []struct {
-		hdr  tar.Header
-		body []byte
-	}{
-		{tar.Header{Name: "tmp/", Typeflag: tar.TypeDir, Mode: 0o1777}, nil},
-		{tar.Header{Name: "boxtax", Typeflag: tar.TypeReg, Mode: 0o755, Size: int64(len(bin))}, bin},
-	}
-	for _, e := range entries {
-		e.hdr.ModTime = mtime
-		if err := tw.WriteHeader(&e.hdr); err != nil {
-			return nil, fmt.Errorf("making the worker image's files: %w", err)
-		}
-		if _, err := tw.Write(e.body); err != nil {
-			return nil, fmt.Errorf("making the worker image's files: %w", err)
-		}
-	}
-	if err := tw.Close(); err != nil {
+	if err := s.WriteTar(&buf); err != nil {
 		return nil, fmt.Errorf("making the worker image's files: %w", err)
 	}
 	return buf.Bytes(), nil

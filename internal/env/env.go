@@ -3,11 +3,10 @@ package env
 import (
 	"context"
 	"fmt"
-	"github.com/boxtax/boxtax/internal/crash"
 	"io"
-	"sort"
-	"strings"
-	"sync"
+
+	"github.com/boxtax/boxtax/internal/crash"
+	"github.com/boxtax/boxtax/internal/registry"
 )
 
 // Spec says what to start: the worker's arguments and the settings the run asks for.
@@ -115,36 +114,16 @@ type Options struct {
 	Variant Variant
 }
 
-var (
-	mu        sync.RWMutex
-	factories = map[string]Factory{}
-	order     []string
-)
+var factories = registry.Registry[Factory]{
+	Unknown: "unknown environment %q; valid environments: %s",
+	First:   []string{"native"},
+}
 
 // Register adds an environment factory under a name.
-func Register(name string, f Factory) {
-	mu.Lock()
-	defer mu.Unlock()
-	if _, dup := factories[name]; dup {
-		panic("env: duplicate registration of " + name)
-	}
-	factories[name] = f
-	order = append(order, name)
-}
+func Register(name string, f Factory) { factories.Register(name, f) }
 
 // Names lists the registered environments, native first, then in name order.
-func Names() []string {
-	mu.RLock()
-	defer mu.RUnlock()
-	names := append([]string(nil), order...)
-	sort.SliceStable(names, func(i, j int) bool {
-		if (names[i] == "native") != (names[j] == "native") {
-			return names[i] == "native"
-		}
-		return names[i] < names[j]
-	})
-	return names
-}
+func Names() []string { return factories.Names() }
 
 // Check checks an environment name with options (docker-bridge+seccomp=unconfined)
 // without making anything, and returns it in canonical form.
@@ -165,11 +144,9 @@ func New(name string, o Options) (Environment, error) {
 	if err != nil {
 		return nil, err
 	}
-	mu.RLock()
-	f, ok := factories[base]
-	mu.RUnlock()
-	if !ok {
-		return nil, fmt.Errorf("unknown environment %q; valid environments: %s", base, strings.Join(Names(), ", "))
+	f, err := factories.Lookup(base)
+	if err != nil {
+		return nil, err
 	}
 	o.Variant = v
 	e := f(o)

@@ -56,7 +56,7 @@ func build(programs []string, o Options) (*Set, error) {
 		}
 		loader = &l
 	}
-	s := newSet()
+	s := NewSet()
 	addRuntimeFiles(s)
 	var dynamic *object // a dynamically linked program, for the NSS modules
 	for _, p := range programs {

@@ -230,7 +230,7 @@ func TestFromHostLeavesForeignImagesAlone(t *testing.T) {
 	requireProgram(t, "/bin/ls")
 	ctx := context.Background()
 	var rootfs bytes.Buffer
-	s := newSet()
+	s := NewSet()
 	s.AddData("/hello", []byte("not boxtax's"), 0o644, RoleExtra)
 	if err := s.WriteTar(&rootfs); err != nil {
 		t.Fatal(err)

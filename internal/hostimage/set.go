@@ -52,7 +52,8 @@ type Set struct {
 	programs []string
 }
 
-func newSet() *Set { return &Set{entries: map[string]*Entry{}} }
+// NewSet is an empty set, to fill with AddData and AddDir.
+func NewSet() *Set { return &Set{entries: map[string]*Entry{}} }
 
 // Programs are the executables the set was made for, as given.
 func (s *Set) Programs() []string { return append([]string(nil), s.programs...) }

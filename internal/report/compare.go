@@ -4,10 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"sort"
 	"strings"
 
 	"github.com/boxtax/boxtax/internal/hostinfo"
+	"github.com/boxtax/boxtax/internal/registry"
 	"github.com/boxtax/boxtax/internal/stats"
 )
 
@@ -169,31 +169,22 @@ func comparedStudy(label string, r *Report) ComparedStudy {
 }
 
 // CompareFormats lists the formats a comparison can be written in.
-func CompareFormats() []string {
-	var names []string
-	for n := range compareFormats {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
-}
+func CompareFormats() []string { return compareFormats.Names() }
 
-var compareFormats = map[string]func(io.Writer, *Comparison) error{
-	"table":    writeCompareTable,
-	"markdown": writeCompareMarkdown,
-	"json": func(w io.Writer, c *Comparison) error {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(c)
-	},
+var compareFormats = registry.Registry[func(io.Writer, *Comparison) error]{Unknown: "unknown comparison format %q; valid formats: %s"}
+
+func init() {
+	compareFormats.Register("table", writeCompareTable)
+	compareFormats.Register("markdown", writeCompareMarkdown)
+	compareFormats.Register("json", writeJSON[*Comparison])
 }
 
 // WriteComparison renders c in the named format; an unknown name lists the
 // valid ones.
 func WriteComparison(w io.Writer, format string, c *Comparison) error {
-	fn, ok := compareFormats[format]
-	if !ok {
-		return fmt.Errorf("unknown comparison format %q; valid formats: %s", format, strings.Join(CompareFormats(), ", "))
+	fn, err := compareFormats.Lookup(format)
+	if err != nil {
+		return err
 	}
 	return fn(w, c)
 }

@@ -12,6 +12,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/boxtax/boxtax/internal/hostinfo"
+	"github.com/boxtax/boxtax/internal/registry"
 	"github.com/boxtax/boxtax/internal/report/plot"
 )
 
@@ -48,33 +49,24 @@ func NewDevices(reports []*Report) *Devices {
 }
 
 // DeviceFormats lists the formats a report by device can be written in.
-func DeviceFormats() []string {
-	var names []string
-	for n := range deviceFormats {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
-}
+func DeviceFormats() []string { return deviceFormats.Names() }
 
-var deviceFormats = map[string]func(io.Writer, *Devices) error{
-	"table":    writeDevicesTable,
-	"markdown": writeDevicesMarkdown,
-	"csv":      writeDevicesCSV,
-	"html":     writeDevicesHTML,
-	"json": func(w io.Writer, d *Devices) error {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(d)
-	},
+var deviceFormats = registry.Registry[func(io.Writer, *Devices) error]{Unknown: "unknown format %q for a report by host; valid formats: %s"}
+
+func init() {
+	deviceFormats.Register("table", writeDevicesTable)
+	deviceFormats.Register("markdown", writeDevicesMarkdown)
+	deviceFormats.Register("csv", writeDevicesCSV)
+	deviceFormats.Register("html", writeDevicesHTML)
+	deviceFormats.Register("json", writeJSON[*Devices])
 }
 
 // WriteDevices renders d in the named format; an unknown name lists the
 // valid ones.
 func WriteDevices(w io.Writer, format string, d *Devices) error {
-	fn, ok := deviceFormats[format]
-	if !ok {
-		return fmt.Errorf("unknown format %q for a report by host; valid formats: %s", format, strings.Join(DeviceFormats(), ", "))
+	fn, err := deviceFormats.Lookup(format)
+	if err != nil {
+		return err
 	}
 	return fn(w, d)
 }

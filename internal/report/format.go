@@ -3,32 +3,26 @@ package report
 import (
 	"fmt"
 	"io"
-	"sort"
 	"strings"
+
+	"github.com/boxtax/boxtax/internal/registry"
 )
 
 // Writer renders a report in one format.
 type Writer func(w io.Writer, r *Report) error
 
-var formats = map[string]Writer{}
+var formats = registry.Registry[Writer]{Unknown: "unknown report format %q; valid formats: %s"}
 
-func registerFormat(name string, fn Writer) { formats[name] = fn }
+func registerFormat(name string, fn Writer) { formats.Register(name, fn) }
 
 // Formats lists the format names.
-func Formats() []string {
-	var names []string
-	for n := range formats {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
-}
+func Formats() []string { return formats.Names() }
 
 // Write renders r in the named format; an unknown name lists the valid ones.
 func Write(w io.Writer, format string, r *Report) error {
-	fn, ok := formats[format]
-	if !ok {
-		return fmt.Errorf("unknown report format %q; valid formats: %s", format, strings.Join(Formats(), ", "))
+	fn, err := formats.Lookup(format)
+	if err != nil {
+		return err
 	}
 	return fn(w, r)
 }

@@ -1,12 +1,12 @@
 package report
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
-	"sort"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/boxtax/boxtax/internal/registry"
 )
 
 // PaperSchema names the JSON form of a comparison with published values.
@@ -14,35 +14,30 @@ const PaperSchema = "boxtax.paper-comparison/v1"
 
 type paperWriter func(w io.Writer, r *Report, cmps []PaperComparison) error
 
-var paperFormats = map[string]paperWriter{
-	"table":    writePapersTable,
-	"markdown": writePapersMarkdown,
-	"csv":      writePapersCSV,
-	"json":     writePapersJSON,
-	"latex":    writePapersLaTeX,
-	"html": func(w io.Writer, r *Report, cmps []PaperComparison) error {
+var paperFormats = registry.Registry[paperWriter]{Unknown: "cannot compare with a paper in format %q; valid formats: %s"}
+
+func init() {
+	paperFormats.Register("table", writePapersTable)
+	paperFormats.Register("markdown", writePapersMarkdown)
+	paperFormats.Register("csv", writePapersCSV)
+	paperFormats.Register("json", writePapersJSON)
+	paperFormats.Register("latex", writePapersLaTeX)
+	paperFormats.Register("html", func(w io.Writer, r *Report, cmps []PaperComparison) error {
 		r.ShowPapers(cmps)
 		return writeHTML(w, r)
-	},
+	})
 }
 
 // PaperFormats lists the formats a comparison with published values can be
 // written in.
-func PaperFormats() []string {
-	var names []string
-	for n := range paperFormats {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
-}
+func PaperFormats() []string { return paperFormats.Names() }
 
 // WritePapers prints published tables beside the report's numbers (html: the
 // whole report, with every row of these tables).
 func WritePapers(w io.Writer, format string, r *Report, cmps []PaperComparison) error {
-	fn, ok := paperFormats[format]
-	if !ok {
-		return fmt.Errorf("cannot compare with a paper in format %q; valid formats: %s", format, strings.Join(PaperFormats(), ", "))
+	fn, err := paperFormats.Lookup(format)
+	if err != nil {
+		return err
 	}
 	return fn(w, r, cmps)
 }
@@ -173,9 +168,7 @@ func writePapersJSON(w io.Writer, r *Report, cmps []PaperComparison) error {
 		Study  StudyInfo         `json:"study"`
 		Tables []PaperComparison `json:"tables"`
 	}{PaperSchema, r.Study, cmps}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(doc)
+	return writeJSON(w, doc)
 }
 
 func writePapersLaTeX(w io.Writer, r *Report, cmps []PaperComparison) error {

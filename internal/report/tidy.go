@@ -10,7 +10,7 @@ import (
 
 func init() {
 	registerFormat("csv", writeCSV)
-	registerFormat("json", writeJSON)
+	registerFormat("json", writeJSON[*Report])
 }
 
 // writeCSV prints one row per sample with its run's levels (tidy data):
@@ -57,9 +57,10 @@ func (r *Report) tidyRows(factors []string) [][]string {
 	return out
 }
 
-// writeJSON prints the boxtax.report/v1 document.
-func writeJSON(w io.Writer, r *Report) error {
+// writeJSON prints a document (a report: boxtax.report/v1; a comparison, a
+// report by host, a paper comparison) as JSON indented by two spaces.
+func writeJSON[T any](w io.Writer, doc T) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
-	return enc.Encode(r)
+	return enc.Encode(doc)
 }

@@ -1,6 +1,7 @@
 // Package sockfd hands a Go connection's socket to code that uses plain
 // blocking system calls, as C benchmark tools do, instead of Go's network
-// poller (see net.rr and mqtt.pub's one-at-a-time publishers).
+// poller: Socket, used by net.rr, net.tcp and mqtt.pub's one-at-a-time
+// publishers.
 package sockfd
 
 import (

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/boxtax/boxtax/internal/crash"
 	"io"
 	"net"
 	"strconv"
@@ -14,7 +13,9 @@ import (
 	"time"
 
 	"github.com/boxtax/boxtax/internal/cpuset"
+	"github.com/boxtax/boxtax/internal/crash"
 	"github.com/boxtax/boxtax/internal/env"
+	"github.com/boxtax/boxtax/internal/hostprog"
 	"github.com/boxtax/boxtax/internal/wire"
 	"github.com/boxtax/boxtax/internal/workload"
 )
@@ -270,7 +271,7 @@ func merged(client, server workerOutput, target string) workerOutput {
 type server struct {
 	inst      env.Instance
 	pw        *io.PipeWriter
-	stderr    *tail
+	stderr    *hostprog.Tail
 	listening chan struct{} // closed at the listening note
 	exited    chan struct{} // closed when the worker exited
 	decoded   chan struct{} // closed when its output is all read
@@ -283,7 +284,7 @@ type server struct {
 
 func startServer(ctx context.Context, e env.Environment, spec env.Spec) (*server, error) {
 	pr, pw := io.Pipe()
-	s := &server{pw: pw, stderr: &tail{max: 4096}, listening: make(chan struct{}), exited: make(chan struct{}), decoded: make(chan struct{})}
+	s := &server{pw: pw, stderr: newStderrTail(4096), listening: make(chan struct{}), exited: make(chan struct{}), decoded: make(chan struct{})}
 	var once sync.Once
 	crash.Go(func() {
 		defer close(s.decoded)
@@ -364,7 +365,7 @@ func (s *server) end(ctx context.Context, grace time.Duration) workerOutput {
 	<-s.decoded
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	out := workerOutput{messages: s.messages, settings: s.inst.Settings(), decodeErr: s.decodeErr, stderr: s.stderr.suffix()}
+	out := workerOutput{messages: s.messages, settings: s.inst.Settings(), decodeErr: s.decodeErr, stderr: stderrSuffix(s.stderr)}
 	switch {
 	case stopped && grace > 0 && ctx.Err() == nil:
 		out.messages = append(out.messages, workload.Message{Kind: workload.KindNote, Key: "stopped",

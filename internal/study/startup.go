@@ -45,7 +45,7 @@ func timedStartup(ctx context.Context, e env.Environment, spec env.Spec) workerO
 		out.decodeErr = workload.Decode(pr, func(m workload.Message) { out.messages = append(out.messages, m) })
 		_, _ = io.Copy(io.Discard, pr)
 	})
-	stderr := &tail{max: 4096}
+	stderr := newStderrTail(4096)
 	t0 := time.Now()
 	inst, err := e.Start(ctx, spec, first, stderr)
 	if err != nil {
@@ -71,7 +71,7 @@ func timedStartup(ctx context.Context, e env.Environment, spec env.Spec) workerO
 	pw.Close()
 	wg.Wait()
 	out.settings = inst.Settings()
-	out.stderr = stderr.suffix()
+	out.stderr = stderrSuffix(stderr)
 
 	ms := func(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e6 }
 	setting := func(k string) float64 {

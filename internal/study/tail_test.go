@@ -8,13 +8,13 @@ import (
 // TestTailKeepsTheFirstLinesToo: issue 15 item 13, the stored failure
 // reason kept only the last 4 KB of stderr, so a crash's first line was lost.
 func TestTailKeepsTheFirstLinesToo(t *testing.T) {
-	tl := &tail{max: 64}
+	tl := newStderrTail(64)
 	tl.Write([]byte("panic: the first line\n"))
 	for i := 0; i < 100; i++ {
 		tl.Write([]byte("goroutine noise\n"))
 	}
 	tl.Write([]byte("exit status 2"))
-	got := tl.suffix()
+	got := stderrSuffix(tl)
 	for _, want := range []string{"panic: the first line", "exit status 2", "bytes left out"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("%q does not keep %q", got, want)
@@ -23,9 +23,9 @@ func TestTailKeepsTheFirstLinesToo(t *testing.T) {
 	if len(got) > 64+60 {
 		t.Errorf("kept %d bytes, want about 64", len(got))
 	}
-	small := &tail{max: 64}
+	small := newStderrTail(64)
 	small.Write([]byte("short"))
-	if got := small.suffix(); got != "; stderr: short" {
+	if got := stderrSuffix(small); got != "; stderr: short" {
 		t.Errorf("short stderr: %q", got)
 	}
 }

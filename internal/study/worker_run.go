@@ -31,10 +31,10 @@ func runWorker(ctx context.Context, e env.Environment, spec env.Spec) workerOutp
 		out.decodeErr = workload.Decode(pr, func(m workload.Message) { out.messages = append(out.messages, m) })
 		_, _ = io.Copy(io.Discard, pr) // never block the worker
 	})
-	stderr := &tail{max: 4096}
+	stderr := newStderrTail(4096)
 	out.settings, out.err = env.Run(ctx, e, spec, pw, stderr)
 	pw.Close()
 	wg.Wait()
-	out.stderr = stderr.suffix()
+	out.stderr = stderrSuffix(stderr)
 	return out
 }

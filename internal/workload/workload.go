@@ -4,9 +4,8 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"sort"
-	"strings"
-	"sync"
+
+	"github.com/boxtax/boxtax/internal/registry"
 )
 
 // Metric describes one quantity a workload reports.
@@ -238,44 +237,16 @@ type Emitter interface {
 	Note(key, value string)
 }
 
-var (
-	mu       sync.RWMutex
-	registry = map[string]Workload{}
-)
+var workloads = registry.Registry[Workload]{Unknown: "unknown workload %q; valid workloads: %s"}
 
 // Register adds a workload to the registry; it panics on a duplicate name.
-func Register(w Workload) {
-	mu.Lock()
-	defer mu.Unlock()
-	name := w.Info().Name
-	if _, dup := registry[name]; dup {
-		panic("workload: duplicate registration of " + name)
-	}
-	registry[name] = w
-}
+func Register(w Workload) { workloads.Register(w.Info().Name, w) }
 
 // Names lists the registered workloads in order.
-func Names() []string {
-	mu.RLock()
-	defer mu.RUnlock()
-	names := make([]string, 0, len(registry))
-	for n := range registry {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
-}
+func Names() []string { return workloads.Names() }
 
 // Lookup finds a workload by name; an unknown name yields an error listing the valid ones.
-func Lookup(name string) (Workload, error) {
-	mu.RLock()
-	w, ok := registry[name]
-	mu.RUnlock()
-	if !ok {
-		return nil, fmt.Errorf("unknown workload %q; valid workloads: %s", name, strings.Join(Names(), ", "))
-	}
-	return w, nil
-}
+func Lookup(name string) (Workload, error) { return workloads.Lookup(name) }
 
 // All returns every registered workload in name order.
 func All() []Workload {

@@ -3,6 +3,7 @@ package disk
 import (
 	"strconv"
 
+	"github.com/boxtax/boxtax/internal/workload"
 	"golang.org/x/sys/unix"
 )
 
@@ -57,4 +58,15 @@ func fsWarning(fs string) string {
 		return "overlayfs: I/O goes to the upper layer's filesystem"
 	}
 	return ""
+}
+
+// noteFS notes the directory a disk workload writes in, its file system
+// and any warning about that file system.
+func noteFS(e workload.Emitter, dir string) {
+	fs := fsType(dir)
+	e.Note("dir", dir)
+	e.Note("fs_type", fs)
+	if w := fsWarning(fs); w != "" {
+		e.Note("fs_warning", w)
+	}
 }

@@ -113,12 +113,7 @@ func (IOZone) Run(ctx context.Context, p workload.Params, env workload.Env, e wo
 	if err != nil {
 		return err
 	}
-	fs := fsType(dir)
-	e.Note("dir", dir)
-	e.Note("fs_type", fs)
-	if w := fsWarning(fs); w != "" {
-		e.Note("fs_warning", w)
-	}
+	noteFS(e, dir)
 	e.Note("io", map[bool]string{true: "O_DIRECT (IOZone -I)", false: "buffered (IOZone's default): reads may come from the page cache"}[c.direct])
 	e.Note("fsync_in_write_times", strconv.FormatBool(c.fsync))
 	e.Note("files", fmt.Sprintf("%d x %d bytes in %d-byte records", c.threads, c.size, c.record))

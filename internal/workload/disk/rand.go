@@ -82,12 +82,7 @@ func (Rand) Run(ctx context.Context, p workload.Params, env workload.Env, e work
 	if err != nil {
 		return err
 	}
-	fs := fsType(dir)
-	e.Note("dir", dir)
-	e.Note("fs_type", fs)
-	if w := fsWarning(fs); w != "" {
-		e.Note("fs_warning", w)
-	}
+	noteFS(e, dir)
 	e.Note("sync_every", strconv.Itoa(c.syncEvery))
 
 	// The file is written in blocks of up to 1 MiB, which is quicker.

@@ -56,12 +56,7 @@ func (Seq) Run(ctx context.Context, p workload.Params, env workload.Env, e workl
 	if err != nil {
 		return err
 	}
-	fs := fsType(dir)
-	e.Note("dir", dir)
-	e.Note("fs_type", fs)
-	if w := fsWarning(fs); w != "" {
-		e.Note("fs_warning", w)
-	}
+	noteFS(e, dir)
 	buf := alignedBuffer(int(block))
 	fillBlock(buf, rand.New(rand.NewPCG(1, 2)), 0)
 

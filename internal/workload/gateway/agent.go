@@ -13,6 +13,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/boxtax/boxtax/internal/hostprog"
 )
 
 // Kinds of device agent.
@@ -236,8 +238,8 @@ func (a *agent) startStream(ctx context.Context, wg *sync.WaitGroup) error {
 	if err != nil {
 		return err
 	}
-	var stderr tail
-	cmd.Stderr = &stderr
+	stderr := &hostprog.Tail{Max: 1024}
+	cmd.Stderr = stderr
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("agent %s: %w", a.spec, err)
 	}
@@ -256,7 +258,7 @@ func (a *agent) startStream(ctx context.Context, wg *sync.WaitGroup) error {
 		}
 		err := cmd.Wait()
 		if ctx.Err() == nil {
-			a.fail(fmt.Errorf("the program ended (%v) %s", err, stderr.String()))
+			a.fail(fmt.Errorf("the program ended (%v) %s", err, strings.TrimSpace(stderr.String())))
 		}
 		once.Do(func() { close(first) })
 	}()
@@ -269,26 +271,4 @@ func (a *agent) startStream(ctx context.Context, wg *sync.WaitGroup) error {
 		return fmt.Errorf("agent %s ended without a reading: %v", a.spec, a.lastError())
 	}
 	return nil
-}
-
-// tail keeps the last bytes written to it.
-type tail struct {
-	mu  sync.Mutex
-	buf []byte
-}
-
-func (t *tail) Write(p []byte) (int, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.buf = append(t.buf, p...)
-	if len(t.buf) > 1024 {
-		t.buf = t.buf[len(t.buf)-1024:]
-	}
-	return len(p), nil
-}
-
-func (t *tail) String() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return strings.TrimSpace(string(t.buf))
 }

@@ -357,7 +357,7 @@ func (l *eventLoop) complete(c *client, now time.Time) {
 		return // after the end: not counted
 	}
 	if s := c.resp.status; s >= 200 && s <= 299 {
-		l.res.latency.add(now.Sub(c.start))
+		l.res.latency.Record(now.Sub(c.start))
 		l.res.ok++
 		l.res.bodyLen = c.resp.bodyLen
 	} else {

@@ -239,14 +239,14 @@ func report(res *loadResult, c config, e workload.Emitter) error {
 		return fmt.Errorf("no request completed in %v: %s", res.wall.Round(time.Millisecond), strings.Join(kinds, "; "))
 	}
 	e.Note("body_bytes", strconv.FormatInt(res.bodyLen, 10))
-	e.Note("latency_min_ms", ms(res.latency.min))
-	e.Note("latency_max_ms", ms(res.latency.max))
+	e.Note("latency_min_ms", ms(res.latency.Min()))
+	e.Note("latency_max_ms", ms(res.latency.Max()))
 	msf := func(d time.Duration) float64 { return float64(d) / 1e6 }
 	e.Sample("requests_per_s", float64(res.ok)/res.wall.Seconds())
-	e.Sample("latency_mean_ms", msf(res.latency.mean()))
-	e.Sample("latency_p50_ms", msf(res.latency.percentile(0.50)))
-	e.Sample("latency_p90_ms", msf(res.latency.percentile(0.90)))
-	e.Sample("latency_p99_ms", msf(res.latency.percentile(0.99)))
+	e.Sample("latency_mean_ms", msf(res.latency.Mean()))
+	e.Sample("latency_p50_ms", msf(res.latency.Quantile(0.50)))
+	e.Sample("latency_p90_ms", msf(res.latency.Quantile(0.90)))
+	e.Sample("latency_p99_ms", msf(res.latency.Quantile(0.99)))
 	e.Sample("errors", float64(errs))
 	e.Sample("error_rate_pct", 100*float64(errs)/float64(errs+res.ok))
 	return nil

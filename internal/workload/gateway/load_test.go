@@ -214,7 +214,7 @@ func TestLoadAgainstNginx(t *testing.T) {
 			n := startNginx(t)
 			res := load(t, loadConfig{addr: n.addr, path: ReadingPath, clients: 5, keepAlive: keepAlive,
 				duration: 20 * time.Second, requests: 1000, timeout: 2 * time.Second})
-			if res.ok != 1000 || res.errorCount() != 0 || res.bodyLen != int64(len(nginxBody)) || res.latency.n != 1000 {
+			if res.ok != 1000 || res.errorCount() != 0 || res.bodyLen != int64(len(nginxBody)) || res.latency.Count() != 1000 {
 				t.Errorf("%d ok, errors %v (%v), body %d bytes", res.ok, res.errs, res.firstErr, res.bodyLen)
 			}
 			requests, conns, statuses := n.connections(t, 1000)

@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/boxtax/boxtax/internal/workload/latency"
 	"golang.org/x/sys/unix"
 )
 
@@ -43,16 +44,16 @@ var errKindNames = [errKinds]string{"connect", "reset", "timeout", "status", "pa
 
 // loadResult is what a load measured.
 type loadResult struct {
-	ok       int64            // requests answered with a 2xx status, whole
-	errs     [errKinds]int64  // failed requests by kind
-	firstErr [errKinds]string // the first failure of each kind, for the notes
-	latency  latencyHistogram // of the requests that succeeded
-	wall     time.Duration    // from the start of the load to its end
-	conns    int64            // TCP connections opened
-	statuses map[int]int64    // the non-2xx statuses seen
-	bodyLen  int64            // the body length of the last good response
-	threads  int              // event loops used
-	inFlight int64            // requests under way when the load stopped: neither counted nor failed
+	ok       int64             // requests answered with a 2xx status, whole
+	errs     [errKinds]int64   // failed requests by kind
+	firstErr [errKinds]string  // the first failure of each kind, for the notes
+	latency  latency.Histogram // of the requests that succeeded
+	wall     time.Duration     // from the start of the load to its end
+	conns    int64             // TCP connections opened
+	statuses map[int]int64     // the non-2xx statuses seen
+	bodyLen  int64             // the body length of the last good response
+	threads  int               // event loops used
+	inFlight int64             // requests under way when the load stopped: neither counted nor failed
 	// conntrackDrops are packets the host's connection tracking dropped
 	// during the load (its table was full), when known.
 	conntrackDrops int64
@@ -72,7 +73,7 @@ func (r *loadResult) add(o *loadResult) {
 	r.ok += o.ok
 	r.conns += o.conns
 	r.inFlight += o.inFlight
-	r.latency.merge(&o.latency)
+	r.latency.Merge(&o.latency)
 	for k := range r.errs {
 		r.errs[k] += o.errs[k]
 		if r.firstErr[k] == "" {

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/boxtax/boxtax/internal/workload"
+	"github.com/boxtax/boxtax/internal/workload/latency"
 )
 
 // warmupTimeout bounds the warm-up: devices that have not sent their
@@ -34,7 +35,7 @@ func (Ingest) Client(ctx context.Context, p workload.Params, addr string, e work
 	if err := raiseOpenFiles(uint64(c.devices) + 256); err != nil {
 		return fmt.Errorf("%d devices: %w", c.devices, err)
 	}
-	var rtt histogram
+	var rtt latency.Shared
 	seed := rand.Uint64()
 	devices := make([]*device, c.devices)
 	for i := range devices {
@@ -77,7 +78,7 @@ func (Ingest) Client(ctx context.Context, p workload.Params, addr string, e work
 				switch {
 				case err == nil && status >= 200 && status < 300:
 					d.ok++
-					rtt.add(t1.Sub(t0))
+					rtt.Record(t1.Sub(t0))
 				default:
 					d.countError(status, err)
 					if errors.Is(err, errDial) {
@@ -119,7 +120,7 @@ func (Ingest) Client(ctx context.Context, p workload.Params, addr string, e work
 }
 
 // report emits the run's figures: the devices' and the nodes'.
-func report(e workload.Emitter, c config, devices []*device, rtt *histogram, rep serverReport, repErr error) {
+func report(e workload.Emitter, c config, devices []*device, rtt *latency.Shared, rep serverReport, repErr error) {
 	var ok, httpErrs, transportErrs, warmErrs uint64
 	silent := 0 // devices without an acknowledged message: starved, or the system failed them
 	statuses := map[int]uint64{}
@@ -142,10 +143,10 @@ func report(e workload.Emitter, c config, devices []*device, rtt *histogram, rep
 		e.Sample("error_pct", 100*float64(httpErrs+transportErrs)/float64(sent))
 	}
 	if ok > 0 {
-		h := counts(rtt.snapshot())
-		e.Sample("rr_q1_ms", ms(h.quantile(0.25)))
-		e.Sample("rr_median_ms", ms(h.quantile(0.5)))
-		e.Sample("rr_q3_ms", ms(h.quantile(0.75)))
+		h := rtt.Counts()
+		e.Sample("rr_q1_ms", ms(h.Quantile(0.25)))
+		e.Sample("rr_median_ms", ms(h.Quantile(0.5)))
+		e.Sample("rr_q3_ms", ms(h.Quantile(0.75)))
 	}
 	e.Note("devices", strconv.Itoa(c.devices))
 	e.Note("devices_without_ack", strconv.Itoa(silent))
@@ -161,20 +162,20 @@ func report(e workload.Emitter, c config, devices []*device, rtt *histogram, rep
 		e.Note("node_figures", "none: "+repErr.Error())
 		return
 	}
-	nodes := counts{}
+	nodes := latency.Counts{}
 	perNode := map[int]uint64{}
 	for _, n := range rep.Nodes {
-		nodes.merge(n.Counts)
+		nodes.Merge(n.Counts)
 		perNode[n.Index] = n.Requests
 	}
 	e.Note("node_messages", formatCounts(perNode))
 	if len(rep.Problems) > 0 {
 		e.Note("node_problems", strings.Join(rep.Problems, "; "))
 	}
-	if nodes.total() > 0 {
-		e.Sample("node_q1_us", us(nodes.quantile(0.25)))
-		e.Sample("node_median_us", us(nodes.quantile(0.5)))
-		e.Sample("node_q3_us", us(nodes.quantile(0.75)))
+	if nodes.Total() > 0 {
+		e.Sample("node_q1_us", us(nodes.Quantile(0.25)))
+		e.Sample("node_median_us", us(nodes.Quantile(0.5)))
+		e.Sample("node_q3_us", us(nodes.Quantile(0.75)))
 	}
 }
 

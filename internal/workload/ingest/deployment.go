@@ -17,6 +17,8 @@ import (
 	"syscall"
 	"text/template"
 	"time"
+
+	"github.com/boxtax/boxtax/internal/hostprog"
 )
 
 // The real programs of the server side.
@@ -39,14 +41,14 @@ type deploymentConfig struct {
 // deployment is the running server side: redis, the nodes, nginx.
 type deployment struct {
 	dir   string
-	redis *process
+	redis *hostprog.Process
 	nodes []*ingestNode
-	nginx *process
+	nginx *hostprog.Process
 }
 
 // ingestNode is a running node process and where it listens.
 type ingestNode struct {
-	*process
+	*hostprog.Process
 	addr string
 	cpus string
 }
@@ -91,12 +93,12 @@ func (d *deployment) startRedis(ctx context.Context) error {
 		"--save", "", "--appendonly", "no", "--dir", d.dir, "--daemonize", "no", "--loglevel", "warning",
 		"--maxclients", "10000")
 	cmd.Dir = d.dir
-	p, err := startProcess("redis-server", cmd)
+	p, err := hostprog.Start("redis-server", cmd)
 	if err != nil {
 		return err
 	}
 	d.redis = p
-	return p.waitReady(ctx, 10*time.Second, func() error {
+	return p.WaitReady(ctx, 10*time.Second, func() error {
 		c, err := dialRedis(ctx, d.redisAddr())
 		if err != nil {
 			return err
@@ -124,12 +126,12 @@ func (d *deployment) startNode(ctx context.Context, cfg nodeConfig) (*ingestNode
 	if err != nil {
 		return nil, err
 	}
-	p, err := startProcess(fmt.Sprintf("node %d", cfg.Index), cmd)
+	p, err := hostprog.Start(fmt.Sprintf("node %d", cfg.Index), cmd)
 	if err != nil {
 		return nil, err
 	}
 	_ = stdin // kept open: the node ends when it closes (see stop)
-	n := &ingestNode{process: p, cpus: cfg.CPUs}
+	n := &ingestNode{Process: p, cpus: cfg.CPUs}
 	got := make(chan error, 1)
 	go func() {
 		addr, err := readListening(bufio.NewReader(stdout))
@@ -144,8 +146,8 @@ func (d *deployment) startNode(ctx context.Context, cfg nodeConfig) (*ingestNode
 		err = ctx.Err()
 	}
 	if err != nil {
-		p.stop(syscall.SIGKILL, 0)
-		return nil, fmt.Errorf("starting ingest node %d: %w (%s)", cfg.Index, err, p.stderr.String())
+		p.Stop(syscall.SIGKILL, 0)
+		return nil, fmt.Errorf("starting ingest node %d: %w (%s)", cfg.Index, err, p.Output())
 	}
 	return n, nil
 }
@@ -233,7 +235,7 @@ func (d *deployment) startNginx(ctx context.Context, cfg deploymentConfig) error
 	}
 	cmd := exec.Command(nginxBin, "-p", d.dir, "-c", conf, "-e", "stderr")
 	cmd.Dir = d.dir
-	p, err := startProcess("nginx", cmd)
+	p, err := hostprog.Start("nginx", cmd)
 	if err != nil {
 		return err
 	}
@@ -245,7 +247,7 @@ func (d *deployment) startNginx(ctx context.Context, cfg deploymentConfig) error
 	// Ready when this nginx answers with this run's directory: another
 	// program that took the port meanwhile would answer otherwise.
 	client := &http.Client{Timeout: time.Second, Transport: &http.Transport{DisableKeepAlives: true}}
-	err = p.waitReady(ctx, 10*time.Second, func() error {
+	err = p.WaitReady(ctx, 10*time.Second, func() error {
 		resp, err := client.Get("http://" + net.JoinHostPort(host, port) + pathReady)
 		if err != nil {
 			return err
@@ -257,7 +259,7 @@ func (d *deployment) startNginx(ctx context.Context, cfg deploymentConfig) error
 		}
 		return nil
 	})
-	if err != nil && strings.Contains(p.stderr.String(), "Address already in use") {
+	if err != nil && strings.Contains(p.Output(), "Address already in use") {
 		return fmt.Errorf("nginx cannot listen on %s: the port is in use by another program; free it or let boxtax pick a port", cfg.listen)
 	}
 	return err
@@ -270,7 +272,7 @@ func (d *deployment) collect(ctx context.Context) ([]nodeStats, error) {
 	var errs []error
 	client := &http.Client{Timeout: 10 * time.Second}
 	for i, n := range d.nodes {
-		if !n.alive() {
+		if !n.Alive() {
 			continue // problems names it
 		}
 		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+n.addr+pathStats, nil)
@@ -295,17 +297,17 @@ func (d *deployment) collect(ctx context.Context) ([]nodeStats, error) {
 func (d *deployment) problems() []string {
 	var out []string
 	if d.redis != nil {
-		if msg := d.redis.died(); msg != "" {
+		if msg := d.redis.Died(); msg != "" {
 			out = append(out, "redis-server: "+msg)
 		}
 	}
 	for i, n := range d.nodes {
-		if msg := n.died(); msg != "" {
+		if msg := n.Died(); msg != "" {
 			out = append(out, fmt.Sprintf("node %d: %s", i+1, msg))
 		}
 	}
 	if d.nginx != nil {
-		if msg := d.nginx.died(); msg != "" {
+		if msg := d.nginx.Died(); msg != "" {
 			out = append(out, "nginx: "+msg)
 		}
 	}
@@ -318,13 +320,13 @@ func (d *deployment) stop() {
 	if d.nginx != nil {
 		// Graceful: the answer to the end of the session is let out
 		// first; the master ends its workers.
-		d.nginx.stop(syscall.SIGQUIT, 5*time.Second)
+		d.nginx.Stop(syscall.SIGQUIT, 5*time.Second)
 	}
 	for _, n := range d.nodes {
-		n.stop(syscall.SIGTERM, 3*time.Second)
+		n.Stop(syscall.SIGTERM, 3*time.Second)
 	}
 	if d.redis != nil {
-		d.redis.stop(syscall.SIGTERM, 5*time.Second)
+		d.redis.Stop(syscall.SIGTERM, 5*time.Second)
 	}
 	killLeftovers(d.dir)
 	os.RemoveAll(d.dir)

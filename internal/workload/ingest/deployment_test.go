@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/boxtax/boxtax/internal/cpuset"
+	"github.com/boxtax/boxtax/internal/hostprog"
 	"github.com/boxtax/boxtax/internal/workload"
 )
 
@@ -26,7 +27,7 @@ func startRedis(t *testing.T) *deployment {
 	if err := d.startRedis(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { d.redis.stop(syscall.SIGTERM, 5*time.Second) })
+	t.Cleanup(func() { d.redis.Stop(syscall.SIGTERM, 5*time.Second) })
 	return d
 }
 
@@ -67,7 +68,7 @@ func TestNodeStoresWhatItReceives(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer n.stop(syscall.SIGTERM, 3*time.Second)
+	defer n.Stop(syscall.SIGTERM, 3*time.Second)
 	bodies := [][]byte{[]byte("0123456789abcdef0123456789abcdef\x00\xff\r\n"), []byte("second")}
 	for _, b := range bodies {
 		resp, err := http.Post("http://"+n.addr+"/devices/dev-7/messages", "application/octet-stream", bytes.NewReader(b))
@@ -138,7 +139,7 @@ func TestNginxRoundRobinsOverPinnedNodes(t *testing.T) {
 			}
 			defer d.stop()
 			for i, n := range d.nodes {
-				if got := procCPUs(t, n.cmd.Process.Pid); got != sets[i] {
+				if got := procCPUs(t, n.Pid()); got != sets[i] {
 					t.Errorf("node %d runs on CPUs %s, want %s", i+1, got, sets[i])
 				}
 			}
@@ -175,20 +176,20 @@ func TestFaultsAreCountedAndTheRunEnds(t *testing.T) {
 			var dir string
 			deployed = func(d *deployment) {
 				dir = d.dir
-				victim := map[string]*process{"node": d.nodes[0].process, "redis": d.redis}[kill]
+				victim := map[string]*hostprog.Process{"node": d.nodes[0].Process, "redis": d.redis}[kill]
 				if victim == nil {
 					victim = d.nginx
 				}
 				time.AfterFunc(700*time.Millisecond, func() {
 					if kill == "nginx and its workers" {
-						pid := strconv.Itoa(victim.cmd.Process.Pid)
+						pid := strconv.Itoa(victim.Pid())
 						b, _ := os.ReadFile("/proc/" + pid + "/task/" + pid + "/children")
 						for _, w := range strings.Fields(string(b)) {
 							n, _ := strconv.Atoi(w)
 							_ = syscall.Kill(n, syscall.SIGKILL)
 						}
 					}
-					_ = victim.cmd.Process.Kill()
+					_ = syscall.Kill(victim.Pid(), syscall.SIGKILL)
 				})
 			}
 			defer func() { deployed = nil }()

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/boxtax/boxtax/internal/cpuset"
+	"github.com/boxtax/boxtax/internal/workload/latency"
 )
 
 // nodeArg0 is the first argument with which the serve worker starts its own
@@ -50,7 +51,7 @@ type nodeStats struct {
 	Index    int            `json:"index"`
 	Requests uint64         `json:"requests"` // measured ones, warm-up excluded
 	Errors   uint64         `json:"errors"`
-	Counts   map[int]uint64 `json:"counts"`
+	Counts   latency.Counts `json:"counts"`
 	CPUs     string         `json:"cpus"`
 }
 
@@ -101,7 +102,7 @@ type node struct {
 	cfg      nodeConfig
 	pool     chan *redisConn // idle connections
 	slots    chan struct{}   // one per connection that may exist
-	hist     histogram
+	hist     latency.Shared
 	requests atomic.Uint64
 	errors   atomic.Uint64
 }
@@ -162,7 +163,7 @@ func (n *node) message(w http.ResponseWriter, r *http.Request) {
 		f.Flush()
 	}
 	if !warm {
-		n.hist.add(time.Since(start))
+		n.hist.Record(time.Since(start))
 		n.requests.Add(1)
 	}
 }
@@ -252,7 +253,7 @@ func (n *node) stats(w http.ResponseWriter, _ *http.Request) {
 // figures is what the node measured so far.
 func (n *node) figures() nodeStats {
 	return nodeStats{Index: n.cfg.Index, Requests: n.requests.Load(), Errors: n.errors.Load(),
-		Counts: n.hist.snapshot(), CPUs: cpuset.Allowed()}
+		Counts: n.hist.Counts(), CPUs: cpuset.Allowed()}
 }
 
 // readListening reads the "listening ADDR" line a node prints.

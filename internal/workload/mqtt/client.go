@@ -170,7 +170,7 @@ func (r *result) emit(c *config, e workload.Emitter) {
 		sum += v
 	}
 	e.Sample("client_msgs_per_s", sum/float64(len(r.clientRates)))
-	if r.ack.n > 0 {
+	if r.ack.Count() > 0 {
 		e.Sample("ack_mean_ms", r.ack.mean()/1e6)
 		e.Sample("ack_std_ms", r.ack.std()/1e6)
 		e.Sample("ack_p50_ms", r.ack.quantile(0.50)/1e6)
@@ -182,7 +182,7 @@ func (r *result) emit(c *config, e workload.Emitter) {
 		if want := r.acked * int64(c.subscribers); want > 0 {
 			e.Note("received_pct", strconv.FormatFloat(100*float64(r.received)/float64(want), 'f', 2, 64))
 		}
-		if r.e2e.n > 0 {
+		if r.e2e.Count() > 0 {
 			e.Sample("e2e_mean_ms", r.e2e.mean()/1e6)
 			e.Sample("e2e_p50_ms", r.e2e.quantile(0.50)/1e6)
 			e.Sample("e2e_p99_ms", r.e2e.quantile(0.99)/1e6)

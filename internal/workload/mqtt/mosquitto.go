@@ -9,10 +9,10 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 
+	"github.com/boxtax/boxtax/internal/hostprog"
 	"golang.org/x/sys/unix"
 )
 
@@ -23,10 +23,8 @@ type mosquitto struct {
 	addr    string // where it listens, host:port
 	version string // e.g. "mosquitto 2.0.11"
 	dir     string
-	cmd     *exec.Cmd
-	out     *tail
-	exited  chan struct{} // closed when it exited (and was reaped)
-	waitErr error         // valid after exited
+	proc    *hostprog.Process
+	exited  <-chan struct{} // closed when it exited (and was reaped)
 }
 
 // mosquittoConfig is the broker's whole configuration: one listener,
@@ -60,7 +58,7 @@ func startMosquitto(path, addr string) (*mosquitto, error) {
 			return nil, err
 		}
 	}
-	m := &mosquitto{path: path, addr: net.JoinHostPort(host, port), version: mosquittoVersion(path), out: &tail{max: 4096}, exited: make(chan struct{})}
+	m := &mosquitto{path: path, addr: net.JoinHostPort(host, port), version: mosquittoVersion(path)}
 	if m.dir, err = os.MkdirTemp("", "boxtax-mosquitto-"); err != nil {
 		return nil, fmt.Errorf("making mosquitto's directory: %w (set TMPDIR to a writable place)", err)
 	}
@@ -69,20 +67,15 @@ func startMosquitto(path, addr string) (*mosquitto, error) {
 		os.RemoveAll(m.dir)
 		return nil, fmt.Errorf("writing mosquitto's configuration: %w", err)
 	}
-	m.cmd = exec.Command(path, "-c", conf)
-	m.cmd.Dir = m.dir
-	m.cmd.Stdout, m.cmd.Stderr = m.out, m.out
+	cmd := exec.Command(path, "-c", conf)
+	cmd.Dir = m.dir
 	// Should this process die, mosquitto dies with it: nothing outlives a run.
-	m.cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
-	if err := m.cmd.Start(); err != nil {
+	if m.proc, err = hostprog.Start(path, cmd); err != nil {
 		os.RemoveAll(m.dir)
-		return nil, fmt.Errorf("starting %s: %w", path, err)
+		return nil, err
 	}
-	raiseFileLimit(m.cmd.Process.Pid)
-	go func() {
-		m.waitErr = m.cmd.Wait()
-		close(m.exited)
-	}()
+	m.exited = m.proc.Exited()
+	raiseFileLimit(m.proc.Pid())
 	return m, nil
 }
 
@@ -139,10 +132,10 @@ func dialAddr(addr string) string {
 func (m *mosquitto) exitReason() string {
 	<-m.exited
 	msg := "exited"
-	if m.waitErr != nil {
-		msg = m.waitErr.Error()
+	if err := m.proc.Err(); err != nil {
+		msg = err.Error()
 	}
-	if s := strings.TrimSpace(m.out.String()); s != "" {
+	if s := strings.TrimSpace(string(bytes.ToValidUTF8([]byte(m.proc.Output()), nil))); s != "" {
 		msg += ": " + s
 	}
 	return msg
@@ -151,39 +144,6 @@ func (m *mosquitto) exitReason() string {
 // stop ends mosquitto (SIGTERM, then SIGKILL after 5 s), reaps it and
 // removes its directory. It may be called more than once.
 func (m *mosquitto) stop() {
-	select {
-	case <-m.exited:
-	default:
-		_ = m.cmd.Process.Signal(syscall.SIGTERM)
-		select {
-		case <-m.exited:
-		case <-time.After(5 * time.Second):
-			_ = m.cmd.Process.Kill()
-			<-m.exited
-		}
-	}
+	m.proc.Stop(syscall.SIGTERM, 5*time.Second)
 	os.RemoveAll(m.dir)
-}
-
-// tail keeps the last max bytes written to it.
-type tail struct {
-	mu  sync.Mutex
-	buf []byte
-	max int
-}
-
-func (t *tail) Write(p []byte) (int, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.buf = append(t.buf, p...)
-	if over := len(t.buf) - t.max; over > 0 {
-		t.buf = append(t.buf[:0], t.buf[over:]...)
-	}
-	return len(p), nil
-}
-
-func (t *tail) String() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return string(bytes.ToValidUTF8(t.buf, nil))
 }

@@ -13,11 +13,16 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/boxtax/boxtax/internal/sockfd"
 )
 
 // ackTimeout is how long a publish may wait for its acknowledgement before
 // the connection counts as failed.
 const ackTimeout = 5 * time.Second
+
+// errAckTimeout is what a blocking read returns when SO_RCVTIMEO passed.
+var errAckTimeout = fmt.Errorf("no acknowledgement within %v", ackTimeout)
 
 // reconnectDelay is the pause between connection attempts of a client
 // whose broker refused it or went away.
@@ -218,12 +223,13 @@ func (p *publisher) runOneAtATime(ctx context.Context, start, deadline time.Time
 		runtime.LockOSThread()
 		defer runtime.UnlockOSThread()
 		if sc, ok := c.Conn.(syscall.Conn); !ok {
-		} else if b, err := blockingOf(sc); err == nil {
-			defer b.restore()
-			defer context.AfterFunc(ctx, b.interrupt)()
-			err := b.setReadTimeout(ackTimeout)
+		} else if b, err := sockfd.Blocking(sc); err == nil {
+			defer b.Restore()
+			defer context.AfterFunc(ctx, b.Interrupt)()
+			b.TimeoutErr = errAckTimeout
+			err := b.SetReadTimeout(ackTimeout)
 			if err == nil && quietFor(ctx, p.cfg) {
-				err = b.quiet()
+				err = b.Quiet()
 			}
 			if err == nil {
 				w, rd, blocking = b, newReader(b, readBufSize, maxBody), true
@@ -279,7 +285,7 @@ func (p *publisher) runOneAtATime(ctx context.Context, start, deadline time.Time
 }
 
 // blockingFor says whether clients one-at-a-time publishers wait in
-// blocking system calls on threads of their own (see blockingSocket)
+// blocking system calls on threads of their own (see sockfd.Socket)
 // rather than through Go's poller: only while each can have a P of its
 // own. Against mosquitto on loopback, the client on one CPU of a 2-CPU VM
 // (GOMAXPROCS 1): 1 client did 39-45 k messages/s blocking against 16-40 k
@@ -289,7 +295,7 @@ func (p *publisher) runOneAtATime(ctx context.Context, start, deadline time.Time
 func blockingFor(clients int) bool { return clients <= runtime.GOMAXPROCS(0) }
 
 // quietFor says whether blocking publishers may also be quiet (see
-// blockingSocket): hold their Ps while they wait. Only when no goroutine of
+// sockfd.Socket): hold their Ps while they wait. Only when no goroutine of
 // the process needs a P at the same time: a P is left over, or the process
 // has no subscribers and its broker runs elsewhere (not Run's loopback).
 func quietFor(ctx context.Context, cfg *config) bool {

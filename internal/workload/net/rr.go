@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"runtime"
 	"strconv"
@@ -11,7 +12,9 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/boxtax/boxtax/internal/sockfd"
 	"github.com/boxtax/boxtax/internal/workload"
+	"github.com/boxtax/boxtax/internal/workload/latency"
 )
 
 // RR is the net.rr workload: request-response transactions, one at a time,
@@ -106,11 +109,11 @@ type socketConn interface {
 // duplicate keeps it open): a socket still in the poller's epoll set wakes
 // the thread waiting in epoll on every packet, a second wake-up per round
 // trip on an idle CPU that a C program does not have. The socket is quiet
-// (see blockingSocket.quiet) unless Run has both sides in a process with one
+// (see sockfd.Socket.Quiet) unless Run has both sides in a process with one
 // P (GOMAXPROCS=1), where a quiet side waiting would hold the P the other
 // side needs to answer.
-func roundTripSocket(ctx context.Context, conn socketConn) (*blockingSocket, error) {
-	sock, err := blocking(conn)
+func roundTripSocket(ctx context.Context, conn socketConn) (*sockfd.Socket, error) {
+	sock, err := sockfd.Blocking(conn)
 	if err != nil {
 		return nil, err
 	}
@@ -118,8 +121,8 @@ func roundTripSocket(ctx context.Context, conn socketConn) (*blockingSocket, err
 	if ctx.Value(inProcessKey{}) != nil && runtime.GOMAXPROCS(0) < 2 {
 		return sock, nil
 	}
-	if err := sock.quiet(); err != nil {
-		sock.close()
+	if err := sock.Quiet(); err != nil {
+		sock.Close()
 		return nil, err
 	}
 	return sock, nil
@@ -132,17 +135,11 @@ func (RR) Serve(ctx context.Context, p workload.Params, addr string, e workload.
 	if err != nil {
 		return err
 	}
-	s, err := listen(addr, c.protocol == "udp")
+	s, ctl, end, err := serveSession(ctx, addr, c.protocol == "udp", e)
 	if err != nil {
 		return err
 	}
-	defer s.close()
-	e.Note(workload.NoteListening, s.addr())
-	ctl, err := s.session(ctx)
-	if err != nil {
-		return err
-	}
-	defer ctl.end()
+	defer end()
 	stop := context.AfterFunc(ctx, s.close)
 	defer stop()
 	var answered int64
@@ -156,10 +153,10 @@ func (RR) Serve(ctx context.Context, p workload.Params, addr string, e workload.
 		if err != nil {
 			return err
 		}
-		defer sock.close()
-		stopEcho := context.AfterFunc(ctx, sock.interrupt)
+		defer sock.Close()
+		stopEcho := context.AfterFunc(ctx, sock.Interrupt)
 		defer stopEcho()
-		onLockedThread(func() { answered, err = echoTCP(sock, c.size) })
+		sockfd.OnLockedThread(func() { answered, err = echoTCP(sock, c.size) })
 		if err != nil {
 			return err
 		}
@@ -168,10 +165,10 @@ func (RR) Serve(ctx context.Context, p workload.Params, addr string, e workload.
 		if err != nil {
 			return err
 		}
-		defer sock.close()
+		defer sock.Close()
 		var stopping atomic.Bool
 		done := make(chan int64, 1)
-		go onLockedThread(func() { done <- echoUDP(sock, c.size, &stopping) })
+		go sockfd.OnLockedThread(func() { done <- echoUDP(sock, c.size, &stopping) })
 		ctl.waitClosed(c.duration + 60*time.Second)
 		stopping.Store(true)
 		answered = <-done
@@ -182,17 +179,17 @@ func (RR) Serve(ctx context.Context, p workload.Params, addr string, e workload.
 }
 
 // echoTCP answers requests of size bytes until the client closes.
-func echoTCP(sock *blockingSocket, size int) (int64, error) {
+func echoTCP(sock *sockfd.Socket, size int) (int64, error) {
 	buf := make([]byte, size)
 	var n int64
 	for {
-		if err := sock.readFull(buf); err != nil {
-			if errors.Is(err, errEOF) {
+		if err := sock.ReadFull(buf); err != nil {
+			if errors.Is(err, io.EOF) {
 				return n, nil
 			}
 			return n, fmt.Errorf("reading a request: %w", err)
 		}
-		if err := sock.write(buf); err != nil {
+		if _, err := sock.Write(buf); err != nil {
 			return n, fmt.Errorf("answering: %w", err)
 		}
 		n++
@@ -201,17 +198,17 @@ func echoTCP(sock *blockingSocket, size int) (int64, error) {
 
 // echoUDP answers every datagram of size bytes to where it came from, until
 // told to stop.
-func echoUDP(sock *blockingSocket, size int, stopping *atomic.Bool) int64 {
-	_ = sock.setReadTimeout(100 * time.Millisecond)
+func echoUDP(sock *sockfd.Socket, size int, stopping *atomic.Bool) int64 {
+	_ = sock.SetReadTimeout(100 * time.Millisecond)
 	buf := make([]byte, 65536)
 	var n int64
-	var from peer
+	var from sockfd.Peer
 	for !stopping.Load() {
-		k, err := sock.recvFrom(buf, &from)
+		k, err := sock.RecvFrom(buf, &from)
 		if err != nil || k != size || k == 0 {
 			continue
 		}
-		if err := sock.sendTo(buf[:k], &from); err == nil {
+		if err := sock.SendTo(buf[:k], &from); err == nil {
 			n++
 		}
 	}
@@ -257,41 +254,41 @@ func (RR) Client(ctx context.Context, p workload.Params, addr string, e workload
 	if err != nil {
 		return err
 	}
-	defer sock.close()
-	stop := context.AfterFunc(ctx, sock.interrupt)
+	defer sock.Close()
+	stop := context.AfterFunc(ctx, sock.Interrupt)
 	defer stop()
 
-	rtts := new(rttHistogram)
+	rtts := new(latency.Histogram)
 	var elapsed time.Duration
 	var lost int64
-	onLockedThread(func() { elapsed, lost, err = transact(sock, c, rtts) })
+	sockfd.OnLockedThread(func() { elapsed, lost, err = transact(sock, c, rtts) })
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
 	if err != nil {
 		return err
 	}
-	if rtts.n == 0 {
+	if rtts.Count() == 0 {
 		return fmt.Errorf("no transaction completed in %v", c.duration)
 	}
 	us := func(d time.Duration) float64 { return float64(d) / 1e3 }
 	e.Note("protocol", c.protocol)
 	e.Note("size", strconv.Itoa(c.size))
-	e.Note("transactions", strconv.Itoa(rtts.n))
+	e.Note("transactions", strconv.FormatInt(rtts.Count(), 10))
 	e.Note("lost", strconv.FormatInt(lost, 10))
-	e.Note("rtt_min_us", strconv.FormatFloat(us(rtts.min), 'f', 3, 64))
-	e.Note("rtt_max_us", strconv.FormatFloat(us(rtts.max), 'f', 3, 64))
-	e.Sample("transactions_per_s", float64(rtts.n)/elapsed.Seconds())
-	e.Sample("rtt_mean_us", us(rtts.mean()))
-	e.Sample("rtt_p50_us", us(rtts.percentile(0.50)))
-	e.Sample("rtt_p99_us", us(rtts.percentile(0.99)))
+	e.Note("rtt_min_us", strconv.FormatFloat(us(rtts.Min()), 'f', 3, 64))
+	e.Note("rtt_max_us", strconv.FormatFloat(us(rtts.Max()), 'f', 3, 64))
+	e.Sample("transactions_per_s", float64(rtts.Count())/elapsed.Seconds())
+	e.Sample("rtt_mean_us", us(rtts.Mean()))
+	e.Sample("rtt_p50_us", us(rtts.Quantile(0.50)))
+	e.Sample("rtt_p99_us", us(rtts.Quantile(0.99)))
 	return nil
 }
 
 // transact makes transactions back to back for the duration, counts each
 // one's round-trip time into rtts, and returns the wall time and how many
 // UDP requests got no answer in time.
-func transact(sock *blockingSocket, c rrConfig, rtts *rttHistogram) (elapsed time.Duration, lost int64, err error) {
+func transact(sock *sockfd.Socket, c rrConfig, rtts *latency.Histogram) (elapsed time.Duration, lost int64, err error) {
 	req := make([]byte, c.size)
 	resp := make([]byte, 65536)
 	udp := c.protocol == "udp"
@@ -299,7 +296,7 @@ func transact(sock *blockingSocket, c rrConfig, rtts *rttHistogram) (elapsed tim
 	if udp {
 		timeout = udpRRTimeout
 	}
-	if err := sock.setReadTimeout(timeout); err != nil {
+	if err := sock.SetReadTimeout(timeout); err != nil {
 		return 0, 0, err
 	}
 	start := time.Now()
@@ -309,14 +306,14 @@ func transact(sock *blockingSocket, c rrConfig, rtts *rttHistogram) (elapsed tim
 		if !t0.Before(end) {
 			break
 		}
-		if err := sock.write(req); err != nil {
+		if _, err := sock.Write(req); err != nil {
 			return 0, lost, fmt.Errorf("sending a request: %w", err)
 		}
 		if udp {
-			k, err := sock.read(resp)
-			if errors.Is(err, errTimeout) {
+			k, err := sock.Read(resp)
+			if errors.Is(err, sockfd.ErrTimeout) {
 				lost++
-				if lost > 100 && rtts.n == 0 {
+				if lost > 100 && rtts.Count() == 0 {
 					return 0, lost, fmt.Errorf("no answer to %d UDP requests: is UDP forwarded to the server?", lost)
 				}
 				continue
@@ -327,10 +324,10 @@ func transact(sock *blockingSocket, c rrConfig, rtts *rttHistogram) (elapsed tim
 			if k != c.size {
 				continue
 			}
-		} else if err := sock.readFull(resp[:c.size]); err != nil {
+		} else if err := sock.ReadFull(resp[:c.size]); err != nil {
 			return 0, lost, fmt.Errorf("receiving a response: %w", err)
 		}
-		rtts.add(time.Since(t0))
+		rtts.Record(time.Since(t0))
 	}
 	return time.Since(start), lost, nil
 }

@@ -14,6 +14,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/boxtax/boxtax/internal/workload"
 )
 
 // helloSize is the length of the hello every TCP connection starts with:
@@ -204,6 +206,21 @@ func (s *server) session(ctx context.Context) (*control, error) {
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
+}
+
+// serveSession listens at addr (on UDP too when withUDP), notes where,
+// and waits for a client's session. end ends the session and closes the
+// server; call it once, when the server is done.
+func serveSession(ctx context.Context, addr string, withUDP bool, e workload.Emitter) (s *server, ctl *control, end func(), err error) {
+	if s, err = listen(addr, withUDP); err != nil {
+		return nil, nil, nil, err
+	}
+	e.Note(workload.NoteListening, s.addr())
+	if ctl, err = s.session(ctx); err != nil {
+		s.close()
+		return nil, nil, nil, err
+	}
+	return s, ctl, func() { ctl.end(); s.close() }, nil
 }
 
 // sessionID is the session the server serves (0 before a client came).

@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"runtime"
 	"strconv"
 	"sync"
 	"time"
 
+	"github.com/boxtax/boxtax/internal/sockfd"
 	"github.com/boxtax/boxtax/internal/workload"
 )
 
@@ -115,17 +117,11 @@ func (TCP) Serve(ctx context.Context, p workload.Params, addr string, e workload
 		return err
 	}
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procsFor(c.streams)))
-	s, err := listen(addr, false)
+	s, ctl, end, err := serveSession(ctx, addr, false, e)
 	if err != nil {
 		return err
 	}
-	defer s.close()
-	e.Note(workload.NoteListening, s.addr())
-	ctl, err := s.session(ctx)
-	if err != nil {
-		return err
-	}
-	defer ctl.end()
+	defer end()
 	conns, err := s.dataConns(ctx, c.streams, ctl)
 	if err != nil {
 		return err
@@ -241,17 +237,17 @@ func sendAll(ctx context.Context, conns []*net.TCPConn, bufSize int, d time.Dura
 	sent := make([]int64, len(conns))
 	errs := make([]error, len(conns))
 	for i, c := range conns {
-		sock, err := blocking(c)
+		sock, err := sockfd.Blocking(c)
 		if err != nil {
 			return 0, err
 		}
-		defer sock.close()
-		defer context.AfterFunc(ctx, sock.interrupt)()
+		defer sock.Close()
+		defer context.AfterFunc(ctx, sock.Interrupt)()
 		wg.Add(1)
-		go onLockedThread(func() {
+		go sockfd.OnLockedThread(func() {
 			defer wg.Done()
 			for time.Now().Before(deadline) {
-				if err := sock.write(buf); err != nil {
+				if _, err := sock.Write(buf); err != nil {
 					errs[i] = fmt.Errorf("stream %d: sending: %w", i, err)
 					return
 				}
@@ -278,21 +274,21 @@ func receiveAll(ctx context.Context, conns []*net.TCPConn, bufSize int) (receive
 	var wg sync.WaitGroup
 	errs := make([]error, len(conns))
 	for i, c := range conns {
-		sock, err := blocking(c)
+		sock, err := sockfd.Blocking(c)
 		if err != nil {
 			return received{}, err
 		}
-		defer sock.close()
-		defer context.AfterFunc(ctx, sock.interrupt)()
+		defer sock.Close()
+		defer context.AfterFunc(ctx, sock.Interrupt)()
 		wg.Add(1)
-		go onLockedThread(func() {
+		go sockfd.OnLockedThread(func() {
 			defer wg.Done()
 			buf := make([]byte, bufSize)
 			var n int64
 			var t0 time.Time
 			for {
-				k, err := sock.read(buf)
-				if errors.Is(err, errEOF) {
+				k, err := sock.Read(buf)
+				if errors.Is(err, io.EOF) {
 					break
 				}
 				if err != nil {

@@ -104,17 +104,11 @@ func (UDP) Serve(ctx context.Context, p workload.Params, addr string, e workload
 	if err != nil {
 		return err
 	}
-	s, err := listen(addr, true)
+	s, ctl, end, err := serveSession(ctx, addr, true, e)
 	if err != nil {
 		return err
 	}
-	defer s.close()
-	e.Note(workload.NoteListening, s.addr())
-	ctl, err := s.session(ctx)
-	if err != nil {
-		return err
-	}
-	defer ctl.end()
+	defer end()
 	stop := context.AfterFunc(ctx, s.close)
 	defer stop()
 	sess := s.sessionID()

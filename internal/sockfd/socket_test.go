@@ -1,7 +1,8 @@
-package net
+package sockfd
 
 import (
 	"errors"
+	"io"
 	"net"
 	"runtime"
 	"testing"
@@ -21,34 +22,34 @@ func TestUDPEchoAllocatesNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cliConn.Close()
-	srv, err := blocking(srvConn)
+	srv, err := Blocking(srvConn)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer srv.close()
-	cli, err := blocking(cliConn)
+	defer srv.Close()
+	cli, err := Blocking(cliConn)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer cli.close()
+	defer cli.Close()
 	req, buf, resp := []byte{7}, make([]byte, 64), make([]byte, 64)
-	var from peer
+	var from Peer
 	var failed error
 	echo := func() {
-		if err := cli.write(req); err != nil {
+		if _, err := cli.Write(req); err != nil {
 			failed = err
 			return
 		}
-		k, err := srv.recvFrom(buf, &from)
+		k, err := srv.RecvFrom(buf, &from)
 		if err != nil {
 			failed = err
 			return
 		}
-		if err := srv.sendTo(buf[:k], &from); err != nil {
+		if err := srv.SendTo(buf[:k], &from); err != nil {
 			failed = err
 			return
 		}
-		if n, err := cli.read(resp); err != nil || n != 1 || resp[0] != 7 {
+		if n, err := cli.Read(resp); err != nil || n != 1 || resp[0] != 7 {
 			failed = err
 		}
 	}
@@ -76,39 +77,39 @@ func TestQuietReadTimesOutAndIsInterrupted(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cliConn.Close()
-	cli, err := blocking(cliConn)
+	cli, err := Blocking(cliConn)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer cli.close()
-	if err := cli.quiet(); err != nil {
+	defer cli.Close()
+	if err := cli.Quiet(); err != nil {
 		t.Fatal(err)
 	}
 	buf := make([]byte, 64)
-	if err := cli.setReadTimeout(3 * quietSlice); err != nil {
+	if err := cli.SetReadTimeout(3 * QuietSlice); err != nil {
 		t.Fatal(err)
 	}
 	var readErr error
 	var took time.Duration
-	onLockedThread(func() {
+	OnLockedThread(func() {
 		t0 := time.Now()
-		_, readErr = cli.read(buf)
+		_, readErr = cli.Read(buf)
 		took = time.Since(t0)
 	})
-	if !errors.Is(readErr, errTimeout) || took < 2*quietSlice || took > time.Second {
-		t.Errorf("a read with a timeout of %v ended after %v with %v, want a timeout", 3*quietSlice, took, readErr)
+	if !errors.Is(readErr, ErrTimeout) || took < 2*QuietSlice || took > time.Second {
+		t.Errorf("a read with a timeout of %v ended after %v with %v, want a timeout", 3*QuietSlice, took, readErr)
 	}
 
-	if err := cli.setReadTimeout(0); err != nil {
+	if err := cli.SetReadTimeout(0); err != nil {
 		t.Fatal(err)
 	}
-	time.AfterFunc(50*time.Millisecond, cli.interrupt)
-	onLockedThread(func() {
+	time.AfterFunc(50*time.Millisecond, cli.Interrupt)
+	OnLockedThread(func() {
 		t0 := time.Now()
-		_, readErr = cli.read(buf)
+		_, readErr = cli.Read(buf)
 		took = time.Since(t0)
 	})
-	if !errors.Is(readErr, errEOF) || took > 2*time.Second {
+	if !errors.Is(readErr, io.EOF) || took > 2*time.Second {
 		t.Errorf("an interrupted read ended after %v with %v, want EOF", took, readErr)
 	}
 }

@@ -1,18 +1,17 @@
-package net
+package sockfd
 
 import (
 	"errors"
 	"fmt"
+	"io"
 	"runtime"
 	"syscall"
 	"time"
 	"unsafe"
-
-	"github.com/boxtax/boxtax/internal/sockfd"
 )
 
-// blockingSocket is a socket used with plain blocking system calls, as
-// netperf uses its sockets, instead of through Go's network poller. A
+// Socket is a socket used with plain blocking system calls, as netperf
+// and C MQTT clients use theirs, instead of through Go's network poller. A
 // request-response loop then waits in the kernel exactly as a C program
 // does: the poller, whose threads spin a while before they sleep, would make
 // round trips shorter than netperf's on idle CPUs, and bimodal.
@@ -23,26 +22,30 @@ import (
 // taking the P away and waking threads to look for work on every wait.
 //
 // Use it from one goroutine locked to its OS thread (runtime.LockOSThread).
-type blockingSocket struct {
+type Socket struct {
+	// TimeoutErr is what a read returns when its timeout passed; nil for
+	// ErrTimeout.
+	TimeoutErr error
+
 	fd   int
 	raw  bool          // quiet: system calls the scheduler is not told about
 	wait time.Duration // a quiet socket's whole read timeout; 0 waits for ever
 }
 
-// quietSlice is the longest a quiet socket's call blocks (SO_RCVTIMEO and
+// QuietSlice is the longest a quiet socket's call blocks (SO_RCVTIMEO and
 // SO_SNDTIMEO): a blocked quiet call holds its P, so at least this often the
 // goroutine gives the other goroutines of its process a turn.
-const quietSlice = 20 * time.Millisecond
+const QuietSlice = 20 * time.Millisecond
 
 // blocking takes over conn's socket: a duplicate of its descriptor, put in
 // blocking mode. The mode belongs to the socket, so conn must not be read
 // or written any more; close both when done.
-func blocking(conn syscall.Conn) (*blockingSocket, error) {
-	fd, err := sockfd.DupBlocking(conn)
+func Blocking(conn syscall.Conn) (*Socket, error) {
+	fd, err := DupBlocking(conn)
 	if err != nil {
 		return nil, err
 	}
-	return &blockingSocket{fd: fd}, nil
+	return &Socket{fd: fd}, nil
 }
 
 // quiet makes the socket's calls raw system calls (syscall.RawSyscall):
@@ -52,20 +55,20 @@ func blocking(conn syscall.Conn) (*blockingSocket, error) {
 // (GOMAXPROCS=1, a process pinned to one CPU) made sysmon take the P and
 // start a thread to look for work: three threads woke per round trip on the
 // measured CPU where C's recv wakes one. Only for calls that return within
-// a round trip: every call is bounded by quietSlice, and the P, while held,
+// a round trip: every call is bounded by QuietSlice, and the P, while held,
 // runs no other goroutine, so a process with one P must not have two quiet
 // sockets waiting on each other.
-func (b *blockingSocket) quiet() error {
+func (b *Socket) Quiet() error {
 	b.raw = true
-	tv := syscall.NsecToTimeval(quietSlice.Nanoseconds())
+	tv := syscall.NsecToTimeval(QuietSlice.Nanoseconds())
 	if err := syscall.SetsockoptTimeval(b.fd, syscall.SOL_SOCKET, syscall.SO_SNDTIMEO, &tv); err != nil {
 		return fmt.Errorf("bounding the socket's sends: %w", err)
 	}
-	return b.setReadTimeout(b.wait)
+	return b.SetReadTimeout(b.wait)
 }
 
 // call makes system call trap, raw on a quiet socket.
-func (b *blockingSocket) call(trap, a1, a2, a3, a4, a5, a6 uintptr) (uintptr, syscall.Errno) {
+func (b *Socket) call(trap, a1, a2, a3, a4, a5, a6 uintptr) (uintptr, syscall.Errno) {
 	if b.raw {
 		r, _, e := syscall.RawSyscall6(trap, a1, a2, a3, a4, a5, a6)
 		return r, e
@@ -75,11 +78,11 @@ func (b *blockingSocket) call(trap, a1, a2, a3, a4, a5, a6 uintptr) (uintptr, sy
 }
 
 // again decides what a call that failed with e does next: true to make it
-// again. A quiet socket's calls time out every quietSlice and are
+// again. A quiet socket's calls time out every QuietSlice and are
 // interrupted by the scheduler's preemption signal; both are the moments
 // the goroutine lets the others of its process run. waited counts the
 // slices of one read.
-func (b *blockingSocket) again(e syscall.Errno, reading bool, waited *time.Duration) bool {
+func (b *Socket) again(e syscall.Errno, reading bool, waited *time.Duration) bool {
 	switch {
 	case e == syscall.EINTR:
 		if b.raw {
@@ -88,29 +91,35 @@ func (b *blockingSocket) again(e syscall.Errno, reading bool, waited *time.Durat
 		return true
 	case e != syscall.EAGAIN || !b.raw:
 		return false
-	case reading && b.wait > 0 && *waited+quietSlice >= b.wait:
+	case reading && b.wait > 0 && *waited+QuietSlice >= b.wait:
 		return false // the read's own timeout
 	}
-	*waited += quietSlice
+	*waited += QuietSlice
 	runtime.Gosched()
 	return true
 }
 
-// errTimeout is what read returns when the receive timeout passed.
-var errTimeout = errors.New("receive timed out")
+// ErrTimeout is what a read returns when the receive timeout passed,
+// unless the socket's TimeoutErr says otherwise.
+var ErrTimeout = errors.New("receive timed out")
 
 // errno turns a failed call's errno into an error.
-func errno(e syscall.Errno) error {
-	if e == syscall.EAGAIN {
-		return errTimeout
+func (b *Socket) errno(e syscall.Errno) error {
+	if e != syscall.EAGAIN {
+		return e
 	}
-	return e
+	if b.TimeoutErr != nil {
+		return b.TimeoutErr
+	}
+	return ErrTimeout
 }
 
 // bufPtr is the address of p's first byte; p may be empty.
 func bufPtr(p []byte) uintptr { return uintptr(unsafe.Pointer(unsafe.SliceData(p))) }
 
-func (b *blockingSocket) read(p []byte) (int, error) {
+// Read reads what the socket holds into p: io.EOF at a stream's end, the
+// read timeout's error when it passed.
+func (b *Socket) Read(p []byte) (int, error) {
 	var waited time.Duration
 	for {
 		n, e := b.call(syscall.SYS_READ, uintptr(b.fd), bufPtr(p), uintptr(len(p)), 0, 0, 0)
@@ -118,21 +127,21 @@ func (b *blockingSocket) read(p []byte) (int, error) {
 			if b.again(e, true, &waited) {
 				continue
 			}
-			return 0, errno(e)
+			return 0, b.errno(e)
 		}
 		if n == 0 && len(p) > 0 {
-			return 0, errEOF
+			return 0, io.EOF
 		}
 		return int(n), nil
 	}
 }
 
 // readFull reads exactly len(p) bytes of a stream.
-func (b *blockingSocket) readFull(p []byte) error {
+func (b *Socket) ReadFull(p []byte) error {
 	for done := 0; done < len(p); {
-		n, err := b.read(p[done:])
+		n, err := b.Read(p[done:])
 		if err != nil {
-			if errors.Is(err, errEOF) && done > 0 {
+			if errors.Is(err, io.EOF) && done > 0 {
 				return errors.New("the connection ended inside a message")
 			}
 			return err
@@ -142,32 +151,34 @@ func (b *blockingSocket) readFull(p []byte) error {
 	return nil
 }
 
-func (b *blockingSocket) write(p []byte) error {
+// Write writes all of p.
+func (b *Socket) Write(p []byte) (int, error) {
 	var waited time.Duration
-	for done := 0; done < len(p); {
+	done := 0
+	for done < len(p) {
 		n, e := b.call(syscall.SYS_WRITE, uintptr(b.fd), bufPtr(p[done:]), uintptr(len(p)-done), 0, 0, 0)
 		if e != 0 {
 			if b.again(e, false, &waited) {
 				continue
 			}
-			return errno(e)
+			return done, b.errno(e)
 		}
 		done += int(n)
 	}
-	return nil
+	return done, nil
 }
 
-// peer is a datagram's sender as the kernel gave it, kept raw so that the
+// Peer is a datagram's sender as the kernel gave it, kept raw so that the
 // answer goes back without converting it: syscall.Recvfrom allocates a
 // Sockaddr per datagram, and a collection in the middle of a round trip is
 // what a C echo server never pays.
-type peer struct {
+type Peer struct {
 	sa  syscall.RawSockaddrAny
 	len uint32
 }
 
 // recvFrom reads one datagram into p (not empty) and its sender into from.
-func (b *blockingSocket) recvFrom(p []byte, from *peer) (int, error) {
+func (b *Socket) RecvFrom(p []byte, from *Peer) (int, error) {
 	var waited time.Duration
 	for {
 		from.len = syscall.SizeofSockaddrAny
@@ -177,13 +188,13 @@ func (b *blockingSocket) recvFrom(p []byte, from *peer) (int, error) {
 			return int(n), nil
 		}
 		if !b.again(e, true, &waited) {
-			return 0, errno(e)
+			return 0, b.errno(e)
 		}
 	}
 }
 
 // sendTo sends p (not empty) to a sender recvFrom read.
-func (b *blockingSocket) sendTo(p []byte, to *peer) error {
+func (b *Socket) SendTo(p []byte, to *Peer) error {
 	var waited time.Duration
 	for {
 		_, e := b.call(syscall.SYS_SENDTO, uintptr(b.fd), bufPtr(p), uintptr(len(p)), 0,
@@ -192,18 +203,18 @@ func (b *blockingSocket) sendTo(p []byte, to *peer) error {
 			return nil
 		}
 		if !b.again(e, false, &waited) {
-			return errno(e)
+			return b.errno(e)
 		}
 	}
 }
 
 // setReadTimeout bounds every read (SO_RCVTIMEO); 0 waits for ever. A
-// quiet socket's kernel timeout stays at most quietSlice; read counts the
+// quiet socket's kernel timeout stays at most QuietSlice; read counts the
 // slices.
-func (b *blockingSocket) setReadTimeout(d time.Duration) error {
+func (b *Socket) SetReadTimeout(d time.Duration) error {
 	b.wait = d
-	if b.raw && (d == 0 || d > quietSlice) {
-		d = quietSlice
+	if b.raw && (d == 0 || d > QuietSlice) {
+		d = QuietSlice
 	}
 	tv := syscall.NsecToTimeval(d.Nanoseconds())
 	return syscall.SetsockoptTimeval(b.fd, syscall.SOL_SOCKET, syscall.SO_RCVTIMEO, &tv)
@@ -211,16 +222,13 @@ func (b *blockingSocket) setReadTimeout(d time.Duration) error {
 
 // interrupt wakes a read blocked in another thread: shutdown ends a
 // stream's reads and a connected datagram socket's alike.
-func (b *blockingSocket) interrupt() { _ = syscall.Shutdown(b.fd, syscall.SHUT_RDWR) }
+func (b *Socket) Interrupt() { _ = syscall.Shutdown(b.fd, syscall.SHUT_RDWR) }
 
-func (b *blockingSocket) close() { syscall.Close(b.fd) }
+func (b *Socket) Close() error { return syscall.Close(b.fd) }
 
-// errEOF is the end of a stream.
-var errEOF = errors.New("EOF")
-
-// onLockedThread runs fn on a goroutine locked to an OS thread of its own,
+// OnLockedThread runs fn on a goroutine locked to an OS thread of its own,
 // which ends with it (the thread's scheduling state goes with it).
-func onLockedThread(fn func()) {
+func OnLockedThread(fn func()) {
 	done := make(chan struct{})
 	go func() {
 		runtime.LockOSThread()
@@ -228,4 +236,14 @@ func onLockedThread(fn func()) {
 		fn()
 	}()
 	<-done
+}
+
+// Restore gives the socket back to Go's poller (non-blocking, no
+// timeouts) and closes the duplicate, so that conn may be used again.
+func (b *Socket) Restore() error {
+	b.raw = false
+	var zero syscall.Timeval
+	err := errors.Join(b.SetReadTimeout(0), syscall.SetsockoptTimeval(b.fd, syscall.SOL_SOCKET, syscall.SO_SNDTIMEO, &zero),
+		syscall.SetNonblock(b.fd, true))
+	return errors.Join(err, syscall.Close(b.fd))
 }
