@@ -2,23 +2,15 @@ package analysis
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
 
-	"github.com/boxtax/boxtax/internal/hostinfo"
 	"github.com/boxtax/boxtax/internal/stats"
 	"github.com/boxtax/boxtax/internal/store"
 	"github.com/boxtax/boxtax/internal/study"
 	"github.com/boxtax/boxtax/internal/workload"
 )
-
-// Source is one stored study.
-type Source struct {
-	Store   *store.Store
-	StudyID int64
-}
 
 // StudyOptions choose what to read from stored studies.
 type StudyOptions struct {
@@ -42,29 +34,24 @@ var thesisResponses = map[string][]string{
 // Figs. 5.3-5.4 (the share of the slice used) and the latency percentiles.
 var deadlineMetrics = []string{"slice_used_pct", "violations_pct", "latency_p50_us", "latency_p99_us", "latency_max_us"}
 
-// studyFacts is what a study contributes besides its runs.
+// studyFacts is a stored study as the datasets need it.
 type studyFacts struct {
-	src      Source
-	st       store.Study
-	spec     *study.Spec
-	host     string // the device label (hostinfo.Label)
-	kernel   string // rt or vanilla
-	release  string
-	preempt  string
-	runs     []store.Run
+	*study.Stored
+	label    string      // the device label (hostinfo.Host.Label)
+	kernel   string      // rt or vanilla
+	measured []store.Run // the ok, measured runs (Runs holds them all)
 	byRunID  map[int64]map[string]store.Sample
-	baseline string
 }
 
-// FromStudies reads the ok, measured runs of the sources into datasets: for
+// FromStudies reads the ok, measured runs of stored studies into datasets: for
 // each workload, one per slice (when the responses are series) and one per
 // run. Factors: env (the baseline level first), kernel (from each study's
 // host facts: rt for PREEMPT_RT, else vanilla), and every factor of the
 // studies' specs, levels in the order written.
-func FromStudies(ctx context.Context, sources []Source, o StudyOptions) ([]*Dataset, error) {
+func FromStudies(ctx context.Context, studies []*study.Stored, o StudyOptions) ([]*Dataset, error) {
 	var facts []*studyFacts
-	for _, src := range sources {
-		f, err := readStudy(ctx, src)
+	for _, s := range studies {
+		f, err := readStudy(s)
 		if err != nil {
 			return nil, err
 		}
@@ -73,8 +60,8 @@ func FromStudies(ctx context.Context, sources []Source, o StudyOptions) ([]*Data
 	// Factors and their levels, in order.
 	env := newLevelIndex("env")
 	for _, f := range facts {
-		env.code(f.baseline)
-		for _, e := range f.spec.Envs {
+		env.code(f.Spec.Baseline)
+		for _, e := range f.Spec.Envs {
 			env.code(e.Name)
 		}
 	}
@@ -86,7 +73,7 @@ func FromStudies(ctx context.Context, sources []Source, o StudyOptions) ([]*Data
 	}
 	var others []*levelIndex
 	for _, f := range facts {
-		for _, fac := range f.spec.Factors {
+		for _, fac := range f.Spec.Factors {
 			i := slices.IndexFunc(others, func(l *levelIndex) bool { return l.name == fac.Name })
 			if i < 0 {
 				others = append(others, newLevelIndex(fac.Name))
@@ -106,7 +93,7 @@ func FromStudies(ctx context.Context, sources []Source, o StudyOptions) ([]*Data
 	indexes := []*levelIndex{env, kernel}
 	host := newLevelIndex("host") // a factor once the studies come from two or more devices
 	for _, f := range facts {
-		host.code(f.host)
+		host.code(f.label)
 	}
 	if len(host.levels) > 1 {
 		indexes = append(indexes, host)
@@ -126,24 +113,24 @@ func FromStudies(ctx context.Context, sources []Source, o StudyOptions) ([]*Data
 	}
 	var notes []string
 	for _, f := range facts {
-		notes = append(notes, fmt.Sprintf("study %d %q in %s: kernel %s (%s)%s", f.st.ID, f.st.Name, f.src.Store.Path(), f.release, f.preempt,
+		notes = append(notes, fmt.Sprintf("study %d %q in %s: kernel %s (%s)%s", f.ID, f.Name, f.Store.Path(), f.Host.KernelRelease, f.Host.Preemption,
 			map[bool]string{true: ", a PREEMPT_RT kernel", false: ""}[f.kernel == "rt"]))
 	}
 	var names []string // in the order the specs list them, those that ran
 	ran := func(n string) bool {
 		return slices.ContainsFunc(facts, func(f *studyFacts) bool {
-			return slices.ContainsFunc(f.runs, func(r store.Run) bool { return r.Workload == n })
+			return slices.ContainsFunc(f.measured, func(r store.Run) bool { return r.Workload == n })
 		})
 	}
 	for _, f := range facts {
-		for _, w := range f.spec.Workloads {
+		for _, w := range f.Spec.Workloads {
 			if !slices.Contains(names, w.Name) && ran(w.Name) {
 				names = append(names, w.Name)
 			}
 		}
 	}
 	for _, f := range facts {
-		for _, r := range f.runs {
+		for _, r := range f.measured {
 			if !slices.Contains(names, r.Workload) {
 				names = append(names, r.Workload)
 			}
@@ -172,55 +159,29 @@ func FromStudies(ctx context.Context, sources []Source, o StudyOptions) ([]*Data
 	return out, nil
 }
 
-func readStudy(ctx context.Context, src Source) (*studyFacts, error) {
-	st, err := src.Store.Study(ctx, src.StudyID)
-	if err != nil {
-		return nil, err
+// readStudy picks a study's measured runs and figures, and tells its
+// kernel from the host facts.
+func readStudy(s *study.Stored) (*studyFacts, error) {
+	if s.SpecErr != nil {
+		return nil, fmt.Errorf("study %d in %s: its stored spec: %w", s.ID, s.Store.Path(), s.SpecErr)
 	}
-	f := &studyFacts{src: src, st: st, byRunID: map[int64]map[string]store.Sample{}}
-	if f.spec, err = study.ParseSpec(fmt.Sprintf("study %d", st.ID), []byte(st.SpecYAML)); err != nil {
-		return nil, fmt.Errorf("study %d in %s: its stored spec: %w", st.ID, src.Store.Path(), err)
-	}
-	f.host = hostinfo.LabelOf(st.HostJSON)
-	f.baseline = f.spec.Baseline
-	if f.baseline == "" && len(f.spec.Envs) > 0 {
-		f.baseline = f.spec.Envs[0].Name
-		if slices.ContainsFunc(f.spec.Envs, func(n study.Named) bool { return n.Name == "native" }) {
-			f.baseline = "native"
-		}
-	}
-	var host struct {
-		Release  string `json:"kernel_release"`
-		Preempt  string `json:"preemption"`
-		Realtime bool   `json:"realtime_kernel"`
-	}
-	_ = json.Unmarshal([]byte(st.HostJSON), &host)
-	f.release, f.preempt = host.Release, host.Preempt
-	f.kernel = "vanilla"
-	if host.Realtime || strings.HasPrefix(host.Preempt, "PREEMPT_RT") {
+	f := &studyFacts{Stored: s, label: s.Host.Label(), kernel: "vanilla", byRunID: map[int64]map[string]store.Sample{}}
+	if s.Host.RealtimeKernel || strings.HasPrefix(s.Host.Preemption, "PREEMPT_RT") {
 		f.kernel = "rt"
 	}
-	runs, err := src.Store.Runs(ctx, st.ID)
-	if err != nil {
-		return nil, err
-	}
-	for _, r := range runs {
+	for _, r := range s.Runs {
 		if r.Status == store.RunOK && !r.Warmup {
-			f.runs = append(f.runs, r)
+			f.measured = append(f.measured, r)
 		}
 	}
-	samples, err := src.Store.Samples(ctx, st.ID)
-	if err != nil {
-		return nil, err
-	}
-	for _, s := range samples {
-		if s.Instance != 0 {
+	for _, smp := range s.Samples {
+		if smp.Instance != 0 {
 			continue
 		}
-		if f.byRunID[s.RunID] == nil {
-			f.byRunID[s.RunID] = map[string]store.Sample{}
+		if f.byRunID[smp.RunID] == nil {
+			f.byRunID[smp.RunID] = map[string]store.Sample{}
 		}
-		f.byRunID[s.RunID][s.Metric] = s
+		f.byRunID[smp.RunID][smp.Metric] = smp
 	}
 	return f, nil
 }
@@ -231,10 +192,10 @@ func kernelLevels(facts []*studyFacts) func(*studyFacts) string {
 	kinds, releases := map[string]bool{}, map[string]bool{}
 	for _, f := range facts {
 		kinds[f.kernel] = true
-		releases[f.release] = true
+		releases[f.Host.KernelRelease] = true
 	}
 	if len(kinds) == 1 && len(releases) > 1 {
-		return func(f *studyFacts) string { return f.release }
+		return func(f *studyFacts) string { return f.Host.KernelRelease }
 	}
 	return func(f *studyFacts) string { return f.kernel }
 }
@@ -256,7 +217,7 @@ func readWorkload(ctx context.Context, facts []*studyFacts, name string, factors
 	runs := 0
 	var scenario []runMetrics
 	for _, f := range facts {
-		for _, r := range f.runs {
+		for _, r := range f.measured {
 			if r.Workload != name {
 				continue
 			}
@@ -267,7 +228,7 @@ func readWorkload(ctx context.Context, facts []*studyFacts, name string, factors
 			cols := make([][]float64, len(responses))
 			means := make([]float64, len(responses))
 			for i, resp := range responses {
-				series, err := f.src.Store.ReadSeries(ctx, r.ID, resp)
+				series, err := f.Store.ReadSeries(ctx, r.ID, resp)
 				if err == nil {
 					cols[i] = series.Values
 					means[i] = stats.Mean(series.Values)
@@ -277,7 +238,7 @@ func readWorkload(ctx context.Context, facts []*studyFacts, name string, factors
 				perSlice = false // a response that is not a series: runs only
 				s, ok := f.byRunID[r.ID][resp]
 				if !ok {
-					return nil, fmt.Errorf("run %d (study %d) has neither a series nor a metric %q", r.ID, f.st.ID, resp)
+					return nil, fmt.Errorf("run %d (study %d) has neither a series nor a metric %q", r.ID, f.ID, resp)
 				}
 				means[i] = s.Value
 				units[resp] = s.Unit
@@ -333,7 +294,7 @@ func runCodes(r store.Run, f *studyFacts, factors []stats.Factor, kernelLevel fu
 		case "kernel":
 			level = kernelLevel(f)
 		case "host":
-			level = f.host
+			level = f.label
 		default:
 			var ok bool
 			if level, ok = r.Levels[fac.Name]; !ok {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/boxtax/boxtax/internal/store"
+	"github.com/boxtax/boxtax/internal/study"
 	_ "github.com/boxtax/boxtax/internal/workload/rt" // rt.periodic's metrics
 )
 
@@ -24,6 +25,20 @@ factors:
       none:
       cpu: {workload: load.cpu}
 `
+
+// opened reads the study makeStudy stored in each database.
+func opened(t *testing.T, dbs ...*store.Store) []*study.Stored {
+	t.Helper()
+	var out []*study.Stored
+	for _, db := range dbs {
+		s, err := study.Open(context.Background(), db, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, s)
+	}
+	return out
+}
 
 // makeStudy stores a finished study of rt.periodic, 2 envs x 2 loads x 2
 // runs of 50 slices, on a kernel described by host JSON. The work takes
@@ -88,7 +103,7 @@ func TestFromTwoKernels(t *testing.T) {
 	dir := t.TempDir()
 	vanilla := makeStudy(t, filepath.Join(dir, "v.db"), `{"kernel_release":"6.1.0","preemption":"PREEMPT_DYNAMIC","realtime_kernel":false}`, false)
 	rt := makeStudy(t, filepath.Join(dir, "rt.db"), `{"kernel_release":"6.1.0-rt","preemption":"PREEMPT_RT","realtime_kernel":true}`, true)
-	ds, err := FromStudies(context.Background(), []Source{{rt, 1}, {vanilla, 1}}, StudyOptions{})
+	ds, err := FromStudies(context.Background(), opened(t, rt, vanilla), StudyOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,7 +159,7 @@ func TestKernelReleaseWhenKindsAgree(t *testing.T) {
 	dir := t.TempDir()
 	a := makeStudy(t, filepath.Join(dir, "a.db"), `{"kernel_release":"6.1.0","realtime_kernel":false}`, false)
 	b := makeStudy(t, filepath.Join(dir, "b.db"), `{"kernel_release":"6.12.0","realtime_kernel":false}`, true)
-	ds, err := FromStudies(context.Background(), []Source{{a, 1}, {b, 1}}, StudyOptions{References: map[string]string{"kernel": "6.12.0"}})
+	ds, err := FromStudies(context.Background(), opened(t, a, b), StudyOptions{References: map[string]string{"kernel": "6.12.0"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,7 +170,7 @@ func TestKernelReleaseWhenKindsAgree(t *testing.T) {
 
 func TestFromOneStudy(t *testing.T) {
 	db := makeStudy(t, filepath.Join(t.TempDir(), "one.db"), `{"kernel_release":"6.18","realtime_kernel":false}`, false)
-	ds, err := FromStudies(context.Background(), []Source{{db, 1}}, StudyOptions{RunsOnly: true, Responses: []string{"work_ns", "violations_pct"}})
+	ds, err := FromStudies(context.Background(), opened(t, db), StudyOptions{RunsOnly: true, Responses: []string{"work_ns", "violations_pct"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,7 +193,7 @@ func TestFromOneStudy(t *testing.T) {
 		{StudyOptions{References: map[string]string{"load": "heavy"}}, `reference level "heavy" of load`},
 		{StudyOptions{References: map[string]string{"colour": "red"}}, "colour, which is not a factor"},
 	} {
-		if _, err := FromStudies(context.Background(), []Source{{db, 1}}, tt.o); err == nil || !strings.Contains(err.Error(), tt.want) {
+		if _, err := FromStudies(context.Background(), opened(t, db), tt.o); err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%+v: error %v, want %q", tt.o, err, tt.want)
 		}
 	}

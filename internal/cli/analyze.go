@@ -14,6 +14,7 @@ import (
 	"github.com/boxtax/boxtax/internal/analysis"
 	"github.com/boxtax/boxtax/internal/stats"
 	"github.com/boxtax/boxtax/internal/store"
+	"github.com/boxtax/boxtax/internal/study"
 )
 
 // analyzeOptions are the flags of `boxtax analyze`.
@@ -188,7 +189,7 @@ func studyDatasets(ctx context.Context, o analyzeOptions) ([]*analysis.Dataset, 
 	if len(paths) == 0 {
 		paths = []string{"boxtax.db"}
 	}
-	var sources []analysis.Source
+	var studies []*study.Stored
 	for _, p := range paths {
 		if _, err := os.Stat(p); err != nil {
 			return nil, usagef("no database at %s: run a study first (boxtax run) or pass --db", p)
@@ -211,13 +212,14 @@ func studyDatasets(ctx context.Context, o analyzeOptions) ([]*analysis.Dataset, 
 			}
 		}
 		for _, id := range ids {
-			if _, err := db.Study(ctx, id); err != nil {
+			s, err := study.Open(ctx, db, id)
+			if err != nil {
 				return nil, usageError{err}
 			}
-			sources = append(sources, analysis.Source{Store: db, StudyID: id})
+			studies = append(studies, s)
 		}
 	}
-	ds, err := analysis.FromStudies(ctx, sources, analysis.StudyOptions{Workload: o.Workload, Responses: o.Responses,
+	ds, err := analysis.FromStudies(ctx, studies, analysis.StudyOptions{Workload: o.Workload, Responses: o.Responses,
 		References: o.References, RunsOnly: o.Unit == "run"})
 	if err != nil {
 		return nil, usageError{err}

@@ -8,7 +8,6 @@ import (
 
 	"github.com/boxtax/boxtax/internal/env"
 	"github.com/boxtax/boxtax/internal/report"
-	"github.com/boxtax/boxtax/internal/store"
 	"github.com/boxtax/boxtax/internal/study"
 )
 
@@ -73,18 +72,7 @@ func checkGateReport(rules []report.GateRule, rep *report.Report) error {
 	if len(rules) == 0 {
 		return nil
 	}
-	lay := layoutOf(store.Study{ID: rep.Study.ID, SpecYAML: rep.Study.Spec})
-	scope := report.GateScope{Baseline: rep.Study.Baseline}
-	for _, e := range lay.Envs {
-		scope.Envs = appendNew(scope.Envs, e)
-	}
-	for _, w := range lay.Workloads {
-		scope.Workloads = appendNew(scope.Workloads, w)
-	}
-	for _, c := range rep.Cells {
-		scope.Envs, scope.Workloads = appendNew(scope.Envs, c.Env), appendNew(scope.Workloads, c.Workload)
-	}
-	if err := scope.Check(rules); err != nil {
+	if err := rep.GateScope().Check(rules); err != nil {
 		return usageError{err}
 	}
 	return nil

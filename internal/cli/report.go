@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -10,7 +11,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/boxtax/boxtax/internal/env"
 	"github.com/boxtax/boxtax/internal/report"
 	"github.com/boxtax/boxtax/internal/store"
 	"github.com/boxtax/boxtax/internal/study"
@@ -124,16 +124,17 @@ func writeReport(ctx context.Context, g *Globals, o reportOptions) error {
 	if err != nil {
 		return err
 	}
-	rep, err := buildReportWith(ctx, db, id, o.Paired)
+	s, err := openStudy(ctx, db, id)
 	if err != nil {
 		return err
 	}
+	rep := report.FromStudy(s, o.Paired)
 	if err := checkGateReport(o.MaxOverhead, rep); err != nil {
 		return err
 	}
 	gate := judgeGate(o.MaxOverhead, rep)
 	if o.Format == "html" || o.PlotsDir != "" {
-		if err := addSeries(ctx, db, id, rep); err != nil {
+		if err := rep.LoadSeries(ctx, s); err != nil {
 			return err
 		}
 	}
@@ -194,60 +195,22 @@ func resolveStudy(ctx context.Context, db *store.Store, id int64) (int64, error)
 	return st.ID, nil
 }
 
-// buildReport loads a study and computes its report.
-func buildReport(ctx context.Context, db *store.Store, id int64) (*report.Report, error) {
-	return buildReportWith(ctx, db, id, false)
-}
-
-// buildReportWith is buildReport, with the overheads paired by round when
-// paired is set.
-func buildReportWith(ctx context.Context, db *store.Store, id int64, paired bool) (*report.Report, error) {
-	st, err := db.Study(ctx, id)
-	if err != nil {
+// openStudy reads a stored study; an unknown id is the user's mistake.
+func openStudy(ctx context.Context, db *store.Store, id int64) (*study.Stored, error) {
+	s, err := study.Open(ctx, db, id)
+	if errors.Is(err, store.ErrNotFound) {
 		return nil, usageError{err}
 	}
-	runs, err := db.Runs(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	samples, err := db.Samples(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	lay := layoutOf(st)
-	lay.Paired = paired
-	return report.Build(st, lay, runs, samples), nil
+	return s, err
 }
 
-// addSeries gives the report the long per-iteration records of the study's
-// measured runs, whose distributions the plots show.
-func addSeries(ctx context.Context, db *store.Store, id int64, rep *report.Report) error {
-	runs, err := db.Runs(ctx, id)
+// buildReport reads a stored study and computes its report.
+func buildReport(ctx context.Context, db *store.Store, id int64) (*report.Report, error) {
+	s, err := openStudy(ctx, db, id)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	for _, run := range runs {
-		if run.Warmup || run.Status != store.RunOK {
-			continue
-		}
-		names, err := db.SeriesNames(ctx, run.ID)
-		if err != nil {
-			return err
-		}
-		seen := map[string]bool{}
-		for _, n := range names {
-			if seen[n.Name] || strings.HasPrefix(n.Name, "mon.") { // host monitors: not plotted
-				continue
-			}
-			seen[n.Name] = true
-			s, err := db.ReadSeries(ctx, run.ID, n.Name)
-			if err != nil {
-				return err
-			}
-			rep.AddSeries(s)
-		}
-	}
-	return nil
+	return report.FromStudy(s, false), nil
 }
 
 // writePlots writes every plot of the report as SVG into dir and, given
@@ -272,26 +235,4 @@ func writePlots(ctx context.Context, g *Globals, rep *report.Report, dir, rsvg s
 	}
 	fmt.Fprintf(g.Stderr, "wrote %d plots (%s) to %s\n", len(files), what, filepath.Clean(dir))
 	return nil
-}
-
-// layoutOf reads the baseline and the order of environments and workloads
-// from the spec stored with the study.
-func layoutOf(st store.Study) report.Layout {
-	spec, err := study.ParseSpec(fmt.Sprintf("study %d", st.ID), []byte(st.SpecYAML))
-	if err != nil {
-		return report.Layout{}
-	}
-	_ = spec.Validate(env.Names()) // fills in the default baseline
-	lay := report.Layout{Baseline: spec.Baseline, Envs: spec.EnvNames()}
-	lay.Repetitions.Spec = spec.Repetitions
-	if spec.Paper != nil {
-		lay.Repetitions.Paper, lay.Repetitions.PaperID = spec.Paper.Repetitions, spec.Paper.ID
-	}
-	if a := spec.Adaptive; a != nil {
-		lay.Repetitions.PrecisionPct, lay.Repetitions.MaxRounds = a.PrecisionPct, a.MaxRepetitions
-	}
-	for _, w := range spec.Workloads {
-		lay.Workloads = append(lay.Workloads, w.Name)
-	}
-	return lay
 }

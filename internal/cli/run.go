@@ -2,11 +2,9 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -113,28 +111,7 @@ func runStudy(ctx context.Context, g *Globals, o runOptions) error {
 	var spec *study.Spec
 	if !o.Resume {
 		var err error
-		if o.SpecYAML != "" {
-			spec, err = study.ParseSpec("--cmd", []byte(o.SpecYAML))
-		} else {
-			spec, err = study.Load(o.Study)
-		}
-		if err != nil {
-			return usageError{err}
-		}
-		study.Overrides{Envs: o.Envs, Workloads: o.Workloads, Repetitions: o.Reps.N, Warmup: o.Warmup, Seed: o.Seed}.Apply(spec)
-		if err := o.Reps.apply(spec); err != nil {
-			return usageError{err}
-		}
-		if err := spec.SetWire(o.Wire, o.WireRate); err != nil {
-			return usageError{err}
-		}
-		if err := spec.Validate(env.Names()); err != nil {
-			return usageError{err}
-		}
-		if err := checkPaperID(spec); err != nil {
-			return usageError{err}
-		}
-		if err := spec.CheckHost(); err != nil {
+		if spec, err = newSpec(o); err != nil {
 			return usageError{err}
 		}
 	}
@@ -151,25 +128,18 @@ func runStudy(ctx context.Context, g *Globals, o runOptions) error {
 	}
 	defer db.Close()
 
-	var st store.Study
-	var runs []store.Run
+	var st *study.Stored
+	var release func()
 	if o.Resume {
-		if st, err = db.LatestStudy(ctx, true); err != nil {
-			return usagef("nothing to resume: %v", err)
+		st, release, err = study.Resume(ctx, db)
+		if errors.Is(err, store.ErrNotFound) {
+			return usageError{err}
 		}
-		release, err := store.LockStudy(o.DB, st.ID)
 		if err != nil {
 			return err
 		}
 		defer release()
-		if spec, err = study.ParseSpec(fmt.Sprintf("study %d", st.ID), []byte(st.SpecYAML)); err == nil {
-			if err = spec.Validate(env.Names()); err == nil {
-				err = spec.CheckHost()
-			}
-		}
-		if err != nil {
-			return fmt.Errorf("study %d cannot be resumed by this boxtax: %w", st.ID, err)
-		}
+		spec = st.Spec
 	}
 	if err := checkGateSpec(o.MaxOverhead, spec); err != nil {
 		return err
@@ -194,35 +164,15 @@ func runStudy(ctx context.Context, g *Globals, o runOptions) error {
 		return err
 	}
 	if o.Resume {
-		if runs, err = db.Runs(ctx, st.ID); err != nil {
-			return err
-		}
 		fmt.Fprintf(g.Stderr, "resuming study %d %q from %s\n", st.ID, st.Name, o.DB)
 	} else {
-		if spec.Seed == 0 {
-			spec.Seed = rand.Int64N(1<<53) + 1 // recorded, so the order can be replayed
-		}
-		if runs, err = spec.Plan(spec.Seed); err != nil {
-			return err
-		}
-		host := collectHost(ctx, g, hasDocker(spec.EnvNames()) || hasDocker(mapKeys(unavailable)))
-		host.Device, host.Unavailable = o.HostLabel, unavailable
-		host.Podman, host.PodmanRootless = podmanFacts(ctx, envs, false), podmanFacts(ctx, envs, true)
-		if slices.ContainsFunc(spec.EnvNames(), func(n string) bool { return env.BaseName(n) == "lxc" }) {
-			host.LXC = hostinfo.CollectLXC(ctx)
-		}
-		hostJSON, _ := json.Marshal(host)
-		st = store.Study{Name: spec.Name, SpecYAML: spec.YAML(), Seed: spec.Seed, HostJSON: string(hostJSON)}
-		if err := db.CreateStudy(ctx, &st, runs); err != nil {
-			return err
-		}
-		release, err := store.LockStudy(o.DB, st.ID)
-		if err != nil {
+		host := studyHost(ctx, g, o, spec, envs, unavailable)
+		if st, release, err = study.Start(ctx, db, spec, host); err != nil {
 			return err
 		}
 		defer release()
 		fmt.Fprintf(g.Stderr, "study %d %q: %d runs (%d cells x %d repetitions + %d warm-up rounds), seed %d, stored in %s\n",
-			st.ID, st.Name, len(runs), len(runs)/(spec.Repetitions+*spec.Warmup), spec.Repetitions, *spec.Warmup, spec.Seed, o.DB)
+			st.ID, st.Name, len(st.Runs), len(st.Runs)/(spec.Repetitions+*spec.Warmup), spec.Repetitions, *spec.Warmup, spec.Seed, o.DB)
 		if line := repetitionsLine(spec); line != "" {
 			fmt.Fprintln(g.Stderr, line)
 		}
@@ -243,7 +193,7 @@ func runStudy(ctx context.Context, g *Globals, o runOptions) error {
 		settler.Max = o.Settle
 		runner.Settle = settler.Settle
 	}
-	execErr := runner.ExecuteAdaptive(ctx, st, runs, func(ctx context.Context) (bool, error) {
+	execErr := runner.ExecuteAdaptive(ctx, st.Study, st.Runs, func(ctx context.Context) (bool, error) {
 		rep, err := buildReport(ctx, db, st.ID)
 		if err != nil {
 			return false, err
@@ -284,6 +234,48 @@ func runStudy(ctx context.Context, g *Globals, o runOptions) error {
 		return exitError{ExitRunsFailed, fmt.Errorf("%d of %d runs failed (reasons above and in: boxtax report --db %s --study %d)", rep.Runs.Failed, rep.Runs.Total, o.DB, st.ID)}
 	}
 	return gateErr
+}
+
+// newSpec reads the study to run, applies the command line to it and
+// checks it against this boxtax and this host.
+func newSpec(o runOptions) (*study.Spec, error) {
+	var spec *study.Spec
+	var err error
+	if o.SpecYAML != "" {
+		spec, err = study.ParseSpec("--cmd", []byte(o.SpecYAML))
+	} else {
+		spec, err = study.Load(o.Study)
+	}
+	if err != nil {
+		return nil, err
+	}
+	study.Overrides{Envs: o.Envs, Workloads: o.Workloads, Repetitions: o.Reps.N, Warmup: o.Warmup, Seed: o.Seed}.Apply(spec)
+	if err := o.Reps.apply(spec); err != nil {
+		return nil, err
+	}
+	if err := spec.SetWire(o.Wire, o.WireRate); err != nil {
+		return nil, err
+	}
+	if err := spec.Validate(env.Names()); err != nil {
+		return nil, err
+	}
+	if err := checkPaperID(spec); err != nil {
+		return nil, err
+	}
+	return spec, spec.CheckHost()
+}
+
+// studyHost collects the facts of this host a new study records: the
+// container engines' only when the study uses them, and which device of a
+// fleet this is.
+func studyHost(ctx context.Context, g *Globals, o runOptions, spec *study.Spec, envs map[string]env.Environment, unavailable map[string]string) hostinfo.Host {
+	host := collectHost(ctx, g, hasDocker(spec.EnvNames()) || hasDocker(mapKeys(unavailable)))
+	host.Device, host.Unavailable = o.HostLabel, unavailable
+	host.Podman, host.PodmanRootless = podmanFacts(ctx, envs, false), podmanFacts(ctx, envs, true)
+	if slices.ContainsFunc(spec.EnvNames(), func(n string) bool { return env.BaseName(n) == "lxc" }) {
+		host.LXC = hostinfo.CollectLXC(ctx)
+	}
+	return host
 }
 
 // openEnvs makes the named environments, checks that each can run here and

@@ -82,9 +82,10 @@ type dbSource struct{ db *store.Store }
 func (s dbSource) Studies(ctx context.Context) ([]store.Study, error) { return s.db.Studies(ctx) }
 
 func (s dbSource) Report(ctx context.Context, id int64) (*report.Report, error) {
-	rep, err := buildReport(ctx, s.db, id)
+	st, err := openStudy(ctx, s.db, id)
 	if err != nil {
 		return nil, err
 	}
-	return rep, addSeries(ctx, s.db, id, rep)
+	rep := report.FromStudy(st, false)
+	return rep, rep.LoadSeries(ctx, st)
 }

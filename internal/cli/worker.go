@@ -75,7 +75,7 @@ func runWorker(ctx context.Context, g *Globals, o workerOptions) error {
 	if err := json.Unmarshal([]byte(o.Params), &raw); err != nil {
 		return fail(usagef("--params is not a JSON object: %v", err))
 	}
-	params, err := workload.Prepare(wl, raw)
+	_, cfg, err := workload.Prepare(wl, raw)
 	if err != nil {
 		return fail(usageError{err})
 	}
@@ -87,7 +87,7 @@ func runWorker(ctx context.Context, g *Globals, o workerOptions) error {
 		defer os.RemoveAll(dir)
 	}
 	start := time.Now()
-	if err := runSide(ctx, wl, params, o, workload.Env{ScratchDir: dir}, em); err != nil {
+	if err := runSide(ctx, cfg, o, workload.Env{ScratchDir: dir}, em); err != nil {
 		return fail(fmt.Errorf("%s: %w", o.Workload, err))
 	}
 	em.Send(workload.Message{Kind: workload.KindDone, Elapsed: time.Since(start).Nanoseconds()})
@@ -95,18 +95,18 @@ func runWorker(ctx context.Context, g *Globals, o workerOptions) error {
 }
 
 // runSide runs the whole workload, or one side of a client-server one.
-func runSide(ctx context.Context, wl workload.Workload, p workload.Params, o workerOptions, env workload.Env, em *workload.JSONEmitter) error {
+func runSide(ctx context.Context, cfg workload.Config, o workerOptions, env workload.Env, em *workload.JSONEmitter) error {
 	if o.Serve == "" && o.Client == "" {
-		return wl.Run(ctx, p, env, em)
+		return cfg.Run(ctx, env, em)
 	}
-	cs, ok := wl.(workload.ClientServer)
+	cs, ok := cfg.(workload.Sides)
 	switch {
 	case !ok:
 		return usagef("--serve and --client are for network workloads; %s has no server and client sides", o.Workload)
 	case o.Serve != "" && o.Client != "":
 		return usagef("--serve and --client: one side at a time")
 	case o.Serve != "":
-		return cs.Serve(ctx, p, o.Serve, em)
+		return cs.Serve(ctx, o.Serve, em)
 	}
-	return cs.Client(ctx, p, o.Client, em)
+	return cs.Client(ctx, o.Client, em)
 }

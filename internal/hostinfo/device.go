@@ -37,10 +37,14 @@ func (h Host) Label() string {
 
 // LabelOf reads the label from host facts stored as JSON; "unknown" when
 // they cannot be read.
-func LabelOf(hostJSON string) string {
+func LabelOf(hostJSON string) string { return Parse(hostJSON).Label() }
+
+// Parse reads host facts stored as JSON (a study's host_json). Facts it
+// cannot read are left empty, as Collect leaves those it cannot find.
+func Parse(hostJSON string) Host {
 	var h Host
 	_ = json.Unmarshal([]byte(hostJSON), &h)
-	return h.Label()
+	return h
 }
 
 // CheckLabel tells whether a device label can name a column, a factor level

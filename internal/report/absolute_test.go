@@ -19,7 +19,8 @@ func (fakeStart) Info() workload.Info {
 		{Name: "start_ms", Unit: "ms", Label: "start ms", Absolute: true},
 	}}
 }
-func (fakeStart) Run(context.Context, workload.Params, workload.Env, workload.Emitter) error {
+func (fakeStart) Configure(workload.Params) (workload.Config, error) { return fakeStart{}, nil }
+func (fakeStart) Run(context.Context, workload.Env, workload.Emitter) error {
 	return nil
 }
 

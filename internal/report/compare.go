@@ -1,12 +1,10 @@
 package report
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
 
-	"github.com/boxtax/boxtax/internal/hostinfo"
 	"github.com/boxtax/boxtax/internal/registry"
 	"github.com/boxtax/boxtax/internal/stats"
 )
@@ -151,8 +149,7 @@ func levelsKey(levels map[string]string) string {
 }
 
 func comparedStudy(label string, r *Report) ComparedStudy {
-	var h hostinfo.Host
-	_ = json.Unmarshal(r.Study.Host, &h)
+	h := r.host
 	cs := ComparedStudy{Label: label, ID: r.Study.ID, Name: r.Study.Name, Status: r.Study.Status,
 		Created: r.Study.CreatedAt.UTC().Format("2006-01-02 15:04 MST"), Hostname: h.Label(), Kernel: h.KernelRelease}
 	cs.CPU = h.CPUModel

@@ -1,7 +1,6 @@
 package report
 
 import (
-	"encoding/json"
 	"fmt"
 	"html/template"
 	"io"
@@ -41,9 +40,7 @@ type DeviceReport struct {
 func NewDevices(reports []*Report) *Devices {
 	d := &Devices{Schema: DevicesSchema}
 	for _, r := range reports {
-		var h hostinfo.Host
-		_ = json.Unmarshal(r.Study.Host, &h)
-		d.Devices = append(d.Devices, DeviceReport{Label: h.Label(), Unavailable: h.Unavailable, Report: r})
+		d.Devices = append(d.Devices, DeviceReport{Label: r.host.Label(), Unavailable: r.host.Unavailable, Report: r})
 	}
 	return d
 }
@@ -144,7 +141,7 @@ func writeDevicesTable(w io.Writer, d *Devices) error {
 	fmt.Fprintf(w, "%d devices, study %q\n", len(d.Devices), d.name())
 	for _, dev := range d.Devices {
 		r := dev.Report
-		fmt.Fprintf(w, "  %s: study %d (%s), %s; runs: %d ok, %d failed, %d pending\n", dev.Label, r.Study.ID, r.Study.Status, hostLine(r.Study.Host), r.Runs.OK, r.Runs.Failed, r.Runs.Pending)
+		fmt.Fprintf(w, "  %s: study %d (%s), %s; runs: %d ok, %d failed, %d pending\n", dev.Label, r.Study.ID, r.Study.Status, hostLine(r.host), r.Runs.OK, r.Runs.Failed, r.Runs.Pending)
 	}
 	fmt.Fprintf(w, "Per device: %s as mean (std) over the measured runs; other environments: %% deviation from that device's %s mean (std); * the 95%% CI excludes 0.\n\n", d.baselines(), d.baselines())
 	envs := d.envs()
@@ -197,7 +194,7 @@ func (d *Devices) writeNotes(w io.Writer) {
 func writeDevicesMarkdown(w io.Writer, d *Devices) error {
 	fmt.Fprintf(w, "## Study %q on %d devices\n\n", d.name(), len(d.Devices))
 	for _, dev := range d.Devices {
-		fmt.Fprintf(w, "- **%s**: %s\n", dev.Label, hostLine(dev.Report.Study.Host))
+		fmt.Fprintf(w, "- **%s**: %s\n", dev.Label, hostLine(dev.Report.host))
 	}
 	envs := d.envs()
 	head := []string{"workload", "metric"}
@@ -328,7 +325,7 @@ func writeDevicesHTML(w io.Writer, d *Devices) error {
 		Notes string
 	}{Name: d.name(), D: d, Envs: envs, NEnvs: len(envs)}
 	for _, dev := range d.Devices {
-		v.Hosts = append(v.Hosts, host{dev.Label, hostLine(dev.Report.Study.Host)})
+		v.Hosts = append(v.Hosts, host{dev.Label, hostLine(dev.Report.host)})
 	}
 	for _, rw := range d.rows() {
 		line := []string{rw.name, rw.metric}
@@ -359,9 +356,7 @@ func (d *Devices) name() string {
 }
 
 // hostLine describes a device's hardware and software in one line.
-func hostLine(raw json.RawMessage) string {
-	var h hostinfo.Host
-	_ = json.Unmarshal(raw, &h)
+func hostLine(h hostinfo.Host) string {
 	s := fmt.Sprintf("%s/%s, %d CPUs (%s), %.1f GiB, kernel %s", h.OS, h.Arch, h.CPUs, h.CPUModel, float64(h.MemTotalBytes)/(1<<30), h.KernelRelease)
 	if h.Docker != nil && h.Docker.ServerVersion != "" {
 		s += fmt.Sprintf(", Docker %s (%s)", h.Docker.ServerVersion, h.Docker.StorageDriver)

@@ -160,6 +160,28 @@ type GateScope struct {
 	Workloads []string
 }
 
+// GateScope is what the report's study contains: its spec's environments
+// and workloads, and any its cells have.
+func (r *Report) GateScope() GateScope {
+	scope := GateScope{Baseline: r.Study.Baseline}
+	add := func(xs []string, x string) []string {
+		if x == "" || slices.Contains(xs, x) {
+			return xs
+		}
+		return append(xs, x)
+	}
+	for _, e := range r.layout.Envs {
+		scope.Envs = add(scope.Envs, e)
+	}
+	for _, w := range r.layout.Workloads {
+		scope.Workloads = add(scope.Workloads, w)
+	}
+	for _, c := range r.Cells {
+		scope.Envs, scope.Workloads = add(scope.Envs, c.Env), add(scope.Workloads, c.Workload)
+	}
+	return scope
+}
+
 // Check refuses a rule that names an environment or a workload the study
 // does not contain, or the baseline, so that a typo or a changed study
 // cannot pass the gate by matching nothing.

@@ -2,7 +2,6 @@ package report
 
 import (
 	_ "embed"
-	"encoding/json"
 	"fmt"
 	"html/template"
 	"io"
@@ -133,7 +132,7 @@ func newHTMLView(r *Report) htmlView {
 	for _, e := range r.envs {
 		v.EnvColor[e] = r.envColor(e)
 	}
-	v.Host, v.HostLine = hostFacts(r.Study.Host)
+	v.Host, v.HostLine = hostFacts(r.host)
 	v.Glance = r.glance()
 	v.Attrib = attribViews(r.Attributions)
 	v.Rows = r.htmlRows()
@@ -183,9 +182,7 @@ func newHTMLView(r *Report) htmlView {
 }
 
 // hostFacts lists the host's facts for the page and sums them up in a line.
-func hostFacts(raw json.RawMessage) ([]fact, string) {
-	var h hostinfo.Host
-	_ = json.Unmarshal(raw, &h)
+func hostFacts(h hostinfo.Host) ([]fact, string) {
 	var out []fact
 	add := func(name, value string) {
 		if strings.TrimSpace(value) != "" {

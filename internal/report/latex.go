@@ -35,7 +35,7 @@ func writeLaTeX(w io.Writer, r *Report) error {
 	label := fmt.Sprintf("boxtax-study-%d", r.Study.ID)
 	fmt.Fprintf(w, "%% boxtax report of study %d (%s); needs \\usepackage{booktabs}.\n", r.Study.ID, oneLine(r.Study.Name))
 	fmt.Fprintf(w, "%% Every number comes from: boxtax report --study %d --format json\n", r.Study.ID)
-	_, host := hostFacts(r.Study.Host)
+	_, host := hostFacts(r.host)
 	base := texEscape(r.Study.Baseline)
 
 	cols := "ll" + strings.Repeat("r", len(r.envs))

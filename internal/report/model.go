@@ -8,8 +8,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/boxtax/boxtax/internal/hostinfo"
 	"github.com/boxtax/boxtax/internal/stats"
 	"github.com/boxtax/boxtax/internal/store"
+	"github.com/boxtax/boxtax/internal/study"
 	"github.com/boxtax/boxtax/internal/workload"
 )
 
@@ -44,6 +46,8 @@ type Report struct {
 	last    time.Time               // when the last run ended
 	warns   []warning               // Warnings with their kinds
 	papers  []PaperComparison       // published tables to show; nil: those that share a metric
+	host    hostinfo.Host           // Study.Host, read once for the formats
+	layout  Layout                  // what Build was given from the spec
 }
 
 // ShowPapers makes the formats that show published values (html) show
@@ -176,12 +180,12 @@ type Layout struct {
 // Warm-up runs and failed runs do not enter the statistics.
 func Build(st store.Study, lay Layout, runs []store.Run, samples []store.Sample) *Report {
 	baseline := lay.Baseline
-	r := &Report{Schema: Schema, Failures: []Failure{}, Cells: []Cell{}, Warnings: []string{}}
+	r := &Report{Schema: Schema, Failures: []Failure{}, Cells: []Cell{}, Warnings: []string{}, host: hostinfo.Parse(st.HostJSON), layout: lay}
 	r.addWarnings(warnings(runs))
 	r.Study = StudyInfo{ID: st.ID, Name: st.Name, Status: st.Status, Seed: st.Seed, Baseline: baseline,
 		CreatedAt: st.CreatedAt.UTC(), Host: json.RawMessage(orEmpty(st.HostJSON)), Spec: st.SpecYAML,
 		Repetitions: lay.Repetitions}
-	r.Study.Repetitions.Rounds = measuredRounds(runs)
+	r.Study.Repetitions.Rounds = study.MeasuredRounds(runs)
 	byID := map[int64]store.Run{}
 	factorSet := map[string]bool{}
 	for _, run := range runs {

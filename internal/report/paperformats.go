@@ -43,7 +43,7 @@ func WritePapers(w io.Writer, format string, r *Report, cmps []PaperComparison) 
 }
 
 func (r *Report) paperHeading() string {
-	_, host := hostFacts(r.Study.Host)
+	_, host := hostFacts(r.host)
 	return fmt.Sprintf("study %d %q (%s); this machine: %s", r.Study.ID, r.Study.Name, r.Study.Status, host)
 }
 
@@ -63,13 +63,7 @@ func writePapersTable(w io.Writer, r *Report, cmps []PaperComparison) error {
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		fmt.Fprintf(tw, "column\tconf\t%s\tthis machine\tcell compared\tboxtax\n", strings.Join(c.Devices, "\t"))
 		for _, row := range c.Rows {
-			col, bt := "", ""
-			if row.First {
-				col, bt = row.Column, row.Boxtax
-			}
-			if row.OwnMapping {
-				bt = row.Boxtax
-			}
+			col, bt := row.shown()
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", col, confName(row), strings.Join(row.Published, "\t"), row.Ours, orDash(row.Cell), bt)
 		}
 		if err := tw.Flush(); err != nil {
@@ -82,6 +76,19 @@ func writePapersTable(w io.Writer, r *Report, cmps []PaperComparison) error {
 	return nil
 }
 
+// shown is the column and the boxtax metric a table prints on the row:
+// both on the first row of a column, the metric also on a row that maps to
+// one of its own.
+func (row PaperRow) shown() (column, boxtax string) {
+	if row.First {
+		column, boxtax = row.Column, row.Boxtax
+	}
+	if row.OwnMapping {
+		boxtax = row.Boxtax
+	}
+	return column, boxtax
+}
+
 func confName(row PaperRow) string {
 	if row.Env == "" || row.Env == row.Conf {
 		return row.Conf
@@ -91,7 +98,7 @@ func confName(row PaperRow) string {
 
 func writePapersMarkdown(w io.Writer, r *Report, cmps []PaperComparison) error {
 	fmt.Fprintf(w, "# Published values beside study %d: %s\n\n", r.Study.ID, mdEscape(r.Study.Name))
-	_, host := hostFacts(r.Study.Host)
+	_, host := hostFacts(r.host)
 	fmt.Fprintf(w, "- this machine: %s\n- published: baseline as mean (std), containers as %% deviation from it (std); this machine: the same with the 95 %% CI of the deviation, ** when it excludes 0\n", mdEscape(host))
 	paper := ""
 	for _, c := range cmps {
@@ -110,13 +117,7 @@ func writePapersMarkdown(w io.Writer, r *Report, cmps []PaperComparison) error {
 		head = append(head, "this machine", "cell compared", "boxtax")
 		fmt.Fprintf(w, "| %s |\n|%s\n", strings.Join(head, " | "), strings.Repeat("---|", len(head)))
 		for _, row := range c.Rows {
-			col, bt := "", ""
-			if row.First {
-				col, bt = row.Column, row.Boxtax
-			}
-			if row.OwnMapping {
-				bt = row.Boxtax
-			}
+			col, bt := row.shown()
 			cells := []string{mdEscape(col), mdEscape(confName(row))}
 			for _, p := range row.Published {
 				cells = append(cells, mdEscape(p))
@@ -173,7 +174,7 @@ func writePapersJSON(w io.Writer, r *Report, cmps []PaperComparison) error {
 
 func writePapersLaTeX(w io.Writer, r *Report, cmps []PaperComparison) error {
 	fmt.Fprintf(w, "%% boxtax: published values beside study %d (%s); needs \\usepackage{booktabs}.\n", r.Study.ID, oneLine(r.Study.Name))
-	_, host := hostFacts(r.Study.Host)
+	_, host := hostFacts(r.host)
 	for _, c := range cmps {
 		fmt.Fprintf(w, "\\begin{table}[htbp]\n\\centering\n\\caption{%s of %s (%s) beside this machine (%s): baseline as mean (std), containers as \\%% deviation from it (std); this machine with the 95\\,\\%% confidence interval, $^{*}$ when it excludes 0.}\n",
 			texEscape(c.Table), texEscape(c.Citation), texEscape(c.Title), texEscape(host))

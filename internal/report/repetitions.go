@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"math"
 	"strings"
-
-	"github.com/boxtax/boxtax/internal/store"
 )
 
 // Repetitions is how often each cell was measured, beside how often the
@@ -21,16 +19,6 @@ type Repetitions struct {
 	// overhead was within ±PrecisionPct, or MaxRounds ran.
 	PrecisionPct float64 `json:"precision_pct,omitempty"`
 	MaxRounds    int     `json:"max_rounds,omitempty"`
-}
-
-func measuredRounds(runs []store.Run) int {
-	n := 0
-	for _, run := range runs {
-		if !run.Warmup && run.Rep+1 > n {
-			n = run.Rep + 1
-		}
-	}
-	return n
 }
 
 // String is the report's line about repetitions.

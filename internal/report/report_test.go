@@ -28,7 +28,8 @@ func (fakeWL) Info() workload.Info {
 		{Name: "time_s", Unit: "s", Label: "time s", Secondary: true},
 	}}
 }
-func (fakeWL) Run(context.Context, workload.Params, workload.Env, workload.Emitter) error { return nil }
+func (fakeWL) Configure(workload.Params) (workload.Config, error)        { return fakeWL{}, nil }
+func (fakeWL) Run(context.Context, workload.Env, workload.Emitter) error { return nil }
 
 // fakeRT is a periodic task: its slice splits into parts, its latency is
 // reported as percentiles and as a series of every slice.
@@ -44,7 +45,8 @@ func (fakeRT) Info() workload.Info {
 		{Name: "lat_max_us", Unit: "µs", Label: "max µs"},
 	}}
 }
-func (fakeRT) Run(context.Context, workload.Params, workload.Env, workload.Emitter) error { return nil }
+func (fakeRT) Configure(workload.Params) (workload.Config, error)        { return fakeRT{}, nil }
+func (fakeRT) Run(context.Context, workload.Env, workload.Emitter) error { return nil }
 func (fakeRT) MetricParts() map[string][]string {
 	return map[string][]string{"time slice": {"wake_ms", "compute_ms", "sleep_ms"}}
 }

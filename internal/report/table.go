@@ -1,14 +1,11 @@
 package report
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"sort"
 	"strings"
 	"text/tabwriter"
-
-	"github.com/boxtax/boxtax/internal/hostinfo"
 )
 
 func init() { registerFormat("table", writeTable) }
@@ -37,8 +34,7 @@ func writeTable(w io.Writer, r *Report) error {
 
 // heading is the one-line description of the study and its host.
 func (r *Report) heading() string {
-	var h hostinfo.Host
-	_ = json.Unmarshal(r.Study.Host, &h)
+	h := r.host
 	host := fmt.Sprintf("%s, %d CPUs (%s), %.1f GiB, kernel %s", h.Label(), h.CPUs, h.CPUModel,
 		float64(h.MemTotalBytes)/(1<<30), h.KernelRelease)
 	if name := h.Docker.Name(); name != "" {

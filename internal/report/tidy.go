@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"io"
 	"strconv"
-
-	"github.com/boxtax/boxtax/internal/hostinfo"
 )
 
 func init() {
@@ -42,7 +40,7 @@ func tidyHeader(factors []string) []string {
 // tidyRows are the report's rows of the tidy CSV, with a column for each
 // of the given factors (empty where a run has no level of it).
 func (r *Report) tidyRows(factors []string) [][]string {
-	host := hostinfo.LabelOf(string(r.Study.Host))
+	host := r.host.Label()
 	var out [][]string
 	for _, ts := range r.samples {
 		row := []string{strconv.FormatInt(r.Study.ID, 10), host, strconv.FormatInt(ts.run.ID, 10), strconv.Itoa(ts.run.Seq),

@@ -42,7 +42,11 @@ func (r *Runner) clientServer(cs workload.ClientServer, run *executedRun, cpuset
 		if r.Host == nil {
 			return workerOutput{err: errors.New("network workloads need the native environment for their client, and it is not prepared")}
 		}
-		p := pairPlan{workload: cs, params: run.Params, client: r.Host}
+		sides, err := cs.ConfigureSides(run.Params)
+		if err != nil {
+			return workerOutput{err: fmt.Errorf("workload %s: %w", run.Workload, err)}
+		}
+		p := pairPlan{workload: cs, sides: sides, params: run.Params, client: r.Host}
 		settings := env.Settings{"wire": level.String()}
 		ownNet := false
 		if n, ok := e.(env.Networked); ok && n.OwnNetwork() {
@@ -101,6 +105,7 @@ func (r *Runner) clientServer(cs workload.ClientServer, run *executedRun, cpuset
 // pairPlan says how to run a server and its client.
 type pairPlan struct {
 	workload workload.ClientServer
+	sides    workload.Sides // the workload configured with params
 	params   map[string]any
 	client   env.Environment // native: the host
 	netns    string          // the client's namespace, "" on the host
@@ -121,7 +126,7 @@ func (p pairPlan) procedure() procedure {
 		var once sync.Once
 		arrive := func() { once.Do(p.allListening.arrive) }
 		for try := 0; try < 3; try++ {
-			port, release, err := takePort(p.hostAddr, p.workload.Protocols(p.params))
+			port, release, err := takePort(p.hostAddr, p.sides.Protocols())
 			if err != nil {
 				out = workerOutput{err: err}
 				break
@@ -146,7 +151,7 @@ func (p pairPlan) run(ctx context.Context, e env.Environment, spec env.Spec, por
 	listen := target
 	if p.ownNet {
 		listen = net.JoinHostPort("0.0.0.0", strconv.Itoa(port))
-		for _, proto := range p.workload.Protocols(p.params) {
+		for _, proto := range p.sides.Protocols() {
 			spec.Ports = append(spec.Ports, env.Port{Proto: proto, Port: port, HostIP: p.hostAddr})
 		}
 	}
@@ -171,7 +176,7 @@ func (p pairPlan) run(ctx context.Context, e env.Environment, spec env.Spec, por
 	}
 	cout := runWorker(ctx, p.client, client)
 	grace := serverEndGrace
-	if _, ok := p.workload.(workload.UntilStopped); ok {
+	if _, ok := p.sides.(workload.UntilStopped); ok {
 		grace = 0 // stopped at once, as its workload expects
 	}
 	return merged(cout, srv.end(ctx, grace), target), false

@@ -2,4 +2,8 @@
 // into a plan of runs in randomized, interleaved order, and executes the plan:
 // each run starts the worker in its environment, reads its samples and
 // commits them to the store when the run ends.
+//
+// A study's life: Start stores a new one, Resume reopens an unfinished one,
+// Runner does the pending runs. Open reads a stored study back (Stored) for
+// the reports, analyses and comparisons made from it.
 package study

@@ -15,7 +15,10 @@ func (f fake) Info() workload.Info {
 	}, Metrics: []workload.Metric{{Name: "rate", Unit: "1/s", Label: "rate"}}}
 }
 
-func (f fake) Run(ctx context.Context, p workload.Params, _ workload.Env, e workload.Emitter) error {
+// Configure implements workload.Workload: a fake is its own config.
+func (f fake) Configure(workload.Params) (workload.Config, error) { return f, nil }
+
+func (f fake) Run(ctx context.Context, _ workload.Env, e workload.Emitter) error {
 	e.Sample("rate", 1)
 	return nil
 }
@@ -28,10 +31,18 @@ func (memHog) Info() workload.Info {
 		Metrics: []workload.Metric{{Name: "rate", Unit: "1/s", Label: "rate"}}}
 }
 
-func (memHog) MemoryBytes(p workload.Params) int64 {
-	n, _ := p.Bytes("size")
-	return n
+func (memHog) Configure(p workload.Params) (workload.Config, error) {
+	n, err := p.Bytes("size")
+	return memHogConfig{size: n}, err
 }
+
+// memHogConfig holds size bytes.
+type memHogConfig struct {
+	fake
+	size int64
+}
+
+func (c memHogConfig) MemoryBytes() int64 { return c.size }
 
 func init() {
 	workload.Register(fake{"test.a"})

@@ -23,11 +23,7 @@ func (s *Spec) CheckHost() error {
 		if err != nil {
 			return
 		}
-		hc, ok := wl.(workload.HostChecker)
-		if !ok {
-			return
-		}
-		if err := hc.CheckHost(params); err != nil {
+		if err := workload.CheckHost(wl, params); err != nil {
 			msg := (&SpecError{File: s.file, Pos: pos, Msg: fmt.Sprintf("workload %s %v", name, err)}).Error()
 			if !seen[msg] {
 				seen[msg] = true
@@ -51,7 +47,7 @@ func (s *Spec) CheckHost() error {
 			if err != nil {
 				continue
 			}
-			params, err := workload.Prepare(wl, bg.Params)
+			params, _, err := workload.Prepare(wl, bg.Params)
 			if err != nil {
 				continue
 			}

@@ -17,8 +17,19 @@ func (needsTool) Info() workload.Info {
 		Metrics: []workload.Metric{{Name: "rate", Unit: "1/s", Label: "rate"}}}
 }
 
-func (needsTool) CheckHost(p workload.Params) error {
-	if tool, _ := p.String("tool"); tool == "missing" {
+func (needsTool) Configure(p workload.Params) (workload.Config, error) {
+	tool, err := p.String("tool")
+	return needsToolConfig{tool: tool}, err
+}
+
+// needsToolConfig is needsTool's config.
+type needsToolConfig struct {
+	fake
+	tool string
+}
+
+func (c needsToolConfig) CheckHost() error {
+	if c.tool == "missing" {
 		return errors.New("needs /usr/bin/missing-tool, which is not installed here: apt-get install missing-tool")
 	}
 	return nil

@@ -75,7 +75,7 @@ func (s *Spec) Cells() ([]Cell, error) {
 						levels[f.Name] = fmt.Sprint(lv)
 					}
 				}
-				merged, err := workload.Prepare(wl, params)
+				merged, _, err := workload.Prepare(wl, params)
 				if err != nil {
 					return nil, err
 				}

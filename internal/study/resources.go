@@ -35,12 +35,13 @@ func (s *Spec) validateMemory(cells []Cell, bad func(Pos, string, ...any)) {
 		if err != nil {
 			continue
 		}
-		need, ok := wl.(workload.MemoryNeeder)
-		if !ok {
+		need, err := workload.MemoryOf(wl, c.Params)
+		if err != nil {
+			bad(Pos{}, "%s: %v", c.Key(), err)
 			continue
 		}
 		n := int64(instancesOf(c.Levels))
-		if total := n * need.MemoryBytes(c.Params); total > avail*9/10 {
+		if total := n * need; total > avail*9/10 {
 			bad(Pos{}, "%s: %d instance(s) would need %.1f GiB of memory, but only %.1f GiB is available; lower the instances or the workload's size",
 				c.Key(), n, float64(total)/(1<<30), float64(avail)/(1<<30))
 		}

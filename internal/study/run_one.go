@@ -172,12 +172,13 @@ func (r *Runner) workerSpec(wl workload.Workload, run store.Run) (env.Spec, erro
 	for k, v := range r.Labels {
 		spec.Labels[k] = v
 	}
-	if req, ok := wl.(workload.Requirer); ok {
-		need := req.Requirements(workload.Params(run.Params))
-		spec.CapAdd, spec.Ulimits = need.CapAdd, need.Ulimits
-		spec.CPURealtimeRuntimeUs = need.CPURealtimeRuntimeUs
-		spec.HostPrograms, spec.HostFiles, spec.Image = need.HostPrograms, need.HostFiles, need.Image
+	need, err := workload.RequirementsOf(wl, workload.Params(run.Params))
+	if err != nil {
+		return env.Spec{}, err
 	}
+	spec.CapAdd, spec.Ulimits = need.CapAdd, need.Ulimits
+	spec.CPURealtimeRuntimeUs = need.CPURealtimeRuntimeUs
+	spec.HostPrograms, spec.HostFiles, spec.Image = need.HostPrograms, need.HostFiles, need.Image
 	return spec, nil
 }
 

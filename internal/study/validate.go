@@ -28,18 +28,12 @@ func (s *Spec) Validate(envNames []string) error {
 	if strings.TrimSpace(s.Name) == "" {
 		bad(Pos{}, "the study needs a name")
 	}
-	if s.Repetitions == 0 {
-		s.Repetitions = DefaultRepetitions
-	}
+	s.FillDefaults()
 	if s.Repetitions < 0 || s.Repetitions > MaxAdaptiveRepetitions {
 		bad(Pos{}, "repetitions must be 1 to %d, not %d", MaxAdaptiveRepetitions, s.Repetitions)
 	}
 	s.validatePaper(bad)
 	s.validateAdaptive(bad)
-	if s.Warmup == nil {
-		w := DefaultWarmup
-		s.Warmup = &w
-	}
 	if *s.Warmup < 0 || *s.Warmup > MaxWarmup {
 		bad(Pos{}, "warmup must be 0 to %d, not %d", MaxWarmup, *s.Warmup)
 	}
@@ -67,12 +61,6 @@ func (s *Spec) Validate(envNames []string) error {
 			bad(e.Pos, "environment %q is listed twice", e.Name)
 		}
 		seenEnv[e.Name] = true
-	}
-	if s.Baseline == "" && len(s.Envs) > 0 {
-		s.Baseline = s.Envs[0].Name
-		if seenEnv["native"] {
-			s.Baseline = "native"
-		}
 	}
 	if s.Baseline != "" && !seenEnv[s.Baseline] {
 		bad(Pos{}, "baseline %q is not one of the study's environments (%s)", s.Baseline, strings.Join(s.EnvNames(), ", "))
@@ -109,7 +97,7 @@ func (s *Spec) Validate(envNames []string) error {
 				}
 			}
 		}
-		if _, err := workload.Prepare(wl, params); err != nil {
+		if _, _, err := workload.Prepare(wl, params); err != nil {
 			bad(w.Pos, "%v", err)
 		}
 	}
@@ -173,7 +161,7 @@ func (s *Spec) Validate(envNames []string) error {
 					bad(f.Pos, "background factor %q, level %q: %v", f.Name, name, err)
 					continue
 				}
-				if _, err := workload.Prepare(wl, bg.Params); err != nil {
+				if _, _, err := workload.Prepare(wl, bg.Params); err != nil {
 					bad(f.Pos, "background factor %q, level %q: %v", f.Name, name, err)
 				}
 			}

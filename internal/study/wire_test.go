@@ -11,11 +11,14 @@ import (
 // fakeNet is a client-server workload for testing the wire factor.
 type fakeNet struct{ fake }
 
-func (fakeNet) Protocols(workload.Params) []string { return []string{"tcp"} }
-func (fakeNet) Serve(context.Context, workload.Params, string, workload.Emitter) error {
+// Configure implements workload.Workload: a fakeNet is its own config.
+func (f fakeNet) Configure(workload.Params) (workload.Config, error)     { return f, nil }
+func (f fakeNet) ConfigureSides(workload.Params) (workload.Sides, error) { return f, nil }
+func (fakeNet) Protocols() []string                                      { return []string{"tcp"} }
+func (fakeNet) Serve(context.Context, string, workload.Emitter) error {
 	return nil
 }
-func (fakeNet) Client(context.Context, workload.Params, string, workload.Emitter) error {
+func (fakeNet) Client(context.Context, string, workload.Emitter) error {
 	return nil
 }
 

@@ -7,13 +7,13 @@ import (
 	"path/filepath"
 )
 
-// HostChecker is implemented by workloads that start programs of the host
+// HostChecker is implemented by configs of workloads that start programs of the host
 // (a real mosquitto, nginx, redis-server, stress-ng). CheckHost says before
 // a study starts what is missing here and how to install it, so that a
 // missing program refuses the study at once instead of failing its runs
 // one by one.
 type HostChecker interface {
-	CheckHost(p Params) error
+	CheckHost() error
 }
 
 // NeedProgram checks that program (an absolute path, or a name looked up
@@ -35,4 +35,17 @@ func NeedProgram(program, debianPackage string) error {
 		}
 	}
 	return fmt.Errorf("needs %s, which is not installed here: apt-get install %s", program, debianPackage)
+}
+
+// CheckHost configures w with p and, when its config is a HostChecker,
+// checks this host for it; bad parameters are an error too.
+func CheckHost(w Workload, p Params) error {
+	c, err := Configure(w, p)
+	if err != nil {
+		return err
+	}
+	if hc, ok := c.(HostChecker); ok {
+		return hc.CheckHost()
+	}
+	return nil
 }

@@ -16,12 +16,12 @@ const loopbackServerGrace = 10 * time.Second
 // process over 127.0.0.1, the server's notes prefixed with "server.". A
 // server that does not end within 10 s of its client is stopped and noted
 // ("server.stopped"), not failed, as the study treats a server worker.
-func RunLoopback(ctx context.Context, w ClientServer, p Params, e Emitter) error {
+func RunLoopback(ctx context.Context, w Sides, e Emitter) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	srv := NewServerNotes()
 	served := make(chan error, 1)
-	go func() { served <- w.Serve(ctx, p, "127.0.0.1:0", srv) }()
+	go func() { served <- w.Serve(ctx, "127.0.0.1:0", srv) }()
 	var addr string
 	select {
 	case addr = <-srv.Listening:
@@ -33,7 +33,7 @@ func RunLoopback(ctx context.Context, w ClientServer, p Params, e Emitter) error
 	case <-ctx.Done():
 		return ctx.Err()
 	}
-	clientErr := w.Client(ctx, p, addr, e)
+	clientErr := w.Client(ctx, addr, e)
 	if clientErr != nil {
 		cancel()
 	}

@@ -1,13 +1,15 @@
-package workload
+package workload_test
 
 import (
 	"context"
 	"errors"
 	"net"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/boxtax/boxtax/internal/workload"
+	"github.com/boxtax/boxtax/internal/workload/workloadtest"
 )
 
 // pair is a ClientServer over a real loopback socket whose server behaves as
@@ -18,18 +20,17 @@ type pair struct {
 	clientErr error
 }
 
-func (pair) Info() Info                                      { return Info{Name: "test.pair"} }
-func (pair) Protocols(Params) []string                       { return []string{"tcp"} }
-func (pair) Run(context.Context, Params, Env, Emitter) error { return nil }
+func (pair) Protocols() []string                                       { return []string{"tcp"} }
+func (pair) Run(context.Context, workload.Env, workload.Emitter) error { return nil }
 
-func (w pair) Serve(ctx context.Context, _ Params, addr string, e Emitter) error {
+func (w pair) Serve(ctx context.Context, addr string, e workload.Emitter) error {
 	ln, err := net.Listen("tcp4", addr)
 	if err != nil {
 		return err
 	}
 	defer ln.Close()
 	e.Note("version", "1")
-	e.Note(NoteListening, ln.Addr().String())
+	e.Note(workload.NoteListening, ln.Addr().String())
 	c, err := ln.Accept()
 	if err != nil {
 		return err
@@ -44,7 +45,7 @@ func (w pair) Serve(ctx context.Context, _ Params, addr string, e Emitter) error
 	return w.serverErr
 }
 
-func (w pair) Client(_ context.Context, _ Params, addr string, e Emitter) error {
+func (w pair) Client(_ context.Context, addr string, e workload.Emitter) error {
 	c, err := net.Dial("tcp4", addr)
 	if err != nil {
 		return err
@@ -55,42 +56,26 @@ func (w pair) Client(_ context.Context, _ Params, addr string, e Emitter) error 
 	return w.clientErr
 }
 
-type rec struct {
-	mu      sync.Mutex
-	notes   map[string]string
-	samples int
-}
-
-func (r *rec) Sample(string, float64) { r.mu.Lock(); r.samples++; r.mu.Unlock() }
-func (r *rec) Note(k, v string) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.notes == nil {
-		r.notes = map[string]string{}
-	}
-	r.notes[k] = v
-}
-
 func TestRunLoopbackRunsBothSidesAndPrefixesTheServersNotes(t *testing.T) {
-	r := &rec{}
-	if err := RunLoopback(context.Background(), pair{}, nil, r); err != nil {
+	r := &workloadtest.Recorder{}
+	if err := workload.RunLoopback(context.Background(), pair{}, r); err != nil {
 		t.Fatal(err)
 	}
-	if r.samples != 1 || r.notes["server.version"] != "1" {
-		t.Errorf("samples %d, notes %v", r.samples, r.notes)
+	if len(r.Samples["x"]) != 1 || r.Notes["server.version"] != "1" {
+		t.Errorf("samples %d, notes %v", len(r.Samples["x"]), r.Notes)
 	}
-	if _, ok := r.notes["server."+NoteListening]; ok {
-		t.Errorf("the listening note is not passed on: %v", r.notes)
+	if _, ok := r.Notes["server."+workload.NoteListening]; ok {
+		t.Errorf("the listening note is not passed on: %v", r.Notes)
 	}
 }
 
 func TestRunLoopbackErrors(t *testing.T) {
-	r := &rec{}
-	err := RunLoopback(context.Background(), pair{serverErr: errors.New("disk full")}, nil, r)
+	r := &workloadtest.Recorder{}
+	err := workload.RunLoopback(context.Background(), pair{serverErr: errors.New("disk full")}, r)
 	if err == nil || err.Error() != "server: disk full" {
 		t.Errorf("server failure: %v", err)
 	}
-	err = RunLoopback(context.Background(), pair{clientErr: errors.New("refused"), hang: true}, nil, &rec{})
+	err = workload.RunLoopback(context.Background(), pair{clientErr: errors.New("refused"), hang: true}, &workloadtest.Recorder{})
 	if err == nil || err.Error() != "refused" {
 		t.Errorf("client failure: %v (the server cancelled for it must not add an error)", err)
 	}
@@ -100,12 +85,12 @@ func TestRunLoopbackStopsAServerThatOutstaysItsClient(t *testing.T) {
 	if testing.Short() {
 		t.Skip("waits the 10 s grace")
 	}
-	r := &rec{}
+	r := &workloadtest.Recorder{}
 	start := time.Now()
-	if err := RunLoopback(context.Background(), pair{hang: true}, nil, r); err != nil {
+	if err := workload.RunLoopback(context.Background(), pair{hang: true}, r); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(r.notes["server.stopped"], "was stopped") || time.Since(start) < loopbackServerGrace {
-		t.Errorf("notes %v after %v", r.notes, time.Since(start))
+	if !strings.Contains(r.Notes["server.stopped"], "was stopped") || time.Since(start) < workload.LoopbackServerGrace {
+		t.Errorf("notes %v after %v", r.Notes, time.Since(start))
 	}
 }

@@ -108,10 +108,49 @@ type Env struct {
 // Workload does work and reports samples.
 type Workload interface {
 	Info() Info
-	// Run does the work with the given parameters (already merged with
-	// defaults and validated by Check) and reports every measured value
-	// through e. It returns an error when the work could not be done.
-	Run(ctx context.Context, p Params, env Env, e Emitter) error
+	// Configure parses p (merged with the defaults by Check; a parameter
+	// p lacks takes its default) into the workload's config, checking
+	// every value. It is the one place a workload reads its parameters.
+	Configure(p Params) (Config, error)
+}
+
+// Config is a workload's parameters, parsed and checked: what a run does.
+// A config may also be a Requirer, a MemoryNeeder, a HostChecker and, for
+// a ClientServer workload, Sides.
+type Config interface {
+	// Run does the work and reports every measured value through e. It
+	// returns an error when the work could not be done.
+	Run(ctx context.Context, env Env, e Emitter) error
+}
+
+// Configure is Prepare without normalizing, for parameters prepared
+// before (a run's stored parameters): w's config for p.
+func Configure(w Workload, p Params) (Config, error) {
+	merged, err := Check(w.Info(), p)
+	if err != nil {
+		return nil, err
+	}
+	c, err := w.Configure(merged)
+	if err != nil {
+		return nil, fmt.Errorf("workload %s: %w", w.Info().Name, err)
+	}
+	return c, nil
+}
+
+// Validate says whether p are good parameters for w: Configure's error.
+func Validate(w Workload, p Params) error {
+	_, err := Configure(w, p)
+	return err
+}
+
+// Run configures w with p and runs it: for tests and tools that run a
+// workload in one go.
+func Run(ctx context.Context, w Workload, p Params, env Env, e Emitter) error {
+	c, err := Configure(w, p)
+	if err != nil {
+		return err
+	}
+	return c.Run(ctx, env, e)
 }
 
 // SeriesEmitter is implemented by emitters that take long per-iteration
@@ -150,24 +189,44 @@ type Requirements struct {
 	Image string
 }
 
-// Requirer is implemented by workloads that need more than the defaults.
+// Requirer is implemented by configs that need more than the defaults.
 // Containers get exactly these and nothing more (never --privileged).
 type Requirer interface {
-	Requirements(p Params) Requirements
+	Requirements() Requirements
 }
 
-// Validator is implemented by workloads that check parameter values, not
-// only names, so a bad value is reported before a study starts.
-type Validator interface {
-	Validate(p Params) error
+// RequirementsOf is what w needs from its environment with parameters p;
+// bad parameters are an error.
+func RequirementsOf(w Workload, p Params) (Requirements, error) {
+	c, err := Configure(w, p)
+	if err != nil {
+		return Requirements{}, err
+	}
+	if r, ok := c.(Requirer); ok {
+		return r.Requirements(), nil
+	}
+	return Requirements{}, nil
 }
 
-// MemoryNeeder is implemented by workloads that hold a lot of memory, so a
+// MemoryNeeder is implemented by configs that hold a lot of memory, so a
 // study asking for more concurrent instances than memory allows is refused
 // before it starts.
 type MemoryNeeder interface {
-	// MemoryBytes is what one instance holds at its peak with parameters p.
-	MemoryBytes(p Params) int64
+	// MemoryBytes is what one instance holds at its peak.
+	MemoryBytes() int64
+}
+
+// MemoryOf is what one instance of w holds at its peak with parameters p,
+// 0 when w does not say; bad parameters are an error.
+func MemoryOf(w Workload, p Params) (int64, error) {
+	c, err := Configure(w, p)
+	if err != nil {
+		return 0, err
+	}
+	if m, ok := c.(MemoryNeeder); ok {
+		return m.MemoryBytes(), nil
+	}
+	return 0, nil
 }
 
 // Normalizer is implemented by workloads whose parameters have a canonical
@@ -210,23 +269,23 @@ func MetricOf(name string, p Params, metric string) (Metric, bool) {
 }
 
 // Prepare merges p over w's defaults, rejects unknown names, normalizes
-// them when w is a Normalizer and, when w is a Validator, checks values.
-func Prepare(w Workload, p Params) (Params, error) {
+// them when w is a Normalizer and configures w with them, which checks
+// every value. It returns the parameters to store and the config.
+func Prepare(w Workload, p Params) (Params, Config, error) {
 	merged, err := Check(w.Info(), p)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if n, ok := w.(Normalizer); ok {
 		if merged, err = n.Normalize(merged); err != nil {
-			return nil, fmt.Errorf("workload %s: %w", w.Info().Name, err)
+			return nil, nil, fmt.Errorf("workload %s: %w", w.Info().Name, err)
 		}
 	}
-	if v, ok := w.(Validator); ok {
-		if err := v.Validate(merged); err != nil {
-			return nil, fmt.Errorf("workload %s: %w", w.Info().Name, err)
-		}
+	c, err := w.Configure(merged)
+	if err != nil {
+		return nil, nil, fmt.Errorf("workload %s: %w", w.Info().Name, err)
 	}
-	return merged, nil
+	return merged, c, nil
 }
 
 // Emitter receives what a workload measures.

@@ -6,7 +6,6 @@ package browse
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"github.com/boxtax/boxtax/internal/crash"
@@ -245,8 +244,7 @@ func (s *server) compare(w http.ResponseWriter, r *http.Request) {
 
 // hostLine sums up a study's host facts.
 func hostLine(hostJSON string) string {
-	var h hostinfo.Host
-	_ = json.Unmarshal([]byte(hostJSON), &h)
+	h := hostinfo.Parse(hostJSON)
 	line := h.CPUModel
 	if h.CPUs > 0 {
 		line = fmt.Sprintf("%s x%d", h.CPUModel, h.CPUs)

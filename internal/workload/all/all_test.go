@@ -10,6 +10,7 @@ import (
 	"github.com/boxtax/boxtax/internal/testenv"
 	"github.com/boxtax/boxtax/internal/workload"
 	_ "github.com/boxtax/boxtax/internal/workload/all"
+	"github.com/boxtax/boxtax/internal/workload/workloadtest"
 )
 
 // tinyParams make each built-in workload finish in a fraction of a second.
@@ -91,7 +92,7 @@ func TestInfo(t *testing.T) {
 				}
 				required = required || p.Required
 			}
-			_, err := workload.Prepare(w, nil)
+			_, _, err := workload.Prepare(w, nil)
 			switch {
 			case required && (err == nil || !strings.Contains(err.Error(), "is required")):
 				t.Errorf("a required parameter left out: %v, want an error saying it is required", err)
@@ -123,13 +124,13 @@ func TestRunEmitsEveryMetricOnce(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var r recorder
-			if err := w.Run(context.Background(), p, workload.Env{ScratchDir: t.TempDir()}, &r); err != nil {
+			var r workloadtest.Recorder
+			if err := workload.Run(context.Background(), w, p, workload.Env{ScratchDir: t.TempDir()}, &r); err != nil {
 				t.Fatalf("Run: %v", err)
 			}
 			declared := workload.MetricsOf(w, p)
 			for _, m := range declared {
-				v := r.samples[m.Name]
+				v := r.Samples[m.Name]
 				if len(v) != 1 {
 					t.Errorf("%s sampled %d times, want once", m.Name, len(v))
 					continue
@@ -139,36 +140,16 @@ func TestRunEmitsEveryMetricOnce(t *testing.T) {
 					t.Errorf("%s = %v, want finite and positive (or zero for a cost)", m.Name, v[0])
 				}
 			}
-			for name := range r.samples {
+			for name := range r.Samples {
 				if !slices.ContainsFunc(declared, func(m workload.Metric) bool { return m.Name == name }) {
 					t.Errorf("sample of undeclared metric %s", name)
 				}
 			}
-			for k, v := range r.notes {
+			for k, v := range r.Notes {
 				if k == "" || v == "" {
 					t.Errorf("empty note %q = %q", k, v)
 				}
 			}
 		})
 	}
-}
-
-// recorder is an Emitter that keeps what it is given.
-type recorder struct {
-	samples map[string][]float64
-	notes   map[string]string
-}
-
-func (r *recorder) Sample(metric string, v float64) {
-	if r.samples == nil {
-		r.samples = map[string][]float64{}
-	}
-	r.samples[metric] = append(r.samples[metric], v)
-}
-
-func (r *recorder) Note(k, v string) {
-	if r.notes == nil {
-		r.notes = map[string]string{}
-	}
-	r.notes[k] = v
 }

@@ -45,19 +45,8 @@ func (Cmd) Info() workload.Info {
 		Name:     "cmd",
 		Summary:  "your own program (or sysbench, fio, stress-ng, cyclictest, mbw, iperf3, ab, wrk), run in each environment: time, CPU, memory and figures from its output",
 		SeedTool: "any command",
-		Params: []workload.Param{
-			{Name: "cmd", Default: "", Required: true, Description: "the program and its arguments: a string split as a shell would split it (quotes, no expansion; write sh -c '...' for a shell) or a list; the program is looked up on PATH"},
-			{Name: "setup", Default: "", Description: "a command run before the timed one in the same directory, not measured (e.g. sysbench fileio ... prepare)"},
-			{Name: "files", Default: []any{}, Description: "host files or directories the program needs in a container (at the same paths): programs it starts, data, configuration"},
-			{Name: "image", Default: "", Description: "a local image (Docker or Podman) holding the program, to run it in instead of one made from this host's files; the boxtax binary is mounted into it"},
-			{Name: "metrics", Default: []any{}, Description: "figures read from its output: NAME[:UNIT][:higher|:lower]=REGEX or NAME=json:PATH, or mappings with name, unit, regex or json, higher_is_better"},
-			{Name: "parse", Default: "auto", Description: "read a known tool's output: auto (by the program's name), none, " + strings.Join(AdapterNames(), ", ")},
-			{Name: "vars", Default: map[string]any{}, Description: "environment variables for the program (it gets PATH, HOME and these only)"},
-			{Name: "cap_add", Default: []any{}, Description: "Linux capabilities the program needs in a container, e.g. SYS_NICE (never more than asked)"},
-			{Name: "timeout", Default: "10m", Description: "longest a run may take; then it is stopped and fails"},
-			{Name: "max_output", Default: "16MiB", Description: "most bytes of stdout and of stderr kept; a program printing more fails the run"},
-		},
-		Metrics: baseMetrics(false),
+		Params:   workload.Declared(&config{}),
+		Metrics:  baseMetrics(false),
 	}
 }
 
@@ -75,12 +64,90 @@ type config struct {
 	image       string
 	argv, setup []string
 	files       []string
+	parseName   string // the parse parameter
+	metrics     []any  // the metrics parameter's items
 	extracts    []Extract
 	adapter     *adapter
 	env         map[string]string
+	capNames    []string // the cap_add parameter
 	caps        []string
 	timeout     time.Duration
 	maxOutput   int64
+}
+
+// Declare implements workload.Declarer.
+func (c *config) Declare(d *workload.Decl) {
+	argvVar(d, &c.argv, "cmd", "the program and its arguments: a string split as a shell would split it (quotes, no expansion; write sh -c '...' for a shell) or a list; the program is looked up on PATH")
+	d.Required()
+	argvVar(d, &c.setup, "setup", "a command run before the timed one in the same directory, not measured (e.g. sysbench fileio ... prepare)")
+	stringsVar(d, &c.files, "files", "host files or directories the program needs in a container (at the same paths): programs it starts, data, configuration")
+	d.String(&c.image, "image", "", "a local image (Docker or Podman) holding the program, to run it in instead of one made from this host's files; the boxtax binary is mounted into it")
+	listVar(d, &c.metrics, "metrics", "figures read from its output: NAME[:UNIT][:higher|:lower]=REGEX or NAME=json:PATH, or mappings with name, unit, regex or json, higher_is_better")
+	d.String(&c.parseName, "parse", "auto", "read a known tool's output: auto (by the program's name), none, "+strings.Join(AdapterNames(), ", "))
+	varsVar(d, &c.env, "vars", "environment variables for the program (it gets PATH, HOME and these only)")
+	stringsVar(d, &c.capNames, "cap_add", "Linux capabilities the program needs in a container, e.g. SYS_NICE (never more than asked)")
+	d.Duration(&c.timeout, "timeout", 10*time.Minute, "longest a run may take; then it is stopped and fails")
+	d.Bytes(&c.maxOutput, "max_output", 16<<20, "most bytes of stdout and of stderr kept; a program printing more fails the run")
+}
+
+// config keeps these optional abilities (checked by the compiler).
+var (
+	_ workload.HostChecker = (*config)(nil)
+	_ workload.Requirer    = (*config)(nil)
+)
+
+// argvVar declares a command parameter: a command line or a list of words.
+func argvVar(d *workload.Decl, dst *[]string, name, desc string) {
+	d.Func(name, "", desc, func(v any) (err error) {
+		*dst, err = argvParam(workload.Params{name: v}, name)
+		return err
+	})
+}
+
+// listVar declares a list parameter.
+func listVar(d *workload.Decl, dst *[]any, name, desc string) {
+	d.Func(name, []any{}, desc, func(v any) (err error) {
+		*dst, err = listParam(workload.Params{name: v}, name)
+		return err
+	})
+}
+
+// stringsVar declares a list-of-strings parameter.
+func stringsVar(d *workload.Decl, dst *[]string, name, desc string) {
+	d.Func(name, []any{}, desc, func(v any) (err error) {
+		*dst, err = stringsParam(workload.Params{name: v}, name)
+		return err
+	})
+}
+
+// varsVar declares the vars parameter: a mapping of names to values.
+func varsVar(d *workload.Decl, dst *map[string]string, name, desc string) {
+	d.Func(name, map[string]any{}, desc, func(v any) error {
+		env := map[string]string{}
+		*dst = env
+		switch v := v.(type) {
+		case nil:
+		case map[string]any:
+			for k, val := range v {
+				if k == "" || strings.ContainsAny(k, "=\x00") {
+					return fmt.Errorf("parameter %s: %q is not a variable name", name, k)
+				}
+				switch x := val.(type) {
+				case float64: // JSON numbers, on the way to the worker
+					env[k] = strconv.FormatFloat(x, 'f', -1, 64)
+				default:
+					env[k] = fmt.Sprint(val)
+				}
+			}
+		case map[string]string:
+			for k, val := range v {
+				env[k] = val
+			}
+		default:
+			return fmt.Errorf("parameter %s: want a mapping of names to values, not %T", name, v)
+		}
+		return nil
+	})
 }
 
 // argvParam reads a command: a string (split) or a list of strings.
@@ -151,36 +218,18 @@ func stringsParam(p workload.Params, name string) ([]string, error) {
 var allowedCaps = []string{"AUDIT_WRITE", "CHOWN", "DAC_OVERRIDE", "FOWNER", "FSETID", "IPC_LOCK", "KILL", "MKNOD",
 	"NET_ADMIN", "NET_BIND_SERVICE", "NET_RAW", "SETGID", "SETUID", "SYS_NICE", "SYS_PTRACE", "SYS_RESOURCE"}
 
-func parse(p workload.Params) (config, error) {
-	var c config
+// parse reads cmd's parameters.
+func parse(p workload.Params) (*config, error) { return workload.Parse(p, &config{}) }
+
+// Check implements workload.Checker: the command, the adapter that reads
+// its output, the figures, the capabilities and the limits.
+func (c *config) Check() error {
 	var err error
-	if c.argv, err = argvParam(p, "cmd"); err != nil {
-		return c, err
-	}
 	if len(c.argv) == 0 {
-		return c, errors.New("parameter cmd: no command given; e.g. cmd: sysbench cpu --time=5 run (or boxtax run --cmd '...')")
+		return errors.New("parameter cmd: no command given; e.g. cmd: sysbench cpu --time=5 run (or boxtax run --cmd '...')")
 	}
-	if c.setup, err = argvParam(p, "setup"); err != nil {
-		return c, err
-	}
-	if _, given := p["image"]; given { // cmd.server has none
-		if c.image, err = p.String("image"); err != nil {
-			return c, err
-		}
-	}
-	if c.files, err = stringsParam(p, "files"); err != nil {
-		return c, err
-	}
-	parseName, err := p.String("parse")
-	if err != nil {
-		return c, err
-	}
-	if c.adapter, err = adapterFor(parseName, c.argv); err != nil {
-		return c, err
-	}
-	items, err := listParam(p, "metrics")
-	if err != nil {
-		return c, err
+	if c.adapter, err = adapterFor(c.parseName, c.argv); err != nil {
+		return err
 	}
 	seen := map[string]bool{}
 	if c.adapter != nil {
@@ -188,53 +237,29 @@ func parse(p workload.Params) (config, error) {
 			seen[m.Name] = true
 		}
 	}
-	for _, it := range items {
+	c.extracts = nil
+	for _, it := range c.metrics {
 		e, err := extractFrom(it)
 		if err != nil {
-			return c, fmt.Errorf("parameter metrics: %w", err)
+			return fmt.Errorf("parameter metrics: %w", err)
 		}
 		if seen[e.Name] {
-			return c, fmt.Errorf("parameter metrics: %s is named twice (or is one of the %s adapter's)", e.Name, adapterName(c.adapter))
+			return fmt.Errorf("parameter metrics: %s is named twice (or is one of the %s adapter's)", e.Name, adapterName(c.adapter))
 		}
 		seen[e.Name] = true
 		c.extracts = append(c.extracts, e)
 	}
-	c.env = map[string]string{}
-	switch v := p["vars"].(type) {
-	case nil:
-	case map[string]any:
-		for k, val := range v {
-			if k == "" || strings.ContainsAny(k, "=\x00") {
-				return c, fmt.Errorf("parameter vars: %q is not a variable name", k)
-			}
-			switch x := val.(type) {
-			case float64: // JSON numbers, on the way to the worker
-				c.env[k] = strconv.FormatFloat(x, 'f', -1, 64)
-			default:
-				c.env[k] = fmt.Sprint(val)
-			}
-		}
-	case map[string]string:
-		for k, val := range v {
-			c.env[k] = val
-		}
-	default:
-		return c, fmt.Errorf("parameter vars: want a mapping of names to values, not %T", v)
-	}
-	caps, err := stringsParam(p, "cap_add")
-	if err != nil {
-		return c, err
-	}
-	for _, cp := range caps {
+	c.caps = nil
+	for _, cp := range c.capNames {
 		cp = strings.ToUpper(strings.TrimPrefix(strings.ToUpper(cp), "CAP_"))
 		if !slices.Contains(allowedCaps, cp) {
-			return c, fmt.Errorf("parameter cap_add: %q is not a capability a command may ask for; valid: %s", cp, strings.Join(allowedCaps, ", "))
+			return fmt.Errorf("parameter cap_add: %q is not a capability a command may ask for; valid: %s", cp, strings.Join(allowedCaps, ", "))
 		}
 		c.caps = append(c.caps, cp)
 	}
 	if c.adapter != nil && c.adapter.check != nil {
 		if err := c.adapter.check(c.argv); err != nil {
-			return c, err
+			return err
 		}
 	}
 	if c.adapter != nil && c.adapter.caps != nil {
@@ -242,19 +267,13 @@ func parse(p workload.Params) (config, error) {
 	}
 	slices.Sort(c.caps)
 	c.caps = slices.Compact(c.caps)
-	if c.timeout, err = p.Duration("timeout"); err != nil {
-		return c, err
-	}
 	if c.timeout <= 0 {
-		return c, fmt.Errorf("parameter timeout: %v must be positive", c.timeout)
-	}
-	if c.maxOutput, err = p.Bytes("max_output"); err != nil {
-		return c, err
+		return fmt.Errorf("parameter timeout: %v must be positive", c.timeout)
 	}
 	if c.maxOutput < 1<<10 {
-		return c, fmt.Errorf("parameter max_output: %d bytes is too little; at least 1KiB", c.maxOutput)
+		return fmt.Errorf("parameter max_output: %d bytes is too little; at least 1KiB", c.maxOutput)
 	}
-	return c, nil
+	return nil
 }
 
 func adapterName(a *adapter) string {
@@ -264,8 +283,8 @@ func adapterName(a *adapter) string {
 	return a.name
 }
 
-// Validate implements workload.Validator.
-func (Cmd) Validate(p workload.Params) error { _, err := parse(p); return err }
+// Configure implements workload.Workload.
+func (Cmd) Configure(p workload.Params) (workload.Config, error) { return parse(p) }
 
 // Normalize implements workload.Normalizer: the program (and setup's) as
 // an absolute path, found on PATH or in the usual directories, and the
@@ -331,23 +350,21 @@ func absFiles(p workload.Params) ([]any, error) {
 	return out, nil
 }
 
+// command is a command parameter's name and its words.
+type command struct {
+	name string
+	argv []string
+}
+
 // checkHostFiles makes sure the programs and files are on this host
 // (the controller's check; Normalize does not look, see normalProgram).
-func checkHostFiles(p workload.Params, programs ...string) error {
-	for _, name := range programs {
-		argv, err := argvParam(p, name)
-		if err != nil {
-			return err
-		}
-		if len(argv) > 0 {
-			if _, err := findProgram(argv[0]); err != nil {
-				return fmt.Errorf("parameter %s: %w", name, err)
+func checkHostFiles(files []string, programs ...command) error {
+	for _, p := range programs {
+		if len(p.argv) > 0 {
+			if _, err := findProgram(p.argv[0]); err != nil {
+				return fmt.Errorf("parameter %s: %w", p.name, err)
 			}
 		}
-	}
-	files, err := stringsParam(p, "files")
-	if err != nil {
-		return err
 	}
 	for _, f := range files {
 		if _, err := os.Stat(f); err != nil {
@@ -420,11 +437,7 @@ func (Cmd) MetricsFor(p workload.Params) []workload.Metric {
 
 // Requirements implements workload.Requirer: the program and setup's, the
 // named files, and the capabilities asked for.
-func (Cmd) Requirements(p workload.Params) workload.Requirements {
-	c, err := parse(p)
-	if err != nil {
-		return workload.Requirements{}
-	}
+func (c *config) Requirements() workload.Requirements {
 	var r workload.Requirements
 	if c.image != "" {
 		r.Image = c.image
@@ -479,19 +492,15 @@ func shebang(path string) []string {
 }
 
 // CheckHost implements workload.HostChecker: the program is here.
-func (Cmd) CheckHost(p workload.Params) error {
-	if img, _ := p["image"].(string); img != "" {
+func (c *config) CheckHost() error {
+	if c.image != "" {
 		return nil // the image's program and files; natively the host's, found when it runs
 	}
-	return checkHostFiles(p, "cmd", "setup")
+	return checkHostFiles(c.files, command{"cmd", c.argv}, command{"setup", c.setup})
 }
 
-// Run implements workload.Workload.
-func (Cmd) Run(ctx context.Context, p workload.Params, env workload.Env, e workload.Emitter) error {
-	c, err := parse(p)
-	if err != nil {
-		return err
-	}
+// Run implements workload.Config.
+func (c *config) Run(ctx context.Context, env workload.Env, e workload.Emitter) error {
 	if len(c.setup) > 0 {
 		sctx, cancel := context.WithTimeout(ctx, c.timeout)
 		_, err := c.exec(sctx, c.setup, env.ScratchDir, "setup")

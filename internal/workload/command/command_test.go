@@ -122,7 +122,7 @@ func TestExtractValue(t *testing.T) {
 // prepare is workload.Prepare for cmd, failing the test on an error.
 func prepare(t *testing.T, p workload.Params) workload.Params {
 	t.Helper()
-	out, err := workload.Prepare(Cmd{}, p)
+	out, _, err := workload.Prepare(Cmd{}, p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +132,7 @@ func prepare(t *testing.T, p workload.Params) workload.Params {
 func run(t *testing.T, p workload.Params) (*workloadtest.Recorder, error) {
 	t.Helper()
 	var rec workloadtest.Recorder
-	err := Cmd{}.Run(context.Background(), prepare(t, p), workload.Env{ScratchDir: t.TempDir()}, &rec)
+	err := workload.Run(context.Background(), Cmd{}, prepare(t, p), workload.Env{ScratchDir: t.TempDir()}, &rec)
 	return &rec, err
 }
 
@@ -146,7 +146,7 @@ func TestNormalizeFindsTheProgram(t *testing.T) {
 	if !reflect.DeepEqual(again, p) {
 		t.Errorf("Normalize is not idempotent: %v then %v", p, again)
 	}
-	req := Cmd{}.Requirements(p)
+	req := workloadtest.Requirements(t, Cmd{}, p)
 	if !reflect.DeepEqual(req.HostPrograms, []string{argv[0]}) || len(req.HostFiles) != 1 || !filepath.IsAbs(req.HostFiles[0]) || len(req.CapAdd) != 0 {
 		t.Errorf("requirements %+v", req)
 	}
@@ -160,7 +160,7 @@ func TestNormalizeFindsTheProgram(t *testing.T) {
 		"unknown parameter":   {"cmd": "true", "imag": "x"},
 		"give exactly one of": {"cmd": "true", "metrics": []any{map[string]any{"name": "x"}}},
 	} {
-		if _, err := workload.Prepare(Cmd{}, why); err == nil || !strings.Contains(err.Error(), p) {
+		if _, _, err := workload.Prepare(Cmd{}, why); err == nil || !strings.Contains(err.Error(), p) {
 			t.Errorf("%v: %v, want %q", why, err, p)
 		}
 	}
@@ -171,11 +171,11 @@ func TestCheckHost(t *testing.T) {
 		"no such file":    {"cmd": "true", "files": []any{"/nonexistent/boxtax"}},
 		"no such file or": {"cmd": "/nonexistent/boxtax-program"},
 	} {
-		if err := (Cmd{}).CheckHost(prepare(t, p)); err == nil || !strings.Contains(err.Error(), why) {
+		if err := workload.CheckHost(Cmd{}, prepare(t, p)); err == nil || !strings.Contains(err.Error(), why) {
 			t.Errorf("%v: %v, want %q", p, err, why)
 		}
 	}
-	if err := (Cmd{}).CheckHost(prepare(t, workload.Params{"cmd": "/nonexistent/boxtax-program", "image": "my-app:1"})); err != nil {
+	if err := workload.CheckHost(Cmd{}, prepare(t, workload.Params{"cmd": "/nonexistent/boxtax-program", "image": "my-app:1"})); err != nil {
 		t.Errorf("the image's program is not the host's to have: %v", err)
 	}
 }
@@ -258,7 +258,7 @@ func TestCtlCancelStopsTheProgram(t *testing.T) {
 	time.AfterFunc(300*time.Millisecond, cancel)
 	start := time.Now()
 	var rec workloadtest.Recorder
-	err := Cmd{}.Run(ctx, prepare(t, workload.Params{"cmd": "sleep 30"}), workload.Env{ScratchDir: t.TempDir()}, &rec)
+	err := workload.Run(ctx, Cmd{}, prepare(t, workload.Params{"cmd": "sleep 30"}), workload.Env{ScratchDir: t.TempDir()}, &rec)
 	if err == nil || time.Since(start) > 6*time.Second {
 		t.Errorf("cancel: %v after %v", err, time.Since(start))
 	}
@@ -334,7 +334,7 @@ func TestScriptsBringTheirInterpreter(t *testing.T) {
 	if err := os.WriteFile(script, []byte("#!/bin/sh\necho 3 frames\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	req := Cmd{}.Requirements(prepare(t, workload.Params{"cmd": script + " --once"}))
+	req := workloadtest.Requirements(t, Cmd{}, prepare(t, workload.Params{"cmd": script + " --once"}))
 	if !reflect.DeepEqual(req.HostPrograms, []string{"/bin/sh"}) || !reflect.DeepEqual(req.HostFiles, []string{script}) {
 		t.Errorf("a #!/bin/sh script: %+v", req)
 	}
@@ -346,12 +346,12 @@ func TestScriptsBringTheirInterpreter(t *testing.T) {
 
 func TestCyclictestAsksForWhatItNeeds(t *testing.T) {
 	p := prepare(t, workload.Params{"cmd": "/bin/true -m -p 80", "parse": "cyclictest"})
-	req := Cmd{}.Requirements(p)
+	req := workloadtest.Requirements(t, Cmd{}, p)
 	if !reflect.DeepEqual(req.CapAdd, []string{"IPC_LOCK", "SYS_NICE"}) || req.CPURealtimeRuntimeUs == 0 {
 		t.Errorf("requirements %+v", req)
 	}
 	p = prepare(t, workload.Params{"cmd": "/bin/true -q", "parse": "cyclictest"})
-	if req := (Cmd{}).Requirements(p); len(req.CapAdd) != 0 {
+	if req := workloadtest.Requirements(t, Cmd{}, p); len(req.CapAdd) != 0 {
 		t.Errorf("no priority, no locking: %+v", req)
 	}
 }
@@ -377,7 +377,7 @@ func TestAdapterEdgeCases(t *testing.T) {
 	if err != nil || v["lat_min_us"] != 2 || v["lat_max_us"] != 90 || v["lat_avg_us"] != 6 {
 		t.Errorf("cyclictest: %v %v", v, err)
 	}
-	if _, err := workload.Prepare(Cmd{}, workload.Params{"cmd": "/bin/true -N -q", "parse": "cyclictest"}); err == nil || !strings.Contains(err.Error(), "nanoseconds") {
+	if _, _, err := workload.Prepare(Cmd{}, workload.Params{"cmd": "/bin/true -N -q", "parse": "cyclictest"}); err == nil || !strings.Contains(err.Error(), "nanoseconds") {
 		t.Errorf("cyclictest -N: %v", err)
 	}
 	// fio: two stonewalled groups writing one after another are not one rate.

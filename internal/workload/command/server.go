@@ -36,106 +36,106 @@ func (Server) Info() workload.Info {
 		Name:     "cmd.server",
 		Summary:  "your own server in each environment and your own client (wrk, ab, iperf3, a load tool) outside it: the client's time and figures",
 		SeedTool: "any server and client",
-		Params: []workload.Param{
-			{Name: "server", Default: "", Required: true, Description: "the server program and its arguments, run in the environment; {host} and {port} are where it must listen (e.g. iperf3 -s -1 -B {host} -p {port})"},
-			{Name: "client", Default: "", Required: true, Description: "the client program and its arguments, run outside; {host}, {port} and {addr} (host:port) are the server's address (e.g. wrk -d 5s http://{addr}/)"},
-			{Name: "ready", Default: "port", Description: "when the server can take its client: port (a TCP connection to it succeeds) or a regular expression matching a line it prints"},
-			{Name: "ready_timeout", Default: "30s", Description: "longest wait for the server to be ready"},
-			{Name: "protocol", Default: "tcp", Description: "the server's transports on its port, published by environments with a network of their own: tcp, udp (needs a ready regex) or tcp+udp (iperf3's UDP tests)"},
-			{Name: "files", Default: []any{}, Description: "host files or directories the server needs in a container (at the same paths)"},
-			{Name: "metrics", Default: []any{}, Description: "figures read from the client's output, as cmd's metrics"},
-			{Name: "parse", Default: "auto", Description: "read a known client's output: auto (by the client's name), none, " + strings.Join(AdapterNames(), ", ")},
-			{Name: "vars", Default: map[string]any{}, Description: "environment variables for both programs"},
-			{Name: "cap_add", Default: []any{}, Description: "Linux capabilities the server needs in a container"},
-			{Name: "timeout", Default: "10m", Description: "longest the client may take"},
-			{Name: "max_output", Default: "16MiB", Description: "most bytes of stdout and of stderr kept of each program"},
-		},
-		Metrics: baseMetrics(false),
+		Params:   workload.Declared(&serverConfig{}),
+		Metrics:  baseMetrics(false),
 	}
 }
 
 // serverConfig is cmd.server's parameters, checked: the client as a
 // config of cmd (its metrics, adapter, limits) and the server's own.
 type serverConfig struct {
-	client       config
+	client config // its caps and files are the server's
+	// serverSide is the server's command, capabilities and files, checked
+	// as cmd checks them.
+	serverSide   config
 	server       []string
+	ready        string
 	readyRe      *regexp.Regexp
 	readyTimeout time.Duration
+	protocol     string
 	protocols    []string
 }
 
-func parseServer(p workload.Params) (serverConfig, error) {
-	var s serverConfig
+// Declare implements workload.Declarer.
+func (s *serverConfig) Declare(d *workload.Decl) {
+	argvVar(d, &s.serverSide.argv, "server", "the server program and its arguments, run in the environment; {host} and {port} are where it must listen (e.g. iperf3 -s -1 -B {host} -p {port})")
+	d.Required()
+	argvVar(d, &s.client.argv, "client", "the client program and its arguments, run outside; {host}, {port} and {addr} (host:port) are the server's address (e.g. wrk -d 5s http://{addr}/)")
+	d.Required()
+	d.String(&s.ready, "ready", "port", "when the server can take its client: port (a TCP connection to it succeeds) or a regular expression matching a line it prints")
+	d.Duration(&s.readyTimeout, "ready_timeout", 30*time.Second, "longest wait for the server to be ready")
+	d.String(&s.protocol, "protocol", "tcp", "the server's transports on its port, published by environments with a network of their own: tcp, udp (needs a ready regex) or tcp+udp (iperf3's UDP tests)")
+	stringsVar(d, &s.serverSide.files, "files", "host files or directories the server needs in a container (at the same paths)")
+	listVar(d, &s.client.metrics, "metrics", "figures read from the client's output, as cmd's metrics")
+	d.String(&s.client.parseName, "parse", "auto", "read a known client's output: auto (by the client's name), none, "+strings.Join(AdapterNames(), ", "))
+	varsVar(d, &s.client.env, "vars", "environment variables for both programs")
+	stringsVar(d, &s.serverSide.capNames, "cap_add", "Linux capabilities the server needs in a container")
+	d.Duration(&s.client.timeout, "timeout", 10*time.Minute, "longest the client may take")
+	d.Bytes(&s.client.maxOutput, "max_output", 16<<20, "most bytes of stdout and of stderr kept of each program")
+}
+
+// serverConfig keeps these optional abilities (checked by the compiler).
+var (
+	_ workload.HostChecker  = (*serverConfig)(nil)
+	_ workload.Requirer     = (*serverConfig)(nil)
+	_ workload.UntilStopped = (*serverConfig)(nil)
+)
+
+func parseServer(p workload.Params) (*serverConfig, error) {
+	return workload.Parse(p, &serverConfig{})
+}
+
+// Check implements workload.Checker.
+func (s *serverConfig) Check() error {
 	// The client is cmd with cmd = client; cap_add and files are the server's.
-	cp := workload.Params{}
-	for k, v := range p {
-		cp[k] = v
-	}
-	cp["cmd"], cp["cap_add"], cp["files"] = p["client"], []any{}, []any{}
-	if _, ok := cp["client"]; !ok {
-		return s, errors.New("parameter client: no client given; e.g. client: wrk -d 5s http://{addr}/")
-	}
-	delete(cp, "client")
-	delete(cp, "server")
-	delete(cp, "ready")
-	delete(cp, "ready_timeout")
-	delete(cp, "protocol")
-	c, err := parse(cp)
-	if err != nil {
+	if err := s.client.Check(); err != nil {
 		msg := strings.Replace(err.Error(), "parameter cmd", "parameter client", 1)
 		msg = strings.Replace(msg, "e.g. cmd: sysbench cpu --time=5 run (or boxtax run --cmd '...')", "e.g. client: wrk -d 5s http://{addr}/", 1)
-		return s, errors.New(msg)
+		return errors.New(msg)
 	}
-	s.client = c
 	// The server's capabilities and files, checked as cmd checks them.
-	sp := workload.Params{"cmd": p["server"], "cap_add": p["cap_add"], "files": p["files"], "parse": "none", "timeout": "1s", "max_output": p["max_output"], "vars": p["vars"]}
-	sc, err := parse(sp)
-	if err != nil {
-		return s, errors.New(strings.Replace(err.Error(), "parameter cmd", "parameter server", 1))
+	sc := &s.serverSide
+	sc.parseName, sc.timeout, sc.maxOutput, sc.env = "none", time.Second, s.client.maxOutput, s.client.env
+	if err := sc.Check(); err != nil {
+		return errors.New(strings.Replace(err.Error(), "parameter cmd", "parameter server", 1))
 	}
 	s.server = sc.argv
 	s.client.caps, s.client.files = sc.caps, sc.files
-	ready, err := p.String("ready")
-	if err != nil {
-		return s, err
-	}
-	if ready != "port" {
-		if s.readyRe, err = regexp.Compile(ready); err != nil {
-			return s, fmt.Errorf("parameter ready: %q is neither port nor a regular expression: %v", ready, err)
+	var err error
+	if s.ready != "port" {
+		if s.readyRe, err = regexp.Compile(s.ready); err != nil {
+			return fmt.Errorf("parameter ready: %q is neither port nor a regular expression: %v", s.ready, err)
 		}
 	}
-	if s.readyTimeout, err = p.Duration("ready_timeout"); err != nil {
-		return s, err
-	}
 	if s.readyTimeout <= 0 {
-		return s, fmt.Errorf("parameter ready_timeout: %v must be positive", s.readyTimeout)
+		return fmt.Errorf("parameter ready_timeout: %v must be positive", s.readyTimeout)
 	}
-	proto, err := p.String("protocol")
-	if err != nil {
-		return s, err
-	}
+	proto := s.protocol
 	switch proto {
 	case "tcp", "udp":
 		s.protocols = []string{proto}
 	case "tcp+udp", "udp+tcp":
 		s.protocols = []string{"tcp", "udp"}
 	default:
-		return s, fmt.Errorf("parameter protocol: %q; valid: tcp, udp, tcp+udp", proto)
+		return fmt.Errorf("parameter protocol: %q; valid: tcp, udp, tcp+udp", proto)
 	}
 	switch {
 	case proto == "udp" && s.readyRe == nil:
-		return s, errors.New("parameter ready: a UDP server cannot be probed by connecting; give a regular expression for the line it prints when ready")
+		return errors.New("parameter ready: a UDP server cannot be probed by connecting; give a regular expression for the line it prints when ready")
 	}
 	for _, a := range s.server {
 		if strings.Contains(a, "{port}") {
-			return s, nil
+			return nil
 		}
 	}
-	return s, fmt.Errorf("parameter server: %q does not say where to listen: put {port} (and {host}) in its arguments", Join(s.server))
+	return fmt.Errorf("parameter server: %q does not say where to listen: put {port} (and {host}) in its arguments", Join(s.server))
 }
 
-// Validate implements workload.Validator.
-func (Server) Validate(p workload.Params) error { _, err := parseServer(p); return err }
+// Configure implements workload.Workload.
+func (Server) Configure(p workload.Params) (workload.Config, error) { return parseServer(p) }
+
+// ConfigureSides implements workload.ClientServer.
+func (Server) ConfigureSides(p workload.Params) (workload.Sides, error) { return parseServer(p) }
 
 // Normalize implements workload.Normalizer: both programs as absolute paths.
 func (Server) Normalize(p workload.Params) (workload.Params, error) {
@@ -161,11 +161,7 @@ func (Server) MetricsFor(p workload.Params) []workload.Metric {
 
 // Requirements implements workload.Requirer: the server program (the
 // client runs on the host, where its program is).
-func (Server) Requirements(p workload.Params) workload.Requirements {
-	s, err := parseServer(p)
-	if err != nil {
-		return workload.Requirements{}
-	}
+func (s *serverConfig) Requirements() workload.Requirements {
 	r := workload.Requirements{HostFiles: s.client.files, CapAdd: s.client.caps}
 	if len(s.server) > 0 && filepath.IsAbs(s.server[0]) {
 		if interp := shebang(s.server[0]); len(interp) > 0 {
@@ -181,21 +177,18 @@ func (Server) Requirements(p workload.Params) workload.Requirements {
 	return r
 }
 
-// Protocols implements workload.ClientServer.
-func (Server) Protocols(p workload.Params) []string {
-	if s, err := parseServer(p); err == nil {
-		return s.protocols
-	}
-	return []string{"tcp"}
-}
+// Protocols implements workload.Sides.
+func (s *serverConfig) Protocols() []string { return s.protocols }
 
 // CheckHost implements workload.HostChecker: both programs and the files
 // are on this host.
-func (Server) CheckHost(p workload.Params) error { return checkHostFiles(p, "server", "client") }
+func (s *serverConfig) CheckHost() error {
+	return checkHostFiles(s.client.files, command{"server", s.server}, command{"client", s.client.argv})
+}
 
 // ServerRunsUntilStopped implements workload.UntilStopped: a user's server
 // does not know when its client is done.
-func (Server) ServerRunsUntilStopped() {}
+func (*serverConfig) ServerRunsUntilStopped() {}
 
 // substitute puts the address into a command's arguments.
 func substitute(argv []string, host, port string) []string {
@@ -207,13 +200,9 @@ func substitute(argv []string, host, port string) []string {
 	return out
 }
 
-// Serve implements workload.ClientServer: the server program listening at
+// Serve implements workload.Sides: the server program listening at
 // addr until ctx ends.
-func (Server) Serve(ctx context.Context, p workload.Params, addr string, e workload.Emitter) error {
-	s, err := parseServer(p)
-	if err != nil {
-		return err
-	}
+func (s *serverConfig) Serve(ctx context.Context, addr string, e workload.Emitter) error {
 	host, port, err := net.SplitHostPort(addr)
 	if err != nil {
 		return fmt.Errorf("the server's address %q: %w", addr, err)
@@ -344,7 +333,7 @@ wait:
 	return nil
 }
 
-func readyWhat(s serverConfig) string {
+func readyWhat(s *serverConfig) string {
 	if s.readyRe != nil {
 		return "a line matching " + s.readyRe.String()
 	}
@@ -387,13 +376,9 @@ func signalAll(pids []int, sig syscall.Signal) {
 	}
 }
 
-// Client implements workload.ClientServer: the client program against addr,
+// Client implements workload.Sides: the client program against addr,
 // measured as cmd measures its program.
-func (Server) Client(ctx context.Context, p workload.Params, addr string, e workload.Emitter) error {
-	s, err := parseServer(p)
-	if err != nil {
-		return err
-	}
+func (s *serverConfig) Client(ctx context.Context, addr string, e workload.Emitter) error {
 	host, port, err := net.SplitHostPort(addr)
 	if err != nil {
 		return fmt.Errorf("the server's address %q: %w", addr, err)
@@ -408,9 +393,9 @@ func (Server) Client(ctx context.Context, p workload.Params, addr string, e work
 	return c.measure(ctx, dir, e)
 }
 
-// Run implements workload.Workload: both sides in this process over
+// Run implements workload.Config: both sides in this process over
 // loopback.
-func (w Server) Run(ctx context.Context, p workload.Params, env workload.Env, e workload.Emitter) error {
+func (w *serverConfig) Run(ctx context.Context, env workload.Env, e workload.Emitter) error {
 	ln, err := net.Listen("tcp4", "127.0.0.1:0")
 	if err != nil {
 		return err
@@ -421,13 +406,13 @@ func (w Server) Run(ctx context.Context, p workload.Params, env workload.Env, e 
 	defer cancel()
 	ready := &readyEmitter{ready: make(chan struct{})}
 	served := make(chan error, 1)
-	go func() { served <- w.Serve(sctx, p, addr, ready) }()
+	go func() { served <- w.Serve(sctx, addr, ready) }()
 	select {
 	case <-ready.ready:
 	case err := <-served:
 		return err
 	}
-	err = w.Client(ctx, p, addr, e)
+	err = w.Client(ctx, addr, e)
 	cancel()
 	if serr := <-served; err == nil && serr != nil && !errors.Is(serr, context.Canceled) {
 		err = serr

@@ -19,16 +19,16 @@ func TestServerParams(t *testing.T) {
 		"parameter server":             {"server": "no-such-server-of-boxtax {port}", "client": "true"},
 		"is required":                  {"server": "sleep {port}"},
 	} {
-		if _, err := workload.Prepare(Server{}, p); err == nil || !strings.Contains(err.Error(), why) {
+		if _, _, err := workload.Prepare(Server{}, p); err == nil || !strings.Contains(err.Error(), why) {
 			t.Errorf("%v: %v, want %q", p, err, why)
 		}
 	}
-	p, err := workload.Prepare(Server{}, workload.Params{"server": "iperf3 -s -B {host} -p {port}", "client": "sh -c 'echo 5 ok'",
+	p, _, err := workload.Prepare(Server{}, workload.Params{"server": "iperf3 -s -B {host} -p {port}", "client": "sh -c 'echo 5 ok'",
 		"metrics": []any{"oks=([0-9]+) ok"}, "cap_add": []any{"NET_ADMIN"}})
 	if err != nil {
 		t.Skipf("iperf3 is not here: %v", err)
 	}
-	req := Server{}.Requirements(p)
+	req := workloadtest.Requirements(t, Server{}, p)
 	if len(req.HostPrograms) != 1 || !strings.HasSuffix(req.HostPrograms[0], "/iperf3") || len(req.CapAdd) != 1 {
 		t.Errorf("requirements %+v: the server's program and capabilities, not the client's", req)
 	}
@@ -43,12 +43,12 @@ func TestServerParams(t *testing.T) {
 
 func runServer(t *testing.T, p workload.Params) (*workloadtest.Recorder, error) {
 	t.Helper()
-	prepared, err := workload.Prepare(Server{}, p)
+	prepared, _, err := workload.Prepare(Server{}, p)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var rec workloadtest.Recorder
-	return &rec, Server{}.Run(context.Background(), prepared, workload.Env{ScratchDir: t.TempDir()}, &rec)
+	return &rec, workload.Run(context.Background(), Server{}, prepared, workload.Env{ScratchDir: t.TempDir()}, &rec)
 }
 
 // TestServerAndClientForReal: iperf3's server and client, and a web

@@ -22,10 +22,7 @@ func (Linpack) Info() workload.Info {
 		Name:     "cpu.linpack",
 		Summary:  "dense linear system solve by blocked LU with partial pivoting, as LINPACK",
 		SeedTool: "linpack",
-		Params: []workload.Param{
-			{Name: "n", Default: 1000, Description: "order of the system (LINPACK 1000 is the classic size)"},
-			{Name: "repeats", Default: 20, Description: "solves of the same system; the best one is reported"},
-		},
+		Params:   workload.Declared(&linpackConfig{}),
 		Metrics: []workload.Metric{
 			{Name: "mflops", Unit: "MFLOPS", Label: "MFLOPS", HigherIsBetter: true,
 				Description: "(2/3 n^3 + 2 n^2) / time_s / 1e6 for the fastest of the repeated solves"},
@@ -37,32 +34,40 @@ func (Linpack) Info() workload.Info {
 	}
 }
 
-// Validate checks p, already merged with the defaults, without running.
-func (Linpack) Validate(p workload.Params) error { _, _, err := parseLinpack(p); return err }
-
-func parseLinpack(p workload.Params) (n, repeats int, err error) {
-	if n, err = p.Int("n"); err != nil {
-		return 0, 0, err
-	}
-	if repeats, err = p.Int("repeats"); err != nil {
-		return 0, 0, err
-	}
-	// 46340^2 is the largest square below 2^31: n*n must fit a 32-bit int.
-	if n < 2 || n > 46340 {
-		return 0, 0, fmt.Errorf("parameter n: %d is out of range; use 2 to 46340 (1000 is LINPACK's classic size)", n)
-	}
-	if repeats < 1 {
-		return 0, 0, fmt.Errorf("parameter repeats: %d must be 1 or more", repeats)
-	}
-	return n, repeats, nil
+// linpackConfig is cpu.linpack's parameters, checked.
+type linpackConfig struct {
+	n, repeats int
 }
 
-// Run implements workload.Workload.
-func (Linpack) Run(ctx context.Context, p workload.Params, _ workload.Env, e workload.Emitter) error {
-	n, repeats, err := parseLinpack(p)
-	if err != nil {
-		return err
+// Declare implements workload.Declarer.
+func (c *linpackConfig) Declare(d *workload.Decl) {
+	d.Int(&c.n, "n", 1000, "order of the system (LINPACK 1000 is the classic size)")
+	d.Int(&c.repeats, "repeats", 20, "solves of the same system; the best one is reported")
+}
+
+// linpackConfig keeps these optional abilities (checked by the compiler).
+var _ workload.MemoryNeeder = (*linpackConfig)(nil)
+
+// Check implements workload.Checker.
+func (c *linpackConfig) Check() error {
+	// 46340^2 is the largest square below 2^31: n*n must fit a 32-bit int.
+	if c.n < 2 || c.n > 46340 {
+		return fmt.Errorf("parameter n: %d is out of range; use 2 to 46340 (1000 is LINPACK's classic size)", c.n)
 	}
+	if c.repeats < 1 {
+		return fmt.Errorf("parameter repeats: %d must be 1 or more", c.repeats)
+	}
+	return nil
+}
+
+// Configure implements workload.Workload.
+func (Linpack) Configure(p workload.Params) (workload.Config, error) {
+	return workload.Parse(p, &linpackConfig{})
+}
+
+// Run implements workload.Config.
+func (c *linpackConfig) Run(ctx context.Context, _ workload.Env, e workload.Emitter) error {
+	n, repeats := c.n, c.repeats
 	e.Note("matrix_MiB", strconv.FormatFloat(float64(n)*float64(n)*8/(1<<20), 'f', 1, 64))
 	e.Note("block", strconv.Itoa(luBlock))
 	orig, b := newMatrix(n), make([]float64, n)
@@ -108,10 +113,6 @@ func solve(a matrix, piv []int, x []float64) (time.Duration, error) {
 }
 
 // MemoryBytes implements workload.MemoryNeeder: the matrix, its copy and the vectors.
-func (Linpack) MemoryBytes(p workload.Params) int64 {
-	n, _, err := parseLinpack(p)
-	if err != nil {
-		return 0
-	}
-	return 2*8*int64(n)*int64(n) + 8*8*int64(n)
+func (c *linpackConfig) MemoryBytes() int64 {
+	return 2*8*int64(c.n)*int64(c.n) + 8*8*int64(c.n)
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/boxtax/boxtax/internal/workload"
+	"github.com/boxtax/boxtax/internal/workload/workloadtest"
 )
 
 func TestLUSolvesKnownSystem(t *testing.T) {
@@ -115,19 +116,19 @@ func TestLinpackParams(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			checkErr(t, Linpack{}.Validate(p), tt.wantErr)
+			checkErr(t, workload.Validate(Linpack{}, p), tt.wantErr)
 		})
 	}
 }
 
 func TestLinpackRun(t *testing.T) {
 	p, _ := workload.Check(Linpack{}.Info(), workload.Params{"n": 64, "repeats": 2})
-	var r recorder
-	if err := (Linpack{}).Run(context.Background(), p, workload.Env{}, &r); err != nil {
+	var r workloadtest.Recorder
+	if err := workload.Run(context.Background(), Linpack{}, p, workload.Env{}, &r); err != nil {
 		t.Fatal(err)
 	}
 	for _, m := range []string{"mflops", "time_s", "residual"} {
-		if v := r.samples[m]; len(v) != 1 || !(v[0] > 0) {
+		if v := r.Samples[m]; len(v) != 1 || !(v[0] > 0) {
 			t.Errorf("%s: %v", m, v)
 		}
 	}

@@ -27,12 +27,7 @@ func (Prime) Info() workload.Info {
 		Name:     "cpu.prime",
 		Summary:  "prime counting by trial division, as sysbench cpu",
 		SeedTool: "sysbench cpu",
-		Params: []workload.Param{
-			{Name: "max_prime", Default: 10000, Description: "one event tests the numbers 3 .. max_prime-1 (sysbench --cpu-max-prime)"},
-			{Name: "duration", Default: "3s", Description: "how long the threads run events (sysbench --time); ignored when events is set"},
-			{Name: "events", Default: 0, Description: "if more than 0, run exactly this many events in all and stop, as sysbench --events (0.4: --max-requests); total_time_s is then sysbench 0.4's execution time"},
-			{Name: "threads", Default: 1, Description: "goroutines, each locked to its own OS thread (sysbench --threads)"},
-		},
+		Params:   workload.Declared(&primeConfig{}),
 		Metrics: []workload.Metric{
 			{Name: "events_per_s", Unit: "events/s", Label: "events/s", HigherIsBetter: true,
 				Description: "events completed by all threads divided by the wall time from start to the last thread's end"},
@@ -48,49 +43,40 @@ func (Prime) Info() workload.Info {
 type primeConfig struct {
 	maxPrime int
 	duration time.Duration
-	events   int64 // 0: run for duration
+	events   int // 0: run for duration
 	threads  int
 }
 
-// Validate checks p, already merged with the defaults, without running.
-func (Prime) Validate(p workload.Params) error { _, err := parsePrime(p); return err }
-
-func parsePrime(p workload.Params) (primeConfig, error) {
-	var c primeConfig
-	var err error
-	if c.maxPrime, err = p.Int("max_prime"); err != nil {
-		return c, err
-	}
-	if c.duration, err = p.Duration("duration"); err != nil {
-		return c, err
-	}
-	if c.threads, err = p.Int("threads"); err != nil {
-		return c, err
-	}
-	events, err := p.Int("events")
-	if err != nil {
-		return c, err
-	}
-	c.events = int64(events)
-	switch {
-	case c.maxPrime < 3:
-		return c, fmt.Errorf("parameter max_prime: %d is too small; use 3 or more (sysbench's default is 10000)", c.maxPrime)
-	case c.duration <= 0:
-		return c, fmt.Errorf("parameter duration: %v must be positive, e.g. 3s", c.duration)
-	case c.threads < 1:
-		return c, fmt.Errorf("parameter threads: %d must be 1 or more", c.threads)
-	case c.events < 0:
-		return c, fmt.Errorf("parameter events: %d must be 0 (run for duration) or more", c.events)
-	}
-	return c, nil
+// Declare implements workload.Declarer.
+func (c *primeConfig) Declare(d *workload.Decl) {
+	d.Int(&c.maxPrime, "max_prime", 10000, "one event tests the numbers 3 .. max_prime-1 (sysbench --cpu-max-prime)")
+	d.Duration(&c.duration, "duration", 3*time.Second, "how long the threads run events (sysbench --time); ignored when events is set")
+	d.Int(&c.events, "events", 0, "if more than 0, run exactly this many events in all and stop, as sysbench --events (0.4: --max-requests); total_time_s is then sysbench 0.4's execution time")
+	d.Int(&c.threads, "threads", 1, "goroutines, each locked to its own OS thread (sysbench --threads)")
 }
 
-// Run implements workload.Workload.
-func (Prime) Run(ctx context.Context, p workload.Params, _ workload.Env, e workload.Emitter) error {
-	c, err := parsePrime(p)
-	if err != nil {
-		return err
+// Check implements workload.Checker.
+func (c *primeConfig) Check() error {
+	switch {
+	case c.maxPrime < 3:
+		return fmt.Errorf("parameter max_prime: %d is too small; use 3 or more (sysbench's default is 10000)", c.maxPrime)
+	case c.duration <= 0:
+		return fmt.Errorf("parameter duration: %v must be positive, e.g. 3s", c.duration)
+	case c.threads < 1:
+		return fmt.Errorf("parameter threads: %d must be 1 or more", c.threads)
+	case c.events < 0:
+		return fmt.Errorf("parameter events: %d must be 0 (run for duration) or more", c.events)
 	}
+	return nil
+}
+
+// Configure implements workload.Workload.
+func (Prime) Configure(p workload.Params) (workload.Config, error) {
+	return workload.Parse(p, &primeConfig{})
+}
+
+// Run implements workload.Config.
+func (c *primeConfig) Run(ctx context.Context, _ workload.Env, e workload.Emitter) error {
 	e.Note("threads", strconv.Itoa(c.threads))
 	e.Note("gomaxprocs", strconv.Itoa(runtime.GOMAXPROCS(0)))
 
@@ -106,7 +92,7 @@ func (Prime) Run(ctx context.Context, p workload.Params, _ workload.Env, e workl
 	var claimed atomic.Int64 // events started, when c.events is set
 	more := func(now time.Time) bool {
 		if c.events > 0 {
-			return claimed.Add(1) <= c.events
+			return claimed.Add(1) <= int64(c.events)
 		}
 		return now.Before(deadline)
 	}

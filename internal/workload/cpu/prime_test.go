@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/boxtax/boxtax/internal/workload"
+	"github.com/boxtax/boxtax/internal/workload/workloadtest"
 )
 
 func TestCountPrimes(t *testing.T) {
@@ -53,9 +54,9 @@ func TestPrimeParams(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			checkErr(t, Prime{}.Validate(p), tt.wantErr)
+			checkErr(t, workload.Validate(Prime{}, p), tt.wantErr)
 			if tt.wantErr != "" {
-				checkErr(t, Prime{}.Run(context.Background(), p, workload.Env{}, &recorder{}), tt.wantErr)
+				checkErr(t, workload.Run(context.Background(), Prime{}, p, workload.Env{}, &workloadtest.Recorder{}), tt.wantErr)
 			}
 		})
 	}
@@ -64,16 +65,16 @@ func TestPrimeParams(t *testing.T) {
 func TestPrimeRun(t *testing.T) {
 	for _, threads := range []int{1, 2} {
 		p, _ := workload.Check(Prime{}.Info(), workload.Params{"duration": "100ms", "max_prime": 1000, "threads": threads})
-		var r recorder
-		if err := (Prime{}).Run(context.Background(), p, workload.Env{}, &r); err != nil {
+		var r workloadtest.Recorder
+		if err := workload.Run(context.Background(), Prime{}, p, workload.Env{}, &r); err != nil {
 			t.Fatal(err)
 		}
-		eps, total := r.samples["events_per_s"], r.samples["total_time_s"]
+		eps, total := r.Samples["events_per_s"], r.Samples["total_time_s"]
 		if len(eps) != 1 || eps[0] <= 0 || len(total) != 1 || total[0] < 0.1 {
-			t.Errorf("threads=%d: samples %v", threads, r.samples)
+			t.Errorf("threads=%d: samples %v", threads, r.Samples)
 		}
-		if r.notes["primes_per_event"] != "167" {
-			t.Errorf("threads=%d: primes_per_event = %q, want 167", threads, r.notes["primes_per_event"])
+		if r.Notes["primes_per_event"] != "167" {
+			t.Errorf("threads=%d: primes_per_event = %q, want 167", threads, r.Notes["primes_per_event"])
 		}
 	}
 }
@@ -81,12 +82,12 @@ func TestPrimeRun(t *testing.T) {
 func TestPrimeFixedEvents(t *testing.T) {
 	for _, threads := range []int{1, 3} {
 		p, _ := workload.Check(Prime{}.Info(), workload.Params{"events": 25, "max_prime": 500, "threads": threads, "duration": "1h"})
-		var r recorder
-		if err := (Prime{}).Run(context.Background(), p, workload.Env{}, &r); err != nil {
+		var r workloadtest.Recorder
+		if err := workload.Run(context.Background(), Prime{}, p, workload.Env{}, &r); err != nil {
 			t.Fatal(err)
 		}
-		if r.notes["events"] != "25" || r.notes["stop_by"] != "events" {
-			t.Errorf("threads=%d: notes %v, want 25 events", threads, r.notes)
+		if r.Notes["events"] != "25" || r.Notes["stop_by"] != "events" {
+			t.Errorf("threads=%d: notes %v, want 25 events", threads, r.Notes)
 		}
 	}
 }
@@ -95,29 +96,9 @@ func TestPrimeCancel(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	p, _ := workload.Check(Prime{}.Info(), workload.Params{"duration": "1h"})
-	if err := (Prime{}).Run(ctx, p, workload.Env{}, &recorder{}); err == nil {
+	if err := workload.Run(ctx, Prime{}, p, workload.Env{}, &workloadtest.Recorder{}); err == nil {
 		t.Fatal("Run with a cancelled context returned nil")
 	}
-}
-
-// recorder is an Emitter that keeps what it is given.
-type recorder struct {
-	samples map[string][]float64
-	notes   map[string]string
-}
-
-func (r *recorder) Sample(metric string, v float64) {
-	if r.samples == nil {
-		r.samples = map[string][]float64{}
-	}
-	r.samples[metric] = append(r.samples[metric], v)
-}
-
-func (r *recorder) Note(k, v string) {
-	if r.notes == nil {
-		r.notes = map[string]string{}
-	}
-	r.notes[k] = v
 }
 
 // checkErr fails t unless err is nil when want is empty, or mentions want.

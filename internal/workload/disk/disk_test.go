@@ -9,6 +9,7 @@ import (
 	"unsafe"
 
 	"github.com/boxtax/boxtax/internal/workload"
+	"github.com/boxtax/boxtax/internal/workload/workloadtest"
 )
 
 func TestSizes(t *testing.T) {
@@ -39,15 +40,12 @@ func TestSizes(t *testing.T) {
 }
 
 func TestDefaultsValid(t *testing.T) {
-	for _, w := range []interface {
-		workload.Workload
-		Validate(workload.Params) error
-	}{Seq{}, Rand{}} {
+	for _, w := range []workload.Workload{Seq{}, Rand{}} {
 		p, err := workload.Check(w.Info(), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := w.Validate(p); err != nil {
+		if err := workload.Validate(w, p); err != nil {
 			t.Errorf("%s: defaults rejected: %v", w.Info().Name, err)
 		}
 	}
@@ -97,16 +95,16 @@ func TestRunBothWays(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				var r recorder
-				if err := tt.w.Run(context.Background(), p, workload.Env{ScratchDir: dir}, &r); err != nil {
+				var r workloadtest.Recorder
+				if err := workload.Run(context.Background(), tt.w, p, workload.Env{ScratchDir: dir}, &r); err != nil {
 					t.Fatal(err)
 				}
 				for _, m := range tt.metrics {
-					if v := r.samples[m]; len(v) != 1 || !(v[0] > 0) {
+					if v := r.Samples[m]; len(v) != 1 || !(v[0] > 0) {
 						t.Errorf("%s: %v", m, v)
 					}
 				}
-				method := r.notes["read_cache"]
+				method := r.Notes["read_cache"]
 				if direct && method != cacheODirect && fsType(dir) != "tmpfs" {
 					t.Logf("O_DIRECT refused on %s", fsType(dir))
 				}
@@ -143,7 +141,7 @@ func TestRunErrors(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			checkErr(t, tt.w.Run(tt.ctx, p, workload.Env{ScratchDir: dir}, &recorder{}), tt.wantErr)
+			checkErr(t, workload.Run(tt.ctx, tt.w, p, workload.Env{ScratchDir: dir}, &workloadtest.Recorder{}), tt.wantErr)
 			assertEmpty(t, dir)
 		})
 	}
@@ -158,26 +156,6 @@ func assertEmpty(t *testing.T, dir string) {
 	for _, f := range left {
 		t.Errorf("%s left behind in %s", f.Name(), dir)
 	}
-}
-
-// recorder is an Emitter that keeps what it is given.
-type recorder struct {
-	samples map[string][]float64
-	notes   map[string]string
-}
-
-func (r *recorder) Sample(metric string, v float64) {
-	if r.samples == nil {
-		r.samples = map[string][]float64{}
-	}
-	r.samples[metric] = append(r.samples[metric], v)
-}
-
-func (r *recorder) Note(k, v string) {
-	if r.notes == nil {
-		r.notes = map[string]string{}
-	}
-	r.notes[k] = v
 }
 
 // checkErr fails t unless err is nil when want is empty, or mentions want.

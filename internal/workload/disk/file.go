@@ -11,13 +11,9 @@ import (
 	"github.com/boxtax/boxtax/internal/workload"
 )
 
-// scratchDir returns the directory to write in: the dir parameter when
-// set, else the run's scratch directory, else the system's temporary one.
-func scratchDir(p workload.Params, env workload.Env) (string, error) {
-	dir, err := p.String("dir")
-	if err != nil {
-		return "", err
-	}
+// scratchDir returns the directory to write in: dir (the dir parameter)
+// when set, else the run's scratch directory, else the system's temporary one.
+func scratchDir(dir string, env workload.Env) (string, error) {
 	if dir == "" {
 		dir = env.ScratchDir
 	}
@@ -34,23 +30,23 @@ func scratchDir(p workload.Params, env workload.Env) (string, error) {
 	return dir, nil
 }
 
-// sizes reads and checks the size and block_size parameters: the file is
-// a whole number of blocks, and blocks are a multiple of 512 bytes so that
+// checkSizes checks the size and block_size parameters: the file is a
+// whole number of blocks, and blocks are a multiple of 512 bytes so that
 // O_DIRECT can use them.
-func sizes(p workload.Params) (size, block int64, err error) {
-	if size, err = p.Bytes("size"); err != nil {
-		return 0, 0, err
-	}
-	if block, err = p.Bytes("block_size"); err != nil {
-		return 0, 0, err
-	}
+func checkSizes(size, block int64) error {
 	switch {
 	case block < 512 || block%512 != 0 || block > 1<<30:
-		return 0, 0, fmt.Errorf("parameter block_size: %d bytes must be a multiple of 512 from 512 to 1GiB, e.g. 4KiB or 1MiB", block)
+		return fmt.Errorf("parameter block_size: %d bytes must be a multiple of 512 from 512 to 1GiB, e.g. 4KiB or 1MiB", block)
 	case size < block || size%block != 0:
-		return 0, 0, fmt.Errorf("parameter size: %d bytes must be a whole number (1 or more) of blocks of %d bytes", size, block)
+		return fmt.Errorf("parameter size: %d bytes must be a whole number (1 or more) of blocks of %d bytes", size, block)
 	}
-	return size, block, nil
+	return nil
+}
+
+// sizes reads and checks the size and block_size parameters.
+func sizes(p workload.Params) (size, block int64, err error) {
+	c, err := workload.Parse(p, &seqConfig{})
+	return c.size, c.block, err
 }
 
 // fillBlock fills buf with pseudo-random bytes, so that no filesystem can

@@ -37,14 +37,7 @@ func (IOZone) Info() workload.Info {
 		Name:     "disk.iozone",
 		Summary:  "IOZone's throughput mode: threads children write, rewrite, read and reread their own files at once",
 		SeedTool: "IOZone -t (throughput mode)",
-		Params: []workload.Param{
-			{Name: "threads", Default: 4, Description: "children working at once, each on its own file (IOZone -t)"},
-			{Name: "file_size", Default: "100MiB", Description: "size of each child's file (IOZone -s; in throughput mode per child)"},
-			{Name: "record_size", Default: "32KiB", Description: "bytes per read or write call (IOZone -r); a multiple of 512, of 4096 with direct"},
-			{Name: "direct", Default: false, Description: "open the files with O_DIRECT (IOZone -I); false is IOZone's default: buffered, so reads may come from the page cache"},
-			{Name: "fsync", Default: false, Description: "include an fsync of the file in the write and rewrite times (IOZone -e); false is IOZone's default"},
-			{Name: "dir", Default: "", Description: "directory for the files; empty means the run's scratch directory"},
-		},
+		Params:   workload.Declared(&iozoneConfig{}),
 		Metrics: []workload.Metric{
 			{Name: "write_KBps", Unit: "KB/s", Label: "write KB/s", HigherIsBetter: true, Description: rate("create and write its file")},
 			{Name: "rewrite_KBps", Unit: "KB/s", Label: "rewrite KB/s", HigherIsBetter: true, Description: rate("write its existing file again")},
@@ -59,57 +52,44 @@ type iozoneConfig struct {
 	threads       int
 	size, record  int64
 	direct, fsync bool
+	dir           string
 }
 
-// Validate implements workload.Validator.
-func (IOZone) Validate(p workload.Params) error {
-	if _, err := parseIOZone(p); err != nil {
-		return err
-	}
-	_, err := p.String("dir")
-	return err
+// Declare implements workload.Declarer.
+func (c *iozoneConfig) Declare(d *workload.Decl) {
+	d.Int(&c.threads, "threads", 4, "children working at once, each on its own file (IOZone -t)")
+	d.Bytes(&c.size, "file_size", 100<<20, "size of each child's file (IOZone -s; in throughput mode per child)")
+	d.Bytes(&c.record, "record_size", 32<<10, "bytes per read or write call (IOZone -r); a multiple of 512, of 4096 with direct")
+	d.Bool(&c.direct, "direct", false, "open the files with O_DIRECT (IOZone -I); false is IOZone's default: buffered, so reads may come from the page cache")
+	d.Bool(&c.fsync, "fsync", false, "include an fsync of the file in the write and rewrite times (IOZone -e); false is IOZone's default")
+	d.String(&c.dir, "dir", "", "directory for the files; empty means the run's scratch directory")
 }
 
-func parseIOZone(p workload.Params) (iozoneConfig, error) {
-	var c iozoneConfig
-	var err error
-	if c.threads, err = p.Int("threads"); err != nil {
-		return c, err
-	}
-	if c.size, err = p.Bytes("file_size"); err != nil {
-		return c, err
-	}
-	if c.record, err = p.Bytes("record_size"); err != nil {
-		return c, err
-	}
-	if c.direct, err = p.Bool("direct"); err != nil {
-		return c, err
-	}
-	if c.fsync, err = p.Bool("fsync"); err != nil {
-		return c, err
-	}
+// Check implements workload.Checker.
+func (c *iozoneConfig) Check() error {
 	align := int64(512)
 	if c.direct {
 		align = directAlign
 	}
 	switch {
 	case c.threads < 1 || c.threads > 256:
-		return c, fmt.Errorf("parameter threads: %d must be 1 to 256 (the seed: 4)", c.threads)
+		return fmt.Errorf("parameter threads: %d must be 1 to 256 (the seed: 4)", c.threads)
 	case c.record < align || c.record%align != 0 || c.record > 64<<20:
-		return c, fmt.Errorf("parameter record_size: %d bytes must be a multiple of %d up to 64MiB, e.g. 32KiB", c.record, align)
+		return fmt.Errorf("parameter record_size: %d bytes must be a multiple of %d up to 64MiB, e.g. 32KiB", c.record, align)
 	case c.size < c.record || c.size%c.record != 0:
-		return c, fmt.Errorf("parameter file_size: %d bytes must be a whole number (1 or more) of %d-byte records", c.size, c.record)
+		return fmt.Errorf("parameter file_size: %d bytes must be a whole number (1 or more) of %d-byte records", c.size, c.record)
 	}
-	return c, nil
+	return nil
 }
 
-// Run implements workload.Workload.
-func (IOZone) Run(ctx context.Context, p workload.Params, env workload.Env, e workload.Emitter) error {
-	c, err := parseIOZone(p)
-	if err != nil {
-		return err
-	}
-	dir, err := scratchDir(p, env)
+// Configure implements workload.Workload.
+func (IOZone) Configure(p workload.Params) (workload.Config, error) {
+	return workload.Parse(p, &iozoneConfig{})
+}
+
+// Run implements workload.Config.
+func (c *iozoneConfig) Run(ctx context.Context, env workload.Env, e workload.Emitter) error {
+	dir, err := scratchDir(c.dir, env)
 	if err != nil {
 		return err
 	}
@@ -148,7 +128,7 @@ func (IOZone) Run(ctx context.Context, p workload.Params, env workload.Env, e wo
 
 // iozonePhase runs one phase in every child at once, released together,
 // and returns each child's time.
-func iozonePhase(ctx context.Context, c iozoneConfig, phase string, names []string, bufs [][]byte) ([]time.Duration, error) {
+func iozonePhase(ctx context.Context, c *iozoneConfig, phase string, names []string, bufs [][]byte) ([]time.Duration, error) {
 	times := make([]time.Duration, len(names))
 	errs := make([]error, len(names))
 	start := make(chan struct{})
@@ -168,7 +148,7 @@ func iozonePhase(ctx context.Context, c iozoneConfig, phase string, names []stri
 
 // iozoneChild does one phase on one file and returns its time: from the
 // open to the last record (and the fsync, when asked).
-func iozoneChild(ctx context.Context, c iozoneConfig, phase, name string, buf []byte) (time.Duration, error) {
+func iozoneChild(ctx context.Context, c *iozoneConfig, phase, name string, buf []byte) (time.Duration, error) {
 	flag := os.O_RDONLY
 	switch phase {
 	case "write":

@@ -24,7 +24,7 @@ func TestIOZoneParams(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := workload.Prepare(IOZone{}, tt.params)
+			_, _, err := workload.Prepare(IOZone{}, tt.params)
 			if tt.wantErr == "" && err != nil || tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)) {
 				t.Errorf("error %v, want %q", err, tt.wantErr)
 			}
@@ -36,13 +36,13 @@ func TestIOZoneParams(t *testing.T) {
 // temporary directory: four phases, each a positive aggregate rate.
 func TestIOZoneRunsEveryPhase(t *testing.T) {
 	for _, fsync := range []bool{false, true} {
-		p, err := workload.Prepare(IOZone{}, workload.Params{"threads": 3, "file_size": "2MiB", "record_size": "32KiB", "fsync": fsync})
+		p, _, err := workload.Prepare(IOZone{}, workload.Params{"threads": 3, "file_size": "2MiB", "record_size": "32KiB", "fsync": fsync})
 		if err != nil {
 			t.Fatal(err)
 		}
 		dir := t.TempDir()
 		var rec workloadtest.Recorder
-		if err := (IOZone{}).Run(context.Background(), p, workload.Env{ScratchDir: dir}, &rec); err != nil {
+		if err := workload.Run(context.Background(), IOZone{}, p, workload.Env{ScratchDir: dir}, &rec); err != nil {
 			t.Fatal(err)
 		}
 		for _, ph := range iozonePhases {

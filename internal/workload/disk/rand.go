@@ -23,13 +23,7 @@ func (Rand) Info() workload.Info {
 		Name:     "disk.rand",
 		Summary:  "random 4 KiB reads and writes on one file, as sysbench fileio",
 		SeedTool: "sysbench fileio random",
-		Params: []workload.Param{
-			{Name: "size", Default: "128MiB", Description: "size of the test file, written before the timed phases"},
-			{Name: "block_size", Default: "4KiB", Description: "bytes per read or write; a multiple of 512 (sysbench --file-block-size)"},
-			{Name: "duration", Default: "2s", Description: "length of each phase, reads then writes"},
-			{Name: "sync_every", Default: 64, Description: "writes between fdatasync calls; 0 syncs only at the end (sysbench --file-fsync-freq, which defaults to 100)"},
-			{Name: "dir", Default: "", Description: "directory for the test file; empty means the run's scratch directory"},
-		},
+		Params:   workload.Declared(&randConfig{}),
 		Metrics: []workload.Metric{
 			{Name: "read_iops", Unit: "IOPS", Label: "rand read IOPS", HigherIsBetter: true,
 				Description: "reads completed / phase time; one read at a time at a uniformly random block, from the device (O_DIRECT, or buffered with each block's cached page dropped after it is read, see note read_cache)"},
@@ -39,46 +33,45 @@ func (Rand) Info() workload.Info {
 	}
 }
 
+// randConfig is disk.rand's parameters, checked.
 type randConfig struct {
 	size, block int64
 	duration    time.Duration
 	syncEvery   int
+	dir         string
 }
 
-// Validate checks p, already merged with the defaults, without running.
-func (Rand) Validate(p workload.Params) error { _, err := parseRand(p); return err }
+// Declare implements workload.Declarer.
+func (c *randConfig) Declare(d *workload.Decl) {
+	d.Bytes(&c.size, "size", 128<<20, "size of the test file, written before the timed phases")
+	d.Bytes(&c.block, "block_size", 4<<10, "bytes per read or write; a multiple of 512 (sysbench --file-block-size)")
+	d.Duration(&c.duration, "duration", 2*time.Second, "length of each phase, reads then writes")
+	d.Int(&c.syncEvery, "sync_every", 64, "writes between fdatasync calls; 0 syncs only at the end (sysbench --file-fsync-freq, which defaults to 100)")
+	d.String(&c.dir, "dir", "", "directory for the test file; empty means the run's scratch directory")
+}
 
-func parseRand(p workload.Params) (randConfig, error) {
-	var c randConfig
-	var err error
-	if c.size, c.block, err = sizes(p); err != nil {
-		return c, err
-	}
-	if c.duration, err = p.Duration("duration"); err != nil {
-		return c, err
-	}
-	if c.syncEvery, err = p.Int("sync_every"); err != nil {
-		return c, err
-	}
-	if _, err = p.String("dir"); err != nil {
-		return c, err
+// Check implements workload.Checker.
+func (c *randConfig) Check() error {
+	if err := checkSizes(c.size, c.block); err != nil {
+		return err
 	}
 	switch {
 	case c.duration <= 0:
-		return c, fmt.Errorf("parameter duration: %v must be positive, e.g. 2s", c.duration)
+		return fmt.Errorf("parameter duration: %v must be positive, e.g. 2s", c.duration)
 	case c.syncEvery < 0:
-		return c, fmt.Errorf("parameter sync_every: %d must be 0 (sync only at the end) or more", c.syncEvery)
+		return fmt.Errorf("parameter sync_every: %d must be 0 (sync only at the end) or more", c.syncEvery)
 	}
-	return c, nil
+	return nil
 }
 
-// Run implements workload.Workload.
-func (Rand) Run(ctx context.Context, p workload.Params, env workload.Env, e workload.Emitter) error {
-	c, err := parseRand(p)
-	if err != nil {
-		return err
-	}
-	dir, err := scratchDir(p, env)
+// Configure implements workload.Workload.
+func (Rand) Configure(p workload.Params) (workload.Config, error) {
+	return workload.Parse(p, &randConfig{})
+}
+
+// Run implements workload.Config.
+func (c *randConfig) Run(ctx context.Context, env workload.Env, e workload.Emitter) error {
+	dir, err := scratchDir(c.dir, env)
 	if err != nil {
 		return err
 	}

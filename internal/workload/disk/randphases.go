@@ -16,7 +16,7 @@ import (
 // same blocks in the same order).
 type phase struct {
 	file    *os.File
-	cfg     randConfig
+	cfg     *randConfig
 	buf     []byte
 	offsets *rand.Rand
 }

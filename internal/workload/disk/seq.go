@@ -21,11 +21,7 @@ func (Seq) Info() workload.Info {
 		Name:     "disk.seq",
 		Summary:  "sequential write, read and rewrite of one file, as fio and bonnie++",
 		SeedTool: "fio / bonnie++ sequential",
-		Params: []workload.Param{
-			{Name: "size", Default: "256MiB", Description: "size of the test file"},
-			{Name: "block_size", Default: "1MiB", Description: "bytes per read or write call; a multiple of 512"},
-			{Name: "dir", Default: "", Description: "directory for the test file; empty means the run's scratch directory"},
-		},
+		Params:   workload.Declared(&seqConfig{}),
 		Metrics: []workload.Metric{
 			{Name: "write_MBps", Unit: "MB/s", Label: "write MB/s", HigherIsBetter: true,
 				Description: "size / time of buffered writes of every block plus the final fsync, in 1e6 bytes/s"},
@@ -37,22 +33,31 @@ func (Seq) Info() workload.Info {
 	}
 }
 
-// Validate checks p, already merged with the defaults, without running.
-func (Seq) Validate(p workload.Params) error {
-	if _, _, err := sizes(p); err != nil {
-		return err
-	}
-	_, err := p.String("dir")
-	return err
+// seqConfig is disk.seq's parameters, checked.
+type seqConfig struct {
+	size, block int64
+	dir         string
 }
 
-// Run implements workload.Workload.
-func (Seq) Run(ctx context.Context, p workload.Params, env workload.Env, e workload.Emitter) error {
-	size, block, err := sizes(p)
-	if err != nil {
-		return err
-	}
-	dir, err := scratchDir(p, env)
+// Declare implements workload.Declarer.
+func (c *seqConfig) Declare(d *workload.Decl) {
+	d.Bytes(&c.size, "size", 256<<20, "size of the test file")
+	d.Bytes(&c.block, "block_size", 1<<20, "bytes per read or write call; a multiple of 512")
+	d.String(&c.dir, "dir", "", "directory for the test file; empty means the run's scratch directory")
+}
+
+// Check implements workload.Checker.
+func (c *seqConfig) Check() error { return checkSizes(c.size, c.block) }
+
+// Configure implements workload.Workload.
+func (Seq) Configure(p workload.Params) (workload.Config, error) {
+	return workload.Parse(p, &seqConfig{})
+}
+
+// Run implements workload.Config.
+func (c *seqConfig) Run(ctx context.Context, env workload.Env, e workload.Emitter) error {
+	size, block := c.size, c.block
+	dir, err := scratchDir(c.dir, env)
 	if err != nil {
 		return err
 	}

@@ -23,16 +23,7 @@ func (Gateway) Info() workload.Info {
 		Name:     "http.gateway",
 		Summary:  "an IoT device gateway serving a sensor's latest reading as SenML JSON over HTTP, loaded by concurrent clients, as the LinkSmart Device Gateway under ApacheBench",
 		SeedTool: "LinkSmart Device Gateway + ApacheBench (ab -c)",
-		Params: []workload.Param{
-			{Name: "clients", Default: 10, Description: "concurrent client connections, each a closed loop of requests (ab -c, wrk -c); the seed swept 1 to 150"},
-			{Name: "keepalive", Default: false, Description: "reuse each connection for request after request (ab -k); false opens a TCP connection per request, as ab without -k"},
-			{Name: "duration", Default: "5s", Description: "how long the clients load the gateway (ab -t); with requests, the most it may take"},
-			{Name: "requests", Default: 0, Description: "stop after this many requests in all (ab -n); 0 loads for the whole duration"},
-			{Name: "threads", Default: 0, Description: "the load generator's threads, each an event loop over its share of the connections (wrk -t); 0: one per CPU the client may use (its affinity, as a study pins it)"},
-			{Name: "timeout", Default: "2s", Description: "the longest a request (connecting included) may take before it counts as an error (wrk --timeout)"},
-			{Name: "agent", Default: agentSimulated, Description: "the gateway's device agent: simulated (a CO2 sensor, 52-byte body), file:PATH (a sensor file read every period), command:PROG ARGS (run every period; its output is the reading) or stream:PROG ARGS (runs on; every line it writes is a reading)"},
-			{Name: "period", Default: "1s", Description: "how often the agent takes a reading"},
-		},
+		Params:   workload.Declared(&config{}),
 		Metrics: []workload.Metric{
 			{Name: "requests_per_s", Unit: "requests/s", Label: "req/s", HigherIsBetter: true,
 				Description: "requests answered with a whole 2xx response, over all clients, divided by the load's wall time (ab's and wrk's requests per second)"},
@@ -52,122 +43,109 @@ func (Gateway) Info() workload.Info {
 	}
 }
 
-// Protocols implements workload.ClientServer.
-func (Gateway) Protocols(workload.Params) []string { return []string{"tcp"} }
-
 // config is the parsed parameters.
 type config struct {
 	clients   int
 	keepAlive bool
 	duration  time.Duration
-	requests  int64
+	requests  int
 	timeout   time.Duration
 	threads   int
+	agentSpec string
 	agent     agentSpec
 	period    time.Duration
 }
+
+// Declare implements workload.Declarer.
+func (c *config) Declare(d *workload.Decl) {
+	d.Int(&c.clients, "clients", 10, "concurrent client connections, each a closed loop of requests (ab -c, wrk -c); the seed swept 1 to 150")
+	d.Bool(&c.keepAlive, "keepalive", false, "reuse each connection for request after request (ab -k); false opens a TCP connection per request, as ab without -k")
+	d.Duration(&c.duration, "duration", 5*time.Second, "how long the clients load the gateway (ab -t); with requests, the most it may take")
+	d.Int(&c.requests, "requests", 0, "stop after this many requests in all (ab -n); 0 loads for the whole duration")
+	d.Int(&c.threads, "threads", 0, "the load generator's threads, each an event loop over its share of the connections (wrk -t); 0: one per CPU the client may use (its affinity, as a study pins it)")
+	d.Duration(&c.timeout, "timeout", 2*time.Second, "the longest a request (connecting included) may take before it counts as an error (wrk --timeout)")
+	d.String(&c.agentSpec, "agent", agentSimulated, "the gateway's device agent: simulated (a CO2 sensor, 52-byte body), file:PATH (a sensor file read every period), command:PROG ARGS (run every period; its output is the reading) or stream:PROG ARGS (runs on; every line it writes is a reading)")
+	d.Duration(&c.period, "period", time.Second, "how often the agent takes a reading")
+}
+
+// config keeps these optional abilities (checked by the compiler).
+var (
+	_ workload.HostChecker = (*config)(nil)
+	_ workload.Requirer    = (*config)(nil)
+)
 
 // maxClients is the most concurrent clients: far beyond the seed's 150,
 // within what one process's descriptors and ports allow.
 const maxClients = 10000
 
-// Validate checks p, already merged with the defaults, without running.
-func (Gateway) Validate(p workload.Params) error { _, err := parse(p); return err }
-
-func parse(p workload.Params) (config, error) {
-	var c config
+// Check implements workload.Checker.
+func (c *config) Check() error {
 	var err error
-	if c.clients, err = p.Int("clients"); err != nil {
-		return c, err
-	}
-	if c.keepAlive, err = p.Bool("keepalive"); err != nil {
-		return c, err
-	}
-	if c.duration, err = p.Duration("duration"); err != nil {
-		return c, err
-	}
-	n, err := p.Int("requests")
-	if err != nil {
-		return c, err
-	}
-	c.requests = int64(n)
-	if c.timeout, err = p.Duration("timeout"); err != nil {
-		return c, err
-	}
-	if c.threads, err = p.Int("threads"); err != nil {
-		return c, err
-	}
-	if c.period, err = p.Duration("period"); err != nil {
-		return c, err
-	}
-	a, err := p.String("agent")
-	if err != nil {
-		return c, err
-	}
-	if c.agent, err = parseAgent(a); err != nil {
-		return c, err
+	if c.agent, err = parseAgent(c.agentSpec); err != nil {
+		return err
 	}
 	switch {
 	case c.clients < 1 || c.clients > maxClients:
-		return c, fmt.Errorf("parameter clients: %d must be 1 to %d", c.clients, maxClients)
+		return fmt.Errorf("parameter clients: %d must be 1 to %d", c.clients, maxClients)
 	case c.duration <= 0:
-		return c, fmt.Errorf("parameter duration: %v must be positive, e.g. 5s", c.duration)
+		return fmt.Errorf("parameter duration: %v must be positive, e.g. 5s", c.duration)
 	case c.requests < 0:
-		return c, fmt.Errorf("parameter requests: %d must be 0 (for the whole duration) or more", c.requests)
+		return fmt.Errorf("parameter requests: %d must be 0 (for the whole duration) or more", c.requests)
 	case c.threads < 0 || c.threads > 256:
-		return c, fmt.Errorf("parameter threads: %d must be 0 (one per CPU) to 256", c.threads)
+		return fmt.Errorf("parameter threads: %d must be 0 (one per CPU) to 256", c.threads)
 	case c.timeout <= 0:
-		return c, fmt.Errorf("parameter timeout: %v must be positive, e.g. 2s", c.timeout)
+		return fmt.Errorf("parameter timeout: %v must be positive, e.g. 2s", c.timeout)
 	case c.period < time.Millisecond:
-		return c, fmt.Errorf("parameter period: %v must be at least 1ms", c.period)
+		return fmt.Errorf("parameter period: %v must be at least 1ms", c.period)
 	}
-	return c, nil
+	return nil
 }
+
+// Configure implements workload.Workload.
+func (Gateway) Configure(p workload.Params) (workload.Config, error) {
+	return workload.Parse(p, &config{})
+}
+
+// ConfigureSides implements workload.ClientServer.
+func (Gateway) ConfigureSides(p workload.Params) (workload.Sides, error) {
+	return workload.Parse(p, &config{})
+}
+
+// Protocols implements workload.Sides.
+func (*config) Protocols() []string { return []string{"tcp"} }
 
 // Requirements implements workload.Requirer: a command agent's program must
 // be in the container too.
-func (Gateway) Requirements(p workload.Params) workload.Requirements {
-	c, err := parse(p)
-	if err != nil {
-		return workload.Requirements{}
-	}
+func (c *config) Requirements() workload.Requirements {
 	if prog := c.agent.program(); prog != "" {
 		return workload.Requirements{HostPrograms: []string{prog}}
 	}
 	return workload.Requirements{}
 }
 
-// Run implements workload.Workload: the gateway and its clients in this
+// Run implements workload.Config: the gateway and its clients in this
 // process over loopback.
-func (w Gateway) Run(ctx context.Context, p workload.Params, _ workload.Env, e workload.Emitter) error {
-	return workload.RunLoopback(context.WithValue(ctx, inProcessKey{}, true), w, p, e)
+func (c *config) Run(ctx context.Context, _ workload.Env, e workload.Emitter) error {
+	return workload.RunLoopback(context.WithValue(ctx, inProcessKey{}, true), c, e)
 }
 
 // inProcessKey marks the context of a Run, which has the gateway in the
 // same process as the load generator.
 type inProcessKey struct{}
 
-// Serve implements workload.ClientServer: the gateway.
-func (Gateway) Serve(ctx context.Context, p workload.Params, addr string, e workload.Emitter) error {
-	c, err := parse(p)
-	if err != nil {
-		return err
-	}
+// Serve implements workload.Sides: the gateway.
+func (c *config) Serve(ctx context.Context, addr string, e workload.Emitter) error {
 	// As many Ps as CPUs it may use: a native worker pins itself after Go
 	// started with one P per CPU of the host, while a container's starts in
 	// its cpuset; with 2 Ps on its 1 CPU the native gateway's p99 was 5
 	// times the containers' (goroutines waiting for the kernel's time slice).
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(usableCPUs()))
-	return serve(ctx, c, addr, e)
+	return serve(ctx, *c, addr, e)
 }
 
-// Client implements workload.ClientServer: the load generator, for one
+// Client implements workload.Sides: the load generator, for one
 // session with the gateway at addr.
-func (Gateway) Client(ctx context.Context, p workload.Params, addr string, e workload.Emitter) error {
-	c, err := parse(p)
-	if err != nil {
-		return err
-	}
+func (c *config) Client(ctx context.Context, addr string, e workload.Emitter) error {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(usableCPUs())) // as Serve
 	sess, err := openSession(ctx, addr)
 	if err != nil {
@@ -176,7 +154,7 @@ func (Gateway) Client(ctx context.Context, p workload.Params, addr string, e wor
 	defer sess.close()
 	ct := readConntrack()
 	res, err := runLoad(ctx, loadConfig{addr: addr, path: ReadingPath, clients: c.clients, keepAlive: c.keepAlive,
-		duration: c.duration, requests: c.requests, timeout: c.timeout, threads: c.threads,
+		duration: c.duration, requests: int64(c.requests), timeout: c.timeout, threads: c.threads,
 		quietWait: ctx.Value(inProcessKey{}) == nil})
 	if err != nil {
 		return err
@@ -196,7 +174,7 @@ func (Gateway) Client(ctx context.Context, p workload.Params, addr string, e wor
 				"raise net.netfilter.nf_conntrack_max, shorten nf_conntrack_tcp_timeout_time_wait, or make fewer connections (keepalive, requests)")
 		}
 	}
-	return report(res, c, e)
+	return report(res, *c, e)
 }
 
 // report emits a load's metrics and notes.
@@ -256,10 +234,9 @@ func ms(d time.Duration) string { return strconv.FormatFloat(float64(d)/1e6, 'f'
 
 // CheckHost implements workload.HostChecker: a command agent's program
 // must be installed.
-func (Gateway) CheckHost(p workload.Params) error {
-	c, err := parse(p)
-	if err != nil || len(c.agent.argv) == 0 {
-		return err
+func (c *config) CheckHost() error {
+	if len(c.agent.argv) == 0 {
+		return nil
 	}
 	if c.agent.program() == "" {
 		return fmt.Errorf("agent program %s is not installed here (not on PATH)", c.agent.argv[0])

@@ -18,12 +18,9 @@ import (
 	"github.com/boxtax/boxtax/internal/workload/workloadtest"
 )
 
-// recorder keeps what a workload reports.
-type recorder = workloadtest.Recorder
-
 func prepare(t *testing.T, p workload.Params) workload.Params {
 	t.Helper()
-	m, err := workload.Prepare(Gateway{}, p)
+	m, _, err := workload.Prepare(Gateway{}, p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,9 +33,9 @@ func prepare(t *testing.T, p workload.Params) workload.Params {
 func TestGatewayUnderLoad(t *testing.T) {
 	for _, keepAlive := range []bool{true, false} {
 		t.Run(fmt.Sprintf("keepalive=%v", keepAlive), func(t *testing.T) {
-			var r recorder
+			var r workloadtest.Recorder
 			p := prepare(t, workload.Params{"clients": 4, "requests": 400, "duration": "20s", "keepalive": keepAlive})
-			if err := (Gateway{}).Run(t.Context(), p, workload.Env{}, &r); err != nil {
+			if err := workload.Run(t.Context(), Gateway{}, p, workload.Env{}, &r); err != nil {
 				t.Fatal(err)
 			}
 			ok := r.NoteInt(t, "requests_ok")
@@ -69,10 +66,10 @@ func TestGatewayUnderLoad(t *testing.T) {
 // TestGatewayForDuration: without a request count the load lasts its
 // duration and the requests per second are the requests over it.
 func TestGatewayForDuration(t *testing.T) {
-	var r recorder
+	var r workloadtest.Recorder
 	p := prepare(t, workload.Params{"clients": 3, "duration": "300ms", "keepalive": true})
 	start := time.Now()
-	if err := (Gateway{}).Run(t.Context(), p, workload.Env{}, &r); err != nil {
+	if err := workload.Run(t.Context(), Gateway{}, p, workload.Env{}, &r); err != nil {
 		t.Fatal(err)
 	}
 	if took := time.Since(start); took > 3*time.Second {

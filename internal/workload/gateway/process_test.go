@@ -16,6 +16,7 @@ import (
 	"github.com/boxtax/boxtax/internal/store"
 	"github.com/boxtax/boxtax/internal/testenv"
 	"github.com/boxtax/boxtax/internal/workload"
+	"github.com/boxtax/boxtax/internal/workload/workloadtest"
 )
 
 func TestMain(m *testing.M) { testenv.Main(m) }
@@ -63,10 +64,11 @@ func TestGatewayProcessKilledMidRun(t *testing.T) {
 		t.Run(fmt.Sprintf("keepalive=%v", keepAlive), func(t *testing.T) {
 			cmd, addr := startGatewayProcess(t)
 			time.AfterFunc(700*time.Millisecond, func() { cmd.Process.Kill() })
-			var r recorder
+			var r workloadtest.Recorder
 			p := prepare(t, workload.Params{"clients": 8, "duration": "2s", "timeout": "500ms", "keepalive": keepAlive})
+			sides := workloadtest.Sides(t, Gateway{}, p)
 			start := time.Now()
-			err := Gateway{}.Client(t.Context(), p, addr, &r)
+			err := sides.Client(t.Context(), addr, &r)
 			took := time.Since(start)
 			if err != nil {
 				t.Fatalf("the client failed instead of counting errors: %v", err)

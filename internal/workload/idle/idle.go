@@ -21,9 +21,7 @@ func (Idle) Info() workload.Info {
 		Name:     "sys.idle",
 		Summary:  "do nothing for a while: the monitors measure idle power and temperature",
 		SeedTool: "idle measurement (Morabito 2017)",
-		Params: []workload.Param{
-			{Name: "duration", Default: "30s", Description: "how long to stay idle"},
-		},
+		Params:   workload.Declared(&idleConfig{}),
 		Metrics: []workload.Metric{
 			{Name: "idle_s", Unit: "s", Label: "idle s", Secondary: true,
 				Description: "how long the worker actually stayed idle; the figures of interest are the monitors' mon.power_W and mon.temp_*"},
@@ -31,18 +29,24 @@ func (Idle) Info() workload.Info {
 	}
 }
 
-// Validate implements workload.Validator.
-func (Idle) Validate(p workload.Params) error {
-	_, err := p.Duration("duration")
-	return err
+// idleConfig is sys.idle's parameters.
+type idleConfig struct {
+	duration time.Duration
+}
+
+// Declare implements workload.Declarer.
+func (c *idleConfig) Declare(d *workload.Decl) {
+	d.Duration(&c.duration, "duration", 30*time.Second, "how long to stay idle")
+}
+
+// Configure implements workload.Workload.
+func (Idle) Configure(p workload.Params) (workload.Config, error) {
+	return workload.Parse(p, &idleConfig{})
 }
 
 // Run sleeps for the duration, or until stopped.
-func (Idle) Run(ctx context.Context, p workload.Params, _ workload.Env, e workload.Emitter) error {
-	d, err := p.Duration("duration")
-	if err != nil {
-		return err
-	}
+func (c *idleConfig) Run(ctx context.Context, _ workload.Env, e workload.Emitter) error {
+	d := c.duration
 	start := time.Now()
 	select {
 	case <-time.After(d):

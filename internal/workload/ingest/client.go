@@ -23,15 +23,11 @@ import (
 // warm-up messages by then start measuring when they have.
 const warmupTimeout = 60 * time.Second
 
-// Client implements workload.ClientServer: the devices. Each sends its
+// Client implements workload.Sides: the devices. Each sends its
 // warm-up messages; once all have (the seed's warm-up), every device sends
 // in a closed loop for the duration; then the client asks the server side
 // for the nodes' figures and reports everything.
-func (Ingest) Client(ctx context.Context, p workload.Params, addr string, e workload.Emitter) error {
-	c, err := parse(p)
-	if err != nil {
-		return err
-	}
+func (c *config) Client(ctx context.Context, addr string, e workload.Emitter) error {
 	if err := raiseOpenFiles(uint64(c.devices) + 256); err != nil {
 		return fmt.Errorf("%d devices: %w", c.devices, err)
 	}
@@ -114,7 +110,7 @@ func (Ingest) Client(ctx context.Context, p workload.Params, addr string, e work
 		return ctx.Err()
 	}
 	rep, repErr := endSession(ctx, addr)
-	report(e, c, devices, &rtt, rep, repErr)
+	report(e, *c, devices, &rtt, rep, repErr)
 	e.Note("client_cpu_pct", strconv.FormatFloat(100*cpuUsed.Seconds()/elapsed.Seconds(), 'f', 1, 64))
 	return nil
 }

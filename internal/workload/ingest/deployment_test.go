@@ -17,6 +17,7 @@ import (
 	"github.com/boxtax/boxtax/internal/cpuset"
 	"github.com/boxtax/boxtax/internal/hostprog"
 	"github.com/boxtax/boxtax/internal/workload"
+	"github.com/boxtax/boxtax/internal/workload/workloadtest"
 )
 
 // startRedis starts a real redis-server for a test.
@@ -193,10 +194,10 @@ func TestFaultsAreCountedAndTheRunEnds(t *testing.T) {
 				})
 			}
 			defer func() { deployed = nil }()
-			var r recorder
+			var r workloadtest.Recorder
 			p := params(t, workload.Params{"duration": "2s", "devices": 30, "nodes": 2})
 			start := time.Now()
-			if err := (Ingest{}).Run(context.Background(), p, workload.Env{}, &r); err != nil {
+			if err := workload.Run(context.Background(), Ingest{}, p, workload.Env{}, &r); err != nil {
 				t.Fatal(err)
 			}
 			t.Log(r.String())
@@ -237,9 +238,9 @@ func TestFaultsAreCountedAndTheRunEnds(t *testing.T) {
 }
 
 func TestSinkMeasuresTheDevicesAlone(t *testing.T) {
-	var r recorder
+	var r workloadtest.Recorder
 	p := params(t, workload.Params{"duration": "500ms", "devices": 20, "target": "sink"})
-	if err := (Ingest{}).Run(context.Background(), p, workload.Env{}, &r); err != nil {
+	if err := workload.Run(context.Background(), Ingest{}, p, workload.Env{}, &r); err != nil {
 		t.Fatal(err)
 	}
 	if r.Samples["messages"][0] == 0 || r.Notes["server.target"] != "sink" || len(r.Samples["node_median_us"]) != 1 {

@@ -39,15 +39,7 @@ func (Ingest) Info() workload.Info {
 		Name:     "iot.ingest",
 		Summary:  "simulated IoT devices POST 36-byte readings through a real nginx round-robin to K ingest nodes (own CPU affinity each) storing into a real redis",
 		SeedTool: "DeviceHive behind nginx, Java device simulators (Kałaska 2023)",
-		Params: []workload.Param{
-			{Name: "duration", Default: "10s", Description: "how long the devices send after their warm-up (the seed: 10 min)"},
-			{Name: "devices", Default: 100, Description: "simulated devices, each with a keep-alive connection of its own, sending in a closed loop (the seed: 870 to 2610)"},
-			{Name: "nodes", Default: 2, Description: "ingest nodes behind nginx, each an OS process of its own (the seed: 2, 5, 7)"},
-			{Name: "affinity", Default: affinityDedicated, Description: "dedicated: the environment's CPUs divided among the nodes as evenly and disjointly as possible; shared: every node on all of them (the same total)"},
-			{Name: "payload", Default: 36, Description: "bytes of random data per message (the seed: 36), at most 400"},
-			{Name: "warmup", Default: 3, Description: "messages each device sends first, left out of every figure (the seed: 3)"},
-			{Name: "target", Default: targetNginx, Description: "nginx: the deployment under test; sink: an endpoint in the server worker that answers at once, to measure the device simulator's own ceiling"},
-		},
+		Params:   workload.Declared(&config{}),
 		Metrics: []workload.Metric{
 			{Name: "messages", Unit: "messages", Label: "messages", HigherIsBetter: true,
 				Description: "messages acknowledged (201) during the measured time, warm-up excluded (the seed's Fig. 4)"},
@@ -82,53 +74,51 @@ type config struct {
 	target   string
 }
 
-// Validate implements workload.Validator.
-func (Ingest) Validate(p workload.Params) error { _, err := parse(p); return err }
+// Declare implements workload.Declarer.
+func (c *config) Declare(d *workload.Decl) {
+	d.Duration(&c.duration, "duration", 10*time.Second, "how long the devices send after their warm-up (the seed: 10 min)")
+	d.Int(&c.devices, "devices", 100, "simulated devices, each with a keep-alive connection of its own, sending in a closed loop (the seed: 870 to 2610)")
+	d.Int(&c.nodes, "nodes", 2, "ingest nodes behind nginx, each an OS process of its own (the seed: 2, 5, 7)")
+	d.String(&c.affinity, "affinity", affinityDedicated, "dedicated: the environment's CPUs divided among the nodes as evenly and disjointly as possible; shared: every node on all of them (the same total)")
+	d.ByteCount(&c.payload, "payload", 36, "bytes of random data per message (the seed: 36), at most 400")
+	d.Int(&c.warmup, "warmup", 3, "messages each device sends first, left out of every figure (the seed: 3)")
+	d.String(&c.target, "target", targetNginx, "nginx: the deployment under test; sink: an endpoint in the server worker that answers at once, to measure the device simulator's own ceiling")
+}
 
-func parse(p workload.Params) (config, error) {
-	var c config
-	var err error
-	if c.duration, err = p.Duration("duration"); err != nil {
-		return c, err
-	}
-	if c.devices, err = p.Int("devices"); err != nil {
-		return c, err
-	}
-	if c.nodes, err = p.Int("nodes"); err != nil {
-		return c, err
-	}
-	if c.affinity, err = p.String("affinity"); err != nil {
-		return c, err
-	}
-	payload, err := p.Bytes("payload")
-	if err != nil {
-		return c, err
-	}
-	c.payload = int(payload)
-	if c.warmup, err = p.Int("warmup"); err != nil {
-		return c, err
-	}
-	if c.target, err = p.String("target"); err != nil {
-		return c, err
-	}
+// config keeps these optional abilities (checked by the compiler).
+var (
+	_ workload.HostChecker = (*config)(nil)
+	_ workload.Requirer    = (*config)(nil)
+)
+
+// Check implements workload.Checker.
+func (c *config) Check() error {
 	switch {
 	case c.duration <= 0:
-		return c, fmt.Errorf("parameter duration: %v must be positive, e.g. 10s", c.duration)
+		return fmt.Errorf("parameter duration: %v must be positive, e.g. 10s", c.duration)
 	case c.devices < 1 || c.devices > 20000:
-		return c, fmt.Errorf("parameter devices: %d must be 1 to 20000", c.devices)
+		return fmt.Errorf("parameter devices: %d must be 1 to 20000", c.devices)
 	case c.nodes < 1 || c.nodes > 64:
-		return c, fmt.Errorf("parameter nodes: %d must be 1 to 64", c.nodes)
+		return fmt.Errorf("parameter nodes: %d must be 1 to 64", c.nodes)
 	case c.affinity != affinityDedicated && c.affinity != affinityShared:
-		return c, fmt.Errorf("parameter affinity: %q is not dedicated (each node its own CPUs) or shared (every node on all)", c.affinity)
+		return fmt.Errorf("parameter affinity: %q is not dedicated (each node its own CPUs) or shared (every node on all)", c.affinity)
 	case c.payload < 1 || c.payload > 400:
-		return c, fmt.Errorf("parameter payload: %d bytes must be 1 to 400", c.payload)
+		return fmt.Errorf("parameter payload: %d bytes must be 1 to 400", c.payload)
 	case c.warmup < 0 || c.warmup > 1000:
-		return c, fmt.Errorf("parameter warmup: %d messages must be 0 to 1000", c.warmup)
+		return fmt.Errorf("parameter warmup: %d messages must be 0 to 1000", c.warmup)
 	case c.target != targetNginx && c.target != targetSink:
-		return c, fmt.Errorf("parameter target: %q is not nginx (the deployment) or sink (the device simulator's ceiling)", c.target)
+		return fmt.Errorf("parameter target: %q is not nginx (the deployment) or sink (the device simulator's ceiling)", c.target)
 	}
-	return c, nil
+	return nil
 }
+
+func parse(p workload.Params) (*config, error) { return workload.Parse(p, &config{}) }
+
+// Configure implements workload.Workload.
+func (Ingest) Configure(p workload.Params) (workload.Config, error) { return parse(p) }
+
+// ConfigureSides implements workload.ClientServer.
+func (Ingest) ConfigureSides(p workload.Params) (workload.Sides, error) { return parse(p) }
 
 // files is how many open files the server side needs: nginx holds a
 // device's connection and one to a node for each.
@@ -136,11 +126,7 @@ func (c config) files() int64 { return int64(nginxFiles(c.devices)) }
 
 // Requirements implements workload.Requirer: the real redis and nginx, and
 // enough open files for every device's connection.
-func (Ingest) Requirements(p workload.Params) workload.Requirements {
-	c, err := parse(p)
-	if err != nil {
-		return workload.Requirements{}
-	}
+func (c *config) Requirements() workload.Requirements {
 	r := workload.Requirements{Ulimits: map[string]int64{"nofile": c.files()}}
 	if c.target == targetNginx {
 		r.HostPrograms = []string{redisServer, nginxBin}
@@ -148,8 +134,8 @@ func (Ingest) Requirements(p workload.Params) workload.Requirements {
 	return r
 }
 
-// Protocols implements workload.ClientServer.
-func (Ingest) Protocols(workload.Params) []string { return []string{"tcp"} }
+// Protocols implements workload.Sides.
+func (*config) Protocols() []string { return []string{"tcp"} }
 
 // nodeCPUs gives each node its CPU set: with dedicated affinity, cpus
 // split into disjoint parts as even as possible (with more nodes than
@@ -182,18 +168,17 @@ func nodeCPUs(cpus cpuset.Set, nodes int, affinity string) ([]string, error) {
 	return out, nil
 }
 
-// Run implements workload.Workload: the server side and the devices in
+// Run implements workload.Config: the server side and the devices in
 // this process over loopback; the server's notes come as server.<key>.
-func (w Ingest) Run(ctx context.Context, p workload.Params, _ workload.Env, e workload.Emitter) error {
-	return workload.RunLoopback(ctx, w, p, e)
+func (c *config) Run(ctx context.Context, _ workload.Env, e workload.Emitter) error {
+	return workload.RunLoopback(ctx, c, e)
 }
 
 // CheckHost implements workload.HostChecker: the nginx deployment runs the
 // host's redis-server and nginx.
-func (Ingest) CheckHost(p workload.Params) error {
-	c, err := parse(p)
-	if err != nil || c.target != targetNginx {
-		return err
+func (c *config) CheckHost() error {
+	if c.target != targetNginx {
+		return nil
 	}
 	if err := workload.NeedProgram(redisServer, "redis-server"); err != nil {
 		return err

@@ -20,12 +20,9 @@ func requirePrograms(t *testing.T, paths ...string) {
 	}
 }
 
-// recorder keeps what a workload reports.
-type recorder = workloadtest.Recorder
-
 func params(t *testing.T, p workload.Params) workload.Params {
 	t.Helper()
-	out, err := workload.Prepare(Ingest{}, p)
+	out, _, err := workload.Prepare(Ingest{}, p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,9 +31,9 @@ func params(t *testing.T, p workload.Params) workload.Params {
 
 func TestRunReportsEveryMetric(t *testing.T) {
 	requirePrograms(t, redisServer, nginxBin)
-	var r recorder
+	var r workloadtest.Recorder
 	p := params(t, workload.Params{"duration": "1s", "devices": 50, "nodes": 2})
-	if err := (Ingest{}).Run(context.Background(), p, workload.Env{}, &r); err != nil {
+	if err := workload.Run(context.Background(), Ingest{}, p, workload.Env{}, &r); err != nil {
 		t.Fatal(err)
 	}
 	t.Log(r.String())
@@ -60,9 +57,9 @@ func TestOneCPUMakesAffinityMoot(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cpuset.PinProcess(before)
-	var r recorder
+	var r workloadtest.Recorder
 	p := params(t, workload.Params{"duration": "200ms", "devices": 5, "nodes": 2})
-	if err := (Ingest{}).Run(context.Background(), p, workload.Env{}, &r); err != nil {
+	if err := workload.Run(context.Background(), Ingest{}, p, workload.Env{}, &r); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(r.Notes["server.affinity_moot"], "placement") || r.Notes["server.node_cpus"] != "1:"+before[:1].String()+" 2:"+before[:1].String() {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/boxtax/boxtax/internal/cpuset"
 	"github.com/boxtax/boxtax/internal/workload"
+	"github.com/boxtax/boxtax/internal/workload/workloadtest"
 )
 
 func TestNodeCPUs(t *testing.T) {
@@ -48,7 +49,7 @@ func TestBadParametersNameTheValidValues(t *testing.T) {
 		{workload.Params{"target": "wrk"}, "nginx"},
 		{workload.Params{"warmup": -1}, "0 to 1000"},
 	} {
-		_, err := workload.Prepare(Ingest{}, tc.p)
+		_, _, err := workload.Prepare(Ingest{}, tc.p)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%v: error %v, want one saying %q", tc.p, err, tc.want)
 		}
@@ -56,16 +57,16 @@ func TestBadParametersNameTheValidValues(t *testing.T) {
 }
 
 func TestRequirementsNameTheRealPrograms(t *testing.T) {
-	p, _ := workload.Prepare(Ingest{}, workload.Params{"devices": 3000})
-	r := Ingest{}.Requirements(p)
+	p, _, _ := workload.Prepare(Ingest{}, workload.Params{"devices": 3000})
+	r := workloadtest.Requirements(t, Ingest{}, p)
 	if strings.Join(r.HostPrograms, " ") != redisServer+" "+nginxBin {
 		t.Errorf("host programs %v", r.HostPrograms)
 	}
 	if r.Ulimits["nofile"] < 3000*2 {
 		t.Errorf("nofile %d: too few for 3000 devices through nginx", r.Ulimits["nofile"])
 	}
-	p, _ = workload.Prepare(Ingest{}, workload.Params{"target": "sink"})
-	if r := (Ingest{}).Requirements(p); len(r.HostPrograms) != 0 {
+	p, _, _ = workload.Prepare(Ingest{}, workload.Params{"target": "sink"})
+	if r := workloadtest.Requirements(t, Ingest{}, p); len(r.HostPrograms) != 0 {
 		t.Errorf("the sink needs no programs, got %v", r.HostPrograms)
 	}
 }

@@ -22,19 +22,16 @@ type serverReport struct {
 	Problems []string    `json:"problems,omitempty"` // programs that died, nodes that did not answer
 }
 
-// Serve implements workload.ClientServer: it starts redis, the nodes and
+// Serve implements workload.Sides: it starts redis, the nodes and
 // nginx listening at addr, serves until the client posts to /_boxtax/end
 // (answering with the nodes' figures) or ctx ends, and stops them all.
-func (Ingest) Serve(ctx context.Context, p workload.Params, addr string, e workload.Emitter) error {
-	c, err := parse(p)
-	if err != nil {
-		return err
-	}
+func (c *config) Serve(ctx context.Context, addr string, e workload.Emitter) error {
+	var err error
 	if addr, err = resolvePort(addr); err != nil {
 		return err
 	}
 	if c.target == targetSink {
-		return serveSink(ctx, c, addr, e)
+		return serveSink(ctx, *c, addr, e)
 	}
 	cpus, err := cpuset.Parse(cpuset.Allowed())
 	if err != nil || len(cpus) == 0 {

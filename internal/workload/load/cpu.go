@@ -27,14 +27,7 @@ func (CPU) Info() workload.Info {
 		Name:     "load.cpu",
 		Summary:  "background CPU load: workers computing pi for a duty share of each period at SCHED_FIFO 48",
 		SeedTool: "stress-ng --cpu 2 --cpu-load 80 --cpu-method pi --sched fifo --sched-prio 48",
-		Params: []workload.Param{
-			{Name: "workers", Default: 2, Description: "worker threads (stress-ng --cpu)"},
-			{Name: "duty_pct", Default: 80.0, Description: "share of each period a worker computes, in percent (stress-ng --cpu-load)"},
-			{Name: "period", Default: "100ms", Description: "a worker computes for duty_pct of each period and sleeps the rest"},
-			{Name: "policy", Default: "fifo", Description: "scheduling policy of the workers: fifo, rr or other (stress-ng --sched)"},
-			{Name: "priority", Default: 48, Description: "real-time priority 1-99 of the workers (stress-ng --sched-prio); keep it below the measured task's"},
-			{Name: "duration", Default: "0s", Description: "how long to load the CPUs; 0 runs until stopped, as a background load does"},
-		},
+		Params:   workload.Declared(&cpuConfig{}),
 		Metrics: []workload.Metric{
 			{Name: "busy_pct", Unit: "%", Label: "busy %", Description: "mean share of the wall time the workers computed: the duty they achieved"},
 			{Name: "terms_per_s", Unit: "terms/s", Label: "pi terms/s", HigherIsBetter: true, Description: "Leibniz terms all workers computed per second of wall time"},
@@ -44,9 +37,8 @@ func (CPU) Info() workload.Info {
 
 // Requirements implements workload.Requirer: in a container, a real-time
 // policy needs CAP_SYS_NICE and a real-time budget.
-func (CPU) Requirements(p workload.Params) workload.Requirements {
-	c, err := parseCPU(p)
-	if err != nil || !c.policy.RealTime() {
+func (c *cpuConfig) Requirements() workload.Requirements {
+	if !c.policy.RealTime() {
 		return workload.Requirements{}
 	}
 	return workload.Requirements{CapAdd: []string{"SYS_NICE"}, CPURealtimeRuntimeUs: 950000}
@@ -54,57 +46,54 @@ func (CPU) Requirements(p workload.Params) workload.Requirements {
 
 // cpuConfig is load.cpu's parameters, checked.
 type cpuConfig struct {
-	workers  int
-	dutyPct  float64
-	period   time.Duration
-	policy   sched.Policy
-	priority int
-	duration time.Duration
+	workers    int
+	dutyPct    float64
+	period     time.Duration
+	policyName string
+	policy     sched.Policy
+	priority   int
+	duration   time.Duration
 }
 
-// Validate checks p, already merged with the defaults, without running.
-func (CPU) Validate(p workload.Params) error { _, err := parseCPU(p); return err }
+// Declare implements workload.Declarer.
+func (c *cpuConfig) Declare(d *workload.Decl) {
+	d.Int(&c.workers, "workers", 2, "worker threads (stress-ng --cpu)")
+	d.Float(&c.dutyPct, "duty_pct", 80, "share of each period a worker computes, in percent (stress-ng --cpu-load)")
+	d.Duration(&c.period, "period", 100*time.Millisecond, "a worker computes for duty_pct of each period and sleeps the rest")
+	d.String(&c.policyName, "policy", "fifo", "scheduling policy of the workers: fifo, rr or other (stress-ng --sched)")
+	d.Int(&c.priority, "priority", 48, "real-time priority 1-99 of the workers (stress-ng --sched-prio); keep it below the measured task's")
+	d.Duration(&c.duration, "duration", 0, "how long to load the CPUs; 0 runs until stopped, as a background load does")
+}
 
-func parseCPU(p workload.Params) (cpuConfig, error) {
-	var c cpuConfig
+// cpuConfig keeps these optional abilities (checked by the compiler).
+var _ workload.Requirer = (*cpuConfig)(nil)
+
+// Check implements workload.Checker.
+func (c *cpuConfig) Check() error {
 	var err error
-	if c.workers, err = p.Int("workers"); err != nil {
-		return c, err
-	}
-	if c.dutyPct, err = p.Float("duty_pct"); err != nil {
-		return c, err
-	}
-	if c.period, err = p.Duration("period"); err != nil {
-		return c, err
-	}
-	policy, err := p.String("policy")
-	if err != nil {
-		return c, err
-	}
-	if c.policy, err = sched.ParsePolicy(policy); err != nil {
-		return c, fmt.Errorf("parameter policy: %w", err)
-	}
-	if c.priority, err = p.Int("priority"); err != nil {
-		return c, err
-	}
-	if c.duration, err = p.Duration("duration"); err != nil {
-		return c, err
+	if c.policy, err = sched.ParsePolicy(c.policyName); err != nil {
+		return fmt.Errorf("parameter policy: %w", err)
 	}
 	switch {
 	case c.workers < 1 || c.workers > 1024:
-		return c, fmt.Errorf("parameter workers: %d must be 1 to 1024", c.workers)
+		return fmt.Errorf("parameter workers: %d must be 1 to 1024", c.workers)
 	case !(c.dutyPct > 0 && c.dutyPct <= 100):
-		return c, fmt.Errorf("parameter duty_pct: %v must be above 0 and at most 100", c.dutyPct)
+		return fmt.Errorf("parameter duty_pct: %v must be above 0 and at most 100", c.dutyPct)
 	case c.period < 100*time.Microsecond:
-		return c, fmt.Errorf("parameter period: %v is too short; use 100us or more (stress-ng's slices are 100 ms)", c.period)
+		return fmt.Errorf("parameter period: %v is too short; use 100us or more (stress-ng's slices are 100 ms)", c.period)
 	case c.duration < 0:
-		return c, fmt.Errorf("parameter duration: %v must be 0 (until stopped) or positive", c.duration)
+		return fmt.Errorf("parameter duration: %v must be 0 (until stopped) or positive", c.duration)
 	}
 	if err := sched.CheckPriority(c.policy, c.priority); err != nil {
-		return c, fmt.Errorf("parameter priority: %w", err)
+		return fmt.Errorf("parameter priority: %w", err)
 	}
-	return c, nil
+	return nil
 }
+
+// Configure implements workload.Workload.
+func (CPU) Configure(p workload.Params) (workload.Config, error) { return parseCPU(p) }
+
+func parseCPU(p workload.Params) (*cpuConfig, error) { return workload.Parse(p, &cpuConfig{}) }
 
 // cpuWorker is one worker's loop state.
 type cpuWorker struct {
@@ -134,12 +123,8 @@ func (w *cpuWorker) loop() {
 	}
 }
 
-// Run implements workload.Workload.
-func (CPU) Run(ctx context.Context, p workload.Params, _ workload.Env, e workload.Emitter) error {
-	c, err := parseCPU(p)
-	if err != nil {
-		return err
-	}
+// Run implements workload.Config.
+func (c *cpuConfig) Run(ctx context.Context, _ workload.Env, e workload.Emitter) error {
 	if runtime.GOMAXPROCS(0) < c.workers+1 {
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(c.workers + 1))
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/boxtax/boxtax/internal/workload"
 	"github.com/boxtax/boxtax/internal/workload/rt/sched"
+	"github.com/boxtax/boxtax/internal/workload/workloadtest"
 )
 
 func TestCPUParams(t *testing.T) {
@@ -33,7 +34,7 @@ func TestCPUParams(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		err = CPU{}.Validate(p)
+		err = workload.Validate(CPU{}, p)
 		if (tt.wantErr == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), tt.wantErr)) {
 			t.Errorf("%v: error %v, want %q", tt.params, err, tt.wantErr)
 		}
@@ -42,16 +43,16 @@ func TestCPUParams(t *testing.T) {
 
 func TestCPURunsForItsDuty(t *testing.T) {
 	p, _ := workload.Check(CPU{}.Info(), workload.Params{"workers": 1, "duty_pct": 50, "period": "20ms", "policy": "other", "priority": 0, "duration": "400ms"})
-	var r recorder
+	var r workloadtest.Recorder
 	start := time.Now()
-	if err := (CPU{}).Run(context.Background(), p, workload.Env{}, &r); err != nil {
+	if err := workload.Run(context.Background(), CPU{}, p, workload.Env{}, &r); err != nil {
 		t.Fatal(err)
 	}
 	if took := time.Since(start); took < 380*time.Millisecond || took > 2*time.Second {
 		t.Errorf("ran for %v, want 400ms", took)
 	}
 	// On a busy test machine the duty may fall short; it cannot exceed ~50 %.
-	if busy := r.samples["busy_pct"]; len(busy) != 1 || busy[0] < 20 || busy[0] > 55 {
+	if busy := r.Samples["busy_pct"]; len(busy) != 1 || busy[0] < 20 || busy[0] > 55 {
 		t.Errorf("busy_pct %v, want about 50", busy)
 	}
 }
@@ -64,22 +65,22 @@ func TestCPUUntilStopped(t *testing.T) {
 	p, _ := workload.Check(CPU{}.Info(), workload.Params{"workers": 2, "duty_pct": 30, "period": "10ms", "policy": policy, "priority": prio})
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
-	var r recorder
-	if err := (CPU{}).Run(ctx, p, workload.Env{}, &r); err != nil {
+	var r workloadtest.Recorder
+	if err := workload.Run(ctx, CPU{}, p, workload.Env{}, &r); err != nil {
 		t.Fatalf("a load stopped by its context is not a failure: %v", err)
 	}
-	if len(r.samples["terms_per_s"]) != 1 {
-		t.Errorf("samples %v", r.samples)
+	if len(r.Samples["terms_per_s"]) != 1 {
+		t.Errorf("samples %v", r.Samples)
 	}
 }
 
 func TestCPURequirements(t *testing.T) {
 	p, _ := workload.Check(CPU{}.Info(), nil)
-	if got := (CPU{}).Requirements(p); !slices.Equal(got.CapAdd, []string{"SYS_NICE"}) || got.CPURealtimeRuntimeUs == 0 {
+	if got := workloadtest.Requirements(t, CPU{}, p); !slices.Equal(got.CapAdd, []string{"SYS_NICE"}) || got.CPURealtimeRuntimeUs == 0 {
 		t.Errorf("fifo: %+v", got)
 	}
 	p, _ = workload.Check(CPU{}.Info(), workload.Params{"policy": "other", "priority": 0})
-	if got := (CPU{}).Requirements(p); len(got.CapAdd) != 0 {
+	if got := workloadtest.Requirements(t, CPU{}, p); len(got.CapAdd) != 0 {
 		t.Errorf("other: %+v", got)
 	}
 }
@@ -120,31 +121,13 @@ func TestStressNG(t *testing.T) {
 	p, _ := workload.Check(StressNG{}.Info(), workload.Params{"workers": 1, "load_pct": 20, "policy": "other", "priority": 0})
 	ctx, cancel := context.WithTimeout(context.Background(), 1500*time.Millisecond)
 	defer cancel()
-	var r recorder
-	if err := (StressNG{}).Run(ctx, p, workload.Env{}, &r); err != nil {
+	var r workloadtest.Recorder
+	if err := workload.Run(ctx, StressNG{}, p, workload.Env{}, &r); err != nil {
 		t.Fatal(err)
 	}
-	if v := r.samples["bogo_ops_per_s"]; len(v) != 1 || v[0] <= 0 {
-		t.Errorf("samples %v", r.samples)
+	if v := r.Samples["bogo_ops_per_s"]; len(v) != 1 || v[0] <= 0 {
+		t.Errorf("samples %v", r.Samples)
 	}
 }
 
 // recorder keeps what a workload emits.
-type recorder struct {
-	samples map[string][]float64
-	notes   map[string]string
-}
-
-func (r *recorder) Sample(metric string, v float64) {
-	if r.samples == nil {
-		r.samples = map[string][]float64{}
-	}
-	r.samples[metric] = append(r.samples[metric], v)
-}
-
-func (r *recorder) Note(k, v string) {
-	if r.notes == nil {
-		r.notes = map[string]string{}
-	}
-	r.notes[k] = v
-}

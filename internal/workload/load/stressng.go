@@ -30,14 +30,7 @@ func (StressNG) Info() workload.Info {
 		Name:     "load.stress-ng",
 		Summary:  "background CPU load by stress-ng itself (needs stress-ng installed on the host)",
 		SeedTool: "stress-ng --cpu 2 --cpu-load 80 --cpu-method pi --sched fifo --sched-prio 48",
-		Params: []workload.Param{
-			{Name: "workers", Default: 2, Description: "CPU stressors (--cpu)"},
-			{Name: "load_pct", Default: 80, Description: "load each stressor puts on its CPU, in percent (--cpu-load)"},
-			{Name: "method", Default: "pi", Description: "what the stressors compute (--cpu-method), e.g. pi, fft, matrixprod"},
-			{Name: "policy", Default: "fifo", Description: "scheduling policy (--sched): fifo, rr or other"},
-			{Name: "priority", Default: 48, Description: "real-time priority for fifo and rr (--sched-prio)"},
-			{Name: "duration", Default: "0s", Description: "how long to run (--timeout); 0 runs until stopped"},
-		},
+		Params:   workload.Declared(&stressConfig{}),
 		Metrics: []workload.Metric{
 			{Name: "bogo_ops_per_s", Unit: "ops/s", Label: "bogo ops/s", HigherIsBetter: true, Description: "stress-ng's bogo operations per second of real time, all stressors"},
 			{Name: "cpu_pct", Unit: "%", Label: "cpu %", Description: "user plus system CPU time of the stressors over their real time and count: the load achieved"},
@@ -45,61 +38,59 @@ func (StressNG) Info() workload.Info {
 	}
 }
 
-// stressConfig is load.stress-ng's parameters, checked.
+// stressConfig is load.stress-ng's parameters, checked. Whether stress-ng
+// is installed is checked when it runs, where it runs.
 type stressConfig struct {
 	workers, loadPct, priority int
-	method                     string
+	method, policyName         string
 	policy                     sched.Policy
 	duration                   time.Duration
 }
 
-// Validate checks p, already merged with the defaults, without running.
-// Whether stress-ng is installed is checked when it runs, where it runs.
-func (StressNG) Validate(p workload.Params) error { _, err := parseStress(p); return err }
+// Declare implements workload.Declarer.
+func (c *stressConfig) Declare(d *workload.Decl) {
+	d.Int(&c.workers, "workers", 2, "CPU stressors (--cpu)")
+	d.Int(&c.loadPct, "load_pct", 80, "load each stressor puts on its CPU, in percent (--cpu-load)")
+	d.String(&c.method, "method", "pi", "what the stressors compute (--cpu-method), e.g. pi, fft, matrixprod")
+	d.String(&c.policyName, "policy", "fifo", "scheduling policy (--sched): fifo, rr or other")
+	d.Int(&c.priority, "priority", 48, "real-time priority for fifo and rr (--sched-prio)")
+	d.Duration(&c.duration, "duration", 0, "how long to run (--timeout); 0 runs until stopped")
+}
 
-func parseStress(p workload.Params) (stressConfig, error) {
-	var c stressConfig
+// stressConfig keeps these optional abilities (checked by the compiler).
+var _ workload.HostChecker = (*stressConfig)(nil)
+
+// Check implements workload.Checker.
+func (c *stressConfig) Check() error {
 	var err error
-	if c.workers, err = p.Int("workers"); err != nil {
-		return c, err
-	}
-	if c.loadPct, err = p.Int("load_pct"); err != nil {
-		return c, err
-	}
-	if c.method, err = p.String("method"); err != nil {
-		return c, err
-	}
-	policy, err := p.String("policy")
-	if err != nil {
-		return c, err
-	}
-	if c.policy, err = sched.ParsePolicy(policy); err != nil {
-		return c, fmt.Errorf("parameter policy: %w", err)
-	}
-	if c.priority, err = p.Int("priority"); err != nil {
-		return c, err
-	}
-	if c.duration, err = p.Duration("duration"); err != nil {
-		return c, err
+	if c.policy, err = sched.ParsePolicy(c.policyName); err != nil {
+		return fmt.Errorf("parameter policy: %w", err)
 	}
 	switch {
 	case c.workers < 1:
-		return c, fmt.Errorf("parameter workers: %d must be 1 or more", c.workers)
+		return fmt.Errorf("parameter workers: %d must be 1 or more", c.workers)
 	case c.loadPct < 1 || c.loadPct > 100:
-		return c, fmt.Errorf("parameter load_pct: %d must be 1 to 100", c.loadPct)
+		return fmt.Errorf("parameter load_pct: %d must be 1 to 100", c.loadPct)
 	case c.method == "" || strings.ContainsAny(c.method, " \t-"):
-		return c, fmt.Errorf("parameter method: %q is not a stress-ng CPU method such as pi", c.method)
+		return fmt.Errorf("parameter method: %q is not a stress-ng CPU method such as pi", c.method)
 	case c.duration < 0:
-		return c, fmt.Errorf("parameter duration: %v must be 0 (until stopped) or positive", c.duration)
+		return fmt.Errorf("parameter duration: %v must be 0 (until stopped) or positive", c.duration)
 	}
 	if err := sched.CheckPriority(c.policy, c.priority); err != nil {
-		return c, fmt.Errorf("parameter priority: %w", err)
+		return fmt.Errorf("parameter priority: %w", err)
 	}
-	return c, nil
+	return nil
+}
+
+// Configure implements workload.Workload.
+func (StressNG) Configure(p workload.Params) (workload.Config, error) { return parseStress(p) }
+
+func parseStress(p workload.Params) (*stressConfig, error) {
+	return workload.Parse(p, &stressConfig{})
 }
 
 // args are stress-ng's arguments for c.
-func (c stressConfig) args() []string {
+func (c *stressConfig) args() []string {
 	a := []string{"--cpu", strconv.Itoa(c.workers), "--cpu-load", strconv.Itoa(c.loadPct), "--cpu-method", c.method,
 		"--sched", c.policy.String()}
 	if c.policy.RealTime() {
@@ -112,12 +103,8 @@ func (c stressConfig) args() []string {
 	return append(a, "--timeout", strconv.FormatInt(timeout, 10), "--metrics-brief")
 }
 
-// Run implements workload.Workload.
-func (StressNG) Run(ctx context.Context, p workload.Params, _ workload.Env, e workload.Emitter) error {
-	c, err := parseStress(p)
-	if err != nil {
-		return err
-	}
+// Run implements workload.Config.
+func (c *stressConfig) Run(ctx context.Context, _ workload.Env, e workload.Emitter) error {
 	bin, err := exec.LookPath("stress-ng")
 	if err != nil {
 		return fmt.Errorf("stress-ng is not installed here (%w): install it (Debian/Ubuntu: apt-get install stress-ng) or use the built-in load.cpu", err)
@@ -201,6 +188,6 @@ func lastLines(s string, n int) string {
 }
 
 // CheckHost implements workload.HostChecker: stress-ng must be installed.
-func (StressNG) CheckHost(workload.Params) error {
+func (c *stressConfig) CheckHost() error {
 	return workload.NeedProgram("stress-ng", "stress-ng")
 }

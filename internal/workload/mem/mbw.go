@@ -24,11 +24,7 @@ func (MBW) Info() workload.Info {
 		Name:     "mem.mbw",
 		Summary:  "memory copy bandwidth of mbw's memcpy, dumb and mcblock tests",
 		SeedTool: "mbw",
-		Params: []workload.Param{
-			{Name: "size", Default: "64MiB", Description: "bytes in each of the two arrays (mbw's array size)"},
-			{Name: "iterations", Default: 50, Description: "copies per test, averaged (mbw -n)"},
-			{Name: "block_size", Default: "256KiB", Description: "block of the mcblock test (mbw -b)"},
-		},
+		Params:   workload.Declared(&mbwConfig{}),
 		Metrics: []workload.Metric{
 			{Name: "memcpy_MiBps", Unit: "MiB/s", Label: "memcpy MiB/s", HigherIsBetter: true,
 				Description: rate("one copy() of the whole array (Go's memmove, as mbw's memcpy)")},
@@ -41,48 +37,47 @@ func (MBW) Info() workload.Info {
 }
 
 type mbwConfig struct {
-	words      int // int64 elements per array
-	blockWords int
-	iterations int
+	size, block int64 // bytes
+	iterations  int
+	words       int // int64 elements per array
+	blockWords  int
 }
 
-// Validate checks p, already merged with the defaults, without running.
-func (MBW) Validate(p workload.Params) error { _, err := parseMBW(p); return err }
+// Declare implements workload.Declarer.
+func (c *mbwConfig) Declare(d *workload.Decl) {
+	d.Bytes(&c.size, "size", 64<<20, "bytes in each of the two arrays (mbw's array size)")
+	d.Int(&c.iterations, "iterations", 50, "copies per test, averaged (mbw -n)")
+	d.Bytes(&c.block, "block_size", 256<<10, "block of the mcblock test (mbw -b)")
+}
 
-func parseMBW(p workload.Params) (mbwConfig, error) {
-	var c mbwConfig
-	size, err := p.Bytes("size")
-	if err != nil {
-		return c, err
-	}
-	block, err := p.Bytes("block_size")
-	if err != nil {
-		return c, err
-	}
-	if c.iterations, err = p.Int("iterations"); err != nil {
-		return c, err
-	}
+// mbwConfig keeps these optional abilities (checked by the compiler).
+var _ workload.MemoryNeeder = (*mbwConfig)(nil)
+
+// Check implements workload.Checker.
+func (c *mbwConfig) Check() error {
+	size, block := c.size, c.block
 	switch {
 	case size < 8 || size%8 != 0 || size/8 > int64(maxInt/2):
-		return c, fmt.Errorf("parameter size: %d bytes must be a positive multiple of 8 that fits in memory, e.g. 64MiB", size)
+		return fmt.Errorf("parameter size: %d bytes must be a positive multiple of 8 that fits in memory, e.g. 64MiB", size)
 	case block < 8 || block%8 != 0 || block > size:
-		return c, fmt.Errorf("parameter block_size: %d bytes must be a positive multiple of 8 no larger than size (%d)", block, size)
+		return fmt.Errorf("parameter block_size: %d bytes must be a positive multiple of 8 no larger than size (%d)", block, size)
 	case c.iterations < 1:
-		return c, fmt.Errorf("parameter iterations: %d must be 1 or more", c.iterations)
+		return fmt.Errorf("parameter iterations: %d must be 1 or more", c.iterations)
 	}
 	c.words, c.blockWords = int(size/8), int(block/8)
-	return c, checkFits(2*size, "size")
+	return checkFits(2*size, "size")
 }
+
+// Configure implements workload.Workload.
+func (MBW) Configure(p workload.Params) (workload.Config, error) { return parseMBW(p) }
+
+func parseMBW(p workload.Params) (*mbwConfig, error) { return workload.Parse(p, &mbwConfig{}) }
 
 // maxInt is the largest int on this platform (2^31-1 on 32-bit ARM).
 const maxInt = int(^uint(0) >> 1)
 
-// Run implements workload.Workload.
-func (MBW) Run(ctx context.Context, p workload.Params, _ workload.Env, e workload.Emitter) error {
-	c, err := parseMBW(p)
-	if err != nil {
-		return err
-	}
+// Run implements workload.Config.
+func (c *mbwConfig) Run(ctx context.Context, _ workload.Env, e workload.Emitter) error {
 	a, b := make([]int64, c.words), make([]int64, c.words)
 	for i := range a { // touch every page before timing, as mbw's arrays are
 		a[i], b[i] = int64(i), -1
@@ -136,10 +131,6 @@ func copyBlocks(dst, src []int64, block int) {
 }
 
 // MemoryBytes implements workload.MemoryNeeder: mbw's two arrays.
-func (MBW) MemoryBytes(p workload.Params) int64 {
-	c, err := parseMBW(p)
-	if err != nil {
-		return 0
-	}
+func (c *mbwConfig) MemoryBytes() int64 {
 	return 2 * 8 * int64(c.words)
 }

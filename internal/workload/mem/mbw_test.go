@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/boxtax/boxtax/internal/workload"
+	"github.com/boxtax/boxtax/internal/workload/workloadtest"
 )
 
 func TestMBWParams(t *testing.T) {
@@ -71,12 +72,12 @@ func TestCopies(t *testing.T) {
 
 func TestMBWRun(t *testing.T) {
 	p, _ := workload.Check(MBW{}.Info(), workload.Params{"size": "1MiB", "block_size": "96KiB", "iterations": 2})
-	var r recorder
-	if err := (MBW{}).Run(context.Background(), p, workload.Env{}, &r); err != nil {
+	var r workloadtest.Recorder
+	if err := workload.Run(context.Background(), MBW{}, p, workload.Env{}, &r); err != nil {
 		t.Fatal(err)
 	}
 	for _, m := range []string{"memcpy_MiBps", "dumb_MiBps", "mcblock_MiBps"} {
-		if v := r.samples[m]; len(v) != 1 || !(v[0] > 0) {
+		if v := r.Samples[m]; len(v) != 1 || !(v[0] > 0) {
 			t.Errorf("%s: %v", m, v)
 		}
 	}

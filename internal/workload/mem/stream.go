@@ -30,12 +30,7 @@ func (Stream) Info() workload.Info {
 		Name:     "mem.stream",
 		Summary:  "memory bandwidth of the STREAM kernels copy, scale, add and triad",
 		SeedTool: "STREAM",
-		Params: []workload.Param{
-			{Name: "array_size", Default: 0, Description: "elements per array; 0 picks STREAM's rule: at least 4 times the sum of the last-level caches and at least 2,000,000"},
-			{Name: "array_MiB", Default: 0.0, Description: "size of each array in MiB (2^20 bytes), as STREAM prints \"Memory per array\"; overrides array_size when above 0 (seed 004: 25.4, 76.3, 228.9)"},
-			{Name: "ntimes", Default: 10, Description: "iterations of the four kernels; the first is not counted (STREAM's NTIMES)"},
-			{Name: "threads", Default: 1, Description: "goroutines per kernel, each on a contiguous chunk of the arrays"},
-		},
+		Params:   workload.Declared(&streamConfig{}),
 		Metrics: []workload.Metric{
 			{Name: "copy_MBps", Unit: "MB/s", Label: "copy MB/s", HigherIsBetter: true, Description: rate("c = a", "2")},
 			{Name: "scale_MBps", Unit: "MB/s", Label: "scale MB/s", HigherIsBetter: true, Description: rate("b = 3c", "2")},
@@ -47,43 +42,47 @@ func (Stream) Info() workload.Info {
 
 type streamConfig struct {
 	elements int // per array
+	mib      float64
 	ntimes   int
 	threads  int
 	sizing   string // how elements was chosen
+	sysRoot  string // where the cache sizes are read (sysCPU)
 }
 
-// Validate checks p, already merged with the defaults, without running.
-func (Stream) Validate(p workload.Params) error { _, err := parseStream(p, sysCPU); return err }
+// Declare implements workload.Declarer.
+func (c *streamConfig) Declare(d *workload.Decl) {
+	d.Int(&c.elements, "array_size", 0, "elements per array; 0 picks STREAM's rule: at least 4 times the sum of the last-level caches and at least 2,000,000")
+	d.Float(&c.mib, "array_MiB", 0, "size of each array in MiB (2^20 bytes), as STREAM prints \"Memory per array\"; overrides array_size when above 0 (seed 004: 25.4, 76.3, 228.9)")
+	d.Int(&c.ntimes, "ntimes", 10, "iterations of the four kernels; the first is not counted (STREAM's NTIMES)")
+	d.Int(&c.threads, "threads", 1, "goroutines per kernel, each on a contiguous chunk of the arrays")
+}
 
-func parseStream(p workload.Params, sysRoot string) (streamConfig, error) {
-	var c streamConfig
-	var err error
-	if c.elements, err = p.Int("array_size"); err != nil {
-		return c, err
-	}
-	mib, err := p.Float("array_MiB")
-	if err != nil {
-		return c, err
-	}
+// streamConfig keeps these optional abilities (checked by the compiler).
+var _ workload.MemoryNeeder = (*streamConfig)(nil)
+
+// Configure implements workload.Workload.
+func (Stream) Configure(p workload.Params) (workload.Config, error) { return parseStream(p, sysCPU) }
+
+func parseStream(p workload.Params, sysRoot string) (*streamConfig, error) {
+	return workload.Parse(p, &streamConfig{sysRoot: sysRoot})
+}
+
+// Check implements workload.Checker; it also sizes the arrays.
+func (c *streamConfig) Check() error {
+	mib, sysRoot := c.mib, c.sysRoot
 	if mib < 0 || mib > 1<<20 {
-		return c, fmt.Errorf("parameter array_MiB: %v must be 0 (use array_size) or a size per array in MiB, e.g. 76.3", mib)
+		return fmt.Errorf("parameter array_MiB: %v must be 0 (use array_size) or a size per array in MiB, e.g. 76.3", mib)
 	}
 	if mib > 0 {
 		c.elements = int(mib*(1<<20)/8 + 0.5)
 	}
-	if c.ntimes, err = p.Int("ntimes"); err != nil {
-		return c, err
-	}
-	if c.threads, err = p.Int("threads"); err != nil {
-		return c, err
-	}
 	switch {
 	case c.elements < 0:
-		return c, fmt.Errorf("parameter array_size: %d must be 0 (automatic) or a number of elements", c.elements)
+		return fmt.Errorf("parameter array_size: %d must be 0 (automatic) or a number of elements", c.elements)
 	case c.ntimes < 2:
-		return c, fmt.Errorf("parameter ntimes: %d is too few; the first iteration is not counted, so use 2 or more (STREAM uses 10)", c.ntimes)
+		return fmt.Errorf("parameter ntimes: %d is too few; the first iteration is not counted, so use 2 or more (STREAM uses 10)", c.ntimes)
 	case c.threads < 1:
-		return c, fmt.Errorf("parameter threads: %d must be 1 or more", c.threads)
+		return fmt.Errorf("parameter threads: %d must be 1 or more", c.threads)
 	}
 	if mib > 0 {
 		c.sizing = "array_MiB parameter"
@@ -92,7 +91,7 @@ func parseStream(p workload.Params, sysRoot string) (streamConfig, error) {
 	} else {
 		llc, desc, err := lastLevelCache(sysRoot)
 		if err != nil {
-			return c, fmt.Errorf("choosing the array size: %w; set array_size", err)
+			return fmt.Errorf("choosing the array size: %w; set array_size", err)
 		}
 		c.elements = minStreamElements
 		c.sizing = "STREAM minimum (no cache sizes in " + sysRoot + ")"
@@ -105,17 +104,13 @@ func parseStream(p workload.Params, sysRoot string) (streamConfig, error) {
 		}
 	}
 	if c.threads > c.elements {
-		return c, fmt.Errorf("parameter threads: %d is more than the %d array elements", c.threads, c.elements)
+		return fmt.Errorf("parameter threads: %d is more than the %d array elements", c.threads, c.elements)
 	}
-	return c, checkFits(3*8*int64(c.elements), "array_size")
+	return checkFits(3*8*int64(c.elements), "array_size")
 }
 
-// Run implements workload.Workload.
-func (Stream) Run(ctx context.Context, p workload.Params, _ workload.Env, e workload.Emitter) error {
-	c, err := parseStream(p, sysCPU)
-	if err != nil {
-		return err
-	}
+// Run implements workload.Config.
+func (c *streamConfig) Run(ctx context.Context, _ workload.Env, e workload.Emitter) error {
 	e.Note("array_size", strconv.Itoa(c.elements))
 	e.Note("array_MiB", strconv.FormatFloat(float64(c.elements)*8/(1<<20), 'f', 1, 64))
 	e.Note("array_sizing", c.sizing)
@@ -149,10 +144,6 @@ func (Stream) Run(ctx context.Context, p workload.Params, _ workload.Env, e work
 }
 
 // MemoryBytes implements workload.MemoryNeeder: STREAM's three arrays.
-func (Stream) MemoryBytes(p workload.Params) int64 {
-	c, err := parseStream(p, sysCPU)
-	if err != nil {
-		return 0
-	}
+func (c *streamConfig) MemoryBytes() int64 {
 	return 3 * 8 * int64(c.elements)
 }

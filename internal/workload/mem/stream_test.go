@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/boxtax/boxtax/internal/workload"
+	"github.com/boxtax/boxtax/internal/workload/workloadtest"
 )
 
 func TestStreamSizing(t *testing.T) {
@@ -103,36 +104,16 @@ func TestStreamChunks(t *testing.T) {
 
 func TestStreamRun(t *testing.T) {
 	p, _ := workload.Check(Stream{}.Info(), workload.Params{"array_size": 20000, "ntimes": 3, "threads": 2})
-	var r recorder
-	if err := (Stream{}).Run(context.Background(), p, workload.Env{}, &r); err != nil {
+	var r workloadtest.Recorder
+	if err := workload.Run(context.Background(), Stream{}, p, workload.Env{}, &r); err != nil {
 		t.Fatal(err)
 	}
 	for _, m := range kernelMetrics {
-		if v := r.samples[m]; len(v) != 1 || !(v[0] > 0) {
+		if v := r.Samples[m]; len(v) != 1 || !(v[0] > 0) {
 			t.Errorf("%s: %v", m, v)
 		}
 	}
-	if r.notes["array_size"] != "20000" {
-		t.Errorf("note array_size = %q", r.notes["array_size"])
+	if r.Notes["array_size"] != "20000" {
+		t.Errorf("note array_size = %q", r.Notes["array_size"])
 	}
-}
-
-// recorder is an Emitter that keeps what it is given.
-type recorder struct {
-	samples map[string][]float64
-	notes   map[string]string
-}
-
-func (r *recorder) Sample(metric string, v float64) {
-	if r.samples == nil {
-		r.samples = map[string][]float64{}
-	}
-	r.samples[metric] = append(r.samples[metric], v)
-}
-
-func (r *recorder) Note(k, v string) {
-	if r.notes == nil {
-		r.notes = map[string]string{}
-	}
-	r.notes[k] = v
 }

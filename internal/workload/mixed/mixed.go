@@ -38,16 +38,7 @@ func (Mixed) Info() workload.Info {
 		Name:     "load.mixed",
 		Summary:  "stress's CPU, memory, disk and I/O workers at the seed's low, average and high levels",
 		SeedTool: "stress (Morabito 2017, Table 3)",
-		Params: []workload.Param{
-			{Name: "level", Default: "low", Description: "low: 1 CPU + 1 memory worker; average: + 1 disk worker; high: + 1 generic I/O worker; custom: the counts below only"},
-			{Name: "cpu", Default: 0, Description: "extra CPU workers (stress -c): sqrt in a loop"},
-			{Name: "vm", Default: 0, Description: "extra memory workers (stress -m): allocate vm_bytes, touch every page, free, repeat"},
-			{Name: "hdd", Default: 0, Description: "extra disk workers (stress -d): write hdd_bytes to a file, fsync, remove, repeat"},
-			{Name: "io", Default: 0, Description: "extra generic I/O workers (stress -i): sync() in a loop"},
-			{Name: "vm_bytes", Default: "256MiB", Description: "what each memory worker allocates (stress --vm-bytes)"},
-			{Name: "hdd_bytes", Default: "50MB", Description: "what each disk worker writes (stress --hdd-bytes; the seed: 50 MB)"},
-			{Name: "duration", Default: "60s", Description: "how long to load the system; 0 runs until stopped (as a background load). The seed: 300 s"},
-		},
+		Params:   workload.Declared(&config{}),
 		Metrics: []workload.Metric{
 			{Name: "cpu_loops_per_s", Unit: "1/s", Label: "cpu loops/s", HigherIsBetter: true,
 				Description: "sqrt iterations of all CPU workers per second (blocks of 1e6)"},
@@ -61,62 +52,63 @@ func (Mixed) Info() workload.Info {
 	}
 }
 
+// config is load.mixed's parameters, checked: the workers of each kind
+// are the level's plus the extra ones.
 type config struct {
+	level             string
+	extra             [4]int // cpu, vm, hdd, io beyond the level's
 	cpu, vm, hdd, io  int
 	vmBytes, hddBytes int64
 	duration          time.Duration
 }
 
-func parse(p workload.Params) (config, error) {
-	var c config
-	level, err := p.String("level")
-	if err != nil {
-		return c, err
-	}
-	base, ok := levels[level]
-	if !ok {
-		return c, fmt.Errorf("level %q: valid levels are low, average, high, custom", level)
-	}
-	extra := [4]int{}
-	for i, name := range []string{"cpu", "vm", "hdd", "io"} {
-		if extra[i], err = p.Int(name); err != nil {
-			return c, err
-		}
-		if extra[i] < 0 || extra[i] > 256 {
-			return c, fmt.Errorf("%s: %d workers is not between 0 and 256", name, extra[i])
-		}
-	}
-	c.cpu, c.vm, c.hdd, c.io = base[0]+extra[0], base[1]+extra[1], base[2]+extra[2], base[3]+extra[3]
-	if c.cpu+c.vm+c.hdd+c.io == 0 {
-		return c, fmt.Errorf("no workers: choose a level or give cpu, vm, hdd or io")
-	}
-	if c.vmBytes, err = p.Bytes("vm_bytes"); err != nil {
-		return c, err
-	}
-	if c.hddBytes, err = p.Bytes("hdd_bytes"); err != nil {
-		return c, err
-	}
-	if c.vmBytes < 4096 || c.hddBytes < 4096 {
-		return c, fmt.Errorf("vm_bytes and hdd_bytes must be at least 4 KiB")
-	}
-	if c.duration, err = p.Duration("duration"); err != nil {
-		return c, err
-	}
-	if c.duration < 0 {
-		return c, fmt.Errorf("duration must not be negative")
-	}
-	return c, nil
+// Declare implements workload.Declarer.
+func (c *config) Declare(d *workload.Decl) {
+	d.String(&c.level, "level", "low", "low: 1 CPU + 1 memory worker; average: + 1 disk worker; high: + 1 generic I/O worker; custom: the counts below only")
+	d.Int(&c.extra[0], "cpu", 0, "extra CPU workers (stress -c): sqrt in a loop")
+	d.Int(&c.extra[1], "vm", 0, "extra memory workers (stress -m): allocate vm_bytes, touch every page, free, repeat")
+	d.Int(&c.extra[2], "hdd", 0, "extra disk workers (stress -d): write hdd_bytes to a file, fsync, remove, repeat")
+	d.Int(&c.extra[3], "io", 0, "extra generic I/O workers (stress -i): sync() in a loop")
+	d.Bytes(&c.vmBytes, "vm_bytes", 256<<20, "what each memory worker allocates (stress --vm-bytes)")
+	d.Bytes(&c.hddBytes, "hdd_bytes", 50e6, "what each disk worker writes (stress --hdd-bytes; the seed: 50 MB)")
+	d.Duration(&c.duration, "duration", 60*time.Second, "how long to load the system; 0 runs until stopped (as a background load). The seed: 300 s")
 }
 
-// Validate implements workload.Validator.
-func (Mixed) Validate(p workload.Params) error { _, err := parse(p); return err }
+// config keeps these optional abilities (checked by the compiler).
+var _ workload.MemoryNeeder = (*config)(nil)
 
-// Run implements workload.Workload.
-func (Mixed) Run(ctx context.Context, p workload.Params, env workload.Env, e workload.Emitter) error {
-	c, err := parse(p)
-	if err != nil {
-		return err
+// Check implements workload.Checker.
+func (c *config) Check() error {
+	base, ok := levels[c.level]
+	if !ok {
+		return fmt.Errorf("level %q: valid levels are low, average, high, custom", c.level)
 	}
+	for i, name := range []string{"cpu", "vm", "hdd", "io"} {
+		if c.extra[i] < 0 || c.extra[i] > 256 {
+			return fmt.Errorf("%s: %d workers is not between 0 and 256", name, c.extra[i])
+		}
+	}
+	extra := c.extra
+	c.cpu, c.vm, c.hdd, c.io = base[0]+extra[0], base[1]+extra[1], base[2]+extra[2], base[3]+extra[3]
+	if c.cpu+c.vm+c.hdd+c.io == 0 {
+		return fmt.Errorf("no workers: choose a level or give cpu, vm, hdd or io")
+	}
+	if c.vmBytes < 4096 || c.hddBytes < 4096 {
+		return fmt.Errorf("vm_bytes and hdd_bytes must be at least 4 KiB")
+	}
+	if c.duration < 0 {
+		return fmt.Errorf("duration must not be negative")
+	}
+	return nil
+}
+
+// Configure implements workload.Workload.
+func (Mixed) Configure(p workload.Params) (workload.Config, error) {
+	return workload.Parse(p, &config{})
+}
+
+// Run implements workload.Config.
+func (c *config) Run(ctx context.Context, env workload.Env, e workload.Emitter) error {
 	if c.duration > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, c.duration)
@@ -224,10 +216,6 @@ func ioWorker(ctx context.Context, syncs *atomic.Int64) {
 }
 
 // MemoryBytes implements workload.MemoryNeeder: every memory worker's allocation.
-func (Mixed) MemoryBytes(p workload.Params) int64 {
-	c, err := parse(p)
-	if err != nil {
-		return 0
-	}
+func (c *config) MemoryBytes() int64 {
 	return int64(c.vm) * c.vmBytes
 }

@@ -13,16 +13,12 @@ import (
 	"github.com/boxtax/boxtax/internal/workload"
 )
 
-// Client implements workload.ClientServer: subscribers (if any) and then
+// Client implements workload.Sides: subscribers (if any) and then
 // publishers connect to the broker at addr, the publishers publish together
 // for the duration (or their message count), subscribers drain what was
 // delivered, and the session ends with a message to controlTopic that tells
 // the server it may stop the broker.
-func (Pub) Client(ctx context.Context, params workload.Params, addr string, e workload.Emitter) error {
-	c, err := parse(params)
-	if err != nil {
-		return err
-	}
+func (c *config) Client(ctx context.Context, addr string, e workload.Emitter) error {
 	base := time.Now()
 	ctl, err := dialRetry(ctx, addr, "boxtax-control-"+strconv.FormatInt(base.UnixNano()%1e9, 36))
 	if err != nil {
@@ -36,7 +32,7 @@ func (Pub) Client(ctx context.Context, params workload.Params, addr string, e wo
 		ctl.disconnect()
 	}()
 
-	subs, err := startSubscribers(ctx, &c, addr, base)
+	subs, err := startSubscribers(ctx, c, addr, base)
 	defer func() {
 		for _, s := range subs {
 			s.stop()
@@ -49,7 +45,7 @@ func (Pub) Client(ctx context.Context, params workload.Params, addr string, e wo
 	pubs := make([]*publisher, c.clients)
 	var wg sync.WaitGroup
 	for i := range pubs {
-		pubs[i] = newPublisher(i, &c, addr, base)
+		pubs[i] = newPublisher(i, c, addr, base)
 		wg.Add(1)
 		go func() { defer wg.Done(); pubs[i].connect(ctx, true) }()
 	}
@@ -72,7 +68,7 @@ func (Pub) Client(ctx context.Context, params workload.Params, addr string, e wo
 	if len(subs) > 0 {
 		r.received, r.e2e = drainSubscribers(ctx, subs, r.acked*int64(len(subs)))
 	}
-	r.emit(&c, e)
+	r.emit(c, e)
 	if r.acked == 0 {
 		return fmt.Errorf("no message was acknowledged in %v (%d errors): %w", c.duration, r.failed, r.firstErr)
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/boxtax/boxtax/internal/workload"
+	"github.com/boxtax/boxtax/internal/workload/workloadtest"
 )
 
 // mosquittoChildren lists the mosquitto processes this test process started.
@@ -38,7 +39,8 @@ func serveInBackground(t *testing.T, ctx context.Context, p workload.Params) (st
 	t.Helper()
 	notes := workload.NewServerNotes()
 	served := make(chan error, 1)
-	go func() { served <- (Pub{}).Serve(ctx, p, "127.0.0.1:0", notes) }()
+	sides := workloadtest.Sides(t, Pub{}, p)
+	go func() { served <- sides.Serve(ctx, "127.0.0.1:0", notes) }()
 	select {
 	case addr := <-notes.Listening:
 		return addr, notes, served
@@ -62,7 +64,7 @@ func TestBrokerDiesMidRun(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(fmt.Sprintf("%d clients inflight %d", c.clients, c.inflight), func(t *testing.T) {
-			p, err := workload.Prepare(Pub{}, workload.Params{"broker": "mosquitto", "clients": c.clients, "duration": "2s", "inflight": c.inflight, "subscribers": 1})
+			p, _, err := workload.Prepare(Pub{}, workload.Params{"broker": "mosquitto", "clients": c.clients, "duration": "2s", "inflight": c.inflight, "subscribers": 1})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -74,9 +76,9 @@ func TestBrokerDiesMidRun(t *testing.T) {
 				t.Fatalf("mosquitto children %v, want one", pids)
 			}
 			time.AfterFunc(700*time.Millisecond, func() { _ = syscall.Kill(pids[0], syscall.SIGKILL) })
-			r := &recorder{}
+			r := &workloadtest.Recorder{}
 			start := time.Now()
-			err = (Pub{}).Client(ctx, p, addr, r)
+			err = workloadtest.Sides(t, Pub{}, p).Client(ctx, addr, r)
 			took := time.Since(start)
 			if err != nil {
 				t.Fatalf("Client: %v (some messages were acknowledged before the kill: the run must stand with its errors)", err)
@@ -119,7 +121,7 @@ func TestBrokerDiesMidRun(t *testing.T) {
 // acknowledgement timeout, counting them as errors.
 func TestBrokerStalls(t *testing.T) {
 	requireMosquitto(t)
-	p, err := workload.Prepare(Pub{}, workload.Params{"broker": "mosquitto", "clients": 2, "duration": "1500ms", "inflight": 4})
+	p, _, err := workload.Prepare(Pub{}, workload.Params{"broker": "mosquitto", "clients": 2, "duration": "1500ms", "inflight": 4})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,9 +133,9 @@ func TestBrokerStalls(t *testing.T) {
 		t.Fatalf("mosquitto children %v, want one", pids)
 	}
 	time.AfterFunc(500*time.Millisecond, func() { _ = syscall.Kill(pids[0], syscall.SIGSTOP) })
-	r := &recorder{}
+	r := &workloadtest.Recorder{}
 	start := time.Now()
-	clientErr := (Pub{}).Client(ctx, p, addr, r)
+	clientErr := workloadtest.Sides(t, Pub{}, p).Client(ctx, addr, r)
 	took := time.Since(start)
 	_ = syscall.Kill(pids[0], syscall.SIGCONT)
 	if clientErr != nil {
@@ -160,9 +162,9 @@ func TestNothingListening(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, _ := workload.Prepare(Pub{}, workload.Params{"duration": "1s"})
+	p, _, _ := workload.Prepare(Pub{}, workload.Params{"duration": "1s"})
 	start := time.Now()
-	err = (Pub{}).Client(context.Background(), p, "127.0.0.1:"+port, &recorder{})
+	err = workloadtest.Sides(t, Pub{}, p).Client(context.Background(), "127.0.0.1:"+port, &workloadtest.Recorder{})
 	if err == nil || !strings.Contains(err.Error(), "cannot connect to the broker") {
 		t.Errorf("error %v, want one saying it cannot connect", err)
 	}

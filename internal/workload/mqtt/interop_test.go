@@ -12,6 +12,7 @@ import (
 
 	"github.com/boxtax/boxtax/internal/testenv"
 	"github.com/boxtax/boxtax/internal/workload"
+	"github.com/boxtax/boxtax/internal/workload/workloadtest"
 )
 
 // startSub starts mosquitto_sub printing count messages of topic at qos
@@ -87,12 +88,12 @@ func TestClientToMosquittoSub(t *testing.T) {
 			defer w.conn.Close()
 			const perClient, clients = 150, 2
 			sub, out := startSub(t, m.addr, "boxtax/interop", qos, perClient*clients)
-			p, err := workload.Prepare(Pub{}, workload.Params{"qos": qos, "clients": clients, "messages": perClient, "topic": "boxtax/interop", "payload": 20, "inflight": 4})
+			p, _, err := workload.Prepare(Pub{}, workload.Params{"qos": qos, "clients": clients, "messages": perClient, "topic": "boxtax/interop", "payload": 20, "inflight": 4})
 			if err != nil {
 				t.Fatal(err)
 			}
-			r := &recorder{}
-			if err := (Pub{}).Client(context.Background(), p, m.addr, r); err != nil {
+			r := &workloadtest.Recorder{}
+			if err := workloadtest.Sides(t, Pub{}, p).Client(context.Background(), m.addr, r); err != nil {
 				t.Fatalf("Client: %v", err)
 			}
 			if err := sub.Wait(); err != nil {

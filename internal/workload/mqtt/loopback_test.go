@@ -10,9 +10,6 @@ import (
 	"github.com/boxtax/boxtax/internal/workload/workloadtest"
 )
 
-// recorder keeps what a workload reports.
-type recorder = workloadtest.Recorder
-
 // requireMosquitto returns the mosquitto path, skipping when it is absent
 // (failing in CI, which installs it).
 func requireMosquitto(t *testing.T) string {
@@ -46,12 +43,12 @@ func TestLoopback(t *testing.T) {
 			if strings.HasPrefix(c.name, "mosquitto") {
 				requireMosquitto(t)
 			}
-			p, err := workload.Prepare(Pub{}, c.params)
+			p, _, err := workload.Prepare(Pub{}, c.params)
 			if err != nil {
 				t.Fatal(err)
 			}
-			r := &recorder{}
-			if err := (Pub{}).Run(context.Background(), p, workload.Env{}, r); err != nil {
+			r := &workloadtest.Recorder{}
+			if err := workload.Run(context.Background(), Pub{}, p, workload.Env{}, r); err != nil {
 				t.Fatalf("Run: %v", err)
 			}
 			t.Logf("samples %v notes %v", r.Samples, r.Notes)
@@ -78,7 +75,7 @@ func TestBadParameters(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.want, func(t *testing.T) {
-			_, err := workload.Prepare(Pub{}, c.params)
+			_, _, err := workload.Prepare(Pub{}, c.params)
 			if err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Errorf("error %v, want one saying %q", err, c.want)
 			}
@@ -89,12 +86,12 @@ func TestBadParameters(t *testing.T) {
 // TestManyClientsThroughThePoller runs more one-at-a-time clients than
 // get a thread each.
 func TestManyClientsThroughThePoller(t *testing.T) {
-	p, err := workload.Prepare(Pub{}, workload.Params{"broker": "embedded", "clients": 300, "duration": "300ms"})
+	p, _, err := workload.Prepare(Pub{}, workload.Params{"broker": "embedded", "clients": 300, "duration": "300ms"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &recorder{}
-	if err := (Pub{}).Run(context.Background(), p, workload.Env{}, r); err != nil {
+	r := &workloadtest.Recorder{}
+	if err := workload.Run(context.Background(), Pub{}, p, workload.Env{}, r); err != nil {
 		t.Fatal(err)
 	}
 	if r.One(t, "errors") != 0 || r.One(t, "msgs_per_s") <= 0 {

@@ -14,16 +14,13 @@ import (
 // connection.
 const brokerStartTimeout = 15 * time.Second
 
-// Serve implements workload.ClientServer: it starts the broker at addr (the
+// Serve implements workload.Sides: it starts the broker at addr (the
 // real mosquitto, or the embedded one), says NoteListening once it accepts
 // MQTT connections, and keeps it until the client's session is over (the
 // client publishes to controlTopic at its end), the broker dies, or ctx
 // ends. It stops and reaps the broker in every case.
-func (Pub) Serve(ctx context.Context, p workload.Params, addr string, e workload.Emitter) error {
-	c, err := parse(p)
-	if err != nil {
-		return err
-	}
+func (c *config) Serve(ctx context.Context, addr string, e workload.Emitter) error {
+	var err error
 	path := ""
 	if c.broker != brokerEmbedded {
 		path = findMosquitto()

@@ -31,18 +31,7 @@ func (Pub) Info() workload.Info {
 		Name:     "mqtt.pub",
 		Summary:  "MQTT publishers outside the environment against a broker in it (the real mosquitto), as mqtt-benchmark: messages/s, publish-to-acknowledgement and publish-to-subscriber latency",
 		SeedTool: "krylovsk/mqtt-benchmark against mosquitto",
-		Params: []workload.Param{
-			{Name: "broker", Default: brokerAuto, Description: "auto: the real mosquitto when it is installed (looked up on PATH, /usr/sbin, /usr/local/sbin), else the embedded Go broker; mosquitto: mosquitto or an error; embedded: the embedded broker"},
-			{Name: "clients", Default: 1, Description: "publisher clients, each with a connection of its own (mqtt-benchmark -clients)"},
-			{Name: "qos", Default: 1, Description: "QoS of every publish: 0, 1 or 2 (mqtt-benchmark -qos)"},
-			{Name: "payload", Default: 100, Description: "payload bytes per message (mqtt-benchmark -size); at least 8 with subscribers, which read a time stamp from it"},
-			{Name: "duration", Default: "5s", Description: "how long each client publishes; with messages set, the longest it may take"},
-			{Name: "messages", Default: 0, Description: "messages per client (mqtt-benchmark -count); 0: as many as the duration allows"},
-			{Name: "rate", Default: 0, Description: "messages per second per client; 0: unbounded, as the seed"},
-			{Name: "inflight", Default: 1, Description: "unacknowledged QoS 1/2 publishes a client may have; 1 waits for each acknowledgement before the next publish, as mqtt-benchmark does"},
-			{Name: "subscribers", Default: 0, Description: "subscriber clients, each receiving every message, for the end-to-end latency"},
-			{Name: "topic", Default: "boxtax/bench", Description: "the topic every client publishes to (mqtt-benchmark -topic)"},
-		},
+		Params:   workload.Declared(&config{}),
 		Metrics: []workload.Metric{
 			{Name: "msgs_per_s", Unit: "msg/s", Label: "MQTT msg/s", HigherIsBetter: true,
 				Description: "acknowledged messages of all clients divided by the wall time from the first publish to the last acknowledgement (QoS 0: to the answer of a ping after the last publish)"},
@@ -74,6 +63,7 @@ func (Pub) Info() workload.Info {
 type config struct {
 	broker      string
 	clients     int
+	qosParam    int
 	qos         byte
 	payload     int
 	duration    time.Duration
@@ -87,84 +77,71 @@ type config struct {
 // controlTopic carries the client's end-of-session message to the server.
 const controlTopic = "boxtax/control/end"
 
-// Validate checks p, already merged with the defaults, without running.
-func (Pub) Validate(p workload.Params) error { _, err := parse(p); return err }
-
-func parse(p workload.Params) (config, error) {
-	var c config
-	var err error
-	if c.broker, err = p.String("broker"); err != nil {
-		return c, err
-	}
-	if c.clients, err = p.Int("clients"); err != nil {
-		return c, err
-	}
-	qos, err := p.Int("qos")
-	if err != nil {
-		return c, err
-	}
-	payload, err := p.Bytes("payload")
-	if err != nil {
-		return c, err
-	}
-	if c.duration, err = p.Duration("duration"); err != nil {
-		return c, err
-	}
-	if c.messages, err = p.Int("messages"); err != nil {
-		return c, err
-	}
-	if c.rate, err = p.Float("rate"); err != nil {
-		return c, err
-	}
-	if c.inflight, err = p.Int("inflight"); err != nil {
-		return c, err
-	}
-	if c.subscribers, err = p.Int("subscribers"); err != nil {
-		return c, err
-	}
-	if c.topic, err = p.String("topic"); err != nil {
-		return c, err
-	}
-	c.payload = int(payload)
-	switch {
-	case c.broker != brokerAuto && c.broker != brokerMosquitto && c.broker != brokerEmbedded:
-		return c, fmt.Errorf("parameter broker: %q is not auto, mosquitto or embedded", c.broker)
-	case c.clients < 1 || c.clients > 5000:
-		return c, fmt.Errorf("parameter clients: %d must be 1 to 5000", c.clients)
-	case qos < 0 || qos > 2:
-		return c, fmt.Errorf("parameter qos: %d is not 0, 1 or 2", qos)
-	case c.payload < 0 || c.payload > 1<<20:
-		return c, fmt.Errorf("parameter payload: %d bytes must be 0 to 1 MiB", c.payload)
-	case c.duration <= 0:
-		return c, fmt.Errorf("parameter duration: %v must be positive, e.g. 5s", c.duration)
-	case c.messages < 0:
-		return c, fmt.Errorf("parameter messages: %d must be 0 (as many as the duration allows) or more", c.messages)
-	case c.rate < 0:
-		return c, fmt.Errorf("parameter rate: %v must be 0 (unbounded) or more messages per second", c.rate)
-	case c.inflight < 1 || c.inflight > 65535:
-		return c, fmt.Errorf("parameter inflight: %d must be 1 to 65535", c.inflight)
-	case c.subscribers < 0 || c.subscribers > 1000:
-		return c, fmt.Errorf("parameter subscribers: %d must be 0 to 1000", c.subscribers)
-	case c.subscribers > 0 && c.payload < 8:
-		return c, fmt.Errorf("parameter payload: %d bytes is too small for subscribers, which read an 8-byte time stamp from it; use 8 or more", c.payload)
-	case c.topic == "" || strings.ContainsAny(c.topic, "+#\x00") || strings.HasPrefix(c.topic, "$") || strings.HasPrefix(c.topic, "boxtax/control"):
-		return c, fmt.Errorf("parameter topic: %q must be a topic name without wildcards (+, #), not starting with $ or boxtax/control", c.topic)
-	}
-	c.qos = byte(qos)
-	if c.broker == brokerMosquitto && findMosquitto() == "" {
-		return c, fmt.Errorf("parameter broker: mosquitto is not installed here (looked on PATH and in %s): install it (apt-get install mosquitto) or use broker: auto or embedded", strings.Join(mosquittoDirs, ", "))
-	}
-	return c, nil
+// Declare implements workload.Declarer.
+func (c *config) Declare(d *workload.Decl) {
+	d.String(&c.broker, "broker", brokerAuto, "auto: the real mosquitto when it is installed (looked up on PATH, /usr/sbin, /usr/local/sbin), else the embedded Go broker; mosquitto: mosquitto or an error; embedded: the embedded broker")
+	d.Int(&c.clients, "clients", 1, "publisher clients, each with a connection of its own (mqtt-benchmark -clients)")
+	d.Int(&c.qosParam, "qos", 1, "QoS of every publish: 0, 1 or 2 (mqtt-benchmark -qos)")
+	d.ByteCount(&c.payload, "payload", 100, "payload bytes per message (mqtt-benchmark -size); at least 8 with subscribers, which read a time stamp from it")
+	d.Duration(&c.duration, "duration", 5*time.Second, "how long each client publishes; with messages set, the longest it may take")
+	d.Int(&c.messages, "messages", 0, "messages per client (mqtt-benchmark -count); 0: as many as the duration allows")
+	d.Float(&c.rate, "rate", 0, "messages per second per client; 0: unbounded, as the seed")
+	d.Int(&c.inflight, "inflight", 1, "unacknowledged QoS 1/2 publishes a client may have; 1 waits for each acknowledgement before the next publish, as mqtt-benchmark does")
+	d.Int(&c.subscribers, "subscribers", 0, "subscriber clients, each receiving every message, for the end-to-end latency")
+	d.String(&c.topic, "topic", "boxtax/bench", "the topic every client publishes to (mqtt-benchmark -topic)")
 }
 
-// Protocols implements workload.ClientServer.
-func (Pub) Protocols(workload.Params) []string { return []string{"tcp"} }
+// config keeps these optional abilities (checked by the compiler).
+var _ workload.Requirer = (*config)(nil)
+
+// Check implements workload.Checker.
+func (c *config) Check() error {
+	switch {
+	case c.broker != brokerAuto && c.broker != brokerMosquitto && c.broker != brokerEmbedded:
+		return fmt.Errorf("parameter broker: %q is not auto, mosquitto or embedded", c.broker)
+	case c.clients < 1 || c.clients > 5000:
+		return fmt.Errorf("parameter clients: %d must be 1 to 5000", c.clients)
+	case c.qosParam < 0 || c.qosParam > 2:
+		return fmt.Errorf("parameter qos: %d is not 0, 1 or 2", c.qosParam)
+	case c.payload < 0 || c.payload > 1<<20:
+		return fmt.Errorf("parameter payload: %d bytes must be 0 to 1 MiB", c.payload)
+	case c.duration <= 0:
+		return fmt.Errorf("parameter duration: %v must be positive, e.g. 5s", c.duration)
+	case c.messages < 0:
+		return fmt.Errorf("parameter messages: %d must be 0 (as many as the duration allows) or more", c.messages)
+	case c.rate < 0:
+		return fmt.Errorf("parameter rate: %v must be 0 (unbounded) or more messages per second", c.rate)
+	case c.inflight < 1 || c.inflight > 65535:
+		return fmt.Errorf("parameter inflight: %d must be 1 to 65535", c.inflight)
+	case c.subscribers < 0 || c.subscribers > 1000:
+		return fmt.Errorf("parameter subscribers: %d must be 0 to 1000", c.subscribers)
+	case c.subscribers > 0 && c.payload < 8:
+		return fmt.Errorf("parameter payload: %d bytes is too small for subscribers, which read an 8-byte time stamp from it; use 8 or more", c.payload)
+	case c.topic == "" || strings.ContainsAny(c.topic, "+#\x00") || strings.HasPrefix(c.topic, "$") || strings.HasPrefix(c.topic, "boxtax/control"):
+		return fmt.Errorf("parameter topic: %q must be a topic name without wildcards (+, #), not starting with $ or boxtax/control", c.topic)
+	}
+	c.qos = byte(c.qosParam)
+	if c.broker == brokerMosquitto && findMosquitto() == "" {
+		return fmt.Errorf("parameter broker: mosquitto is not installed here (looked on PATH and in %s): install it (apt-get install mosquitto) or use broker: auto or embedded", strings.Join(mosquittoDirs, ", "))
+	}
+	return nil
+}
+
+func parse(p workload.Params) (*config, error) { return workload.Parse(p, &config{}) }
+
+// Configure implements workload.Workload.
+func (Pub) Configure(p workload.Params) (workload.Config, error) { return parse(p) }
+
+// ConfigureSides implements workload.ClientServer.
+func (Pub) ConfigureSides(p workload.Params) (workload.Sides, error) { return parse(p) }
+
+// Protocols implements workload.Sides.
+func (*config) Protocols() []string { return []string{"tcp"} }
 
 // Requirements implements workload.Requirer: the host's mosquitto, so the
 // very binary that runs natively runs in the container.
-func (Pub) Requirements(p workload.Params) workload.Requirements {
-	c, err := parse(p)
-	if err != nil || c.broker == brokerEmbedded {
+func (c *config) Requirements() workload.Requirements {
+	if c.broker == brokerEmbedded {
 		return workload.Requirements{}
 	}
 	if path := findMosquitto(); path != "" {
@@ -193,8 +170,8 @@ func findMosquitto() string {
 	return ""
 }
 
-// Run implements workload.Workload: broker and clients in this process's
+// Run implements workload.Config: broker and clients in this process's
 // care over loopback.
-func (w Pub) Run(ctx context.Context, p workload.Params, _ workload.Env, e workload.Emitter) error {
-	return workload.RunLoopback(context.WithValue(ctx, inProcessKey{}, true), w, p, e)
+func (c *config) Run(ctx context.Context, _ workload.Env, e workload.Emitter) error {
+	return workload.RunLoopback(context.WithValue(ctx, inProcessKey{}, true), c, e)
 }

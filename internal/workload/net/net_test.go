@@ -5,38 +5,13 @@ import (
 	"net"
 	"runtime"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/boxtax/boxtax/internal/workload"
 	wnet "github.com/boxtax/boxtax/internal/workload/net"
+	"github.com/boxtax/boxtax/internal/workload/workloadtest"
 )
-
-// recorder keeps what a workload reports.
-type recorder struct {
-	mu      sync.Mutex
-	samples map[string]float64
-	notes   map[string]string
-}
-
-func (r *recorder) Sample(m string, v float64) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.samples == nil {
-		r.samples = map[string]float64{}
-	}
-	r.samples[m] = v
-}
-
-func (r *recorder) Note(k, v string) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.notes == nil {
-		r.notes = map[string]string{}
-	}
-	r.notes[k] = v
-}
 
 // TestLoopback runs both sides of every workload over loopback in each of
 // its modes and checks the figures are plausible.
@@ -45,16 +20,16 @@ func TestLoopback(t *testing.T) {
 		name   string
 		w      workload.ClientServer
 		params workload.Params
-		check  func(t *testing.T, r *recorder)
+		check  func(t *testing.T, r *workloadtest.Recorder)
 	}{
 		{"tcp in", wnet.TCP{}, workload.Params{"duration": "300ms"}, mbitAbove(100)},
 		{"tcp out 3 streams", wnet.TCP{}, workload.Params{"duration": "300ms", "direction": "out", "streams": 3}, mbitAbove(100)},
 		{"tcp small buffer and window", wnet.TCP{}, workload.Params{"duration": "200ms", "buffer": "1KiB", "window": "256KiB"}, mbitAbove(1)},
-		{"udp in paced", wnet.UDP{}, workload.Params{"duration": "300ms", "rate": "20mbit"}, func(t *testing.T, r *recorder) {
-			if v := r.samples["mbit_per_s"]; v < 15 || v > 22 {
+		{"udp in paced", wnet.UDP{}, workload.Params{"duration": "300ms", "rate": "20mbit"}, func(t *testing.T, r *workloadtest.Recorder) {
+			if v := r.Last("mbit_per_s"); v < 15 || v > 22 {
 				t.Errorf("paced at 20mbit, got %.2f Mbit/s", v)
 			}
-			if r.notes["datagrams_received"] == "" {
+			if r.Notes["datagrams_received"] == "" {
 				t.Error("no datagrams_received note")
 			}
 		}},
@@ -64,40 +39,40 @@ func TestLoopback(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			p, err := workload.Prepare(c.w, c.params)
+			p, _, err := workload.Prepare(c.w, c.params)
 			if err != nil {
 				t.Fatal(err)
 			}
-			r := &recorder{}
-			if err := c.w.Run(context.Background(), p, workload.Env{}, r); err != nil {
+			r := &workloadtest.Recorder{}
+			if err := workload.Run(context.Background(), c.w, p, workload.Env{}, r); err != nil {
 				t.Fatalf("Run: %v", err)
 			}
 			for _, m := range c.w.Info().Metrics {
-				if _, ok := r.samples[m.Name]; !ok {
+				if _, ok := r.Samples[m.Name]; !ok {
 					t.Errorf("metric %s not reported", m.Name)
 				}
 			}
 			c.check(t, r)
 			// Every server ends with its client's session, by itself.
-			if v, stopped := r.notes["server.stopped"]; stopped {
+			if v, stopped := r.Notes["server.stopped"]; stopped {
 				t.Errorf("the server had to be stopped: %s", v)
 			}
-			t.Logf("samples %v notes %v", r.samples, r.notes)
+			t.Logf("samples %v notes %v", r.Samples, r.Notes)
 		})
 	}
 }
 
-func mbitAbove(min float64) func(*testing.T, *recorder) {
-	return func(t *testing.T, r *recorder) {
-		if v := r.samples["mbit_per_s"]; v < min {
+func mbitAbove(min float64) func(*testing.T, *workloadtest.Recorder) {
+	return func(t *testing.T, r *workloadtest.Recorder) {
+		if v := r.Last("mbit_per_s"); v < min {
 			t.Errorf("%.1f Mbit/s over loopback, want more than %.0f", v, min)
 		}
 	}
 }
 
-func rttBelow(maxUs float64) func(*testing.T, *recorder) {
-	return func(t *testing.T, r *recorder) {
-		s := r.samples
+func rttBelow(maxUs float64) func(*testing.T, *workloadtest.Recorder) {
+	return func(t *testing.T, r *workloadtest.Recorder) {
+		s := r.LastSamples()
 		if !(s["rtt_p50_us"] > 0 && s["rtt_p50_us"] <= s["rtt_p99_us"] && s["rtt_mean_us"] < maxUs && s["transactions_per_s"] > 1e6/maxUs) {
 			t.Errorf("implausible round trips: %v", s)
 		}
@@ -118,7 +93,7 @@ func TestBadParameters(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.w.Info().Name+" "+c.want, func(t *testing.T) {
-			_, err := workload.Prepare(c.w, c.params)
+			_, _, err := workload.Prepare(c.w, c.params)
 			if err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Errorf("error %v, want one saying %q", err, c.want)
 			}
@@ -132,8 +107,8 @@ func TestPortInUseSaysSo(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ln.Close()
-	p, _ := workload.Prepare(wnet.TCP{}, nil)
-	err = wnet.TCP{}.Serve(context.Background(), p, ln.Addr().String(), &recorder{})
+	p, _, _ := workload.Prepare(wnet.TCP{}, nil)
+	err = workloadtest.Sides(t, wnet.TCP{}, p).Serve(context.Background(), ln.Addr().String(), &workloadtest.Recorder{})
 	if err == nil || !strings.Contains(err.Error(), "in use by another program") {
 		t.Errorf("error %v, want one saying the port is in use", err)
 	}
@@ -142,13 +117,14 @@ func TestPortInUseSaysSo(t *testing.T) {
 // TestServerIgnoresStrangers: a connection that is not a boxtax client does
 // not take the server's one session.
 func TestServerIgnoresStrangers(t *testing.T) {
-	p, _ := workload.Prepare(wnet.RR{}, workload.Params{"duration": "100ms"})
-	r := &recorder{}
+	p, _, _ := workload.Prepare(wnet.RR{}, workload.Params{"duration": "100ms"})
+	r := &workloadtest.Recorder{}
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	addr := make(chan string, 1)
 	served := make(chan error, 1)
-	go func() { served <- wnet.RR{}.Serve(ctx, p, "127.0.0.1:0", listenNote{addr}) }()
+	sides := workloadtest.Sides(t, wnet.RR{}, p)
+	go func() { served <- sides.Serve(ctx, "127.0.0.1:0", listenNote{addr}) }()
 	a := <-addr
 	stranger, err := net.Dial("tcp4", a)
 	if err != nil {
@@ -156,7 +132,7 @@ func TestServerIgnoresStrangers(t *testing.T) {
 	}
 	stranger.Write([]byte("GET / HTTP/1.0\r\n\r\n"))
 	stranger.Close()
-	if err := (wnet.RR{}).Client(ctx, p, a, r); err != nil {
+	if err := sides.Client(ctx, a, r); err != nil {
 		t.Fatalf("client after a stranger: %v", err)
 	}
 	if err := <-served; err != nil {
@@ -179,12 +155,12 @@ func (l listenNote) Note(k, v string) {
 func TestRRInOneProcessWithOneP(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
 	for _, proto := range []string{"tcp", "udp"} {
-		rec := &recorder{}
+		rec := &workloadtest.Recorder{}
 		p := workload.Params{"protocol": proto, "size": 1, "duration": "300ms"}
-		if err := (wnet.RR{}).Run(context.Background(), p, workload.Env{}, rec); err != nil {
+		if err := workload.Run(context.Background(), wnet.RR{}, p, workload.Env{}, rec); err != nil {
 			t.Fatalf("%s: %v", proto, err)
 		}
-		if n := rec.samples["transactions_per_s"]; n < 100 {
+		if n := rec.Last("transactions_per_s"); n < 100 {
 			t.Errorf("%s: %.0f transactions/s with one P, want at least 100", proto, n)
 		}
 	}

@@ -31,11 +31,7 @@ func (RR) Info() workload.Info {
 		Name:     "net.rr",
 		Summary:  "request-response round trips over TCP or UDP, as netperf TCP_RR and UDP_RR",
 		SeedTool: "netperf TCP_RR / UDP_RR",
-		Params: []workload.Param{
-			{Name: "protocol", Default: "tcp", Description: "tcp (one connection, as TCP_RR) or udp (as UDP_RR)"},
-			{Name: "size", Default: 1, Description: "bytes in each request and each response (netperf -r)"},
-			{Name: "duration", Default: "5s", Description: "how long the client makes transactions (netperf -l)"},
-		},
+		Params:   workload.Declared(&rrConfig{}),
 		Metrics: []workload.Metric{
 			{Name: "transactions_per_s", Unit: "transactions/s", Label: "trans/s", HigherIsBetter: true,
 				Description: "completed request-response transactions divided by the client's wall time (netperf's transaction rate)"},
@@ -49,9 +45,9 @@ func (RR) Info() workload.Info {
 	}
 }
 
-// Protocols implements workload.ClientServer: the control connection is TCP.
-func (RR) Protocols(p workload.Params) []string {
-	if proto, _ := p.String("protocol"); proto == "udp" {
+// Protocols implements workload.Sides: the control connection is TCP.
+func (c *rrConfig) Protocols() []string {
+	if c.protocol == "udp" {
 		return []string{"tcp", "udp"}
 	}
 	return []string{"tcp"}
@@ -63,35 +59,37 @@ type rrConfig struct {
 	duration time.Duration
 }
 
-// Validate checks p, already merged with the defaults, without running.
-func (RR) Validate(p workload.Params) error { _, err := parseRR(p); return err }
-
-func parseRR(p workload.Params) (rrConfig, error) {
-	var c rrConfig
-	var err error
-	if c.protocol, err = p.String("protocol"); err != nil {
-		return c, err
-	}
-	if c.size, err = p.Int("size"); err != nil {
-		return c, err
-	}
-	if c.duration, err = p.Duration("duration"); err != nil {
-		return c, err
-	}
-	switch {
-	case c.protocol != "tcp" && c.protocol != "udp":
-		return c, fmt.Errorf("parameter protocol: %q is not tcp or udp", c.protocol)
-	case c.size < 1 || c.size > 65507:
-		return c, fmt.Errorf("parameter size: %d must be 1 to 65507 bytes", c.size)
-	case c.duration <= 0:
-		return c, fmt.Errorf("parameter duration: %v must be positive, e.g. 5s", c.duration)
-	}
-	return c, nil
+// Declare implements workload.Declarer.
+func (c *rrConfig) Declare(d *workload.Decl) {
+	d.String(&c.protocol, "protocol", "tcp", "tcp (one connection, as TCP_RR) or udp (as UDP_RR)")
+	d.Int(&c.size, "size", 1, "bytes in each request and each response (netperf -r)")
+	d.Duration(&c.duration, "duration", 5*time.Second, "how long the client makes transactions (netperf -l)")
 }
 
-// Run implements workload.Workload: server and client in this process over loopback.
-func (w RR) Run(ctx context.Context, p workload.Params, _ workload.Env, e workload.Emitter) error {
-	return workload.RunLoopback(context.WithValue(ctx, inProcessKey{}, true), w, p, e)
+// Check implements workload.Checker.
+func (c *rrConfig) Check() error {
+	switch {
+	case c.protocol != "tcp" && c.protocol != "udp":
+		return fmt.Errorf("parameter protocol: %q is not tcp or udp", c.protocol)
+	case c.size < 1 || c.size > 65507:
+		return fmt.Errorf("parameter size: %d must be 1 to 65507 bytes", c.size)
+	case c.duration <= 0:
+		return fmt.Errorf("parameter duration: %v must be positive, e.g. 5s", c.duration)
+	}
+	return nil
+}
+
+func parseRR(p workload.Params) (*rrConfig, error) { return workload.Parse(p, &rrConfig{}) }
+
+// Configure implements workload.Workload.
+func (RR) Configure(p workload.Params) (workload.Config, error) { return parseRR(p) }
+
+// ConfigureSides implements workload.Sides.
+func (RR) ConfigureSides(p workload.Params) (workload.Sides, error) { return parseRR(p) }
+
+// Run implements workload.Config: server and client in this process over loopback.
+func (c *rrConfig) Run(ctx context.Context, _ workload.Env, e workload.Emitter) error {
+	return workload.RunLoopback(context.WithValue(ctx, inProcessKey{}, true), c, e)
 }
 
 // inProcessKey marks the context of a server and a client run in one
@@ -128,13 +126,9 @@ func roundTripSocket(ctx context.Context, conn socketConn) (*sockfd.Socket, erro
 	return sock, nil
 }
 
-// Serve implements workload.ClientServer: it answers every request until
+// Serve implements workload.Sides: it answers every request until
 // the client ends the session.
-func (RR) Serve(ctx context.Context, p workload.Params, addr string, e workload.Emitter) error {
-	c, err := parseRR(p)
-	if err != nil {
-		return err
-	}
+func (c *rrConfig) Serve(ctx context.Context, addr string, e workload.Emitter) error {
 	s, ctl, end, err := serveSession(ctx, addr, c.protocol == "udp", e)
 	if err != nil {
 		return err
@@ -219,12 +213,8 @@ func echoUDP(sock *sockfd.Socket, size int, stopping *atomic.Bool) int64 {
 // counts the transaction as lost and sends the next request.
 const udpRRTimeout = 200 * time.Millisecond
 
-// Client implements workload.ClientServer.
-func (RR) Client(ctx context.Context, p workload.Params, addr string, e workload.Emitter) error {
-	c, err := parseRR(p)
-	if err != nil {
-		return err
-	}
+// Client implements workload.Sides.
+func (c *rrConfig) Client(ctx context.Context, addr string, e workload.Emitter) error {
 	cs, err := connect(ctx, addr)
 	if err != nil {
 		return err
@@ -261,7 +251,7 @@ func (RR) Client(ctx context.Context, p workload.Params, addr string, e workload
 	rtts := new(latency.Histogram)
 	var elapsed time.Duration
 	var lost int64
-	sockfd.OnLockedThread(func() { elapsed, lost, err = transact(sock, c, rtts) })
+	sockfd.OnLockedThread(func() { elapsed, lost, err = transact(sock, *c, rtts) })
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}

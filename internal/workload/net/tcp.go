@@ -34,13 +34,7 @@ func (TCP) Info() workload.Info {
 		Name:     "net.tcp",
 		Summary:  "bulk TCP bandwidth between a server in the environment and a client outside it, as iperf",
 		SeedTool: "iperf / iperf3 (TCP)",
-		Params: []workload.Param{
-			{Name: "duration", Default: "5s", Description: "how long the sender sends (iperf -t)"},
-			{Name: "streams", Default: 1, Description: "parallel TCP connections (iperf -P)"},
-			{Name: "direction", Default: dirIn, Description: "in: the client sends and the environment receives (the seeds' iperf server in the container); out: the environment sends (iperf client in the container, iperf3 -R)"},
-			{Name: "buffer", Default: "128KiB", Description: "bytes per write and per read (iperf -l)"},
-			{Name: "window", Default: "0", Description: "socket send and receive buffer size (iperf -w); 0 leaves the kernel's autotuning"},
-		},
+		Params:   workload.Declared(&tcpConfig{}),
 		Metrics: []workload.Metric{
 			{Name: "mbit_per_s", Unit: "Mbit/s", Label: "TCP Mbit/s", HigherIsBetter: true,
 				Description: "payload bits received by the receiving side divided by the time from its first byte to its last, over all streams (10^6 bits/s)"},
@@ -48,8 +42,8 @@ func (TCP) Info() workload.Info {
 	}
 }
 
-// Protocols implements workload.ClientServer.
-func (TCP) Protocols(workload.Params) []string { return []string{"tcp"} }
+// Protocols implements workload.Sides.
+func (*tcpConfig) Protocols() []string { return []string{"tcp"} }
 
 type tcpConfig struct {
 	duration  time.Duration
@@ -57,46 +51,44 @@ type tcpConfig struct {
 	direction string
 	buffer    int
 	window    int
+
+	bufferBytes, windowBytes int64
 }
 
-// Validate checks p, already merged with the defaults, without running.
-func (TCP) Validate(p workload.Params) error { _, err := parseTCP(p); return err }
+// Declare implements workload.Declarer.
+func (c *tcpConfig) Declare(d *workload.Decl) {
+	d.Duration(&c.duration, "duration", 5*time.Second, "how long the sender sends (iperf -t)")
+	d.Int(&c.streams, "streams", 1, "parallel TCP connections (iperf -P)")
+	d.String(&c.direction, "direction", dirIn, "in: the client sends and the environment receives (the seeds' iperf server in the container); out: the environment sends (iperf client in the container, iperf3 -R)")
+	d.Bytes(&c.bufferBytes, "buffer", 128<<10, "bytes per write and per read (iperf -l)")
+	d.Bytes(&c.windowBytes, "window", 0, "socket send and receive buffer size (iperf -w); 0 leaves the kernel's autotuning")
+}
 
-func parseTCP(p workload.Params) (tcpConfig, error) {
-	var c tcpConfig
-	var err error
-	if c.duration, err = p.Duration("duration"); err != nil {
-		return c, err
-	}
-	if c.streams, err = p.Int("streams"); err != nil {
-		return c, err
-	}
-	if c.direction, err = p.String("direction"); err != nil {
-		return c, err
-	}
-	buf, err := p.Bytes("buffer")
-	if err != nil {
-		return c, err
-	}
-	win, err := p.Bytes("window")
-	if err != nil {
-		return c, err
-	}
-	c.buffer, c.window = int(buf), int(win)
+// Check implements workload.Checker.
+func (c *tcpConfig) Check() error {
+	c.buffer, c.window = int(c.bufferBytes), int(c.windowBytes)
 	switch {
 	case c.duration <= 0:
-		return c, fmt.Errorf("parameter duration: %v must be positive, e.g. 5s", c.duration)
+		return fmt.Errorf("parameter duration: %v must be positive, e.g. 5s", c.duration)
 	case c.streams < 1 || c.streams > 128:
-		return c, fmt.Errorf("parameter streams: %d must be 1 to 128", c.streams)
+		return fmt.Errorf("parameter streams: %d must be 1 to 128", c.streams)
 	case c.direction != dirIn && c.direction != dirOut:
-		return c, fmt.Errorf("parameter direction: %q is not in (the environment receives) or out (the environment sends)", c.direction)
+		return fmt.Errorf("parameter direction: %q is not in (the environment receives) or out (the environment sends)", c.direction)
 	case c.buffer < 1 || c.buffer > 64<<20:
-		return c, fmt.Errorf("parameter buffer: %d bytes must be 1 B to 64 MiB", c.buffer)
+		return fmt.Errorf("parameter buffer: %d bytes must be 1 B to 64 MiB", c.buffer)
 	case c.window < 0:
-		return c, fmt.Errorf("parameter window: %d must be 0 (kernel default) or more", c.window)
+		return fmt.Errorf("parameter window: %d must be 0 (kernel default) or more", c.window)
 	}
-	return c, nil
+	return nil
 }
+
+func parseTCP(p workload.Params) (*tcpConfig, error) { return workload.Parse(p, &tcpConfig{}) }
+
+// Configure implements workload.Workload.
+func (TCP) Configure(p workload.Params) (workload.Config, error) { return parseTCP(p) }
+
+// ConfigureSides implements workload.Sides.
+func (TCP) ConfigureSides(p workload.Params) (workload.Sides, error) { return parseTCP(p) }
 
 // received is what a receiver counted: bytes, and the times of its first
 // and last byte.
@@ -105,17 +97,13 @@ type received struct {
 	ElapsedNs int64 `json:"elapsed_ns"` // first byte to last byte
 }
 
-// Run implements workload.Workload: server and client in this process over loopback.
-func (w TCP) Run(ctx context.Context, p workload.Params, _ workload.Env, e workload.Emitter) error {
-	return workload.RunLoopback(ctx, w, p, e)
+// Run implements workload.Config: server and client in this process over loopback.
+func (c *tcpConfig) Run(ctx context.Context, _ workload.Env, e workload.Emitter) error {
+	return workload.RunLoopback(ctx, c, e)
 }
 
-// Serve implements workload.ClientServer.
-func (TCP) Serve(ctx context.Context, p workload.Params, addr string, e workload.Emitter) error {
-	c, err := parseTCP(p)
-	if err != nil {
-		return err
-	}
+// Serve implements workload.Sides.
+func (c *tcpConfig) Serve(ctx context.Context, addr string, e workload.Emitter) error {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procsFor(c.streams)))
 	s, ctl, end, err := serveSession(ctx, addr, false, e)
 	if err != nil {
@@ -150,12 +138,8 @@ func (TCP) Serve(ctx context.Context, p workload.Params, addr string, e workload
 	return ctx.Err()
 }
 
-// Client implements workload.ClientServer.
-func (TCP) Client(ctx context.Context, p workload.Params, addr string, e workload.Emitter) error {
-	c, err := parseTCP(p)
-	if err != nil {
-		return err
-	}
+// Client implements workload.Sides.
+func (c *tcpConfig) Client(ctx context.Context, addr string, e workload.Emitter) error {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procsFor(c.streams)))
 	cs, err := connect(ctx, addr)
 	if err != nil {

@@ -25,12 +25,7 @@ func (UDP) Info() workload.Info {
 		Name:     "net.udp",
 		Summary:  "UDP datagrams at a target rate or flat out: achieved bandwidth, loss and jitter, as iperf -u",
 		SeedTool: "iperf / iperf3 -u",
-		Params: []workload.Param{
-			{Name: "duration", Default: "5s", Description: "how long the sender sends (iperf -t)"},
-			{Name: "rate", Default: "0", Description: "target sending rate of UDP payload, e.g. 90mbit (iperf -b); 0 sends flat out"},
-			{Name: "size", Default: 1470, Description: "UDP payload bytes per datagram (iperf -l), 28 to 65507"},
-			{Name: "direction", Default: dirIn, Description: "in: the client sends and the environment receives; out: the environment sends (iperf3 -R)"},
-		},
+		Params:   workload.Declared(&udpConfig{}),
 		Metrics: []workload.Metric{
 			{Name: "mbit_per_s", Unit: "Mbit/s", Label: "UDP Mbit/s", HigherIsBetter: true,
 				Description: "UDP payload bits that arrived divided by the sender's sending time (10^6 bits/s)"},
@@ -42,8 +37,8 @@ func (UDP) Info() workload.Info {
 	}
 }
 
-// Protocols implements workload.ClientServer: the control connection is TCP.
-func (UDP) Protocols(workload.Params) []string { return []string{"tcp", "udp"} }
+// Protocols implements workload.Sides: the control connection is TCP.
+func (*udpConfig) Protocols() []string { return []string{"tcp", "udp"} }
 
 type udpConfig struct {
 	duration  time.Duration
@@ -52,34 +47,34 @@ type udpConfig struct {
 	direction string
 }
 
-// Validate checks p, already merged with the defaults, without running.
-func (UDP) Validate(p workload.Params) error { _, err := parseUDP(p); return err }
+// Declare implements workload.Declarer.
+func (c *udpConfig) Declare(d *workload.Decl) {
+	d.Duration(&c.duration, "duration", 5*time.Second, "how long the sender sends (iperf -t)")
+	d.BitRate(&c.rateBits, "rate", "0", "target sending rate of UDP payload, e.g. 90mbit (iperf -b); 0 sends flat out")
+	d.Int(&c.size, "size", 1470, "UDP payload bytes per datagram (iperf -l), 28 to 65507")
+	d.String(&c.direction, "direction", dirIn, "in: the client sends and the environment receives; out: the environment sends (iperf3 -R)")
+}
 
-func parseUDP(p workload.Params) (udpConfig, error) {
-	var c udpConfig
-	var err error
-	if c.duration, err = p.Duration("duration"); err != nil {
-		return c, err
-	}
-	if c.rateBits, err = p.BitRate("rate"); err != nil {
-		return c, err
-	}
-	if c.size, err = p.Int("size"); err != nil {
-		return c, err
-	}
-	if c.direction, err = p.String("direction"); err != nil {
-		return c, err
-	}
+// Check implements workload.Checker.
+func (c *udpConfig) Check() error {
 	switch {
 	case c.duration <= 0:
-		return c, fmt.Errorf("parameter duration: %v must be positive, e.g. 5s", c.duration)
+		return fmt.Errorf("parameter duration: %v must be positive, e.g. 5s", c.duration)
 	case c.size < datagramHeader || c.size > 65507:
-		return c, fmt.Errorf("parameter size: %d must be %d to 65507 bytes", c.size, datagramHeader)
+		return fmt.Errorf("parameter size: %d must be %d to 65507 bytes", c.size, datagramHeader)
 	case c.direction != dirIn && c.direction != dirOut:
-		return c, fmt.Errorf("parameter direction: %q is not in (the environment receives) or out (the environment sends)", c.direction)
+		return fmt.Errorf("parameter direction: %q is not in (the environment receives) or out (the environment sends)", c.direction)
 	}
-	return c, nil
+	return nil
 }
+
+func parseUDP(p workload.Params) (*udpConfig, error) { return workload.Parse(p, &udpConfig{}) }
+
+// Configure implements workload.Workload.
+func (UDP) Configure(p workload.Params) (workload.Config, error) { return parseUDP(p) }
+
+// ConfigureSides implements workload.Sides.
+func (UDP) ConfigureSides(p workload.Params) (workload.Sides, error) { return parseUDP(p) }
 
 // udpSent is what the sender tells the receiver when it is done.
 type udpSent struct {
@@ -93,17 +88,13 @@ type udpReady struct {
 	Ready bool `json:"ready"`
 }
 
-// Run implements workload.Workload: server and client in this process over loopback.
-func (w UDP) Run(ctx context.Context, p workload.Params, _ workload.Env, e workload.Emitter) error {
-	return workload.RunLoopback(ctx, w, p, e)
+// Run implements workload.Config: server and client in this process over loopback.
+func (c *udpConfig) Run(ctx context.Context, _ workload.Env, e workload.Emitter) error {
+	return workload.RunLoopback(ctx, c, e)
 }
 
-// Serve implements workload.ClientServer.
-func (UDP) Serve(ctx context.Context, p workload.Params, addr string, e workload.Emitter) error {
-	c, err := parseUDP(p)
-	if err != nil {
-		return err
-	}
+// Serve implements workload.Sides.
+func (c *udpConfig) Serve(ctx context.Context, addr string, e workload.Emitter) error {
 	s, ctl, end, err := serveSession(ctx, addr, true, e)
 	if err != nil {
 		return err
@@ -134,7 +125,7 @@ func (UDP) Serve(ctx context.Context, p workload.Params, addr string, e workload
 		if err := ctl.send(udpReady{Ready: true}); err != nil {
 			return err
 		}
-		sent := sendDatagrams(ctx, c, sess, func(b []byte) error { _, err := s.udp.WriteToUDPAddrPort(b, peer); return err })
+		sent := sendDatagrams(ctx, *c, sess, func(b []byte) error { _, err := s.udp.WriteToUDPAddrPort(b, peer); return err })
 		e.Note("send_errors", strconv.FormatInt(sent.Errors, 10))
 		if err := ctl.send(sent); err != nil {
 			return err
@@ -144,12 +135,8 @@ func (UDP) Serve(ctx context.Context, p workload.Params, addr string, e workload
 	return ctx.Err()
 }
 
-// Client implements workload.ClientServer.
-func (UDP) Client(ctx context.Context, p workload.Params, addr string, e workload.Emitter) error {
-	c, err := parseUDP(p)
-	if err != nil {
-		return err
-	}
+// Client implements workload.Sides.
+func (c *udpConfig) Client(ctx context.Context, addr string, e workload.Emitter) error {
 	cs, err := connect(ctx, addr)
 	if err != nil {
 		return err
@@ -175,7 +162,7 @@ func (UDP) Client(ctx context.Context, p workload.Params, addr string, e workloa
 		if err := cs.ctl.recv(&ready, 30*time.Second); err != nil {
 			return fmt.Errorf("waiting for the server to be ready: %w", err)
 		}
-		sent = sendDatagrams(ctx, c, cs.id, func(b []byte) error { _, err := conn.Write(b); return err })
+		sent = sendDatagrams(ctx, *c, cs.id, func(b []byte) error { _, err := conn.Write(b); return err })
 		if err := cs.ctl.send(sent); err != nil {
 			return err
 		}

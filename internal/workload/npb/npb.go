@@ -44,10 +44,7 @@ func (w Kernel) Info() workload.Info {
 		Name:     "npb." + w.k.name,
 		Summary:  "NAS Parallel Benchmarks " + strings.ToUpper(w.k.name) + " (" + w.k.title + "): " + w.k.summary,
 		SeedTool: "NPB 3.3 " + strings.ToUpper(w.k.name),
-		Params: []workload.Param{
-			{Name: "class", Default: "S", Description: "NPB problem class: S, W or A (official verification values for each)"},
-			{Name: "threads", Default: 0, Description: "goroutines sharing the work, as OMP_NUM_THREADS; 0 uses every CPU the run may use (GOMAXPROCS)"},
-		},
+		Params:   workload.Declared(&npbConfig{}),
 		Metrics: []workload.Metric{
 			{Name: "mops", Unit: "Mop/s", Label: "Mop/s", HigherIsBetter: true,
 				Description: "NPB's Mop/s total: " + w.k.mopsDoc + " / time_s / 1e6 (operation type: " + w.k.opType + ")"},
@@ -57,47 +54,56 @@ func (w Kernel) Info() workload.Info {
 	}
 }
 
-// Validate implements workload.Validator.
-func (w Kernel) Validate(p workload.Params) error { _, _, err := parseParams(p); return err }
-
-func parseParams(p workload.Params) (class string, threads int, err error) {
-	if class, err = p.String("class"); err != nil {
-		return "", 0, err
-	}
-	class = strings.ToUpper(strings.TrimSpace(class))
-	valid := false
-	for _, c := range classes {
-		valid = valid || c == class
-	}
-	if !valid {
-		return "", 0, fmt.Errorf("parameter class: %q is not built; valid classes: %s (B and larger do not fit a small device)",
-			class, strings.Join(classes, ", "))
-	}
-	if threads, err = p.Int("threads"); err != nil {
-		return "", 0, err
-	}
-	if threads < 0 {
-		return "", 0, fmt.Errorf("parameter threads: %d must be 0 (every CPU) or more", threads)
-	}
-	if threads == 0 {
-		threads = runtime.GOMAXPROCS(0)
-	}
-	return class, threads, nil
+// npbConfig is a kernel's parameters, checked.
+type npbConfig struct {
+	k       *kernel
+	class   string
+	threads int // 0 in the parameters: GOMAXPROCS
 }
 
-// Run implements workload.Workload: one run of the kernel in the class; a
-// result that does not verify is an error, not a number.
-func (w Kernel) Run(ctx context.Context, p workload.Params, _ workload.Env, e workload.Emitter) error {
-	class, threads, err := parseParams(p)
-	if err != nil {
-		return err
+// Declare implements workload.Declarer.
+func (c *npbConfig) Declare(d *workload.Decl) {
+	d.String(&c.class, "class", "S", "NPB problem class: S, W or A (official verification values for each)")
+	d.Int(&c.threads, "threads", 0, "goroutines sharing the work, as OMP_NUM_THREADS; 0 uses every CPU the run may use (GOMAXPROCS)")
+}
+
+// npbConfig keeps these optional abilities (checked by the compiler).
+var _ workload.MemoryNeeder = (*npbConfig)(nil)
+
+// Check implements workload.Checker.
+func (c *npbConfig) Check() error {
+	c.class = strings.ToUpper(strings.TrimSpace(c.class))
+	valid := false
+	for _, class := range classes {
+		valid = valid || class == c.class
 	}
-	e.Note("class", class)
-	e.Note("threads", strconv.Itoa(threads))
+	if !valid {
+		return fmt.Errorf("parameter class: %q is not built; valid classes: %s (B and larger do not fit a small device)",
+			c.class, strings.Join(classes, ", "))
+	}
+	if c.threads < 0 {
+		return fmt.Errorf("parameter threads: %d must be 0 (every CPU) or more", c.threads)
+	}
+	if c.threads == 0 {
+		c.threads = runtime.GOMAXPROCS(0)
+	}
+	return nil
+}
+
+// Configure implements workload.Workload.
+func (w Kernel) Configure(p workload.Params) (workload.Config, error) {
+	return workload.Parse(p, &npbConfig{k: w.k})
+}
+
+// Run implements workload.Config: one run of the kernel in the class; a
+// result that does not verify is an error, not a number.
+func (c *npbConfig) Run(ctx context.Context, _ workload.Env, e workload.Emitter) error {
+	e.Note("class", c.class)
+	e.Note("threads", strconv.Itoa(c.threads))
 	e.Note("gomaxprocs", strconv.Itoa(runtime.GOMAXPROCS(0)))
-	r, err := w.k.run(ctx, class, threads)
+	r, err := c.k.run(ctx, c.class, c.threads)
 	if err != nil {
-		return fmt.Errorf("npb.%s class %s: %w", w.k.name, class, err)
+		return fmt.Errorf("npb.%s class %s: %w", c.k.name, c.class, err)
 	}
 	e.Note("size", r.size)
 	e.Note("verification", "SUCCESSFUL: "+r.verify)
@@ -107,12 +113,8 @@ func (w Kernel) Run(ctx context.Context, p workload.Params, _ workload.Env, e wo
 }
 
 // MemoryBytes implements workload.MemoryNeeder.
-func (w Kernel) MemoryBytes(p workload.Params) int64 {
-	class, _, err := parseParams(p)
-	if err != nil {
-		return 0
-	}
-	return w.k.memory(class)
+func (c *npbConfig) MemoryBytes() int64 {
+	return c.k.memory(c.class)
 }
 
 // relErr is |got - want| / |want|.

@@ -123,7 +123,7 @@ func TestParams(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := workload.Prepare(w, tt.params)
+			_, _, err := workload.Prepare(w, tt.params)
 			if tt.wantErr == "" && err != nil || tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)) {
 				t.Errorf("error %v, want %q", err, tt.wantErr)
 			}
@@ -134,12 +134,12 @@ func TestParams(t *testing.T) {
 // TestWorkloadRunEmits runs npb.is class S through the workload interface.
 func TestWorkloadRunEmits(t *testing.T) {
 	w, _ := workload.Lookup("npb.is")
-	p, err := workload.Prepare(w, workload.Params{"class": "S", "threads": 1})
+	p, _, err := workload.Prepare(w, workload.Params{"class": "S", "threads": 1})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var rec workloadtest.Recorder
-	if err := w.Run(context.Background(), p, workload.Env{ScratchDir: os.TempDir()}, &rec); err != nil {
+	if err := workload.Run(context.Background(), w, p, workload.Env{ScratchDir: os.TempDir()}, &rec); err != nil {
 		t.Fatal(err)
 	}
 	if rec.One(t, "mops") <= 0 || rec.One(t, "time_s") <= 0 {

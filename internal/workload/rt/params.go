@@ -37,6 +37,7 @@ type config struct {
 	frequencyHz  float64
 	periodNs     int64
 	occupancyPct float64
+	policyName   string
 	policy       sched.Policy
 	priority     int
 	cpu          int // -1: not pinned
@@ -45,6 +46,7 @@ type config struct {
 	lockMemory   bool
 
 	io                      bool
+	frame                   string
 	frameWidth, frameHeight int
 	frameBytes              int // YUYV: 2 bytes a pixel
 	sync                    string
@@ -63,86 +65,74 @@ func (c config) seriesPerSlice() int {
 	return 5
 }
 
-func commonParams(frequency float64, duration string) []workload.Param {
-	return []workload.Param{
-		{Name: "frequency_hz", Default: frequency, Description: "slices per second (the thesis: 100 for the Pi task, 10 for Pi/IO)"},
-		{Name: "occupancy_pct", Default: 80.0, Description: "share of each slice the work takes on an undisturbed CPU, in percent; the rest is sleep"},
-		{Name: "policy", Default: "fifo", Description: "scheduling policy of the task's thread: fifo, rr or other (other needs no privilege)"},
-		{Name: "priority", Default: 49, Description: "real-time priority 1-99 for fifo and rr (the thesis: 49, above the load's 48)"},
-		{Name: "cpu", Default: -1, Description: "pin the task's thread to this CPU; -1 leaves placement to the kernel"},
-		{Name: "duration", Default: duration, Description: "how long the task runs (the thesis: 3600s); duration x frequency slices are recorded"},
-		{Name: "work", Default: WorkCalibrated, Description: "calibrated: a fixed number of pi terms taking occupancy_pct when undisturbed; timed: compute until occupancy_pct of the slice has passed, as the thesis"},
-		{Name: "lock_memory", Default: true, Description: "lock all memory with mlockall so no page fault delays the task"},
+// Declare implements workload.Declarer: rt.periodic-io has the frame and
+// sync parameters too, and a lower frequency.
+func (c *config) Declare(d *workload.Decl) {
+	frequency := 100.0
+	if c.io {
+		frequency = 10
+	}
+	d.Float(&c.frequencyHz, "frequency_hz", frequency, "slices per second (the thesis: 100 for the Pi task, 10 for Pi/IO)")
+	d.Float(&c.occupancyPct, "occupancy_pct", 80, "share of each slice the work takes on an undisturbed CPU, in percent; the rest is sleep")
+	d.String(&c.policyName, "policy", "fifo", "scheduling policy of the task's thread: fifo, rr or other (other needs no privilege)")
+	d.Int(&c.priority, "priority", 49, "real-time priority 1-99 for fifo and rr (the thesis: 49, above the load's 48)")
+	d.Int(&c.cpu, "cpu", -1, "pin the task's thread to this CPU; -1 leaves placement to the kernel")
+	d.Duration(&c.duration, "duration", 10*time.Second, "how long the task runs (the thesis: 3600s); duration x frequency slices are recorded")
+	d.String(&c.work, "work", WorkCalibrated, "calibrated: a fixed number of pi terms taking occupancy_pct when undisturbed; timed: compute until occupancy_pct of the slice has passed, as the thesis")
+	d.Bool(&c.lockMemory, "lock_memory", true, "lock all memory with mlockall so no page fault delays the task")
+	if c.io {
+		d.String(&c.frame, "frame", "640x480", "frame size in pixels; frames are YUYV, 2 bytes a pixel (640x480: 614400 bytes)")
+		d.String(&c.sync, "sync", SyncNone, "after each frame's write: none (page cache only, as a logger), fdatasync or fsync")
 	}
 }
 
-func parseConfig(p workload.Params, io bool) (config, error) {
-	c := config{io: io}
+// config keeps these optional abilities (checked by the compiler).
+var _ workload.Requirer = (*config)(nil)
+
+// parseConfig reads rt.periodic's parameters, or with io rt.periodic-io's.
+func parseConfig(p workload.Params, io bool) (*config, error) {
+	return workload.Parse(p, &config{io: io})
+}
+
+// Check implements workload.Checker.
+func (c *config) Check() error {
 	var err error
-	if c.frequencyHz, err = p.Float("frequency_hz"); err != nil {
-		return c, err
-	}
-	if c.occupancyPct, err = p.Float("occupancy_pct"); err != nil {
-		return c, err
-	}
-	policy, err := p.String("policy")
-	if err != nil {
-		return c, err
-	}
-	if c.policy, err = sched.ParsePolicy(policy); err != nil {
-		return c, fmt.Errorf("parameter policy: %w", err)
-	}
-	if c.priority, err = p.Int("priority"); err != nil {
-		return c, err
-	}
-	if c.cpu, err = p.Int("cpu"); err != nil {
-		return c, err
-	}
-	if c.duration, err = p.Duration("duration"); err != nil {
-		return c, err
-	}
-	if c.work, err = p.String("work"); err != nil {
-		return c, err
-	}
-	if c.lockMemory, err = p.Bool("lock_memory"); err != nil {
-		return c, err
+	if c.policy, err = sched.ParsePolicy(c.policyName); err != nil {
+		return fmt.Errorf("parameter policy: %w", err)
 	}
 	switch {
 	case !(c.frequencyHz > 0 && c.frequencyHz <= 10000):
-		return c, fmt.Errorf("parameter frequency_hz: %v must be above 0 and at most 10000", c.frequencyHz)
+		return fmt.Errorf("parameter frequency_hz: %v must be above 0 and at most 10000", c.frequencyHz)
 	case !(c.occupancyPct > 0 && c.occupancyPct < 100):
-		return c, fmt.Errorf("parameter occupancy_pct: %v must be between 0 and 100 (exclusive), e.g. 80", c.occupancyPct)
+		return fmt.Errorf("parameter occupancy_pct: %v must be between 0 and 100 (exclusive), e.g. 80", c.occupancyPct)
 	case c.cpu < -1:
-		return c, fmt.Errorf("parameter cpu: %d must be a CPU number or -1 (not pinned)", c.cpu)
+		return fmt.Errorf("parameter cpu: %d must be a CPU number or -1 (not pinned)", c.cpu)
 	case c.work != WorkCalibrated && c.work != WorkTimed:
-		return c, fmt.Errorf("parameter work: %q must be %s or %s", c.work, WorkCalibrated, WorkTimed)
+		return fmt.Errorf("parameter work: %q must be %s or %s", c.work, WorkCalibrated, WorkTimed)
 	}
 	if err := sched.CheckPriority(c.policy, c.priority); err != nil {
-		return c, fmt.Errorf("parameter priority: %w", err)
+		return fmt.Errorf("parameter priority: %w", err)
 	}
 	c.periodNs = int64(1e9/c.frequencyHz + 0.5)
 	n := c.slices()
 	if n < 1 {
-		return c, fmt.Errorf("parameter duration: %v is shorter than one slice (%v); raise it", c.duration, time.Duration(c.periodNs))
+		return fmt.Errorf("parameter duration: %v is shorter than one slice (%v); raise it", c.duration, time.Duration(c.periodNs))
 	}
 	if bytes := int64(n) * int64(c.seriesPerSlice()) * 8; bytes > maxSeriesBytes {
-		return c, fmt.Errorf("parameter duration: %v at %v Hz is %d slices, %d MiB of per-slice records kept in memory; "+
+		return fmt.Errorf("parameter duration: %v at %v Hz is %d slices, %d MiB of per-slice records kept in memory; "+
 			"the limit is %d MiB: shorten the run or lower the frequency", c.duration, c.frequencyHz, n, bytes>>20, maxSeriesBytes>>20)
 	}
-	if io {
-		if err := parseIOConfig(p, &c); err != nil {
-			return c, err
-		}
+	if c.io {
+		return c.checkIO()
 	}
-	return c, nil
+	return nil
 }
 
-func parseIOConfig(p workload.Params, c *config) error {
-	frame, err := p.String("frame")
-	if err != nil {
-		return err
-	}
+// checkIO checks rt.periodic-io's frame and sync.
+func (c *config) checkIO() error {
+	frame := c.frame
 	w, h, ok := strings.Cut(strings.ToLower(frame), "x")
+	var err error
 	c.frameWidth, err = strconv.Atoi(strings.TrimSpace(w))
 	if err == nil {
 		c.frameHeight, err = strconv.Atoi(strings.TrimSpace(h))
@@ -151,9 +141,6 @@ func parseIOConfig(p workload.Params, c *config) error {
 		return fmt.Errorf("parameter frame: %q is not a frame size like 640x480", frame)
 	}
 	c.frameBytes = 2 * c.frameWidth * c.frameHeight
-	if c.sync, err = p.String("sync"); err != nil {
-		return err
-	}
 	switch c.sync {
 	case SyncNone, SyncFdatasync, SyncFsync:
 	default:
@@ -162,22 +149,14 @@ func parseIOConfig(p workload.Params, c *config) error {
 	return nil
 }
 
-// requirements are what a container needs for the task: CAP_SYS_NICE and a
+// Requirements implements workload.Requirer: what a container needs for the task: CAP_SYS_NICE and a
 // real-time CPU budget for a real-time policy, CAP_IPC_LOCK for mlockall.
 // No ulimits: in the container the worker is root, for whom the kernel checks
 // these capabilities instead of RLIMIT_RTPRIO and RLIMIT_MEMLOCK, and asking
 // Docker for limits above its own hard limits makes the container fail to
 // start (docs/design/002-realtime.md).
-func requirements(p workload.Params) workload.Requirements {
-	policy, lock := sched.FIFO, true // the defaults
-	if s, err := p.String("policy"); err == nil {
-		if pol, err := sched.ParsePolicy(s); err == nil {
-			policy = pol
-		}
-	}
-	if b, err := p.Bool("lock_memory"); err == nil {
-		lock = b
-	}
+func (c *config) Requirements() workload.Requirements {
+	policy, lock := c.policy, c.lockMemory
 	var req workload.Requirements
 	if policy.RealTime() {
 		req.CapAdd = append(req.CapAdd, "SYS_NICE")

@@ -26,53 +26,30 @@ func (Periodic) Info() workload.Info {
 		Name:     "rt.periodic",
 		Summary:  "time-triggered task: pi for 80 % of each 10 ms slice at SCHED_FIFO 49, every slice timestamped",
 		SeedTool: "OpenDaVINCI Pi component (Masek & Thulin 2016, Appendix A.1)",
-		Params:   commonParams(100, "10s"),
+		Params:   workload.Declared(&config{}),
 		Metrics:  metrics(false),
 	}
 }
 
 // Info implements workload.Workload.
 func (PeriodicIO) Info() workload.Info {
-	params := append(commonParams(10, "10s"),
-		workload.Param{Name: "frame", Default: "640x480", Description: "frame size in pixels; frames are YUYV, 2 bytes a pixel (640x480: 614400 bytes)"},
-		workload.Param{Name: "sync", Default: SyncNone, Description: "after each frame's write: none (page cache only, as a logger), fdatasync or fsync"},
-	)
 	return workload.Info{
 		Name:     "rt.periodic-io",
 		Summary:  "rt.periodic at 10 Hz that also captures a frame and writes it to disk in each slice",
 		SeedTool: "OpenDaVINCI Pi/IO component (Masek & Thulin 2016, Appendix A.2)",
-		Params:   params,
+		Params:   workload.Declared(&config{io: true}),
 		Metrics:  metrics(true),
 	}
 }
 
-// Validate checks p, already merged with the defaults, without running.
-func (Periodic) Validate(p workload.Params) error { _, err := parseConfig(p, false); return err }
+// Configure implements workload.Workload.
+func (Periodic) Configure(p workload.Params) (workload.Config, error) { return parseConfig(p, false) }
 
-// Validate checks p, already merged with the defaults, without running.
-func (PeriodicIO) Validate(p workload.Params) error { _, err := parseConfig(p, true); return err }
+// Configure implements workload.Workload.
+func (PeriodicIO) Configure(p workload.Params) (workload.Config, error) { return parseConfig(p, true) }
 
-// Requirements implements workload.Requirer.
-func (Periodic) Requirements(p workload.Params) workload.Requirements { return requirements(p) }
-
-// Requirements implements workload.Requirer.
-func (PeriodicIO) Requirements(p workload.Params) workload.Requirements { return requirements(p) }
-
-// Run implements workload.Workload.
-func (Periodic) Run(ctx context.Context, p workload.Params, env workload.Env, e workload.Emitter) error {
-	c, err := parseConfig(p, false)
-	if err != nil {
-		return err
-	}
-	return run(ctx, c, env, e)
-}
-
-// Run implements workload.Workload.
-func (PeriodicIO) Run(ctx context.Context, p workload.Params, env workload.Env, e workload.Emitter) error {
-	c, err := parseConfig(p, true)
-	if err != nil {
-		return err
-	}
+// Run implements workload.Config.
+func (c *config) Run(ctx context.Context, env workload.Env, e workload.Emitter) error {
 	return run(ctx, c, env, e)
 }
 

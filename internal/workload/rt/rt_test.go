@@ -11,6 +11,7 @@ import (
 
 	"github.com/boxtax/boxtax/internal/workload"
 	"github.com/boxtax/boxtax/internal/workload/rt/sched"
+	"github.com/boxtax/boxtax/internal/workload/workloadtest"
 )
 
 func TestParams(t *testing.T) {
@@ -40,10 +41,7 @@ func TestParams(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var w interface {
-				workload.Workload
-				Validate(workload.Params) error
-			} = Periodic{}
+			var w workload.Workload = Periodic{}
 			if tt.io {
 				w = PeriodicIO{}
 			}
@@ -51,7 +49,7 @@ func TestParams(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			err = w.Validate(p)
+			err = workload.Validate(w, p)
 			switch {
 			case tt.wantErr == "" && err != nil:
 				t.Errorf("unexpected error: %v", err)
@@ -75,7 +73,7 @@ func TestRequirements(t *testing.T) {
 	}
 	for _, tt := range tests {
 		p, _ := workload.Check(Periodic{}.Info(), tt.params)
-		got := Periodic{}.Requirements(p)
+		got := workloadtest.Requirements(t, Periodic{}, p)
 		if !slices.Equal(got.CapAdd, tt.caps) || got.CPURealtimeRuntimeUs != tt.runtime || len(got.Ulimits) != 0 {
 			t.Errorf("%v: requirements %+v, want caps %v and runtime %d", tt.params, got, tt.caps, tt.runtime)
 		}
@@ -114,15 +112,15 @@ func TestRunRecordsEverySlice(t *testing.T) {
 			p, _ := workload.Check(Periodic{}.Info(), workload.Params{
 				"frequency_hz": 200, "duration": "500ms", "policy": "other", "lock_memory": false, "work": work, "occupancy_pct": 50,
 			})
-			var r recorder
-			if err := (Periodic{}).Run(context.Background(), p, workload.Env{ScratchDir: t.TempDir()}, &r); err != nil {
+			var r workloadtest.Recorder
+			if err := workload.Run(context.Background(), Periodic{}, p, workload.Env{ScratchDir: t.TempDir()}, &r); err != nil {
 				t.Fatal(err)
 			}
 			want := []string{"oh1_ns", "work_ns", "oh2_ns", "sleep_ns", "latency_ns"}
-			if got := r.seriesNames(); !slices.Equal(got, want) {
+			if got := r.SeriesOrder; !slices.Equal(got, want) {
 				t.Fatalf("series %v, want %v", got, want)
 			}
-			for name, v := range r.series {
+			for name, v := range r.SeriesValues {
 				if len(v) != 100 {
 					t.Errorf("%s has %d values, want 100 slices", name, len(v))
 				}
@@ -135,14 +133,14 @@ func TestRunRecordsEverySlice(t *testing.T) {
 			// The work takes about half of the 5 ms slice. Under the default
 			// policy a busy machine disturbs calibration and work alike, so
 			// only the order of magnitude is checked here (TestRunFIFO is strict).
-			if med := median(r.series["work_ns"]); med < 0.5e6 || med > 10e6 {
+			if med := median(r.SeriesValues["work_ns"]); med < 0.5e6 || med > 10e6 {
 				t.Errorf("median work %.0f ns, want about 2.5e6", med)
 			}
-			if got := r.samples["slices"]; len(got) != 1 || got[0] != 100 {
+			if got := r.Samples["slices"]; len(got) != 1 || got[0] != 100 {
 				t.Errorf("slices sample %v", got)
 			}
-			if r.notes["policy"] != "other" {
-				t.Errorf("policy note %q", r.notes["policy"])
+			if r.Notes["policy"] != "other" {
+				t.Errorf("policy note %q", r.Notes["policy"])
 			}
 		})
 	}
@@ -153,19 +151,19 @@ func TestRunFIFO(t *testing.T) {
 		t.Skip("no CAP_SYS_NICE: real-time scheduling is tested as root")
 	}
 	p, _ := workload.Check(Periodic{}.Info(), workload.Params{"frequency_hz": 500, "duration": "400ms", "cpu": 0})
-	var r recorder
-	if err := (Periodic{}).Run(context.Background(), p, workload.Env{ScratchDir: t.TempDir()}, &r); err != nil {
+	var r workloadtest.Recorder
+	if err := workload.Run(context.Background(), Periodic{}, p, workload.Env{ScratchDir: t.TempDir()}, &r); err != nil {
 		t.Fatal(err)
 	}
-	if r.notes["policy"] != "fifo 49" || !strings.HasPrefix(r.notes["cpu"], "0 (pinned)") {
-		t.Errorf("notes %v", r.notes)
+	if r.Notes["policy"] != "fifo 49" || !strings.HasPrefix(r.Notes["cpu"], "0 (pinned)") {
+		t.Errorf("notes %v", r.Notes)
 	}
-	if len(r.series["latency_ns"]) != 200 {
-		t.Errorf("%d slices", len(r.series["latency_ns"]))
+	if len(r.SeriesValues["latency_ns"]) != 200 {
+		t.Errorf("%d slices", len(r.SeriesValues["latency_ns"]))
 	}
 	// At SCHED_FIFO on its own CPU the calibrated work takes its 80 % of 2 ms.
-	if med := median(r.series["work_ns"]); med < 1.6e6*0.8 || med > 1.6e6*1.25 {
-		t.Errorf("median work %.0f ns, want about 1.6e6 (%s)", med, r.notes["work_terms"])
+	if med := median(r.SeriesValues["work_ns"]); med < 1.6e6*0.8 || med > 1.6e6*1.25 {
+		t.Errorf("median work %.0f ns, want about 1.6e6 (%s)", med, r.Notes["work_terms"])
 	}
 }
 
@@ -180,19 +178,19 @@ func TestRunIO(t *testing.T) {
 	p, _ := workload.Check(PeriodicIO{}.Info(), workload.Params{
 		"frequency_hz": 50, "duration": "400ms", "policy": "other", "lock_memory": false, "sync": "fdatasync", "frame": "320x240",
 	})
-	var r recorder
-	if err := (PeriodicIO{}).Run(context.Background(), p, workload.Env{ScratchDir: dir}, &r); err != nil {
+	var r workloadtest.Recorder
+	if err := workload.Run(context.Background(), PeriodicIO{}, p, workload.Env{ScratchDir: dir}, &r); err != nil {
 		t.Fatal(err)
 	}
 	want := []string{"oh1_ns", "capture_ns", "write_ns", "work_ns", "oh2_ns", "sleep_ns", "latency_ns"}
-	if got := r.seriesNames(); !slices.Equal(got, want) {
+	if got := r.SeriesOrder; !slices.Equal(got, want) {
 		t.Fatalf("series %v, want %v", got, want)
 	}
-	if len(r.series["write_ns"]) != 20 || r.samples["write_mean_ns"][0] <= 0 {
-		t.Errorf("write: %d slices, mean %v", len(r.series["write_ns"]), r.samples["write_mean_ns"])
+	if len(r.SeriesValues["write_ns"]) != 20 || r.Samples["write_mean_ns"][0] <= 0 {
+		t.Errorf("write: %d slices, mean %v", len(r.SeriesValues["write_ns"]), r.Samples["write_mean_ns"])
 	}
-	if !strings.Contains(r.notes["frame_source"], "320x240, 153600 bytes") || !strings.Contains(r.notes["frame_file"], "sync fdatasync") {
-		t.Errorf("notes %v", r.notes)
+	if !strings.Contains(r.Notes["frame_source"], "320x240, 153600 bytes") || !strings.Contains(r.Notes["frame_file"], "sync fdatasync") {
+		t.Errorf("notes %v", r.Notes)
 	}
 	if left, _ := os.ReadDir(dir); len(left) != 0 {
 		t.Errorf("frame file left behind: %v", left)
@@ -204,7 +202,7 @@ func TestRunStopsWhenCancelled(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
 	start := time.Now()
-	err := (Periodic{}).Run(ctx, p, workload.Env{}, &recorder{})
+	err := workload.Run(ctx, Periodic{}, p, workload.Env{}, &workloadtest.Recorder{})
 	if err == nil || time.Since(start) > 2*time.Second {
 		t.Errorf("Run returned %v after %v", err, time.Since(start))
 	}
@@ -228,66 +226,5 @@ func TestSummarize(t *testing.T) {
 		if math.Abs(got[k]-v) > 1e-9 {
 			t.Errorf("%s = %v, want %v", k, got[k], v)
 		}
-	}
-}
-
-// recorder keeps what a workload emits, series included.
-type recorder struct {
-	samples map[string][]float64
-	notes   map[string]string
-	series  map[string][]float64
-	order   []string
-}
-
-func (r *recorder) Sample(metric string, v float64) {
-	if r.samples == nil {
-		r.samples = map[string][]float64{}
-	}
-	r.samples[metric] = append(r.samples[metric], v)
-}
-
-func (r *recorder) Note(k, v string) {
-	if r.notes == nil {
-		r.notes = map[string]string{}
-	}
-	r.notes[k] = v
-}
-
-func (r *recorder) Series(name, unit string, values []float64) {
-	if r.series == nil {
-		r.series = map[string][]float64{}
-	}
-	if _, ok := r.series[name]; !ok {
-		r.order = append(r.order, name)
-	}
-	r.series[name] = append(r.series[name], values...)
-}
-
-func (r *recorder) seriesNames() []string { return r.order }
-
-// TestTimedWorkFillsItsShareOfEverySlice is the difference between the two
-// work modes (docs/rt.md): in timed mode, the thesis's, every slice computes
-// until occupancy_pct of the period has passed, so no slice's work is
-// shorter, whatever else runs; in calibrated mode the amount of work is
-// fixed and its duration is what interference changes.
-func TestTimedWorkFillsItsShareOfEverySlice(t *testing.T) {
-	p, _ := workload.Check(Periodic{}.Info(), workload.Params{
-		"frequency_hz": 250, "duration": "400ms", "policy": "other", "lock_memory": false, "work": WorkTimed, "occupancy_pct": 40,
-	})
-	var r recorder
-	if err := (Periodic{}).Run(context.Background(), p, workload.Env{ScratchDir: t.TempDir()}, &r); err != nil {
-		t.Fatal(err)
-	}
-	const shareNs = 0.4 * 4e6
-	for i, w := range r.series["work_ns"] {
-		if w < shareNs {
-			t.Fatalf("slice %d: work %.0f ns, shorter than 40 %% of the 4 ms slice", i, w)
-		}
-	}
-	if r.notes["work"] != WorkTimed {
-		t.Errorf("work note %q", r.notes["work"])
-	}
-	if _, ok := r.notes["work_terms"]; ok {
-		t.Error("timed mode noted a calibrated number of terms")
 	}
 }

@@ -28,7 +28,7 @@ type threadSetup struct {
 }
 
 // run measures one task and reports it.
-func run(ctx context.Context, c config, env workload.Env, e workload.Emitter) error {
+func run(ctx context.Context, c *config, env workload.Env, e workload.Emitter) error {
 	t := &task{
 		periodNs: c.periodNs,
 		n:        c.slices() + 1, // slice 0 warms up and is not kept, as in the thesis
@@ -38,7 +38,7 @@ func run(ctx context.Context, c config, env workload.Env, e workload.Emitter) er
 	t.rec = newRecord(t.n, c.io)
 	t.rec.touch()
 	if c.io {
-		fs, err := newFrameSink(env.ScratchDir, c)
+		fs, err := newFrameSink(env.ScratchDir, *c)
 		if err != nil {
 			return err
 		}
@@ -144,7 +144,7 @@ func run(ctx context.Context, c config, env workload.Env, e workload.Emitter) er
 
 // prepareThread readies the calling (locked) thread: CPU, policy, priority,
 // preemption signal blocked, and the work calibrated at that priority.
-func prepareThread(c config, t *task) threadSetup {
+func prepareThread(c *config, t *task) threadSetup {
 	var s threadSetup
 	if c.cpu >= 0 {
 		if s.err = sched.Pin(c.cpu); s.err != nil {

@@ -38,9 +38,15 @@ func (Startup) Info() workload.Info {
 	}
 }
 
+// Configure implements workload.Workload: ctr.startup has no parameters.
+func (Startup) Configure(workload.Params) (workload.Config, error) { return startupConfig{}, nil }
+
+// startupConfig is ctr.startup's config: there is nothing to set.
+type startupConfig struct{}
+
 // Run does nothing: the hello line the worker sends before it is the
 // measurement, the controller's timings are the rest.
-func (Startup) Run(context.Context, workload.Params, workload.Env, workload.Emitter) error {
+func (startupConfig) Run(context.Context, workload.Env, workload.Emitter) error {
 	return nil
 }
 

@@ -1,0 +1,48 @@
+package study
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/boxtax/boxtax/internal/hostinfo"
+	"github.com/boxtax/boxtax/internal/store"
+)
+
+// Stored is a study read back from a database: its record, its spec with
+// the defaults filled in, the host it ran on, its runs in planned order and
+// their samples. Reports, analyses, comparisons and --resume all start from
+// one, so a stored study is read, and its baseline chosen, in one place.
+type Stored struct {
+	store.Study // the record: id, name, seed, status, times; spec and host as stored
+	// Spec is the stored spec with its defaults filled in (FillDefaults),
+	// not validated again; nil when it cannot be read, and SpecErr says why.
+	Spec    *Spec
+	SpecErr error
+	Host    hostinfo.Host
+	Runs    []store.Run
+	Samples []store.Sample
+	// Store is the database the study was read from. Series are read from
+	// it when needed: they are too long to read with every study.
+	Store *store.Store
+}
+
+// Open reads study id of db with its runs and samples. An unknown id wraps
+// store.ErrNotFound. A spec that cannot be read is no error here (a report
+// still shows the runs); it is in SpecErr.
+func Open(ctx context.Context, db *store.Store, id int64) (*Stored, error) {
+	st, err := db.Study(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	s := &Stored{Study: st, Host: hostinfo.Parse(st.HostJSON), Store: db}
+	if s.Spec, s.SpecErr = ParseSpec(fmt.Sprintf("study %d", st.ID), []byte(st.SpecYAML)); s.SpecErr == nil {
+		s.Spec.FillDefaults()
+	}
+	if s.Runs, err = db.Runs(ctx, id); err != nil {
+		return nil, err
+	}
+	if s.Samples, err = db.Samples(ctx, id); err != nil {
+		return nil, err
+	}
+	return s, nil
+}

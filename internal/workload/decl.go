@@ -1,0 +1,219 @@
+package workload
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Declarer is a workload's config: Declare binds each parameter to the
+// field it sets, once, with its default and description, as a
+// flag.FlagSet binds flags. The one declaration lists the parameters
+// (Declared, for Info and `boxtax list workloads`) and parses them (Parse).
+type Declarer interface {
+	Declare(d *Decl)
+}
+
+// Checker is implemented by configs that check their values once parsed
+// (a size that must be positive, two parameters that exclude each other).
+type Checker interface {
+	Check() error
+}
+
+// Decl is what a Declarer declares its parameters to. While describing it
+// only lists them; while parsing it also sets each bound field from the
+// parameters (the default where one is not given) and collects every error.
+type Decl struct {
+	params Params // nil: describing only
+	list   []Param
+	errs   []error
+}
+
+// Declared lists the parameters c declares, with their defaults, for Info.
+func Declared(c Declarer) []Param {
+	d := &Decl{}
+	c.Declare(d)
+	return d.list
+}
+
+// Parse sets c's fields from p (a parameter p does not give takes its
+// default) and then, when c is a Checker, checks the values. Every
+// parameter that cannot be read is reported, not only the first.
+func Parse[C Declarer](p Params, c C) (C, error) {
+	if p == nil {
+		p = Params{}
+	}
+	d := &Decl{params: p}
+	c.Declare(d)
+	if err := errors.Join(d.errs...); err != nil {
+		return c, err
+	}
+	if ch, ok := any(c).(Checker); ok {
+		if err := ch.Check(); err != nil {
+			return c, err
+		}
+	}
+	return c, nil
+}
+
+// value declares a parameter whose listed default is shown and, when
+// parsing, returns its value and true (the shown default when p does not
+// give it).
+func (d *Decl) value(name string, shown any, desc string) (Params, bool) {
+	d.list = append(d.list, Param{Name: name, Default: shown, Description: desc})
+	if d.params == nil {
+		return nil, false
+	}
+	if _, given := d.params[name]; given {
+		return d.params, true
+	}
+	return Params{name: shown}, true
+}
+
+// set stores v in dst, or collects err.
+func set[T any](d *Decl, dst *T, v T, err error) {
+	if err != nil {
+		d.errs = append(d.errs, err)
+		return
+	}
+	*dst = v
+}
+
+// Int declares a whole-number parameter.
+func (d *Decl) Int(dst *int, name string, def int, desc string) {
+	if p, ok := d.value(name, def, desc); ok {
+		v, err := p.Int(name)
+		set(d, dst, v, err)
+	}
+}
+
+// Float declares a number parameter.
+func (d *Decl) Float(dst *float64, name string, def float64, desc string) {
+	if p, ok := d.value(name, shownNumber(def), desc); ok {
+		v, err := p.Float(name)
+		set(d, dst, v, err)
+	}
+}
+
+// String declares a string parameter.
+func (d *Decl) String(dst *string, name, def, desc string) {
+	if p, ok := d.value(name, def, desc); ok {
+		v, err := p.String(name)
+		set(d, dst, v, err)
+	}
+}
+
+// Bool declares a true-or-false parameter.
+func (d *Decl) Bool(dst *bool, name string, def bool, desc string) {
+	if p, ok := d.value(name, def, desc); ok {
+		v, err := p.Bool(name)
+		set(d, dst, v, err)
+	}
+}
+
+// Duration declares a duration parameter ("5s", or a number of seconds);
+// its default is listed as a duration string such as "3s" or "10m".
+func (d *Decl) Duration(dst *time.Duration, name string, def time.Duration, desc string) {
+	if p, ok := d.value(name, FormatDuration(def), desc); ok {
+		v, err := p.Duration(name)
+		set(d, dst, v, err)
+	}
+}
+
+// Bytes declares a size parameter (a number of bytes, or "64MiB", "50MB");
+// its default is listed with the largest unit that divides it, e.g. "64MiB".
+func (d *Decl) Bytes(dst *int64, name string, def int64, desc string) {
+	if p, ok := d.value(name, FormatBytes(def), desc); ok {
+		v, err := p.Bytes(name)
+		set(d, dst, v, err)
+	}
+}
+
+// ByteCount declares a small size parameter (a payload) listed as a plain
+// number of bytes, 36 rather than "36"; it takes a unit too ("1KiB").
+func (d *Decl) ByteCount(dst *int, name string, def int, desc string) {
+	if p, ok := d.value(name, def, desc); ok {
+		v, err := p.Bytes(name)
+		set(d, dst, int(v), err)
+	}
+}
+
+// BitRate declares a rate in bits per second ("90mbit", "1.5G"); its
+// default is listed as written.
+func (d *Decl) BitRate(dst *float64, name, def, desc string) {
+	if p, ok := d.value(name, def, desc); ok {
+		v, err := p.BitRate(name)
+		set(d, dst, v, err)
+	}
+}
+
+// Func declares a parameter of a form of its own (a list, a mapping, a
+// number or "auto"): its default is listed as given, and parse reads the
+// value (the default when it is not given). parse's error is reported as is,
+// so it should name the parameter.
+func (d *Decl) Func(name string, def any, desc string, parse func(v any) error) {
+	if p, ok := d.value(name, def, desc); ok {
+		if err := parse(p[name]); err != nil {
+			d.errs = append(d.errs, err)
+		}
+	}
+}
+
+// Required marks the parameter declared last as one a study must give (it
+// has no useful default: the command to run).
+func (d *Decl) Required() {
+	last := &d.list[len(d.list)-1]
+	last.Required = true
+	if d.params == nil {
+		return
+	}
+	if _, given := d.params[last.Name]; !given {
+		d.errs = append(d.errs, fmt.Errorf("parameter %s is required: %s", last.Name, last.Description))
+	}
+}
+
+// shownNumber lists a whole float default as an int (80, not 80.0), as
+// the parameters were listed before they were declared.
+func shownNumber(f float64) any {
+	if f == float64(int(f)) {
+		return int(f)
+	}
+	return f
+}
+
+// FormatDuration is d as a duration parameter is written: "3s", "250ms",
+// whole seconds below two minutes as people write them ("60s", "90s"),
+// and "10m" rather than time.Duration's "10m0s".
+func FormatDuration(d time.Duration) string {
+	if d > 0 && d < 2*time.Minute && d%time.Second == 0 {
+		return strconv.FormatInt(int64(d/time.Second), 10) + "s"
+	}
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
+}
+
+// FormatBytes is n as a size parameter is written: with the largest
+// binary unit that divides it ("64MiB"), else the largest decimal one
+// ("50MB"), else a plain number; 0 is "0".
+func FormatBytes(n int64) string {
+	if n == 0 {
+		return "0"
+	}
+	for _, u := range []struct {
+		name string
+		size int64
+	}{{"TiB", 1 << 40}, {"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}, {"TB", 1e12}, {"GB", 1e9}, {"MB", 1e6}, {"KB", 1e3}} {
+		if n%u.size == 0 {
+			return strconv.FormatInt(n/u.size, 10) + u.name
+		}
+	}
+	return strconv.FormatInt(n, 10)
+}

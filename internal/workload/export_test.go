@@ -1,0 +1,4 @@
+package workload
+
+// LoopbackServerGrace is loopbackServerGrace, for the external tests.
+const LoopbackServerGrace = loopbackServerGrace

@@ -1,0 +1,29 @@
+package workloadtest
+
+import (
+	"testing"
+
+	"github.com/boxtax/boxtax/internal/workload"
+)
+
+// Requirements is what w needs from its environment with parameters p;
+// the test fails when p are bad.
+func Requirements(t testing.TB, w workload.Workload, p workload.Params) workload.Requirements {
+	t.Helper()
+	r, err := workload.RequirementsOf(w, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// Sides is w configured with p, for running one side; the test fails
+// when p are bad.
+func Sides(t testing.TB, w workload.ClientServer, p workload.Params) workload.Sides {
+	t.Helper()
+	s, err := w.ConfigureSides(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
