@@ -100,16 +100,3 @@ func ParseReferences(s string) (map[string]string, error) {
 	}
 	return out, nil
 }
-
-// modelFactors lists the variables a formula names, in order.
-func modelFactors(terms []stats.Term) []string {
-	var out []string
-	for _, t := range terms {
-		for _, v := range t {
-			if !slices.Contains(out, v) {
-				out = append(out, v)
-			}
-		}
-	}
-	return out
-}

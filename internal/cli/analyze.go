@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -156,7 +157,7 @@ func csvDatasets(o analyzeOptions) ([]*analysis.Dataset, error) {
 	}
 	for _, t := range terms {
 		for _, v := range t {
-			if !contains(factors, v) {
+			if !slices.Contains(factors, v) {
 				factors = append(factors, v)
 			}
 		}

@@ -9,13 +9,14 @@ import (
 	"testing"
 
 	"github.com/boxtax/boxtax/internal/store"
+	"github.com/boxtax/boxtax/internal/testenv"
 )
 
 // A study with variants of docker-bridge on the real engine: every variant
 // runs with its options (recorded with each run), the disk and network
 // workloads work in them, and the report splits the overheads.
 func TestAttributionEndToEnd(t *testing.T) {
-	c := requireDocker(t)
+	c := testenv.RequireDocker(t)
 	dir := t.TempDir()
 	spec := `name: attribution-e2e
 repetitions: 2

@@ -3,31 +3,20 @@ package cli
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/boxtax/boxtax/internal/store"
+	"github.com/boxtax/boxtax/internal/testenv"
 )
-
-// requireSysbench skips without sysbench, except in CI, which installs it.
-func requireSysbench(t *testing.T) {
-	t.Helper()
-	if _, err := exec.LookPath("sysbench"); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("sysbench is not installed: CI installs it (apt-get install sysbench)")
-		}
-		t.Skip("sysbench is not installed (apt-get install sysbench)")
-	}
-}
 
 // TestRunCmdNativeAndInDocker measures a real program from Debian's
 // packages (sysbench, with its LuaJIT library) natively and in a container
 // made from the host's files, with a figure by regex and the adapter's.
 func TestRunCmdNativeAndInDocker(t *testing.T) {
-	requireDocker(t)
-	requireSysbench(t)
+	testenv.RequireDocker(t)
+	testenv.RequireTool(t, "sysbench", "sysbench")
 	dir := t.TempDir()
 	res := runIn(t, dir, "run", "--cmd", "sysbench cpu --time=1 run", "--metric", `evps:events/s=events per second:\s*([0-9.]+)`,
 		"--envs", "native,docker-bridge", "--reps", "2", "--warmup", "0", "--settle", "0", "--monitor-interval", "0")
@@ -106,7 +95,7 @@ func TestRunCmdFailuresAndBadInput(t *testing.T) {
 			t.Errorf("run %q: exit %d, want %d with %q\n%s", tc.args, res.code, ExitUsage, tc.want, res.stderr)
 		}
 	}
-	requireDocker(t)
+	testenv.RequireDocker(t)
 	res := runIn(t, dir, "run", "--cmd", "sh -c 'echo no sensor found >&2; exit 4'", "--envs", "native,docker-host",
 		"--reps", "1", "--warmup", "0", "--settle", "0", "--monitor-interval", "0", "--db", "fail.db")
 	if res.code != ExitRunsFailed {
@@ -124,13 +113,8 @@ func TestRunCmdFailuresAndBadInput(t *testing.T) {
 // container on Docker's bridge, their client on the host through the
 // published port, and natively; the client's figures are the run's.
 func TestRunCmdServerAcrossTheBridge(t *testing.T) {
-	requireDocker(t)
-	if _, err := exec.LookPath("iperf3"); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("iperf3 is not installed: CI installs it")
-		}
-		t.Skip("iperf3 is not installed (apt-get install iperf3)")
-	}
+	testenv.RequireDocker(t)
+	testenv.RequireTool(t, "iperf3", "iperf3")
 	dir := t.TempDir()
 	study := filepath.Join(dir, "srv.yaml")
 	spec := `name: my-server
@@ -159,16 +143,7 @@ workloads:
 	}
 	// The docker-bridge client reached the container through the bridge's
 	// gateway (DNAT), the native one over loopback.
-	ctx := context.Background()
-	db, err := store.OpenReadOnly(ctx, filepath.Join(dir, "boxtax.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	runs, err := db.Runs(ctx, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
+	runs := latestRuns(t, filepath.Join(dir, "boxtax.db"))
 	for _, r := range runs {
 		client, server := r.Notes["command"], r.Notes["server.command"]
 		if strings.Contains(client, " -c 127.0.0.1 ") != (r.Env == "native") || !strings.Contains(server, "iperf3 -s") {
@@ -181,7 +156,7 @@ workloads:
 // the user's (here one made by image from-host, with /bin/sh in it), the
 // boxtax binary mounted in; a missing image is a clear failure.
 func TestRunCmdInTheUsersImage(t *testing.T) {
-	c := requireDocker(t)
+	c := testenv.RequireDocker(t)
 	dir := t.TempDir()
 	tag := "boxtax-test-user-image:" + strings.ToLower(strings.ReplaceAll(t.Name(), "/", "-"))
 	res := runIn(t, dir, "image", "from-host", "--tag", tag, "/bin/sh", "/bin/echo")
@@ -194,16 +169,7 @@ func TestRunCmdInTheUsersImage(t *testing.T) {
 	if res.code != ExitOK {
 		t.Fatalf("exit %d\n%s\n%s", res.code, res.stdout, res.stderr)
 	}
-	ctx := context.Background()
-	db, err := store.OpenReadOnly(ctx, filepath.Join(dir, "boxtax.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	runs, err := db.Runs(ctx, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
+	runs := latestRuns(t, filepath.Join(dir, "boxtax.db"))
 	for _, r := range runs {
 		if r.Env == "docker-bridge" && r.Settings["image"] != tag {
 			t.Errorf("the container ran image %q, want %q", r.Settings["image"], tag)

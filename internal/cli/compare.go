@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -81,7 +82,7 @@ func parseStudyRef(arg, defaultDB string) (studyRef, error) {
 }
 
 func compareStudies(ctx context.Context, g *Globals, o compareOptions) error {
-	if !contains(report.CompareFormats(), o.Format) {
+	if !slices.Contains(report.CompareFormats(), o.Format) {
 		return usagef("unknown comparison format %q; valid formats: %s", o.Format, strings.Join(report.CompareFormats(), ", "))
 	}
 	var labels []string

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 
 	"github.com/boxtax/boxtax/internal/hostinfo"
@@ -52,7 +53,7 @@ func deviceStudies(ctx context.Context, db *store.Store, ref int64) ([]deviceStu
 // writeByHost is report --by host: the study on every device of the
 // database, a column group per device.
 func writeByHost(ctx context.Context, g *Globals, o reportOptions) error {
-	if !contains(report.DeviceFormats(), o.Format) {
+	if !slices.Contains(report.DeviceFormats(), o.Format) {
 		return usagef("unknown format %q for --by host; valid formats: %v", o.Format, report.DeviceFormats())
 	}
 	db, err := openExisting(ctx, o.DB)

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -15,24 +14,8 @@ import (
 
 	"github.com/boxtax/boxtax/internal/docker"
 	"github.com/boxtax/boxtax/internal/store"
+	"github.com/boxtax/boxtax/internal/testenv"
 )
-
-// requireDocker returns a client for the real engine; without one the test
-// skips, except in CI (CI=true), where it fails.
-func requireDocker(t *testing.T) *docker.Client {
-	t.Helper()
-	c, err := docker.FromEnv()
-	if err == nil {
-		err = c.Ping(context.Background())
-	}
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("the Docker end-to-end tests must run in CI: %v", err)
-		}
-		t.Skipf("no Docker engine here, skipping the end-to-end test against it: %v", err)
-	}
-	return c
-}
 
 // containersOf lists the containers a boxtax controller (host/pid) started.
 func containersOf(t *testing.T, c *docker.Client, pid int) []docker.ContainerSummary {
@@ -69,7 +52,7 @@ type reportJSON struct {
 }
 
 func TestEndToEndNativeAndDocker(t *testing.T) {
-	c := requireDocker(t)
+	c := testenv.RequireDocker(t)
 	dir := t.TempDir()
 	res := runIn(t, dir, "run", testdata(t, "tiny.yaml"), "--seed", "11", "--settle", "1s")
 	if res.code != ExitOK {
@@ -142,28 +125,15 @@ func TestEndToEndNativeAndDocker(t *testing.T) {
 // process while a container runs: the container must go, the finished runs
 // must stay, and --resume must finish the study.
 func TestInterruptKeepsFinishedRunsAndResumes(t *testing.T) {
-	c := requireDocker(t)
+	c := testenv.RequireDocker(t)
 	dir := t.TempDir()
 	dbPath := filepath.Join(dir, "i.db")
-	cmd := exec.Command(boxtaxBin, "run", testdata(t, "slow.yaml"), "--db", dbPath, "--seed", "3", "--settle", "0")
-	var stderr bytes.Buffer
-	cmd.Stderr, cmd.Dir = &stderr, dir
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	cmd, stderr := startRun(t, dir, nil, testdata(t, "slow.yaml"), "--db", dbPath, "--seed", "3", "--settle", "0")
 	pid := cmd.Process.Pid
 	// Wait until a run has finished and a container of this process runs.
-	deadline := time.Now().Add(90 * time.Second)
-	for {
-		if time.Now().After(deadline) {
-			cmd.Process.Kill()
-			t.Fatalf("no finished run and running container within 90 s; stderr: %s", stderr.String())
-		}
-		if okRuns(t, dbPath) >= 1 && len(containersOf(t, c, pid)) > 0 {
-			break
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+	waitFor(t, 90*time.Second, "a finished run and a running container", stderr, func() bool {
+		return okRuns(t, dbPath) >= 1 && len(containersOf(t, c, pid)) > 0
+	})
 	time.Sleep(300 * time.Millisecond) // into the workload
 	start := time.Now()
 	cmd.Process.Signal(syscall.SIGINT)
@@ -194,6 +164,25 @@ func TestInterruptKeepsFinishedRunsAndResumes(t *testing.T) {
 	if n := okRuns(t, dbPath); n != 6 {
 		t.Errorf("%d ok runs after resume, want 6", n)
 	}
+}
+
+// latestRuns reads the runs of the latest study in a database.
+func latestRuns(t *testing.T, path string) []store.Run {
+	t.Helper()
+	db, err := store.OpenReadOnly(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	st, err := db.LatestStudy(context.Background(), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs, err := db.Runs(context.Background(), st.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return runs
 }
 
 // okRuns counts the finished runs of the latest study in a database.

@@ -9,7 +9,6 @@ package cli
 // can be completed.
 
 import (
-	"bytes"
 	"context"
 	"database/sql"
 	"fmt"
@@ -27,6 +26,7 @@ import (
 	"time"
 
 	"github.com/boxtax/boxtax/internal/store"
+	"github.com/boxtax/boxtax/internal/testenv"
 )
 
 // faultDelay is a random point into the run in flight at which a fault
@@ -67,19 +67,7 @@ func integrityOK(t *testing.T, path string) {
 // runsByStatus counts the latest study's measured runs by status.
 func runsByStatus(t *testing.T, path string) map[string]int {
 	t.Helper()
-	db, err := store.OpenReadOnly(context.Background(), path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	st, err := db.LatestStudy(context.Background(), false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	runs, err := db.Runs(context.Background(), st.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
+	runs := latestRuns(t, path)
 	out := map[string]int{}
 	for _, r := range runs {
 		if !r.Warmup {
@@ -89,34 +77,22 @@ func runsByStatus(t *testing.T, path string) map[string]int {
 	return out
 }
 
-// startRun starts `boxtax run` as a real process with extra environment.
-func startRun(t *testing.T, dir string, env []string, args ...string) (*exec.Cmd, *bytes.Buffer) {
+// resumeKeeps resumes the study in dbPath after kept finished runs: it
+// must start after them, end with want runs, all finished, and leave the
+// database intact.
+func resumeKeeps(t *testing.T, dir, dbPath string, kept, want int) {
 	t.Helper()
-	cmd := exec.Command(boxtaxBin, append([]string{"run"}, args...)...)
-	var stderr bytes.Buffer
-	cmd.Stderr, cmd.Dir, cmd.Env = &stderr, dir, append(os.Environ(), env...)
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
+	res := runIn(t, dir, "run", "--resume", "--db", dbPath, "--settle", "0", "--monitor-interval", "0")
+	if res.code != ExitOK {
+		t.Fatalf("resume: exit %d\n%s", res.code, res.stderr)
 	}
-	t.Cleanup(func() {
-		if cmd.ProcessState == nil {
-			cmd.Process.Kill()
-			cmd.Wait()
-		}
-	})
-	return cmd, &stderr
-}
-
-// waitFor polls cond until it holds, failing the test after limit.
-func waitFor(t *testing.T, limit time.Duration, what string, stderr *bytes.Buffer, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(limit)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("%s did not happen within %v; stderr:\n%s", what, limit, stderr.String())
-		}
-		time.Sleep(50 * time.Millisecond)
+	if !strings.Contains(res.stderr, fmt.Sprintf("(%d done before)", kept)) {
+		t.Errorf("resume did not start after the %d kept runs:\n%s", kept, res.stderr)
 	}
+	if got := runsByStatus(t, dbPath); got[store.RunOK] != want || len(got) != 1 {
+		t.Errorf("runs after resume: %v, want %d ok", got, want)
+	}
+	integrityOK(t, dbPath)
 }
 
 // TestKilledControllerIsCleanedAndResumed: SIGKILL (no clean-up possible)
@@ -124,7 +100,7 @@ func waitFor(t *testing.T, limit time.Duration, what string, stderr *bytes.Buffe
 // controller label, the database is intact, and --resume completes the
 // study with every finished run kept once.
 func TestKilledControllerIsCleanedAndResumed(t *testing.T) {
-	c := requireDocker(t)
+	c := testenv.RequireDocker(t)
 	dir := t.TempDir()
 	dbPath := filepath.Join(dir, "k.db")
 	cmd, stderr := startRun(t, dir, nil, testdata(t, "slow.yaml"), "--db", dbPath, "--seed", "3", "--settle", "0", "--monitor-interval", "0")
@@ -145,24 +121,14 @@ func TestKilledControllerIsCleanedAndResumed(t *testing.T) {
 	if left := containersOf(t, c, pid); len(left) > 0 {
 		t.Errorf("%d container(s) of the killed controller left after clean", len(left))
 	}
-	res = runIn(t, dir, "run", "--resume", "--db", dbPath, "--settle", "0", "--monitor-interval", "0")
-	if res.code != ExitOK {
-		t.Fatalf("resume: exit %d\n%s", res.code, res.stderr)
-	}
-	if !strings.Contains(res.stderr, fmt.Sprintf("(%d done before)", kept)) {
-		t.Errorf("resume did not start after the %d kept runs:\n%s", kept, res.stderr)
-	}
-	if got := runsByStatus(t, dbPath); got[store.RunOK] != 6 || len(got) != 1 {
-		t.Errorf("runs after resume: %v, want 6 ok", got)
-	}
-	integrityOK(t, dbPath)
+	resumeKeeps(t, dir, dbPath, kept, 6)
 }
 
 // TestKilledWorkerIsAFailedRunAndTheStudyGoesOn: the native worker
 // process killed, and the container killed (docker kill): each is a failed
 // run with its reason, and every other run finishes.
 func TestKilledWorkerIsAFailedRunAndTheStudyGoesOn(t *testing.T) {
-	c := requireDocker(t)
+	c := testenv.RequireDocker(t)
 	dir := t.TempDir()
 	dbPath := filepath.Join(dir, "w.db")
 	cmd, stderr := startRun(t, dir, nil, testdata(t, "slow.yaml"), "--db", dbPath, "--seed", "5", "--settle", "0", "--monitor-interval", "0")
@@ -280,7 +246,7 @@ func (p *socketProxy) cut() {
 // go on, keeps every finished run, and once the daemon answers again clean
 // removes the container and --resume completes the study.
 func TestDockerConnectionLostMidStudy(t *testing.T) {
-	c := requireDocker(t)
+	c := testenv.RequireDocker(t)
 	dir := t.TempDir()
 	sockDir, err := os.MkdirTemp("", "bxsock")
 	if err != nil {
@@ -324,17 +290,7 @@ func TestDockerConnectionLostMidStudy(t *testing.T) {
 	if left := containersOf(t, c, pid); len(left) > 0 {
 		t.Errorf("%d container(s) left after clean", len(left))
 	}
-	res := runIn(t, dir, "run", "--resume", "--db", dbPath, "--settle", "0", "--monitor-interval", "0")
-	if res.code != ExitOK {
-		t.Fatalf("resume: exit %d\n%s", res.code, res.stderr)
-	}
-	if !strings.Contains(res.stderr, fmt.Sprintf("(%d done before)", kept)) {
-		t.Errorf("resume did not start after the %d kept runs:\n%s", kept, res.stderr)
-	}
-	if got := runsByStatus(t, dbPath); got[store.RunOK] != 6 || len(got) != 1 {
-		t.Errorf("runs after resume: %v, want 6 ok", got)
-	}
-	integrityOK(t, dbPath)
+	resumeKeeps(t, dir, dbPath, kept, 6)
 }
 
 // TestDiskFullStopsTheStudyAndResumes: the database's filesystem fills up
@@ -348,10 +304,7 @@ func TestDiskFullStopsTheStudyAndResumes(t *testing.T) {
 		t.Fatal(err)
 	}
 	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", mnt).CombinedOutput(); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("CI runs as root and can mount a tmpfs: %v %s", err, out)
-		}
-		t.Skipf("cannot mount a small tmpfs here (needs root): %v %s", err, out)
+		testenv.Missing(t, "cannot mount a small tmpfs here (needs root): %v %s", err, out)
 	}
 	defer exec.Command("umount", "-l", mnt).Run()
 	dbPath := filepath.Join(mnt, "f.db")
@@ -390,15 +343,5 @@ func TestDiskFullStopsTheStudyAndResumes(t *testing.T) {
 	kept := okRuns(t, dbPath)
 	integrityOK(t, dbPath)
 	os.Remove(filler)
-	res := runIn(t, dir, "run", "--resume", "--db", dbPath, "--settle", "0", "--monitor-interval", "0")
-	if res.code != ExitOK {
-		t.Fatalf("resume: exit %d\n%s", res.code, res.stderr)
-	}
-	if !strings.Contains(res.stderr, fmt.Sprintf("(%d done before)", kept)) {
-		t.Errorf("resume did not start after the %d kept runs:\n%s", kept, res.stderr)
-	}
-	if got := runsByStatus(t, dbPath); got[store.RunOK] != 8 || len(got) != 1 {
-		t.Errorf("runs after resume: %v, want 8 ok", got)
-	}
-	integrityOK(t, dbPath)
+	resumeKeeps(t, dir, dbPath, kept, 8)
 }

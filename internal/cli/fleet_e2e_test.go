@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/boxtax/boxtax/internal/store"
+	"github.com/boxtax/boxtax/internal/testenv"
 	"github.com/boxtax/boxtax/internal/wire"
 )
 
@@ -45,10 +46,7 @@ func requireFleet(t *testing.T) {
 	}
 	if len(missing) > 0 {
 		msg := "the fleet test needs " + strings.Join(missing, ", ") + " (Debian: iproute2 openssh-server openssh-client ansible-core)"
-		if os.Getenv("CI") == "true" {
-			t.Fatal(msg + ": CI must run it")
-		}
-		t.Skip(msg)
+		testenv.Missing(t, "%s", msg)
 	}
 }
 
@@ -192,7 +190,7 @@ func (d *testDevice) drop() {
 // namespaces and daemons are gone afterwards.
 func TestFleetOverSSH(t *testing.T) {
 	requireFleet(t)
-	requireDocker(t)
+	testenv.RequireDocker(t)
 	base := t.TempDir()
 	clientKey := filepath.Join(base, "id_ed25519")
 	mustRun(t, "ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "boxtax-fleet-test", "-f", clientKey)
@@ -205,13 +203,7 @@ func TestFleetOverSSH(t *testing.T) {
 	if err := os.MkdirAll(dist, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	bin, err := os.ReadFile(boxtaxBin)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dist, "boxtax-linux-amd64"), bin, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	copyExecutable(t, boxtaxBin, filepath.Join(dist, "boxtax-linux-amd64"))
 	noDocker := "SetEnv DOCKER_HOST=unix:///nonexistent/docker.sock"
 	devices := []*testDevice{
 		startDevice(t, base, "dev-a", pub, false),
@@ -223,11 +215,11 @@ func TestFleetOverSSH(t *testing.T) {
 	vars := map[string]string{"dev-full": "boxtax_min_free_mb=999999999"}
 	want := map[string]string{"dev-a": "ok", "dev-b": "ok", "dev-c": "ok", "dev-full": "failed", "dev-gone": "unreachable"}
 	if armRuns() {
-		build := exec.Command("go", "build", "-trimpath", "-o", filepath.Join(dist, "boxtax-linux-arm64"), "github.com/boxtax/boxtax/cmd/boxtax")
-		build.Env = append(os.Environ(), "CGO_ENABLED=0", "GOARCH=arm64")
-		if out, err := build.CombinedOutput(); err != nil {
-			t.Fatalf("building the arm64 binary: %v\n%s", err, out)
+		arm, err := testenv.Boxtax("arm64")
+		if err != nil {
+			t.Fatal(err)
 		}
+		copyExecutable(t, arm, filepath.Join(dist, "boxtax-linux-arm64"))
 		devices = append(devices, startDevice(t, base, "dev-arm", pub, false))
 		vars["dev-arm"] = "boxtax_arch=arm64" // an x86_64 machine that runs the arm64 binary under qemu-user
 		want["dev-arm"] = "ok"

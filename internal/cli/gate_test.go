@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/boxtax/boxtax/internal/testenv"
 )
 
 // TestGateOnReport judges a stored study (docker-bridge 5 % slower than
@@ -158,7 +160,7 @@ func TestGateUsageErrors(t *testing.T) {
 // gate, but the failed runs' exit code 3 wins; report then gates the
 // stored study with 0 and 4.
 func TestGateOnARealRun(t *testing.T) {
-	requireDocker(t)
+	testenv.RequireDocker(t)
 	dir := t.TempDir()
 	res := runIn(t, dir, "run", testdata(t, "gate.yaml"), "--seed", "3", "--settle", "0", "--monitor-interval", "0",
 		"--max-overhead", "*:cpu.prime=1000%", "--max-overhead", "docker-bridge:disk.seq=5%")

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/boxtax/boxtax/internal/docker"
+	"github.com/boxtax/boxtax/internal/testenv"
 )
 
 func TestImageFromHostBadInput(t *testing.T) {
@@ -56,14 +57,9 @@ func TestImageFromHostDockerUnreachable(t *testing.T) {
 }
 
 func TestImageFromHost(t *testing.T) {
-	c := requireDocker(t)
+	c := testenv.RequireDocker(t)
 	const redis = "/usr/bin/redis-server"
-	if _, err := os.Stat(redis); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("%s must be installed in CI: %v", redis, err)
-		}
-		t.Skipf("%s is not installed here", redis)
-	}
+	testenv.RequireTool(t, redis, "redis-server")
 	dir := t.TempDir()
 	b := make([]byte, 4)
 	_, _ = rand.Read(b)
@@ -94,7 +90,7 @@ func TestImageFromHost(t *testing.T) {
 // make exits with the usage code, says what to do, and leaves the image
 // (issue 15, item 2).
 func TestImageFromHostRefusesForeignTag(t *testing.T) {
-	c := requireDocker(t)
+	c := testenv.RequireDocker(t)
 	ctx := context.Background()
 	b := make([]byte, 4)
 	_, _ = rand.Read(b)

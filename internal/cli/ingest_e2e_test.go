@@ -10,20 +10,15 @@ import (
 
 	"github.com/boxtax/boxtax/internal/cpuset"
 	"github.com/boxtax/boxtax/internal/store"
+	"github.com/boxtax/boxtax/internal/testenv"
 )
 
-// requireIngestPrograms skips a test of iot.ingest without the real nginx
-// and redis, except in CI (CI=true), which installs them, where it fails.
+// requireIngestPrograms ends a test of iot.ingest without the real nginx
+// and redis as testenv.Missing does.
 func requireIngestPrograms(t *testing.T) {
 	t.Helper()
-	for _, p := range []string{"/usr/sbin/nginx", "/usr/bin/redis-server"} {
-		if _, err := os.Stat(p); err != nil {
-			if os.Getenv("CI") == "true" {
-				t.Fatalf("iot.ingest needs %s: %v", p, err)
-			}
-			t.Skipf("%s is not installed here", p)
-		}
-	}
+	testenv.RequireTool(t, "/usr/sbin/nginx", "nginx-light")
+	testenv.RequireTool(t, "/usr/bin/redis-server", "redis-server")
 }
 
 // ingestProcesses lists the processes an iot.ingest server side starts
@@ -134,7 +129,7 @@ func TestIngestThroughTheCLINatively(t *testing.T) {
 
 func TestIngestInContainers(t *testing.T) {
 	requireIngestPrograms(t)
-	c := requireDocker(t)
+	c := testenv.RequireDocker(t)
 	online, err := cpuset.Online()
 	if err != nil || len(online) < 2 {
 		t.Skipf("needs 2 online CPUs: %v %v", online, err)

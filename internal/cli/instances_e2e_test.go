@@ -6,13 +6,15 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/boxtax/boxtax/internal/testenv"
 )
 
 // TestInstancesRunConcurrentlyAndAggregate checks that two instances ran as
 // two workers (natively and in containers) and that the run's figure is the
 // sum of theirs for a throughput; how fast they were depends on the host.
 func TestInstancesRunConcurrentlyAndAggregate(t *testing.T) {
-	requireDocker(t)
+	testenv.RequireDocker(t)
 	dir := t.TempDir()
 	res := runIn(t, dir, "run", testdata(t, "instances.yaml"), "--settle", "0", "--quiet")
 	if res.code != ExitOK {

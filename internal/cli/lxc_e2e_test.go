@@ -1,18 +1,16 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/boxtax/boxtax/internal/env"
+	"github.com/boxtax/boxtax/internal/testenv"
 )
 
 // requireLXC skips a test that runs LXC containers unless this machine
@@ -24,10 +22,7 @@ func requireLXC(t *testing.T) {
 		err = e.Available(context.Background())
 	}
 	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("CI must run the LXC end-to-end tests: %v", err)
-		}
-		t.Skipf("no LXC here, skipping the end-to-end test against it: %v", err)
+		testenv.Missing(t, "LXC cannot run here: %v", err)
 	}
 }
 
@@ -80,7 +75,7 @@ func lxcLeftovers(t *testing.T, pid int) []string {
 // DNAT, and leave nothing behind.
 func TestLXCNetworkWorkloads(t *testing.T) {
 	requireLXC(t)
-	requireWire(t)
+	testenv.RequireNetns(t)
 	dir := t.TempDir()
 	dbPath := filepath.Join(dir, "l.db")
 	res := runIn(t, dir, "run", testdata(t, "lxc-net.yaml"), "--db", dbPath, "--settle", "0", "--monitor-interval", "0", "--quiet")
@@ -107,47 +102,20 @@ func TestLXCNetworkWorkloads(t *testing.T) {
 // bridge and the wire must all go, and the study resumes.
 func TestInterruptRemovesLXC(t *testing.T) {
 	requireLXC(t)
-	requireWire(t)
+	testenv.RequireNetns(t)
 	dir := t.TempDir()
 	dbPath := filepath.Join(dir, "l.db")
-	cmd := exec.Command(boxtaxBin, "run", testdata(t, "lxc-slow.yaml"), "--db", dbPath, "--seed", "2", "--settle", "0", "--monitor-interval", "0")
-	var stderr bytes.Buffer
-	cmd.Stderr, cmd.Dir = &stderr, dir
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	pid := cmd.Process.Pid
-	deadline := time.Now().Add(90 * time.Second)
-	for {
-		if time.Now().After(deadline) {
-			cmd.Process.Kill()
-			t.Fatalf("no LXC container and wire within 90 s; stderr: %s", stderr.String())
-		}
+	pid := interruptRun(t, dir, dbPath, testdata(t, "lxc-slow.yaml"), "an LXC container and a wire", func(pid int) bool {
 		left := strings.Join(lxcLeftovers(t, pid), "\n")
-		if strings.Contains(left, "container ") && strings.Contains(left, "nat rule") && len(leftovers(t, pid)) > 0 {
-			break
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	time.Sleep(700 * time.Millisecond) // into the transfer
-	cmd.Process.Signal(syscall.SIGINT)
-	err := cmd.Wait()
-	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != ExitInterrupted {
-		t.Fatalf("exit: %v, want %d; stderr: %s", err, ExitInterrupted, stderr.String())
-	}
+		return strings.Contains(left, "container ") && strings.Contains(left, "nat rule") && len(leftovers(t, pid)) > 0
+	})
 	if left := lxcLeftovers(t, pid); len(left) > 0 {
 		t.Errorf("LXC objects left behind after SIGINT:\n%s", strings.Join(left, "\n"))
 	}
 	if left := leftovers(t, pid); len(left) > 0 {
 		t.Errorf("wire objects left behind after SIGINT:\n%s", strings.Join(left, "\n"))
 	}
-	res := runIn(t, dir, "run", "--resume", "--db", dbPath, "--settle", "0", "--monitor-interval", "0")
-	if res.code != ExitOK {
-		t.Fatalf("resume: exit %d\n%s", res.code, res.stderr)
-	}
-	if n := okRuns(t, dbPath); n != 3 {
-		t.Errorf("%d ok runs after resume, want 3", n)
-	}
+	resumeFinishes(t, dir, dbPath, 3)
 }
 
 // TestLXCProblemsNameTheFix: without LXC's tools, or without root, lxc is
@@ -161,45 +129,11 @@ func TestLXCProblemsNameTheFix(t *testing.T) {
 		if !strings.Contains(res.stdout, "lxc") || !strings.Contains(res.stdout, "no: LXC is not installed (no lxc-execute): apt-get install lxc") {
 			t.Errorf("list envs does not say LXC is missing and how to install it:\n%s", res.stdout)
 		}
-		start := time.Now()
-		res = runIn(t, dir, "run", "--envs", "native,lxc", "--workloads", "cpu.prime", "--settle", "0", "--monitor-interval", "0")
-		if res.code != ExitUsage {
-			t.Fatalf("exit %d, want %d\n%s", res.code, ExitUsage, res.stderr)
-		}
-		for _, w := range []string{"environment lxc is not available: LXC is not installed", "apt-get install lxc", "--envs native"} {
-			if !strings.Contains(res.stderr, w) {
-				t.Errorf("message lacks %q:\n%s", w, res.stderr)
-			}
-		}
-		if took := time.Since(start); took > 20*time.Second {
-			t.Errorf("the refusal took %v, want < 20 s", took)
-		}
+		refusedBeforeStudy(t, dir, "native,lxc", "environment lxc is not available: LXC is not installed", "apt-get install lxc", "--envs native")
 	})
 	t.Run("not root", func(t *testing.T) {
 		requireLXC(t)
-		setpriv, err := exec.LookPath("setpriv")
-		if err != nil {
-			t.Skip("setpriv (util-linux) is needed to drop privileges")
-		}
-		dir, err := os.MkdirTemp("", "boxtax-unpriv-")
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer os.RemoveAll(dir)
-		bin := filepath.Join(dir, "boxtax")
-		b, err := os.ReadFile(boxtaxBin)
-		if err == nil {
-			err = os.WriteFile(bin, b, 0o755)
-		}
-		if err == nil {
-			err = os.Chmod(dir, 0o777)
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		cmd := exec.Command(setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", bin, "list", "envs")
-		cmd.Dir = dir
-		out, err := cmd.CombinedOutput()
+		out, err := asNobody(t).run("list", "envs")
 		if err != nil {
 			t.Fatalf("list envs: %v\n%s", err, out)
 		}

@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 
+	"github.com/boxtax/boxtax/internal/testenv"
 	_ "github.com/boxtax/boxtax/internal/workload/all"
 )
 
@@ -18,21 +18,13 @@ import (
 var boxtaxBin string
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "boxtax-cli-test-")
+	bin, err := testenv.Boxtax("")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	boxtaxBin = filepath.Join(dir, "boxtax")
-	build := exec.Command("go", "build", "-trimpath", "-o", boxtaxBin, "github.com/boxtax/boxtax/cmd/boxtax")
-	build.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := build.CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "building boxtax: %v\n%s", err, out)
-		os.Exit(1)
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
+	boxtaxBin = bin
+	testenv.Main(m)
 }
 
 // result is what one in-process command did.
@@ -63,4 +55,16 @@ func testdata(t *testing.T, name string) string {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// copyExecutable copies the program src to dst, executable by all.
+func copyExecutable(t *testing.T, src, dst string) {
+	t.Helper()
+	b, err := os.ReadFile(src)
+	if err == nil {
+		err = os.WriteFile(dst, b, 0o755)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
 }

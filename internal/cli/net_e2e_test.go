@@ -1,35 +1,16 @@
 package cli
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 
-	"github.com/boxtax/boxtax/internal/store"
+	"github.com/boxtax/boxtax/internal/testenv"
 )
-
-// requireWire skips a test that makes network namespaces unless this process
-// may (root, iproute2), except in CI (CI=true), where it fails.
-func requireWire(t *testing.T) {
-	t.Helper()
-	_, ipErr := exec.LookPath("ip")
-	_, tcErr := exec.LookPath("tc")
-	if os.Geteuid() != 0 || ipErr != nil || tcErr != nil {
-		msg := "the netns wire needs root and iproute2 (ip, tc)"
-		if os.Getenv("CI") == "true" {
-			t.Fatal(msg + ": CI must run the network end-to-end tests")
-		}
-		t.Skip(msg)
-	}
-}
 
 // leftovers lists what a boxtax process (by pid) made for the network and
 // did not remove: namespaces, links, firewall and NAT rules naming the
@@ -117,8 +98,8 @@ func netCells(t *testing.T, dir, metric string) map[string]float64 {
 }
 
 func TestNetworkWorkloadsAcrossWires(t *testing.T) {
-	c := requireDocker(t)
-	requireWire(t)
+	c := testenv.RequireDocker(t)
+	testenv.RequireNetns(t)
 	dir := t.TempDir()
 	res := runIn(t, dir, "run", testdata(t, "net.yaml"), "--settle", "0", "--monitor-interval", "0", "--seed", "5")
 	if res.code != ExitOK {
@@ -155,13 +136,7 @@ func TestNetworkWorkloadsAcrossWires(t *testing.T) {
 	}
 	// The bridge runs published the server's port on the wire's host end or
 	// the bridge's own address, never on every address of the host.
-	db, err := store.Open(context.Background(), filepath.Join(dir, "boxtax.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	st, _ := db.LatestStudy(context.Background(), false)
-	runs, _ := db.Runs(context.Background(), st.ID)
+	runs := latestRuns(t, filepath.Join(dir, "boxtax.db"))
 	for _, r := range runs {
 		s := r.Settings
 		if r.Env == "docker-bridge" && (s["ports"] == "" || strings.HasPrefix(s["ports"], "0.0.0.0") || strings.HasPrefix(s["ports"], ":")) {
@@ -174,8 +149,8 @@ func TestNetworkWorkloadsAcrossWires(t *testing.T) {
 }
 
 func TestNetworkInstancesShareTheWire(t *testing.T) {
-	requireDocker(t)
-	requireWire(t)
+	testenv.RequireDocker(t)
+	testenv.RequireNetns(t)
 	dir := t.TempDir()
 	res := runIn(t, dir, "run", testdata(t, "net-instances.yaml"), "--settle", "0", "--monitor-interval", "0", "--quiet")
 	if res.code != ExitOK {
@@ -203,47 +178,20 @@ func TestNetworkInstancesShareTheWire(t *testing.T) {
 // while a server container runs and its client sits in a wire's namespace:
 // the container, the namespace, the links and any rule must all go.
 func TestInterruptRemovesWireAndServer(t *testing.T) {
-	c := requireDocker(t)
-	requireWire(t)
+	c := testenv.RequireDocker(t)
+	testenv.RequireNetns(t)
 	dir := t.TempDir()
 	dbPath := filepath.Join(dir, "n.db")
-	cmd := exec.Command(boxtaxBin, "run", testdata(t, "net-slow.yaml"), "--db", dbPath, "--seed", "2", "--settle", "0", "--monitor-interval", "0")
-	var stderr bytes.Buffer
-	cmd.Stderr, cmd.Dir = &stderr, dir
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	pid := cmd.Process.Pid
-	deadline := time.Now().Add(90 * time.Second)
-	for {
-		if time.Now().After(deadline) {
-			cmd.Process.Kill()
-			t.Fatalf("no wire and server container within 90 s; stderr: %s", stderr.String())
-		}
-		if len(leftovers(t, pid)) > 0 && len(containersOf(t, c, pid)) > 0 {
-			break
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	time.Sleep(700 * time.Millisecond) // into the transfer
-	cmd.Process.Signal(syscall.SIGINT)
-	err := cmd.Wait()
-	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != ExitInterrupted {
-		t.Fatalf("exit: %v, want %d; stderr: %s", err, ExitInterrupted, stderr.String())
-	}
+	pid := interruptRun(t, dir, dbPath, testdata(t, "net-slow.yaml"), "a wire and a server container", func(pid int) bool {
+		return len(leftovers(t, pid)) > 0 && len(containersOf(t, c, pid)) > 0
+	})
 	if left := containersOf(t, c, pid); len(left) > 0 {
 		t.Errorf("%d containers left behind after SIGINT", len(left))
 	}
 	if left := leftovers(t, pid); len(left) > 0 {
 		t.Errorf("left behind after SIGINT:\n%s", strings.Join(left, "\n"))
 	}
-	res := runIn(t, dir, "run", "--resume", "--db", dbPath, "--settle", "0", "--monitor-interval", "0")
-	if res.code != ExitOK {
-		t.Fatalf("resume: exit %d\n%s", res.code, res.stderr)
-	}
-	if n := okRuns(t, dbPath); n != 6 {
-		t.Errorf("%d ok runs after resume, want 6", n)
-	}
+	resumeFinishes(t, dir, dbPath, 6)
 }
 
 // TestWireProblemsNameWhatIsMissing: a wire that cannot be made is refused
@@ -267,31 +215,9 @@ func TestWireProblemsNameWhatIsMissing(t *testing.T) {
 // TestWireWithoutPermissionSaysSo runs boxtax as an unprivileged user: the
 // netns wire cannot be made, and boxtax says why and what still runs.
 func TestWireWithoutPermissionSaysSo(t *testing.T) {
-	requireWire(t)
-	setpriv, err := exec.LookPath("setpriv")
-	if err != nil {
-		t.Skip("setpriv (util-linux) is needed to drop privileges")
-	}
-	dir, err := os.MkdirTemp("", "boxtax-unpriv-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer os.RemoveAll(dir)
-	bin := filepath.Join(dir, "boxtax")
-	b, err := os.ReadFile(boxtaxBin)
-	if err == nil {
-		err = os.WriteFile(bin, b, 0o755)
-	}
-	if err == nil {
-		err = os.Chmod(dir, 0o777)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", bin,
-		"run", "seed000-network", "--envs", "native", "--db", filepath.Join(dir, "x.db"), "--settle", "0", "--monitor-interval", "0")
-	cmd.Dir = dir
-	out, err := cmd.CombinedOutput()
+	testenv.RequireNetns(t)
+	n := asNobody(t)
+	out, err := n.run("run", "seed000-network", "--envs", "native", "--db", filepath.Join(n.dir, "x.db"), "--settle", "0", "--monitor-interval", "0")
 	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != ExitUsage {
 		t.Fatalf("exit %v, want %d\n%s", err, ExitUsage, out)
 	}

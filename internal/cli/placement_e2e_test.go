@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -9,11 +8,11 @@ import (
 	"testing"
 
 	"github.com/boxtax/boxtax/internal/cpuset"
-	"github.com/boxtax/boxtax/internal/store"
+	"github.com/boxtax/boxtax/internal/testenv"
 )
 
 func TestPlacementPinsInstancesNativelyAndInContainers(t *testing.T) {
-	requireDocker(t)
+	testenv.RequireDocker(t)
 	online, err := cpuset.Online()
 	if err != nil || len(online) < 2 {
 		t.Skipf("needs 2 online CPUs: %v %v", online, err)
@@ -23,13 +22,7 @@ func TestPlacementPinsInstancesNativelyAndInContainers(t *testing.T) {
 	if res.code != ExitOK {
 		t.Fatalf("run: exit %d\n%s", res.code, res.stderr)
 	}
-	db, err := store.Open(context.Background(), filepath.Join(dir, "boxtax.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	st, _ := db.LatestStudy(context.Background(), false)
-	runs, _ := db.Runs(context.Background(), st.ID)
+	runs := latestRuns(t, filepath.Join(dir, "boxtax.db"))
 	halves, _ := online.Split(2)
 	for _, r := range runs {
 		got1, got2 := r.Notes["cpus_allowed"], r.Notes["instance2.cpus_allowed"]

@@ -9,11 +9,10 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/boxtax/boxtax/internal/env"
+	"github.com/boxtax/boxtax/internal/testenv"
 )
 
 // requirePodman skips a test that runs Podman containers unless Podman is
@@ -26,10 +25,7 @@ func requirePodman(t *testing.T) {
 		_ = env.CloseAll(context.Background(), map[string]env.Environment{"podman-bridge": e})
 	}
 	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("CI must run the Podman end-to-end tests: %v", err)
-		}
-		t.Skipf("no Podman here, skipping the end-to-end test against it: %v", err)
+		testenv.Missing(t, "Podman cannot run here: %v", err)
 	}
 }
 
@@ -72,7 +68,7 @@ func podmanLeftovers(t *testing.T, pid int) []string {
 // succeed, the report must name Podman's engine, and nothing may be left.
 func TestPodmanStudy(t *testing.T) {
 	requirePodman(t)
-	requireWire(t)
+	testenv.RequireNetns(t)
 	dir := t.TempDir()
 	dbPath := filepath.Join(dir, "p.db")
 	cmd := exec.Command(boxtaxBin, "run", testdata(t, "podman-net.yaml"), "--db", dbPath, "--settle", "0", "--monitor-interval", "0", "--quiet")
@@ -110,47 +106,19 @@ func TestPodmanStudy(t *testing.T) {
 // study resumes.
 func TestInterruptRemovesPodman(t *testing.T) {
 	requirePodman(t)
-	requireWire(t)
+	testenv.RequireNetns(t)
 	dir := t.TempDir()
 	dbPath := filepath.Join(dir, "p.db")
-	cmd := exec.Command(boxtaxBin, "run", testdata(t, "podman-slow.yaml"), "--db", dbPath, "--seed", "2", "--settle", "0", "--monitor-interval", "0")
-	var stderr bytes.Buffer
-	cmd.Stderr, cmd.Dir = &stderr, dir
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	pid := cmd.Process.Pid
-	deadline := time.Now().Add(90 * time.Second)
-	for {
-		if time.Now().After(deadline) {
-			cmd.Process.Kill()
-			t.Fatalf("no Podman container and wire within 90 s; stderr: %s", stderr.String())
-		}
-		left := strings.Join(podmanLeftovers(t, pid), "\n")
-		if strings.Contains(left, "container ") && len(leftovers(t, pid)) > 0 {
-			break
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	time.Sleep(700 * time.Millisecond) // into the transfer
-	cmd.Process.Signal(syscall.SIGINT)
-	err := cmd.Wait()
-	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != ExitInterrupted {
-		t.Fatalf("exit: %v, want %d; stderr: %s", err, ExitInterrupted, stderr.String())
-	}
+	pid := interruptRun(t, dir, dbPath, testdata(t, "podman-slow.yaml"), "a Podman container and a wire", func(pid int) bool {
+		return strings.Contains(strings.Join(podmanLeftovers(t, pid), "\n"), "container ") && len(leftovers(t, pid)) > 0
+	})
 	if left := podmanLeftovers(t, pid); len(left) > 0 {
 		t.Errorf("Podman objects left behind after SIGINT:\n%s", strings.Join(left, "\n"))
 	}
 	if left := leftovers(t, pid); len(left) > 0 {
 		t.Errorf("wire objects left behind after SIGINT:\n%s", strings.Join(left, "\n"))
 	}
-	res := runIn(t, dir, "run", "--resume", "--db", dbPath, "--settle", "0", "--monitor-interval", "0")
-	if res.code != ExitOK {
-		t.Fatalf("resume: exit %d\n%s", res.code, res.stderr)
-	}
-	if n := okRuns(t, dbPath); n != 3 {
-		t.Errorf("%d ok runs after resume, want 3", n)
-	}
+	resumeFinishes(t, dir, dbPath, 3)
 }
 
 // TestPodmanNotInstalledNamesTheFix: without podman, podman-bridge is
@@ -164,17 +132,5 @@ func TestPodmanNotInstalledNamesTheFix(t *testing.T) {
 	if !regexp.MustCompile(`podman-bridge +no: podman-bridge: podman is not installed \(Debian/Ubuntu: apt-get install podman\)`).MatchString(res.stdout) {
 		t.Errorf("list envs does not say Podman is missing and how to install it:\n%s", res.stdout)
 	}
-	start := time.Now()
-	res = runIn(t, dir, "run", "--envs", "native,podman-host", "--workloads", "cpu.prime", "--settle", "0", "--monitor-interval", "0")
-	if res.code != ExitUsage {
-		t.Fatalf("exit %d, want %d\n%s", res.code, ExitUsage, res.stderr)
-	}
-	for _, w := range []string{"environment podman-host is not available", "apt-get install podman", "--envs native"} {
-		if !strings.Contains(res.stderr, w) {
-			t.Errorf("message lacks %q:\n%s", w, res.stderr)
-		}
-	}
-	if took := time.Since(start); took > 20*time.Second {
-		t.Errorf("the refusal took %v, want < 20 s", took)
-	}
+	refusedBeforeStudy(t, dir, "native,podman-host", "environment podman-host is not available", "apt-get install podman", "--envs native")
 }

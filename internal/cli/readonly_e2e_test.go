@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/boxtax/boxtax/internal/testenv"
 	_ "modernc.org/sqlite"
 )
 
@@ -17,13 +18,8 @@ import (
 // item 5), as a real unprivileged process; an older database there is
 // refused with what to do instead of a failed upgrade.
 func TestReadersNeedOnlyRead(t *testing.T) {
-	setpriv, err := exec.LookPath("setpriv")
-	if err != nil || os.Geteuid() != 0 {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("CI runs as root with setpriv (util-linux) to test an unprivileged reader: %v", err)
-		}
-		t.Skip("needs root and setpriv to run a reader as another user")
-	}
+	testenv.RequireRoot(t, "running a reader as another user")
+	setpriv := testenv.RequireTool(t, "setpriv", "util-linux")
 	work := t.TempDir()
 	res := runIn(t, work, "run", testdata(t, "tiny.yaml"), "--envs", "native", "--workloads", "cpu.prime", "--warmup", "0",
 		"--settle", "0", "--monitor-interval", "0", "--quiet", "--db", filepath.Join(work, "r.db"))

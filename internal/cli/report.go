@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/boxtax/boxtax/internal/report"
@@ -103,7 +104,7 @@ func writeReport(ctx context.Context, g *Globals, o reportOptions) error {
 	if o.Paper != "" {
 		valid = report.PaperFormats()
 	}
-	if !contains(valid, o.Format) {
+	if !slices.Contains(valid, o.Format) {
 		return usagef("unknown report format %q; valid formats: %s", o.Format, strings.Join(valid, ", "))
 	}
 	var rsvg string
@@ -234,13 +235,4 @@ func writePlots(ctx context.Context, g *Globals, rep *report.Report, dir, rsvg s
 	}
 	fmt.Fprintf(g.Stderr, "wrote %d plots (%s) to %s\n", len(files), what, filepath.Clean(dir))
 	return nil
-}
-
-func contains(xs []string, s string) bool {
-	for _, x := range xs {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

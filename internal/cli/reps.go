@@ -3,6 +3,7 @@ package cli
 import (
 	"flag"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -112,7 +113,7 @@ func checkPaperID(spec *study.Spec) error {
 	if spec.Paper == nil || spec.Paper.ID == "" {
 		return nil
 	}
-	if contains(report.PaperIDs(), spec.Paper.ID) {
+	if slices.Contains(report.PaperIDs(), spec.Paper.ID) {
 		return nil
 	}
 	return fmt.Errorf("%s: paper id %q has no published values; valid papers: %s", spec.File(), spec.Paper.ID, strings.Join(report.PaperIDs(), ", "))

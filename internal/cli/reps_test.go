@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/boxtax/boxtax/internal/testenv"
 )
 
 func TestRepsFlagRefusesBadValues(t *testing.T) {
@@ -31,7 +33,7 @@ func TestRepsFlagRefusesBadValues(t *testing.T) {
 // reached) or 3 rounds; the report says how many ran and which cells met
 // the target.
 func TestAdaptiveRepetitionsEndToEnd(t *testing.T) {
-	requireDocker(t)
+	testenv.RequireDocker(t)
 	dir := t.TempDir()
 	res := runIn(t, dir, "run", testdata(t, "tiny.yaml"), "--envs", "native,docker-host", "--workloads", "cpu.prime",
 		"--reps", "auto", "--precision", "50%", "--max-reps", "3", "--warmup", "0", "--seed", "3", "--settle", "0", "--monitor-interval", "0")

@@ -8,12 +8,14 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/boxtax/boxtax/internal/store"
+	"github.com/boxtax/boxtax/internal/testenv"
 )
 
 // rtSpec is a short rt.periodic study natively and in docker-host.
@@ -31,13 +33,8 @@ workloads:
 // slice was stored and that the container got the capabilities the task
 // needs and was not privileged.
 func TestRealtimeNativeAndDocker(t *testing.T) {
-	c := requireDocker(t)
-	if os.Geteuid() != 0 {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("the real-time end-to-end test needs root (SCHED_FIFO) and must run in CI")
-		}
-		t.Skip("not root: SCHED_FIFO natively needs root; run the tests as root")
-	}
+	c := testenv.RequireDocker(t)
+	testenv.RequireRoot(t, "SCHED_FIFO natively")
 	ensureDockerRealtimeBudget(t)
 	dir := t.TempDir()
 	spec := filepath.Join(dir, "rt.yaml")
@@ -110,7 +107,7 @@ func TestRealtimeNativeAndDocker(t *testing.T) {
 		t.Fatalf("inspected %d containers while the study ran, want the one docker-host run", len(inspected))
 	}
 	for id, f := range inspected {
-		if f.Privileged || !contains(f.CapAdd, "SYS_NICE") {
+		if f.Privileged || !slices.Contains(f.CapAdd, "SYS_NICE") {
 			t.Errorf("container %.12s: privileged %v, capabilities %v", id, f.Privileged, f.CapAdd)
 		}
 	}

@@ -13,6 +13,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/boxtax/boxtax/internal/testenv"
 )
 
 // lockedBuffer is a bytes.Buffer safe to read while a command writes it.
@@ -76,19 +78,7 @@ func TestServeShowsStudiesInABrowser(t *testing.T) {
 		t.Fatalf("index: %d\n%s", resp.StatusCode, body)
 	}
 
-	bin := ""
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
-		if p, err := exec.LookPath(name); err == nil {
-			bin = p
-			break
-		}
-	}
-	if bin == "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("no headless Chromium on PATH; CI must install it: apt-get install chromium")
-		}
-		t.Skip("skipped the browser half: no Chromium on PATH (Debian: apt-get install chromium)")
-	}
+	bin := testenv.RequireChromium(t)
 	dom := func(url string) string {
 		ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 		defer cancel()

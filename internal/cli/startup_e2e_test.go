@@ -3,10 +3,12 @@ package cli
 import (
 	"encoding/json"
 	"testing"
+
+	"github.com/boxtax/boxtax/internal/testenv"
 )
 
 func TestStartupIsTimedAroundTheWorker(t *testing.T) {
-	requireDocker(t)
+	testenv.RequireDocker(t)
 	dir := t.TempDir()
 	res := runIn(t, dir, "run", "--workloads", "ctr.startup", "--envs", "native,docker-host", "--reps", "2", "--warmup", "0",
 		"--settle", "0", "--monitor-interval", "0", "--quiet")

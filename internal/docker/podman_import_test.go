@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/boxtax/boxtax/internal/docker"
+	"github.com/boxtax/boxtax/internal/testenv"
 )
 
 // podmanService starts Podman's Docker-compatible API on a private socket
@@ -21,16 +22,8 @@ import (
 // skips where podman is not installed, except in CI (CI=true).
 func podmanService(t *testing.T) *docker.Client {
 	t.Helper()
-	if testing.Short() && os.Getenv("CI") != "true" {
-		t.Skip("integration test against Podman: skipped in -short mode")
-	}
-	bin, err := exec.LookPath("podman")
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("podman must be installed in CI (apt-get install podman): %v", err)
-		}
-		t.Skipf("podman is not installed here: %v", err)
-	}
+	testenv.SkipShort(t, "Podman")
+	bin := testenv.RequireTool(t, "podman", "podman")
 	dir, err := os.MkdirTemp("", "podsock")
 	if err != nil {
 		t.Fatal(err)

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -15,6 +14,7 @@ import (
 	"time"
 
 	"github.com/boxtax/boxtax/internal/docker"
+	"github.com/boxtax/boxtax/internal/testenv"
 )
 
 func TestHostProgramList(t *testing.T) {
@@ -33,24 +33,12 @@ func TestHostProgramList(t *testing.T) {
 	}
 }
 
-// requireHostProgram skips when the host lacks the program, failing instead
-// in CI (CI=true), which installs it.
-func requireHostProgram(tb testing.TB, p string) {
-	tb.Helper()
-	if _, err := os.Stat(p); err != nil {
-		if os.Getenv("CI") == "true" {
-			tb.Fatalf("%s must be installed in CI (CI=true): %v", p, err)
-		}
-		tb.Skipf("%s is not installed here: %v", p, err)
-	}
-}
-
 // TestDockerHostPrograms runs the worker from an image holding the host's
 // redis-server: the program runs in the container, and a redis started in
 // a docker-host container answers PING on the host's loopback.
 func TestDockerHostPrograms(t *testing.T) {
 	const redis = "/usr/bin/redis-server"
-	requireHostProgram(t, redis)
+	testenv.RequireTool(t, redis, "redis-server")
 	c, opts := setupDocker(t)
 	labels := testLabels(t)
 	defer assertNoContainers(t, c, labels)

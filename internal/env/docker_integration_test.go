@@ -6,48 +6,27 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"regexp"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/boxtax/boxtax/internal/docker"
+	"github.com/boxtax/boxtax/internal/testenv"
 )
 
 // testImageRepo names the images these tests build, so that they remove
 // those and no other.
 const testImageRepo = "boxtax-worker-test"
 
-// requireDocker returns a client for the real daemon, or skips the test
-// when there is none; in CI (CI=true) a missing daemon fails the test.
-func requireDocker(tb testing.TB) *docker.Client {
-	tb.Helper()
-	ci := os.Getenv("CI") == "true"
-	if testing.Short() && !ci {
-		tb.Skip("integration test against the Docker engine: skipped in -short mode")
-	}
-	c, err := docker.FromEnv()
-	if err == nil {
-		err = c.Ping(context.Background())
-	}
-	if err != nil {
-		if ci {
-			tb.Fatalf("the Docker integration tests must run in CI (CI=true): %v", err)
-		}
-		tb.Skipf("skipping the Docker integration test: %v", err)
-	}
-	return c
-}
-
 // setupDocker builds the fake worker, points the worker images at the test
 // repository, and removes the images built under it when the test ends.
 func setupDocker(tb testing.TB) (*docker.Client, Options) {
-	c := requireDocker(tb)
+	testenv.SkipShort(tb, "the Docker engine")
+	c := testenv.RequireDocker(tb)
 	bin := buildFakeWorker(tb, tb.TempDir())
 	saved := workerImageRepo
 	workerImageRepo = testImageRepo
@@ -143,20 +122,14 @@ func TestDockerIntegration(t *testing.T) {
 			}
 			t.Run("output arrives whole and in order", func(t *testing.T) { testOutput(t, c, e, labels, tt.networkMode) })
 			t.Run("non-zero exit", func(t *testing.T) {
-				_, err := Run(ctx, e, Spec{Args: []string{"exit", "3"}, Labels: labels}, io.Discard, io.Discard)
-				if err == nil || !strings.Contains(err.Error(), "exited with code 3") {
-					t.Fatalf("error = %v, want exit code 3", err)
-				}
+				checkNonZeroExit(t, e, labels)
 			})
 			t.Run("capabilities and cpuset", func(t *testing.T) { testCapabilities(t, c, e, labels) })
 			t.Run("scratch space in /tmp", func(t *testing.T) {
-				var out bytes.Buffer
-				if _, err := Run(ctx, e, Spec{Args: []string{"tmp"}, Labels: labels}, &out, os.Stderr); err != nil || out.String() != "ok\n" {
-					t.Fatalf("Run = %q, %v; want ok", out.String(), err)
-				}
+				checkScratchTmp(t, e, labels)
 			})
 			t.Run("cancel stops promptly", func(t *testing.T) { testCancel(t, c, e, labels) })
-			t.Run("Stop ends a blocked Wait", func(t *testing.T) { testStopDuringWait(t, e, labels) })
+			t.Run("Stop ends a blocked Wait", func(t *testing.T) { checkStopEndsWait(t, e, labels, 0) })
 		})
 	}
 }
@@ -164,30 +137,11 @@ func TestDockerIntegration(t *testing.T) {
 var containerID = regexp.MustCompile(`^[0-9a-f]{64}$`)
 
 func testOutput(t *testing.T, c *docker.Client, e Environment, labels map[string]string, networkMode string) {
-	const lines = 2000
-	var stdout, stderr bytes.Buffer
-	settings, err := Run(context.Background(), e, Spec{Args: []string{"lines", strconv.Itoa(lines)}, Labels: labels}, &stdout, &stderr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var want strings.Builder
-	for i := 1; i <= lines; i++ {
-		fmt.Fprintf(&want, "line %d\n", i)
-	}
-	if stdout.String() != want.String() {
-		t.Errorf("stdout has %d bytes, want %d: lines lost or out of order", stdout.Len(), want.Len())
-	}
-	if stderr.String() != "to stderr\n" {
-		t.Errorf("stderr = %q", stderr.String())
-	}
+	settings := checkWholeOutput(t, e, labels)
 	if !containerID.MatchString(settings["container_id"]) {
 		t.Errorf("container_id = %q, want 64 hex digits", settings["container_id"])
 	}
-	for key, want := range map[string]string{"env": e.Name(), "network_mode": networkMode, "cpuset": "all"} {
-		if settings[key] != want {
-			t.Errorf("settings[%s] = %q, want %q", key, settings[key], want)
-		}
-	}
+	checkSettings(t, settings, map[string]string{"env": e.Name(), "network_mode": networkMode, "cpuset": "all"})
 	if !strings.HasPrefix(settings["image"], testImageRepo+":") || !strings.HasPrefix(settings["image_id"], "sha256:") ||
 		settings["storage_driver"] == "" || settings["create_ms"] == "" || settings["start_ms"] == "" {
 		t.Errorf("settings lack image, image_id, storage_driver or timings: %v", settings)
@@ -219,10 +173,7 @@ func testCapabilities(t *testing.T, c *docker.Client, e Environment, labels map[
 	if err := inst.Wait(); err != nil {
 		t.Fatal(err)
 	}
-	capEff, err := strconv.ParseUint(strings.TrimSpace(out.String()), 16, 64)
-	if err != nil {
-		t.Fatalf("CapEff %q: %v", out.String(), err)
-	}
+	capEff := parseCapEff(t, out.String())
 	const capSysNice = 23
 	if capEff&(1<<capSysNice) == 0 {
 		t.Errorf("CapEff %x lacks CAP_SYS_NICE inside the container", capEff)
@@ -269,25 +220,4 @@ func testCancel(t *testing.T, c *docker.Client, e Environment, labels map[string
 		t.Errorf("error = %v, want context.Canceled", err)
 	}
 	assertNoContainers(t, c, labels)
-}
-
-func testStopDuringWait(t *testing.T, e Environment, labels map[string]string) {
-	ctx := context.Background()
-	inst, err := e.Start(ctx, Spec{Args: []string{"sleep", "60s"}, Labels: labels}, io.Discard, io.Discard)
-	if err != nil {
-		t.Fatal(err)
-	}
-	waited := make(chan error, 1)
-	go func() { waited <- inst.Wait() }()
-	if err := inst.Stop(ctx); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case err := <-waited:
-		if err == nil || !strings.Contains(err.Error(), "stopped before it exited") {
-			t.Errorf("Wait = %v, want an error saying the container was stopped", err)
-		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("Wait still blocks 5s after Stop returned")
-	}
 }

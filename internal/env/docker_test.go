@@ -15,14 +15,14 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/boxtax/boxtax/internal/testenv"
 )
 
 // buildFakeWorker compiles testdata/fakeworker as a static binary into dir.
 func buildFakeWorker(t testing.TB, dir string) string {
 	t.Helper()
-	if _, err := exec.LookPath("go"); err != nil {
-		t.Skip("the go command is needed to build the fake worker:", err)
-	}
+	testenv.RequireTool(t, "go", "golang-go")
 	bin := filepath.Join(dir, "fakeworker")
 	cmd := exec.Command("go", "build", "-trimpath", "-o", bin, "./testdata/fakeworker")
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")

@@ -1,7 +1,6 @@
 package env
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -14,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/boxtax/boxtax/internal/testenv"
 )
 
 // requireLXC skips the test where LXC cannot run (not installed, not
@@ -22,10 +23,7 @@ import (
 // checks that nothing of the test's containers is left.
 func requireLXC(t *testing.T) (Environment, Options) {
 	t.Helper()
-	ci := os.Getenv("CI") == "true"
-	if testing.Short() && !ci {
-		t.Skip("integration test against LXC: skipped in -short mode")
-	}
+	testenv.SkipShort(t, "LXC")
 	bin := buildFakeWorker(t, t.TempDir())
 	opts := Options{BinaryPath: bin, Version: "test"}
 	e, err := New("lxc", opts)
@@ -33,10 +31,7 @@ func requireLXC(t *testing.T) (Environment, Options) {
 		t.Fatal(err)
 	}
 	if err := e.Available(context.Background()); err != nil {
-		if ci {
-			t.Fatalf("the LXC integration tests must run in CI (CI=true): %v", err)
-		}
-		t.Skipf("skipping the LXC integration test: %v", err)
+		testenv.Missing(t, "LXC cannot run here: %v", err)
 	}
 	saved := lxcRoot
 	lxcRoot = t.TempDir()
@@ -109,27 +104,8 @@ func TestLXCIntegration(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Run("output arrives whole and in order", func(t *testing.T) {
-		const lines = 2000
-		var stdout, stderr bytes.Buffer
-		settings, err := Run(ctx, e, Spec{Args: []string{"lines", strconv.Itoa(lines)}}, &stdout, &stderr)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var want strings.Builder
-		for i := 1; i <= lines; i++ {
-			fmt.Fprintf(&want, "line %d\n", i)
-		}
-		if stdout.String() != want.String() {
-			t.Errorf("stdout has %d bytes, want %d: lines lost or out of order", stdout.Len(), want.Len())
-		}
-		if stderr.String() != "to stderr\n" {
-			t.Errorf("stderr = %q", stderr.String())
-		}
-		for key, want := range map[string]string{"env": "lxc", "cpuset": "all", "cap_keep": "none", "storage_driver": "dir"} {
-			if settings[key] != want {
-				t.Errorf("settings[%s] = %q, want %q", key, settings[key], want)
-			}
-		}
+		settings := checkWholeOutput(t, e, nil)
+		checkSettings(t, settings, map[string]string{"env": "lxc", "cpuset": "all", "cap_keep": "none", "storage_driver": "dir"})
 		if !strings.HasPrefix(settings["container_name"], "boxtax-"+strconv.Itoa(os.Getpid())+"-") || settings["rootfs_hash"] == "" ||
 			net.ParseIP(settings["ip"]) == nil || settings["create_ms"] == "" || settings["start_ms"] == "" {
 			t.Errorf("settings lack the container name, rootfs hash, address or timings: %v", settings)
@@ -139,20 +115,10 @@ func TestLXCIntegration(t *testing.T) {
 		}
 	})
 	t.Run("non-zero exit", func(t *testing.T) {
-		_, err := Run(ctx, e, Spec{Args: []string{"exit", "3"}}, io.Discard, io.Discard)
-		if err == nil || !strings.Contains(err.Error(), "exited with code 3") {
-			t.Fatalf("error = %v, want exit code 3", err)
-		}
+		checkNonZeroExit(t, e, nil)
 	})
 	t.Run("exactly the capabilities asked for, cpuset and limits", func(t *testing.T) {
-		var out bytes.Buffer
-		if _, err := Run(ctx, e, Spec{Args: []string{"caps"}, CapAdd: []string{"SYS_NICE"}}, &out, os.Stderr); err != nil {
-			t.Fatal(err)
-		}
-		capEff, err := strconv.ParseUint(strings.TrimSpace(out.String()), 16, 64)
-		if err != nil {
-			t.Fatalf("CapEff %q: %v", out.String(), err)
-		}
+		capEff := capEffWithSysNice(t, e)
 		const capSysNice = 23
 		if capEff != 1<<capSysNice {
 			t.Errorf("CapEff %x inside the container, want exactly CAP_SYS_NICE (%x)", capEff, uint64(1)<<capSysNice)
@@ -187,10 +153,7 @@ func TestLXCIntegration(t *testing.T) {
 		}
 	})
 	t.Run("scratch space in /tmp, the container's own", func(t *testing.T) {
-		var out bytes.Buffer
-		if _, err := Run(ctx, e, Spec{Args: []string{"tmp"}}, &out, os.Stderr); err != nil || out.String() != "ok\n" {
-			t.Fatalf("Run = %q, %v; want ok", out.String(), err)
-		}
+		checkScratchTmp(t, e, nil)
 	})
 	t.Run("a published port gets DNAT rules at the bridge address", func(t *testing.T) {
 		testLXCPublish(t, e)
@@ -217,24 +180,7 @@ func TestLXCIntegration(t *testing.T) {
 		}
 	})
 	t.Run("Stop ends a blocked Wait", func(t *testing.T) {
-		inst, err := e.Start(ctx, Spec{Args: []string{"sleep", "60s"}}, io.Discard, io.Discard)
-		if err != nil {
-			t.Fatal(err)
-		}
-		waited := make(chan error, 1)
-		go func() { waited <- inst.Wait() }()
-		time.Sleep(300 * time.Millisecond) // also while LXC is still setting up
-		if err := inst.Stop(ctx); err != nil {
-			t.Fatal(err)
-		}
-		select {
-		case err := <-waited:
-			if err == nil || !strings.Contains(err.Error(), "stopped before it exited") {
-				t.Errorf("Wait = %v, want an error saying the container was stopped", err)
-			}
-		case <-time.After(5 * time.Second):
-			t.Fatal("Wait still blocks 5s after Stop returned")
-		}
+		checkStopEndsWait(t, e, nil, 300*time.Millisecond) // also while LXC is still setting up
 	})
 	t.Run("a killed controller's container is removed by clean", func(t *testing.T) {
 		testLXCStale(t)

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -14,6 +13,7 @@ import (
 	"time"
 
 	"github.com/boxtax/boxtax/internal/docker"
+	"github.com/boxtax/boxtax/internal/testenv"
 )
 
 // requirePodman skips where Podman cannot run here; in CI (CI=true) it
@@ -21,22 +21,11 @@ import (
 // end of the test with a check that boxtax's own service is gone.
 func requirePodman(t *testing.T, name string) *podmanEnv {
 	t.Helper()
-	ci := os.Getenv("CI") == "true"
-	if testing.Short() && !ci {
-		t.Skip("integration test against Podman: skipped in -short mode")
-	}
-	if _, err := exec.LookPath("podman"); err != nil {
-		if ci {
-			t.Fatalf("podman must be installed in CI (apt-get install podman): %v", err)
-		}
-		t.Skipf("podman is not installed here: %v", err)
-	}
+	testenv.SkipShort(t, "Podman")
+	testenv.RequireTool(t, "podman", "podman")
 	if name == "podman-rootless" {
 		if _, err := rootlessUser(); err != nil {
-			if ci {
-				t.Fatalf("CI sets BOXTAX_PODMAN_USER to a user for rootless Podman (.ci/run): %v", err)
-			}
-			t.Skipf("no user for rootless Podman here: %v", err)
+			testenv.Missing(t, "no user for rootless Podman here (CI sets BOXTAX_PODMAN_USER, .ci/run): %v", err)
 		}
 	}
 	bin := buildFakeWorker(t, t.TempDir())
@@ -87,27 +76,8 @@ func TestPodmanIntegration(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Run("output arrives whole and in order", func(t *testing.T) {
-		const lines = 2000
-		var stdout, stderr bytes.Buffer
-		settings, err := Run(ctx, e, Spec{Args: []string{"lines", strconv.Itoa(lines)}}, &stdout, &stderr)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var want strings.Builder
-		for i := 1; i <= lines; i++ {
-			fmt.Fprintf(&want, "line %d\n", i)
-		}
-		if stdout.String() != want.String() {
-			t.Errorf("stdout has %d bytes, want %d: lines lost or out of order", stdout.Len(), want.Len())
-		}
-		if stderr.String() != "to stderr\n" {
-			t.Errorf("stderr = %q", stderr.String())
-		}
-		for key, want := range map[string]string{"env": "podman-bridge", "engine": "podman", "network_mode": "bridge", "cpuset": "all"} {
-			if settings[key] != want {
-				t.Errorf("settings[%s] = %q, want %q", key, settings[key], want)
-			}
-		}
+		settings := checkWholeOutput(t, e, nil)
+		checkSettings(t, settings, map[string]string{"env": "podman-bridge", "engine": "podman", "network_mode": "bridge", "cpuset": "all"})
 		if settings["container_id"] == "" || settings["podman_service"] == "" || settings["storage_driver"] == "" {
 			t.Errorf("settings lack the container, the service or the storage driver: %v", settings)
 		}
@@ -116,20 +86,10 @@ func TestPodmanIntegration(t *testing.T) {
 		}
 	})
 	t.Run("non-zero exit", func(t *testing.T) {
-		_, err := Run(ctx, e, Spec{Args: []string{"exit", "3"}}, io.Discard, io.Discard)
-		if err == nil || !strings.Contains(err.Error(), "exited with code 3") {
-			t.Fatalf("error = %v, want exit code 3", err)
-		}
+		checkNonZeroExit(t, e, nil)
 	})
 	t.Run("exactly the capabilities asked for", func(t *testing.T) {
-		var out bytes.Buffer
-		if _, err := Run(ctx, e, Spec{Args: []string{"caps"}, CapAdd: []string{"SYS_NICE"}}, &out, os.Stderr); err != nil {
-			t.Fatal(err)
-		}
-		capEff, err := strconv.ParseUint(strings.TrimSpace(out.String()), 16, 64)
-		if err != nil {
-			t.Fatalf("CapEff %q: %v", out.String(), err)
-		}
+		capEff := capEffWithSysNice(t, e)
 		// Podman's default set (no NET_RAW, no MKNOD, no AUDIT_WRITE ...
 		// unlike Docker's) plus SYS_NICE, and nothing like SYS_ADMIN.
 		const capSysNice, capSysAdmin = 23, 21
@@ -266,10 +226,7 @@ func TestPodmanRootless(t *testing.T) {
 // and seccomp=unconfined drops the filter.
 func TestPodmanOptions(t *testing.T) {
 	if err := checkSubIDs("containers"); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("CI adds the containers user's ranges (.ci/run): %v", err)
-		}
-		t.Skip(err)
+		testenv.Missing(t, "no subordinate id ranges for the user containers (CI adds them, .ci/run): %v", err)
 	}
 	e := requirePodman(t, "podman-bridge+seccomp=unconfined+userns=auto")
 	var out bytes.Buffer

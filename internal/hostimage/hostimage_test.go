@@ -12,18 +12,23 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/boxtax/boxtax/internal/testenv"
 )
 
-// requireProgram skips when the host lacks the program, failing instead in
-// CI (CI=true), which installs them all.
+// debianPackage names the package that has each program these tests use.
+var debianPackage = map[string]string{
+	"/usr/sbin/mosquitto":   "mosquitto",
+	"/usr/sbin/nginx":       "nginx-light",
+	"/usr/bin/redis-server": "redis-server",
+	"/bin/ls":               "coreutils",
+}
+
+// requireProgram ends the test as testenv.Missing does when the host lacks
+// the program.
 func requireProgram(t *testing.T, p string) {
 	t.Helper()
-	if _, err := os.Stat(p); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("%s must be installed in CI (CI=true): %v", p, err)
-		}
-		t.Skipf("%s is not installed here: %v", p, err)
-	}
+	testenv.RequireTool(t, p, debianPackage[p])
 }
 
 // lddPaths returns the paths ldd prints for a program.
@@ -33,8 +38,8 @@ func lddPaths(t *testing.T, p string) []string {
 	t.Helper()
 	out, err := exec.Command("ldd", p).Output()
 	if err != nil {
-		if errors.Is(err, exec.ErrNotFound) && os.Getenv("CI") != "true" {
-			t.Skip("ldd is not installed here")
+		if errors.Is(err, exec.ErrNotFound) {
+			testenv.Missing(t, "ldd is not installed here (Debian: apt-get install libc-bin)")
 		}
 		t.Fatalf("ldd %s: %v", p, err)
 	}

@@ -15,28 +15,8 @@ import (
 	"time"
 
 	"github.com/boxtax/boxtax/internal/docker"
+	"github.com/boxtax/boxtax/internal/testenv"
 )
-
-// requireDocker returns a client for the real daemon, or skips the test
-// when there is none; in CI (CI=true) a missing daemon fails the test.
-func requireDocker(t *testing.T) *docker.Client {
-	t.Helper()
-	ci := os.Getenv("CI") == "true"
-	if testing.Short() && !ci {
-		t.Skip("integration test against the Docker engine: skipped in -short mode")
-	}
-	c, err := docker.FromEnv()
-	if err == nil {
-		err = c.Ping(context.Background())
-	}
-	if err != nil {
-		if ci {
-			t.Fatalf("the Docker integration tests must run in CI (CI=true): %v", err)
-		}
-		t.Skipf("skipping the Docker integration test: %v", err)
-	}
-	return c
-}
 
 // testTag is a tag of this test's own, removed when the test ends.
 func testTag(t *testing.T, c *docker.Client, name string) string {
@@ -86,7 +66,8 @@ func runContainer(t *testing.T, c *docker.Client, image, network string, cmd ...
 // version or help in a container: the host's binary with the host's
 // libraries runs in an otherwise empty image.
 func TestImagesOfServices(t *testing.T) {
-	c := requireDocker(t)
+	testenv.SkipShort(t, "the Docker engine")
+	c := testenv.RequireDocker(t)
 	for _, tt := range []struct {
 		name, program string
 		args          []string
@@ -130,7 +111,8 @@ func TestImagesOfServices(t *testing.T) {
 // broker drops to user mosquitto, nginx's workers to nobody) and the
 // services answer.
 func TestServicesServeInContainers(t *testing.T) {
-	c := requireDocker(t)
+	testenv.SkipShort(t, "the Docker engine")
+	c := testenv.RequireDocker(t)
 	programs := []string{"/usr/bin/redis-server", "/usr/sbin/mosquitto", "/usr/sbin/nginx"}
 	for _, p := range programs {
 		requireProgram(t, p)
@@ -243,7 +225,8 @@ func freePort(t *testing.T) int {
 // make is refused and the image stays as it was; boxtax's own image of other
 // files under the tag is replaced (issue 15, item 2).
 func TestFromHostLeavesForeignImagesAlone(t *testing.T) {
-	c := requireDocker(t)
+	testenv.SkipShort(t, "the Docker engine")
+	c := testenv.RequireDocker(t)
 	requireProgram(t, "/bin/ls")
 	ctx := context.Background()
 	var rootfs bytes.Buffer

@@ -6,19 +6,15 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/boxtax/boxtax/internal/testenv"
 )
 
 // cc compiles C with the host's compiler; it skips without one, failing
 // in CI (CI=true).
 func cc(t *testing.T, dir string, args ...string) {
 	t.Helper()
-	gcc, err := exec.LookPath("gcc")
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("gcc must be installed in CI (CI=true) for the DT_RPATH/DT_RUNPATH tests: %v", err)
-		}
-		t.Skipf("gcc is not installed here: %v", err)
-	}
+	gcc := testenv.RequireTool(t, "gcc", "gcc")
 	cmd := exec.Command(gcc, args...)
 	cmd.Dir = dir
 	if out, err := cmd.CombinedOutput(); err != nil {

@@ -11,29 +11,15 @@ import (
 	"strings"
 	"testing"
 	"time"
-)
 
-// browser returns a headless Chromium, or skips the test when there is none
-// (fails under CI=true, where .ci/run installs it: Debian package chromium).
-func browser(t *testing.T) string {
-	t.Helper()
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	if os.Getenv("CI") == "true" {
-		t.Fatal("no headless Chromium (chromium, chromium-browser or google-chrome) on PATH; CI must install it: apt-get install chromium")
-	}
-	t.Skip("skipped: no Chromium on PATH to open the HTML report in (Debian: apt-get install chromium)")
-	return ""
-}
+	"github.com/boxtax/boxtax/internal/testenv"
+)
 
 // openInBrowser renders the report's HTML in headless Chromium and returns
 // the DOM as the browser built it.
 func openInBrowser(t *testing.T, r *Report, extra ...string) string {
 	t.Helper()
-	bin := browser(t)
+	bin := testenv.RequireChromium(t)
 	dir := t.TempDir()
 	page := filepath.Join(dir, "report.html")
 	var buf bytes.Buffer
@@ -106,7 +92,7 @@ func TestFactorialPlotsRenderInChromium(t *testing.T) {
 }
 
 func TestHTMLReportScreenshot(t *testing.T) {
-	bin := browser(t)
+	bin := testenv.RequireChromium(t)
 	dir := t.TempDir()
 	page, shot := filepath.Join(dir, "r.html"), filepath.Join(dir, "r.png")
 	var buf bytes.Buffer

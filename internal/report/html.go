@@ -6,6 +6,7 @@ import (
 	"html/template"
 	"io"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -391,7 +392,7 @@ func (r *Report) runNotes(wl string) []noteRow {
 			if vals[k] == nil {
 				vals[k] = map[string][]string{}
 			}
-			if !contains(vals[k][run.Env], v) {
+			if !slices.Contains(vals[k][run.Env], v) {
 				vals[k][run.Env] = append(vals[k][run.Env], v)
 			}
 		}
@@ -410,15 +411,6 @@ func (r *Report) runNotes(wl string) []noteRow {
 		out = append(out, nr)
 	}
 	return out
-}
-
-func contains(xs []string, s string) bool {
-	for _, x := range xs {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // warnGroups sorts the warnings by kind for the page: what workloads said,

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
@@ -71,7 +72,7 @@ func (o Overrides) Apply(s *Spec) {
 		for _, e := range o.Envs {
 			s.Envs = append(s.Envs, Named{Name: e})
 		}
-		if !contains(o.Envs, s.Baseline) {
+		if !slices.Contains(o.Envs, s.Baseline) {
 			s.Baseline = ""
 		}
 	}
@@ -111,7 +112,7 @@ func factorsFor(factors []Factor, kept []string) []Factor {
 		if len(f.Workloads) > 0 {
 			var still []string
 			for _, w := range f.Workloads {
-				if contains(kept, w) {
+				if slices.Contains(kept, w) {
 					still = append(still, w)
 				}
 			}

@@ -3,6 +3,7 @@ package study
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -41,7 +42,7 @@ func (s *Spec) Validate(envNames []string) error {
 	}
 	seenEnv := map[string]bool{}
 	for i, e := range s.Envs {
-		if base := env.BaseName(e.Name); base != e.Name && contains(envNames, base) {
+		if base := env.BaseName(e.Name); base != e.Name && slices.Contains(envNames, base) {
 			// An environment with options: checked and named canonically,
 			// so that one variant has one name in the plan and the store.
 			canon, err := env.Check(e.Name)
@@ -53,7 +54,7 @@ func (s *Spec) Validate(envNames []string) error {
 				s.Baseline = canon
 			}
 			s.Envs[i].Name, e.Name = canon, canon
-		} else if !contains(envNames, e.Name) {
+		} else if !slices.Contains(envNames, e.Name) {
 			bad(e.Pos, "unknown environment %q; valid environments: %s", e.Name, strings.Join(envNames, ", "))
 		}
 		if seenEnv[e.Name] {
@@ -215,7 +216,7 @@ func (f Factor) param() string {
 }
 
 func (f Factor) appliesTo(info workload.Info) bool {
-	if len(f.Workloads) > 0 && !contains(f.Workloads, info.Name) {
+	if len(f.Workloads) > 0 && !slices.Contains(f.Workloads, info.Name) {
 		return false
 	}
 	if !f.setsParam() {
@@ -223,15 +224,6 @@ func (f Factor) appliesTo(info workload.Info) bool {
 	}
 	for _, p := range info.Params {
 		if p.Name == f.param() {
-			return true
-		}
-	}
-	return false
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
 			return true
 		}
 	}

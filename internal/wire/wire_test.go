@@ -3,26 +3,12 @@ package wire
 import (
 	"context"
 	"errors"
-	"os"
 	"os/exec"
 	"strings"
 	"testing"
-)
 
-// requireRoot skips a test that makes real namespaces unless this process
-// may, except in CI (CI=true), where it fails.
-func requireRoot(t *testing.T) {
-	t.Helper()
-	_, ipErr := exec.LookPath("ip")
-	_, tcErr := exec.LookPath("tc")
-	if os.Geteuid() != 0 || ipErr != nil || tcErr != nil {
-		msg := "the wire tests need root and iproute2 (ip, tc)"
-		if os.Getenv("CI") == "true" {
-			t.Fatal(msg + ": CI must run them")
-		}
-		t.Skip(msg)
-	}
-}
+	"github.com/boxtax/boxtax/internal/testenv"
+)
 
 func output(t *testing.T, args ...string) string {
 	t.Helper()
@@ -31,7 +17,7 @@ func output(t *testing.T, args ...string) string {
 }
 
 func TestCreateShapedWireAndRemoveIt(t *testing.T) {
-	requireRoot(t)
+	testenv.RequireNetns(t)
 	ctx := context.Background()
 	w, err := Create(ctx, 100e6)
 	if err != nil {
@@ -64,7 +50,7 @@ func TestCreateShapedWireAndRemoveIt(t *testing.T) {
 }
 
 func TestRemoveStaleTakesOnlyDeadProcessesWires(t *testing.T) {
-	requireRoot(t)
+	testenv.RequireNetns(t)
 	ctx := context.Background()
 	const dead = 4194000 // above any pid this test meets
 	host, client := linkNames(dead, 1)

@@ -15,7 +15,7 @@ import (
 // object per line on stdout and the controller reads them. Kind says which
 // fields are set.
 type Message struct {
-	Kind    string  `json:"kind"` // hello, sample, note, error, done
+	Kind    string  `json:"kind"` // hello, sample, note, series, error, done; text from Decode
 	Metric  string  `json:"metric,omitempty"`
 	Value   float64 `json:"value,omitempty"`
 	Key     string  `json:"key,omitempty"`
@@ -32,14 +32,15 @@ type Message struct {
 	Instance int `json:"-"`
 }
 
-// Message kinds.
+// Message kinds. The worker writes every kind but KindText, which Decode
+// gives a line that is not protocol JSON.
 const (
 	KindHello  = "hello"
 	KindSample = "sample"
 	KindNote   = "note"
+	KindSeries = "series"
 	KindError  = "error"
 	KindDone   = "done"
-	KindSeries = "series"
 	// KindText is a line that is not protocol JSON, e.g. a crash dump on a
 	// shared stream; made by Decode, never sent.
 	KindText = "text"
@@ -123,7 +124,7 @@ func BytesToFloat64s(b []byte) []float64 {
 
 // Decode reads protocol lines from r and calls fn for each. Lines that are
 // not protocol JSON (e.g. a crash dump on a shared stream) are passed to fn
-// as a message of kind "text".
+// as a message of kind KindText.
 func Decode(r io.Reader, fn func(Message)) error {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64*1024), 16*1024*1024)

@@ -19,14 +19,26 @@ type Metric struct {
 	// stored and in every other format), e.g. a run's fixed duration.
 	Secondary bool `json:"secondary,omitempty"`
 	// Aggregate says how the values of concurrent instances combine into the
-	// run's figure: "sum" (throughput: the default when HigherIsBetter),
-	// "mean" (the default otherwise), "max" or "min".
-	Aggregate string `json:"aggregate,omitempty"`
+	// run's figure; empty for the default (AggregateSum when HigherIsBetter,
+	// AggregateMean otherwise).
+	Aggregate Aggregate `json:"aggregate,omitempty"`
 	// Absolute metrics show their mean (std) in every environment of the
 	// overhead table instead of a % deviation: for start-up times a ratio to
 	// a native process's few milliseconds says less than the times themselves.
 	Absolute bool `json:"absolute,omitempty"`
 }
+
+// Aggregate is how the values of a run's concurrent instances combine into
+// one figure. In JSON it is its name.
+type Aggregate string
+
+// The ways to aggregate.
+const (
+	AggregateSum  Aggregate = "sum"  // throughput: instances add up
+	AggregateMean Aggregate = "mean" // per-instance figures, latencies
+	AggregateMax  Aggregate = "max"
+	AggregateMin  Aggregate = "min"
+)
 
 // Combine aggregates the values of concurrent instances as m.Aggregate says.
 func (m Metric) Combine(values []float64) float64 {
@@ -35,9 +47,9 @@ func (m Metric) Combine(values []float64) float64 {
 	}
 	how := m.Aggregate
 	if how == "" {
-		how = "mean"
+		how = AggregateMean
 		if m.HigherIsBetter {
-			how = "sum"
+			how = AggregateSum
 		}
 	}
 	out := values[0]
@@ -45,14 +57,14 @@ func (m Metric) Combine(values []float64) float64 {
 	for _, v := range values {
 		sum += v
 		switch {
-		case how == "max" && v > out, how == "min" && v < out:
+		case how == AggregateMax && v > out, how == AggregateMin && v < out:
 			out = v
 		}
 	}
 	switch how {
-	case "sum":
+	case AggregateSum:
 		return sum
-	case "mean":
+	case AggregateMean:
 		return sum / float64(len(values))
 	}
 	return out

@@ -3,12 +3,11 @@ package all_test
 import (
 	"context"
 	"math"
-	"os"
-	"os/exec"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/boxtax/boxtax/internal/testenv"
 	"github.com/boxtax/boxtax/internal/workload"
 	_ "github.com/boxtax/boxtax/internal/workload/all"
 	"github.com/boxtax/boxtax/internal/workload/workloadtest"
@@ -49,8 +48,13 @@ var tinyParams = map[string]workload.Params{
 	"npb.ft": {"class": "S"},
 }
 
-// needsTool names the program a workload runs, which .ci/run installs.
-var needsTool = map[string]string{"cmd.server": "iperf3", "load.stress-ng": "stress-ng", "iot.ingest": "/usr/sbin/nginx"}
+// needsTool names the program a workload runs, which .ci/run installs,
+// and its Debian package.
+var needsTool = map[string]struct{ program, debianPackage string }{
+	"cmd.server":     {"iperf3", "iperf3"},
+	"load.stress-ng": {"stress-ng", "stress-ng"},
+	"iot.ingest":     {"/usr/sbin/nginx", "nginx-light"},
+}
 
 func TestBuiltinsRegistered(t *testing.T) {
 	got := strings.Join(workload.Names(), " ")
@@ -109,10 +113,8 @@ func TestRunEmitsEveryMetricOnce(t *testing.T) {
 			if _, ok := w.(interface{ ControllerMeasured() }); ok {
 				t.Skip("the controller measures this workload around the worker; its end-to-end test covers it")
 			}
-			if tool := needsTool[info.Name]; tool != "" {
-				if _, err := exec.LookPath(tool); err != nil && os.Getenv("CI") != "true" {
-					t.Skipf("%s is not installed here", tool)
-				}
+			if tool, ok := needsTool[info.Name]; ok {
+				testenv.RequireTool(t, tool.program, tool.debianPackage)
 			}
 			tiny, ok := tinyParams[info.Name]
 			if !ok {

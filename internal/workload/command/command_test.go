@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/boxtax/boxtax/internal/testenv"
 	"github.com/boxtax/boxtax/internal/workload"
 	"github.com/boxtax/boxtax/internal/workload/workloadtest"
 )
@@ -289,10 +290,7 @@ func TestMetricsFor(t *testing.T) {
 func requireTool(t *testing.T, name, pkg string) {
 	t.Helper()
 	if _, err := findProgram(name); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("%s is not installed: CI installs %s", name, pkg)
-		}
-		t.Skipf("%s is not installed (apt-get install %s)", name, pkg)
+		testenv.Missing(t, "%s is not installed (Debian: apt-get install %s)", name, pkg)
 	}
 }
 

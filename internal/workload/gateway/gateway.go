@@ -35,7 +35,7 @@ func (Gateway) Info() workload.Info {
 				Description: "90th percentile of the request latency"},
 			{Name: "latency_p99_ms", Unit: "ms", Label: "lat p99 ms",
 				Description: "99th percentile of the request latency"},
-			{Name: "errors", Unit: "requests", Label: "errors", Aggregate: "sum", Secondary: true,
+			{Name: "errors", Unit: "requests", Label: "errors", Aggregate: workload.AggregateSum, Secondary: true,
 				Description: "failed requests: connection refused or not made, reset or closed before the whole response, timed out, or answered with a status other than 2xx"},
 			{Name: "error_rate_pct", Unit: "%", Label: "errors %", Absolute: true,
 				Description: "failed requests as a share of all requests made (succeeded and failed), in percent"},

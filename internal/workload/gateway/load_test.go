@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/boxtax/boxtax/internal/testenv"
 	"github.com/boxtax/boxtax/internal/workload"
 	"github.com/boxtax/boxtax/internal/workload/workloadtest"
 )
@@ -109,12 +110,7 @@ func startNginx(t *testing.T) *nginx { return startNginxWith(t, 1000000) }
 func startNginxWith(t *testing.T, keepaliveRequests int) *nginx {
 	t.Helper()
 	bin := "/usr/sbin/nginx"
-	if _, err := os.Stat(bin); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("CI must have nginx: %v", err)
-		}
-		t.Skipf("nginx is not installed here: %v", err)
-	}
+	testenv.RequireTool(t, bin, "nginx-light")
 	dir := t.TempDir()
 	ln, err := net.Listen("tcp4", "127.0.0.1:0")
 	if err != nil {

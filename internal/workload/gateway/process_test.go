@@ -10,57 +10,22 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/boxtax/boxtax/internal/docker"
 	"github.com/boxtax/boxtax/internal/store"
+	"github.com/boxtax/boxtax/internal/testenv"
 	"github.com/boxtax/boxtax/internal/workload"
 	"github.com/boxtax/boxtax/internal/workload/workloadtest"
 )
 
-var (
-	binOnce sync.Once
-	binPath string
-	binErr  error
-	binDir  string
-)
-
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if binDir != "" {
-		os.RemoveAll(binDir)
-	}
-	os.Exit(code)
-}
-
-// boxtaxBinary builds the real boxtax binary once (static, as it runs in
-// containers) and returns its path.
-func boxtaxBinary(t *testing.T) string {
-	t.Helper()
-	binOnce.Do(func() {
-		if binDir, binErr = os.MkdirTemp("", "boxtax-gateway-test-"); binErr != nil {
-			return
-		}
-		binPath = filepath.Join(binDir, "boxtax")
-		build := exec.Command("go", "build", "-trimpath", "-o", binPath, "github.com/boxtax/boxtax/cmd/boxtax")
-		build.Env = append(os.Environ(), "CGO_ENABLED=0")
-		if out, err := build.CombinedOutput(); err != nil {
-			binErr = fmt.Errorf("building boxtax: %v\n%s", err, out)
-		}
-	})
-	if binErr != nil {
-		t.Fatal(binErr)
-	}
-	return binPath
-}
+func TestMain(m *testing.M) { testenv.Main(m) }
 
 // startGatewayProcess starts `boxtax worker --serve` as its own process and
 // returns it with the address it listens at.
 func startGatewayProcess(t *testing.T) (*exec.Cmd, string) {
 	t.Helper()
-	cmd := exec.Command(boxtaxBinary(t), "worker", "--workload", "http.gateway", "--serve", "127.0.0.1:0")
+	cmd := exec.Command(testenv.BoxtaxBinary(t), "worker", "--workload", "http.gateway", "--serve", "127.0.0.1:0")
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -126,22 +91,6 @@ func TestGatewayProcessKilledMidRun(t *testing.T) {
 	}
 }
 
-// requireDocker skips a test that needs the Docker engine unless it is
-// here, except in CI (CI=true), where it fails.
-func requireDocker(t *testing.T) {
-	t.Helper()
-	c, err := docker.FromEnv()
-	if err == nil {
-		err = c.Ping(context.Background())
-	}
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("the Docker end-to-end tests must run in CI: %v", err)
-		}
-		t.Skipf("no Docker engine here: %v", err)
-	}
-}
-
 // TestEndToEnd runs http.gateway through the real CLI, natively and in both
 // Docker networks, over two levels of clients and keep-alive, and checks
 // the table and the stored figures.
@@ -149,7 +98,7 @@ func TestEndToEnd(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end")
 	}
-	requireDocker(t)
+	testenv.RequireDocker(t)
 	dir := t.TempDir()
 	study := `name: gateway-e2e
 repetitions: 1
@@ -169,7 +118,7 @@ factors:
 	}
 	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Minute)
 	defer cancel()
-	run := exec.CommandContext(ctx, boxtaxBinary(t), "run", "gw.yaml", "--settle", "0", "--monitor-interval", "0", "--seed", "5")
+	run := exec.CommandContext(ctx, testenv.BoxtaxBinary(t), "run", "gw.yaml", "--settle", "0", "--monitor-interval", "0", "--seed", "5")
 	run.Dir = dir
 	out, err := run.CombinedOutput()
 	if err != nil {
@@ -181,7 +130,7 @@ factors:
 			t.Errorf("the output lacks %q:\n%s", want, out)
 		}
 	}
-	rep := exec.CommandContext(ctx, boxtaxBinary(t), "report", "--format", "csv")
+	rep := exec.CommandContext(ctx, testenv.BoxtaxBinary(t), "report", "--format", "csv")
 	rep.Dir = dir
 	csv, err := rep.Output()
 	if err != nil {
@@ -211,7 +160,7 @@ func TestCommandAgentInContainers(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end")
 	}
-	requireDocker(t)
+	testenv.RequireDocker(t)
 	if _, err := os.Stat("/usr/bin/date"); err != nil {
 		t.Skip("no /usr/bin/date here")
 	}
@@ -229,7 +178,7 @@ workloads:
 	}
 	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Minute)
 	defer cancel()
-	run := exec.CommandContext(ctx, boxtaxBinary(t), "run", "cmd.yaml", "--settle", "0", "--monitor-interval", "0")
+	run := exec.CommandContext(ctx, testenv.BoxtaxBinary(t), "run", "cmd.yaml", "--settle", "0", "--monitor-interval", "0")
 	run.Dir = dir
 	if out, err := run.CombinedOutput(); err != nil {
 		t.Fatalf("boxtax run: %v\n%s", err, out)

@@ -2,26 +2,21 @@ package ingest
 
 import (
 	"context"
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/boxtax/boxtax/internal/cpuset"
+	"github.com/boxtax/boxtax/internal/testenv"
 	"github.com/boxtax/boxtax/internal/workload"
 	"github.com/boxtax/boxtax/internal/workload/workloadtest"
 )
 
-// requirePrograms skips a test whose real programs are absent, except in
-// CI (CI=true), which installs them, where it fails.
+// requirePrograms ends a test whose real programs are absent as
+// testenv.Missing does.
 func requirePrograms(t *testing.T, paths ...string) {
 	t.Helper()
 	for _, p := range paths {
-		if _, err := os.Stat(p); err != nil {
-			if os.Getenv("CI") == "true" {
-				t.Fatalf("%s is needed: %v", p, err)
-			}
-			t.Skipf("%s is not installed here", p)
-		}
+		testenv.RequireTool(t, p, map[string]string{redisServer: "redis-server", nginxBin: "nginx-light"}[p])
 	}
 }
 

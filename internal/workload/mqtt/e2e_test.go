@@ -10,36 +10,18 @@ import (
 	"testing"
 	"time"
 
-	"github.com/boxtax/boxtax/internal/docker"
 	"github.com/boxtax/boxtax/internal/store"
+	"github.com/boxtax/boxtax/internal/testenv"
 )
 
-// buildBoxtax builds the real static binary, which is the worker natively
-// and in the containers, exactly as in use.
-func buildBoxtax(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "boxtax")
-	build := exec.Command("go", "build", "-trimpath", "-o", bin, "github.com/boxtax/boxtax/cmd/boxtax")
-	build.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("building boxtax: %v\n%s", err, out)
-	}
-	return bin
-}
+func TestMain(m *testing.M) { testenv.Main(m) }
 
 // dockerEnvs are the container environments when a Docker engine answers;
 // without one they are left out, except in CI (CI=true), where that fails.
 func dockerEnvs(t *testing.T) []string {
 	t.Helper()
-	c, err := docker.FromEnv()
-	if err == nil {
-		err = c.Ping(context.Background())
-	}
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("the Docker end-to-end test must run in CI: %v", err)
-		}
-		t.Logf("no Docker engine here, native only: %v", err)
+	if _, err := testenv.Docker(); err != nil {
+		testenv.DoWithout(t, "%v: native only", err)
 		return nil
 	}
 	return []string{"docker-bridge", "docker-host"}
@@ -55,7 +37,7 @@ func TestStudyThroughTheCLI(t *testing.T) {
 	}
 	mosq := requireMosquitto(t)
 	envs := append([]string{"native"}, dockerEnvs(t)...)
-	bin := buildBoxtax(t)
+	bin := testenv.BoxtaxBinary(t)
 	dir := t.TempDir()
 	studyFile := filepath.Join(dir, "mqtt.yaml")
 	spec := `name: mqtt-e2e

@@ -4,30 +4,16 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"os"
 	"os/exec"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/boxtax/boxtax/internal/testenv"
 	"github.com/boxtax/boxtax/internal/workload"
 	"github.com/boxtax/boxtax/internal/workload/workloadtest"
 )
-
-// requireProgram returns the path of a Debian mosquitto-clients program,
-// skipping when it is absent (failing in CI).
-func requireProgram(t *testing.T, name string) string {
-	t.Helper()
-	p, err := exec.LookPath(name)
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("%s is not installed: CI must install it (apt-get install mosquitto-clients)", name)
-		}
-		t.Skipf("%s is not installed here", name)
-	}
-	return p
-}
 
 // startSub starts mosquitto_sub printing count messages of topic at qos
 // and waits until the broker granted its subscription.
@@ -36,7 +22,7 @@ func startSub(t *testing.T, addr, topic string, qos, count int) (*exec.Cmd, *syn
 	host, port, _ := strings.Cut(addr, ":")
 	out := &syncBuffer{}
 	// Line-buffered, so its debug line about the SUBACK shows at once.
-	cmd := exec.Command(requireProgram(t, "stdbuf"), "-oL", "-eL", requireProgram(t, "mosquitto_sub"), "-h", host, "-p", port, "-t", topic, "-q", fmt.Sprint(qos), "-C", fmt.Sprint(count), "-v", "-d", "-W", "30")
+	cmd := exec.Command(testenv.RequireTool(t, "stdbuf", "coreutils"), "-oL", "-eL", testenv.RequireTool(t, "mosquitto_sub", "mosquitto-clients"), "-h", host, "-p", port, "-t", topic, "-q", fmt.Sprint(qos), "-C", fmt.Sprint(count), "-v", "-d", "-W", "30")
 	cmd.Stdout, cmd.Stderr = out, out
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -141,7 +127,7 @@ func TestClientToMosquittoSub(t *testing.T) {
 // Debian clients mosquitto_pub and mosquitto_sub at every QoS, wildcards
 // included, and boxtax's subscriber gets mosquitto_pub's messages.
 func TestEmbeddedBrokerWithMosquittoClients(t *testing.T) {
-	pub := requireProgram(t, "mosquitto_pub")
+	pub := testenv.RequireTool(t, "mosquitto_pub", "mosquitto-clients")
 	b, err := NewBroker("127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

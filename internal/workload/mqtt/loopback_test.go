@@ -2,10 +2,10 @@ package mqtt
 
 import (
 	"context"
-	"os"
 	"strings"
 	"testing"
 
+	"github.com/boxtax/boxtax/internal/testenv"
 	"github.com/boxtax/boxtax/internal/workload"
 	"github.com/boxtax/boxtax/internal/workload/workloadtest"
 )
@@ -16,10 +16,7 @@ func requireMosquitto(t *testing.T) string {
 	t.Helper()
 	p := findMosquitto()
 	if p == "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("mosquitto is not installed: CI must install it (apt-get install mosquitto)")
-		}
-		t.Skip("mosquitto is not installed here")
+		testenv.Missing(t, "mosquitto is not installed (Debian: apt-get install mosquitto)")
 	}
 	return p
 }

@@ -35,7 +35,7 @@ func (Pub) Info() workload.Info {
 		Metrics: []workload.Metric{
 			{Name: "msgs_per_s", Unit: "msg/s", Label: "MQTT msg/s", HigherIsBetter: true,
 				Description: "acknowledged messages of all clients divided by the wall time from the first publish to the last acknowledgement (QoS 0: to the answer of a ping after the last publish)"},
-			{Name: "client_msgs_per_s", Unit: "msg/s", Label: "msg/s per client", HigherIsBetter: true, Secondary: true, Aggregate: "mean",
+			{Name: "client_msgs_per_s", Unit: "msg/s", Label: "msg/s per client", HigherIsBetter: true, Secondary: true, Aggregate: workload.AggregateMean,
 				Description: "mean over clients of each client's acknowledged messages over its own first publish to last acknowledgement: the seed's throughput"},
 			{Name: "ack_mean_ms", Unit: "ms", Label: "ack mean ms",
 				Description: "mean time from a publish being written to its acknowledgement (PUBACK at QoS 1, PUBCOMP at QoS 2): the seed's latency"},
@@ -51,7 +51,7 @@ func (Pub) Info() workload.Info {
 				Description: "median publish-to-subscriber time (only with subscribers)"},
 			{Name: "e2e_p99_ms", Unit: "ms", Label: "e2e p99 ms", Secondary: true,
 				Description: "99th percentile of the publish-to-subscriber time (only with subscribers)"},
-			{Name: "errors", Unit: "msg", Label: "errors", Secondary: true, Aggregate: "sum",
+			{Name: "errors", Unit: "msg", Label: "errors", Secondary: true, Aggregate: workload.AggregateSum,
 				Description: "messages not acknowledged: in flight when a connection failed or unanswered 5 s after the last publish, plus one per failed connection attempt"},
 			{Name: "error_pct", Unit: "%", Label: "error %",
 				Description: "errors as a percentage of all message attempts (acknowledged plus errors)"},

@@ -35,14 +35,6 @@ func (r *record) touch() {
 	}
 }
 
-// trim keeps the first n slices.
-func (r *record) trim(n int) {
-	r.oh1, r.work, r.oh2, r.sleep, r.latency = r.oh1[:n], r.work[:n], r.oh2[:n], r.sleep[:n], r.latency[:n]
-	if r.capture != nil {
-		r.capture, r.write = r.capture[:n], r.write[:n]
-	}
-}
-
 // task is one time-triggered task: its parameters, its records and the
 // state its measuring loop keeps. Everything the loop touches is allocated
 // before it starts.

@@ -1,0 +1,125 @@
+package cli
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/boxtax/boxtax/internal/testenv"
+)
+
+// Helpers for the tests that run boxtax as a real process: started,
+// interrupted, resumed, or run as an unprivileged user.
+
+// startRun starts `boxtax run` as a real process with extra environment.
+func startRun(t *testing.T, dir string, env []string, args ...string) (*exec.Cmd, *bytes.Buffer) {
+	t.Helper()
+	cmd := exec.Command(boxtaxBin, append([]string{"run"}, args...)...)
+	var stderr bytes.Buffer
+	cmd.Stderr, cmd.Dir, cmd.Env = &stderr, dir, append(os.Environ(), env...)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if cmd.ProcessState == nil {
+			cmd.Process.Kill()
+			cmd.Wait()
+		}
+	})
+	return cmd, &stderr
+}
+
+// waitFor polls cond until it holds, failing the test after limit.
+func waitFor(t *testing.T, limit time.Duration, what string, stderr *bytes.Buffer, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(limit)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s did not happen within %v; stderr:\n%s", what, limit, stderr.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// interruptRun starts `boxtax run spec` on the database dbPath and sends it
+// SIGINT once ready(pid) holds (within 90 s) and 700 ms more have passed,
+// into the transfer; it must exit as interrupted. It returns the pid.
+func interruptRun(t *testing.T, dir, dbPath, spec, what string, ready func(pid int) bool) int {
+	t.Helper()
+	cmd, stderr := startRun(t, dir, nil, spec, "--db", dbPath, "--seed", "2", "--settle", "0", "--monitor-interval", "0")
+	pid := cmd.Process.Pid
+	waitFor(t, 90*time.Second, what, stderr, func() bool { return ready(pid) })
+	time.Sleep(700 * time.Millisecond) // into the transfer
+	cmd.Process.Signal(syscall.SIGINT)
+	err := cmd.Wait()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != ExitInterrupted {
+		t.Fatalf("exit: %v, want %d; stderr: %s", err, ExitInterrupted, stderr.String())
+	}
+	return pid
+}
+
+// resumeFinishes resumes the study in dbPath, which must then have want
+// finished runs.
+func resumeFinishes(t *testing.T, dir, dbPath string, want int) {
+	t.Helper()
+	res := runIn(t, dir, "run", "--resume", "--db", dbPath, "--settle", "0", "--monitor-interval", "0")
+	if res.code != ExitOK {
+		t.Fatalf("resume: exit %d\n%s", res.code, res.stderr)
+	}
+	if n := okRuns(t, dbPath); n != want {
+		t.Errorf("%d ok runs after resume, want %d", n, want)
+	}
+}
+
+// nobody runs a copy of the boxtax binary as user nobody (65534), with
+// setpriv, in a directory anyone may write.
+type nobody struct{ setpriv, dir, bin string }
+
+// asNobody makes that directory, removed when the test ends.
+func asNobody(t *testing.T) nobody {
+	t.Helper()
+	setpriv := testenv.RequireTool(t, "setpriv", "util-linux")
+	dir, err := os.MkdirTemp("", "boxtax-unpriv-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	bin := filepath.Join(dir, "boxtax")
+	copyExecutable(t, boxtaxBin, bin)
+	if err := os.Chmod(dir, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	return nobody{setpriv, dir, bin}
+}
+
+// run runs boxtax with args as nobody, in its directory.
+func (n nobody) run(args ...string) ([]byte, error) {
+	cmd := exec.Command(n.setpriv, append([]string{"--reuid=65534", "--regid=65534", "--clear-groups", n.bin}, args...)...)
+	cmd.Dir = n.dir
+	return cmd.CombinedOutput()
+}
+
+// refusedBeforeStudy runs a study in envs, which boxtax must refuse
+// within 20 s, before it starts, as a usage error whose message holds
+// each of want.
+func refusedBeforeStudy(t *testing.T, dir, envs string, want ...string) {
+	t.Helper()
+	start := time.Now()
+	res := runIn(t, dir, "run", "--envs", envs, "--workloads", "cpu.prime", "--settle", "0", "--monitor-interval", "0")
+	if res.code != ExitUsage {
+		t.Fatalf("exit %d, want %d\n%s", res.code, ExitUsage, res.stderr)
+	}
+	for _, w := range want {
+		if !strings.Contains(res.stderr, w) {
+			t.Errorf("message lacks %q:\n%s", w, res.stderr)
+		}
+	}
+	if took := time.Since(start); took > 20*time.Second {
+		t.Errorf("the refusal took %v, want < 20 s", took)
+	}
+}
