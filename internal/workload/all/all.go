@@ -15,7 +15,7 @@ import (
 	_ "github.com/boxtax/boxtax/internal/workload/mem"     // mem.stream, mem.mbw
 	_ "github.com/boxtax/boxtax/internal/workload/mixed"   // load.mixed
 	_ "github.com/boxtax/boxtax/internal/workload/mqtt"    // mqtt.pub
-	_ "github.com/boxtax/boxtax/internal/workload/net"     // net.tcp, net.udp, net.rr
+	_ "github.com/boxtax/boxtax/internal/workload/network" // net.tcp, net.udp, net.rr
 	_ "github.com/boxtax/boxtax/internal/workload/npb"     // npb.is, npb.ep, npb.cg, npb.mg, npb.ft
 	_ "github.com/boxtax/boxtax/internal/workload/rt"      // rt.periodic, rt.periodic-io
 	_ "github.com/boxtax/boxtax/internal/workload/startup" // ctr.startup

@@ -1,4 +1,4 @@
-// Package net holds the network workloads: net.tcp (bulk TCP bandwidth,
+// Package network holds the network workloads: net.tcp (bulk TCP bandwidth,
 // as iperf), net.udp (UDP at a target rate or flat out, with loss and
 // jitter, as iperf -u) and net.rr (request-response round trips over TCP
 // or UDP, as netperf TCP_RR and UDP_RR).
@@ -14,4 +14,4 @@
 //
 // Throughput is measured at the receiver, from the first byte received to
 // the last, whichever side receives; round trips are timed by the client.
-package net
+package network

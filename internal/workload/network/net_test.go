@@ -1,4 +1,4 @@
-package net_test
+package network_test
 
 import (
 	"context"
@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/boxtax/boxtax/internal/workload"
-	wnet "github.com/boxtax/boxtax/internal/workload/net"
+	wnet "github.com/boxtax/boxtax/internal/workload/network"
 	"github.com/boxtax/boxtax/internal/workload/workloadtest"
 )
 
