@@ -155,6 +155,21 @@ func (c *canvas) yAxis(s scale, ticks []float64, format func(float64) string, le
 	}
 }
 
+// xAxis draws the x axis along bottom: its line, a tick with a label at every
+// tick value, and its title, which says when the scale is logarithmic.
+func (c *canvas) xAxis(s scale, ticks []float64, format func(float64) string, left, right, bottom, labelY float64, label string) {
+	c.line(left, bottom, right, bottom, axisInk, 1, "")
+	for _, t := range ticks {
+		px := s.at(t)
+		c.line(px, bottom, px, bottom+4, axisInk, 1, "")
+		c.text(px, bottom+17, "middle", format(t), ` class="tick"`)
+	}
+	if s.log {
+		label += " (log scale)"
+	}
+	c.xLabel(left, right, labelY, label)
+}
+
 // xLabel writes the title of the x axis centred under the plot area.
 func (c *canvas) xLabel(left, right, y float64, label string) {
 	if label != "" {
