@@ -32,11 +32,7 @@ func (b Bars) SVG() string {
 	var c canvas
 	c.open("bars", height, b.Title, b.Desc, fmt.Sprintf(` data-bars="%d"`, b.count()))
 	c.heading(b.Title)
-	items := make([]legendItem, len(b.Series))
-	for i, s := range b.Series {
-		items[i] = legendItem{s.Name, pick(s.Color, i), "box"}
-	}
-	top := 30 + c.legend(items, 40) + 10
+	top := 30 + c.legend(legendOf(b.Series, "box"), 40) + 10
 	labelLines := 1
 	groupW := (Width - 64 - 12) / math.Max(float64(len(b.Groups)), 1)
 	for _, g := range b.Groups {

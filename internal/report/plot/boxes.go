@@ -45,11 +45,7 @@ func (b Boxes) SVG() string {
 	}
 	c.open("boxes", height, b.Title, b.Desc, fmt.Sprintf(` data-boxes="%d"`, count))
 	c.heading(b.Title)
-	items := make([]legendItem, len(b.Series))
-	for i, s := range b.Series {
-		items[i] = legendItem{s.Name, pick(s.Color, i), "box"}
-	}
-	top := 30 + c.legend(items, 40) + 10
+	top := 30 + c.legend(legendOf(b.Series, "box"), 40) + 10
 	left, right := 64.0, float64(Width-12)
 	groupW := (right - left) / math.Max(float64(len(b.Groups)), 1)
 	labelLines := 1

@@ -32,11 +32,7 @@ func (d CDF) SVG() string {
 	var c canvas
 	c.open("cdf", height, d.Title, d.Desc, fmt.Sprintf(` data-lines="%d"`, len(d.Series)))
 	c.heading(d.Title)
-	items := make([]legendItem, len(d.Series))
-	for i, s := range d.Series {
-		items[i] = legendItem{s.Name, pick(s.Color, i), "line"}
-	}
-	top := 30 + c.legend(items, 40) + 10
+	top := 30 + c.legend(legendOf(d.Series, "line"), 40) + 10
 	left, right, bottom := 64.0, float64(Width-28), height-46
 	xlo, xhi := math.Inf(1), math.Inf(-1)
 	for _, s := range d.Series {

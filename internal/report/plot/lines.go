@@ -38,11 +38,7 @@ func (l Lines) SVG() string {
 	}
 	c.open("lines", height, l.Title, l.Desc, fmt.Sprintf(` data-lines="%d" data-points="%d"`, len(l.Series), points))
 	c.heading(l.Title)
-	items := make([]legendItem, len(l.Series))
-	for i, s := range l.Series {
-		items[i] = legendItem{s.Name, pick(s.Color, i), "line"}
-	}
-	top := 30 + c.legend(items, 40) + 10
+	top := 30 + c.legend(legendOf(l.Series, "line"), 40) + 10
 	left, right, bottom := 64.0, float64(Width-16), height-46
 
 	xs := map[float64]bool{}
