@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -9,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/boxtax/boxtax/internal/env"
 	"github.com/boxtax/boxtax/internal/testenv"
 )
 
@@ -17,13 +15,7 @@ import (
 // can (LXC installed, root), except in CI (CI=true), where it fails.
 func requireLXC(t *testing.T) {
 	t.Helper()
-	e, err := env.New("lxc", env.Options{BinaryPath: boxtaxBin, Version: "test"})
-	if err == nil {
-		err = e.Available(context.Background())
-	}
-	if err != nil {
-		testenv.Missing(t, "LXC cannot run here: %v", err)
-	}
+	requireEnvironment(t, "lxc", "LXC")
 }
 
 // lxcLeftovers lists what the boxtax process pid made for LXC and did not
@@ -103,19 +95,10 @@ func TestLXCNetworkWorkloads(t *testing.T) {
 func TestInterruptRemovesLXC(t *testing.T) {
 	requireLXC(t)
 	testenv.RequireNetns(t)
-	dir := t.TempDir()
-	dbPath := filepath.Join(dir, "l.db")
-	pid := interruptRun(t, dir, dbPath, testdata(t, "lxc-slow.yaml"), "an LXC container and a wire", func(pid int) bool {
+	interruptRemovesEnv(t, testdata(t, "lxc-slow.yaml"), "an LXC container and a wire", "LXC", lxcLeftovers, func(pid int) bool {
 		left := strings.Join(lxcLeftovers(t, pid), "\n")
 		return strings.Contains(left, "container ") && strings.Contains(left, "nat rule") && len(leftovers(t, pid)) > 0
-	})
-	if left := lxcLeftovers(t, pid); len(left) > 0 {
-		t.Errorf("LXC objects left behind after SIGINT:\n%s", strings.Join(left, "\n"))
-	}
-	if left := leftovers(t, pid); len(left) > 0 {
-		t.Errorf("wire objects left behind after SIGINT:\n%s", strings.Join(left, "\n"))
-	}
-	resumeFinishes(t, dir, dbPath, 3)
+	}, 3)
 }
 
 // TestLXCProblemsNameTheFix: without LXC's tools, or without root, lxc is
