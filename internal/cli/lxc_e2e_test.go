@@ -11,13 +11,6 @@ import (
 	"github.com/boxtax/boxtax/internal/testenv"
 )
 
-// requireLXC skips a test that runs LXC containers unless this machine
-// can (LXC installed, root), except in CI (CI=true), where it fails.
-func requireLXC(t *testing.T) {
-	t.Helper()
-	requireEnvironment(t, "lxc", "LXC")
-}
-
 // lxcLeftovers lists what the boxtax process pid made for LXC and did not
 // remove: container directories, the bridge, veth pairs, iptables rules and
 // cgroups, all of which carry its pid in their names.
@@ -66,7 +59,7 @@ func lxcLeftovers(t *testing.T, pid int) []string {
 // wire: every run must succeed, reach the server through the bridge's
 // DNAT, and leave nothing behind.
 func TestLXCNetworkWorkloads(t *testing.T) {
-	requireLXC(t)
+	requireEnvironment(t, "lxc", "LXC")
 	testenv.RequireNetns(t)
 	dir := t.TempDir()
 	dbPath := filepath.Join(dir, "l.db")
@@ -93,7 +86,7 @@ func TestLXCNetworkWorkloads(t *testing.T) {
 // wire's namespace: the container, its veth, cgroups and rules, the
 // bridge and the wire must all go, and the study resumes.
 func TestInterruptRemovesLXC(t *testing.T) {
-	requireLXC(t)
+	requireEnvironment(t, "lxc", "LXC")
 	testenv.RequireNetns(t)
 	interruptRemovesEnv(t, testdata(t, "lxc-slow.yaml"), "an LXC container and a wire", "LXC", lxcLeftovers, func(pid int) bool {
 		left := strings.Join(lxcLeftovers(t, pid), "\n")
@@ -115,7 +108,7 @@ func TestLXCProblemsNameTheFix(t *testing.T) {
 		refusedBeforeStudy(t, dir, "native,lxc", "environment lxc is not available: LXC is not installed", "apt-get install lxc", "--envs native")
 	})
 	t.Run("not root", func(t *testing.T) {
-		requireLXC(t)
+		requireEnvironment(t, "lxc", "LXC")
 		out, err := asNobody(t).run("list", "envs")
 		if err != nil {
 			t.Fatalf("list envs: %v\n%s", err, out)

@@ -13,13 +13,6 @@ import (
 	"github.com/boxtax/boxtax/internal/testenv"
 )
 
-// requirePodman skips a test that runs Podman containers unless Podman is
-// installed, except in CI (CI=true), where it fails.
-func requirePodman(t *testing.T) {
-	t.Helper()
-	requireEnvironment(t, "podman-bridge", "Podman")
-}
-
 // podmanLeftovers lists what the boxtax process pid left of Podman: its
 // own podman system service (a child of the process, with a socket under
 // boxtax-podman-*) and containers labelled with its controller id.
@@ -58,7 +51,7 @@ func podmanLeftovers(t *testing.T, pid int) []string {
 // and across a wire) in podman-bridge and podman-host: every run must
 // succeed, the report must name Podman's engine, and nothing may be left.
 func TestPodmanStudy(t *testing.T) {
-	requirePodman(t)
+	requireEnvironment(t, "podman-bridge", "Podman")
 	testenv.RequireNetns(t)
 	dir := t.TempDir()
 	dbPath := filepath.Join(dir, "p.db")
@@ -96,7 +89,7 @@ func TestPodmanStudy(t *testing.T) {
 // container, boxtax's Podman service and the wire must all go, and the
 // study resumes.
 func TestInterruptRemovesPodman(t *testing.T) {
-	requirePodman(t)
+	requireEnvironment(t, "podman-bridge", "Podman")
 	testenv.RequireNetns(t)
 	interruptRemovesEnv(t, testdata(t, "podman-slow.yaml"), "a Podman container and a wire", "Podman", podmanLeftovers, func(pid int) bool {
 		return strings.Contains(strings.Join(podmanLeftovers(t, pid), "\n"), "container ") && len(leftovers(t, pid)) > 0
