@@ -33,12 +33,8 @@ func (b Bars) SVG() string {
 	c.open("bars", height, b.Title, b.Desc, fmt.Sprintf(` data-bars="%d"`, b.count()))
 	c.heading(b.Title)
 	top := 30 + c.legend(legendOf(b.Series, "box"), 40) + 10
-	labelLines := 1
 	groupW := (Width - 64 - 12) / math.Max(float64(len(b.Groups)), 1)
-	for _, g := range b.Groups {
-		labelLines = max(labelLines, len(wrap(g, groupW-4)))
-	}
-	left, right, bottom := 64.0, float64(Width-12), height-12-float64(labelLines)*15
+	left, right, bottom := 64.0, float64(Width-12), labelsBottom(height, b.Groups, groupW)
 	lo, hi := 0.0, 0.0
 	for _, s := range b.Series {
 		for g := range b.Groups {
