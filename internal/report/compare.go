@@ -179,11 +179,7 @@ func init() {
 // WriteComparison renders c in the named format; an unknown name lists the
 // valid ones.
 func WriteComparison(w io.Writer, format string, c *Comparison) error {
-	fn, err := compareFormats.Lookup(format)
-	if err != nil {
-		return err
-	}
-	return fn(w, c)
+	return writeWith(&compareFormats, w, format, c)
 }
 
 // letter names the i-th study in table headings: A, B, C ...

@@ -61,11 +61,7 @@ func init() {
 // WriteDevices renders d in the named format; an unknown name lists the
 // valid ones.
 func WriteDevices(w io.Writer, format string, d *Devices) error {
-	fn, err := deviceFormats.Lookup(format)
-	if err != nil {
-		return err
-	}
-	return fn(w, d)
+	return writeWith(&deviceFormats, w, format, d)
 }
 
 // envs is every environment of any device, the first device's order first,

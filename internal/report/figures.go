@@ -335,6 +335,27 @@ type category struct {
 	label, group, metric string
 }
 
+// labels are the categories' labels, the groups of a bar or box chart.
+func labels(cats []category) []string {
+	var out []string
+	for _, cat := range cats {
+		out = append(out, cat.label)
+	}
+	return out
+}
+
+// measured lists env's cells in the order of cats: nil where env has no
+// runs.
+func (d *wlData) measured(cats []category, env string) []*Cell {
+	out := make([]*Cell, len(cats))
+	for k, cat := range cats {
+		if c := d.cell(cat.group, cat.metric, env); c != nil && c.N > 0 {
+			out[k] = c
+		}
+	}
+	return out
+}
+
 // categories lists metric x group positions for metrics of one unit.
 func (d *wlData) categories(metrics []string, envs []string) []category {
 	var out []category
@@ -381,21 +402,17 @@ func (r *Report) barFigures(d *wlData, metrics []string) []Figure {
 		if len(of[u]) == 1 {
 			title = d.name + " · " + d.anyCell(of[u][0], r.envs).Label
 		}
-		ch := plot.Bars{Title: title, YLabel: u}
+		ch := plot.Bars{Title: title, YLabel: u, Groups: labels(cats)}
 		var all []*Cell
-		for _, cat := range cats {
-			ch.Groups = append(ch.Groups, cat.label)
-		}
 		for _, e := range r.envs {
 			s := plot.BarSeries{Name: e, Color: r.envColor(e)}
-			for _, cat := range cats {
-				c := d.cell(cat.group, cat.metric, e)
-				if c == nil || c.N == 0 {
+			for k, c := range d.measured(cats, e) {
+				if c == nil {
 					s.Values, s.Errs, s.Points, s.Tips = append(s.Values, math.NaN()), append(s.Errs, math.NaN()), append(s.Points, nil), append(s.Tips, "")
 					continue
 				}
 				all = append(all, c)
-				tip := fmt.Sprintf("%s, %s: mean %s, std %s (n=%d)", e, cat.label, fmtValue(c.Mean), fmtValue(c.Std), c.N)
+				tip := fmt.Sprintf("%s, %s: mean %s, std %s (n=%d)", e, cats[k].label, fmtValue(c.Mean), fmtValue(c.Std), c.N)
 				if !c.IsBaseline && !c.absolute {
 					tip += "; vs " + r.Study.Baseline + ": " + overheadText(c)
 				}
@@ -416,16 +433,12 @@ func (r *Report) boxFigures(d *wlData, metrics []string) []Figure {
 	units, of := d.byUnit(metrics, r.envs)
 	for _, u := range units {
 		cats := d.categories(of[u], r.envs)
-		ch := plot.Boxes{Title: d.name + " · spread of the runs, " + u, YLabel: u}
+		ch := plot.Boxes{Title: d.name + " · spread of the runs, " + u, YLabel: u, Groups: labels(cats)}
 		enough := false
-		for _, cat := range cats {
-			ch.Groups = append(ch.Groups, cat.label)
-		}
 		for _, e := range r.envs {
 			s := plot.BoxSeries{Name: e, Color: r.envColor(e)}
-			for _, cat := range cats {
-				c := d.cell(cat.group, cat.metric, e)
-				if c == nil || c.N == 0 {
+			for _, c := range d.measured(cats, e) {
+				if c == nil {
 					s.Boxes = append(s.Boxes, plot.Box{})
 					continue
 				}

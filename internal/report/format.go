@@ -20,11 +20,17 @@ func Formats() []string { return formats.Names() }
 
 // Write renders r in the named format; an unknown name lists the valid ones.
 func Write(w io.Writer, format string, r *Report) error {
-	fn, err := formats.Lookup(format)
+	return writeWith(&formats, w, format, r)
+}
+
+// writeWith renders v with the writer reg holds under format; an unknown
+// name lists the valid ones.
+func writeWith[T any, F ~func(io.Writer, T) error](reg *registry.Registry[F], w io.Writer, format string, v T) error {
+	fn, err := reg.Lookup(format)
 	if err != nil {
 		return err
 	}
-	return fn(w, r)
+	return fn(w, v)
 }
 
 // row is one line of the overhead table: one metric of one row group, with a

@@ -53,70 +53,63 @@ func (s *Store) LatestStudy(ctx context.Context, unfinished bool) (Study, error)
 
 // Studies lists every study, oldest first.
 func (s *Store) Studies(ctx context.Context) ([]Study, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT `+studyCols+` FROM studies ORDER BY id`)
+	return queryAll(ctx, s.db, func(rows *sql.Rows) (Study, error) { return scanStudy(rows) },
+		`SELECT `+studyCols+` FROM studies ORDER BY id`)
+}
+
+// queryAll runs query and reads each of its rows with scan.
+func queryAll[T any](ctx context.Context, db *sql.DB, scan func(*sql.Rows) (T, error), query string, args ...any) ([]T, error) {
+	rows, err := db.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	var out []Study
+	var out []T
 	for rows.Next() {
-		st, err := scanStudy(rows)
+		v, err := scan(rows)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, st)
+		out = append(out, v)
 	}
 	return out, rows.Err()
 }
 
 // Runs lists a study's runs in their planned order.
 func (s *Store) Runs(ctx context.Context, studyID int64) ([]Run, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT id, study_id, seq, cell_key, workload, env, levels_json, params_json, rep, warmup, status, reason, settings_json, notes_json, started_at, ended_at FROM runs WHERE study_id=? ORDER BY seq`, studyID)
-	if err != nil {
-		return nil, err
+	return queryAll(ctx, s.db, scanRun,
+		`SELECT id, study_id, seq, cell_key, workload, env, levels_json, params_json, rep, warmup, status, reason, settings_json, notes_json, started_at, ended_at FROM runs WHERE study_id=? ORDER BY seq`, studyID)
+}
+
+func scanRun(rows *sql.Rows) (Run, error) {
+	var r Run
+	var levels, params, settings, notes string
+	var started, ended sql.NullInt64
+	if err := rows.Scan(&r.ID, &r.StudyID, &r.Seq, &r.CellKey, &r.Workload, &r.Env, &levels, &params, &r.Rep, &r.Warmup, &r.Status, &r.Reason, &settings, &notes, &started, &ended); err != nil {
+		return r, err
 	}
-	defer rows.Close()
-	var out []Run
-	for rows.Next() {
-		var r Run
-		var levels, params, settings, notes string
-		var started, ended sql.NullInt64
-		if err := rows.Scan(&r.ID, &r.StudyID, &r.Seq, &r.CellKey, &r.Workload, &r.Env, &levels, &params, &r.Rep, &r.Warmup, &r.Status, &r.Reason, &settings, &notes, &started, &ended); err != nil {
-			return nil, err
+	for _, f := range []struct {
+		src string
+		dst any
+	}{{levels, &r.Levels}, {params, &r.Params}, {settings, &r.Settings}, {notes, &r.Notes}} {
+		if err := json.Unmarshal([]byte(f.src), f.dst); err != nil {
+			return r, fmt.Errorf("run %d: corrupt record: %w", r.ID, err)
 		}
-		for _, f := range []struct {
-			src string
-			dst any
-		}{{levels, &r.Levels}, {params, &r.Params}, {settings, &r.Settings}, {notes, &r.Notes}} {
-			if err := json.Unmarshal([]byte(f.src), f.dst); err != nil {
-				return nil, fmt.Errorf("run %d: corrupt record: %w", r.ID, err)
-			}
-		}
-		if started.Valid {
-			r.Started = time.Unix(0, started.Int64)
-		}
-		if ended.Valid {
-			r.Ended = time.Unix(0, ended.Int64)
-		}
-		out = append(out, r)
 	}
-	return out, rows.Err()
+	if started.Valid {
+		r.Started = time.Unix(0, started.Int64)
+	}
+	if ended.Valid {
+		r.Ended = time.Unix(0, ended.Int64)
+	}
+	return r, nil
 }
 
 // Samples lists every sample of a study's runs.
 func (s *Store) Samples(ctx context.Context, studyID int64) ([]Sample, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT s.run_id, s.instance, s.metric, s.value, s.unit FROM samples s JOIN runs r ON r.id = s.run_id WHERE r.study_id=? ORDER BY r.seq, s.instance, s.rowid`, studyID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []Sample
-	for rows.Next() {
+	return queryAll(ctx, s.db, func(rows *sql.Rows) (Sample, error) {
 		var smp Sample
-		if err := rows.Scan(&smp.RunID, &smp.Instance, &smp.Metric, &smp.Value, &smp.Unit); err != nil {
-			return nil, err
-		}
-		out = append(out, smp)
-	}
-	return out, rows.Err()
+		err := rows.Scan(&smp.RunID, &smp.Instance, &smp.Metric, &smp.Value, &smp.Unit)
+		return smp, err
+	}, `SELECT s.run_id, s.instance, s.metric, s.value, s.unit FROM samples s JOIN runs r ON r.id = s.run_id WHERE r.study_id=? ORDER BY r.seq, s.instance, s.rowid`, studyID)
 }

@@ -41,23 +41,16 @@ func putSeries(ctx context.Context, tx *sql.Tx, runID int64, series []Series) er
 // SeriesNames lists the series a run recorded (every instance's), with their
 // units and lengths; Values is empty with the length as its capacity.
 func (s *Store) SeriesNames(ctx context.Context, runID int64) ([]Series, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT instance, name, unit, SUM(n) FROM series WHERE run_id=? GROUP BY instance, name, unit ORDER BY instance, name`, runID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []Series
-	for rows.Next() {
+	return queryAll(ctx, s.db, func(rows *sql.Rows) (Series, error) {
 		var sr Series
 		var n int
 		if err := rows.Scan(&sr.Instance, &sr.Name, &sr.Unit, &n); err != nil {
-			return nil, err
+			return sr, err
 		}
 		sr.RunID = runID
 		sr.Values = make([]float64, 0, n)
-		out = append(out, sr)
-	}
-	return out, rows.Err()
+		return sr, nil
+	}, `SELECT instance, name, unit, SUM(n) FROM series WHERE run_id=? GROUP BY instance, name, unit ORDER BY instance, name`, runID)
 }
 
 // ReadSeries loads one series of a run (of its first instance when several ran) in full.

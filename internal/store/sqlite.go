@@ -112,22 +112,8 @@ func (s *Store) CreateStudy(ctx context.Context, st *Study, runs []Run) error {
 	if st.ID, err = res.LastInsertId(); err != nil {
 		return err
 	}
-	stmt, err := tx.PrepareContext(ctx, `INSERT INTO runs (study_id, seq, cell_key, workload, env, levels_json, params_json, rep, warmup, status) VALUES (?,?,?,?,?,?,?,?,?,?)`)
-	if err != nil {
+	if err := insertPendingRuns(ctx, tx, st.ID, runs, ""); err != nil {
 		return err
-	}
-	defer stmt.Close()
-	for i := range runs {
-		r := &runs[i]
-		r.StudyID, r.Status = st.ID, RunPending
-		res, err := stmt.ExecContext(ctx, r.StudyID, r.Seq, r.CellKey, r.Workload, r.Env,
-			mustJSON(r.Levels), mustJSON(r.Params), r.Rep, r.Warmup, r.Status)
-		if err != nil {
-			return fmt.Errorf("storing run %d: %w", r.Seq, err)
-		}
-		if r.ID, err = res.LastInsertId(); err != nil {
-			return err
-		}
 	}
 	return tx.Commit()
 }

@@ -155,6 +155,31 @@ func (c *canvas) yAxis(s scale, ticks []float64, format func(float64) string, le
 	}
 }
 
+// labelsBottom is the bottom of the plot area of a chart height high whose
+// labels stand below it, each wrapped to its slot's width.
+func labelsBottom(height float64, labels []string, slotW float64) float64 {
+	lines := 1
+	for _, l := range labels {
+		lines = max(lines, len(wrap(l, slotW-4)))
+	}
+	return height - 12 - float64(lines)*15
+}
+
+// xAxis draws the x axis along bottom: its line, a tick with a label at every
+// tick value, and its title, which says when the scale is logarithmic.
+func (c *canvas) xAxis(s scale, ticks []float64, format func(float64) string, left, right, bottom, labelY float64, label string) {
+	c.line(left, bottom, right, bottom, axisInk, 1, "")
+	for _, t := range ticks {
+		px := s.at(t)
+		c.line(px, bottom, px, bottom+4, axisInk, 1, "")
+		c.text(px, bottom+17, "middle", format(t), ` class="tick"`)
+	}
+	if s.log {
+		label += " (log scale)"
+	}
+	c.xLabel(left, right, labelY, label)
+}
+
 // xLabel writes the title of the x axis centred under the plot area.
 func (c *canvas) xLabel(left, right, y float64, label string) {
 	if label != "" {

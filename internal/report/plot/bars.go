@@ -32,17 +32,9 @@ func (b Bars) SVG() string {
 	var c canvas
 	c.open("bars", height, b.Title, b.Desc, fmt.Sprintf(` data-bars="%d"`, b.count()))
 	c.heading(b.Title)
-	items := make([]legendItem, len(b.Series))
-	for i, s := range b.Series {
-		items[i] = legendItem{s.Name, pick(s.Color, i), "box"}
-	}
-	top := 30 + c.legend(items, 40) + 10
-	labelLines := 1
+	top := 30 + c.legend(legendOf(b.Series, "box"), 40) + 10
 	groupW := (Width - 64 - 12) / math.Max(float64(len(b.Groups)), 1)
-	for _, g := range b.Groups {
-		labelLines = max(labelLines, len(wrap(g, groupW-4)))
-	}
-	left, right, bottom := 64.0, float64(Width-12), height-12-float64(labelLines)*15
+	left, right, bottom := 64.0, float64(Width-12), labelsBottom(height, b.Groups, groupW)
 	lo, hi := 0.0, 0.0
 	for _, s := range b.Series {
 		for g := range b.Groups {

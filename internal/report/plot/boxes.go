@@ -45,18 +45,10 @@ func (b Boxes) SVG() string {
 	}
 	c.open("boxes", height, b.Title, b.Desc, fmt.Sprintf(` data-boxes="%d"`, count))
 	c.heading(b.Title)
-	items := make([]legendItem, len(b.Series))
-	for i, s := range b.Series {
-		items[i] = legendItem{s.Name, pick(s.Color, i), "box"}
-	}
-	top := 30 + c.legend(items, 40) + 10
+	top := 30 + c.legend(legendOf(b.Series, "box"), 40) + 10
 	left, right := 64.0, float64(Width-12)
 	groupW := (right - left) / math.Max(float64(len(b.Groups)), 1)
-	labelLines := 1
-	for _, g := range b.Groups {
-		labelLines = max(labelLines, len(wrap(g, groupW-4)))
-	}
-	bottom := height - 12 - float64(labelLines)*15
+	bottom := labelsBottom(height, b.Groups, groupW)
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, s := range b.Series {
 		for _, bx := range s.Boxes {

@@ -32,11 +32,7 @@ func (d CDF) SVG() string {
 	var c canvas
 	c.open("cdf", height, d.Title, d.Desc, fmt.Sprintf(` data-lines="%d"`, len(d.Series)))
 	c.heading(d.Title)
-	items := make([]legendItem, len(d.Series))
-	for i, s := range d.Series {
-		items[i] = legendItem{s.Name, pick(s.Color, i), "line"}
-	}
-	top := 30 + c.legend(items, 40) + 10
+	top := 30 + c.legend(legendOf(d.Series, "line"), 40) + 10
 	left, right, bottom := 64.0, float64(Width-28), height-46
 	xlo, xhi := math.Inf(1), math.Inf(-1)
 	for _, s := range d.Series {
@@ -66,21 +62,11 @@ func (d CDF) SVG() string {
 	y := scale{lo: 0, hi: 1, p0: bottom, p1: top}
 	yticks := []float64{0, 0.25, 0.5, 0.75, 1}
 	c.yAxis(y, yticks, func(v float64) string { return fmt.Sprintf("%.0f%%", v*100) }, left, right, "cumulative share of values")
-	c.line(left, bottom, right, bottom, axisInk, 1, "")
 	xfmt := tickFormatter(xticks)
 	if logX {
 		xfmt = decade
 	}
-	for _, t := range xticks {
-		px := x.at(t)
-		c.line(px, bottom, px, bottom+4, axisInk, 1, "")
-		c.text(px, bottom+17, "middle", xfmt(t), ` class="tick"`)
-	}
-	xlabel := d.XLabel
-	if logX {
-		xlabel += " (log scale)"
-	}
-	c.xLabel(left, right, height-10, xlabel)
+	c.xAxis(x, xticks, xfmt, left, right, bottom, height-10, d.XLabel)
 	for i, s := range d.Series {
 		var pts []string
 		for k, xv := range s.X {

@@ -45,6 +45,22 @@ func pick(color string, i int) string {
 	return Color(i)
 }
 
+// legendOf lists one legend entry a series, in the series' colour or the
+// palette's.
+func legendOf[S interface{ legend() (name, color string) }](series []S, swatch string) []legendItem {
+	items := make([]legendItem, len(series))
+	for i, s := range series {
+		name, color := s.legend()
+		items[i] = legendItem{name, pick(color, i), swatch}
+	}
+	return items
+}
+
+func (s BarSeries) legend() (string, string)  { return s.Name, s.Color }
+func (s BoxSeries) legend() (string, string)  { return s.Name, s.Color }
+func (s CDFSeries) legend() (string, string)  { return s.Name, s.Color }
+func (s LineSeries) legend() (string, string) { return s.Name, s.Color }
+
 func seriesLegend(names []string, swatch string) []legendItem {
 	items := make([]legendItem, len(names))
 	for i, n := range names {

@@ -38,11 +38,7 @@ func (l Lines) SVG() string {
 	}
 	c.open("lines", height, l.Title, l.Desc, fmt.Sprintf(` data-lines="%d" data-points="%d"`, len(l.Series), points))
 	c.heading(l.Title)
-	items := make([]legendItem, len(l.Series))
-	for i, s := range l.Series {
-		items[i] = legendItem{s.Name, pick(s.Color, i), "line"}
-	}
-	top := 30 + c.legend(items, 40) + 10
+	top := 30 + c.legend(legendOf(l.Series, "line"), 40) + 10
 	left, right, bottom := 64.0, float64(Width-16), height-46
 
 	xs := map[float64]bool{}
@@ -83,21 +79,13 @@ func (l Lines) SVG() string {
 	ylo, yhi, yticks := niceRange(ylo, yhi, 6)
 	y := scale{lo: ylo, hi: yhi, p0: bottom, p1: top}
 	c.yAxis(y, yticks, tickFormatter(yticks), left, right, l.YLabel)
-	c.line(left, bottom, right, bottom, axisInk, 1, "")
-	xfmt := func(v float64) string { return FormatValue(v) }
+	var inside []float64
 	for _, t := range xticks {
-		if t < xlo || t > xhi {
-			continue
+		if !(t < xlo || t > xhi) {
+			inside = append(inside, t)
 		}
-		px := x.at(t)
-		c.line(px, bottom, px, bottom+4, axisInk, 1, "")
-		c.text(px, bottom+17, "middle", xfmt(t), ` class="tick"`)
 	}
-	xlabel := l.XLabel
-	if logX {
-		xlabel += " (log scale)"
-	}
-	c.xLabel(left, right, height-10, xlabel)
+	c.xAxis(x, inside, FormatValue, left, right, bottom, height-10, l.XLabel)
 
 	// Series are nudged apart so that whiskers at one level do not hide each other.
 	dodge := func(i int) float64 { return (float64(i) - float64(len(l.Series)-1)/2) * 5 }

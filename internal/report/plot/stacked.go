@@ -36,11 +36,7 @@ func (s Stacked) SVG() string {
 	top := 30 + c.legend(seriesLegend(names, "box"), 40) + 10 + 14
 	left, right := 64.0, float64(Width-12)
 	slotW := (right - left) / math.Max(float64(len(s.Bars)), 1)
-	labelLines := 1
-	for _, b := range s.Bars {
-		labelLines = max(labelLines, len(wrap(b, slotW-4)))
-	}
-	bottom := height - 12 - float64(labelLines)*15
+	bottom := labelsBottom(height, s.Bars, slotW)
 	totals := make([]float64, len(s.Bars))
 	hi := 0.0
 	for b := range s.Bars {

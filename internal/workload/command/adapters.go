@@ -66,14 +66,7 @@ var adapters = map[string]adapter{
 			m("write_mib_per_s", "MiB/s", "write MiB/s", true, "fio: write bandwidth, all jobs"),
 			m("write_clat_mean_us", "us", "write clat us", false, "fio: mean write completion latency, weighted by I/Os"),
 		},
-		args: func(argv []string) []string {
-			for _, a := range argv {
-				if strings.HasPrefix(a, "--output-format") {
-					return argv
-				}
-			}
-			return append(argv, "--output-format=json")
-		},
+		args: addUnless("--output-format=json", func(a string) bool { return strings.HasPrefix(a, "--output-format") }),
 		parse: parseFio,
 	},
 	"stress-ng": {
@@ -83,14 +76,7 @@ var adapters = map[string]adapter{
 			m("bogo_ops_per_s", "ops/s", "bogo ops/s", true, "stress-ng: bogo operations per second of real time, all stressors summed"),
 			m("bogo_ops_per_cpu_s", "ops/s", "bogo ops/cpu-s", true, "stress-ng: bogo operations per second of user+system CPU time, all stressors"),
 		},
-		args: func(argv []string) []string {
-			for _, a := range argv {
-				if strings.HasPrefix(a, "--metrics") || a == "-M" {
-					return argv
-				}
-			}
-			return append(argv, "--metrics-brief")
-		},
+		args: addUnless("--metrics-brief", func(a string) bool { return strings.HasPrefix(a, "--metrics") || a == "-M" }),
 		parse: parseStressNG,
 	},
 	"cyclictest": {
@@ -133,12 +119,7 @@ var adapters = map[string]adapter{
 			m("jitter_ms", "ms", "jitter ms", false, "iperf3 UDP: jitter (end.sum.jitter_ms)"),
 			m("lost_pct", "%", "lost %", false, "iperf3 UDP: datagrams lost (end.sum.lost_percent)"),
 		},
-		args: func(argv []string) []string {
-			if slices.Contains(argv, "-J") || slices.Contains(argv, "--json") {
-				return argv
-			}
-			return append(argv, "-J")
-		},
+		args: addUnless("-J", func(a string) bool { return a == "-J" || a == "--json" }),
 		parse: parseIperf3,
 	},
 	"ab": {
@@ -170,6 +151,17 @@ var adapters = map[string]adapter{
 		},
 		parse: parseMbw,
 	},
+}
+
+// addUnless is an adapter's args: it adds flag unless an argument given
+// says the same already.
+func addUnless(flag string, given func(arg string) bool) func(argv []string) []string {
+	return func(argv []string) []string {
+		if slices.ContainsFunc(argv, given) {
+			return argv
+		}
+		return append(argv, flag)
+	}
 }
 
 // AdapterNames lists the tools with an adapter.
@@ -247,6 +239,19 @@ func parseSysbench(stdout, _ []byte) (map[string]float64, error) {
 	return out, nil
 }
 
+// decodeReport decodes into v the JSON report tool printed, skipping what
+// it printed before; flag is what makes the tool print it.
+func decodeReport(stdout []byte, v any, tool, flag string) error {
+	i := bytes.IndexByte(stdout, '{')
+	if i < 0 {
+		return fmt.Errorf("%s printed no JSON report (is %s among its arguments?)", tool, flag)
+	}
+	if err := json.NewDecoder(bytes.NewReader(stdout[i:])).Decode(v); err != nil {
+		return fmt.Errorf("%s's JSON report: %v", tool, err)
+	}
+	return nil
+}
+
 // fioReport is the part of fio's JSON report the adapter reads.
 type fioReport struct {
 	Jobs []struct {
@@ -267,13 +272,9 @@ type fioDir struct {
 }
 
 func parseFio(stdout, _ []byte) (map[string]float64, error) {
-	i := bytes.IndexByte(stdout, '{')
-	if i < 0 {
-		return nil, fmt.Errorf("fio printed no JSON report (is --output-format=json among its arguments?)")
-	}
 	var r fioReport
-	if err := json.NewDecoder(bytes.NewReader(stdout[i:])).Decode(&r); err != nil {
-		return nil, fmt.Errorf("fio's JSON report: %v", err)
+	if err := decodeReport(stdout, &r, "fio", "--output-format=json"); err != nil {
+		return nil, err
 	}
 	if len(r.Jobs) == 0 {
 		return nil, fmt.Errorf("fio's JSON report has no jobs")
@@ -428,13 +429,9 @@ type iperf3Report struct {
 }
 
 func parseIperf3(stdout, _ []byte) (map[string]float64, error) {
-	i := bytes.IndexByte(stdout, '{')
-	if i < 0 {
-		return nil, fmt.Errorf("iperf3 printed no JSON report (is -J among its arguments?)")
-	}
 	var r iperf3Report
-	if err := json.NewDecoder(bytes.NewReader(stdout[i:])).Decode(&r); err != nil {
-		return nil, fmt.Errorf("iperf3's JSON report: %v", err)
+	if err := decodeReport(stdout, &r, "iperf3", "-J"); err != nil {
+		return nil, err
 	}
 	if r.Error != "" {
 		return nil, fmt.Errorf("iperf3: %s", r.Error)

@@ -160,15 +160,7 @@ func argvParam(p workload.Params, name string) ([]string, error) {
 	case []string:
 		return v, nil
 	case []any:
-		out := make([]string, len(v))
-		for i, a := range v {
-			s, ok := a.(string)
-			if !ok {
-				return nil, fmt.Errorf("parameter %s: item %d (%v) is not a string", name, i, a)
-			}
-			out[i] = s
-		}
-		return out, nil
+		return words(name, v)
 	default:
 		return nil, fmt.Errorf("parameter %s: want a command line or a list of words, not %T", name, v)
 	}
@@ -201,6 +193,12 @@ func stringsParam(p workload.Params, name string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	return words(name, l)
+}
+
+// words are the items of the list parameter name, each of which must be a
+// string.
+func words(name string, l []any) ([]string, error) {
 	out := make([]string, len(l))
 	for i, a := range l {
 		s, ok := a.(string)
