@@ -66,7 +66,7 @@ var adapters = map[string]adapter{
 			m("write_mib_per_s", "MiB/s", "write MiB/s", true, "fio: write bandwidth, all jobs"),
 			m("write_clat_mean_us", "us", "write clat us", false, "fio: mean write completion latency, weighted by I/Os"),
 		},
-		args: addUnless("--output-format=json", func(a string) bool { return strings.HasPrefix(a, "--output-format") }),
+		args:  addUnless("--output-format=json", func(a string) bool { return strings.HasPrefix(a, "--output-format") }),
 		parse: parseFio,
 	},
 	"stress-ng": {
@@ -76,7 +76,7 @@ var adapters = map[string]adapter{
 			m("bogo_ops_per_s", "ops/s", "bogo ops/s", true, "stress-ng: bogo operations per second of real time, all stressors summed"),
 			m("bogo_ops_per_cpu_s", "ops/s", "bogo ops/cpu-s", true, "stress-ng: bogo operations per second of user+system CPU time, all stressors"),
 		},
-		args: addUnless("--metrics-brief", func(a string) bool { return strings.HasPrefix(a, "--metrics") || a == "-M" }),
+		args:  addUnless("--metrics-brief", func(a string) bool { return strings.HasPrefix(a, "--metrics") || a == "-M" }),
 		parse: parseStressNG,
 	},
 	"cyclictest": {
@@ -119,7 +119,7 @@ var adapters = map[string]adapter{
 			m("jitter_ms", "ms", "jitter ms", false, "iperf3 UDP: jitter (end.sum.jitter_ms)"),
 			m("lost_pct", "%", "lost %", false, "iperf3 UDP: datagrams lost (end.sum.lost_percent)"),
 		},
-		args: addUnless("-J", func(a string) bool { return a == "-J" || a == "--json" }),
+		args:  addUnless("-J", func(a string) bool { return a == "-J" || a == "--json" }),
 		parse: parseIperf3,
 	},
 	"ab": {
