@@ -49,7 +49,7 @@ func TestFileAgentReadsTheFile(t *testing.T) {
 	if err := os.WriteFile(path, []byte("42123\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	a, stop := startAgent(t, "file:" + path, 10*time.Millisecond)
+	a, stop := startAgent(t, "file:"+path, 10*time.Millisecond)
 	defer stop()
 	if got := string(a.latest()); got != `{"bn":"iam/","e":[{"n":"value","v":42123}]}` {
 		t.Errorf("body %s", got)
@@ -76,7 +76,7 @@ func TestCommandAgentRunsTheCommand(t *testing.T) {
 	if err != nil {
 		t.Skip("no date here")
 	}
-	a, stop := startAgent(t, "command:" + date + " +%s%N", 10*time.Millisecond)
+	a, stop := startAgent(t, "command:"+date+" +%s%N", 10*time.Millisecond)
 	if a.spec.program() != date {
 		t.Errorf("program %q, want %q", a.spec.program(), date)
 	}
@@ -102,7 +102,7 @@ func TestStreamAgentTakesEveryLine(t *testing.T) {
 	if err != nil {
 		t.Skip("no yes here")
 	}
-	a, stop := startAgent(t, "stream:" + yes + " 21.5", time.Second)
+	a, stop := startAgent(t, "stream:"+yes+" 21.5", time.Second)
 	if got := string(a.latest()); got != `{"bn":"iam/","e":[{"n":"value","v":21.5}]}` {
 		t.Errorf("body %s", got)
 	}
