@@ -38,11 +38,7 @@ func TestBadInputExitsTwoAndListsValidNames(t *testing.T) {
 			if res.code != ExitUsage {
 				t.Errorf("exit %d, want %d; stderr: %s", res.code, ExitUsage, res.stderr)
 			}
-			for _, w := range tt.want {
-				if !strings.Contains(res.stderr, w) {
-					t.Errorf("stderr does not say %q:\n%s", w, res.stderr)
-				}
-			}
+			stderrSays(t, res, tt.want...)
 		})
 	}
 }
@@ -65,11 +61,7 @@ func TestDockerUnreachableSaysWhatToDoQuickly(t *testing.T) {
 	if took := time.Since(start); took > 10*time.Second {
 		t.Errorf("took %s to say Docker is unreachable", took)
 	}
-	for _, w := range []string{"environment docker-bridge is not available", "no-docker.sock", "DOCKER_HOST", "--envs native"} {
-		if !strings.Contains(res.stderr, w) {
-			t.Errorf("stderr does not say %q:\n%s", w, res.stderr)
-		}
-	}
+	stderrSays(t, res, "environment docker-bridge is not available", "no-docker.sock", "DOCKER_HOST", "--envs native")
 	if res.code != ExitUsage {
 		t.Errorf("exit %d", res.code)
 	}

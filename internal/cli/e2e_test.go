@@ -13,9 +13,25 @@ import (
 	"time"
 
 	"github.com/boxtax/boxtax/internal/docker"
+	"github.com/boxtax/boxtax/internal/env"
 	"github.com/boxtax/boxtax/internal/store"
 	"github.com/boxtax/boxtax/internal/testenv"
 )
+
+// requireEnvironment skips a test unless the environment name is
+// available here, except in CI (CI=true), where it fails; what names the
+// engine in the message. The environment is closed after the check.
+func requireEnvironment(t *testing.T, name, what string) {
+	t.Helper()
+	e, err := env.New(name, env.Options{BinaryPath: boxtaxBin, Version: "test"})
+	if err == nil {
+		err = e.Available(context.Background())
+		_ = env.CloseAll(context.Background(), map[string]env.Environment{name: e})
+	}
+	if err != nil {
+		testenv.Missing(t, "%s cannot run here: %v", what, err)
+	}
+}
 
 // containersOf lists the containers a boxtax controller (host/pid) started.
 func containersOf(t *testing.T, c *docker.Client, pid int) []docker.ContainerSummary {

@@ -248,11 +248,7 @@ func (p *socketProxy) cut() {
 func TestDockerConnectionLostMidStudy(t *testing.T) {
 	c := testenv.RequireDocker(t)
 	dir := t.TempDir()
-	sockDir, err := os.MkdirTemp("", "bxsock")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer os.RemoveAll(sockDir)
+	sockDir := testenv.SocketDir(t)
 	sock := filepath.Join(sockDir, "docker.sock")
 	target := strings.TrimPrefix(c.Host(), "unix://")
 	proxy := newSocketProxy(t, sock, target)
@@ -267,7 +263,7 @@ func TestDockerConnectionLostMidStudy(t *testing.T) {
 	proxy.cut()
 	os.Remove(sock)
 	start := time.Now()
-	err = cmd.Wait()
+	err := cmd.Wait()
 	if took := time.Since(start); took > 60*time.Second {
 		t.Errorf("boxtax took %v to stop after the daemon went away", took)
 	}

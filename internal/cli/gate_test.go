@@ -37,11 +37,7 @@ func TestGateOnReport(t *testing.T) {
 			if res.code != tt.code {
 				t.Fatalf("exit %d, want %d; stderr: %s", res.code, tt.code, res.stderr)
 			}
-			for _, w := range tt.want {
-				if !strings.Contains(res.stderr, w) {
-					t.Errorf("stderr does not say %q:\n%s", w, res.stderr)
-				}
-			}
+			stderrSays(t, res, tt.want...)
 			if !strings.Contains(res.stdout, "cpu.prime") {
 				t.Errorf("the usual report is missing:\n%s", res.stdout)
 			}
@@ -139,11 +135,7 @@ func TestGateUsageErrors(t *testing.T) {
 			if res.code != ExitUsage {
 				t.Fatalf("exit %d, want %d; stderr: %s", res.code, ExitUsage, res.stderr)
 			}
-			for _, w := range tt.want {
-				if !strings.Contains(res.stderr, w) {
-					t.Errorf("stderr does not say %q:\n%s", w, res.stderr)
-				}
-			}
+			stderrSays(t, res, tt.want...)
 			if strings.HasPrefix(tt.name, "run:") {
 				if r := runIn(t, work, "report"); r.code == ExitOK {
 					t.Error("a study was stored although its gate was refused")
@@ -167,12 +159,8 @@ func TestGateOnARealRun(t *testing.T) {
 	if res.code != ExitRunsFailed {
 		t.Fatalf("exit %d, want %d (failed runs win over the gate)\nstderr: %s", res.code, ExitRunsFailed, res.stderr)
 	}
-	for _, w := range []string{"gate: FAIL (1 of 2 rules)", "*:cpu.prime=1000%: PASS (1 checked, 0 failed, 0 unchecked)",
-		"docker-bridge:disk.seq=5%: UNCHECKED (0 checked, 0 failed, 0 unchecked)", "no cell of the study matches", "runs failed"} {
-		if !strings.Contains(res.stderr, w) {
-			t.Errorf("stderr does not say %q:\n%s", w, res.stderr)
-		}
-	}
+	stderrSays(t, res, "gate: FAIL (1 of 2 rules)", "*:cpu.prime=1000%: PASS (1 checked, 0 failed, 0 unchecked)",
+		"docker-bridge:disk.seq=5%: UNCHECKED (0 checked, 0 failed, 0 unchecked)", "no cell of the study matches", "runs failed")
 	if _, err := os.Stat(filepath.Join(dir, "boxtax.db")); err != nil {
 		t.Fatal(err)
 	}

@@ -46,11 +46,7 @@ func TestImageFromHostDockerUnreachable(t *testing.T) {
 	dir := t.TempDir()
 	t.Setenv("DOCKER_HOST", "unix://"+filepath.Join(dir, "no-docker.sock"))
 	res := runIn(t, dir, "image", "from-host", "/bin/ls")
-	for _, w := range []string{"cannot reach Docker at unix://", "no-docker.sock", "DOCKER_HOST"} {
-		if !strings.Contains(res.stderr, w) {
-			t.Errorf("stderr does not say %q:\n%s", w, res.stderr)
-		}
-	}
+	stderrSays(t, res, "cannot reach Docker at unix://", "no-docker.sock", "DOCKER_HOST")
 	if res.code != ExitUsage {
 		t.Errorf("exit %d, want %d", res.code, ExitUsage)
 	}

@@ -114,12 +114,20 @@ func checkIngestRuns(t *testing.T, runs []store.Run, cpus cpuset.Set) {
 	}
 }
 
-func TestIngestThroughTheCLINatively(t *testing.T) {
-	requireIngestPrograms(t)
+// twoOnlineCPUs returns the online CPUs, skipping the test where there
+// are fewer than 2 or they cannot be read.
+func twoOnlineCPUs(t *testing.T) cpuset.Set {
+	t.Helper()
 	online, err := cpuset.Online()
 	if err != nil || len(online) < 2 {
 		t.Skipf("needs 2 online CPUs: %v %v", online, err)
 	}
+	return online
+}
+
+func TestIngestThroughTheCLINatively(t *testing.T) {
+	requireIngestPrograms(t)
+	online := twoOnlineCPUs(t)
 	_, runs := runIngest(t, "native")
 	if len(runs) != 2 {
 		t.Fatalf("%d runs, want 2", len(runs))
@@ -130,10 +138,7 @@ func TestIngestThroughTheCLINatively(t *testing.T) {
 func TestIngestInContainers(t *testing.T) {
 	requireIngestPrograms(t)
 	c := testenv.RequireDocker(t)
-	online, err := cpuset.Online()
-	if err != nil || len(online) < 2 {
-		t.Skipf("needs 2 online CPUs: %v %v", online, err)
-	}
+	online := twoOnlineCPUs(t)
 	_, runs := runIngest(t, "docker-bridge, docker-host")
 	if len(runs) != 4 {
 		t.Fatalf("%d runs, want 4", len(runs))

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -9,22 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/boxtax/boxtax/internal/env"
 	"github.com/boxtax/boxtax/internal/testenv"
 )
-
-// requireLXC skips a test that runs LXC containers unless this machine
-// can (LXC installed, root), except in CI (CI=true), where it fails.
-func requireLXC(t *testing.T) {
-	t.Helper()
-	e, err := env.New("lxc", env.Options{BinaryPath: boxtaxBin, Version: "test"})
-	if err == nil {
-		err = e.Available(context.Background())
-	}
-	if err != nil {
-		testenv.Missing(t, "LXC cannot run here: %v", err)
-	}
-}
 
 // lxcLeftovers lists what the boxtax process pid made for LXC and did not
 // remove: container directories, the bridge, veth pairs, iptables rules and
@@ -74,7 +59,7 @@ func lxcLeftovers(t *testing.T, pid int) []string {
 // wire: every run must succeed, reach the server through the bridge's
 // DNAT, and leave nothing behind.
 func TestLXCNetworkWorkloads(t *testing.T) {
-	requireLXC(t)
+	requireEnvironment(t, "lxc", "LXC")
 	testenv.RequireNetns(t)
 	dir := t.TempDir()
 	dbPath := filepath.Join(dir, "l.db")
@@ -101,21 +86,12 @@ func TestLXCNetworkWorkloads(t *testing.T) {
 // wire's namespace: the container, its veth, cgroups and rules, the
 // bridge and the wire must all go, and the study resumes.
 func TestInterruptRemovesLXC(t *testing.T) {
-	requireLXC(t)
+	requireEnvironment(t, "lxc", "LXC")
 	testenv.RequireNetns(t)
-	dir := t.TempDir()
-	dbPath := filepath.Join(dir, "l.db")
-	pid := interruptRun(t, dir, dbPath, testdata(t, "lxc-slow.yaml"), "an LXC container and a wire", func(pid int) bool {
+	interruptRemovesEnv(t, testdata(t, "lxc-slow.yaml"), "an LXC container and a wire", "LXC", lxcLeftovers, func(pid int) bool {
 		left := strings.Join(lxcLeftovers(t, pid), "\n")
 		return strings.Contains(left, "container ") && strings.Contains(left, "nat rule") && len(leftovers(t, pid)) > 0
-	})
-	if left := lxcLeftovers(t, pid); len(left) > 0 {
-		t.Errorf("LXC objects left behind after SIGINT:\n%s", strings.Join(left, "\n"))
-	}
-	if left := leftovers(t, pid); len(left) > 0 {
-		t.Errorf("wire objects left behind after SIGINT:\n%s", strings.Join(left, "\n"))
-	}
-	resumeFinishes(t, dir, dbPath, 3)
+	}, 3)
 }
 
 // TestLXCProblemsNameTheFix: without LXC's tools, or without root, lxc is
@@ -132,7 +108,7 @@ func TestLXCProblemsNameTheFix(t *testing.T) {
 		refusedBeforeStudy(t, dir, "native,lxc", "environment lxc is not available: LXC is not installed", "apt-get install lxc", "--envs native")
 	})
 	t.Run("not root", func(t *testing.T) {
-		requireLXC(t)
+		requireEnvironment(t, "lxc", "LXC")
 		out, err := asNobody(t).run("list", "envs")
 		if err != nil {
 			t.Fatalf("list envs: %v\n%s", err, out)

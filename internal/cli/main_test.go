@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/boxtax/boxtax/internal/testenv"
@@ -46,6 +47,16 @@ func runIn(t *testing.T, dir string, args ...string) result {
 	defer os.Chdir(wd)
 	code := Execute(context.Background(), g, args)
 	return result{code, out.String(), errb.String()}
+}
+
+// stderrSays reports each of want that res's stderr does not contain.
+func stderrSays(t *testing.T, res result, want ...string) {
+	t.Helper()
+	for _, w := range want {
+		if !strings.Contains(res.stderr, w) {
+			t.Errorf("stderr does not say %q:\n%s", w, res.stderr)
+		}
+	}
 }
 
 func testdata(t *testing.T, name string) string {

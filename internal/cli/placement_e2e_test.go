@@ -13,10 +13,7 @@ import (
 
 func TestPlacementPinsInstancesNativelyAndInContainers(t *testing.T) {
 	testenv.RequireDocker(t)
-	online, err := cpuset.Online()
-	if err != nil || len(online) < 2 {
-		t.Skipf("needs 2 online CPUs: %v %v", online, err)
-	}
+	online := twoOnlineCPUs(t)
 	dir := t.TempDir()
 	res := runIn(t, dir, "run", testdata(t, "placement.yaml"), "--settle", "0", "--quiet", "--monitor-interval", "0")
 	if res.code != ExitOK {

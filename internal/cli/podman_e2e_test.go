@@ -2,7 +2,6 @@ package cli
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -11,23 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/boxtax/boxtax/internal/env"
 	"github.com/boxtax/boxtax/internal/testenv"
 )
-
-// requirePodman skips a test that runs Podman containers unless Podman is
-// installed, except in CI (CI=true), where it fails.
-func requirePodman(t *testing.T) {
-	t.Helper()
-	e, err := env.New("podman-bridge", env.Options{BinaryPath: boxtaxBin, Version: "test"})
-	if err == nil {
-		err = e.Available(context.Background())
-		_ = env.CloseAll(context.Background(), map[string]env.Environment{"podman-bridge": e})
-	}
-	if err != nil {
-		testenv.Missing(t, "Podman cannot run here: %v", err)
-	}
-}
 
 // podmanLeftovers lists what the boxtax process pid left of Podman: its
 // own podman system service (a child of the process, with a socket under
@@ -67,7 +51,7 @@ func podmanLeftovers(t *testing.T, pid int) []string {
 // and across a wire) in podman-bridge and podman-host: every run must
 // succeed, the report must name Podman's engine, and nothing may be left.
 func TestPodmanStudy(t *testing.T) {
-	requirePodman(t)
+	requireEnvironment(t, "podman-bridge", "Podman")
 	testenv.RequireNetns(t)
 	dir := t.TempDir()
 	dbPath := filepath.Join(dir, "p.db")
@@ -105,20 +89,11 @@ func TestPodmanStudy(t *testing.T) {
 // container, boxtax's Podman service and the wire must all go, and the
 // study resumes.
 func TestInterruptRemovesPodman(t *testing.T) {
-	requirePodman(t)
+	requireEnvironment(t, "podman-bridge", "Podman")
 	testenv.RequireNetns(t)
-	dir := t.TempDir()
-	dbPath := filepath.Join(dir, "p.db")
-	pid := interruptRun(t, dir, dbPath, testdata(t, "podman-slow.yaml"), "a Podman container and a wire", func(pid int) bool {
+	interruptRemovesEnv(t, testdata(t, "podman-slow.yaml"), "a Podman container and a wire", "Podman", podmanLeftovers, func(pid int) bool {
 		return strings.Contains(strings.Join(podmanLeftovers(t, pid), "\n"), "container ") && len(leftovers(t, pid)) > 0
-	})
-	if left := podmanLeftovers(t, pid); len(left) > 0 {
-		t.Errorf("Podman objects left behind after SIGINT:\n%s", strings.Join(left, "\n"))
-	}
-	if left := leftovers(t, pid); len(left) > 0 {
-		t.Errorf("wire objects left behind after SIGINT:\n%s", strings.Join(left, "\n"))
-	}
-	resumeFinishes(t, dir, dbPath, 3)
+	}, 3)
 }
 
 // TestPodmanNotInstalledNamesTheFix: without podman, podman-bridge is

@@ -63,6 +63,24 @@ func interruptRun(t *testing.T, dir, dbPath, spec, what string, ready func(pid i
 	return pid
 }
 
+// interruptRemovesEnv interrupts `boxtax run spec` (see interruptRun) once
+// ready holds, then wants nothing left of the environment's objects
+// (envLeftovers; kind names them in the message) nor of the wire, and the
+// study to resume to want finished runs.
+func interruptRemovesEnv(t *testing.T, spec, what, kind string, envLeftovers func(*testing.T, int) []string, ready func(pid int) bool, want int) {
+	t.Helper()
+	dir := t.TempDir()
+	dbPath := filepath.Join(dir, "s.db")
+	pid := interruptRun(t, dir, dbPath, spec, what, ready)
+	if left := envLeftovers(t, pid); len(left) > 0 {
+		t.Errorf("%s objects left behind after SIGINT:\n%s", kind, strings.Join(left, "\n"))
+	}
+	if left := leftovers(t, pid); len(left) > 0 {
+		t.Errorf("wire objects left behind after SIGINT:\n%s", strings.Join(left, "\n"))
+	}
+	resumeFinishes(t, dir, dbPath, want)
+}
+
 // resumeFinishes resumes the study in dbPath, which must then have want
 // finished runs.
 func resumeFinishes(t *testing.T, dir, dbPath string, want int) {

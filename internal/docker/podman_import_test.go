@@ -6,7 +6,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -24,11 +23,7 @@ func podmanService(t *testing.T) *docker.Client {
 	t.Helper()
 	testenv.SkipShort(t, "Podman")
 	bin := testenv.RequireTool(t, "podman", "podman")
-	dir, err := os.MkdirTemp("", "podsock")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
+	dir := testenv.SocketDir(t)
 	sock := filepath.Join(dir, "podman.sock")
 	cmd := exec.Command(bin, "system", "service", "--time=0", "unix://"+sock)
 	var stderr bytes.Buffer

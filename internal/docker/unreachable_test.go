@@ -24,6 +24,22 @@ func shortTempDir(t *testing.T) string {
 	return dir
 }
 
+// pingUnreachable pings c, which must fail within 5 s with an
+// *UnreachableError, and returns that error.
+func pingUnreachable(t *testing.T, c *Client) error {
+	t.Helper()
+	start := time.Now()
+	err := c.Ping(context.Background())
+	if took := time.Since(start); took > 5*time.Second {
+		t.Errorf("Ping took %v to fail, want < 5s", took)
+	}
+	var unreachable *UnreachableError
+	if !errors.As(err, &unreachable) {
+		t.Fatalf("error = %v (%T), want an *UnreachableError", err, err)
+	}
+	return err
+}
+
 func TestPingUnreachableDaemon(t *testing.T) {
 	dir := shortTempDir(t)
 	refused := filepath.Join(dir, "refused.sock")
@@ -49,15 +65,7 @@ func TestPingUnreachableDaemon(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			start := time.Now()
-			err = c.Ping(context.Background())
-			if took := time.Since(start); took > 5*time.Second {
-				t.Errorf("Ping took %v to fail, want < 5s", took)
-			}
-			var unreachable *UnreachableError
-			if !errors.As(err, &unreachable) {
-				t.Fatalf("error = %v (%T), want an *UnreachableError", err, err)
-			}
+			err = pingUnreachable(t, c)
 			want := "cannot reach Docker at " + tt.host + ": is the daemon running? " +
 				"Start it (systemctl start docker), set DOCKER_HOST, or use --envs native"
 			if !strings.HasPrefix(err.Error(), want) {
@@ -105,13 +113,8 @@ func TestPingSilentDaemonTimesOut(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	start := time.Now()
-	err = c.Ping(context.Background())
-	if took := time.Since(start); took > 5*time.Second {
-		t.Errorf("Ping took %v, want < 5s", took)
-	}
-	var unreachable *UnreachableError
-	if !errors.As(err, &unreachable) || !strings.Contains(err.Error(), "no answer within") {
+	err = pingUnreachable(t, c)
+	if !strings.Contains(err.Error(), "no answer within") {
 		t.Fatalf("error = %v, want an *UnreachableError about no answer", err)
 	}
 }

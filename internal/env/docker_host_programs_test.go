@@ -120,7 +120,7 @@ func TestDockerHostPrograms(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			port := freePort(t)
+			port := testenv.FreePort(t)
 			args := []string{"exec", redis, "--port", strconv.Itoa(port), "--bind", tt.bind,
 				"--save", "", "--appendonly", "no", "--protected-mode", "no", "--daemonize", "no"}
 			inst, err := e.Start(ctx, Spec{Args: args, Labels: labels, HostPrograms: []string{redis},
@@ -141,17 +141,6 @@ func TestDockerHostPrograms(t *testing.T) {
 			}
 		})
 	}
-}
-
-// freePort returns a TCP port free on the host's loopback now.
-func freePort(t *testing.T) int {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
 }
 
 // redisPing sends PING until redis answers or the time is up.

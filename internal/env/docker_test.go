@@ -139,11 +139,7 @@ func TestDockerEnvironmentsRegistered(t *testing.T) {
 }
 
 func TestDockerUnavailableWithoutDaemon(t *testing.T) {
-	dir, err := os.MkdirTemp("", "bt") // short: a socket path has at most 107 bytes
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer os.RemoveAll(dir)
+	dir := testenv.SocketDir(t)
 	host := "unix://" + filepath.Join(dir, "docker.sock")
 	t.Setenv("DOCKER_HOST", host)
 	e, err := New("docker-bridge", Options{BinaryPath: "/nonexistent"})

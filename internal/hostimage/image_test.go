@@ -121,7 +121,7 @@ func TestServicesServeInContainers(t *testing.T) {
 	if err := os.Chmod(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	ports := [3]int{freePort(t), freePort(t), freePort(t)}
+	ports := [3]int{testenv.FreePort(t), testenv.FreePort(t), testenv.FreePort(t)}
 	conf := filepath.Join(dir, "nginx.conf")
 	nginxConf := fmt.Sprintf(`worker_processes 1;
 pid /tmp/nginx.pid;
@@ -209,16 +209,6 @@ func request(addr, msg string) (string, error) {
 	buf := make([]byte, 4096)
 	n, err := conn.Read(buf)
 	return string(buf[:n]), err
-}
-
-func freePort(t *testing.T) int {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
 }
 
 // TestFromHostLeavesForeignImagesAlone: --tag naming an image boxtax did not

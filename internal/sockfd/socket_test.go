@@ -9,19 +9,27 @@ import (
 	"time"
 )
 
+// udpPair opens a UDP socket on loopback and a client connected to it,
+// both closed when the test ends.
+func udpPair(t *testing.T) (srv, cli *net.UDPConn) {
+	t.Helper()
+	srv, err := net.ListenUDP("udp4", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	cli, err = net.DialUDP("udp4", nil, srv.LocalAddr().(*net.UDPAddr))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cli.Close() })
+	return srv, cli
+}
+
 // The UDP echo answers without allocating: a collection in the middle of a
 // round trip is what a C echo server never pays.
 func TestUDPEchoAllocatesNothing(t *testing.T) {
-	srvConn, err := net.ListenUDP("udp4", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srvConn.Close()
-	cliConn, err := net.DialUDP("udp4", nil, srvConn.LocalAddr().(*net.UDPAddr))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cliConn.Close()
+	srvConn, cliConn := udpPair(t)
 	srv, err := Blocking(srvConn)
 	if err != nil {
 		t.Fatal(err)
@@ -67,16 +75,7 @@ func TestUDPEchoAllocatesNothing(t *testing.T) {
 // another goroutine run and interrupt it.
 func TestQuietReadTimesOutAndIsInterrupted(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
-	srvConn, err := net.ListenUDP("udp4", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srvConn.Close()
-	cliConn, err := net.DialUDP("udp4", nil, srvConn.LocalAddr().(*net.UDPAddr))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cliConn.Close()
+	_, cliConn := udpPair(t)
 	cli, err := Blocking(cliConn)
 	if err != nil {
 		t.Fatal(err)

@@ -61,13 +61,7 @@ adaptive: {precision_pct: 2, max_repetitions: 5}
 
 func newAdaptiveStudy(t *testing.T) (*Runner, store.Study, []store.Run) {
 	t.Helper()
-	s, err := ParseSpec("adaptive.yaml", []byte(adaptiveSpec))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s.Validate(testEnvs); err != nil {
-		t.Fatal(err)
-	}
+	s := validSpec(t, "adaptive.yaml", adaptiveSpec)
 	db, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "a.db"))
 	if err != nil {
 		t.Fatal(err)

@@ -41,14 +41,8 @@ func init() { workload.Register(needsTool{fake{"test.needs"}}) }
 // host programs are missing failed its runs one by one instead of being
 // refused before the study starts, with the package to install.
 func TestCheckHostRefusesMissingPrograms(t *testing.T) {
-	s, err := ParseSpec("s.yaml", []byte("name: x\nenvs: [native]\nworkloads:\n  - test.a\n  - name: test.needs\n    params: {tool: missing}\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s.Validate(testEnvs); err != nil {
-		t.Fatal(err)
-	}
-	err = s.CheckHost()
+	s := validSpec(t, "s.yaml", "name: x\nenvs: [native]\nworkloads:\n  - test.a\n  - name: test.needs\n    params: {tool: missing}\n")
+	err := s.CheckHost()
 	if err == nil || !strings.Contains(err.Error(), "s.yaml:5:5: workload test.needs needs /usr/bin/missing-tool") || !strings.Contains(err.Error(), "apt-get install missing-tool") {
 		t.Fatalf("CheckHost = %v", err)
 	}

@@ -7,13 +7,7 @@ import (
 
 func planOf(t *testing.T, yaml string, seed int64) ([]Cell, []string) {
 	t.Helper()
-	s, err := ParseSpec("t.yaml", []byte(yaml))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s.Validate(testEnvs); err != nil {
-		t.Fatal(err)
-	}
+	s := validSpec(t, "t.yaml", yaml)
 	cells, err := s.Cells()
 	if err != nil {
 		t.Fatal(err)

@@ -5,6 +5,20 @@ import (
 	"testing"
 )
 
+// validSpec parses yaml as the spec file name and validates it against
+// testEnvs, failing the test on either error.
+func validSpec(t *testing.T, name, yaml string) *Spec {
+	t.Helper()
+	s, err := ParseSpec(name, []byte(yaml))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Validate(testEnvs); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
 func TestParseSpecErrorsNameTheLine(t *testing.T) {
 	tests := []struct {
 		name, yaml, want string
@@ -80,13 +94,7 @@ func TestValidateNamesLineColumnAndValidNames(t *testing.T) {
 }
 
 func TestValidateFillsDefaults(t *testing.T) {
-	s, err := ParseSpec("ok.yaml", []byte("name: x\nenvs: [docker-host, native]\nworkloads: [test.a]\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s.Validate(testEnvs); err != nil {
-		t.Fatal(err)
-	}
+	s := validSpec(t, "ok.yaml", "name: x\nenvs: [docker-host, native]\nworkloads: [test.a]\n")
 	if s.Repetitions != DefaultRepetitions || *s.Warmup != DefaultWarmup || s.Baseline != "native" {
 		t.Errorf("defaults: reps %d warmup %d baseline %q", s.Repetitions, *s.Warmup, s.Baseline)
 	}
@@ -131,13 +139,7 @@ func TestLoadUnknownPresetListsPresets(t *testing.T) {
 
 func TestBackgroundFactor(t *testing.T) {
 	yaml := "name: x\nenvs: [native]\nworkloads: [test.a, test.b]\nfactors:\n  - name: load\n    levels: [none, busy]\n    background:\n      none:\n      busy: {workload: test.b, params: {threads: 2}}\n"
-	s, err := ParseSpec("bg.yaml", []byte(yaml))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s.Validate(testEnvs); err != nil {
-		t.Fatal(err)
-	}
+	s := validSpec(t, "bg.yaml", yaml)
 	cells, err := s.Cells()
 	if err != nil {
 		t.Fatal(err)

@@ -47,13 +47,7 @@ func TestStartOpenAndResume(t *testing.T) {
 	if _, _, err := Resume(ctx, db); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("resume of an empty database: %v, want store.ErrNotFound", err)
 	}
-	spec, err := ParseSpec("s.yaml", []byte("name: s\nrepetitions: 2\nwarmup: 0\nenvs: [docker-bridge, native]\nworkloads: [test.a, test.b]\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := spec.Validate(testEnvs); err != nil {
-		t.Fatal(err)
-	}
+	spec := validSpec(t, "s.yaml", "name: s\nrepetitions: 2\nwarmup: 0\nenvs: [docker-bridge, native]\nworkloads: [test.a, test.b]\n")
 	started, release, err := Start(ctx, db, spec, hostinfo.Host{Hostname: "box", KernelRelease: "6.1.0"})
 	if err != nil {
 		t.Fatal(err)
