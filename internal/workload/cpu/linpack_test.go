@@ -116,7 +116,7 @@ func TestLinpackParams(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			checkErr(t, workload.Validate(Linpack{}, p), tt.wantErr)
+			workloadtest.CheckErr(t, workload.Validate(Linpack{}, p), tt.wantErr)
 		})
 	}
 }

@@ -2,7 +2,6 @@ package cpu
 
 import (
 	"context"
-	"strings"
 	"testing"
 
 	"github.com/boxtax/boxtax/internal/workload"
@@ -54,9 +53,9 @@ func TestPrimeParams(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			checkErr(t, workload.Validate(Prime{}, p), tt.wantErr)
+			workloadtest.CheckErr(t, workload.Validate(Prime{}, p), tt.wantErr)
 			if tt.wantErr != "" {
-				checkErr(t, workload.Run(context.Background(), Prime{}, p, workload.Env{}, &workloadtest.Recorder{}), tt.wantErr)
+				workloadtest.CheckErr(t, workload.Run(context.Background(), Prime{}, p, workload.Env{}, &workloadtest.Recorder{}), tt.wantErr)
 			}
 		})
 	}
@@ -98,18 +97,5 @@ func TestPrimeCancel(t *testing.T) {
 	p, _ := workload.Check(Prime{}.Info(), workload.Params{"duration": "1h"})
 	if err := workload.Run(ctx, Prime{}, p, workload.Env{}, &workloadtest.Recorder{}); err == nil {
 		t.Fatal("Run with a cancelled context returned nil")
-	}
-}
-
-// checkErr fails t unless err is nil when want is empty, or mentions want.
-func checkErr(t *testing.T, err error, want string) {
-	t.Helper()
-	switch {
-	case want == "" && err != nil:
-		t.Errorf("unexpected error: %v", err)
-	case want != "" && err == nil:
-		t.Errorf("no error, want one mentioning %q", want)
-	case want != "" && !strings.Contains(err.Error(), want):
-		t.Errorf("error %q does not mention %q", err, want)
 	}
 }

@@ -31,7 +31,7 @@ func TestSizes(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			size, block, err := sizes(tt.params)
-			checkErr(t, err, tt.wantErr)
+			workloadtest.CheckErr(t, err, tt.wantErr)
 			if tt.wantErr == "" && (size != tt.wantSize || block != tt.wantBlock) {
 				t.Errorf("got %d, %d; want %d, %d", size, block, tt.wantSize, tt.wantBlock)
 			}
@@ -141,7 +141,7 @@ func TestRunErrors(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			checkErr(t, workload.Run(tt.ctx, tt.w, p, workload.Env{ScratchDir: dir}, &workloadtest.Recorder{}), tt.wantErr)
+			workloadtest.CheckErr(t, workload.Run(tt.ctx, tt.w, p, workload.Env{ScratchDir: dir}, &workloadtest.Recorder{}), tt.wantErr)
 			assertEmpty(t, dir)
 		})
 	}
@@ -155,18 +155,5 @@ func assertEmpty(t *testing.T, dir string) {
 	}
 	for _, f := range left {
 		t.Errorf("%s left behind in %s", f.Name(), dir)
-	}
-}
-
-// checkErr fails t unless err is nil when want is empty, or mentions want.
-func checkErr(t *testing.T, err error, want string) {
-	t.Helper()
-	switch {
-	case want == "" && err != nil:
-		t.Errorf("unexpected error: %v", err)
-	case want != "" && err == nil:
-		t.Errorf("no error, want one mentioning %q", want)
-	case want != "" && !strings.Contains(err.Error(), want):
-		t.Errorf("error %q does not mention %q", err, want)
 	}
 }

@@ -3,7 +3,6 @@ package disk
 import (
 	"context"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/boxtax/boxtax/internal/workload"
@@ -25,9 +24,7 @@ func TestIOZoneParams(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, _, err := workload.Prepare(IOZone{}, tt.params)
-			if tt.wantErr == "" && err != nil || tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)) {
-				t.Errorf("error %v, want %q", err, tt.wantErr)
-			}
+			workloadtest.CheckErr(t, err, tt.wantErr)
 		})
 	}
 }

@@ -24,6 +24,24 @@ type phase struct {
 // next returns the offset of a uniformly random block.
 func (ph *phase) next() int64 { return ph.offsets.Int64N(ph.cfg.size/ph.cfg.block) * ph.cfg.block }
 
+// each calls do with the number of the operation and a random offset, one
+// after the other for the phase's duration, and returns how many it did and
+// when it started. It looks at ctx every 256 operations, to keep the check
+// out of the timed loop's cost.
+func (ph *phase) each(ctx context.Context, do func(op, off int64) error) (int64, time.Time, error) {
+	var ops int64
+	start := time.Now()
+	for ; time.Since(start) < ph.cfg.duration; ops++ {
+		if ops%256 == 0 && ctx.Err() != nil {
+			return 0, start, ctx.Err()
+		}
+		if err := do(ops, ph.next()); err != nil {
+			return 0, start, err
+		}
+	}
+	return ops, start, nil
+}
+
 // reads reads random blocks for the phase's duration and returns how many,
 // the time taken and the cache method used.
 func (ph *phase) reads(ctx context.Context) (int64, time.Duration, string, error) {
@@ -41,19 +59,17 @@ func (ph *phase) reads(ctx context.Context) (int64, time.Duration, string, error
 		adviseRandom(f)
 	}
 	defer f.Close()
-	var ops int64
-	start := time.Now()
-	for ; time.Since(start) < ph.cfg.duration; ops++ {
-		if ops%256 == 0 && ctx.Err() != nil {
-			return 0, 0, "", ctx.Err()
-		}
-		off := ph.next()
+	ops, start, err := ph.each(ctx, func(_, off int64) error {
 		if _, err := f.ReadAt(ph.buf, off); err != nil {
-			return 0, 0, "", fmt.Errorf("reading %d bytes at %d of %s: %w", len(ph.buf), off, name, err)
+			return fmt.Errorf("reading %d bytes at %d of %s: %w", len(ph.buf), off, name, err)
 		}
 		if !direct {
 			forget(f, off, ph.cfg.block)
 		}
+		return nil
+	})
+	if err != nil {
+		return 0, 0, "", err
 	}
 	return ops, time.Since(start), method, nil
 }
@@ -81,21 +97,17 @@ func (ph *phase) writes(ctx context.Context) (int64, time.Duration, string, erro
 		}
 		return nil
 	}
-	var ops int64
-	start := time.Now()
-	for ; time.Since(start) < ph.cfg.duration; ops++ {
-		if ops%256 == 0 && ctx.Err() != nil {
-			return 0, 0, "", ctx.Err()
-		}
-		off := ph.next()
+	ops, start, err := ph.each(ctx, func(op, off int64) error {
 		if _, err := f.WriteAt(ph.buf, off); err != nil {
-			return 0, 0, "", fmt.Errorf("writing %d bytes at %d of %s: %w", len(ph.buf), off, name, err)
+			return fmt.Errorf("writing %d bytes at %d of %s: %w", len(ph.buf), off, name, err)
 		}
-		if ph.cfg.syncEvery > 0 && (ops+1)%int64(ph.cfg.syncEvery) == 0 {
-			if err := sync(); err != nil {
-				return 0, 0, "", err
-			}
+		if ph.cfg.syncEvery > 0 && (op+1)%int64(ph.cfg.syncEvery) == 0 {
+			return sync()
 		}
+		return nil
+	})
+	if err != nil {
+		return 0, 0, "", err
 	}
 	if err := sync(); err != nil {
 		return 0, 0, "", err

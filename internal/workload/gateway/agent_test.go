@@ -26,6 +26,22 @@ func waitBody(t *testing.T, a *agent, ok func(string) bool) string {
 	}
 }
 
+// startAgent parses the agent description and starts it with the period;
+// the test fails if either fails.
+func startAgent(t *testing.T, description string, period time.Duration) (*agent, func()) {
+	t.Helper()
+	spec, err := parseAgent(description)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := newAgent(spec, period)
+	stop, err := a.start(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a, stop
+}
+
 // TestFileAgentReadsTheFile: the body is the file's content and follows it
 // when it changes, as a sensor file in /sys does.
 func TestFileAgentReadsTheFile(t *testing.T) {
@@ -33,15 +49,7 @@ func TestFileAgentReadsTheFile(t *testing.T) {
 	if err := os.WriteFile(path, []byte("42123\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	spec, err := parseAgent("file:" + path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	a := newAgent(spec, 10*time.Millisecond)
-	stop, err := a.start(t.Context())
-	if err != nil {
-		t.Fatal(err)
-	}
+	a, stop := startAgent(t, "file:"+path, 10*time.Millisecond)
 	defer stop()
 	if got := string(a.latest()); got != `{"bn":"iam/","e":[{"n":"value","v":42123}]}` {
 		t.Errorf("body %s", got)
@@ -68,17 +76,9 @@ func TestCommandAgentRunsTheCommand(t *testing.T) {
 	if err != nil {
 		t.Skip("no date here")
 	}
-	spec, err := parseAgent("command:" + date + " +%s%N")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if spec.program() != date {
-		t.Errorf("program %q, want %q", spec.program(), date)
-	}
-	a := newAgent(spec, 10*time.Millisecond)
-	stop, err := a.start(t.Context())
-	if err != nil {
-		t.Fatal(err)
+	a, stop := startAgent(t, "command:"+date+" +%s%N", 10*time.Millisecond)
+	if a.spec.program() != date {
+		t.Errorf("program %q, want %q", a.spec.program(), date)
 	}
 	defer stop()
 	first := string(a.latest())
@@ -102,15 +102,7 @@ func TestStreamAgentTakesEveryLine(t *testing.T) {
 	if err != nil {
 		t.Skip("no yes here")
 	}
-	spec, err := parseAgent("stream:" + yes + " 21.5")
-	if err != nil {
-		t.Fatal(err)
-	}
-	a := newAgent(spec, time.Second)
-	stop, err := a.start(t.Context())
-	if err != nil {
-		t.Fatal(err)
-	}
+	a, stop := startAgent(t, "stream:"+yes+" 21.5", time.Second)
 	if got := string(a.latest()); got != `{"bn":"iam/","e":[{"n":"value","v":21.5}]}` {
 		t.Errorf("body %s", got)
 	}
@@ -162,15 +154,7 @@ func TestCommandWithoutPath(t *testing.T) {
 		t.Skip("no /usr/bin/date here")
 	}
 	t.Setenv("PATH", "")
-	spec, err := parseAgent("command:date +%s")
-	if err != nil {
-		t.Fatal(err)
-	}
-	a := newAgent(spec, time.Second)
-	stop, err := a.start(t.Context())
-	if err != nil {
-		t.Fatal(err)
-	}
+	a, stop := startAgent(t, "command:date +%s", time.Second)
 	defer stop()
 	if a.spec.argv[0] != "/usr/bin/date" && a.spec.argv[0] != "/bin/date" {
 		t.Errorf("program %q", a.spec.argv[0])

@@ -37,23 +37,15 @@ func TestNodeCPUs(t *testing.T) {
 }
 
 func TestBadParametersNameTheValidValues(t *testing.T) {
-	for _, tc := range []struct {
-		p    workload.Params
-		want string
-	}{
-		{workload.Params{"affinity": "pinned"}, "dedicated"},
-		{workload.Params{"devices": 0}, "1 to 20000"},
-		{workload.Params{"nodes": 100}, "1 to 64"},
-		{workload.Params{"duration": "0s"}, "positive"},
-		{workload.Params{"payload": 1000}, "1 to 400"},
-		{workload.Params{"target": "wrk"}, "nginx"},
-		{workload.Params{"warmup": -1}, "0 to 1000"},
-	} {
-		_, _, err := workload.Prepare(Ingest{}, tc.p)
-		if err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%v: error %v, want one saying %q", tc.p, err, tc.want)
-		}
-	}
+	workloadtest.Refuses(t, Ingest{}, []workloadtest.Refusal{
+		{Params: workload.Params{"affinity": "pinned"}, Want: "dedicated"},
+		{Params: workload.Params{"devices": 0}, Want: "1 to 20000"},
+		{Params: workload.Params{"nodes": 100}, Want: "1 to 64"},
+		{Params: workload.Params{"duration": "0s"}, Want: "positive"},
+		{Params: workload.Params{"payload": 1000}, Want: "1 to 400"},
+		{Params: workload.Params{"target": "wrk"}, Want: "nginx"},
+		{Params: workload.Params{"warmup": -1}, Want: "0 to 1000"},
+	})
 }
 
 func TestRequirementsNameTheRealPrograms(t *testing.T) {

@@ -3,7 +3,6 @@ package mem
 import (
 	"context"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/boxtax/boxtax/internal/workload"
@@ -35,9 +34,7 @@ func TestMBWParams(t *testing.T) {
 			}
 			c, err := parseMBW(p)
 			if tt.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-					t.Fatalf("error %v, want one mentioning %q", err, tt.wantErr)
-				}
+				workloadtest.CheckErr(t, err, tt.wantErr)
 				return
 			}
 			if err != nil || c.words != tt.wantWords || c.blockWords != tt.wantBlock {

@@ -40,9 +40,7 @@ func TestStreamSizing(t *testing.T) {
 			}
 			c, err := parseStream(p, filepath.Join("testdata", "sysfs", tt.machine))
 			if tt.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-					t.Fatalf("error %v, want one mentioning %q", err, tt.wantErr)
-				}
+				workloadtest.CheckErr(t, err, tt.wantErr)
 				return
 			}
 			if err != nil {

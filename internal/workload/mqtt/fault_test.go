@@ -52,6 +52,42 @@ func serveInBackground(t *testing.T, ctx context.Context, p workload.Params) (st
 	return "", nil, nil
 }
 
+// brokerFault is a run of the client against a mosquitto that got a signal
+// part way: what the client recorded, how long it took and its error, and
+// the server's notes, result and mosquitto process.
+type brokerFault struct {
+	r         *workloadtest.Recorder
+	took      time.Duration
+	clientErr error
+	notes     *workload.ServerNotes
+	served    chan error
+	pid       int
+	cancel    context.CancelFunc // ends the server
+}
+
+// runSignallingBroker serves Pub with params, sends sig to its mosquitto
+// after the given time and runs the client to its end.
+func runSignallingBroker(t *testing.T, params workload.Params, after time.Duration, sig syscall.Signal) brokerFault {
+	t.Helper()
+	p, _, err := workload.Prepare(Pub{}, params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	t.Cleanup(cancel)
+	addr, notes, served := serveInBackground(t, ctx, p)
+	pids := mosquittoChildren(t)
+	if len(pids) != 1 {
+		t.Fatalf("mosquitto children %v, want one", pids)
+	}
+	time.AfterFunc(after, func() { _ = syscall.Kill(pids[0], sig) })
+	f := brokerFault{r: &workloadtest.Recorder{}, notes: notes, served: served, pid: pids[0], cancel: cancel}
+	start := time.Now()
+	f.clientErr = workloadtest.Sides(t, Pub{}, p).Client(ctx, addr, f.r)
+	f.took = time.Since(start)
+	return f
+}
+
 // TestBrokerDiesMidRun kills the real mosquitto while clients publish: the
 // run ends on time with errors and an error rate, the server notes why and
 // ends, and no mosquitto is left.
@@ -64,24 +100,10 @@ func TestBrokerDiesMidRun(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(fmt.Sprintf("%d clients inflight %d", c.clients, c.inflight), func(t *testing.T) {
-			p, _, err := workload.Prepare(Pub{}, workload.Params{"broker": "mosquitto", "clients": c.clients, "duration": "2s", "inflight": c.inflight, "subscribers": 1})
-			if err != nil {
-				t.Fatal(err)
-			}
-			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-			defer cancel()
-			addr, notes, served := serveInBackground(t, ctx, p)
-			pids := mosquittoChildren(t)
-			if len(pids) != 1 {
-				t.Fatalf("mosquitto children %v, want one", pids)
-			}
-			time.AfterFunc(700*time.Millisecond, func() { _ = syscall.Kill(pids[0], syscall.SIGKILL) })
-			r := &workloadtest.Recorder{}
-			start := time.Now()
-			err = workloadtest.Sides(t, Pub{}, p).Client(ctx, addr, r)
-			took := time.Since(start)
-			if err != nil {
-				t.Fatalf("Client: %v (some messages were acknowledged before the kill: the run must stand with its errors)", err)
+			f := runSignallingBroker(t, workload.Params{"broker": "mosquitto", "clients": c.clients, "duration": "2s", "inflight": c.inflight, "subscribers": 1}, 700*time.Millisecond, syscall.SIGKILL)
+			r, notes, served, took := f.r, f.notes, f.served, f.took
+			if f.clientErr != nil {
+				t.Fatalf("Client: %v (some messages were acknowledged before the kill: the run must stand with its errors)", f.clientErr)
 			}
 			if took > 2*time.Second+ackTimeout+3*time.Second {
 				t.Errorf("the client took %v with a 2 s duration", took)
@@ -121,25 +143,11 @@ func TestBrokerDiesMidRun(t *testing.T) {
 // acknowledgement timeout, counting them as errors.
 func TestBrokerStalls(t *testing.T) {
 	requireMosquitto(t)
-	p, _, err := workload.Prepare(Pub{}, workload.Params{"broker": "mosquitto", "clients": 2, "duration": "1500ms", "inflight": 4})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	addr, _, served := serveInBackground(t, ctx, p)
-	pids := mosquittoChildren(t)
-	if len(pids) != 1 {
-		t.Fatalf("mosquitto children %v, want one", pids)
-	}
-	time.AfterFunc(500*time.Millisecond, func() { _ = syscall.Kill(pids[0], syscall.SIGSTOP) })
-	r := &workloadtest.Recorder{}
-	start := time.Now()
-	clientErr := workloadtest.Sides(t, Pub{}, p).Client(ctx, addr, r)
-	took := time.Since(start)
-	_ = syscall.Kill(pids[0], syscall.SIGCONT)
-	if clientErr != nil {
-		t.Fatalf("Client: %v", clientErr)
+	f := runSignallingBroker(t, workload.Params{"broker": "mosquitto", "clients": 2, "duration": "1500ms", "inflight": 4}, 500*time.Millisecond, syscall.SIGSTOP)
+	r, served, took := f.r, f.served, f.took
+	_ = syscall.Kill(f.pid, syscall.SIGCONT)
+	if f.clientErr != nil {
+		t.Fatalf("Client: %v", f.clientErr)
 	}
 	if took > 1500*time.Millisecond+ackTimeout+5*time.Second {
 		t.Errorf("the client took %v with a 1.5 s duration", took)
@@ -147,7 +155,7 @@ func TestBrokerStalls(t *testing.T) {
 	if r.One(t, "errors") < 1 || r.One(t, "error_pct") <= 0 {
 		t.Errorf("no errors counted for a stalled broker: %v", r.Samples)
 	}
-	cancel() // the session's end message may have been lost with the stall
+	f.cancel() // the session's end message may have been lost with the stall
 	<-served
 	if left := mosquittoChildren(t); len(left) > 0 {
 		t.Errorf("mosquitto left running: %v", left)

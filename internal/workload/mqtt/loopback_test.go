@@ -57,30 +57,19 @@ func TestLoopback(t *testing.T) {
 }
 
 func TestBadParameters(t *testing.T) {
-	cases := []struct {
-		params workload.Params
-		want   string
-	}{
-		{workload.Params{"broker": "hivemq"}, "not auto, mosquitto or embedded"},
-		{workload.Params{"qos": 3}, "not 0, 1 or 2"},
-		{workload.Params{"clients": 0}, "clients: 0 must be 1 to 5000"},
-		{workload.Params{"payload": "2MiB"}, "payload"},
-		{workload.Params{"subscribers": 1, "payload": 4}, "too small for subscribers"},
-		{workload.Params{"inflight": 0}, "inflight"},
-		{workload.Params{"rate": -1}, "rate"},
-		{workload.Params{"duration": "0s"}, "duration"},
-		{workload.Params{"topic": "a/#"}, "without wildcards"},
-		{workload.Params{"topic": "boxtax/control/end"}, "boxtax/control"},
-		{workload.Params{"messages": -5}, "messages"},
-	}
-	for _, c := range cases {
-		t.Run(c.want, func(t *testing.T) {
-			_, _, err := workload.Prepare(Pub{}, c.params)
-			if err == nil || !strings.Contains(err.Error(), c.want) {
-				t.Errorf("error %v, want one saying %q", err, c.want)
-			}
-		})
-	}
+	workloadtest.Refuses(t, Pub{}, []workloadtest.Refusal{
+		{Params: workload.Params{"broker": "hivemq"}, Want: "not auto, mosquitto or embedded"},
+		{Params: workload.Params{"qos": 3}, Want: "not 0, 1 or 2"},
+		{Params: workload.Params{"clients": 0}, Want: "clients: 0 must be 1 to 5000"},
+		{Params: workload.Params{"payload": "2MiB"}, Want: "payload"},
+		{Params: workload.Params{"subscribers": 1, "payload": 4}, Want: "too small for subscribers"},
+		{Params: workload.Params{"inflight": 0}, Want: "inflight"},
+		{Params: workload.Params{"rate": -1}, Want: "rate"},
+		{Params: workload.Params{"duration": "0s"}, Want: "duration"},
+		{Params: workload.Params{"topic": "a/#"}, Want: "without wildcards"},
+		{Params: workload.Params{"topic": "boxtax/control/end"}, Want: "boxtax/control"},
+		{Params: workload.Params{"messages": -5}, Want: "messages"},
+	})
 }
 
 // TestManyClientsThroughThePoller runs more one-at-a-time clients than

@@ -80,25 +80,17 @@ func rttBelow(maxUs float64) func(*testing.T, *workloadtest.Recorder) {
 }
 
 func TestBadParameters(t *testing.T) {
-	cases := []struct {
-		w      workload.Workload
-		params workload.Params
-		want   string
-	}{
-		{wnet.TCP{}, workload.Params{"direction": "up"}, "not in (the environment receives) or out"},
-		{wnet.TCP{}, workload.Params{"streams": 0}, "streams"},
-		{wnet.UDP{}, workload.Params{"rate": "fast"}, "not a bit rate"},
-		{wnet.UDP{}, workload.Params{"size": 8}, "size"},
-		{wnet.RR{}, workload.Params{"protocol": "sctp"}, "not tcp or udp"},
-	}
-	for _, c := range cases {
-		t.Run(c.w.Info().Name+" "+c.want, func(t *testing.T) {
-			_, _, err := workload.Prepare(c.w, c.params)
-			if err == nil || !strings.Contains(err.Error(), c.want) {
-				t.Errorf("error %v, want one saying %q", err, c.want)
-			}
-		})
-	}
+	workloadtest.Refuses(t, wnet.TCP{}, []workloadtest.Refusal{
+		{Params: workload.Params{"direction": "up"}, Want: "not in (the environment receives) or out"},
+		{Params: workload.Params{"streams": 0}, Want: "streams"},
+	})
+	workloadtest.Refuses(t, wnet.UDP{}, []workloadtest.Refusal{
+		{Params: workload.Params{"rate": "fast"}, Want: "not a bit rate"},
+		{Params: workload.Params{"size": 8}, Want: "size"},
+	})
+	workloadtest.Refuses(t, wnet.RR{}, []workloadtest.Refusal{
+		{Params: workload.Params{"protocol": "sctp"}, Want: "not tcp or udp"},
+	})
 }
 
 func TestPortInUseSaysSo(t *testing.T) {

@@ -100,23 +100,40 @@ func comm3(g *grid) {
 	copy(u[(m-1)*plane:m*plane], u[plane:2*plane])
 }
 
+// neighbourSums sets, along the line (i3, i2), edge[i1] to the sum of the
+// four points that share an edge with it across i2 and i3, and corner[i1]
+// to the sum of the four that share only a corner: the partial sums resid
+// and psinv both build their stencils from.
+func (g *grid) neighbourSums(i3, i2 int, edge, corner []float64) {
+	for i1 := 0; i1 < g.m; i1++ {
+		edge[i1] = g.v[g.at(i3, i2-1, i1)] + g.v[g.at(i3, i2+1, i1)] + g.v[g.at(i3-1, i2, i1)] + g.v[g.at(i3+1, i2, i1)]
+		corner[i1] = g.v[g.at(i3-1, i2-1, i1)] + g.v[g.at(i3-1, i2+1, i1)] + g.v[g.at(i3+1, i2-1, i1)] + g.v[g.at(i3+1, i2+1, i1)]
+	}
+}
+
+// interiorLines calls line for every interior line (i3, i2) of a grid with
+// m points a side, in order within each worker's share of the planes; w is
+// the worker, whose scratch line may use.
+func (s *mgSolver) interiorLines(m int, line func(w, i3, i2 int)) {
+	parallelFor(s.threads, m-2, func(w, lo, hi int) {
+		for i3 := lo + 1; i3 < hi+1; i3++ {
+			for i2 := 1; i2 < m-1; i2++ {
+				line(w, i3, i2)
+			}
+		}
+	})
+}
+
 // resid sets r = v - A u on the interior (r may be v) and exchanges borders.
 func (s *mgSolver) resid(u, v, r *grid) {
 	m := u.m
-	parallelFor(s.threads, m-2, func(w, lo, hi int) {
+	s.interiorLines(m, func(w, i3, i2 int) {
 		u1, u2 := s.scratch[w][0], s.scratch[w][1]
-		for i3 := lo + 1; i3 < hi+1; i3++ {
-			for i2 := 1; i2 < m-1; i2++ {
-				for i1 := 0; i1 < m; i1++ {
-					u1[i1] = u.v[u.at(i3, i2-1, i1)] + u.v[u.at(i3, i2+1, i1)] + u.v[u.at(i3-1, i2, i1)] + u.v[u.at(i3+1, i2, i1)]
-					u2[i1] = u.v[u.at(i3-1, i2-1, i1)] + u.v[u.at(i3-1, i2+1, i1)] + u.v[u.at(i3+1, i2-1, i1)] + u.v[u.at(i3+1, i2+1, i1)]
-				}
-				base := u.at(i3, i2, 0)
-				for i1 := 1; i1 < m-1; i1++ {
-					r.v[base+i1] = v.v[base+i1] - mgA[0]*u.v[base+i1] -
-						mgA[2]*(u2[i1]+u1[i1-1]+u1[i1+1]) - mgA[3]*(u2[i1-1]+u2[i1+1])
-				}
-			}
+		u.neighbourSums(i3, i2, u1, u2)
+		base := u.at(i3, i2, 0)
+		for i1 := 1; i1 < m-1; i1++ {
+			r.v[base+i1] = v.v[base+i1] - mgA[0]*u.v[base+i1] -
+				mgA[2]*(u2[i1]+u1[i1-1]+u1[i1+1]) - mgA[3]*(u2[i1-1]+u2[i1+1])
 		}
 	})
 	comm3(r)
@@ -125,21 +142,14 @@ func (s *mgSolver) resid(u, v, r *grid) {
 // psinv applies the smoother u = u + C r and exchanges borders.
 func (s *mgSolver) psinv(r, u *grid) {
 	m := u.m
-	parallelFor(s.threads, m-2, func(w, lo, hi int) {
+	s.interiorLines(m, func(w, i3, i2 int) {
 		r1, r2 := s.scratch[w][0], s.scratch[w][1]
-		for i3 := lo + 1; i3 < hi+1; i3++ {
-			for i2 := 1; i2 < m-1; i2++ {
-				for i1 := 0; i1 < m; i1++ {
-					r1[i1] = r.v[r.at(i3, i2-1, i1)] + r.v[r.at(i3, i2+1, i1)] + r.v[r.at(i3-1, i2, i1)] + r.v[r.at(i3+1, i2, i1)]
-					r2[i1] = r.v[r.at(i3-1, i2-1, i1)] + r.v[r.at(i3-1, i2+1, i1)] + r.v[r.at(i3+1, i2-1, i1)] + r.v[r.at(i3+1, i2+1, i1)]
-				}
-				base := r.at(i3, i2, 0)
-				for i1 := 1; i1 < m-1; i1++ {
-					u.v[base+i1] = u.v[base+i1] + mgC[0]*r.v[base+i1] +
-						mgC[1]*(r.v[base+i1-1]+r.v[base+i1+1]+r1[i1]) +
-						mgC[2]*(r2[i1]+r1[i1-1]+r1[i1+1])
-				}
-			}
+		r.neighbourSums(i3, i2, r1, r2)
+		base := r.at(i3, i2, 0)
+		for i1 := 1; i1 < m-1; i1++ {
+			u.v[base+i1] = u.v[base+i1] + mgC[0]*r.v[base+i1] +
+				mgC[1]*(r.v[base+i1-1]+r.v[base+i1+1]+r1[i1]) +
+				mgC[2]*(r2[i1]+r1[i1-1]+r1[i1+1])
 		}
 	})
 	comm3(u)

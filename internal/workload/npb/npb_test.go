@@ -124,9 +124,7 @@ func TestParams(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, _, err := workload.Prepare(w, tt.params)
-			if tt.wantErr == "" && err != nil || tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)) {
-				t.Errorf("error %v, want %q", err, tt.wantErr)
-			}
+			workloadtest.CheckErr(t, err, tt.wantErr)
 		})
 	}
 }

@@ -50,12 +50,7 @@ func TestParams(t *testing.T) {
 				t.Fatal(err)
 			}
 			err = workload.Validate(w, p)
-			switch {
-			case tt.wantErr == "" && err != nil:
-				t.Errorf("unexpected error: %v", err)
-			case tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)):
-				t.Errorf("error %v, want one mentioning %q", err, tt.wantErr)
-			}
+			workloadtest.CheckErr(t, err, tt.wantErr)
 		})
 	}
 }
