@@ -23,9 +23,16 @@
 # last acknowledgement, is printed as well). Rounds alternate; the medians
 # are compared.
 #
+# The seed's client (seeds 001/003), krylovsk/mqtt-benchmark, is not on the
+# Go module proxy, so this script does not build it; if you have a build, set
+# MQTT_BENCHMARK to its path and the one-at-a-time rounds run it too (it
+# publishes one message at a time, waiting on each token: -message-interval 0,
+# same broker, QoS, payload size, count and clients), timed the same way.
+#
 # Usage: bench/mqtt-vs-reference.sh            (from the repository root)
 # Environment: CLIENTS (1), COUNT per client (20000), QOS (1), PAYLOAD (100),
-# ROUNDS (5), MOSQUITTO (the broker; default: on PATH or /usr/sbin/mosquitto).
+# ROUNDS (5), MOSQUITTO (the broker; default: on PATH or /usr/sbin/mosquitto),
+# MQTT_BENCHMARK (a build of krylovsk/mqtt-benchmark; optional).
 set -euo pipefail
 
 CLIENTS=${CLIENTS:-1}
@@ -88,6 +95,19 @@ reference() {
 	python3 -c "print($total / (($t1 - $t0) / 1e9))"
 }
 
+# seed: messages/s of mqtt-benchmark (CLIENTS clients in one process), by
+# process wall time.
+seed() {
+	local t0 t1 out
+	t0=$(now)
+	out=$("$MQTT_BENCHMARK" -broker "tcp://127.0.0.1:$port" -clients "$CLIENTS" -count "$COUNT" -qos "$QOS" \
+		-size "$PAYLOAD" -message-interval 0 -topic boxtax/bench -quiet -format json 2>/dev/null)
+	t1=$(now)
+	ok=$(echo "$out" | python3 -c 'import json,sys; print(json.load(sys.stdin)["totals"]["successes"])')
+	[ "$ok" = "$total" ] || { echo "mqtt-benchmark published $ok of $total messages" >&2; exit 1; }
+	python3 -c "print($total / (($t1 - $t0) / 1e9))"
+}
+
 # boxtax INFLIGHT: messages/s by process wall time, and boxtax's own figure.
 boxtax() {
 	local t0 t1 out
@@ -115,9 +135,12 @@ printf '%-14s %16s %16s %18s %7s\n' mode mosquitto_pub boxtax "boxtax (own)" rat
 for mode in one window; do
 	inflight=1
 	[ "$mode" = window ] && inflight=20
-	ref=() box=() own=()
+	ref=() box=() own=() sd=()
 	for ((r = 0; r < ROUNDS; r++)); do
 		ref+=("$(reference "$mode")")
+		if [ -n "${MQTT_BENCHMARK:-}" ] && [ "$mode" = one ]; then
+			sd+=("$(seed)")
+		fi
 		read -r b o <<<"$(boxtax "$inflight")"
 		box+=("$b")
 		own+=("$o")
@@ -128,5 +151,9 @@ for mode in one window; do
 	label="one at a time"
 	[ "$mode" = window ] && label="window of 20"
 	python3 -c "print('%-14s %12.0f msg/s %12.0f msg/s %14.0f msg/s %6.2fx' % ('$label', $mr, $mb, $mo, $mb / $mr))"
+	if [ "${#sd[@]}" -gt 0 ]; then
+		ms=$(median "${sd[@]}")
+		python3 -c "print('%-14s %12.0f msg/s %12.0f msg/s %14s       %6.2fx   (mqtt-benchmark, the seed\'s client, in the first column)' % ('$label', $ms, $mb, '', $mb / $ms))"
+	fi
 done
-echo "ratio: boxtax / mosquitto_pub, both timed from launch to exit (medians); goal >= 1"
+echo "ratio: boxtax / the reference, both timed from launch to exit (medians); goal >= 1"
