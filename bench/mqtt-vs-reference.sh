@@ -32,7 +32,9 @@
 # Usage: bench/mqtt-vs-reference.sh            (from the repository root)
 # Environment: CLIENTS (1), COUNT per client (20000), QOS (1), PAYLOAD (100),
 # ROUNDS (5), MOSQUITTO (the broker; default: on PATH or /usr/sbin/mosquitto),
-# MQTT_BENCHMARK (a build of krylovsk/mqtt-benchmark; optional).
+# MQTT_BENCHMARK (a build of krylovsk/mqtt-benchmark; optional), PIN (0; 1
+# pins the broker to CPU 1 and every client to CPU 0 with taskset, as a
+# study places a server and its client, the same for every tool).
 set -euo pipefail
 
 CLIENTS=${CLIENTS:-1}
@@ -41,6 +43,8 @@ QOS=${QOS:-1}
 PAYLOAD=${PAYLOAD:-100}
 ROUNDS=${ROUNDS:-5}
 MOSQUITTO=${MOSQUITTO:-$(command -v mosquitto || echo /usr/sbin/mosquitto)}
+srv=() cli=()
+if [ "${PIN:-0}" = 1 ]; then srv=(taskset -c 1) cli=(taskset -c 0); fi
 
 for p in "$MOSQUITTO" mosquitto_pub go python3; do
 	command -v "$p" >/dev/null || { echo "needs $p (apt-get install mosquitto mosquitto-clients)" >&2; exit 2; }
@@ -67,7 +71,7 @@ persistence false
 user root
 max_queued_messages 1000000
 EOF
-"$MOSQUITTO" -c "$tmp/mosquitto.conf" >"$tmp/mosquitto.log" 2>&1 &
+"${srv[@]}" "$MOSQUITTO" -c "$tmp/mosquitto.conf" >"$tmp/mosquitto.log" 2>&1 &
 broker_pid=$!
 for _ in $(seq 100); do
 	mosquitto_pub -h 127.0.0.1 -p "$port" -t boxtax/bench/up -m up 2>/dev/null && break
@@ -85,9 +89,9 @@ reference() {
 	t0=$(now)
 	for ((i = 0; i < CLIENTS; i++)); do
 		if [ "$1" = one ]; then
-			mosquitto_pub -h 127.0.0.1 -p "$port" -t boxtax/bench -q "$QOS" -m "$msg" --repeat "$COUNT" &
+			"${cli[@]}" mosquitto_pub -h 127.0.0.1 -p "$port" -t boxtax/bench -q "$QOS" -m "$msg" --repeat "$COUNT" &
 		else
-			mosquitto_pub -h 127.0.0.1 -p "$port" -t boxtax/bench -q "$QOS" -l <"$tmp/lines" &
+			"${cli[@]}" mosquitto_pub -h 127.0.0.1 -p "$port" -t boxtax/bench -q "$QOS" -l <"$tmp/lines" &
 		fi
 	done
 	wait $(jobs -p | grep -v "^$broker_pid\$")
@@ -100,7 +104,7 @@ reference() {
 seed() {
 	local t0 t1 out
 	t0=$(now)
-	out=$("$MQTT_BENCHMARK" -broker "tcp://127.0.0.1:$port" -clients "$CLIENTS" -count "$COUNT" -qos "$QOS" \
+	out=$("${cli[@]}" "$MQTT_BENCHMARK" -broker "tcp://127.0.0.1:$port" -clients "$CLIENTS" -count "$COUNT" -qos "$QOS" \
 		-size "$PAYLOAD" -message-interval 0 -topic boxtax/bench -quiet -format json 2>/dev/null)
 	t1=$(now)
 	ok=$(echo "$out" | python3 -c 'import json,sys; print(json.load(sys.stdin)["totals"]["successes"])')
@@ -112,7 +116,7 @@ seed() {
 boxtax() {
 	local t0 t1 out
 	t0=$(now)
-	out=$("$tmp/boxtax" worker --workload mqtt.pub --client "127.0.0.1:$port" \
+	out=$("${cli[@]}" "$tmp/boxtax" worker --workload mqtt.pub --client "127.0.0.1:$port" \
 		--params "{\"clients\":$CLIENTS,\"messages\":$COUNT,\"qos\":$QOS,\"payload\":$PAYLOAD,\"inflight\":$1,\"duration\":\"10m\",\"topic\":\"boxtax/bench\"}")
 	t1=$(now)
 	own=$(echo "$out" | python3 -c 'import json,sys
@@ -130,7 +134,7 @@ for l in sys.stdin:
 
 median() { python3 -c 'import statistics,sys; print(statistics.median(float(x) for x in sys.argv[1:]))' "$@"; }
 
-echo "mosquitto $("$MOSQUITTO" -h 2>&1 | head -1 | sed 's/.*version //'), QoS $QOS, $PAYLOAD B payload, $CLIENTS client(s) x $COUNT messages, $ROUNDS rounds"
+echo "mosquitto $("$MOSQUITTO" -h 2>&1 | head -1 | sed 's/.*version //'), QoS $QOS, $PAYLOAD B payload, $CLIENTS client(s) x $COUNT messages, $ROUNDS rounds, pinned: ${PIN:-0}"
 printf '%-14s %16s %16s %18s %7s\n' mode mosquitto_pub boxtax "boxtax (own)" ratio
 for mode in one window; do
 	inflight=1
