@@ -397,13 +397,8 @@ func (r *Report) runNotes(wl string) []noteRow {
 			}
 		}
 	}
-	keys := make([]string, 0, len(vals))
-	for k := range vals {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
 	var out []noteRow
-	for _, k := range keys {
+	for _, k := range sortedKeys(vals) {
 		nr := noteRow{Key: k}
 		for _, e := range r.envs {
 			nr.Values = append(nr.Values, strings.Join(vals[k][e], "; "))
