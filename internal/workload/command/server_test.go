@@ -45,10 +45,7 @@ func TestServerParams(t *testing.T) {
 
 func runServer(t *testing.T, p workload.Params) (*workloadtest.Recorder, error) {
 	t.Helper()
-	prepared, _, err := workload.Prepare(Server{}, p)
-	if err != nil {
-		t.Fatal(err)
-	}
+	prepared := workloadtest.Prepare(t, Server{}, p)
 	var rec workloadtest.Recorder
 	return &rec, workload.Run(context.Background(), Server{}, prepared, workload.Env{ScratchDir: t.TempDir()}, &rec)
 }

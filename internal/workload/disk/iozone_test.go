@@ -23,10 +23,7 @@ func TestIOZoneParams(t *testing.T) {
 // temporary directory: four phases, each a positive aggregate rate.
 func TestIOZoneRunsEveryPhase(t *testing.T) {
 	for _, fsync := range []bool{false, true} {
-		p, _, err := workload.Prepare(IOZone{}, workload.Params{"threads": 3, "file_size": "2MiB", "record_size": "32KiB", "fsync": fsync})
-		if err != nil {
-			t.Fatal(err)
-		}
+		p := workloadtest.Prepare(t, IOZone{}, workload.Params{"threads": 3, "file_size": "2MiB", "record_size": "32KiB", "fsync": fsync})
 		dir := t.TempDir()
 		var rec workloadtest.Recorder
 		if err := workload.Run(context.Background(), IOZone{}, p, workload.Env{ScratchDir: dir}, &rec); err != nil {

@@ -27,3 +27,14 @@ func Sides(t testing.TB, w workload.ClientServer, p workload.Params) workload.Si
 	}
 	return s
 }
+
+// Prepare is w's parameters p checked, with the defaults filled in
+// (workload.Prepare); the test fails when p are bad.
+func Prepare(t testing.TB, w workload.Workload, p workload.Params) workload.Params {
+	t.Helper()
+	out, _, err := workload.Prepare(w, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
