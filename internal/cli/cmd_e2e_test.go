@@ -28,26 +28,9 @@ func TestRunCmdNativeAndInDocker(t *testing.T) {
 			t.Errorf("table lacks %q:\n%s", want, res.stdout)
 		}
 	}
-	ctx := context.Background()
-	db, err := store.OpenReadOnly(ctx, filepath.Join(dir, "boxtax.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	st, err := db.LatestStudy(ctx, false)
-	if err != nil {
-		t.Fatal(err)
-	}
+	st, runs, all := testenv.Stored(t, filepath.Join(dir, "boxtax.db"))
 	if !strings.Contains(st.SpecYAML, "sysbench cpu --time=1 run") {
 		t.Errorf("the stored study does not hold the command:\n%s", st.SpecYAML)
-	}
-	runs, err := db.Runs(ctx, st.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	all, err := db.Samples(ctx, st.ID)
-	if err != nil {
-		t.Fatal(err)
 	}
 	perEnv := map[string]int{}
 	for _, r := range runs {

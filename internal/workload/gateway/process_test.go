@@ -13,7 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/boxtax/boxtax/internal/store"
 	"github.com/boxtax/boxtax/internal/testenv"
 	"github.com/boxtax/boxtax/internal/workload"
 	"github.com/boxtax/boxtax/internal/workload/workloadtest"
@@ -183,19 +182,7 @@ workloads:
 	if out, err := run.CombinedOutput(); err != nil {
 		t.Fatalf("boxtax run: %v\n%s", err, out)
 	}
-	db, err := store.Open(ctx, filepath.Join(dir, "boxtax.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	st, err := db.LatestStudy(ctx, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	runs, err := db.Runs(ctx, st.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, runs, _ := testenv.Stored(t, filepath.Join(dir, "boxtax.db"))
 	if len(runs) != 3 {
 		t.Fatalf("%d runs", len(runs))
 	}

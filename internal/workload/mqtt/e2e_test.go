@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/boxtax/boxtax/internal/store"
 	"github.com/boxtax/boxtax/internal/testenv"
 )
 
@@ -75,23 +74,7 @@ factors:
 		}
 	}
 
-	st, err := store.Open(ctx, db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	study, err := st.LatestStudy(ctx, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	runs, err := st.Runs(ctx, study.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	samples, err := st.Samples(ctx, study.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, runs, samples := testenv.Stored(t, db)
 	rate := map[int64]float64{}
 	for _, s := range samples {
 		if s.Metric == "msgs_per_s" && s.Instance == 0 {
