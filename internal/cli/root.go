@@ -156,6 +156,23 @@ func newFlags(g *Globals, name, argsUsage string) *flag.FlagSet {
 	return fs
 }
 
+// parseNoArgs is parse for a command that takes no positional argument:
+// one is a usage error, which says what to use instead when hint is set
+// (e.g. "use --study ID").
+func parseNoArgs(fs *flag.FlagSet, args []string, hint string) error {
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	switch {
+	case len(pos) > 0 && hint != "":
+		return usagef("unexpected argument %q (%s)", pos[0], hint)
+	case len(pos) > 0:
+		return usagef("unexpected argument %q", pos[0])
+	}
+	return nil
+}
+
 // parse parses flags that may come before or after positional arguments.
 // Asked for help, it prints it to stdout and returns flag.ErrHelp (exit 0);
 // after a bad flag, it prints the help to stderr and returns a usage error.
