@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -111,9 +110,7 @@ workloads:
       ready: Server listening
       client: iperf3 -c {host} -p {port} -t 1
 `
-	if err := os.WriteFile(study, []byte(spec), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testenv.WriteFile(t, study, []byte(spec), 0o644)
 	res := runIn(t, dir, "run", study, "--settle", "0", "--monitor-interval", "0")
 	if res.code != ExitOK {
 		t.Fatalf("exit %d\n%s\n%s", res.code, res.stdout, res.stderr)

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/boxtax/boxtax/internal/store"
+	"github.com/boxtax/boxtax/internal/testenv"
 	"github.com/boxtax/boxtax/internal/workload"
 )
 
@@ -234,9 +235,7 @@ func checkGolden(t *testing.T, name string, write func(*bytes.Buffer) error) {
 	}
 	golden := filepath.Join("testdata", name+".golden")
 	if *update {
-		if err := os.WriteFile(golden, buf.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		testenv.WriteFile(t, golden, buf.Bytes(), 0o644)
 	}
 	want, err := os.ReadFile(golden)
 	if err != nil {

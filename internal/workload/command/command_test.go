@@ -2,7 +2,6 @@ package command
 
 import (
 	"context"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
@@ -321,9 +320,7 @@ func TestAdaptersReadTheRealTools(t *testing.T) {
 func TestScriptsBringTheirInterpreter(t *testing.T) {
 	dir := t.TempDir()
 	script := filepath.Join(dir, "app.sh")
-	if err := os.WriteFile(script, []byte("#!/bin/sh\necho 3 frames\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	testenv.WriteFile(t, script, []byte("#!/bin/sh\necho 3 frames\n"), 0o755)
 	req := workloadtest.Requirements(t, Cmd{}, workloadtest.Prepare(t, Cmd{}, workload.Params{"cmd": script + " --once"}))
 	if !reflect.DeepEqual(req.HostPrograms, []string{"/bin/sh"}) || !reflect.DeepEqual(req.HostFiles, []string{script}) {
 		t.Errorf("a #!/bin/sh script: %+v", req)

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"unsafe"
 
+	"github.com/boxtax/boxtax/internal/testenv"
 	"github.com/boxtax/boxtax/internal/workload"
 	"github.com/boxtax/boxtax/internal/workload/workloadtest"
 )
@@ -86,9 +87,7 @@ func TestRunBothWays(t *testing.T) {
 			t.Run(name, func(t *testing.T) {
 				tryDirect = direct
 				dropCachesPath = filepath.Join(t.TempDir(), "drop_caches") // never the real one
-				if err := os.WriteFile(dropCachesPath, nil, 0o600); err != nil {
-					t.Fatal(err)
-				}
+				testenv.WriteFile(t, dropCachesPath, nil, 0o600)
 				defer func() { tryDirect, dropCachesPath = true, "/proc/sys/vm/drop_caches" }()
 				dir := t.TempDir()
 				p, err := workload.Check(tt.w.Info(), tt.params)

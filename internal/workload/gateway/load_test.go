@@ -132,9 +132,7 @@ http {
 }
 `, dir, n.log, addr, ReadingPath, ContentType, nginxBody, keepaliveRequests)
 	cf := filepath.Join(dir, "nginx.conf")
-	if err := os.WriteFile(cf, []byte(conf), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testenv.WriteFile(t, cf, []byte(conf), 0o644)
 	n.cmd = exec.Command(bin, "-p", dir, "-c", cf, "-e", "stderr")
 	var stderr strings.Builder
 	n.cmd.Stderr = &stderr

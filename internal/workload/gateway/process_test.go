@@ -112,9 +112,7 @@ factors:
   - name: keepalive
     levels: [false, true]
 `
-	if err := os.WriteFile(filepath.Join(dir, "gw.yaml"), []byte(study), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testenv.WriteFile(t, filepath.Join(dir, "gw.yaml"), []byte(study), 0o644)
 	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Minute)
 	defer cancel()
 	run := exec.CommandContext(ctx, testenv.BoxtaxBinary(t), "run", "gw.yaml", "--settle", "0", "--monitor-interval", "0", "--seed", "5")
@@ -172,9 +170,7 @@ workloads:
   - name: http.gateway
     params: {duration: 500ms, clients: 2, keepalive: true, agent: "command:/usr/bin/date +%s", period: 100ms}
 `
-	if err := os.WriteFile(filepath.Join(dir, "cmd.yaml"), []byte(study), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testenv.WriteFile(t, filepath.Join(dir, "cmd.yaml"), []byte(study), 0o644)
 	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Minute)
 	defer cancel()
 	run := exec.CommandContext(ctx, testenv.BoxtaxBinary(t), "run", "cmd.yaml", "--settle", "0", "--monitor-interval", "0")

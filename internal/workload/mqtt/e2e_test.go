@@ -3,7 +3,6 @@ package mqtt
 import (
 	"bytes"
 	"context"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -50,9 +49,7 @@ factors:
   - name: clients
     levels: [1, 3]
 `
-	if err := os.WriteFile(studyFile, []byte(spec), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testenv.WriteFile(t, studyFile, []byte(spec), 0o644)
 	db := filepath.Join(dir, "boxtax.db")
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
