@@ -6,9 +6,9 @@ import (
 	"net"
 	"strings"
 
-	"github.com/boxtax/boxtax/internal/report"
 	"github.com/boxtax/boxtax/internal/report/browse"
 	"github.com/boxtax/boxtax/internal/store"
+	"github.com/boxtax/boxtax/internal/study"
 )
 
 // serveOptions are the flags of `boxtax serve`.
@@ -77,11 +77,6 @@ type dbSource struct{ db *store.Store }
 
 func (s dbSource) Studies(ctx context.Context) ([]store.Study, error) { return s.db.Studies(ctx) }
 
-func (s dbSource) Report(ctx context.Context, id int64) (*report.Report, error) {
-	st, err := openStudy(ctx, s.db, id)
-	if err != nil {
-		return nil, err
-	}
-	rep := report.FromStudy(st, false)
-	return rep, rep.LoadSeries(ctx, st)
+func (s dbSource) Open(ctx context.Context, id int64) (*study.Stored, error) {
+	return openStudy(ctx, s.db, id)
 }

@@ -6,8 +6,8 @@ import (
 	"path/filepath"
 
 	"github.com/boxtax/boxtax/internal/hostinfo"
-	"github.com/boxtax/boxtax/internal/report"
 	"github.com/boxtax/boxtax/internal/store"
+	"github.com/boxtax/boxtax/internal/study"
 )
 
 // manyStride numbers the studies of several databases apart: study ID of
@@ -36,15 +36,15 @@ func (m *manySource) Studies(ctx context.Context) ([]store.Study, error) {
 	return out, nil
 }
 
-func (m *manySource) Report(ctx context.Context, id int64) (*report.Report, error) {
+func (m *manySource) Open(ctx context.Context, id int64) (*study.Stored, error) {
 	k := id / manyStride
 	if id <= 0 || k >= int64(len(m.dbs)) {
 		return nil, fmt.Errorf("study %d: %w", id, store.ErrNotFound)
 	}
-	rep, err := dbSource{m.dbs[k]}.Report(ctx, id%manyStride)
+	st, err := dbSource{m.dbs[k]}.Open(ctx, id%manyStride)
 	if err != nil {
 		return nil, err
 	}
-	rep.Study.ID = id
-	return rep, nil
+	st.Study.ID = id // the series are read by run, not by study
+	return st, nil
 }

@@ -41,6 +41,9 @@ func layoutOf(s *study.Stored) Layout {
 // study's measured runs, whose distributions the plots show. The host
 // monitors' records (mon.*) are not plotted and not read.
 func (r *Report) LoadSeries(ctx context.Context, s *study.Stored) error {
+	if s.Store == nil { // a study not read from a database has no series
+		return nil
+	}
 	for _, run := range s.Runs {
 		if run.Warmup || run.Status != store.RunOK {
 			continue

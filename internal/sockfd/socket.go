@@ -67,6 +67,9 @@ func (b *Socket) Quiet() error {
 	return b.SetReadTimeout(b.wait)
 }
 
+// IsQuiet says whether Quiet was called.
+func (b *Socket) IsQuiet() bool { return b.raw }
+
 // call makes system call trap, raw on a quiet socket.
 func (b *Socket) call(trap, a1, a2, a3, a4, a5, a6 uintptr) (uintptr, syscall.Errno) {
 	if b.raw {

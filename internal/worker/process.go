@@ -223,11 +223,15 @@ func (p *Process) EndServer(ctx context.Context, grace time.Duration) Output {
 	t := time.NewTimer(grace)
 	defer t.Stop()
 	select {
-	case <-p.exited:
-	case <-t.C:
-		stopped = true
-	case <-ctx.Done():
-		stopped = true
+	case <-p.exited: // a server that has already ended is not stopped, whatever the grace
+	default:
+		select {
+		case <-p.exited:
+		case <-t.C:
+			stopped = true
+		case <-ctx.Done():
+			stopped = true
+		}
 	}
 	stopErr := p.Stop(ctx)
 	if stopped {

@@ -131,6 +131,20 @@ func TestStartStreamsHelloAndListening(t *testing.T) {
 	if out := p.EndServer(ctx, 5*time.Second); out.Err == nil || len(out.Messages) != 1 {
 		t.Errorf("a server that failed by itself: %+v", out)
 	}
+	// No grace at all: a server that has already ended keeps its error
+	// (the zero timer and the exit must not be a coin toss).
+	for i := 0; i < 20; i++ {
+		p, err = Start(ctx, &scripted{exitErr: errors.New("exit status 1")}, env.Spec{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := p.AwaitListening(ctx, 5*time.Second); err == nil {
+			t.Fatal("a server that ended was awaited as listening")
+		}
+		if out := p.EndServer(ctx, 0); out.Err == nil {
+			t.Fatalf("try %d: an ended server's error was dropped with no grace: %+v", i, out)
+		}
+	}
 	_, err = Start(ctx, &scripted{startErr: fmt.Errorf("no such image")}, env.Spec{})
 	if err == nil {
 		t.Error("a start that failed returned no error")

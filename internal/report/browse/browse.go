@@ -19,15 +19,26 @@ import (
 	"github.com/boxtax/boxtax/internal/hostinfo"
 	"github.com/boxtax/boxtax/internal/report"
 	"github.com/boxtax/boxtax/internal/store"
+	"github.com/boxtax/boxtax/internal/study"
 )
 
 // Source is where the studies come from.
 type Source interface {
 	// Studies lists the stored studies, oldest first.
 	Studies(ctx context.Context) ([]store.Study, error)
-	// Report computes a study's report, with its series; an unknown id
-	// wraps store.ErrNotFound.
-	Report(ctx context.Context, id int64) (*report.Report, error)
+	// Open reads a stored study (study.Open); an unknown id wraps
+	// store.ErrNotFound.
+	Open(ctx context.Context, id int64) (*study.Stored, error)
+}
+
+// report computes study id's report, with its series.
+func (s *server) report(ctx context.Context, id int64) (*report.Report, error) {
+	st, err := s.src.Open(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	rep := report.FromStudy(st, false)
+	return rep, rep.LoadSeries(ctx, st)
 }
 
 // Handler serves src, whose name (the database file) the pages show. With
@@ -143,7 +154,7 @@ func (s *server) load(w http.ResponseWriter, r *http.Request) (*report.Report, b
 		http.Error(w, "a study id is a positive number", http.StatusNotFound)
 		return nil, false
 	}
-	rep, err := s.src.Report(r.Context(), id)
+	rep, err := s.report(r.Context(), id)
 	if errors.Is(err, store.ErrNotFound) {
 		http.Error(w, err.Error(), http.StatusNotFound)
 		return nil, false
@@ -216,7 +227,7 @@ func (s *server) compare(w http.ResponseWriter, r *http.Request) {
 			http.Error(w, "a study id is a number", http.StatusBadRequest)
 			return
 		}
-		rep, err := s.src.Report(r.Context(), id)
+		rep, err := s.report(r.Context(), id)
 		if err != nil {
 			code := http.StatusInternalServerError
 			if errors.Is(err, store.ErrNotFound) {

@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/boxtax/boxtax/internal/report"
 	"github.com/boxtax/boxtax/internal/store"
+	"github.com/boxtax/boxtax/internal/study"
 )
 
 // fakeSource holds two small studies, one of them with a hostile name.
@@ -24,7 +24,7 @@ var studies = []store.Study{
 
 func (fakeSource) Studies(context.Context) ([]store.Study, error) { return studies, nil }
 
-func (fakeSource) Report(_ context.Context, id int64) (*report.Report, error) {
+func (fakeSource) Open(_ context.Context, id int64) (*study.Stored, error) {
 	if id < 1 || id > int64(len(studies)) {
 		return nil, fmt.Errorf("study %d: %w", id, store.ErrNotFound)
 	}
@@ -39,7 +39,8 @@ func (fakeSource) Report(_ context.Context, id int64) (*report.Report, error) {
 			Levels: map[string]string{"env": env}, Status: store.RunOK})
 		samples = append(samples, store.Sample{RunID: int64(i + 1), Metric: "ops_per_s", Value: v * float64(id), Unit: "ops/s"})
 	}
-	return report.Build(studies[id-1], report.Layout{Baseline: "native", Envs: []string{"native", "docker-bridge"}}, runs, samples), nil
+	spec := &study.Spec{Baseline: "native", Envs: []study.Named{{Name: "native"}, {Name: "docker-bridge"}}}
+	return &study.Stored{Study: studies[id-1], Spec: spec, Runs: runs, Samples: samples}, nil
 }
 
 func get(t *testing.T, h http.Handler, method, target, host string) (int, string, http.Header) {

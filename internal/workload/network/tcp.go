@@ -99,7 +99,7 @@ type received struct {
 
 // Run implements workload.Config: server and client in this process over loopback.
 func (c *tcpConfig) Run(ctx context.Context, _ workload.Env, e workload.Emitter) error {
-	return workload.RunLoopback(ctx, c, e)
+	return workload.RunLoopback(context.WithValue(ctx, inProcessKey{}, true), c, e)
 }
 
 // Serve implements workload.Sides.
@@ -207,6 +207,30 @@ func setWindow(conns []*net.TCPConn, window int) {
 	}
 }
 
+// streamSocket takes over c's socket for one of streams streams that
+// transfer at once from threads of their own. It is quiet (see
+// sockfd.Socket.Quiet) when every stream has a P of its own and the other
+// side is in another process: a stream that waits for room in its socket, or
+// for data, then sleeps in the kernel with its P as iperf's thread sleeps,
+// where through the scheduler a process with one P (pinned to one CPU) had
+// its P taken and a thread woken to look for work on every wait. With fewer
+// Ps than streams, or both sides in this process (Run), a quiet stream
+// waiting would hold a P another stream or the other side needs.
+func streamSocket(ctx context.Context, c *net.TCPConn, streams int) (*sockfd.Socket, error) {
+	sock, err := sockfd.Blocking(c)
+	if err != nil {
+		return nil, err
+	}
+	if ctx.Value(inProcessKey{}) != nil || streams > runtime.GOMAXPROCS(0) {
+		return sock, nil
+	}
+	if err := sock.Quiet(); err != nil {
+		sock.Close()
+		return nil, err
+	}
+	return sock, nil
+}
+
 // sendAll writes on every connection at once for d, then closes their
 // sending halves, and returns the bytes written. Each stream writes from a
 // thread of its own with blocking calls, as iperf does: through Go's poller
@@ -221,7 +245,7 @@ func sendAll(ctx context.Context, conns []*net.TCPConn, bufSize int, d time.Dura
 	sent := make([]int64, len(conns))
 	errs := make([]error, len(conns))
 	for i, c := range conns {
-		sock, err := sockfd.Blocking(c)
+		sock, err := streamSocket(ctx, c, len(conns))
 		if err != nil {
 			return 0, err
 		}
@@ -258,7 +282,7 @@ func receiveAll(ctx context.Context, conns []*net.TCPConn, bufSize int) (receive
 	var wg sync.WaitGroup
 	errs := make([]error, len(conns))
 	for i, c := range conns {
-		sock, err := sockfd.Blocking(c)
+		sock, err := streamSocket(ctx, c, len(conns))
 		if err != nil {
 			return received{}, err
 		}
