@@ -38,3 +38,14 @@ func Prepare(t testing.TB, w workload.Workload, p workload.Params) workload.Para
 	}
 	return out
 }
+
+// Check is parameters p checked against info, with the defaults filled in
+// (workload.Check); the test fails when p are bad.
+func Check(t testing.TB, info workload.Info, p workload.Params) workload.Params {
+	t.Helper()
+	out, err := workload.Check(info, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
