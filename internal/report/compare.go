@@ -213,8 +213,8 @@ func diffText(v CompareValue) string {
 	if v.BeyondNoise {
 		s += "*"
 	}
-	if v.DiffCI95[0] != nil && v.DiffCI95[1] != nil {
-		s += fmt.Sprintf(" [%s, %s]", fmtPct(*v.DiffCI95[0]), fmtPct(*v.DiffCI95[1]))
+	if ci, ok := pctInterval(v.DiffCI95); ok {
+		s += " " + ci
 	}
 	return s
 }
@@ -227,8 +227,8 @@ func overheadOf(v CompareValue) string {
 	if v.Significant {
 		s += "*"
 	}
-	if len(v.OverheadCI95) == 2 && v.OverheadCI95[0] != nil && v.OverheadCI95[1] != nil {
-		s += fmt.Sprintf(" [%s, %s]", fmtPct(*v.OverheadCI95[0]), fmtPct(*v.OverheadCI95[1]))
+	if ci, ok := pctInterval(v.OverheadCI95); ok {
+		s += " " + ci
 	}
 	return s
 }

@@ -272,8 +272,8 @@ func (d *Devices) Figure() (Figure, bool) {
 			est, lo, hi, tip, strong := math.NaN(), math.NaN(), math.NaN(), "", false
 			if c := rw.cells[k.dev][envs[k.env]]; c != nil && c.OverheadPct != nil && !c.absolute {
 				est, strong = *c.OverheadPct, c.Significant
-				if c.OverheadCI95[0] != nil && c.OverheadCI95[1] != nil {
-					lo, hi = *c.OverheadCI95[0], *c.OverheadCI95[1]
+				if l, h, ok := ends(c.OverheadCI95); ok {
+					lo, hi = l, h
 				}
 				tip = fmt.Sprintf("%s: %s: %s", ch.Series[s].Name, label, overheadText(c))
 			}

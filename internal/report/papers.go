@@ -498,11 +498,11 @@ func (r *Report) fillOurs(row *PaperRow, m *PaperMapping, absolute bool) {
 		row.OursPct = &pct
 		row.OursCI95 = c.OverheadCI95
 		row.OursSignificant = c.Significant
-		if c.OverheadCI95[0] != nil && c.OverheadCI95[1] != nil {
+		if ci, ok := pctInterval(c.OverheadCI95); ok {
 			if absolute {
-				row.Ours += fmt.Sprintf(", %s [%s, %s]", fmtPct(pct), fmtPct(*c.OverheadCI95[0]), fmtPct(*c.OverheadCI95[1]))
+				row.Ours += fmt.Sprintf(", %s %s", fmtPct(pct), ci)
 			} else {
-				row.Ours = fmt.Sprintf("%s [%s, %s]", row.Ours, fmtPct(*c.OverheadCI95[0]), fmtPct(*c.OverheadCI95[1]))
+				row.Ours += " " + ci
 			}
 		}
 	}
