@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/boxtax/boxtax/internal/testenv"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -92,9 +94,7 @@ func TestCSVGolden(t *testing.T) {
 		}
 		golden := filepath.Join("testdata", "thesis_like."+format+".golden")
 		if *update {
-			if err := os.WriteFile(golden, b.Bytes(), 0o644); err != nil {
-				t.Fatal(err)
-			}
+			testenv.WriteFile(t, golden, b.Bytes(), 0o644)
 		}
 		want, err := os.ReadFile(golden)
 		if err != nil {

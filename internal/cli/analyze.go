@@ -58,12 +58,8 @@ func analyzeCmd(ctx context.Context, g *Globals, args []string) error {
 	fs.StringVar(&o.Unit, "unit", "both", "observations to analyse: slice (every one), run (one mean per run) or both")
 	fs.StringVar(&o.Format, "format", "table", "output format: table or json")
 	fs.StringVar(&o.Output, "o", "", "write to this file instead of stdout")
-	pos, err := parse(fs, args)
-	if err != nil {
+	if err := parseNoArgs(fs, args, "use --db, --study or --csv"); err != nil {
 		return err
-	}
-	if len(pos) > 0 {
-		return usagef("unexpected argument %q (use --db, --study or --csv)", pos[0])
 	}
 	if len(dbs) == 0 && o.CSV == "" {
 		dbs = stringList{defaultDB(g)}
@@ -76,6 +72,7 @@ func analyzeCmd(ctx context.Context, g *Globals, args []string) error {
 		}
 		o.Studies = append(o.Studies, id)
 	}
+	var err error
 	if o.References, err = analysis.ParseReferences(refs); err != nil {
 		return usagef("--reference: %v", err)
 	}

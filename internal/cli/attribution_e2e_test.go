@@ -32,9 +32,7 @@ workloads:
   - {name: net.rr, params: {duration: 1s}}
 `
 	path := filepath.Join(dir, "a.yaml")
-	if err := os.WriteFile(path, []byte(spec), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testenv.WriteFile(t, path, []byte(spec), 0o644)
 	res := runIn(t, dir, "run", path, "--settle", "0")
 	if res.code != ExitOK {
 		t.Fatalf("run: exit %d\nstderr: %s\nstdout: %s", res.code, res.stderr, res.stdout)

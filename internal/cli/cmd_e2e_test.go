@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -28,26 +27,9 @@ func TestRunCmdNativeAndInDocker(t *testing.T) {
 			t.Errorf("table lacks %q:\n%s", want, res.stdout)
 		}
 	}
-	ctx := context.Background()
-	db, err := store.OpenReadOnly(ctx, filepath.Join(dir, "boxtax.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	st, err := db.LatestStudy(ctx, false)
-	if err != nil {
-		t.Fatal(err)
-	}
+	st, runs, all := testenv.Stored(t, filepath.Join(dir, "boxtax.db"))
 	if !strings.Contains(st.SpecYAML, "sysbench cpu --time=1 run") {
 		t.Errorf("the stored study does not hold the command:\n%s", st.SpecYAML)
-	}
-	runs, err := db.Runs(ctx, st.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	all, err := db.Samples(ctx, st.ID)
-	if err != nil {
-		t.Fatal(err)
 	}
 	perEnv := map[string]int{}
 	for _, r := range runs {
@@ -128,9 +110,7 @@ workloads:
       ready: Server listening
       client: iperf3 -c {host} -p {port} -t 1
 `
-	if err := os.WriteFile(study, []byte(spec), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testenv.WriteFile(t, study, []byte(spec), 0o644)
 	res := runIn(t, dir, "run", study, "--settle", "0", "--monitor-interval", "0")
 	if res.code != ExitOK {
 		t.Fatalf("exit %d\n%s\n%s", res.code, res.stdout, res.stderr)

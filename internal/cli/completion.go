@@ -61,7 +61,7 @@ func newCompletion(ctx context.Context, g *Globals) completion {
 	cmds := commands()
 	c := completion{summary: map[string]string{}, verbs: map[string]string{"fleet": "run", "image": "from-host"},
 		flags: commandFlagSets(ctx, g), lists: map[string]bool{"--envs": true, "--workloads": true}}
-	for _, n := range names(cmds) {
+	for _, n := range sortedKeys(cmds) {
 		if n != "worker" {
 			c.commands = append(c.commands, n)
 			c.summary[n] = cmds[n].summary
@@ -243,6 +243,7 @@ func isBoolFlag(f *flag.Flag) bool {
 	return ok && b.IsBoolFlag()
 }
 
+// sortedKeys is m's keys in order.
 func sortedKeys[V any](m map[string]V) []string {
 	var out []string
 	for k := range m {

@@ -185,19 +185,7 @@ func TestInterruptKeepsFinishedRunsAndResumes(t *testing.T) {
 // latestRuns reads the runs of the latest study in a database.
 func latestRuns(t *testing.T, path string) []store.Run {
 	t.Helper()
-	db, err := store.OpenReadOnly(context.Background(), path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	st, err := db.LatestStudy(context.Background(), false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	runs, err := db.Runs(context.Background(), st.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, runs, _ := testenv.Stored(t, path)
 	return runs
 }
 

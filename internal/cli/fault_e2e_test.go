@@ -173,6 +173,25 @@ func TestKilledWorkerIsAFailedRunAndTheStudyGoesOn(t *testing.T) {
 // workerChild is the pid of a running native worker of the controller
 // pid (a child whose command line is "... worker ..."), 0 if none.
 func workerChild(pid int) int {
+	for _, c := range childProcesses(pid) {
+		if args := strings.Split(c.cmdline, "\x00"); len(args) > 1 && args[1] == "worker" {
+			return c.pid
+		}
+	}
+	return 0
+}
+
+// childProcess is a process as /proc shows it.
+type childProcess struct {
+	pid     int
+	state   string // "R", "S", "Z" ...
+	cmdline string // the arguments, each ended by a NUL byte
+}
+
+// childProcesses are the processes whose parent is ppid, in pid order
+// as /proc lists them.
+func childProcesses(ppid int) []childProcess {
+	var out []childProcess
 	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
 	for _, p := range stats {
 		b, err := os.ReadFile(p)
@@ -181,16 +200,14 @@ func workerChild(pid int) int {
 		}
 		s := string(b)
 		f := strings.Fields(s[strings.LastIndexByte(s, ')')+2:])
-		if len(f) < 2 || f[1] != strconv.Itoa(pid) {
+		if len(f) < 2 || f[1] != strconv.Itoa(ppid) {
 			continue
 		}
 		cmdline, _ := os.ReadFile(filepath.Join(filepath.Dir(p), "cmdline"))
-		if args := strings.Split(string(cmdline), "\x00"); len(args) > 1 && args[1] == "worker" {
-			child, _ := strconv.Atoi(filepath.Base(filepath.Dir(p)))
-			return child
-		}
+		pid, _ := strconv.Atoi(filepath.Base(filepath.Dir(p)))
+		out = append(out, childProcess{pid: pid, state: f[0], cmdline: string(cmdline)})
 	}
-	return 0
+	return out
 }
 
 // socketProxy forwards a unix socket to the Docker daemon's until cut.

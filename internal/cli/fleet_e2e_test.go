@@ -91,9 +91,7 @@ func (d *testDevice) startSSHD(t *testing.T, base, clientPub string, extraConfig
 	_ = os.Remove(hostKey)
 	_ = os.Remove(hostKey + ".pub")
 	mustRun(t, "ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", name, "-f", hostKey)
-	if err := os.WriteFile(filepath.Join(cfgDir, "authorized_keys"), []byte(clientPub), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	testenv.WriteFile(t, filepath.Join(cfgDir, "authorized_keys"), []byte(clientPub), 0o600)
 	// StrictModes would refuse the keys: they live under /tmp, which anyone
 	// may write to. The directory itself is 0700 and root's.
 	cfg := strings.Join(append([]string{
@@ -109,9 +107,7 @@ func (d *testDevice) startSSHD(t *testing.T, base, clientPub string, extraConfig
 		"Subsystem sftp internal-sftp",
 	}, extraConfig...), "\n") + "\n"
 	cfgFile := filepath.Join(cfgDir, "sshd_config")
-	if err := os.WriteFile(cfgFile, []byte(cfg), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	testenv.WriteFile(t, cfgFile, []byte(cfg), 0o600)
 	if err := os.MkdirAll("/run/sshd", 0o755); err != nil { // sshd's privilege separation directory
 		t.Fatal(err)
 	}
@@ -233,9 +229,7 @@ func TestFleetOverSSH(t *testing.T) {
 	}
 	fmt.Fprintf(&inv, "\n[devices:vars]\nansible_user=root\nansible_ssh_private_key_file=%s\nansible_python_interpreter=/usr/bin/python3\n", clientKey)
 	invPath := filepath.Join(base, "inventory.ini")
-	if err := os.WriteFile(invPath, []byte(inv.String()), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	testenv.WriteFile(t, invPath, []byte(inv.String()), 0o600)
 	// Ansible: the generated known_hosts, no lingering SSH master processes,
 	// its temporary files in the test's directory.
 	t.Setenv("ANSIBLE_SSH_ARGS", "-o ControlMaster=no -o UserKnownHostsFile="+filepath.Join(base, "known_hosts")+" -o StrictHostKeyChecking=yes -o ConnectTimeout=5")
@@ -305,9 +299,7 @@ func TestFleetOverSSH(t *testing.T) {
 	t.Run("a device drops mid-study and is resumed", func(t *testing.T) {
 		devC := devices[2]
 		slow := filepath.Join(base, "slow.yaml")
-		if err := os.WriteFile(slow, []byte("name: slow\nrepetitions: 6\nwarmup: 0\nenvs: [native]\nworkloads:\n  - name: cpu.prime\n    params: {duration: 700ms}\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		testenv.WriteFile(t, slow, []byte("name: slow\nrepetitions: 6\nwarmup: 0\nenvs: [native]\nworkloads:\n  - name: cpu.prime\n    params: {duration: 700ms}\n"), 0o644)
 		done := make(chan result, 1)
 		go func() {
 			done <- fleetRun(ctx, work, slow, "-i", invPath, "--limit", "dev-c", "--dist", dist, "--settle", "0", "--monitor-interval", "0")

@@ -123,7 +123,7 @@ type flagCommand struct {
 func commandFlagSets(ctx context.Context, g *Globals) []flagCommand {
 	var out []flagCommand
 	cmds := commands()
-	for _, n := range names(cmds) {
+	for _, n := range sortedKeys(cmds) {
 		if n == "worker" {
 			continue
 		}

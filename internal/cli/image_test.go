@@ -6,7 +6,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -18,9 +17,7 @@ import (
 func TestImageFromHostBadInput(t *testing.T) {
 	dir := t.TempDir()
 	script := filepath.Join(dir, "run.sh")
-	if err := os.WriteFile(script, []byte("#!/bin/sh\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	testenv.WriteFile(t, script, []byte("#!/bin/sh\n"), 0o755)
 	for _, tt := range []struct {
 		name string
 		args []string

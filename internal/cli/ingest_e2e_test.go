@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -78,16 +77,7 @@ factors:
 			t.Errorf("the table lacks %q:\n%s", w, res.stdout)
 		}
 	}
-	db, err := store.Open(context.Background(), filepath.Join(dir, "boxtax.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	st, _ := db.LatestStudy(context.Background(), false)
-	runs, err := db.Runs(context.Background(), st.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, runs, _ := testenv.Stored(t, filepath.Join(dir, "boxtax.db"))
 	return res, runs
 }
 

@@ -13,6 +13,7 @@ import (
 
 	"github.com/boxtax/boxtax/internal/report"
 	"github.com/boxtax/boxtax/internal/store"
+	"github.com/boxtax/boxtax/internal/testenv"
 )
 
 // deviceDB writes a database with one finished study of device label.
@@ -98,9 +99,7 @@ func TestMergeRefusesAndKeepsTheRest(t *testing.T) {
 	dir := t.TempDir()
 	deviceDB(t, filepath.Join(dir, "pi3.db"), "pi3")
 	deviceDB(t, filepath.Join(dir, "pi4.db"), "pi4")
-	if err := os.WriteFile(filepath.Join(dir, "notes.db"), []byte("not a database at all, just notes\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testenv.WriteFile(t, filepath.Join(dir, "notes.db"), []byte("not a database at all, just notes\n"), 0o644)
 	foreign := filepath.Join(dir, "foreign.db")
 	raw, err := sql.Open("sqlite", foreign)
 	if err != nil {

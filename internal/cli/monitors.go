@@ -3,7 +3,6 @@ package cli
 import (
 	"fmt"
 	"os"
-	"sort"
 	"strings"
 	"time"
 
@@ -57,11 +56,7 @@ func (o monitorOptions) sampler() (*monitor.Sampler, map[string]string, string, 
 	for _, src := range sources {
 		names = append(names, src.Name())
 	}
-	var missing []string
-	for k := range absent {
-		missing = append(missing, k)
-	}
-	sort.Strings(missing)
+	missing := sortedKeys(absent)
 	line := fmt.Sprintf("monitors every %s: %s; %s", o.Interval, strings.Join(names, ", "), power)
 	if len(missing) > 0 {
 		line += "; not available here: " + strings.Join(missing, ", ")

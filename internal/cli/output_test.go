@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/boxtax/boxtax/internal/store"
+	"github.com/boxtax/boxtax/internal/testenv"
 )
 
 // TestOutputNeverOverwritesADatabase is issue 15 item 1: -o naming the
@@ -74,9 +75,7 @@ func TestOutputNeverOverwritesADatabase(t *testing.T) {
 func TestOutputFailureKeepsTheOldFile(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "report.csv")
-	if err := os.WriteFile(path, []byte("old\n"), 0o640); err != nil {
-		t.Fatal(err)
-	}
+	testenv.WriteFile(t, path, []byte("old\n"), 0o640)
 	err := writeOutput(io.Discard, path, nil, func(w io.Writer) error {
 		io.WriteString(w, "half a repo")
 		return errors.New("disk full")

@@ -19,19 +19,9 @@ import (
 func podmanLeftovers(t *testing.T, pid int) []string {
 	t.Helper()
 	var out []string
-	procs, _ := filepath.Glob("/proc/[0-9]*/stat")
-	for _, p := range procs {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			continue
-		}
-		s := string(b)
-		f := strings.Fields(s[strings.LastIndexByte(s, ')')+2:])
-		if len(f) > 1 && f[1] == fmt.Sprint(pid) && f[0] != "Z" {
-			cmdline, _ := os.ReadFile(filepath.Join(filepath.Dir(p), "cmdline"))
-			if strings.Contains(string(cmdline), "boxtax-podman-") {
-				out = append(out, "process "+strings.ReplaceAll(string(cmdline), "\x00", " "))
-			}
+	for _, c := range childProcesses(pid) {
+		if c.state != "Z" && strings.Contains(c.cmdline, "boxtax-podman-") {
+			out = append(out, "process "+strings.ReplaceAll(c.cmdline, "\x00", " "))
 		}
 	}
 	host, _ := os.Hostname()

@@ -38,9 +38,7 @@ func TestReadersNeedOnlyRead(t *testing.T) {
 		t.Fatal(err)
 	}
 	db := filepath.Join(dir, "r.db")
-	if err := os.WriteFile(db, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testenv.WriteFile(t, db, b, 0o644)
 	if err := os.Chmod(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}

@@ -76,12 +76,8 @@ func reportCmd(ctx context.Context, g *Globals, args []string) error {
 	fs.BoolVar(&o.PNG, "png", false, "with --plots: also write each plot as PNG (needs rsvg-convert, Debian package librsvg2-bin)")
 	fs.StringVar(&o.By, "by", "", "host: the study on every device of a database merged from a fleet, a column group per device (formats: "+strings.Join(report.DeviceFormats(), ", ")+")")
 	addGateFlag(fs, &o.MaxOverhead)
-	pos, err := parse(fs, args)
-	if err != nil {
+	if err := parseNoArgs(fs, args, "use --study ID"); err != nil {
 		return err
-	}
-	if len(pos) > 0 {
-		return usagef("unexpected argument %q (use --study ID)", pos[0])
 	}
 	switch o.By {
 	case "":

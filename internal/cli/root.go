@@ -10,7 +10,6 @@ import (
 	"os"
 	"runtime/debug"
 	"slices"
-	"sort"
 	"strings"
 )
 
@@ -100,7 +99,7 @@ func Execute(ctx context.Context, g *Globals, args []string) int {
 		// boxtax help run, boxtax help fleet run: the command's own help.
 		args = append(slices.Clone(args[1:]), "--help")
 		if _, ok := cmds[args[0]]; !ok {
-			fmt.Fprintf(g.Stderr, "boxtax help: unknown command %q; commands: %s\n", args[0], strings.Join(names(cmds), ", "))
+			fmt.Fprintf(g.Stderr, "boxtax help: unknown command %q; commands: %s\n", args[0], strings.Join(sortedKeys(cmds), ", "))
 			return ExitUsage
 		}
 	case "--version", "-V":
@@ -112,7 +111,7 @@ func Execute(ctx context.Context, g *Globals, args []string) int {
 	}
 	cmd, ok := cmds[args[0]]
 	if !ok {
-		fmt.Fprintf(g.Stderr, "boxtax: unknown command %q; commands: %s\n", args[0], strings.Join(names(cmds), ", "))
+		fmt.Fprintf(g.Stderr, "boxtax: unknown command %q; commands: %s\n", args[0], strings.Join(sortedKeys(cmds), ", "))
 		return ExitUsage
 	}
 	err, crashed := runGuarded(ctx, g, cmd, args)
@@ -141,20 +140,11 @@ func Execute(ctx context.Context, g *Globals, args []string) int {
 
 func usage(w io.Writer, cmds map[string]command) {
 	fmt.Fprintf(w, "boxtax measures what running software in containers costs on this machine.\n\nUsage: boxtax COMMAND [ARGS] [FLAGS]\n\nCommands:\n")
-	for _, n := range names(cmds) {
+	for _, n := range sortedKeys(cmds) {
 		fmt.Fprintf(w, "  %-8s %s\n", n, cmds[n].summary)
 	}
 	fmt.Fprintf(w, "\nRun 'boxtax help COMMAND' (or 'boxtax COMMAND --help') for a command's flags; 'boxtax --version' for the version.\n"+
 		"First steps: boxtax run && boxtax report\n")
-}
-
-func names(cmds map[string]command) []string {
-	var out []string
-	for n := range cmds {
-		out = append(out, n)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // newFlags makes a flag set whose errors go to the command's stderr. Its
@@ -164,6 +154,23 @@ func newFlags(g *Globals, name, argsUsage string) *flag.FlagSet {
 	fs.SetOutput(&flagOutput{g: g, name: name, argsUsage: argsUsage})
 	fs.Usage = func() {} // parse prints the help, knowing why it is asked for
 	return fs
+}
+
+// parseNoArgs is parse for a command that takes no positional argument:
+// one is a usage error, which says what to use instead when hint is set
+// (e.g. "use --study ID").
+func parseNoArgs(fs *flag.FlagSet, args []string, hint string) error {
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	switch {
+	case len(pos) > 0 && hint != "":
+		return usagef("unexpected argument %q (%s)", pos[0], hint)
+	case len(pos) > 0:
+		return usagef("unexpected argument %q", pos[0])
+	}
+	return nil
 }
 
 // parse parses flags that may come before or after positional arguments.

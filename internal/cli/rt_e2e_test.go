@@ -38,9 +38,7 @@ func TestRealtimeNativeAndDocker(t *testing.T) {
 	ensureDockerRealtimeBudget(t)
 	dir := t.TempDir()
 	spec := filepath.Join(dir, "rt.yaml")
-	if err := os.WriteFile(spec, []byte(rtSpec), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testenv.WriteFile(t, spec, []byte(rtSpec), 0o644)
 
 	// Watch this controller's containers while the study runs.
 	ctx, cancel := context.WithCancel(context.Background())

@@ -269,7 +269,7 @@ func newSpec(o runOptions) (*study.Spec, error) {
 // container engines' only when the study uses them, and which device of a
 // fleet this is.
 func studyHost(ctx context.Context, g *Globals, o runOptions, spec *study.Spec, envs map[string]env.Environment, unavailable map[string]string) hostinfo.Host {
-	host := collectHost(ctx, g, hasDocker(spec.EnvNames()) || hasDocker(mapKeys(unavailable)))
+	host := collectHost(ctx, g, hasDocker(spec.EnvNames()) || hasDocker(sortedKeys(unavailable)))
 	host.Device, host.Unavailable = o.HostLabel, unavailable
 	host.Podman, host.PodmanRootless = podmanFacts(ctx, envs, false), podmanFacts(ctx, envs, true)
 	if slices.ContainsFunc(spec.EnvNames(), func(n string) bool { return env.BaseName(n) == "lxc" }) {

@@ -24,12 +24,8 @@ func serveCmd(ctx context.Context, g *Globals, args []string) error {
 	var dbs stringList
 	fs.Var(&dbs, "db", "SQLite database whose studies to show; repeat (or comma-separate) to show several, e.g. one per device ("+dbDefaultHelp+")")
 	fs.StringVar(&o.Addr, "addr", "127.0.0.1:8080", "address to listen on; the default answers this machine only")
-	pos, err := parse(fs, args)
-	if err != nil {
+	if err := parseNoArgs(fs, args, ""); err != nil {
 		return err
-	}
-	if len(pos) > 0 {
-		return usagef("unexpected argument %q", pos[0])
 	}
 	o.DB = defaultDB(g)
 	if len(dbs) > 0 {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/boxtax/boxtax/internal/env"
@@ -34,11 +33,7 @@ func dropUnavailable(ctx context.Context, g *Globals, spec *study.Spec) (map[str
 	if len(dropped) == 0 {
 		return nil, nil
 	}
-	var names []string
-	for n := range dropped {
-		names = append(names, n)
-	}
-	sort.Strings(names)
+	names := sortedKeys(dropped)
 	if _, ok := dropped[spec.Baseline]; ok {
 		return nil, usagef("the baseline environment %s is not available here (%s): nothing to compare the others with", spec.Baseline, dropped[spec.Baseline])
 	}
@@ -50,13 +45,4 @@ func dropUnavailable(ctx context.Context, g *Globals, spec *study.Spec) (map[str
 		fmt.Fprintf(g.Stderr, "warning: environment %s is not available here, its cells are left out (--skip-unavailable): %s\n", n, dropped[n])
 	}
 	return dropped, nil
-}
-
-func mapKeys(m map[string]string) []string {
-	var out []string
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }

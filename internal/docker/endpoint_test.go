@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/boxtax/boxtax/internal/errtest"
 )
 
 // writeContext writes a docker context as docker context create does:
@@ -60,14 +62,8 @@ func TestResolveEndpoint(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			ep, err := ResolveEndpoint(func(k string) string { return tt.env[k] })
-			if tt.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-					t.Fatalf("error = %v, want it to contain %q", err, tt.wantErr)
-				}
+			if errtest.Want(t, err, tt.wantErr) {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			if ep.Host != tt.wantHost || tt.wantFrom != "" && ep.From != tt.wantFrom {
 				t.Errorf("endpoint %s from %s, want %s from %s", ep.Host, ep.From, tt.wantHost, tt.wantFrom)

@@ -4,6 +4,8 @@ import (
 	"net/netip"
 	"strings"
 	"testing"
+
+	"github.com/boxtax/boxtax/internal/errtest"
 )
 
 func TestLXCConfigRender(t *testing.T) {
@@ -51,14 +53,8 @@ func TestLXCConfigRender(t *testing.T) {
 				tt.edit(&c)
 			}
 			got, err := c.render()
-			if tt.err != "" {
-				if err == nil || !strings.Contains(err.Error(), tt.err) {
-					t.Fatalf("render error = %v, want %q", err, tt.err)
-				}
+			if errtest.Want(t, err, tt.err) {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			lines := map[string]bool{}
 			for _, l := range strings.Split(got, "\n") {

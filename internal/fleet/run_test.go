@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/boxtax/boxtax/deploy/ansible"
+	"github.com/boxtax/boxtax/internal/testenv"
 )
 
 func TestShellJoin(t *testing.T) {
@@ -41,9 +42,7 @@ func TestReadSummary(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := filepath.Join(dir, tc.name+".json")
-			if err := os.WriteFile(p, []byte(tc.content), 0o644); err != nil {
-				t.Fatal(err)
-			}
+			testenv.WriteFile(t, p, []byte(tc.content), 0o644)
 			s, err := ReadSummary(p)
 			if tc.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.err) {
@@ -61,9 +60,7 @@ func TestReadSummary(t *testing.T) {
 func TestRunSaysWhatIsMissing(t *testing.T) {
 	dir := t.TempDir()
 	inv := filepath.Join(dir, "inventory.ini")
-	if err := os.WriteFile(inv, []byte("pi ansible_host=127.0.0.1\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testenv.WriteFile(t, inv, []byte("pi ansible_host=127.0.0.1\n"), 0o644)
 	for _, tc := range []struct {
 		name string
 		o    Options

@@ -211,9 +211,7 @@ func TestTarDeterministic(t *testing.T) {
 func TestBuildErrors(t *testing.T) {
 	dir := t.TempDir()
 	script := filepath.Join(dir, "script.sh")
-	if err := os.WriteFile(script, []byte("#!/bin/sh\necho hi\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	testenv.WriteFile(t, script, []byte("#!/bin/sh\necho hi\n"), 0o755)
 	for _, tt := range []struct {
 		name, program string
 		want          string
@@ -265,9 +263,7 @@ func elfNeeding(t *testing.T, dir, lib string) string {
 	}
 	copy(data[i:], append([]byte(lib), make([]byte, len(old)-len(lib))...))
 	p := filepath.Join(dir, "needs-missing")
-	if err := os.WriteFile(p, data, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	testenv.WriteFile(t, p, data, 0o755)
 	return p
 }
 
@@ -278,9 +274,7 @@ func TestLdSoConf(t *testing.T) {
 		t.Fatal(err)
 	}
 	write := func(p, s string) {
-		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		testenv.WriteFile(t, p, []byte(s), 0o644)
 	}
 	write(conf, "# comment\n/opt/a\ninclude ld.so.conf.d/*.conf\n/opt/z # trailing\nhwcap 0 nosegneg\n")
 	write(filepath.Join(dir, "ld.so.conf.d", "b.conf"), "/opt/b\n")
@@ -329,9 +323,7 @@ func TestExtraFiles(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := os.WriteFile(filepath.Join(dir, "conf", "sub", "a.conf"), []byte("x"), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	testenv.WriteFile(t, filepath.Join(dir, "conf", "sub", "a.conf"), []byte("x"), 0o600)
 	if err := os.Symlink("sub/a.conf", filepath.Join(dir, "conf", "current")); err != nil {
 		t.Fatal(err)
 	}
@@ -343,9 +335,7 @@ func TestExtraFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "plugins", "p.so"), data, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testenv.WriteFile(t, filepath.Join(dir, "plugins", "p.so"), data, 0o644)
 	s, err := Build([]string{"/bin/ls"}, Options{Files: []string{filepath.Join(dir, "conf"), filepath.Join(dir, "plugins", "p.so")}})
 	if err != nil {
 		t.Fatal(err)
@@ -383,17 +373,13 @@ func TestFileDirSymlinksStayInside(t *testing.T) {
 	requireProgram(t, "/bin/ls")
 	outside := t.TempDir()
 	secret := filepath.Join(outside, "secret")
-	if err := os.WriteFile(secret, []byte("host secret"), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	testenv.WriteFile(t, secret, []byte("host secret"), 0o600)
 	if err := os.Mkdir(filepath.Join(outside, "keys"), 0o700); err != nil {
 		t.Fatal(err)
 	}
 	mkdir := func(t *testing.T, links map[string]string) string {
 		dir := t.TempDir()
-		if err := os.WriteFile(filepath.Join(dir, "a.conf"), []byte("x"), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		testenv.WriteFile(t, filepath.Join(dir, "a.conf"), []byte("x"), 0o644)
 		for name, target := range links {
 			if err := os.Symlink(target, filepath.Join(dir, name)); err != nil {
 				t.Fatal(err)

@@ -133,9 +133,7 @@ http {
   server { listen 127.0.0.1:%d; location / { return 200 "ok\n"; } }
 }
 `, ports[2])
-	if err := os.WriteFile(conf, []byte(nginxConf), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testenv.WriteFile(t, conf, []byte(nginxConf), 0o644)
 	tag := testTag(t, c, "services")
 	if _, err := FromHost(context.Background(), c, programs, FromHostOptions{Tag: tag, Files: []string{conf}, Version: "test"}); err != nil {
 		t.Fatal(err)

@@ -34,9 +34,7 @@ func TestRpathAndRunpath(t *testing.T) {
 		}
 	}
 	write := func(name, src string) {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		testenv.WriteFile(t, filepath.Join(dir, name), []byte(src), 0o644)
 	}
 	write("bar.c", "int bar(void) { return 2; }\n")
 	write("foo.c", "int bar(void);\nint foo(void) { return bar() + 1; }\n")

@@ -81,7 +81,7 @@ func Collect(version string) Host {
 	h.Preemption = preemption(h.KernelRelease, h.KernelVersion)
 	h.RealtimeKernel = h.Preemption == "PREEMPT_RT"
 	h.CPUModel, h.Virtualized = cpuModel()
-	h.MemTotalBytes = memTotal()
+	h.MemTotalBytes = MemInfoBytes("MemTotal")
 	h.Governor = readTrim("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor")
 	return h
 }
@@ -136,13 +136,15 @@ func cpuModel() (model, hypervisor string) {
 	return model, hypervisor
 }
 
-func memTotal() int64 {
+// MemInfoBytes is the field of /proc/meminfo named field ("MemTotal",
+// "MemAvailable") in bytes; 0 when it cannot be read.
+func MemInfoBytes(field string) int64 {
 	b, err := os.ReadFile("/proc/meminfo")
 	if err != nil {
 		return 0
 	}
 	for _, line := range strings.Split(string(b), "\n") {
-		if f := strings.Fields(line); len(f) >= 2 && f[0] == "MemTotal:" {
+		if f := strings.Fields(line); len(f) >= 2 && f[0] == field+":" {
 			kb, _ := strconv.ParseInt(f[1], 10, 64)
 			return kb * 1024
 		}

@@ -1,9 +1,10 @@
 package monitor
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/boxtax/boxtax/internal/testenv"
 )
 
 // FuzzMeterLog: any power meter log is read or refused without a panic
@@ -16,9 +17,7 @@ func FuzzMeterLog(f *testing.F) {
 	dir := f.TempDir()
 	f.Fuzz(func(t *testing.T, data []byte) {
 		path := filepath.Join(dir, "meter.csv")
-		if err := os.WriteFile(path, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		testenv.WriteFile(t, path, data, 0o644)
 		rows, err := MeterLog{Path: path}.read()
 		if err == nil && len(rows) < 2 {
 			t.Fatalf("%d rows accepted", len(rows))

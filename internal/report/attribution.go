@@ -224,11 +224,16 @@ func fmtPP(p AttributionPart) string {
 	if p.PP == nil {
 		return "n/a"
 	}
-	s := fmt.Sprintf("%+.1f pp", *p.PP)
-	if len(p.CI95) == 2 && p.CI95[0] != nil && p.CI95[1] != nil {
-		s += fmt.Sprintf(" [%+.1f, %+.1f]", *p.CI95[0], *p.CI95[1])
+	return withCI(fmt.Sprintf("%+.1f pp", *p.PP), p.CI95, p.Significant)
+}
+
+// withCI is s followed by the interval ci, when it has both ends, and by
+// n.s. when the part is not significant.
+func withCI(s string, ci []*float64, significant bool) string {
+	if lo, hi, ok := ends(ci); ok {
+		s += fmt.Sprintf(" [%+.1f, %+.1f]", lo, hi)
 	}
-	if !p.Significant {
+	if !significant {
 		s += " n.s."
 	}
 	return s
@@ -243,14 +248,7 @@ func fmtShare(p AttributionPart) string {
 
 // totalLine is the full container's overhead with its interval.
 func (a Attribution) totalLine() string {
-	s := fmt.Sprintf("%+.1f%%", *a.TotalPct)
-	if len(a.TotalCI95) == 2 && a.TotalCI95[0] != nil && a.TotalCI95[1] != nil {
-		s += fmt.Sprintf(" [%+.1f, %+.1f]", *a.TotalCI95[0], *a.TotalCI95[1])
-	}
-	if !a.Significant {
-		s += " n.s."
-	}
-	return s
+	return withCI(fmt.Sprintf("%+.1f%%", *a.TotalPct), a.TotalCI95, a.Significant)
 }
 
 // name is the row's workload with its factor levels.
@@ -318,8 +316,8 @@ func attribViews(as []Attribution) []attribView {
 					l.PP += " n.s."
 				}
 			}
-			if len(p.CI95) == 2 && p.CI95[0] != nil && p.CI95[1] != nil {
-				l.CI = fmt.Sprintf("%+.1f to %+.1f", *p.CI95[0], *p.CI95[1])
+			if lo, hi, ok := ends(p.CI95); ok {
+				l.CI = fmt.Sprintf("%+.1f to %+.1f", lo, hi)
 			}
 			if p.SharePct != nil {
 				l.Share = fmt.Sprintf("%.0f %%", *p.SharePct)

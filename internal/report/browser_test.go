@@ -26,9 +26,7 @@ func openInBrowser(t *testing.T, r *Report, extra ...string) string {
 	if err := Write(&buf, "html", r); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(page, buf.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testenv.WriteFile(t, page, buf.Bytes(), 0o644)
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	args := append([]string{"--headless", "--disable-gpu", "--no-sandbox", "--no-first-run", "--user-data-dir=" + filepath.Join(dir, "profile")}, extra...)

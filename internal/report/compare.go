@@ -206,29 +206,26 @@ func (s ComparedStudy) describe() string {
 
 // diffText is a study's difference from the reference with its interval.
 func diffText(v CompareValue) string {
-	if v.DiffPct == nil {
-		return "n/a"
-	}
-	s := fmtPct(*v.DiffPct)
-	if v.BeyondNoise {
-		s += "*"
-	}
-	if v.DiffCI95[0] != nil && v.DiffCI95[1] != nil {
-		s += fmt.Sprintf(" [%s, %s]", fmtPct(*v.DiffCI95[0]), fmtPct(*v.DiffCI95[1]))
-	}
-	return s
+	return pctWithCI(v.DiffPct, "n/a", v.BeyondNoise, v.DiffCI95)
 }
 
+// overheadOf is a study's own container overhead with its interval.
 func overheadOf(v CompareValue) string {
-	if v.OverheadPct == nil {
-		return "-"
+	return pctWithCI(v.OverheadPct, "-", v.Significant, v.OverheadCI95)
+}
+
+// pctWithCI is the percentage pct, marked * when marked, with its interval
+// ci; none when there is no pct.
+func pctWithCI(pct *float64, none string, marked bool, ci []*float64) string {
+	if pct == nil {
+		return none
 	}
-	s := fmtPct(*v.OverheadPct)
-	if v.Significant {
+	s := fmtPct(*pct)
+	if marked {
 		s += "*"
 	}
-	if len(v.OverheadCI95) == 2 && v.OverheadCI95[0] != nil && v.OverheadCI95[1] != nil {
-		s += fmt.Sprintf(" [%s, %s]", fmtPct(*v.OverheadCI95[0]), fmtPct(*v.OverheadCI95[1]))
+	if iv, ok := pctInterval(ci); ok {
+		s += " " + iv
 	}
 	return s
 }

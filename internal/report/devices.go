@@ -74,7 +74,7 @@ func (d *Devices) envs() []string {
 				out = append(out, e)
 			}
 		}
-		for _, e := range mapKeysSorted(dev.Unavailable) {
+		for _, e := range sortedKeys(dev.Unavailable) {
 			if !slices.Contains(out, e) {
 				out = append(out, e)
 			}
@@ -174,7 +174,7 @@ func writeDevicesTable(w io.Writer, d *Devices) error {
 // writeNotes lists what a device could not run and its warnings.
 func (d *Devices) writeNotes(w io.Writer) {
 	for _, dev := range d.Devices {
-		for _, e := range mapKeysSorted(dev.Unavailable) {
+		for _, e := range sortedKeys(dev.Unavailable) {
 			fmt.Fprintf(w, "\n%s: %s unavailable: %s", dev.Label, e, oneLineText(dev.Unavailable[e]))
 		}
 		for _, f := range dev.Report.Failures {
@@ -272,8 +272,8 @@ func (d *Devices) Figure() (Figure, bool) {
 			est, lo, hi, tip, strong := math.NaN(), math.NaN(), math.NaN(), "", false
 			if c := rw.cells[k.dev][envs[k.env]]; c != nil && c.OverheadPct != nil && !c.absolute {
 				est, strong = *c.OverheadPct, c.Significant
-				if c.OverheadCI95[0] != nil && c.OverheadCI95[1] != nil {
-					lo, hi = *c.OverheadCI95[0], *c.OverheadCI95[1]
+				if l, h, ok := ends(c.OverheadCI95); ok {
+					lo, hi = l, h
 				}
 				tip = fmt.Sprintf("%s: %s: %s", ch.Series[s].Name, label, overheadText(c))
 			}
@@ -361,15 +361,6 @@ func hostLine(h hostinfo.Host) string {
 		s += ", hostname " + h.Hostname
 	}
 	return s
-}
-
-func mapKeysSorted(m map[string]string) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 func oneLineText(s string) string { return strings.Join(strings.Fields(s), " ") }

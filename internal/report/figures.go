@@ -111,8 +111,8 @@ func (r *Report) overheadFigure() (Figure, bool) {
 			strong := false
 			if c != nil && c.OverheadPct != nil && !c.absolute {
 				est = *c.OverheadPct
-				if c.OverheadCI95[0] != nil && c.OverheadCI95[1] != nil {
-					lo, hi = *c.OverheadCI95[0], *c.OverheadCI95[1]
+				if l, h, ok := ends(c.OverheadCI95); ok {
+					lo, hi = l, h
 				}
 				strong = c.Significant
 				tip = fmt.Sprintf("%s, %s: %s", e, label, overheadText(c))
@@ -137,8 +137,8 @@ func overheadText(c *Cell) string {
 		return "no deviation: " + c.OverheadNote
 	}
 	s := fmtPct(*c.OverheadPct)
-	if c.OverheadCI95[0] != nil && c.OverheadCI95[1] != nil {
-		s += fmt.Sprintf(" [%s, %s]", fmtPct(*c.OverheadCI95[0]), fmtPct(*c.OverheadCI95[1]))
+	if ci, ok := pctInterval(c.OverheadCI95); ok {
+		s += " " + ci
 	}
 	if c.PValue != nil {
 		s += fmt.Sprintf(", p = %.2g", *c.PValue)

@@ -94,6 +94,25 @@ func fmtValue(v float64) string {
 // fmtPct prints a signed percentage.
 func fmtPct(p float64) string { return fmt.Sprintf("%+.1f%%", p) }
 
+// ends is a 95 % interval's ends, and whether it has both (a stored
+// interval holds nil for an end that could not be computed).
+func ends(ci []*float64) (lo, hi float64, ok bool) {
+	if len(ci) != 2 || ci[0] == nil || ci[1] == nil {
+		return 0, 0, false
+	}
+	return *ci[0], *ci[1], true
+}
+
+// pctInterval is the interval ci as "[lo, hi]" in percent, and whether it
+// has both ends.
+func pctInterval(ci []*float64) (string, bool) {
+	lo, hi, ok := ends(ci)
+	if !ok {
+		return "", false
+	}
+	return fmt.Sprintf("[%s, %s]", fmtPct(lo), fmtPct(hi)), true
+}
+
 // seedCell renders one table cell in the seeds' layout: the baseline as
 // mean (std), any other level as % deviation (std), with * when the 95 %
 // interval of the deviation excludes zero.

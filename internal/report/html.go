@@ -333,8 +333,8 @@ func htmlCellOf(c *Cell) htmlCell {
 	}
 	hc := htmlCell{Main: fmtPct(*c.OverheadPct), Class: "dev", Tip: overheadText(c) + fmt.Sprintf("; mean %s, std %s, n=%d", fmtValue(c.Mean), fmtValue(c.Std), c.N)}
 	ci := "[n/a]"
-	if c.OverheadCI95[0] != nil && c.OverheadCI95[1] != nil {
-		ci = fmt.Sprintf("[%s, %s]", fmtPct(*c.OverheadCI95[0]), fmtPct(*c.OverheadCI95[1]))
+	if iv, ok := pctInterval(c.OverheadCI95); ok {
+		ci = iv
 	}
 	hc.Sub = fmt.Sprintf("%s (%s)", ci, fmtValue(c.Std))
 	if c.Significant {
@@ -397,13 +397,8 @@ func (r *Report) runNotes(wl string) []noteRow {
 			}
 		}
 	}
-	keys := make([]string, 0, len(vals))
-	for k := range vals {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
 	var out []noteRow
-	for _, k := range keys {
+	for _, k := range sortedKeys(vals) {
 		nr := noteRow{Key: k}
 		for _, e := range r.envs {
 			nr.Values = append(nr.Values, strings.Join(vals[k][e], "; "))

@@ -82,8 +82,8 @@ func writeLaTeX(w io.Writer, r *Report) error {
 			}
 			last = key
 			ci := "--"
-			if c.OverheadCI95[0] != nil && c.OverheadCI95[1] != nil {
-				ci = fmt.Sprintf("[$%+.1f$, $%+.1f$]", *c.OverheadCI95[0], *c.OverheadCI95[1])
+			if lo, hi, ok := ends(c.OverheadCI95); ok {
+				ci = fmt.Sprintf("[$%+.1f$, $%+.1f$]", lo, hi)
 			}
 			p := "--"
 			if c.PValue != nil {

@@ -73,8 +73,8 @@ func mdCell(c *Cell) string {
 		return mdEscape(seedCell(c))
 	}
 	ci := "[n/a]"
-	if c.OverheadCI95[0] != nil && c.OverheadCI95[1] != nil {
-		ci = fmt.Sprintf("[%s, %s]", fmtPct(*c.OverheadCI95[0]), fmtPct(*c.OverheadCI95[1]))
+	if iv, ok := pctInterval(c.OverheadCI95); ok {
+		ci = iv
 	}
 	pct := fmtPct(*c.OverheadPct)
 	if c.Significant {

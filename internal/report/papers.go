@@ -498,11 +498,11 @@ func (r *Report) fillOurs(row *PaperRow, m *PaperMapping, absolute bool) {
 		row.OursPct = &pct
 		row.OursCI95 = c.OverheadCI95
 		row.OursSignificant = c.Significant
-		if c.OverheadCI95[0] != nil && c.OverheadCI95[1] != nil {
+		if ci, ok := pctInterval(c.OverheadCI95); ok {
 			if absolute {
-				row.Ours += fmt.Sprintf(", %s [%s, %s]", fmtPct(pct), fmtPct(*c.OverheadCI95[0]), fmtPct(*c.OverheadCI95[1]))
+				row.Ours += fmt.Sprintf(", %s %s", fmtPct(pct), ci)
 			} else {
-				row.Ours = fmt.Sprintf("%s [%s, %s]", row.Ours, fmtPct(*c.OverheadCI95[0]), fmtPct(*c.OverheadCI95[1]))
+				row.Ours += " " + ci
 			}
 		}
 	}
@@ -615,7 +615,8 @@ func levelList(l map[string]string) string {
 	return strings.Join(parts, " ")
 }
 
-func sortedKeys(m map[string]string) []string {
+// sortedKeys is m's keys in order.
+func sortedKeys[V any](m map[string]V) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)

@@ -155,7 +155,7 @@ func quickishOn(id int64, host string, speed, bridge float64, withNet bool) *Rep
 				}
 				runs = append(runs, store.Run{ID: id, Seq: len(runs), CellKey: wl + "|env=" + env, Workload: wl, Env: env,
 					Levels: map[string]string{"env": env}, Params: params, Status: store.RunOK})
-				for _, m := range sortedMetricNames(values[wl]) {
+				for _, m := range sortedKeys(values[wl]) {
 					v := values[wl][m] * factor[env] * (1 + jitter[rep])
 					samples = append(samples, store.Sample{RunID: id, Metric: m, Value: v, Unit: "x"})
 				}

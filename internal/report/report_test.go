@@ -8,13 +8,13 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/boxtax/boxtax/internal/store"
+	"github.com/boxtax/boxtax/internal/testenv"
 	"github.com/boxtax/boxtax/internal/workload"
 )
 
@@ -111,7 +111,7 @@ func factorial() *Report {
 		key += "|env=" + env
 		runs = append(runs, store.Run{ID: id, Seq: len(runs), CellKey: key, Workload: wl, Env: env, Levels: lv, Status: store.RunOK,
 			Started: start.Add(time.Duration(id) * time.Second), Ended: start.Add(time.Duration(id)*time.Second + 900*time.Millisecond)})
-		for _, m := range sortedMetricNames(metrics) {
+		for _, m := range sortedKeys(metrics) {
 			samples = append(samples, store.Sample{RunID: id, Metric: m, Value: metrics[m], Unit: units[m]})
 		}
 		return id
@@ -146,15 +146,6 @@ func factorial() *Report {
 		r.AddSeries(store.Series{RunID: run.ID, Name: "latency_us", Unit: "µs", Values: vals})
 	}
 	return r
-}
-
-func sortedMetricNames(m map[string]float64) []string {
-	var out []string
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // fixtures are the reports every format is checked against.
@@ -244,9 +235,7 @@ func checkGolden(t *testing.T, name string, write func(*bytes.Buffer) error) {
 	}
 	golden := filepath.Join("testdata", name+".golden")
 	if *update {
-		if err := os.WriteFile(golden, buf.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		testenv.WriteFile(t, golden, buf.Bytes(), 0o644)
 	}
 	want, err := os.ReadFile(golden)
 	if err != nil {

@@ -3,7 +3,6 @@ package report
 import (
 	"fmt"
 	"io"
-	"sort"
 	"strings"
 	"text/tabwriter"
 )
@@ -115,11 +114,7 @@ func levelsSuffix(levels map[string]string) string {
 	if len(levels) == 0 {
 		return ""
 	}
-	keys := make([]string, 0, len(levels))
-	for k := range levels {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	keys := sortedKeys(levels)
 	parts := make([]string, len(keys))
 	for i, k := range keys {
 		parts[i] = k + "=" + levels[k]

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/boxtax/boxtax/internal/errtest"
 )
 
 func TestParseFormula(t *testing.T) {
@@ -34,14 +36,8 @@ func TestParseFormula(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.formula, func(t *testing.T) {
 			terms, err := ParseFormula(tt.formula)
-			if tt.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-					t.Fatalf("error %v, want one mentioning %q", err, tt.wantErr)
-				}
+			if errtest.Want(t, err, tt.wantErr) {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			var got []string
 			for _, term := range terms {

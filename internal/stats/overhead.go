@@ -45,9 +45,7 @@ func Overhead(baseline, x []float64, level float64) OverheadResult {
 	b, v := finiteValues(baseline), finiteValues(x)
 	meanB, stdB := meanStd(b)
 	meanX, stdX := meanStd(v)
-	nan := math.NaN()
-	r := OverheadResult{Level: level, BaselineMean: meanB, Mean: meanX,
-		Pct: (meanX - meanB) / meanB * 100, LoPct: nan, HiPct: nan, DF: nan, PValue: nan}
+	r := newOverhead(level, meanB, meanX)
 	if len(b) >= 2 && len(v) >= 2 {
 		r.PValue = welch(v, b, welchLevel).P // the p-value does not depend on level
 	}
@@ -59,7 +57,7 @@ func Overhead(baseline, x []float64, level float64) OverheadResult {
 		r.Reason = "no finite values to compare with the baseline"
 		return r
 	case meanB == 0:
-		r.Pct = nan
+		r.Pct = math.NaN()
 		r.Reason = "baseline mean is zero: a percentage of it is undefined"
 		return r
 	case len(b) < 2:
@@ -93,6 +91,15 @@ func Overhead(baseline, x []float64, level float64) OverheadResult {
 	r.LoPct, r.HiPct = lo*100, hi*100
 	r.Significant = r.LoPct > 0 || r.HiPct < 0
 	return r
+}
+
+// newOverhead is the overhead at level of a mean of meanX over a baseline
+// mean of meanB, with the interval, DF and p-value NaN until they are
+// computed.
+func newOverhead(level, meanB, meanX float64) OverheadResult {
+	nan := math.NaN()
+	return OverheadResult{Level: level, BaselineMean: meanB, Mean: meanX,
+		Pct: (meanX - meanB) / meanB * 100, LoPct: nan, HiPct: nan, DF: nan, PValue: nan}
 }
 
 // fiellerRoots returns the ends lo <= hi of Fieller's interval for xx/xb - 1,

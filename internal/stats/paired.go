@@ -29,16 +29,14 @@ func PairedOverhead(baseline, x []float64, level float64) OverheadResult {
 	n := len(b)
 	meanB, _ := meanStd(b)
 	meanX, _ := meanStd(v)
-	nan := math.NaN()
-	r := OverheadResult{Level: level, BaselineMean: meanB, Mean: meanX,
-		Pct: (meanX - meanB) / meanB * 100, LoPct: nan, HiPct: nan, DF: nan, PValue: nan}
+	r := newOverhead(level, meanB, meanX)
 	switch {
 	case n == 0:
-		r.Pct = nan
+		r.Pct = math.NaN()
 		r.Reason = "no complete pairs: no round measured both the baseline and this level"
 		return r
 	case meanB == 0:
-		r.Pct = nan
+		r.Pct = math.NaN()
 		r.Reason = "baseline mean is zero: a percentage of it is undefined"
 		return r
 	case n < 2:

@@ -1,32 +1,14 @@
 package study
 
 import (
-	"os"
-	"strconv"
-	"strings"
-
+	"github.com/boxtax/boxtax/internal/hostinfo"
 	"github.com/boxtax/boxtax/internal/workload"
 )
-
-// memAvailable reads MemAvailable from /proc/meminfo, in bytes; 0 if unknown.
-func memAvailable() int64 {
-	b, err := os.ReadFile("/proc/meminfo")
-	if err != nil {
-		return 0
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if f := strings.Fields(line); len(f) >= 2 && f[0] == "MemAvailable:" {
-			kb, _ := strconv.ParseInt(f[1], 10, 64)
-			return kb * 1024
-		}
-	}
-	return 0
-}
 
 // validateMemory refuses, before the study starts, a cell whose concurrent
 // instances would need more memory than the host has available.
 func (s *Spec) validateMemory(cells []Cell, bad func(Pos, string, ...any)) {
-	avail := memAvailable()
+	avail := hostinfo.MemInfoBytes("MemAvailable")
 	if avail == 0 {
 		return
 	}

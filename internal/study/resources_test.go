@@ -3,10 +3,12 @@ package study
 import (
 	"strings"
 	"testing"
+
+	"github.com/boxtax/boxtax/internal/hostinfo"
 )
 
 func TestTooManyInstancesForMemoryAreRefused(t *testing.T) {
-	if memAvailable() == 0 {
+	if hostinfo.MemInfoBytes("MemAvailable") == 0 {
 		t.Skip("no /proc/meminfo here")
 	}
 	yaml := "name: m\nenvs: [native]\nworkloads:\n  - name: test.mem\n    params: {size: 1TiB}\nfactors:\n  - name: instances\n    levels: [1, 4]\n"

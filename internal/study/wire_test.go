@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/boxtax/boxtax/internal/errtest"
 	"github.com/boxtax/boxtax/internal/workload"
 )
 
@@ -42,14 +43,8 @@ func TestParseWireLevel(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.in, func(t *testing.T) {
 			l, err := ParseWireLevel(c.in)
-			if c.err != "" {
-				if err == nil || !strings.Contains(err.Error(), c.err) {
-					t.Fatalf("error %v, want %q", err, c.err)
-				}
+			if errtest.Want(t, err, c.err) {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			if l.String() != c.want || l.Netns != c.netns || l.Proxy != c.proxy || l.RateBitsPerS != c.rate {
 				t.Errorf("got %+v (%s)", l, l)

@@ -72,6 +72,15 @@ func (d *Decl) value(name string, shown any, desc string) (Params, bool) {
 	return Params{name: shown}, true
 }
 
+// declare declares a parameter that get reads: its entry in the list,
+// its default shown as shown, and its value set into dst.
+func declare[T any](d *Decl, dst *T, name string, shown any, desc string, get func(p Params, name string) (T, error)) {
+	if p, ok := d.value(name, shown, desc); ok {
+		v, err := get(p, name)
+		set(d, dst, v, err)
+	}
+}
+
 // set stores v in dst, or collects err.
 func set[T any](d *Decl, dst *T, v T, err error) {
 	if err != nil {
@@ -83,70 +92,49 @@ func set[T any](d *Decl, dst *T, v T, err error) {
 
 // Int declares a whole-number parameter.
 func (d *Decl) Int(dst *int, name string, def int, desc string) {
-	if p, ok := d.value(name, def, desc); ok {
-		v, err := p.Int(name)
-		set(d, dst, v, err)
-	}
+	declare(d, dst, name, def, desc, Params.Int)
 }
 
 // Float declares a number parameter.
 func (d *Decl) Float(dst *float64, name string, def float64, desc string) {
-	if p, ok := d.value(name, shownNumber(def), desc); ok {
-		v, err := p.Float(name)
-		set(d, dst, v, err)
-	}
+	declare(d, dst, name, shownNumber(def), desc, Params.Float)
 }
 
 // String declares a string parameter.
 func (d *Decl) String(dst *string, name, def, desc string) {
-	if p, ok := d.value(name, def, desc); ok {
-		v, err := p.String(name)
-		set(d, dst, v, err)
-	}
+	declare(d, dst, name, def, desc, Params.String)
 }
 
 // Bool declares a true-or-false parameter.
 func (d *Decl) Bool(dst *bool, name string, def bool, desc string) {
-	if p, ok := d.value(name, def, desc); ok {
-		v, err := p.Bool(name)
-		set(d, dst, v, err)
-	}
+	declare(d, dst, name, def, desc, Params.Bool)
 }
 
 // Duration declares a duration parameter ("5s", or a number of seconds);
 // its default is listed as a duration string such as "3s" or "10m".
 func (d *Decl) Duration(dst *time.Duration, name string, def time.Duration, desc string) {
-	if p, ok := d.value(name, FormatDuration(def), desc); ok {
-		v, err := p.Duration(name)
-		set(d, dst, v, err)
-	}
+	declare(d, dst, name, FormatDuration(def), desc, Params.Duration)
 }
 
 // Bytes declares a size parameter (a number of bytes, or "64MiB", "50MB");
 // its default is listed with the largest unit that divides it, e.g. "64MiB".
 func (d *Decl) Bytes(dst *int64, name string, def int64, desc string) {
-	if p, ok := d.value(name, FormatBytes(def), desc); ok {
-		v, err := p.Bytes(name)
-		set(d, dst, v, err)
-	}
+	declare(d, dst, name, FormatBytes(def), desc, Params.Bytes)
 }
 
 // ByteCount declares a small size parameter (a payload) listed as a plain
 // number of bytes, 36 rather than "36"; it takes a unit too ("1KiB").
 func (d *Decl) ByteCount(dst *int, name string, def int, desc string) {
-	if p, ok := d.value(name, def, desc); ok {
+	declare(d, dst, name, def, desc, func(p Params, name string) (int, error) {
 		v, err := p.Bytes(name)
-		set(d, dst, int(v), err)
-	}
+		return int(v), err
+	})
 }
 
 // BitRate declares a rate in bits per second ("90mbit", "1.5G"); its
 // default is listed as written.
 func (d *Decl) BitRate(dst *float64, name, def, desc string) {
-	if p, ok := d.value(name, def, desc); ok {
-		v, err := p.BitRate(name)
-		set(d, dst, v, err)
-	}
+	declare(d, dst, name, def, desc, Params.BitRate)
 }
 
 // Func declares a parameter of a form of its own (a list, a mapping, a

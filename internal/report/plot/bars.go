@@ -30,9 +30,7 @@ type BarSeries struct {
 func (b Bars) SVG() string {
 	const height = 340.0
 	var c canvas
-	c.open("bars", height, b.Title, b.Desc, fmt.Sprintf(` data-bars="%d"`, b.count()))
-	c.heading(b.Title)
-	top := 30 + c.legend(legendOf(b.Series, "box"), 40) + 10
+	top := c.begin("bars", height, b.Title, b.Desc, fmt.Sprintf(` data-bars="%d"`, b.count()), legendOf(b.Series, "box"))
 	groupW := (Width - 64 - 12) / math.Max(float64(len(b.Groups)), 1)
 	left, right, bottom := 64.0, float64(Width-12), labelsBottom(height, b.Groups, groupW)
 	lo, hi := 0.0, 0.0

@@ -43,9 +43,7 @@ func (b Boxes) SVG() string {
 			}
 		}
 	}
-	c.open("boxes", height, b.Title, b.Desc, fmt.Sprintf(` data-boxes="%d"`, count))
-	c.heading(b.Title)
-	top := 30 + c.legend(legendOf(b.Series, "box"), 40) + 10
+	top := c.begin("boxes", height, b.Title, b.Desc, fmt.Sprintf(` data-boxes="%d"`, count), legendOf(b.Series, "box"))
 	left, right := 64.0, float64(Width-12)
 	groupW := (right - left) / math.Max(float64(len(b.Groups)), 1)
 	bottom := labelsBottom(height, b.Groups, groupW)

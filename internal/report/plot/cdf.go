@@ -30,9 +30,7 @@ type CDFSeries struct {
 func (d CDF) SVG() string {
 	const height = 340.0
 	var c canvas
-	c.open("cdf", height, d.Title, d.Desc, fmt.Sprintf(` data-lines="%d"`, len(d.Series)))
-	c.heading(d.Title)
-	top := 30 + c.legend(legendOf(d.Series, "line"), 40) + 10
+	top := c.begin("cdf", height, d.Title, d.Desc, fmt.Sprintf(` data-lines="%d"`, len(d.Series)), legendOf(d.Series, "line"))
 	left, right, bottom := 64.0, float64(Width-28), height-46
 	xlo, xhi := math.Inf(1), math.Inf(-1)
 	for _, s := range d.Series {

@@ -36,9 +36,7 @@ func (l Lines) SVG() string {
 	for _, s := range l.Series {
 		points += len(s.X)
 	}
-	c.open("lines", height, l.Title, l.Desc, fmt.Sprintf(` data-lines="%d" data-points="%d"`, len(l.Series), points))
-	c.heading(l.Title)
-	top := 30 + c.legend(legendOf(l.Series, "line"), 40) + 10
+	top := c.begin("lines", height, l.Title, l.Desc, fmt.Sprintf(` data-lines="%d" data-points="%d"`, len(l.Series), points), legendOf(l.Series, "line"))
 	left, right, bottom := 64.0, float64(Width-16), height-46
 
 	xs := map[float64]bool{}

@@ -91,6 +91,14 @@ func (c *canvas) heading(title string) {
 	c.text(8, 18, "start", title, ` font-size="14" font-weight="600"`)
 }
 
+// begin opens a chart of series (open), writes its title and the legend of
+// its series under it, and returns where the plot area starts.
+func (c *canvas) begin(kind string, height float64, title, desc, attrs string, legend []legendItem) (top float64) {
+	c.open(kind, height, title, desc, attrs)
+	c.heading(title)
+	return 30 + c.legend(legend, 40) + 10
+}
+
 // textWidth estimates the width of s at the given font size.
 func textWidth(s string, size float64) float64 {
 	return float64(len([]rune(s))) * size * 0.58

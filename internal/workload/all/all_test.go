@@ -120,10 +120,7 @@ func TestRunEmitsEveryMetricOnce(t *testing.T) {
 			if !ok {
 				t.Fatalf("no tiny parameters for %s: add them to tinyParams", info.Name)
 			}
-			p, err := workload.Check(info, tiny)
-			if err != nil {
-				t.Fatal(err)
-			}
+			p := workloadtest.Check(t, info, tiny)
 			var r workloadtest.Recorder
 			if err := workload.Run(context.Background(), w, p, workload.Env{ScratchDir: t.TempDir()}, &r); err != nil {
 				t.Fatalf("Run: %v", err)

@@ -2,7 +2,6 @@ package command
 
 import (
 	"context"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
@@ -119,30 +118,20 @@ func TestExtractValue(t *testing.T) {
 	}
 }
 
-// prepare is workload.Prepare for cmd, failing the test on an error.
-func prepare(t *testing.T, p workload.Params) workload.Params {
-	t.Helper()
-	out, _, err := workload.Prepare(Cmd{}, p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
-
 func run(t *testing.T, p workload.Params) (*workloadtest.Recorder, error) {
 	t.Helper()
 	var rec workloadtest.Recorder
-	err := workload.Run(context.Background(), Cmd{}, prepare(t, p), workload.Env{ScratchDir: t.TempDir()}, &rec)
+	err := workload.Run(context.Background(), Cmd{}, workloadtest.Prepare(t, Cmd{}, p), workload.Env{ScratchDir: t.TempDir()}, &rec)
 	return &rec, err
 }
 
 func TestNormalizeFindsTheProgram(t *testing.T) {
-	p := prepare(t, workload.Params{"cmd": "sh -c 'exit 0'", "files": []any{"."}})
+	p := workloadtest.Prepare(t, Cmd{}, workload.Params{"cmd": "sh -c 'exit 0'", "files": []any{"."}})
 	argv, _ := argvParam(p, "cmd")
 	if !filepath.IsAbs(argv[0]) || filepath.Base(argv[0]) != "sh" || argv[2] != "exit 0" {
 		t.Errorf("normalized cmd %q", argv)
 	}
-	again := prepare(t, p)
+	again := workloadtest.Prepare(t, Cmd{}, p)
 	if !reflect.DeepEqual(again, p) {
 		t.Errorf("Normalize is not idempotent: %v then %v", p, again)
 	}
@@ -171,11 +160,11 @@ func TestCheckHost(t *testing.T) {
 		"no such file":    {"cmd": "true", "files": []any{"/nonexistent/boxtax"}},
 		"no such file or": {"cmd": "/nonexistent/boxtax-program"},
 	} {
-		if err := workload.CheckHost(Cmd{}, prepare(t, p)); err == nil || !strings.Contains(err.Error(), why) {
+		if err := workload.CheckHost(Cmd{}, workloadtest.Prepare(t, Cmd{}, p)); err == nil || !strings.Contains(err.Error(), why) {
 			t.Errorf("%v: %v, want %q", p, err, why)
 		}
 	}
-	if err := workload.CheckHost(Cmd{}, prepare(t, workload.Params{"cmd": "/nonexistent/boxtax-program", "image": "my-app:1"})); err != nil {
+	if err := workload.CheckHost(Cmd{}, workloadtest.Prepare(t, Cmd{}, workload.Params{"cmd": "/nonexistent/boxtax-program", "image": "my-app:1"})); err != nil {
 		t.Errorf("the image's program is not the host's to have: %v", err)
 	}
 }
@@ -258,7 +247,7 @@ func TestCtlCancelStopsTheProgram(t *testing.T) {
 	time.AfterFunc(300*time.Millisecond, cancel)
 	start := time.Now()
 	var rec workloadtest.Recorder
-	err := workload.Run(ctx, Cmd{}, prepare(t, workload.Params{"cmd": "sleep 30"}), workload.Env{ScratchDir: t.TempDir()}, &rec)
+	err := workload.Run(ctx, Cmd{}, workloadtest.Prepare(t, Cmd{}, workload.Params{"cmd": "sleep 30"}), workload.Env{ScratchDir: t.TempDir()}, &rec)
 	if err == nil || time.Since(start) > 6*time.Second {
 		t.Errorf("cancel: %v after %v", err, time.Since(start))
 	}
@@ -273,11 +262,11 @@ func TestMetricsFor(t *testing.T) {
 		}
 		return out
 	}
-	p := prepare(t, workload.Params{"cmd": "true"})
+	p := workloadtest.Prepare(t, Cmd{}, workload.Params{"cmd": "true"})
 	if got := names(Cmd{}.MetricsFor(p)); !reflect.DeepEqual(got, []string{"wall_s", "user_s", "sys_s", "maxrss_mib"}) {
 		t.Errorf("plain command: primary metrics %v", got)
 	}
-	p = prepare(t, workload.Params{"cmd": "true", "metrics": []any{"fps=([0-9]+)"}})
+	p = workloadtest.Prepare(t, Cmd{}, workload.Params{"cmd": "true", "metrics": []any{"fps=([0-9]+)"}})
 	if got := names(Cmd{}.MetricsFor(p)); !reflect.DeepEqual(got, []string{"wall_s", "fps"}) {
 		t.Errorf("with a figure: primary metrics %v", got)
 	}
@@ -331,10 +320,8 @@ func TestAdaptersReadTheRealTools(t *testing.T) {
 func TestScriptsBringTheirInterpreter(t *testing.T) {
 	dir := t.TempDir()
 	script := filepath.Join(dir, "app.sh")
-	if err := os.WriteFile(script, []byte("#!/bin/sh\necho 3 frames\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	req := workloadtest.Requirements(t, Cmd{}, prepare(t, workload.Params{"cmd": script + " --once"}))
+	testenv.WriteFile(t, script, []byte("#!/bin/sh\necho 3 frames\n"), 0o755)
+	req := workloadtest.Requirements(t, Cmd{}, workloadtest.Prepare(t, Cmd{}, workload.Params{"cmd": script + " --once"}))
 	if !reflect.DeepEqual(req.HostPrograms, []string{"/bin/sh"}) || !reflect.DeepEqual(req.HostFiles, []string{script}) {
 		t.Errorf("a #!/bin/sh script: %+v", req)
 	}
@@ -345,12 +332,12 @@ func TestScriptsBringTheirInterpreter(t *testing.T) {
 }
 
 func TestCyclictestAsksForWhatItNeeds(t *testing.T) {
-	p := prepare(t, workload.Params{"cmd": "/bin/true -m -p 80", "parse": "cyclictest"})
+	p := workloadtest.Prepare(t, Cmd{}, workload.Params{"cmd": "/bin/true -m -p 80", "parse": "cyclictest"})
 	req := workloadtest.Requirements(t, Cmd{}, p)
 	if !reflect.DeepEqual(req.CapAdd, []string{"IPC_LOCK", "SYS_NICE"}) || req.CPURealtimeRuntimeUs == 0 {
 		t.Errorf("requirements %+v", req)
 	}
-	p = prepare(t, workload.Params{"cmd": "/bin/true -q", "parse": "cyclictest"})
+	p = workloadtest.Prepare(t, Cmd{}, workload.Params{"cmd": "/bin/true -q", "parse": "cyclictest"})
 	if req := workloadtest.Requirements(t, Cmd{}, p); len(req.CapAdd) != 0 {
 		t.Errorf("no priority, no locking: %+v", req)
 	}

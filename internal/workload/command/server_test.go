@@ -2,11 +2,11 @@ package command
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/boxtax/boxtax/internal/testenv"
 	"github.com/boxtax/boxtax/internal/workload"
 	"github.com/boxtax/boxtax/internal/workload/workloadtest"
 )
@@ -45,10 +45,7 @@ func TestServerParams(t *testing.T) {
 
 func runServer(t *testing.T, p workload.Params) (*workloadtest.Recorder, error) {
 	t.Helper()
-	prepared, _, err := workload.Prepare(Server{}, p)
-	if err != nil {
-		t.Fatal(err)
-	}
+	prepared := workloadtest.Prepare(t, Server{}, p)
 	var rec workloadtest.Recorder
 	return &rec, workload.Run(context.Background(), Server{}, prepared, workload.Env{ScratchDir: t.TempDir()}, &rec)
 }
@@ -84,9 +81,7 @@ func TestServerAndClientForReal(t *testing.T) {
 	webClient := func(t *testing.T, client string) *workloadtest.Recorder {
 		requireTool(t, "python3", "python3")
 		dir := t.TempDir()
-		if err := os.WriteFile(filepath.Join(dir, "index.html"), []byte("<p>boxtax</p>\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		testenv.WriteFile(t, filepath.Join(dir, "index.html"), []byte("<p>boxtax</p>\n"), 0o644)
 		p := workload.Params{"client": client, "server": "python3 -m http.server {port} --bind {host} --directory " + dir}
 		rec, err := runServer(t, p)
 		if err != nil {

@@ -112,10 +112,7 @@ func TestLinpackParams(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p, err := workload.Check(Linpack{}.Info(), tt.params)
-			if err != nil {
-				t.Fatal(err)
-			}
+			p := workloadtest.Check(t, Linpack{}.Info(), tt.params)
 			workloadtest.CheckErr(t, workload.Validate(Linpack{}, p), tt.wantErr)
 		})
 	}

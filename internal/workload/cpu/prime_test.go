@@ -49,10 +49,7 @@ func TestPrimeParams(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p, err := workload.Check(Prime{}.Info(), tt.params)
-			if err != nil {
-				t.Fatal(err)
-			}
+			p := workloadtest.Check(t, Prime{}.Info(), tt.params)
 			workloadtest.CheckErr(t, workload.Validate(Prime{}, p), tt.wantErr)
 			if tt.wantErr != "" {
 				workloadtest.CheckErr(t, workload.Run(context.Background(), Prime{}, p, workload.Env{}, &workloadtest.Recorder{}), tt.wantErr)

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"unsafe"
 
+	"github.com/boxtax/boxtax/internal/testenv"
 	"github.com/boxtax/boxtax/internal/workload"
 	"github.com/boxtax/boxtax/internal/workload/workloadtest"
 )
@@ -41,10 +42,7 @@ func TestSizes(t *testing.T) {
 
 func TestDefaultsValid(t *testing.T) {
 	for _, w := range []workload.Workload{Seq{}, Rand{}} {
-		p, err := workload.Check(w.Info(), nil)
-		if err != nil {
-			t.Fatal(err)
-		}
+		p := workloadtest.Check(t, w.Info(), nil)
 		if err := workload.Validate(w, p); err != nil {
 			t.Errorf("%s: defaults rejected: %v", w.Info().Name, err)
 		}
@@ -86,15 +84,10 @@ func TestRunBothWays(t *testing.T) {
 			t.Run(name, func(t *testing.T) {
 				tryDirect = direct
 				dropCachesPath = filepath.Join(t.TempDir(), "drop_caches") // never the real one
-				if err := os.WriteFile(dropCachesPath, nil, 0o600); err != nil {
-					t.Fatal(err)
-				}
+				testenv.WriteFile(t, dropCachesPath, nil, 0o600)
 				defer func() { tryDirect, dropCachesPath = true, "/proc/sys/vm/drop_caches" }()
 				dir := t.TempDir()
-				p, err := workload.Check(tt.w.Info(), tt.params)
-				if err != nil {
-					t.Fatal(err)
-				}
+				p := workloadtest.Check(t, tt.w.Info(), tt.params)
 				var r workloadtest.Recorder
 				if err := workload.Run(context.Background(), tt.w, p, workload.Env{ScratchDir: dir}, &r); err != nil {
 					t.Fatal(err)
@@ -137,10 +130,7 @@ func TestRunErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
-			p, err := workload.Check(tt.w.Info(), tt.params)
-			if err != nil {
-				t.Fatal(err)
-			}
+			p := workloadtest.Check(t, tt.w.Info(), tt.params)
 			workloadtest.CheckErr(t, workload.Run(tt.ctx, tt.w, p, workload.Env{ScratchDir: dir}, &workloadtest.Recorder{}), tt.wantErr)
 			assertEmpty(t, dir)
 		})

@@ -10,33 +10,20 @@ import (
 )
 
 func TestIOZoneParams(t *testing.T) {
-	tests := []struct {
-		name    string
-		params  workload.Params
-		wantErr string
-	}{
-		{"seed 004", workload.Params{"threads": 4, "file_size": "100MiB", "record_size": "32KiB"}, ""},
-		{"no threads", workload.Params{"threads": 0}, "threads"},
-		{"odd record", workload.Params{"record_size": 1000}, "record_size"},
-		{"direct needs pages", workload.Params{"record_size": "2KiB", "file_size": "4KiB", "direct": true}, "multiple of 4096"},
-		{"file not whole records", workload.Params{"file_size": "33KiB"}, "file_size"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			_, _, err := workload.Prepare(IOZone{}, tt.params)
-			workloadtest.CheckErr(t, err, tt.wantErr)
-		})
-	}
+	workloadtest.CheckParams(t, IOZone{}, []workloadtest.ParamCase{
+		{Name: "seed 004", Params: workload.Params{"threads": 4, "file_size": "100MiB", "record_size": "32KiB"}},
+		{Name: "no threads", Params: workload.Params{"threads": 0}, WantErr: "threads"},
+		{Name: "odd record", Params: workload.Params{"record_size": 1000}, WantErr: "record_size"},
+		{Name: "direct needs pages", Params: workload.Params{"record_size": "2KiB", "file_size": "4KiB", "direct": true}, WantErr: "multiple of 4096"},
+		{Name: "file not whole records", Params: workload.Params{"file_size": "33KiB"}, WantErr: "file_size"},
+	})
 }
 
 // TestIOZoneRunsEveryPhase runs the real workload on small files in a
 // temporary directory: four phases, each a positive aggregate rate.
 func TestIOZoneRunsEveryPhase(t *testing.T) {
 	for _, fsync := range []bool{false, true} {
-		p, _, err := workload.Prepare(IOZone{}, workload.Params{"threads": 3, "file_size": "2MiB", "record_size": "32KiB", "fsync": fsync})
-		if err != nil {
-			t.Fatal(err)
-		}
+		p := workloadtest.Prepare(t, IOZone{}, workload.Params{"threads": 3, "file_size": "2MiB", "record_size": "32KiB", "fsync": fsync})
 		dir := t.TempDir()
 		var rec workloadtest.Recorder
 		if err := workload.Run(context.Background(), IOZone{}, p, workload.Env{ScratchDir: dir}, &rec); err != nil {

@@ -98,16 +98,21 @@ func (c *randConfig) Run(ctx context.Context, env workload.Env, e workload.Emitt
 	if err != nil {
 		return err
 	}
-	e.Note("read_cache", method)
-	e.Note("reads", strconv.FormatInt(reads, 10))
-	e.Sample("read_iops", float64(reads)/readTime.Seconds())
+	emitPhase(e, "read", reads, readTime, method)
 
 	writes, writeTime, method, err := ph.writes(ctx)
 	if err != nil {
 		return err
 	}
-	e.Note("write_cache", method)
-	e.Note("writes", strconv.FormatInt(writes, 10))
-	e.Sample("write_iops", float64(writes)/writeTime.Seconds())
+	emitPhase(e, "write", writes, writeTime, method)
 	return nil
+}
+
+// emitPhase records a phase of op ("read", "write"): how the page cache
+// was handled (note op_cache), its operations (note ops) and their rate
+// (op_iops).
+func emitPhase(e workload.Emitter, op string, n int64, d time.Duration, cache string) {
+	e.Note(op+"_cache", cache)
+	e.Note(op+"s", strconv.FormatInt(n, 10))
+	e.Sample(op+"_iops", float64(n)/d.Seconds())
 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/boxtax/boxtax/internal/testenv"
 )
 
 // waitBody waits until the agent's body satisfies ok, at most 5 s.
@@ -46,17 +48,13 @@ func startAgent(t *testing.T, description string, period time.Duration) (*agent,
 // when it changes, as a sensor file in /sys does.
 func TestFileAgentReadsTheFile(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "temp")
-	if err := os.WriteFile(path, []byte("42123\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testenv.WriteFile(t, path, []byte("42123\n"), 0o644)
 	a, stop := startAgent(t, "file:"+path, 10*time.Millisecond)
 	defer stop()
 	if got := string(a.latest()); got != `{"bn":"iam/","e":[{"n":"value","v":42123}]}` {
 		t.Errorf("body %s", got)
 	}
-	if err := os.WriteFile(path, []byte("43500\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testenv.WriteFile(t, path, []byte("43500\n"), 0o644)
 	waitBody(t, a, func(b string) bool { return strings.Contains(b, `"v":43500`) })
 	// A file that went away: the reading fails, the last body stays.
 	os.Remove(path)

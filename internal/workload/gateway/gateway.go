@@ -27,14 +27,10 @@ func (Gateway) Info() workload.Info {
 		Metrics: []workload.Metric{
 			{Name: "requests_per_s", Unit: "requests/s", Label: "req/s", HigherIsBetter: true,
 				Description: "requests answered with a whole 2xx response, over all clients, divided by the load's wall time (ab's and wrk's requests per second)"},
-			{Name: "latency_mean_ms", Unit: "ms", Label: "lat mean ms",
-				Description: "mean time from starting a request (connecting, without keep-alive) to its whole response, of the requests that succeeded (ab's time per request)"},
-			{Name: "latency_p50_ms", Unit: "ms", Label: "lat p50 ms",
-				Description: "median request latency"},
-			{Name: "latency_p90_ms", Unit: "ms", Label: "lat p90 ms",
-				Description: "90th percentile of the request latency"},
-			{Name: "latency_p99_ms", Unit: "ms", Label: "lat p99 ms",
-				Description: "99th percentile of the request latency"},
+			requestLatency.Mean("mean time from starting a request (connecting, without keep-alive) to its whole response, of the requests that succeeded (ab's time per request)"),
+			requestLatency.Percentile(50),
+			requestLatency.Percentile(90),
+			requestLatency.Percentile(99),
 			{Name: "errors", Unit: "requests", Label: "errors", Aggregate: workload.AggregateSum, Secondary: true,
 				Description: "failed requests: connection refused or not made, reset or closed before the whole response, timed out, or answered with a status other than 2xx"},
 			{Name: "error_rate_pct", Unit: "%", Label: "errors %", Absolute: true,
@@ -42,6 +38,9 @@ func (Gateway) Info() workload.Info {
 		},
 	}
 }
+
+// requestLatency is the time from starting a request to its whole response.
+var requestLatency = workload.Distribution{Name: "latency", Label: "lat", Unit: "ms", Of: "request latency"}
 
 // config is the parsed parameters.
 type config struct {

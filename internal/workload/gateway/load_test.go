@@ -18,15 +18,6 @@ import (
 	"github.com/boxtax/boxtax/internal/workload/workloadtest"
 )
 
-func prepare(t *testing.T, p workload.Params) workload.Params {
-	t.Helper()
-	m, _, err := workload.Prepare(Gateway{}, p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
-}
-
 // TestGatewayUnderLoad runs both sides in this process: every request is
 // answered with the 52-byte body, and keep-alive decides how many
 // connections are opened, as the gateway counts them too.
@@ -34,7 +25,7 @@ func TestGatewayUnderLoad(t *testing.T) {
 	for _, keepAlive := range []bool{true, false} {
 		t.Run(fmt.Sprintf("keepalive=%v", keepAlive), func(t *testing.T) {
 			var r workloadtest.Recorder
-			p := prepare(t, workload.Params{"clients": 4, "requests": 400, "duration": "20s", "keepalive": keepAlive})
+			p := workloadtest.Prepare(t, Gateway{}, workload.Params{"clients": 4, "requests": 400, "duration": "20s", "keepalive": keepAlive})
 			if err := workload.Run(t.Context(), Gateway{}, p, workload.Env{}, &r); err != nil {
 				t.Fatal(err)
 			}
@@ -67,7 +58,7 @@ func TestGatewayUnderLoad(t *testing.T) {
 // duration and the requests per second are the requests over it.
 func TestGatewayForDuration(t *testing.T) {
 	var r workloadtest.Recorder
-	p := prepare(t, workload.Params{"clients": 3, "duration": "300ms", "keepalive": true})
+	p := workloadtest.Prepare(t, Gateway{}, workload.Params{"clients": 3, "duration": "300ms", "keepalive": true})
 	start := time.Now()
 	if err := workload.Run(t.Context(), Gateway{}, p, workload.Env{}, &r); err != nil {
 		t.Fatal(err)
@@ -141,9 +132,7 @@ http {
 }
 `, dir, n.log, addr, ReadingPath, ContentType, nginxBody, keepaliveRequests)
 	cf := filepath.Join(dir, "nginx.conf")
-	if err := os.WriteFile(cf, []byte(conf), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testenv.WriteFile(t, cf, []byte(conf), 0o644)
 	n.cmd = exec.Command(bin, "-p", dir, "-c", cf, "-e", "stderr")
 	var stderr strings.Builder
 	n.cmd.Stderr = &stderr

@@ -13,7 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/boxtax/boxtax/internal/store"
 	"github.com/boxtax/boxtax/internal/testenv"
 	"github.com/boxtax/boxtax/internal/workload"
 	"github.com/boxtax/boxtax/internal/workload/workloadtest"
@@ -65,7 +64,7 @@ func TestGatewayProcessKilledMidRun(t *testing.T) {
 			cmd, addr := startGatewayProcess(t)
 			time.AfterFunc(700*time.Millisecond, func() { cmd.Process.Kill() })
 			var r workloadtest.Recorder
-			p := prepare(t, workload.Params{"clients": 8, "duration": "2s", "timeout": "500ms", "keepalive": keepAlive})
+			p := workloadtest.Prepare(t, Gateway{}, workload.Params{"clients": 8, "duration": "2s", "timeout": "500ms", "keepalive": keepAlive})
 			sides := workloadtest.Sides(t, Gateway{}, p)
 			start := time.Now()
 			err := sides.Client(t.Context(), addr, &r)
@@ -113,9 +112,7 @@ factors:
   - name: keepalive
     levels: [false, true]
 `
-	if err := os.WriteFile(filepath.Join(dir, "gw.yaml"), []byte(study), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testenv.WriteFile(t, filepath.Join(dir, "gw.yaml"), []byte(study), 0o644)
 	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Minute)
 	defer cancel()
 	run := exec.CommandContext(ctx, testenv.BoxtaxBinary(t), "run", "gw.yaml", "--settle", "0", "--monitor-interval", "0", "--seed", "5")
@@ -173,9 +170,7 @@ workloads:
   - name: http.gateway
     params: {duration: 500ms, clients: 2, keepalive: true, agent: "command:/usr/bin/date +%s", period: 100ms}
 `
-	if err := os.WriteFile(filepath.Join(dir, "cmd.yaml"), []byte(study), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testenv.WriteFile(t, filepath.Join(dir, "cmd.yaml"), []byte(study), 0o644)
 	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Minute)
 	defer cancel()
 	run := exec.CommandContext(ctx, testenv.BoxtaxBinary(t), "run", "cmd.yaml", "--settle", "0", "--monitor-interval", "0")
@@ -183,19 +178,7 @@ workloads:
 	if out, err := run.CombinedOutput(); err != nil {
 		t.Fatalf("boxtax run: %v\n%s", err, out)
 	}
-	db, err := store.Open(ctx, filepath.Join(dir, "boxtax.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	st, err := db.LatestStudy(ctx, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	runs, err := db.Runs(ctx, st.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, runs, _ := testenv.Stored(t, filepath.Join(dir, "boxtax.db"))
 	if len(runs) != 3 {
 		t.Fatalf("%d runs", len(runs))
 	}

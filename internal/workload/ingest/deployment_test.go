@@ -195,7 +195,7 @@ func TestFaultsAreCountedAndTheRunEnds(t *testing.T) {
 			}
 			defer func() { deployed = nil }()
 			var r workloadtest.Recorder
-			p := params(t, workload.Params{"duration": "2s", "devices": 30, "nodes": 2})
+			p := workloadtest.Prepare(t, Ingest{}, workload.Params{"duration": "2s", "devices": 30, "nodes": 2})
 			start := time.Now()
 			if err := workload.Run(context.Background(), Ingest{}, p, workload.Env{}, &r); err != nil {
 				t.Fatal(err)
@@ -239,7 +239,7 @@ func TestFaultsAreCountedAndTheRunEnds(t *testing.T) {
 
 func TestSinkMeasuresTheDevicesAlone(t *testing.T) {
 	var r workloadtest.Recorder
-	p := params(t, workload.Params{"duration": "500ms", "devices": 20, "target": "sink"})
+	p := workloadtest.Prepare(t, Ingest{}, workload.Params{"duration": "500ms", "devices": 20, "target": "sink"})
 	if err := workload.Run(context.Background(), Ingest{}, p, workload.Env{}, &r); err != nil {
 		t.Fatal(err)
 	}

@@ -47,21 +47,21 @@ func (Ingest) Info() workload.Info {
 				Description: "acknowledged messages divided by the measured time"},
 			{Name: "error_pct", Unit: "%", Label: "errors %",
 				Description: "failed messages (an error status, or no answer: refused, reset) of all messages sent in the measured time, in percent (the seed's Fig. 5)"},
-			{Name: "node_q1_us", Unit: "us", Label: "node Q1 us",
-				Description: "first quartile of the processing time inside the nodes, request read to reply written, over every acknowledged message (the seed's Tables 1-3)"},
-			{Name: "node_median_us", Unit: "us", Label: "node median us",
-				Description: "median processing time inside the nodes"},
-			{Name: "node_q3_us", Unit: "us", Label: "node Q3 us",
-				Description: "third quartile of the processing time inside the nodes"},
-			{Name: "rr_q1_ms", Unit: "ms", Label: "request-response Q1 ms",
-				Description: "first quartile of the time from sending a message to reading its acknowledgement, at the device (the seed's Tables 4-6)"},
-			{Name: "rr_median_ms", Unit: "ms", Label: "request-response median ms",
-				Description: "median request-response time at the device"},
-			{Name: "rr_q3_ms", Unit: "ms", Label: "request-response Q3 ms",
-				Description: "third quartile of the request-response time at the device"},
+			nodeTime.Stat("q1", "Q1", "first quartile of the processing time inside the nodes, request read to reply written, over every acknowledged message (the seed's Tables 1-3)"),
+			nodeTime.Median(),
+			nodeTime.Q3(),
+			deviceRR.Stat("q1", "Q1", "first quartile of the time from sending a message to reading its acknowledgement, at the device (the seed's Tables 4-6)"),
+			deviceRR.Median(),
+			deviceRR.Q3(),
 		},
 	}
 }
+
+// nodeTime is the processing time inside the nodes, request read to reply written.
+var nodeTime = workload.Distribution{Name: "node", Label: "node", Unit: "us", Of: "processing time inside the nodes"}
+
+// deviceRR is the request-response time at the device.
+var deviceRR = workload.Distribution{Name: "rr", Label: "request-response", Unit: "ms", Of: "request-response time at the device"}
 
 // config is the parsed parameters.
 type config struct {

@@ -20,19 +20,10 @@ func requirePrograms(t *testing.T, paths ...string) {
 	}
 }
 
-func params(t *testing.T, p workload.Params) workload.Params {
-	t.Helper()
-	out, _, err := workload.Prepare(Ingest{}, p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
-
 func TestRunReportsEveryMetric(t *testing.T) {
 	requirePrograms(t, redisServer, nginxBin)
 	var r workloadtest.Recorder
-	p := params(t, workload.Params{"duration": "1s", "devices": 50, "nodes": 2})
+	p := workloadtest.Prepare(t, Ingest{}, workload.Params{"duration": "1s", "devices": 50, "nodes": 2})
 	if err := workload.Run(context.Background(), Ingest{}, p, workload.Env{}, &r); err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +49,7 @@ func TestOneCPUMakesAffinityMoot(t *testing.T) {
 	}
 	defer cpuset.PinProcess(before)
 	var r workloadtest.Recorder
-	p := params(t, workload.Params{"duration": "200ms", "devices": 5, "nodes": 2})
+	p := workloadtest.Prepare(t, Ingest{}, workload.Params{"duration": "200ms", "devices": 5, "nodes": 2})
 	if err := workload.Run(context.Background(), Ingest{}, p, workload.Env{}, &r); err != nil {
 		t.Fatal(err)
 	}

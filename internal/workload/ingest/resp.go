@@ -105,12 +105,9 @@ func (r *redisConn) reply() (any, error) {
 		}
 		return n, nil
 	case '$':
-		n, err := strconv.Atoi(string(body))
-		if err != nil {
-			return nil, fmt.Errorf("redis: bad bulk length %q", line)
-		}
-		if n < 0 {
-			return nil, nil
+		n, err := replyLength("bulk", line)
+		if err != nil || n < 0 {
+			return nil, err
 		}
 		b := make([]byte, n+2)
 		if _, err := io.ReadFull(r.r, b); err != nil {
@@ -118,12 +115,9 @@ func (r *redisConn) reply() (any, error) {
 		}
 		return string(b[:n]), nil
 	case '*':
-		n, err := strconv.Atoi(string(body))
-		if err != nil {
-			return nil, fmt.Errorf("redis: bad array length %q", line)
-		}
-		if n < 0 {
-			return nil, nil
+		n, err := replyLength("array", line)
+		if err != nil || n < 0 {
+			return nil, err
 		}
 		out := make([]any, n)
 		for i := range out {
@@ -134,6 +128,16 @@ func (r *redisConn) reply() (any, error) {
 		return out, nil
 	}
 	return nil, fmt.Errorf("redis: unknown reply type %q", line)
+}
+
+// replyLength is the length a bulk string's or an array's reply line
+// gives (what: "bulk", "array"); -1 is a null reply.
+func replyLength(what string, line []byte) (int, error) {
+	n, err := strconv.Atoi(string(line[1:]))
+	if err != nil {
+		return 0, fmt.Errorf("redis: bad %s length %q", what, line)
+	}
+	return n, nil
 }
 
 // line reads one CRLF-terminated line without its CRLF. The slice is valid

@@ -30,11 +30,8 @@ func TestCPUParams(t *testing.T) {
 		{params: workload.Params{"duration": "-1s"}, wantErr: "duration"},
 	}
 	for _, tt := range tests {
-		p, err := workload.Check(CPU{}.Info(), tt.params)
-		if err != nil {
-			t.Fatal(err)
-		}
-		err = workload.Validate(CPU{}, p)
+		p := workloadtest.Check(t, CPU{}.Info(), tt.params)
+		err := workload.Validate(CPU{}, p)
 		if (tt.wantErr == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), tt.wantErr)) {
 			t.Errorf("%v: error %v, want %q", tt.params, err, tt.wantErr)
 		}

@@ -129,12 +129,7 @@ func (s *brokerSession) serve() {
 				return
 			}
 			s.broker.route(pub)
-			switch pub.qos {
-			case 1:
-				out = appendAck(out, typePuback, pub.id)
-			case 2:
-				out = appendAck(out, typePubrec, pub.id)
-			}
+			out = appendPublishAck(out, pub)
 		case typePubrel:
 			id, err := ackID(p)
 			if err != nil {

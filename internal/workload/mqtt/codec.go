@@ -150,6 +150,18 @@ func appendAck(b []byte, kind byte, id uint16) []byte {
 	return append(b, h, 2, byte(id>>8), byte(id))
 }
 
+// appendPublishAck appends the receiver's answer to pub: PUBACK at QoS 1,
+// PUBREC at QoS 2, nothing at QoS 0.
+func appendPublishAck(b []byte, pub publish) []byte {
+	switch pub.qos {
+	case 1:
+		return appendAck(b, typePuback, pub.id)
+	case 2:
+		return appendAck(b, typePubrec, pub.id)
+	}
+	return b
+}
+
 // publishHeaderLen is the length of a PUBLISH packet's bytes before its
 // payload, for a topic of topicLen bytes and a payload of n bytes.
 func publishHeaderLen(topicLen int, qos byte, n int) int {

@@ -3,14 +3,12 @@ package mqtt
 import (
 	"bytes"
 	"context"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/boxtax/boxtax/internal/store"
 	"github.com/boxtax/boxtax/internal/testenv"
 )
 
@@ -51,9 +49,7 @@ factors:
   - name: clients
     levels: [1, 3]
 `
-	if err := os.WriteFile(studyFile, []byte(spec), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testenv.WriteFile(t, studyFile, []byte(spec), 0o644)
 	db := filepath.Join(dir, "boxtax.db")
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
@@ -75,23 +71,7 @@ factors:
 		}
 	}
 
-	st, err := store.Open(ctx, db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	study, err := st.LatestStudy(ctx, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	runs, err := st.Runs(ctx, study.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	samples, err := st.Samples(ctx, study.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, runs, samples := testenv.Stored(t, db)
 	rate := map[int64]float64{}
 	for _, s := range samples {
 		if s.Metric == "msgs_per_s" && s.Instance == 0 {

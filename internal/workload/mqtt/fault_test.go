@@ -69,10 +69,7 @@ type brokerFault struct {
 // after the given time and runs the client to its end.
 func runSignallingBroker(t *testing.T, params workload.Params, after time.Duration, sig syscall.Signal) brokerFault {
 	t.Helper()
-	p, _, err := workload.Prepare(Pub{}, params)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := workloadtest.Prepare(t, Pub{}, params)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	t.Cleanup(cancel)
 	addr, notes, served := serveInBackground(t, ctx, p)

@@ -75,10 +75,7 @@ func TestBadParameters(t *testing.T) {
 // TestManyClientsThroughThePoller runs more one-at-a-time clients than
 // get a thread each.
 func TestManyClientsThroughThePoller(t *testing.T) {
-	p, _, err := workload.Prepare(Pub{}, workload.Params{"broker": "embedded", "clients": 300, "duration": "300ms"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := workloadtest.Prepare(t, Pub{}, workload.Params{"broker": "embedded", "clients": 300, "duration": "300ms"})
 	r := &workloadtest.Recorder{}
 	if err := workload.Run(context.Background(), Pub{}, p, workload.Env{}, r); err != nil {
 		t.Fatal(err)

@@ -68,12 +68,7 @@ func (s *subscriber) run() {
 				s.e2e.record(time.Since(s.base).Nanoseconds() - sent)
 			}
 			s.received.Add(1)
-			switch pub.qos {
-			case 1:
-				ack = appendAck(ack, typePuback, pub.id)
-			case 2:
-				ack = appendAck(ack, typePubrec, pub.id)
-			}
+			ack = appendPublishAck(ack, pub)
 		case typePubrel:
 			id, err := ackID(p)
 			if err != nil {

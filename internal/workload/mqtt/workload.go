@@ -37,26 +37,31 @@ func (Pub) Info() workload.Info {
 				Description: "acknowledged messages of all clients divided by the wall time from the first publish to the last acknowledgement (QoS 0: to the answer of a ping after the last publish)"},
 			{Name: "client_msgs_per_s", Unit: "msg/s", Label: "msg/s per client", HigherIsBetter: true, Secondary: true, Aggregate: workload.AggregateMean,
 				Description: "mean over clients of each client's acknowledged messages over its own first publish to last acknowledgement: the seed's throughput"},
-			{Name: "ack_mean_ms", Unit: "ms", Label: "ack mean ms",
-				Description: "mean time from a publish being written to its acknowledgement (PUBACK at QoS 1, PUBCOMP at QoS 2): the seed's latency"},
-			{Name: "ack_std_ms", Unit: "ms", Label: "ack std ms", Secondary: true,
-				Description: "sample standard deviation of the publish-to-acknowledgement time"},
-			{Name: "ack_p50_ms", Unit: "ms", Label: "ack p50 ms", Secondary: true,
-				Description: "median publish-to-acknowledgement time"},
-			{Name: "ack_p99_ms", Unit: "ms", Label: "ack p99 ms",
-				Description: "99th percentile of the publish-to-acknowledgement time"},
-			{Name: "e2e_mean_ms", Unit: "ms", Label: "e2e mean ms",
-				Description: "mean time from a publish being written to a subscriber reading it (only with subscribers)"},
-			{Name: "e2e_p50_ms", Unit: "ms", Label: "e2e p50 ms", Secondary: true,
-				Description: "median publish-to-subscriber time (only with subscribers)"},
-			{Name: "e2e_p99_ms", Unit: "ms", Label: "e2e p99 ms", Secondary: true,
-				Description: "99th percentile of the publish-to-subscriber time (only with subscribers)"},
+			ackTime.Mean("mean time from a publish being written to its acknowledgement (PUBACK at QoS 1, PUBCOMP at QoS 2): the seed's latency"),
+			secondary(ackTime.Std()),
+			secondary(ackTime.Percentile(50)),
+			ackTime.Percentile(99),
+			e2eTime.Mean("mean time from a publish being written to a subscriber reading it (only with subscribers)"),
+			secondary(e2eTime.Percentile(50)),
+			secondary(e2eTime.Percentile(99)),
 			{Name: "errors", Unit: "msg", Label: "errors", Secondary: true, Aggregate: workload.AggregateSum,
 				Description: "messages not acknowledged: in flight when a connection failed or unanswered 5 s after the last publish, plus one per failed connection attempt"},
 			{Name: "error_pct", Unit: "%", Label: "error %",
 				Description: "errors as a percentage of all message attempts (acknowledged plus errors)"},
 		},
 	}
+}
+
+// ackTime is the time from a publish to its acknowledgement.
+var ackTime = workload.Distribution{Name: "ack", Label: "ack", Unit: "ms", Of: "publish-to-acknowledgement time"}
+
+// e2eTime is the time from a publish to a subscriber reading it.
+var e2eTime = workload.Distribution{Name: "e2e", Label: "e2e", Unit: "ms", Of: "publish-to-subscriber time (only with subscribers)"}
+
+// secondary is m kept out of the overhead table.
+func secondary(m workload.Metric) workload.Metric {
+	m.Secondary = true
+	return m
 }
 
 // config is mqtt.pub's parameters, checked.

@@ -35,15 +35,15 @@ func (RR) Info() workload.Info {
 		Metrics: []workload.Metric{
 			{Name: "transactions_per_s", Unit: "transactions/s", Label: "trans/s", HigherIsBetter: true,
 				Description: "completed request-response transactions divided by the client's wall time (netperf's transaction rate)"},
-			{Name: "rtt_mean_us", Unit: "us", Label: "RTT mean us",
-				Description: "mean round-trip time of a transaction, from sending the request to receiving the whole response, in microseconds"},
-			{Name: "rtt_p50_us", Unit: "us", Label: "RTT p50 us",
-				Description: "median round-trip time in microseconds"},
-			{Name: "rtt_p99_us", Unit: "us", Label: "RTT p99 us",
-				Description: "99th percentile of the round-trip time in microseconds"},
+			roundTrip.Mean("mean round-trip time of a transaction, from sending the request to receiving the whole response, in microseconds"),
+			roundTrip.Percentile(50),
+			roundTrip.Percentile(99),
 		},
 	}
 }
+
+// roundTrip is a transaction's round-trip time.
+var roundTrip = workload.Distribution{Name: "rtt", Label: "RTT", Unit: "us", Of: "round-trip time in microseconds"}
 
 // Protocols implements workload.Sides: the control connection is TCP.
 func (c *rrConfig) Protocols() []string {

@@ -111,22 +111,12 @@ func TestParams(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tests := []struct {
-		name    string
-		params  workload.Params
-		wantErr string
-	}{
-		{"lower-case class", workload.Params{"class": "s"}, ""},
-		{"class A, 4 threads", workload.Params{"class": "A", "threads": 4}, ""},
-		{"class B not built", workload.Params{"class": "B"}, "valid classes: S, W, A"},
-		{"negative threads", workload.Params{"threads": -1}, "threads"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			_, _, err := workload.Prepare(w, tt.params)
-			workloadtest.CheckErr(t, err, tt.wantErr)
-		})
-	}
+	workloadtest.CheckParams(t, w, []workloadtest.ParamCase{
+		{Name: "lower-case class", Params: workload.Params{"class": "s"}},
+		{Name: "class A, 4 threads", Params: workload.Params{"class": "A", "threads": 4}},
+		{Name: "class B not built", Params: workload.Params{"class": "B"}, WantErr: "valid classes: S, W, A"},
+		{Name: "negative threads", Params: workload.Params{"threads": -1}, WantErr: "threads"},
+	})
 }
 
 // TestWorkloadRunEmits runs npb.is class S through the workload interface.

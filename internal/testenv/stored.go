@@ -1,0 +1,34 @@
+package testenv
+
+import (
+	"context"
+	"testing"
+
+	"github.com/boxtax/boxtax/internal/store"
+)
+
+// Stored is the latest study in the store file at path, as a test that ran
+// the real boxtax binary reads it back: the study, its runs and its
+// samples. The test fails when the file cannot be read.
+func Stored(tb testing.TB, path string) (store.Study, []store.Run, []store.Sample) {
+	tb.Helper()
+	ctx := context.Background()
+	db, err := store.OpenReadOnly(ctx, path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer db.Close()
+	st, err := db.LatestStudy(ctx, false)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	runs, err := db.Runs(ctx, st.ID)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	samples, err := db.Samples(ctx, st.ID)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return st, runs, samples
+}
