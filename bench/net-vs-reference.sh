@@ -92,16 +92,25 @@ for r in $(seq "$ROUNDS"); do
 done
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.3f", a / b}'; }
+# paired A B: the median of the rounds' own ratios (A's value over B's in
+# the same round). The tools alternate, so each round's pair met the same
+# host; unpinned, where the scheduler puts client and server on one CPU in
+# some rounds and on two in others (round trips of ~32 or ~38 us here), this
+# ratio is not moved by a round whose placement differed from its
+# neighbours', as the ratio of the two medians is.
+paired() { paste -d' ' "$work/$1" "$work/$2" | awk '{print $1 / $2}' > "$work/pair"; median pair; }
 echo
-printf '%-28s %14s %14s %8s %s\n' "measure (median)" "boxtax" "reference" "ratio" "goal"
+printf '%-28s %14s %14s %8s %8s %s\n' "measure (median)" "boxtax" "reference" "ratio" "paired" "goal"
 t_b=$(median tcp.boxtax) t_r=$(median tcp.iperf3)
-printf '%-28s %14.0f %14.0f %8s %s\n' "net.tcp Mbit/s vs iperf3" "$t_b" "$t_r" "$(ratio "$t_b" "$t_r")" ">= 0.95"
+printf '%-28s %14.0f %14.0f %8s %8.3f %s\n' "net.tcp Mbit/s vs iperf3" "$t_b" "$t_r" "$(ratio "$t_b" "$t_r")" "$(paired tcp.boxtax tcp.iperf3)" ">= 0.95"
 for proto in tcp udp; do
   for stat in mean p50; do
     b=$(median "rr_$proto.boxtax_$stat") r=$(median "rr_$proto.ref_$stat")
-    printf '%-28s %14.2f %14.2f %8s %s\n' "net.rr $proto RTT $stat us" "$b" "$r" "$(ratio "$b" "$r")" "0.90-1.10"
+    printf '%-28s %14.2f %14.2f %8s %8.3f %s\n' "net.rr $proto RTT $stat us" "$b" "$r" "$(ratio "$b" "$r")" \
+      "$(paired "rr_$proto.boxtax_$stat" "rr_$proto.ref_$stat")" "0.90-1.10"
   done
 done
+echo "ratio: of the medians; paired: the median of each round's ratio"
 echo
 echo "per transaction, server and client together (median over rounds; C: 1 context switch a side):"
 for proto in tcp udp; do
@@ -116,5 +125,7 @@ echo
 echo "all rounds (boxtax | reference):"
 paste -d' ' "$work/tcp.boxtax" "$work/tcp.iperf3" | awk '{printf "  tcp Mbit/s   %10.0f | %10.0f\n", $1, $2}'
 for proto in tcp udp; do
-  paste -d' ' "$work/rr_$proto.boxtax_mean" "$work/rr_$proto.ref_mean" | awk -v p="$proto" '{printf "  rr %s mean us %8.2f | %8.2f\n", p, $1, $2}'
+  for stat in mean p50; do
+    paste -d' ' "$work/rr_$proto.boxtax_$stat" "$work/rr_$proto.ref_$stat" | awk -v p="$proto" -v s="$stat" '{printf "  rr %s %-4s us %8.2f | %8.2f\n", p, s, $1, $2}'
+  done
 done
