@@ -111,13 +111,20 @@ type socketConn interface {
 // P (GOMAXPROCS=1), where a quiet side waiting would hold the P the other
 // side needs to answer.
 func roundTripSocket(ctx context.Context, conn socketConn) (*sockfd.Socket, error) {
-	sock, err := sockfd.Blocking(conn)
+	sock, err := blockingSocket(conn, ctx.Value(inProcessKey{}) == nil || runtime.GOMAXPROCS(0) >= 2)
 	if err != nil {
 		return nil, err
 	}
 	conn.Close()
-	if ctx.Value(inProcessKey{}) != nil && runtime.GOMAXPROCS(0) < 2 {
-		return sock, nil
+	return sock, nil
+}
+
+// blockingSocket takes over conn's socket for blocking calls (see
+// sockfd.Blocking), quiet when asked.
+func blockingSocket(conn syscall.Conn, quiet bool) (*sockfd.Socket, error) {
+	sock, err := sockfd.Blocking(conn)
+	if err != nil || !quiet {
+		return sock, err
 	}
 	if err := sock.Quiet(); err != nil {
 		sock.Close()

@@ -217,18 +217,7 @@ func setWindow(conns []*net.TCPConn, window int) {
 // Ps than streams, or both sides in this process (Run), a quiet stream
 // waiting would hold a P another stream or the other side needs.
 func streamSocket(ctx context.Context, c *net.TCPConn, streams int) (*sockfd.Socket, error) {
-	sock, err := sockfd.Blocking(c)
-	if err != nil {
-		return nil, err
-	}
-	if ctx.Value(inProcessKey{}) != nil || streams > runtime.GOMAXPROCS(0) {
-		return sock, nil
-	}
-	if err := sock.Quiet(); err != nil {
-		sock.Close()
-		return nil, err
-	}
-	return sock, nil
+	return blockingSocket(c, ctx.Value(inProcessKey{}) == nil && streams <= runtime.GOMAXPROCS(0))
 }
 
 // sendAll writes on every connection at once for d, then closes their
