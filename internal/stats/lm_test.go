@@ -134,63 +134,56 @@ func TestLinearModelsAgainstR(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if len(got) != len(rows) {
-					t.Fatalf("%s: %d terms, R has %d", test, len(got), len(rows))
-				}
-				for i, w := range rows {
-					g := got[i]
-					if g.Term != w.Term {
-						t.Errorf("%s row %d is %s, R's %s", test, i, g.Term, w.Term)
-					}
-					what := test + " " + w.Term + " "
-					check(t, what+"df", g.DF, w.DF)
-					check(t, what+"stat", g.Stat, w.Stat)
-					check(t, what+"approx F", g.ApproxF, w.ApproxF)
-					check(t, what+"num df", g.NumDF, w.NumDF)
-					check(t, what+"den df", g.DenDF, w.DenDF)
-					check(t, what+"p", g.P, w.P)
-				}
+				matchRows(t, check, test, got, rows, func(g ManovaRow, w manovaExpected) (string, string, []rowNumber) {
+					return g.Term, w.Term, []rowNumber{{"df", g.DF, w.DF}, {"stat", g.Stat, w.Stat}, {"approx F", g.ApproxF, w.ApproxF},
+						{"num df", g.NumDF, w.NumDF}, {"den df", g.DenDF, w.DenDF}, {"p", g.P, w.P}}
+				})
 			}
 			for r, resp := range c.Responses {
-				rows := c.Anova[resp]
-				got := m.Anova(r)
-				if len(got) != len(rows) {
-					t.Fatalf("anova %s: %d rows, R has %d", resp, len(got), len(rows))
-				}
-				for i, w := range rows {
-					g := got[i]
-					if g.Term != w.Term {
-						t.Errorf("anova %s row %d is %s, R's %s", resp, i, g.Term, w.Term)
+				matchRows(t, check, "anova "+resp, m.Anova(r), c.Anova[resp], func(g AnovaRow, w anovaExpected) (string, string, []rowNumber) {
+					return g.Term, w.Term, []rowNumber{{"df", g.DF, w.DF}, {"sum sq", g.SumSq, w.SumSq}, {"mean sq", g.MeanSq, w.MeanSq},
+						{"F", g.F, w.F}, {"p", g.P, w.P}}
+				})
+				matchRows(t, check, "coef "+resp, m.Coefficients(r), c.Coefficients[resp], func(g Coefficient, w coefExpected) (string, string, []rowNumber) {
+					if w.Estimate == nil {
+						return g.Name, w.Name, []rowNumber{{"estimate", g.Estimate, w.Estimate}}
 					}
-					what := "anova " + resp + " " + w.Term + " "
-					check(t, what+"df", g.DF, w.DF)
-					check(t, what+"sum sq", g.SumSq, w.SumSq)
-					check(t, what+"mean sq", g.MeanSq, w.MeanSq)
-					check(t, what+"F", g.F, w.F)
-					check(t, what+"p", g.P, w.P)
-				}
-				coefs := m.Coefficients(r)
-				wc := c.Coefficients[resp]
-				if len(coefs) != len(wc) {
-					t.Fatalf("coefficients %s: %d, R has %d", resp, len(coefs), len(wc))
-				}
-				for i, w := range wc {
-					g := coefs[i]
-					if g.Name != w.Name {
-						t.Errorf("coefficient %d of %s is %s, R's %s", i, resp, g.Name, w.Name)
-					}
-					what := "coef " + resp + " " + w.Name + " "
-					check(t, what+"estimate", g.Estimate, w.Estimate)
-					if w.Estimate != nil {
-						check(t, what+"std error", g.StdError, w.StdError)
-						check(t, what+"t", g.T, w.T)
-						check(t, what+"p", g.P, w.P)
-					}
-				}
+					return g.Name, w.Name, []rowNumber{{"estimate", g.Estimate, w.Estimate}, {"std error", g.StdError, w.StdError},
+						{"t", g.T, w.T}, {"p", g.P, w.P}}
+				})
 			}
 		})
 	}
 	t.Logf("checked %d models against %s; worst relative errors: %v", len(want.Cases), want.RVersion, worst)
+}
+
+// rowNumber is one number of a table's row: its name, the model's value
+// and R's (nil for NA).
+type rowNumber struct {
+	name string
+	got  float64
+	want *float64
+}
+
+// matchRows compares one of the model's tables with R's: it fails the test
+// unless got has as many rows as want, reports each row whose term (or
+// coefficient name) is not R's, and checks each number that row gives,
+// named by the table, R's name for the row and the number's name.
+func matchRows[G, W any](t *testing.T, check func(t *testing.T, what string, got float64, want *float64), table string, got []G, want []W,
+	row func(G, W) (gotName, wantName string, numbers []rowNumber)) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("%s: %d rows, R has %d", table, len(got), len(want))
+	}
+	for i, w := range want {
+		gotName, wantName, numbers := row(got[i], w)
+		if gotName != wantName {
+			t.Errorf("%s row %d is %s, R's %s", table, i, gotName, wantName)
+		}
+		for _, n := range numbers {
+			check(t, table+" "+wantName+" "+n.name, n.got, n.want)
+		}
+	}
 }
 
 // loadCells reads a CSV as R's read.csv(stringsAsFactors = TRUE) would: the
