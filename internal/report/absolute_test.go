@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/boxtax/boxtax/internal/store"
+	"github.com/boxtax/boxtax/internal/testenv"
 	"github.com/boxtax/boxtax/internal/workload"
 )
 
@@ -27,17 +28,7 @@ func (fakeStart) Run(context.Context, workload.Env, workload.Emitter) error {
 func init() { workload.Register(fakeStart{}) }
 
 func TestAbsoluteMetricsAreNotShownAsDeviations(t *testing.T) {
-	var runs []store.Run
-	var samples []store.Sample
-	for i, v := range []float64{1, 1.1, 0.9, 300, 310, 290} {
-		env := "native"
-		if i >= 3 {
-			env = "docker-bridge"
-		}
-		runs = append(runs, store.Run{ID: int64(i + 1), Seq: i, CellKey: "test.start|env=" + env, Workload: "test.start", Env: env,
-			Levels: map[string]string{"env": env}, Status: store.RunOK})
-		samples = append(samples, store.Sample{RunID: int64(i + 1), Metric: "start_ms", Value: v, Unit: "ms"})
-	}
+	runs, samples := testenv.NativeAndBridgeRuns("test.start", "start_ms", "ms", 1, 1.1, 0.9, 300, 310, 290)
 	r := Build(store.Study{ID: 1, Name: "start"}, Layout{Baseline: "native", Envs: []string{"native", "docker-bridge"}}, runs, samples)
 	for _, format := range []string{"html", "markdown", "latex", "table"} {
 		var buf bytes.Buffer

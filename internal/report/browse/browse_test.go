@@ -12,6 +12,7 @@ import (
 
 	"github.com/boxtax/boxtax/internal/store"
 	"github.com/boxtax/boxtax/internal/study"
+	"github.com/boxtax/boxtax/internal/testenv"
 )
 
 // fakeSource holds two small studies, one of them with a hostile name.
@@ -28,17 +29,11 @@ func (fakeSource) Open(_ context.Context, id int64) (*study.Stored, error) {
 	if id < 1 || id > int64(len(studies)) {
 		return nil, fmt.Errorf("study %d: %w", id, store.ErrNotFound)
 	}
-	var runs []store.Run
-	var samples []store.Sample
-	for i, v := range []float64{100, 101, 99, 90, 91, 89} {
-		env := "native"
-		if i >= 3 {
-			env = "docker-bridge"
-		}
-		runs = append(runs, store.Run{ID: int64(i + 1), Seq: i, CellKey: "w.x|env=" + env, Workload: "w.x", Env: env,
-			Levels: map[string]string{"env": env}, Status: store.RunOK})
-		samples = append(samples, store.Sample{RunID: int64(i + 1), Metric: "ops_per_s", Value: v * float64(id), Unit: "ops/s"})
+	var values []float64
+	for _, v := range []float64{100, 101, 99, 90, 91, 89} {
+		values = append(values, v*float64(id))
 	}
+	runs, samples := testenv.NativeAndBridgeRuns("w.x", "ops_per_s", "ops/s", values...)
 	spec := &study.Spec{Baseline: "native", Envs: []study.Named{{Name: "native"}, {Name: "docker-bridge"}}}
 	return &study.Stored{Study: studies[id-1], Spec: spec, Runs: runs, Samples: samples}, nil
 }
