@@ -12,21 +12,14 @@ import (
 	"unicode/utf8"
 
 	"github.com/boxtax/boxtax/internal/store"
+	"github.com/boxtax/boxtax/internal/testenv"
 	"github.com/boxtax/boxtax/internal/workload"
 )
 
 func TestListFormatJSON(t *testing.T) {
 	dir := t.TempDir()
-	ctx := context.Background()
 	db := filepath.Join(dir, "s.db")
-	s, err := store.Open(ctx, db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s.CreateStudy(ctx, &store.Study{Name: "stored-one", SpecYAML: "name: stored-one\n"}, nil); err != nil {
-		t.Fatal(err)
-	}
-	s.Close()
+	testenv.CreateStudy(t, db, &store.Study{Name: "stored-one", SpecYAML: "name: stored-one\n"}, nil)
 
 	res := runIn(t, dir, "list", "workloads", "--format", "json")
 	var infos []workload.Info
@@ -161,14 +154,7 @@ func TestBoxtaxDBIsEveryDBFlagsDefault(t *testing.T) {
 	if _, err := os.Stat(fromEnv); err != nil {
 		t.Errorf("run did not open $BOXTAX_DB: %v", err)
 	}
-	s, err := store.Open(context.Background(), fromEnv)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s.CreateStudy(context.Background(), &store.Study{Name: "in-env-db", SpecYAML: "name: in-env-db\n"}, nil); err != nil {
-		t.Fatal(err)
-	}
-	s.Close()
+	testenv.CreateStudy(t, fromEnv, &store.Study{Name: "in-env-db", SpecYAML: "name: in-env-db\n"}, nil)
 	if res := runIn(t, dir, "list", "studies"); res.code != ExitOK || !strings.Contains(res.stdout, "STORED IN "+fromEnv) || !strings.Contains(res.stdout, "in-env-db") {
 		t.Errorf("list studies does not show $BOXTAX_DB's study: exit %d\n%s%s", res.code, res.stdout, res.stderr)
 	}

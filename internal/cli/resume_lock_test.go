@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/boxtax/boxtax/internal/store"
+	"github.com/boxtax/boxtax/internal/testenv"
 )
 
 // TestResumeRefusesAStudyBeingRun: issue 15 item 4, `run --resume` while
@@ -15,17 +16,9 @@ import (
 func TestResumeRefusesAStudyBeingRun(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "boxtax.db")
-	ctx := context.Background()
-	db, err := store.Open(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
 	st := &store.Study{Name: "busy", Seed: 1, HostJSON: "{}", SpecYAML: "name: busy\nenvs: [native]\nworkloads: [sys.idle]\n"}
 	runs := []store.Run{{Seq: 0, CellKey: "sys.idle|env=native", Workload: "sys.idle", Env: "native", Levels: map[string]string{"env": "native"}, Params: map[string]any{}}}
-	if err := db.CreateStudy(ctx, st, runs); err != nil {
-		t.Fatal(err)
-	}
-	db.Close()
+	testenv.CreateStudy(t, path, st, runs)
 	// The first runner holds the study, as `boxtax run` does while it runs.
 	release, err := store.LockStudy(path, st.ID)
 	if err != nil {
@@ -36,7 +29,8 @@ func TestResumeRefusesAStudyBeingRun(t *testing.T) {
 	if res.code == ExitOK || !strings.Contains(res.stderr, "being run by another boxtax process") {
 		t.Fatalf("exit %d, stderr %q; want a refusal", res.code, res.stderr)
 	}
-	db, err = store.Open(ctx, path)
+	ctx := context.Background()
+	db, err := store.Open(ctx, path)
 	if err != nil {
 		t.Fatal(err)
 	}

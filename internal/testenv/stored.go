@@ -32,3 +32,20 @@ func Stored(tb testing.TB, path string) (store.Study, []store.Run, []store.Sampl
 	}
 	return st, runs, samples
 }
+
+// CreateStudy writes study st with its runs into the store file at path
+// (created if missing) and closes the file, as `boxtax run` leaves a study
+// it has planned; st.ID is set. The test fails when the file cannot be
+// written.
+func CreateStudy(tb testing.TB, path string, st *store.Study, runs []store.Run) {
+	tb.Helper()
+	ctx := context.Background()
+	db, err := store.Open(ctx, path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer db.Close()
+	if err := db.CreateStudy(ctx, st, runs); err != nil {
+		tb.Fatal(err)
+	}
+}
