@@ -33,6 +33,20 @@ func requireEnvironment(t *testing.T, name, what string) {
 	}
 }
 
+// commandLines runs a host tool (ip, iptables) and returns the lines it
+// printed that keep accepts, each behind label; a tool that is missing or
+// fails gives what it printed, usually nothing.
+func commandLines(label string, keep func(line string) bool, name string, args ...string) []string {
+	printed, _ := exec.Command(name, args...).CombinedOutput()
+	var lines []string
+	for _, l := range strings.Split(string(printed), "\n") {
+		if keep(l) {
+			lines = append(lines, label+l)
+		}
+	}
+	return lines
+}
+
 // containersOf lists the containers a boxtax controller (host/pid) started.
 func containersOf(t *testing.T, c *docker.Client, pid int) []docker.ContainerSummary {
 	t.Helper()

@@ -3,7 +3,6 @@ package cli
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -23,20 +22,14 @@ func lxcLeftovers(t *testing.T, pid int) []string {
 			out = append(out, "container "+e.Name())
 		}
 	}
-	links, _ := exec.Command("ip", "-o", "link").CombinedOutput()
-	for _, l := range strings.Split(string(links), "\n") {
-		if strings.Contains(l, fmt.Sprintf(": bxl%dv", pid)) || strings.Contains(l, fmt.Sprintf(": bxlxc%d:", pid)) || strings.Contains(l, fmt.Sprintf(": bxlxc%d@", pid)) {
-			out = append(out, "link "+l)
-		}
-	}
+	out = append(out, commandLines("link ", func(l string) bool {
+		return strings.Contains(l, fmt.Sprintf(": bxl%dv", pid)) || strings.Contains(l, fmt.Sprintf(": bxlxc%d:", pid)) || strings.Contains(l, fmt.Sprintf(": bxlxc%d@", pid))
+	}, "ip", "-o", "link")...)
 	for _, table := range []string{"nat", "filter"} {
-		rules, _ := exec.Command("iptables", "-w", "-t", table, "-S").CombinedOutput()
-		for _, l := range strings.Split(string(rules), "\n") {
-			if strings.Contains(l, fmt.Sprintf("boxtax-lxc:%d\"", pid)) || strings.Contains(l, fmt.Sprintf("boxtax-lxc:%d:", pid)) ||
-				strings.HasSuffix(l, fmt.Sprintf("boxtax-lxc:%d", pid)) || strings.Contains(l, fmt.Sprintf("boxtax-lxc:%d ", pid)) {
-				out = append(out, table+" rule "+l)
-			}
-		}
+		out = append(out, commandLines(table+" rule ", func(l string) bool {
+			return strings.Contains(l, fmt.Sprintf("boxtax-lxc:%d\"", pid)) || strings.Contains(l, fmt.Sprintf("boxtax-lxc:%d:", pid)) ||
+				strings.HasSuffix(l, fmt.Sprintf("boxtax-lxc:%d", pid)) || strings.Contains(l, fmt.Sprintf("boxtax-lxc:%d ", pid))
+		}, "iptables", "-w", "-t", table, "-S")...)
 	}
 	_ = filepath.WalkDir("/sys/fs/cgroup", func(p string, d os.DirEntry, err error) error {
 		if err != nil || !d.IsDir() {

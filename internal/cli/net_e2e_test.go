@@ -17,26 +17,11 @@ import (
 // addresses of its wires.
 func leftovers(t *testing.T, pid int) []string {
 	t.Helper()
-	var out []string
-	ns, _ := exec.Command("ip", "netns", "list").CombinedOutput()
-	for _, l := range strings.Split(string(ns), "\n") {
-		if strings.HasPrefix(l, fmt.Sprintf("boxtax-%d-", pid)) {
-			out = append(out, "namespace "+l)
-		}
-	}
-	links, _ := exec.Command("ip", "-o", "link").CombinedOutput()
-	for _, l := range strings.Split(string(links), "\n") {
-		if strings.Contains(l, fmt.Sprintf(": bx%dh", pid)) {
-			out = append(out, "link "+l)
-		}
-	}
+	out := commandLines("namespace ", func(l string) bool { return strings.HasPrefix(l, fmt.Sprintf("boxtax-%d-", pid)) }, "ip", "netns", "list")
+	out = append(out, commandLines("link ", func(l string) bool { return strings.Contains(l, fmt.Sprintf(": bx%dh", pid)) }, "ip", "-o", "link")...)
 	for _, table := range []string{"nat", "filter"} {
-		rules, _ := exec.Command("iptables", "-t", table, "-S").CombinedOutput()
-		for _, l := range strings.Split(string(rules), "\n") {
-			if strings.Contains(l, "198.18.") || strings.Contains(l, "198.19.") {
-				out = append(out, table+" rule "+l)
-			}
-		}
+		out = append(out, commandLines(table+" rule ", func(l string) bool { return strings.Contains(l, "198.18.") || strings.Contains(l, "198.19.") },
+			"iptables", "-t", table, "-S")...)
 	}
 	return newSince(out)
 }
@@ -48,9 +33,8 @@ var preexisting = map[string]bool{}
 
 func init() {
 	for _, table := range []string{"nat", "filter"} {
-		rules, _ := exec.Command("iptables", "-t", table, "-S").CombinedOutput()
-		for _, l := range strings.Split(string(rules), "\n") {
-			preexisting[table+" rule "+l] = true
+		for _, rule := range commandLines(table+" rule ", func(string) bool { return true }, "iptables", "-t", table, "-S") {
+			preexisting[rule] = true
 		}
 	}
 }
