@@ -92,17 +92,7 @@ func TestCSVGolden(t *testing.T) {
 		if err := WriteText(&b, []*Result{r}); err != nil {
 			t.Fatal(err)
 		}
-		golden := filepath.Join("testdata", "thesis_like."+format+".golden")
-		if *update {
-			testenv.WriteFile(t, golden, b.Bytes(), 0o644)
-		}
-		want, err := os.ReadFile(golden)
-		if err != nil {
-			t.Fatalf("%v (create it with go test -update)", err)
-		}
-		if !bytes.Equal(b.Bytes(), want) {
-			t.Errorf("%s output differs from %s (go test -update rewrites it):\n%s", format, golden, b.String())
-		}
+		testenv.Golden(t, filepath.Join("testdata", "thesis_like."+format+".golden"), b.Bytes(), *update)
 	}
 }
 

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"flag"
 	"math"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -233,17 +232,7 @@ func checkGolden(t *testing.T, name string, write func(*bytes.Buffer) error) {
 	if err := write(&buf); err != nil {
 		t.Fatal(err)
 	}
-	golden := filepath.Join("testdata", name+".golden")
-	if *update {
-		testenv.WriteFile(t, golden, buf.Bytes(), 0o644)
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(buf.Bytes(), want) {
-		t.Errorf("output differs from %s (go test -update rewrites it):\n%s", golden, buf.String())
-	}
+	testenv.Golden(t, filepath.Join("testdata", name+".golden"), buf.Bytes(), *update)
 }
 
 func TestJSONFollowsSchemaV1(t *testing.T) {

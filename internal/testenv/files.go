@@ -1,6 +1,7 @@
 package testenv
 
 import (
+	"bytes"
 	"os"
 	"testing"
 )
@@ -11,5 +12,22 @@ func WriteFile(tb testing.TB, name string, data []byte, perm os.FileMode) {
 	tb.Helper()
 	if err := os.WriteFile(name, data, perm); err != nil {
 		tb.Fatal(err)
+	}
+}
+
+// Golden compares got with the golden file at path, after writing got
+// there when update is set (the test package's -update flag). The test
+// fails when the two differ, showing got, or when the file cannot be read.
+func Golden(tb testing.TB, path string, got []byte, update bool) {
+	tb.Helper()
+	if update {
+		WriteFile(tb, path, got, 0o644)
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		tb.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		tb.Errorf("output differs from %s (go test -update rewrites it):\n%s", path, got)
 	}
 }
