@@ -1,9 +1,7 @@
 package stats
 
 import (
-	"encoding/json"
 	"math"
-	"os"
 	"strings"
 	"testing"
 )
@@ -32,14 +30,8 @@ type edgesExpected struct {
 
 func readEdges(t *testing.T) edgesExpected {
 	t.Helper()
-	b, err := os.ReadFile("testdata/edges/expected.json")
-	if err != nil {
-		t.Fatalf("%v (regenerate with: Rscript testdata/edges/make_expected.R)", err)
-	}
 	var e edgesExpected
-	if err := json.Unmarshal(b, &e); err != nil {
-		t.Fatal(err)
-	}
+	readRExpected(t, "testdata/edges/expected.json", "Rscript testdata/edges/make_expected.R", &e)
 	return e
 }
 

@@ -67,16 +67,24 @@ var functionsUnderTest = map[string]func(args []float64, s [][]float64) float64{
 	},
 }
 
+// readRExpected decodes into v the values R computed, the JSON file at
+// path; the test stops if the file cannot be read, saying the command
+// that regenerates it, or cannot be decoded.
+func readRExpected(t *testing.T, path, regenerate string, v any) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("reading the values R computed: %v (regenerate with: %s)", err, regenerate)
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		t.Fatalf("parsing %s: %v", path, err)
+	}
+}
+
 // TestAgainstR compares every function with the values R computed.
 func TestAgainstR(t *testing.T) {
-	data, err := os.ReadFile("testdata/expected.json")
-	if err != nil {
-		t.Fatalf("reading expected values: %v (regenerate with Rscript testdata/make_expected.R > testdata/expected.json)", err)
-	}
 	var expected expectedFile
-	if err := json.Unmarshal(data, &expected); err != nil {
-		t.Fatalf("parsing testdata/expected.json: %v", err)
-	}
+	readRExpected(t, "testdata/expected.json", "Rscript testdata/make_expected.R > testdata/expected.json", &expected)
 	worst := map[string]float64{}
 	for _, c := range expected.Cases {
 		name := fmt.Sprintf("%s%v%v", c.Fn, c.Args, c.Samples)

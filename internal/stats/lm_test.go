@@ -90,14 +90,8 @@ func num(v any) *float64 {
 const lmTolerance = 1e-9
 
 func TestLinearModelsAgainstR(t *testing.T) {
-	data, err := os.ReadFile("testdata/lm/expected.json")
-	if err != nil {
-		t.Fatalf("%v (regenerate with: Rscript testdata/lm/make_expected.R)", err)
-	}
 	var want lmExpected
-	if err := json.Unmarshal(data, &want); err != nil {
-		t.Fatal(err)
-	}
+	readRExpected(t, "testdata/lm/expected.json", "Rscript testdata/lm/make_expected.R", &want)
 	worst := map[string]float64{}
 	check := func(t *testing.T, what string, got float64, want *float64) {
 		t.Helper()

@@ -1,9 +1,7 @@
 package stats
 
 import (
-	"encoding/json"
 	"math"
-	"os"
 	"strings"
 	"testing"
 )
@@ -13,10 +11,6 @@ import (
 // finds by root search on the t statistic of x - rho b, not by the closed
 // form (testdata/paired/make_expected.R).
 func TestPairedOverheadMatchesR(t *testing.T) {
-	b, err := os.ReadFile("testdata/paired/expected.json")
-	if err != nil {
-		t.Fatalf("%v (regenerate with: Rscript testdata/paired/make_expected.R)", err)
-	}
 	var doc struct {
 		Cases []struct {
 			Name        string
@@ -27,9 +21,7 @@ func TestPairedOverheadMatchesR(t *testing.T) {
 			P           float64
 		}
 	}
-	if err := json.Unmarshal(b, &doc); err != nil {
-		t.Fatal(err)
-	}
+	readRExpected(t, "testdata/paired/expected.json", "Rscript testdata/paired/make_expected.R", &doc)
 	for _, c := range doc.Cases {
 		t.Run(c.Name, func(t *testing.T) {
 			got := PairedOverhead(c.Baseline, c.X, 0.95)
