@@ -60,11 +60,7 @@ func TestMergeRenumbersAndIsIdempotent(t *testing.T) {
 	a.Close()
 	b, _ := newStudyDB(t, filepath.Join(dir, "b.db"), "pi4")
 	b.Close()
-	out, err := Open(ctx, filepath.Join(dir, "out.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer out.Close()
+	out := openForTest(t, Open, filepath.Join(dir, "out.db"))
 	for _, tc := range []struct {
 		name          string
 		input         string
@@ -130,11 +126,7 @@ func TestMergeUpdatesAStudyResumedSince(t *testing.T) {
 	dir := t.TempDir()
 	in, runs := newStudyDB(t, filepath.Join(dir, "pi.db"), "pi")
 	defer in.Close()
-	out, err := Open(ctx, filepath.Join(dir, "out.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer out.Close()
+	out := openForTest(t, Open, filepath.Join(dir, "out.db"))
 	if _, err := out.Merge(ctx, in.Path()); err != nil {
 		t.Fatal(err)
 	}
@@ -185,11 +177,7 @@ func TestOldDatabaseGetsTheSameUIDEitherWay(t *testing.T) {
 		}
 	}
 	raw.Close()
-	out, err := Open(ctx, filepath.Join(dir, "out.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer out.Close()
+	out := openForTest(t, Open, filepath.Join(dir, "out.db"))
 	res, err := out.Merge(ctx, old) // read as it is: the uid is derived
 	if err != nil || len(res.Added) != 1 {
 		t.Fatalf("merge of the old file: %+v %v", res, err)
@@ -238,11 +226,7 @@ func TestMergeRefusesWhatIsNotABoxtaxDatabase(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	out, err := Open(ctx, filepath.Join(dir, "out.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer out.Close()
+	out := openForTest(t, Open, filepath.Join(dir, "out.db"))
 	if _, err := out.Merge(ctx, filepath.Join(dir, "good.db")); err != nil {
 		t.Fatal(err)
 	}
@@ -300,11 +284,7 @@ func TestConcurrentMergesTakeTurns(t *testing.T) {
 	for err := range errs {
 		t.Error(err)
 	}
-	out, err := Open(ctx, outPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer out.Close()
+	out := openForTest(t, Open, outPath)
 	if n := count(t, out, "studies"); n != 4 {
 		t.Errorf("studies = %d, want 4", n)
 	}

@@ -15,11 +15,7 @@ import (
 func TestReadOnlyNeverWaitsForAWriter(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "t.db")
-	w, err := Open(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.Close()
+	w := openForTest(t, Open, path)
 	st := &Study{Name: "committed", SpecYAML: "name: committed\n", HostJSON: "{}"}
 	if err := w.CreateStudy(ctx, st, nil); err != nil {
 		t.Fatal(err)
@@ -33,11 +29,7 @@ func TestReadOnlyNeverWaitsForAWriter(t *testing.T) {
 		t.Fatal(err)
 	}
 	start := time.Now()
-	r, err := OpenReadOnly(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
+	r := openForTest(t, OpenReadOnly, path)
 	studies, err := r.Studies(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -66,11 +58,7 @@ func TestReadOnlyUpgradesAnOlderDatabaseItMayWrite(t *testing.T) {
 		t.Fatal(err)
 	}
 	w.Close()
-	r, err := OpenReadOnly(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
+	r := openForTest(t, OpenReadOnly, path)
 	var v int
 	if err := r.db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil || v != schemaVersion {
 		t.Errorf("user_version %d, %v; want %d", v, err, schemaVersion)

@@ -23,11 +23,7 @@ func oneHourAt100Hz() []Series {
 // (14.4 MB of float64) in one run's transaction, as the runner does.
 func BenchmarkFinishRunOneHourSeries(b *testing.B) {
 	ctx := context.Background()
-	s, err := Open(ctx, filepath.Join(b.TempDir(), "b.db"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer s.Close()
+	s := openForTest(b, Open, filepath.Join(b.TempDir(), "b.db"))
 	series := oneHourAt100Hz()
 	runs := make([]Run, b.N)
 	for i := range runs {
@@ -49,11 +45,7 @@ func BenchmarkFinishRunOneHourSeries(b *testing.B) {
 // BenchmarkReadOneHourSeries reads the five series of a one-hour run back.
 func BenchmarkReadOneHourSeries(b *testing.B) {
 	ctx := context.Background()
-	s, err := Open(ctx, filepath.Join(b.TempDir(), "b.db"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer s.Close()
+	s := openForTest(b, Open, filepath.Join(b.TempDir(), "b.db"))
 	runs := []Run{{CellKey: "rt", Workload: "rt.periodic", Env: "native", Levels: map[string]string{}, Params: map[string]any{}}}
 	if err := s.CreateStudy(ctx, &Study{Name: "b", SpecYAML: "name: b\n"}, runs); err != nil {
 		b.Fatal(err)

@@ -7,6 +7,19 @@ import (
 	"testing"
 )
 
+// openForTest opens the store file at path with open (Open or
+// OpenReadOnly) and closes it when the test ends; the test stops if the
+// file cannot be opened.
+func openForTest(tb testing.TB, open func(context.Context, string) (*Store, error), path string) *Store {
+	tb.Helper()
+	s, err := open(context.Background(), path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { s.Close() })
+	return s
+}
+
 func TestStudyRunsAndSamplesRoundTrip(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "t.db")
@@ -35,11 +48,7 @@ func TestStudyRunsAndSamplesRoundTrip(t *testing.T) {
 	s.Close()
 
 	// Reopen: everything committed is there.
-	s, err = Open(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s = openForTest(t, Open, path)
 	latest, err := s.LatestStudy(ctx, true)
 	if err != nil || latest.ID != st.ID || latest.Status != StudyRunning || latest.Seed != 7 {
 		t.Fatalf("latest unfinished: %+v %v", latest, err)
@@ -78,11 +87,7 @@ func TestOpenRejectsAFileThatIsNotADatabase(t *testing.T) {
 
 func TestSeriesRoundTripAcrossChunks(t *testing.T) {
 	ctx := context.Background()
-	s, err := Open(ctx, filepath.Join(t.TempDir(), "s.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := openForTest(t, Open, filepath.Join(t.TempDir(), "s.db"))
 	st := &Study{Name: "s", SpecYAML: "name: s\n"}
 	runs := []Run{{CellKey: "w", Workload: "w", Env: "native", Levels: map[string]string{}, Params: map[string]any{}}}
 	if err := s.CreateStudy(ctx, st, runs); err != nil {
@@ -130,11 +135,7 @@ func TestOpenUpgradesADatabaseWithoutInstanceColumns(t *testing.T) {
 		}
 	}
 	s.Close()
-	s, err = Open(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s = openForTest(t, Open, path)
 	smp, err := s.Samples(ctx, 1)
 	if err != nil || len(smp) != 1 || smp[0].Value != 2.5 || smp[0].Instance != 0 {
 		t.Fatalf("samples of an upgraded database: %+v %v", smp, err)
