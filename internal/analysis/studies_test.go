@@ -10,6 +10,7 @@ import (
 
 	"github.com/boxtax/boxtax/internal/store"
 	"github.com/boxtax/boxtax/internal/study"
+	"github.com/boxtax/boxtax/internal/testenv"
 	_ "github.com/boxtax/boxtax/internal/workload/rt" // rt.periodic's metrics
 )
 
@@ -46,11 +47,7 @@ func opened(t *testing.T, dbs ...*store.Store) []*study.Stored {
 func makeStudy(t *testing.T, path, hostJSON string, rt bool) *store.Store {
 	t.Helper()
 	ctx := context.Background()
-	db, err := store.Open(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
+	db := testenv.OpenStore(t, path)
 	var runs []store.Run
 	for rep := 0; rep < 2; rep++ {
 		for _, env := range []string{"native", "docker-host"} {

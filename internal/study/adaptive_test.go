@@ -10,6 +10,7 @@ import (
 
 	"github.com/boxtax/boxtax/internal/env"
 	"github.com/boxtax/boxtax/internal/store"
+	"github.com/boxtax/boxtax/internal/testenv"
 )
 
 // scriptedEnv is an environment whose "worker" prints a hello, one sample of
@@ -62,11 +63,7 @@ adaptive: {precision_pct: 2, max_repetitions: 5}
 func newAdaptiveStudy(t *testing.T) (*Runner, store.Study, []store.Run) {
 	t.Helper()
 	s := validSpec(t, "adaptive.yaml", adaptiveSpec)
-	db, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "a.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
+	db := testenv.OpenStore(t, filepath.Join(t.TempDir(), "a.db"))
 	runs, err := s.Plan(s.Seed)
 	if err != nil {
 		t.Fatal(err)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/boxtax/boxtax/internal/hostinfo"
 	"github.com/boxtax/boxtax/internal/store"
+	"github.com/boxtax/boxtax/internal/testenv"
 )
 
 func TestFillDefaultsChoosesTheBaseline(t *testing.T) {
@@ -39,11 +40,7 @@ func TestFillDefaultsChoosesTheBaseline(t *testing.T) {
 
 func TestStartOpenAndResume(t *testing.T) {
 	ctx := context.Background()
-	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "s.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := testenv.OpenStore(t, filepath.Join(t.TempDir(), "s.db"))
 	if _, _, err := Resume(ctx, db); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("resume of an empty database: %v, want store.ErrNotFound", err)
 	}
@@ -88,11 +85,7 @@ func TestStartOpenAndResume(t *testing.T) {
 
 func TestOpenKeepsAStudyWhoseSpecCannotBeRead(t *testing.T) {
 	ctx := context.Background()
-	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "s.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := testenv.OpenStore(t, filepath.Join(t.TempDir(), "s.db"))
 	st := &store.Study{Name: "old", SpecYAML: "name: [", HostJSON: `{"hostname":"box"}`}
 	if err := db.CreateStudy(ctx, st, []store.Run{{CellKey: "c", Workload: "test.a", Env: "native"}}); err != nil {
 		t.Fatal(err)

@@ -33,6 +33,18 @@ func Stored(tb testing.TB, path string) (store.Study, []store.Run, []store.Sampl
 	return st, runs, samples
 }
 
+// OpenStore opens the store file at path (created if missing) and closes
+// it when the test ends; the test stops if the file cannot be opened.
+func OpenStore(tb testing.TB, path string) *store.Store {
+	tb.Helper()
+	db, err := store.Open(context.Background(), path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { db.Close() })
+	return db
+}
+
 // CreateStudy writes study st with its runs into the store file at path
 // (created if missing) and closes the file, as `boxtax run` leaves a study
 // it has planned; st.ID is set. The test fails when the file cannot be
