@@ -17,11 +17,8 @@ func TestRunCmdNativeAndInDocker(t *testing.T) {
 	testenv.RequireDocker(t)
 	testenv.RequireTool(t, "sysbench", "sysbench")
 	dir := t.TempDir()
-	res := runIn(t, dir, "run", "--cmd", "sysbench cpu --time=1 run", "--metric", `evps:events/s=events per second:\s*([0-9.]+)`,
+	res := runOK(t, dir, "run", "--cmd", "sysbench cpu --time=1 run", "--metric", `evps:events/s=events per second:\s*([0-9.]+)`,
 		"--envs", "native,docker-bridge", "--reps", "2", "--warmup", "0", "--settle", "0", "--monitor-interval", "0")
-	if res.code != ExitOK {
-		t.Fatalf("exit %d\n%s\n%s", res.code, res.stdout, res.stderr)
-	}
 	for _, want := range []string{"events/s", "wall s", "latency avg ms", "docker-bridge"} {
 		if !strings.Contains(res.stdout, want) {
 			t.Errorf("table lacks %q:\n%s", want, res.stdout)
@@ -111,10 +108,7 @@ workloads:
       client: iperf3 -c {host} -p {port} -t 1
 `
 	testenv.WriteFile(t, study, []byte(spec), 0o644)
-	res := runIn(t, dir, "run", study, "--settle", "0", "--monitor-interval", "0")
-	if res.code != ExitOK {
-		t.Fatalf("exit %d\n%s\n%s", res.code, res.stdout, res.stderr)
-	}
+	res := runOK(t, dir, "run", study, "--settle", "0", "--monitor-interval", "0")
 	if !strings.Contains(res.stdout, "received Mbit/s") || !strings.Contains(res.stdout, "docker-bridge") {
 		t.Errorf("table:\n%s", res.stdout)
 	}
@@ -139,16 +133,10 @@ func TestRunCmdInTheUsersImage(t *testing.T) {
 	c := testenv.RequireDocker(t)
 	dir := t.TempDir()
 	tag := "boxtax-test-user-image:" + strings.ToLower(strings.ReplaceAll(t.Name(), "/", "-"))
-	res := runIn(t, dir, "image", "from-host", "--tag", tag, "/bin/sh", "/bin/echo")
-	if res.code != ExitOK {
-		t.Fatalf("image from-host: exit %d\n%s", res.code, res.stderr)
-	}
+	res := runOK(t, dir, "image", "from-host", "--tag", tag, "/bin/sh", "/bin/echo")
 	t.Cleanup(func() { _ = c.ImageRemove(context.Background(), tag, true) })
-	res = runIn(t, dir, "run", "--cmd", "sh -c 'echo 7 frames'", "--image", tag, "--metric", "frames=([0-9]+) frames",
+	res = runOK(t, dir, "run", "--cmd", "sh -c 'echo 7 frames'", "--image", tag, "--metric", "frames=([0-9]+) frames",
 		"--envs", "native,docker-bridge", "--reps", "1", "--warmup", "0", "--settle", "0", "--monitor-interval", "0")
-	if res.code != ExitOK {
-		t.Fatalf("exit %d\n%s\n%s", res.code, res.stdout, res.stderr)
-	}
 	runs := latestRuns(t, filepath.Join(dir, "boxtax.db"))
 	for _, r := range runs {
 		if r.Env == "docker-bridge" && r.Settings["image"] != tag {

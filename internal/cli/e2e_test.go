@@ -84,10 +84,7 @@ type reportJSON struct {
 func TestEndToEndNativeAndDocker(t *testing.T) {
 	c := testenv.RequireDocker(t)
 	dir := t.TempDir()
-	res := runIn(t, dir, "run", testdata(t, "tiny.yaml"), "--seed", "11", "--settle", "1s")
-	if res.code != ExitOK {
-		t.Fatalf("run: exit %d\nstderr: %s\nstdout: %s", res.code, res.stderr, res.stdout)
-	}
+	res := runOK(t, dir, "run", testdata(t, "tiny.yaml"), "--seed", "11", "--settle", "1s")
 	// The table in the seeds' layout: native absolute, containers in percent.
 	for _, w := range []string{"native", "docker-bridge", "docker-host", "cpu.prime", "events/s", "memcpy MiB/s", "%"} {
 		if !strings.Contains(res.stdout, w) {
@@ -184,10 +181,7 @@ func TestInterruptKeepsFinishedRunsAndResumes(t *testing.T) {
 	if kept < 1 {
 		t.Fatal("the finished runs were not kept")
 	}
-	res := runIn(t, dir, "run", "--resume", "--db", dbPath, "--settle", "0")
-	if res.code != ExitOK {
-		t.Fatalf("resume: exit %d\n%s", res.code, res.stderr)
-	}
+	res := runOK(t, dir, "run", "--resume", "--db", dbPath, "--settle", "0")
 	if !strings.Contains(res.stderr, fmt.Sprintf("(%d done before)", kept)) {
 		t.Errorf("resume did not start after the %d kept runs:\n%s", kept, res.stderr)
 	}

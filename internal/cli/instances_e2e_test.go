@@ -16,10 +16,7 @@ import (
 func TestInstancesRunConcurrentlyAndAggregate(t *testing.T) {
 	testenv.RequireDocker(t)
 	dir := t.TempDir()
-	res := runIn(t, dir, "run", testdata(t, "instances.yaml"), "--settle", "0", "--quiet")
-	if res.code != ExitOK {
-		t.Fatalf("run: exit %d\n%s", res.code, res.stderr)
-	}
+	runOK(t, dir, "run", testdata(t, "instances.yaml"), "--settle", "0", "--quiet")
 	rows, err := csv.NewReader(strings.NewReader(runIn(t, dir, "report", "--format", "csv").stdout)).ReadAll()
 	if err != nil || len(rows) < 2 {
 		t.Fatalf("csv: %v", err)

@@ -49,6 +49,17 @@ func runIn(t *testing.T, dir string, args ...string) result {
 	return result{code, out.String(), errb.String()}
 }
 
+// runOK is runIn for a command the test needs to succeed: the test stops
+// unless the command exits ExitOK, showing its stderr and stdout.
+func runOK(t *testing.T, dir string, args ...string) result {
+	t.Helper()
+	res := runIn(t, dir, args...)
+	if res.code != ExitOK {
+		t.Fatalf("boxtax %s: exit %d\nstderr: %s\nstdout: %s", strings.Join(args, " "), res.code, res.stderr, res.stdout)
+	}
+	return res
+}
+
 // stderrSays reports each of want that res's stderr does not contain.
 func stderrSays(t *testing.T, res result, want ...string) {
 	t.Helper()

@@ -85,10 +85,7 @@ func TestNetworkWorkloadsAcrossWires(t *testing.T) {
 	c := testenv.RequireDocker(t)
 	testenv.RequireNetns(t)
 	dir := t.TempDir()
-	res := runIn(t, dir, "run", testdata(t, "net.yaml"), "--settle", "0", "--monitor-interval", "0", "--seed", "5")
-	if res.code != ExitOK {
-		t.Fatalf("run: exit %d\nstderr: %s\nstdout: %s", res.code, res.stderr, res.stdout)
-	}
+	res := runOK(t, dir, "run", testdata(t, "net.yaml"), "--settle", "0", "--monitor-interval", "0", "--seed", "5")
 	for _, w := range []string{"net.tcp wire=host", "net.tcp wire=netns:100mbit", "net.rr protocol=udp wire=netns:100mbit", "TCP Mbit/s", "RTT p99 us", "UDP loss %"} {
 		if !strings.Contains(res.stdout, w) {
 			t.Errorf("table lacks %q:\n%s", w, res.stdout)
@@ -136,10 +133,7 @@ func TestNetworkInstancesShareTheWire(t *testing.T) {
 	testenv.RequireDocker(t)
 	testenv.RequireNetns(t)
 	dir := t.TempDir()
-	res := runIn(t, dir, "run", testdata(t, "net-instances.yaml"), "--settle", "0", "--monitor-interval", "0", "--quiet")
-	if res.code != ExitOK {
-		t.Fatalf("run: exit %d\n%s", res.code, res.stderr)
-	}
+	runOK(t, dir, "run", testdata(t, "net-instances.yaml"), "--settle", "0", "--monitor-interval", "0", "--quiet")
 	tcp := netCells(t, dir, "mbit_per_s")
 	for _, e := range []string{"native", "docker-bridge"} {
 		one, two := tcp["net.tcp/"+e+"/netns:100mbit/1"], tcp["net.tcp/"+e+"/netns:100mbit/2"]

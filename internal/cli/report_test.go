@@ -120,10 +120,7 @@ func TestReportWritesPlotFiles(t *testing.T) {
 	} else {
 		testenv.DoWithout(t, "no rsvg-convert: checking SVG files only (Debian: apt-get install librsvg2-bin)")
 	}
-	res := runIn(t, dir, args...)
-	if res.code != ExitOK {
-		t.Fatalf("exit %d: %s", res.code, res.stderr)
-	}
+	res := runOK(t, dir, args...)
 	svgs, _ := filepath.Glob(filepath.Join(plots, "*.svg"))
 	// The overview, bars and boxes of cpu.prime, bars and boxes of mem.stream.
 	if len(svgs) != 5 {
@@ -151,10 +148,7 @@ func TestCompareStudiesFromTwoDatabases(t *testing.T) {
 	storedStudy(t, filepath.Join(dir, "vm.db"), "quick", epyc, 1)
 	storedStudy(t, filepath.Join(dir, "pi.db"), "quick", pi4, 0.25)
 	storedStudy(t, filepath.Join(dir, "pi.db"), "again", pi4, 0.26)
-	res := runIn(t, dir, "compare", "vm.db", "pi.db:1", "pi.db")
-	if res.code != ExitOK {
-		t.Fatalf("exit %d: %s", res.code, res.stderr)
-	}
+	res := runOK(t, dir, "compare", "vm.db", "pi.db:1", "pi.db")
 	for _, w := range []string{
 		`A = vm.db: study 1 "quick"`, "AMD EPYC x2, kernel 6.18.44, Docker 20.10.24 (fuse-overlayfs)",
 		`B = pi.db:1: study 1 "quick"`, `C = pi.db: study 2 "again"`, "Cortex-A72 x4, kernel 6.6.31-v8, Docker 26.1.4 (overlay2)",
