@@ -120,10 +120,7 @@ func TestLinpackParams(t *testing.T) {
 
 func TestLinpackRun(t *testing.T) {
 	p, _ := workload.Check(Linpack{}.Info(), workload.Params{"n": 64, "repeats": 2})
-	var r workloadtest.Recorder
-	if err := workload.Run(context.Background(), Linpack{}, p, workload.Env{}, &r); err != nil {
-		t.Fatal(err)
-	}
+	r := workloadtest.Run(t, context.Background(), Linpack{}, p, workload.Env{})
 	for _, m := range []string{"mflops", "time_s", "residual"} {
 		if v := r.Samples[m]; len(v) != 1 || !(v[0] > 0) {
 			t.Errorf("%s: %v", m, v)

@@ -61,10 +61,7 @@ func TestPrimeParams(t *testing.T) {
 func TestPrimeRun(t *testing.T) {
 	for _, threads := range []int{1, 2} {
 		p, _ := workload.Check(Prime{}.Info(), workload.Params{"duration": "100ms", "max_prime": 1000, "threads": threads})
-		var r workloadtest.Recorder
-		if err := workload.Run(context.Background(), Prime{}, p, workload.Env{}, &r); err != nil {
-			t.Fatal(err)
-		}
+		r := workloadtest.Run(t, context.Background(), Prime{}, p, workload.Env{})
 		eps, total := r.Samples["events_per_s"], r.Samples["total_time_s"]
 		if len(eps) != 1 || eps[0] <= 0 || len(total) != 1 || total[0] < 0.1 {
 			t.Errorf("threads=%d: samples %v", threads, r.Samples)
@@ -78,10 +75,7 @@ func TestPrimeRun(t *testing.T) {
 func TestPrimeFixedEvents(t *testing.T) {
 	for _, threads := range []int{1, 3} {
 		p, _ := workload.Check(Prime{}.Info(), workload.Params{"events": 25, "max_prime": 500, "threads": threads, "duration": "1h"})
-		var r workloadtest.Recorder
-		if err := workload.Run(context.Background(), Prime{}, p, workload.Env{}, &r); err != nil {
-			t.Fatal(err)
-		}
+		r := workloadtest.Run(t, context.Background(), Prime{}, p, workload.Env{})
 		if r.Notes["events"] != "25" || r.Notes["stop_by"] != "events" {
 			t.Errorf("threads=%d: notes %v, want 25 events", threads, r.Notes)
 		}

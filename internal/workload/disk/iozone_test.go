@@ -25,10 +25,7 @@ func TestIOZoneRunsEveryPhase(t *testing.T) {
 	for _, fsync := range []bool{false, true} {
 		p := workloadtest.Prepare(t, IOZone{}, workload.Params{"threads": 3, "file_size": "2MiB", "record_size": "32KiB", "fsync": fsync})
 		dir := t.TempDir()
-		var rec workloadtest.Recorder
-		if err := workload.Run(context.Background(), IOZone{}, p, workload.Env{ScratchDir: dir}, &rec); err != nil {
-			t.Fatal(err)
-		}
+		rec := workloadtest.Run(t, context.Background(), IOZone{}, p, workload.Env{ScratchDir: dir})
 		for _, ph := range iozonePhases {
 			if v := rec.One(t, ph+"_KBps"); !(v > 0) {
 				t.Errorf("fsync=%v: %s %v KB/s", fsync, ph, v)

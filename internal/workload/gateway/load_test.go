@@ -24,11 +24,8 @@ import (
 func TestGatewayUnderLoad(t *testing.T) {
 	for _, keepAlive := range []bool{true, false} {
 		t.Run(fmt.Sprintf("keepalive=%v", keepAlive), func(t *testing.T) {
-			var r workloadtest.Recorder
 			p := workloadtest.Prepare(t, Gateway{}, workload.Params{"clients": 4, "requests": 400, "duration": "20s", "keepalive": keepAlive})
-			if err := workload.Run(t.Context(), Gateway{}, p, workload.Env{}, &r); err != nil {
-				t.Fatal(err)
-			}
+			r := workloadtest.Run(t, t.Context(), Gateway{}, p, workload.Env{})
 			ok := r.NoteInt(t, "requests_ok")
 			conns := r.NoteInt(t, "connections_opened")
 			accepted := r.NoteInt(t, "server.connections_accepted") - 1 // the session's
@@ -57,12 +54,9 @@ func TestGatewayUnderLoad(t *testing.T) {
 // TestGatewayForDuration: without a request count the load lasts its
 // duration and the requests per second are the requests over it.
 func TestGatewayForDuration(t *testing.T) {
-	var r workloadtest.Recorder
 	p := workloadtest.Prepare(t, Gateway{}, workload.Params{"clients": 3, "duration": "300ms", "keepalive": true})
 	start := time.Now()
-	if err := workload.Run(t.Context(), Gateway{}, p, workload.Env{}, &r); err != nil {
-		t.Fatal(err)
-	}
+	r := workloadtest.Run(t, t.Context(), Gateway{}, p, workload.Env{})
 	if took := time.Since(start); took > 3*time.Second {
 		t.Errorf("took %v", took)
 	}

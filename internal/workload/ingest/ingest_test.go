@@ -22,11 +22,8 @@ func requirePrograms(t *testing.T, paths ...string) {
 
 func TestRunReportsEveryMetric(t *testing.T) {
 	requirePrograms(t, redisServer, nginxBin)
-	var r workloadtest.Recorder
 	p := workloadtest.Prepare(t, Ingest{}, workload.Params{"duration": "1s", "devices": 50, "nodes": 2})
-	if err := workload.Run(context.Background(), Ingest{}, p, workload.Env{}, &r); err != nil {
-		t.Fatal(err)
-	}
+	r := workloadtest.Run(t, context.Background(), Ingest{}, p, workload.Env{})
 	t.Log(r.String())
 	for _, m := range (Ingest{}).Info().Metrics {
 		if len(r.Samples[m.Name]) != 1 {
@@ -48,11 +45,8 @@ func TestOneCPUMakesAffinityMoot(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cpuset.PinProcess(before)
-	var r workloadtest.Recorder
 	p := workloadtest.Prepare(t, Ingest{}, workload.Params{"duration": "200ms", "devices": 5, "nodes": 2})
-	if err := workload.Run(context.Background(), Ingest{}, p, workload.Env{}, &r); err != nil {
-		t.Fatal(err)
-	}
+	r := workloadtest.Run(t, context.Background(), Ingest{}, p, workload.Env{})
 	if !strings.Contains(r.Notes["server.affinity_moot"], "placement") || r.Notes["server.node_cpus"] != "1:"+before[:1].String()+" 2:"+before[:1].String() {
 		t.Errorf("on one CPU: %v", r.String())
 	}

@@ -40,11 +40,8 @@ func TestCPUParams(t *testing.T) {
 
 func TestCPURunsForItsDuty(t *testing.T) {
 	p, _ := workload.Check(CPU{}.Info(), workload.Params{"workers": 1, "duty_pct": 50, "period": "20ms", "policy": "other", "priority": 0, "duration": "400ms"})
-	var r workloadtest.Recorder
 	start := time.Now()
-	if err := workload.Run(context.Background(), CPU{}, p, workload.Env{}, &r); err != nil {
-		t.Fatal(err)
-	}
+	r := workloadtest.Run(t, context.Background(), CPU{}, p, workload.Env{})
 	if took := time.Since(start); took < 380*time.Millisecond || took > 2*time.Second {
 		t.Errorf("ran for %v, want 400ms", took)
 	}
@@ -62,10 +59,8 @@ func TestCPUUntilStopped(t *testing.T) {
 	p, _ := workload.Check(CPU{}.Info(), workload.Params{"workers": 2, "duty_pct": 30, "period": "10ms", "policy": policy, "priority": prio})
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
-	var r workloadtest.Recorder
-	if err := workload.Run(ctx, CPU{}, p, workload.Env{}, &r); err != nil {
-		t.Fatalf("a load stopped by its context is not a failure: %v", err)
-	}
+	// A load stopped by its context is not a failure: Run returns no error.
+	r := workloadtest.Run(t, ctx, CPU{}, p, workload.Env{})
 	if len(r.Samples["terms_per_s"]) != 1 {
 		t.Errorf("samples %v", r.Samples)
 	}
@@ -118,10 +113,7 @@ func TestStressNG(t *testing.T) {
 	p, _ := workload.Check(StressNG{}.Info(), workload.Params{"workers": 1, "load_pct": 20, "policy": "other", "priority": 0})
 	ctx, cancel := context.WithTimeout(context.Background(), 1500*time.Millisecond)
 	defer cancel()
-	var r workloadtest.Recorder
-	if err := workload.Run(ctx, StressNG{}, p, workload.Env{}, &r); err != nil {
-		t.Fatal(err)
-	}
+	r := workloadtest.Run(t, ctx, StressNG{}, p, workload.Env{})
 	if v := r.Samples["bogo_ops_per_s"]; len(v) != 1 || v[0] <= 0 {
 		t.Errorf("samples %v", r.Samples)
 	}

@@ -69,10 +69,7 @@ func TestCopies(t *testing.T) {
 
 func TestMBWRun(t *testing.T) {
 	p, _ := workload.Check(MBW{}.Info(), workload.Params{"size": "1MiB", "block_size": "96KiB", "iterations": 2})
-	var r workloadtest.Recorder
-	if err := workload.Run(context.Background(), MBW{}, p, workload.Env{}, &r); err != nil {
-		t.Fatal(err)
-	}
+	r := workloadtest.Run(t, context.Background(), MBW{}, p, workload.Env{})
 	for _, m := range []string{"memcpy_MiBps", "dumb_MiBps", "mcblock_MiBps"} {
 		if v := r.Samples[m]; len(v) != 1 || !(v[0] > 0) {
 			t.Errorf("%s: %v", m, v)

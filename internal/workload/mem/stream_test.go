@@ -102,10 +102,7 @@ func TestStreamChunks(t *testing.T) {
 
 func TestStreamRun(t *testing.T) {
 	p, _ := workload.Check(Stream{}.Info(), workload.Params{"array_size": 20000, "ntimes": 3, "threads": 2})
-	var r workloadtest.Recorder
-	if err := workload.Run(context.Background(), Stream{}, p, workload.Env{}, &r); err != nil {
-		t.Fatal(err)
-	}
+	r := workloadtest.Run(t, context.Background(), Stream{}, p, workload.Env{})
 	for _, m := range kernelMetrics {
 		if v := r.Samples[m]; len(v) != 1 || !(v[0] > 0) {
 			t.Errorf("%s: %v", m, v)

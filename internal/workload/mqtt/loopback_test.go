@@ -47,10 +47,7 @@ func TestLoopback(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r := &workloadtest.Recorder{}
-			if err := workload.Run(context.Background(), Pub{}, p, workload.Env{}, r); err != nil {
-				t.Fatalf("Run: %v", err)
-			}
+			r := workloadtest.Run(t, context.Background(), Pub{}, p, workload.Env{})
 			t.Logf("samples %v notes %v", r.Samples, r.Notes)
 		})
 	}
@@ -76,10 +73,7 @@ func TestBadParameters(t *testing.T) {
 // get a thread each.
 func TestManyClientsThroughThePoller(t *testing.T) {
 	p := workloadtest.Prepare(t, Pub{}, workload.Params{"broker": "embedded", "clients": 300, "duration": "300ms"})
-	r := &workloadtest.Recorder{}
-	if err := workload.Run(context.Background(), Pub{}, p, workload.Env{}, r); err != nil {
-		t.Fatal(err)
-	}
+	r := workloadtest.Run(t, context.Background(), Pub{}, p, workload.Env{})
 	if r.One(t, "errors") != 0 || r.One(t, "msgs_per_s") <= 0 {
 		t.Errorf("samples %v, first error %s", r.Samples, r.Notes["first_error"])
 	}

@@ -107,10 +107,7 @@ func TestRunRecordsEverySlice(t *testing.T) {
 			p, _ := workload.Check(Periodic{}.Info(), workload.Params{
 				"frequency_hz": 200, "duration": "500ms", "policy": "other", "lock_memory": false, "work": work, "occupancy_pct": 50,
 			})
-			var r workloadtest.Recorder
-			if err := workload.Run(context.Background(), Periodic{}, p, workload.Env{ScratchDir: t.TempDir()}, &r); err != nil {
-				t.Fatal(err)
-			}
+			r := workloadtest.Run(t, context.Background(), Periodic{}, p, workload.Env{ScratchDir: t.TempDir()})
 			want := []string{"oh1_ns", "work_ns", "oh2_ns", "sleep_ns", "latency_ns"}
 			if got := r.SeriesOrder; !slices.Equal(got, want) {
 				t.Fatalf("series %v, want %v", got, want)
@@ -146,10 +143,7 @@ func TestRunFIFO(t *testing.T) {
 		t.Skip("no CAP_SYS_NICE: real-time scheduling is tested as root")
 	}
 	p, _ := workload.Check(Periodic{}.Info(), workload.Params{"frequency_hz": 500, "duration": "400ms", "cpu": 0})
-	var r workloadtest.Recorder
-	if err := workload.Run(context.Background(), Periodic{}, p, workload.Env{ScratchDir: t.TempDir()}, &r); err != nil {
-		t.Fatal(err)
-	}
+	r := workloadtest.Run(t, context.Background(), Periodic{}, p, workload.Env{ScratchDir: t.TempDir()})
 	if r.Notes["policy"] != "fifo 49" || !strings.HasPrefix(r.Notes["cpu"], "0 (pinned)") {
 		t.Errorf("notes %v", r.Notes)
 	}
@@ -173,10 +167,7 @@ func TestRunIO(t *testing.T) {
 	p, _ := workload.Check(PeriodicIO{}.Info(), workload.Params{
 		"frequency_hz": 50, "duration": "400ms", "policy": "other", "lock_memory": false, "sync": "fdatasync", "frame": "320x240",
 	})
-	var r workloadtest.Recorder
-	if err := workload.Run(context.Background(), PeriodicIO{}, p, workload.Env{ScratchDir: dir}, &r); err != nil {
-		t.Fatal(err)
-	}
+	r := workloadtest.Run(t, context.Background(), PeriodicIO{}, p, workload.Env{ScratchDir: dir})
 	want := []string{"oh1_ns", "capture_ns", "write_ns", "work_ns", "oh2_ns", "sleep_ns", "latency_ns"}
 	if got := r.SeriesOrder; !slices.Equal(got, want) {
 		t.Fatalf("series %v, want %v", got, want)
