@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"io"
 	"net/http"
@@ -10,37 +9,18 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/boxtax/boxtax/internal/testenv"
 )
 
-// lockedBuffer is a bytes.Buffer safe to read while a command writes it.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // startServe runs `boxtax serve` on a free loopback port until the test
 // ends and returns its base URL.
 func startServe(t *testing.T, db string) string {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	var stderr lockedBuffer
+	var stderr testenv.LockedBuffer
 	g := &Globals{Stdout: io.Discard, Stderr: &stderr, Getenv: os.Getenv, Version: "test", Executable: boxtaxBin,
 		IsTerminal: func(io.Writer) bool { return false }}
 	done := make(chan int)

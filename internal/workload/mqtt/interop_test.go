@@ -1,12 +1,10 @@
 package mqtt
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"os/exec"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -17,10 +15,10 @@ import (
 
 // startSub starts mosquitto_sub printing count messages of topic at qos
 // and waits until the broker granted its subscription.
-func startSub(t *testing.T, addr, topic string, qos, count int) (*exec.Cmd, *syncBuffer) {
+func startSub(t *testing.T, addr, topic string, qos, count int) (*exec.Cmd, *testenv.LockedBuffer) {
 	t.Helper()
 	host, port, _ := strings.Cut(addr, ":")
-	out := &syncBuffer{}
+	out := &testenv.LockedBuffer{}
 	// Line-buffered, so its debug line about the SUBACK shows at once.
 	cmd := exec.Command(testenv.RequireTool(t, "stdbuf", "coreutils"), "-oL", "-eL", testenv.RequireTool(t, "mosquitto_sub", "mosquitto-clients"), "-h", host, "-p", port, "-t", topic, "-q", fmt.Sprint(qos), "-C", fmt.Sprint(count), "-v", "-d", "-W", "30")
 	cmd.Stdout, cmd.Stderr = out, out
@@ -48,25 +46,6 @@ func messages(out string) []string {
 		}
 	}
 	return m
-}
-
-// syncBuffer is a bytes.Buffer that a running command writes while the
-// test reads it.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 // TestClientToMosquittoSub: boxtax's publishers publish to the real
