@@ -47,11 +47,7 @@ workloads:
 		t.Errorf("storage=bind directories left behind: %v", left)
 	}
 
-	db, err := store.Open(context.Background(), filepath.Join(dir, "boxtax.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := testenv.OpenStore(t, filepath.Join(dir, "boxtax.db"))
 	runs, err := db.Runs(context.Background(), 1)
 	if err != nil {
 		t.Fatal(err)

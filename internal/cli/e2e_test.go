@@ -127,11 +127,7 @@ func TestEndToEndNativeAndDocker(t *testing.T) {
 		t.Error("no monitor readings (mon.*) were stored with the runs")
 	}
 	// Each run recorded its environment's actual settings.
-	db, err := store.Open(context.Background(), filepath.Join(dir, "boxtax.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := testenv.OpenStore(t, filepath.Join(dir, "boxtax.db"))
 	runs, _ := db.Runs(context.Background(), doc.Study.ID)
 	for _, r := range runs {
 		if r.Env == "docker-bridge" && (r.Settings["network_mode"] != "bridge" || len(r.Settings["container_id"]) != 64 || r.Settings["image_id"] == "") {

@@ -161,11 +161,7 @@ func TestReportByHostAndServeMany(t *testing.T) {
 	ctx := context.Background()
 	var dbs []*store.Store
 	for _, p := range []string{"pi3.db", "pi4.db"} {
-		s, err := store.Open(ctx, filepath.Join(dir, p))
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer s.Close()
+		s := testenv.OpenStore(t, filepath.Join(dir, p))
 		dbs = append(dbs, s)
 	}
 	src := &manySource{dbs: dbs}

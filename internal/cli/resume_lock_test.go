@@ -30,11 +30,7 @@ func TestResumeRefusesAStudyBeingRun(t *testing.T) {
 		t.Fatalf("exit %d, stderr %q; want a refusal", res.code, res.stderr)
 	}
 	ctx := context.Background()
-	db, err := store.Open(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := testenv.OpenStore(t, path)
 	got, err := db.Runs(ctx, st.ID)
 	if err != nil || len(got) != 1 || got[0].Status != store.RunPending {
 		t.Fatalf("the pending run was touched: %+v, %v", got, err)

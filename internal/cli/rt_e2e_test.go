@@ -73,11 +73,7 @@ func TestRealtimeNativeAndDocker(t *testing.T) {
 		t.Fatalf("run: exit %d\nstderr: %s\nstdout: %s", res.code, res.stderr, res.stdout)
 	}
 
-	db, err := store.Open(context.Background(), filepath.Join(dir, "rt.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := testenv.OpenStore(t, filepath.Join(dir, "rt.db"))
 	runs, err := db.Runs(context.Background(), 1)
 	if err != nil || len(runs) != 2 {
 		t.Fatalf("runs %v %v", runs, err)
