@@ -19,31 +19,15 @@ import (
 // deviceDB writes a database with one finished study of device label.
 func deviceDB(t *testing.T, path, label string) {
 	t.Helper()
-	ctx := context.Background()
-	s, err := store.Open(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
 	st := &store.Study{Name: "quick", SpecYAML: "name: quick\nenvs: [native]\nworkloads: [cpu.prime]\n", Seed: 1,
 		HostJSON: fmt.Sprintf(`{"hostname":"raspberrypi","device":%q}`, label)}
 	runs := []store.Run{}
 	for i := range 3 {
 		runs = append(runs, store.Run{Seq: i, CellKey: "cpu.prime|env=native", Workload: "cpu.prime", Env: "native", Levels: map[string]string{"env": "native"}, Params: map[string]any{}, Rep: i})
 	}
-	if err := s.CreateStudy(ctx, st, runs); err != nil {
-		t.Fatal(err)
-	}
-	for i := range runs {
-		r := runs[i]
-		r.Status = store.RunOK
-		if err := s.FinishRun(ctx, &r, []store.Sample{{Metric: "events_per_s", Value: float64(100 + i), Unit: "events/s"}}, nil); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := s.SetStudyStatus(ctx, st.ID, store.StudyFinished); err != nil {
-		t.Fatal(err)
-	}
+	testenv.FinishedStudy(t, path, st, runs, func(r *store.Run) []store.Sample {
+		return []store.Sample{{Metric: "events_per_s", Value: float64(100 + r.Rep), Unit: "events/s"}}
+	})
 }
 
 func studyCount(t *testing.T, path string) int {

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -24,12 +23,6 @@ func storedStudy(t *testing.T, path, name, host string, speed float64) {
 // storedStudyWith is storedStudy with more lines of spec (e.g. paper:).
 func storedStudyWith(t *testing.T, path, name, host string, speed float64, moreSpec string) {
 	t.Helper()
-	ctx := context.Background()
-	db, err := store.Open(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
 	st := &store.Study{Name: name, Seed: 1, HostJSON: host,
 		SpecYAML: "name: " + name + "\nenvs: [native, docker-bridge]\nworkloads: [cpu.prime, mem.stream]\n" + moreSpec}
 	var runs []store.Run
@@ -41,31 +34,22 @@ func storedStudyWith(t *testing.T, path, name, host string, speed float64, moreS
 			}
 		}
 	}
-	if err := db.CreateStudy(ctx, st, runs); err != nil {
-		t.Fatal(err)
-	}
-	for i := range runs {
-		r := &runs[i]
-		r.Status, r.Started, r.Ended = store.RunOK, time.Unix(1_800_000_000+int64(i), 0), time.Unix(1_800_000_000+int64(i), 5e8)
+	testenv.FinishedStudy(t, path, st, runs, func(r *store.Run) []store.Sample {
+		i := r.Seq
+		r.Started, r.Ended = time.Unix(1_800_000_000+int64(i), 0), time.Unix(1_800_000_000+int64(i), 5e8)
 		f := speed * (1 + 0.003*float64(i%3))
 		if r.Env == "docker-bridge" {
 			f *= 0.95
 		}
-		var samples []store.Sample
 		if r.Workload == "cpu.prime" {
-			samples = []store.Sample{{RunID: r.ID, Metric: "events_per_s", Value: 4000 * f, Unit: "events/s"}}
-		} else {
-			for _, m := range []string{"copy_MBps", "scale_MBps", "add_MBps", "triad_MBps"} {
-				samples = append(samples, store.Sample{RunID: r.ID, Metric: m, Value: 20000 * f, Unit: "MB/s"})
-			}
+			return []store.Sample{{RunID: r.ID, Metric: "events_per_s", Value: 4000 * f, Unit: "events/s"}}
 		}
-		if err := db.FinishRun(ctx, r, samples, nil); err != nil {
-			t.Fatal(err)
+		var samples []store.Sample
+		for _, m := range []string{"copy_MBps", "scale_MBps", "add_MBps", "triad_MBps"} {
+			samples = append(samples, store.Sample{RunID: r.ID, Metric: m, Value: 20000 * f, Unit: "MB/s"})
 		}
-	}
-	if err := db.SetStudyStatus(ctx, st.ID, store.StudyFinished); err != nil {
-		t.Fatal(err)
-	}
+		return samples
+	})
 }
 
 const (

@@ -61,3 +61,31 @@ func CreateStudy(tb testing.TB, path string, st *store.Study, runs []store.Run) 
 		tb.Fatal(err)
 	}
 }
+
+// FinishedStudy writes study st into the store file at path as `boxtax run`
+// leaves one that is done, and closes the file: the study with its runs,
+// each run finished ok with the samples finish gives (finish may also set
+// the run's times), and the study marked finished. The test fails when the
+// file cannot be written.
+func FinishedStudy(tb testing.TB, path string, st *store.Study, runs []store.Run, finish func(r *store.Run) []store.Sample) {
+	tb.Helper()
+	ctx := context.Background()
+	db, err := store.Open(ctx, path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer db.Close()
+	if err := db.CreateStudy(ctx, st, runs); err != nil {
+		tb.Fatal(err)
+	}
+	for i := range runs {
+		r := &runs[i]
+		r.Status = store.RunOK
+		if err := db.FinishRun(ctx, r, finish(r), nil); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	if err := db.SetStudyStatus(ctx, st.ID, store.StudyFinished); err != nil {
+		tb.Fatal(err)
+	}
+}
