@@ -13,10 +13,7 @@ import (
 func Stored(tb testing.TB, path string) (store.Study, []store.Run, []store.Sample) {
 	tb.Helper()
 	ctx := context.Background()
-	db, err := store.OpenReadOnly(ctx, path)
-	if err != nil {
-		tb.Fatal(err)
-	}
+	db := openFile(tb, store.OpenReadOnly, path)
 	defer db.Close()
 	st, err := db.LatestStudy(ctx, false)
 	if err != nil {
@@ -37,11 +34,19 @@ func Stored(tb testing.TB, path string) (store.Study, []store.Run, []store.Sampl
 // it when the test ends; the test stops if the file cannot be opened.
 func OpenStore(tb testing.TB, path string) *store.Store {
 	tb.Helper()
-	db, err := store.Open(context.Background(), path)
+	db := openFile(tb, store.Open, path)
+	tb.Cleanup(func() { db.Close() })
+	return db
+}
+
+// openFile opens the store file at path with open (store.Open or
+// store.OpenReadOnly), or stops the test.
+func openFile(tb testing.TB, open func(context.Context, string) (*store.Store, error), path string) *store.Store {
+	tb.Helper()
+	db, err := open(context.Background(), path)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	tb.Cleanup(func() { db.Close() })
 	return db
 }
 
@@ -51,15 +56,7 @@ func OpenStore(tb testing.TB, path string) *store.Store {
 // written.
 func CreateStudy(tb testing.TB, path string, st *store.Study, runs []store.Run) {
 	tb.Helper()
-	ctx := context.Background()
-	db, err := store.Open(ctx, path)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer db.Close()
-	if err := db.CreateStudy(ctx, st, runs); err != nil {
-		tb.Fatal(err)
-	}
+	writeStudy(tb, path, st, runs, nil)
 }
 
 // FinishedStudy writes study st into the store file at path as `boxtax run`
@@ -69,23 +66,31 @@ func CreateStudy(tb testing.TB, path string, st *store.Study, runs []store.Run) 
 // file cannot be written.
 func FinishedStudy(tb testing.TB, path string, st *store.Study, runs []store.Run, finish func(r *store.Run) []store.Sample) {
 	tb.Helper()
+	writeStudy(tb, path, st, runs, func(ctx context.Context, db *store.Store) {
+		for i := range runs {
+			r := &runs[i]
+			r.Status = store.RunOK
+			if err := db.FinishRun(ctx, r, finish(r), nil); err != nil {
+				tb.Fatal(err)
+			}
+		}
+		if err := db.SetStudyStatus(ctx, st.ID, store.StudyFinished); err != nil {
+			tb.Fatal(err)
+		}
+	})
+}
+
+// writeStudy creates study st with its runs in the store file at path,
+// lets then (when set) go on writing, and closes the file.
+func writeStudy(tb testing.TB, path string, st *store.Study, runs []store.Run, then func(ctx context.Context, db *store.Store)) {
+	tb.Helper()
 	ctx := context.Background()
-	db, err := store.Open(ctx, path)
-	if err != nil {
-		tb.Fatal(err)
-	}
+	db := openFile(tb, store.Open, path)
 	defer db.Close()
 	if err := db.CreateStudy(ctx, st, runs); err != nil {
 		tb.Fatal(err)
 	}
-	for i := range runs {
-		r := &runs[i]
-		r.Status = store.RunOK
-		if err := db.FinishRun(ctx, r, finish(r), nil); err != nil {
-			tb.Fatal(err)
-		}
-	}
-	if err := db.SetStudyStatus(ctx, st.ID, store.StudyFinished); err != nil {
-		tb.Fatal(err)
+	if then != nil {
+		then(ctx, db)
 	}
 }
