@@ -10,9 +10,13 @@ import (
 type fake struct{ name string }
 
 func (f fake) Info() workload.Info {
-	return workload.Info{Name: f.name, Summary: "test", Params: []workload.Param{
-		{Name: "threads", Default: 1}, {Name: "size", Default: "1MiB"},
-	}, Metrics: []workload.Metric{{Name: "rate", Unit: "1/s", Label: "rate"}}}
+	return fakeInfo(f.name, workload.Param{Name: "threads", Default: 1}, workload.Param{Name: "size", Default: "1MiB"})
+}
+
+// fakeInfo is the Info of a test workload called name with params, which
+// measures one metric, rate.
+func fakeInfo(name string, params ...workload.Param) workload.Info {
+	return workload.Info{Name: name, Summary: "test", Params: params, Metrics: []workload.Metric{{Name: "rate", Unit: "1/s", Label: "rate"}}}
 }
 
 // Configure implements workload.Workload: a fake is its own config.
@@ -27,8 +31,7 @@ func (f fake) Run(ctx context.Context, _ workload.Env, e workload.Emitter) error
 type memHog struct{ fake }
 
 func (memHog) Info() workload.Info {
-	return workload.Info{Name: "test.mem", Params: []workload.Param{{Name: "size", Default: "1MiB"}},
-		Metrics: []workload.Metric{{Name: "rate", Unit: "1/s", Label: "rate"}}}
+	return fakeInfo("test.mem", workload.Param{Name: "size", Default: "1MiB"})
 }
 
 func (memHog) Configure(p workload.Params) (workload.Config, error) {

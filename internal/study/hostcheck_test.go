@@ -13,8 +13,7 @@ import (
 type needsTool struct{ fake }
 
 func (needsTool) Info() workload.Info {
-	return workload.Info{Name: "test.needs", Summary: "test", Params: []workload.Param{{Name: "tool", Default: "present"}},
-		Metrics: []workload.Metric{{Name: "rate", Unit: "1/s", Label: "rate"}}}
+	return fakeInfo("test.needs", workload.Param{Name: "tool", Default: "present"})
 }
 
 func (needsTool) Configure(p workload.Params) (workload.Config, error) {
