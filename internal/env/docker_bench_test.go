@@ -20,14 +20,8 @@ func BenchmarkStartOverhead(b *testing.B) {
 	_, opts := setupDocker(b)
 	for _, name := range []string{"native", "docker-bridge", "docker-host"} {
 		b.Run(name, func(b *testing.B) {
-			e, err := New(name, opts)
-			if err != nil {
-				b.Fatal(err)
-			}
+			e := newPrepared(b, name, opts)
 			ctx := context.Background()
-			if err := e.Prepare(ctx); err != nil {
-				b.Fatal(err)
-			}
 			var firstOutput, exit, stop time.Duration
 			var createMs, startMs float64
 			for b.Loop() {

@@ -42,14 +42,8 @@ func TestDockerHostPrograms(t *testing.T) {
 	c, opts := setupDocker(t)
 	labels := testLabels(t)
 	defer assertNoContainers(t, c, labels)
-	e, err := New("docker-host", opts)
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := newPrepared(t, "docker-host", opts)
 	ctx := context.Background()
-	if err := e.Prepare(ctx); err != nil {
-		t.Fatal(err)
-	}
 	spec := Spec{Args: []string{"exec", redis, "--version"}, Labels: labels, HostPrograms: []string{redis}}
 
 	t.Run("the program runs in the container", func(t *testing.T) {
@@ -116,10 +110,7 @@ func TestDockerHostPrograms(t *testing.T) {
 	// docker-bridge (where it listens on the container's own 0.0.0.0).
 	for _, tt := range []struct{ env, bind string }{{"docker-host", "127.0.0.1"}, {"docker-bridge", "0.0.0.0"}} {
 		t.Run("redis answers PING in "+tt.env, func(t *testing.T) {
-			e, err := New(tt.env, opts)
-			if err != nil {
-				t.Fatal(err)
-			}
+			e := newEnv(t, tt.env, opts)
 			port := testenv.FreePort(t)
 			args := []string{"exec", redis, "--port", strconv.Itoa(port), "--bind", tt.bind,
 				"--save", "", "--appendonly", "no", "--protected-mode", "no", "--daemonize", "no"}

@@ -79,10 +79,7 @@ func assertNoContainers(t *testing.T, c *docker.Client, labels map[string]string
 func TestRemoveManaged(t *testing.T) {
 	c, opts := setupDocker(t)
 	labels := testLabels(t)
-	e, err := New("docker-host", opts)
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := newEnv(t, "docker-host", opts)
 	ctx := context.Background()
 	for range 2 {
 		inst, err := e.Start(ctx, Spec{Args: []string{"sleep", "60s"}, Labels: labels}, io.Discard, io.Discard)
@@ -112,14 +109,7 @@ func TestDockerIntegration(t *testing.T) {
 	defer assertNoContainers(t, c, labels)
 	for _, tt := range []struct{ env, networkMode string }{{"docker-bridge", "bridge"}, {"docker-host", "host"}} {
 		t.Run(tt.env, func(t *testing.T) {
-			e, err := New(tt.env, opts)
-			if err != nil {
-				t.Fatal(err)
-			}
-			ctx := context.Background()
-			if err := e.Prepare(ctx); err != nil {
-				t.Fatal(err)
-			}
+			e := newPrepared(t, tt.env, opts)
 			t.Run("output arrives whole and in order", func(t *testing.T) { testOutput(t, c, e, labels, tt.networkMode) })
 			t.Run("non-zero exit", func(t *testing.T) {
 				checkNonZeroExit(t, e, labels)

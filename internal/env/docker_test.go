@@ -126,10 +126,7 @@ func TestWorkerRootfs(t *testing.T) {
 
 func TestDockerEnvironmentsRegistered(t *testing.T) {
 	for name, mode := range map[string]string{"docker-bridge": "bridge", "docker-host": "host"} {
-		e, err := New(name, Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		e := newEnv(t, name, Options{})
 		if d, ok := e.(*dockerEnv); !ok || d.networkMode != mode || e.Description() == "" {
 			t.Errorf("%s: got %#v, want network mode %s and a description", name, e, mode)
 		}
@@ -140,12 +137,9 @@ func TestDockerUnavailableWithoutDaemon(t *testing.T) {
 	dir := testenv.SocketDir(t)
 	host := "unix://" + filepath.Join(dir, "docker.sock")
 	t.Setenv("DOCKER_HOST", host)
-	e, err := New("docker-bridge", Options{BinaryPath: "/nonexistent"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := newEnv(t, "docker-bridge", Options{BinaryPath: "/nonexistent"})
 	start := time.Now()
-	err = e.Available(context.Background())
+	err := e.Available(context.Background())
 	if took := time.Since(start); took > 5*time.Second {
 		t.Errorf("Available took %v, want < 5s", took)
 	}

@@ -26,10 +26,7 @@ func requireLXC(t *testing.T) (Environment, Options) {
 	testenv.SkipShort(t, "LXC")
 	bin := buildFakeWorker(t, t.TempDir())
 	opts := Options{BinaryPath: bin, Version: "test"}
-	e, err := New("lxc", opts)
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := newEnv(t, "lxc", opts)
 	if err := e.Available(context.Background()); err != nil {
 		testenv.Missing(t, "LXC cannot run here: %v", err)
 	}
@@ -99,10 +96,8 @@ func findLXCCgroupsOf(prefix string) []string {
 
 func TestLXCIntegration(t *testing.T) {
 	e, _ := requireLXC(t)
+	prepare(t, e)
 	ctx := context.Background()
-	if err := e.Prepare(ctx); err != nil {
-		t.Fatal(err)
-	}
 	t.Run("output arrives whole and in order", func(t *testing.T) {
 		settings := checkWholeOutput(t, e, nil)
 		checkSettings(t, settings, map[string]string{"env": "lxc", "cpuset": "all", "cap_keep": "none", "storage_driver": "dir"})

@@ -31,10 +31,7 @@ func TestDockerOptionsAsTheContainerSeesThem(t *testing.T) {
 	ctx := context.Background()
 	run := func(t *testing.T, name string, args ...string) (string, Settings) {
 		t.Helper()
-		e, err := New(name, opts)
-		if err != nil {
-			t.Fatal(err)
-		}
+		e := newEnv(t, name, opts)
 		var out bytes.Buffer
 		settings, err := Run(ctx, e, Spec{Args: args, Labels: labels}, &out, os.Stderr)
 		if err != nil {

@@ -47,10 +47,7 @@ func TestParseNameErrors(t *testing.T) {
 }
 
 func TestVariantNamesTheEnvironment(t *testing.T) {
-	e, err := New("docker-bridge+network=host", Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := newEnv(t, "docker-bridge+network=host", Options{})
 	d := e.(*dockerEnv)
 	if d.Name() != "docker-bridge+network=host" || d.networkMode != "host" || d.OwnNetwork() {
 		t.Errorf("docker-bridge+network=host: name %q, network mode %q, own network %v; want host networking", d.Name(), d.networkMode, d.OwnNetwork())

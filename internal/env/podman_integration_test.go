@@ -29,10 +29,7 @@ func requirePodman(t *testing.T, name string) *podmanEnv {
 		}
 	}
 	bin := buildFakeWorker(t, t.TempDir())
-	e, err := New(name, Options{BinaryPath: bin, Version: "test"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := newEnv(t, name, Options{BinaryPath: bin, Version: "test"})
 	p := e.(*podmanEnv)
 	if err := p.Available(context.Background()); err != nil {
 		t.Fatalf("%s is not available although podman is installed: %v", name, err)
@@ -71,10 +68,8 @@ func syscall0(pid int) error {
 
 func TestPodmanIntegration(t *testing.T) {
 	e := requirePodman(t, "podman-bridge")
+	prepare(t, e)
 	ctx := context.Background()
-	if err := e.Prepare(ctx); err != nil {
-		t.Fatal(err)
-	}
 	t.Run("output arrives whole and in order", func(t *testing.T) {
 		settings := checkWholeOutput(t, e, nil)
 		checkSettings(t, settings, map[string]string{"env": "podman-bridge", "engine": "podman", "network_mode": "bridge", "cpuset": "all"})
@@ -194,10 +189,8 @@ func TestPodmanHostSharesTheNetwork(t *testing.T) {
 // as the ordinary user, the run says so, and nothing is left.
 func TestPodmanRootless(t *testing.T) {
 	e := requirePodman(t, "podman-rootless")
+	prepare(t, e)
 	ctx := context.Background()
-	if err := e.Prepare(ctx); err != nil {
-		t.Fatal(err)
-	}
 	var out bytes.Buffer
 	settings, err := Run(ctx, e, Spec{Args: []string{"lines", "3"}}, &out, io.Discard)
 	if err != nil {

@@ -16,6 +16,33 @@ import (
 // run by each one's integration test with the fake worker. labels, where
 // not nil, mark the containers so that the test can find any left.
 
+// newEnv is the environment name made with opts (New); the test stops if
+// it cannot be made.
+func newEnv(tb testing.TB, name string, opts Options) Environment {
+	tb.Helper()
+	e, err := New(name, opts)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return e
+}
+
+// newPrepared is newEnv's environment, prepared for runs.
+func newPrepared(tb testing.TB, name string, opts Options) Environment {
+	tb.Helper()
+	e := newEnv(tb, name, opts)
+	prepare(tb, e)
+	return e
+}
+
+// prepare prepares e for runs (Environment.Prepare), or stops the test.
+func prepare(tb testing.TB, e Environment) {
+	tb.Helper()
+	if err := e.Prepare(context.Background()); err != nil {
+		tb.Fatal(err)
+	}
+}
+
 // checkWholeOutput runs the fake worker printing 2000 lines: stdout must
 // arrive whole and in order, stderr apart. It returns the run's settings.
 func checkWholeOutput(t *testing.T, e Environment, labels map[string]string) map[string]string {
