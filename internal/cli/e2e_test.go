@@ -154,9 +154,7 @@ func TestInterruptKeepsFinishedRunsAndResumes(t *testing.T) {
 	cmd, stderr := startRun(t, dir, nil, testdata(t, "slow.yaml"), "--db", dbPath, "--seed", "3", "--settle", "0")
 	pid := cmd.Process.Pid
 	// Wait until a run has finished and a container of this process runs.
-	waitFor(t, 90*time.Second, "a finished run and a running container", stderr, func() bool {
-		return okRuns(t, dbPath) >= 1 && len(containersOf(t, c, pid)) > 0
-	})
+	waitForRunAndContainer(t, c, dbPath, pid, stderr)
 	time.Sleep(300 * time.Millisecond) // into the workload
 	start := time.Now()
 	cmd.Process.Signal(syscall.SIGINT)

@@ -102,9 +102,7 @@ func TestKilledControllerIsCleanedAndResumed(t *testing.T) {
 	dbPath := filepath.Join(dir, "k.db")
 	cmd, stderr := startRun(t, dir, nil, testdata(t, "slow.yaml"), "--db", dbPath, "--seed", "3", "--settle", "0", "--monitor-interval", "0")
 	pid := cmd.Process.Pid
-	waitFor(t, 90*time.Second, "a finished run and a running container", stderr, func() bool {
-		return okRuns(t, dbPath) >= 1 && len(containersOf(t, c, pid)) > 0
-	})
+	waitForRunAndContainer(t, c, dbPath, pid, stderr)
 	time.Sleep(faultDelay(t))
 	cmd.Process.Kill()
 	cmd.Wait()
@@ -270,9 +268,7 @@ func TestDockerConnectionLostMidStudy(t *testing.T) {
 	hostEnv := "DOCKER_HOST=unix://" + sock
 	cmd, stderr := startRun(t, dir, []string{hostEnv}, testdata(t, "slow.yaml"), "--db", dbPath, "--seed", "3", "--settle", "0", "--monitor-interval", "0")
 	pid := cmd.Process.Pid
-	waitFor(t, 90*time.Second, "a finished run and a running container", stderr, func() bool {
-		return okRuns(t, dbPath) >= 1 && len(containersOf(t, c, pid)) > 0
-	})
+	waitForRunAndContainer(t, c, dbPath, pid, stderr)
 	time.Sleep(faultDelay(t))
 	proxy.cut()
 	os.Remove(sock)

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/boxtax/boxtax/internal/docker"
 	"github.com/boxtax/boxtax/internal/testenv"
 )
 
@@ -32,6 +33,16 @@ func startRun(t *testing.T, dir string, env []string, args ...string) (*exec.Cmd
 		}
 	})
 	return cmd, &stderr
+}
+
+// waitForRunAndContainer waits until the study in dbPath has a finished
+// run and the boxtax process pid has a container running: the moment a
+// fault test strikes, with work both kept and in flight.
+func waitForRunAndContainer(t *testing.T, c *docker.Client, dbPath string, pid int, stderr *bytes.Buffer) {
+	t.Helper()
+	waitFor(t, 90*time.Second, "a finished run and a running container", stderr, func() bool {
+		return okRuns(t, dbPath) >= 1 && len(containersOf(t, c, pid)) > 0
+	})
 }
 
 // waitFor polls cond until it holds, failing the test after limit.
