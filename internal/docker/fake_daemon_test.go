@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/boxtax/boxtax/internal/errtest"
 )
 
 // fakeDaemon serves handler on a unix socket and returns a client for it.
@@ -117,14 +119,11 @@ func TestImageImport(t *testing.T) {
 				Tag: "boxtax-worker-test:1", Entrypoint: []string{"/boxtax"},
 				Labels: map[string]string{"io.boxtax.managed": "true", "io.boxtax.note": `a b, /c=d 'e'`},
 			})
-			if tt.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-					t.Fatalf("error = %v, want it to contain %q", err, tt.wantErr)
-				}
+			if errtest.Want(t, err, tt.wantErr) {
 				return
 			}
-			if err != nil || id != "sha256:0123" {
-				t.Fatalf("ImageImport = %q, %v; want sha256:0123", id, err)
+			if id != "sha256:0123" {
+				t.Fatalf("ImageImport = %q; want sha256:0123", id)
 			}
 		})
 	}

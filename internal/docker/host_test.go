@@ -3,6 +3,8 @@ package docker
 import (
 	"strings"
 	"testing"
+
+	"github.com/boxtax/boxtax/internal/errtest"
 )
 
 func TestParseHost(t *testing.T) {
@@ -30,17 +32,11 @@ func TestParseHost(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.host, func(t *testing.T) {
 			ep, err := parseHost(tt.host)
-			if tt.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-					t.Fatalf("error = %v, want it to contain %q", err, tt.wantErr)
-				}
+			if errtest.Want(t, err, tt.wantErr) {
 				if !strings.Contains(err.Error(), "unix:///path/to/docker.sock, tcp://host:port") {
 					t.Errorf("error %q does not say which forms work", err)
 				}
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			if ep.network != tt.wantNetwork || ep.address != tt.wantAddress || ep.baseURL != tt.wantBaseURL {
 				t.Errorf("got %+v, want network %s address %s base %s", ep, tt.wantNetwork, tt.wantAddress, tt.wantBaseURL)

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/boxtax/boxtax/deploy/ansible"
+	"github.com/boxtax/boxtax/internal/errtest"
 	"github.com/boxtax/boxtax/internal/testenv"
 )
 
@@ -44,14 +45,11 @@ func TestReadSummary(t *testing.T) {
 			p := filepath.Join(dir, tc.name+".json")
 			testenv.WriteFile(t, p, []byte(tc.content), 0o644)
 			s, err := ReadSummary(p)
-			if tc.err != "" {
-				if err == nil || !strings.Contains(err.Error(), tc.err) {
-					t.Fatalf("error %v, want one saying %q", err, tc.err)
-				}
+			if errtest.Want(t, err, tc.err) {
 				return
 			}
-			if err != nil || len(s.Hosts) != tc.hosts || s.Hosts[1].Status != StatusUnreachable {
-				t.Fatalf("%+v %v", s, err)
+			if len(s.Hosts) != tc.hosts || s.Hosts[1].Status != StatusUnreachable {
+				t.Fatalf("%+v", s)
 			}
 		})
 	}

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/boxtax/boxtax/internal/errtest"
 	"github.com/boxtax/boxtax/internal/workload"
 	"github.com/boxtax/boxtax/internal/workload/workloadtest"
 )
@@ -28,17 +29,12 @@ func TestMBWParams(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p, err := workload.Check(MBW{}.Info(), tt.params)
-			if err != nil {
-				t.Fatal(err)
-			}
-			c, err := parseMBW(p)
-			if tt.wantErr != "" {
-				workloadtest.CheckErr(t, err, tt.wantErr)
+			c, err := parseMBW(workloadtest.Check(t, MBW{}.Info(), tt.params))
+			if errtest.Want(t, err, tt.wantErr) {
 				return
 			}
-			if err != nil || c.words != tt.wantWords || c.blockWords != tt.wantBlock {
-				t.Errorf("got %+v, %v; want %d words in blocks of %d", c, err, tt.wantWords, tt.wantBlock)
+			if c.words != tt.wantWords || c.blockWords != tt.wantBlock {
+				t.Errorf("got %+v; want %d words in blocks of %d", c, tt.wantWords, tt.wantBlock)
 			}
 		})
 	}

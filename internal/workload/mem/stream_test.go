@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/boxtax/boxtax/internal/errtest"
 	"github.com/boxtax/boxtax/internal/workload"
 	"github.com/boxtax/boxtax/internal/workload/workloadtest"
 )
@@ -34,17 +35,10 @@ func TestStreamSizing(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p, err := workload.Check(Stream{}.Info(), tt.params)
-			if err != nil {
-				t.Fatal(err)
-			}
+			p := workloadtest.Check(t, Stream{}.Info(), tt.params)
 			c, err := parseStream(p, filepath.Join("testdata", "sysfs", tt.machine))
-			if tt.wantErr != "" {
-				workloadtest.CheckErr(t, err, tt.wantErr)
+			if errtest.Want(t, err, tt.wantErr) {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			if c.elements != tt.want || !strings.HasPrefix(c.sizing, tt.wantSizing) {
 				t.Errorf("got %d elements (%s), want %d (%s...)", c.elements, c.sizing, tt.want, tt.wantSizing)
