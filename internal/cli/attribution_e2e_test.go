@@ -35,11 +35,7 @@ workloads:
 	testenv.WriteFile(t, path, []byte(spec), 0o644)
 	res := runOK(t, dir, "run", path, "--settle", "0")
 	const allOff = "docker-bridge+network=host+seccomp=unconfined+storage=bind"
-	for _, want := range []string{"what the overhead is made of", "storage=bind: storage layer", "network=host: network path", "rest (network=host+seccomp=unconfined+storage=bind)", allOff} {
-		if !strings.Contains(res.stdout, want) {
-			t.Errorf("the table lacks %q:\n%s", want, res.stdout)
-		}
-	}
+	stdoutSays(t, res, "what the overhead is made of", "storage=bind: storage layer", "network=host: network path", "rest (network=host+seccomp=unconfined+storage=bind)", allOff)
 	if left := containersOf(t, c, os.Getpid()); len(left) > 0 {
 		t.Errorf("%d containers left behind", len(left))
 	}

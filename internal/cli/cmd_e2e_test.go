@@ -19,11 +19,7 @@ func TestRunCmdNativeAndInDocker(t *testing.T) {
 	dir := t.TempDir()
 	res := runOK(t, dir, "run", "--cmd", "sysbench cpu --time=1 run", "--metric", `evps:events/s=events per second:\s*([0-9.]+)`,
 		"--envs", "native,docker-bridge", "--reps", "2", "--warmup", "0", "--settle", "0", "--monitor-interval", "0")
-	for _, want := range []string{"events/s", "wall s", "latency avg ms", "docker-bridge"} {
-		if !strings.Contains(res.stdout, want) {
-			t.Errorf("table lacks %q:\n%s", want, res.stdout)
-		}
-	}
+	stdoutSays(t, res, "events/s", "wall s", "latency avg ms", "docker-bridge")
 	st, runs, all := testenv.Stored(t, filepath.Join(dir, "boxtax.db"))
 	if !strings.Contains(st.SpecYAML, "sysbench cpu --time=1 run") {
 		t.Errorf("the stored study does not hold the command:\n%s", st.SpecYAML)

@@ -65,11 +65,7 @@ func TestStudyThroughEngine29(t *testing.T) {
 	if res.code != ExitOK {
 		t.Fatalf("run through Engine 29: exit %d\nstderr: %s\nstdout: %s", res.code, res.stderr, res.stdout)
 	}
-	for _, w := range []string{"engines: docker-bridge: Docker Engine 29.0.0, API 1.52", "cpu.prime", "docker-bridge"} {
-		if !strings.Contains(res.stdout, w) {
-			t.Errorf("report lacks %q:\n%s", w, res.stdout)
-		}
-	}
+	stdoutSays(t, res, "engines: docker-bridge: Docker Engine 29.0.0, API 1.52", "cpu.prime", "docker-bridge")
 	if left := containersOf(t, docker.NewClientFor(up), os.Getpid()); len(left) > 0 {
 		t.Errorf("%d containers left behind", len(left))
 	}

@@ -154,11 +154,7 @@ func TestKilledWorkerIsAFailedRunAndTheStudyGoesOn(t *testing.T) {
 		t.Errorf("runs: %v, want 2 failed and 4 ok", got)
 	}
 	rep := runIn(t, dir, "report", "--db", dbPath)
-	for _, want := range []string{"cpu.prime @ native", "signal: killed", "cpu.prime @ docker-host", "exited with code 137"} {
-		if !strings.Contains(rep.stdout+rep.stderr, want) {
-			t.Errorf("the report's failed runs lack %q:\n%s", want, rep.stdout)
-		}
-	}
+	textSays(t, "the report", rep.stdout+rep.stderr, "cpu.prime @ native", "signal: killed", "cpu.prime @ docker-host", "exited with code 137")
 	if left := containersOf(t, c, pid); len(left) > 0 {
 		t.Errorf("%d container(s) left", len(left))
 	}
@@ -280,11 +276,7 @@ func TestDockerConnectionLostMidStudy(t *testing.T) {
 	if err == nil {
 		t.Fatalf("the study went on as if nothing happened; stderr:\n%s", stderr.String())
 	}
-	for _, want := range []string{"cannot reach Docker at unix://" + sock, "boxtax run --resume --db " + dbPath} {
-		if !strings.Contains(stderr.String(), want) {
-			t.Errorf("stderr lacks %q:\n%s", want, stderr.String())
-		}
-	}
+	textSays(t, "stderr", stderr.String(), "cannot reach Docker at unix://"+sock, "boxtax run --resume --db "+dbPath)
 	kept := okRuns(t, dbPath)
 	integrityOK(t, dbPath)
 	// The daemon is back (the socket answers again).
@@ -341,11 +333,7 @@ func TestDiskFullStopsTheStudyAndResumes(t *testing.T) {
 	if err == nil {
 		t.Fatalf("the study finished on a full disk; stderr:\n%s", stderr.String())
 	}
-	for _, want := range []string{"disk full", mnt, "boxtax run --resume --db " + dbPath} {
-		if !strings.Contains(stderr.String(), want) {
-			t.Errorf("stderr lacks %q:\n%s", want, stderr.String())
-		}
-	}
+	textSays(t, "stderr", stderr.String(), "disk full", mnt, "boxtax run --resume --db "+dbPath)
 	kept := okRuns(t, dbPath)
 	integrityOK(t, dbPath)
 	os.Remove(filler)

@@ -61,11 +61,7 @@ func TestLXCNetworkWorkloads(t *testing.T) {
 		t.Errorf("%d ok runs, want 6", n)
 	}
 	rep := runIn(t, dir, "report", "--db", dbPath, "--format", "csv")
-	for _, metric := range []string{"mbit_per_s", "rtt_mean_us"} {
-		if !strings.Contains(rep.stdout, metric) {
-			t.Errorf("report lacks %s:\n%s", metric, rep.stdout)
-		}
-	}
+	stdoutSays(t, rep, "mbit_per_s", "rtt_mean_us")
 	if left := lxcLeftovers(t, os.Getpid()); len(left) > 0 {
 		t.Errorf("left behind:\n%s", strings.Join(left, "\n"))
 	}

@@ -60,12 +60,25 @@ func runOK(t *testing.T, dir string, args ...string) result {
 	return res
 }
 
+// stdoutSays reports each of want that res's stdout does not contain.
+func stdoutSays(t *testing.T, res result, want ...string) {
+	t.Helper()
+	textSays(t, "stdout", res.stdout, want...)
+}
+
 // stderrSays reports each of want that res's stderr does not contain.
 func stderrSays(t *testing.T, res result, want ...string) {
 	t.Helper()
+	textSays(t, "stderr", res.stderr, want...)
+}
+
+// textSays reports each of want that text, named what (stdout, a report),
+// does not contain.
+func textSays(t *testing.T, what, text string, want ...string) {
+	t.Helper()
 	for _, w := range want {
-		if !strings.Contains(res.stderr, w) {
-			t.Errorf("stderr does not say %q:\n%s", w, res.stderr)
+		if !strings.Contains(text, w) {
+			t.Errorf("%s does not say %q:\n%s", what, w, text)
 		}
 	}
 }

@@ -86,11 +86,7 @@ func TestNetworkWorkloadsAcrossWires(t *testing.T) {
 	testenv.RequireNetns(t)
 	dir := t.TempDir()
 	res := runOK(t, dir, "run", testdata(t, "net.yaml"), "--settle", "0", "--monitor-interval", "0", "--seed", "5")
-	for _, w := range []string{"net.tcp wire=host", "net.tcp wire=netns:100mbit", "net.rr protocol=udp wire=netns:100mbit", "TCP Mbit/s", "RTT p99 us", "UDP loss %"} {
-		if !strings.Contains(res.stdout, w) {
-			t.Errorf("table lacks %q:\n%s", w, res.stdout)
-		}
-	}
+	stdoutSays(t, res, "net.tcp wire=host", "net.tcp wire=netns:100mbit", "net.rr protocol=udp wire=netns:100mbit", "TCP Mbit/s", "RTT p99 us", "UDP loss %")
 	tcp := netCells(t, dir, "mbit_per_s")
 	for _, e := range []string{"native", "docker-bridge", "docker-host"} {
 		// Across the shaped wire TCP gets 90-100 % of the link, as on
@@ -183,11 +179,7 @@ func TestWireProblemsNameWhatIsMissing(t *testing.T) {
 	if res.code != ExitUsage {
 		t.Fatalf("exit %d, want %d\n%s", res.code, ExitUsage, res.stderr)
 	}
-	for _, w := range []string{"wire level(s) netns:100mbit cannot run here", "ip is not installed", "apt-get install iproute2", "--wire host"} {
-		if !strings.Contains(res.stderr, w) {
-			t.Errorf("message lacks %q:\n%s", w, res.stderr)
-		}
-	}
+	stderrSays(t, res, "wire level(s) netns:100mbit cannot run here", "ip is not installed", "apt-get install iproute2", "--wire host")
 }
 
 // TestWireWithoutPermissionSaysSo runs boxtax as an unprivileged user: the
@@ -199,9 +191,5 @@ func TestWireWithoutPermissionSaysSo(t *testing.T) {
 	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != ExitUsage {
 		t.Fatalf("exit %v, want %d\n%s", err, ExitUsage, out)
 	}
-	for _, w := range []string{"no permission to make a network namespace", "CAP_SYS_ADMIN", "to run without them: --wire host"} {
-		if !strings.Contains(string(out), w) {
-			t.Errorf("message lacks %q:\n%s", w, out)
-		}
-	}
+	textSays(t, "the message", string(out), "no permission to make a network namespace", "CAP_SYS_ADMIN", "to run without them: --wire host")
 }
