@@ -23,7 +23,9 @@
 # bin/boxtax, built with make build if missing). Needs wrk; ab is optional
 # (apt-get install wrk apache2-utils), and GNU time. Loopback only: the gateway listens on
 # 127.0.0.1 and every client stops by itself after SECS.
-set -euo pipefail
+set -Eeuo pipefail
+# A step that fails says which, rather than ending the script in silence.
+trap 'echo "$0: line $LINENO: \"$BASH_COMMAND\" failed (exit $?)" >&2' ERR
 cd "$(dirname "$0")/.."
 # Without keep-alive both tools open some 40000 connections a second, and
 # each holds an entry of the host's connection tracking for 2 minutes after
