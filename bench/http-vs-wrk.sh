@@ -8,8 +8,9 @@
 # (apache2-utils) is installed, keep-alive off against ab (one thread, a new
 # connection per request, as ab without -k). It prints the medians and the
 # ratios, and each client's CPU time per request, which a busy host
-# disturbs less than the rates. Goal: boxtax >= 0.9 x wrk's requests/s (and
-# ab's).
+# disturbs less than the rates. Goal: boxtax >= 1.0 x wrk's requests/s
+# (issue 18: the generator must not be slower than the C tool it stands in
+# for) and >= 0.9 x ab's, read from the paired ratio (each round's own).
 #
 #   bench/http-vs-wrk.sh                          # 5 rounds of 5 s, 50 connections
 #   ROUNDS=7 SECS=3 CONNS=150 THREADS=2 PIN=0 bench/http-vs-wrk.sh
@@ -23,7 +24,9 @@
 # bin/boxtax, built with make build if missing). Needs wrk; ab is optional
 # (apt-get install wrk apache2-utils), and GNU time. Loopback only: the gateway listens on
 # 127.0.0.1 and every client stops by itself after SECS.
-set -euo pipefail
+set -Eeuo pipefail
+# A step that fails says which, rather than ending the script in silence.
+trap 'echo "$0: line $LINENO: \"$BASH_COMMAND\" failed (exit $?)" >&2' ERR
 cd "$(dirname "$0")/.."
 # Without keep-alive both tools open some 40000 connections a second, and
 # each holds an entry of the host's connection tracking for 2 minutes after
@@ -129,13 +132,20 @@ fi
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.3f", a / b}'; }
 echo
-printf '%-36s %12s %12s %8s %s\n' "requests/s (median)" "boxtax" "reference" "ratio" "goal"
-b=$(median boxtax.rps) w=$(median wrk.rps)
-printf '%-36s %12.0f %12.0f %8s %s\n' "keep-alive on, vs wrk -t$THREADS -c$CONNS" "$b" "$w" "$(ratio "$b" "$w")" ">= 0.9"
+# paired A B: the median of the rounds' own ratios (A's rate over B's in the
+# same round): steadier than the ratio of the medians when the host's speed
+# drifts between rounds, since both tools of a round meet the same host.
+paired() { paste -d' ' "$work/$1" "$work/$2" | awk '$2 > 0 {print $1 / $2}' > "$work/pair"; median pair; }
+# verdict RATIO GOAL
+verdict() { awk -v r="$1" -v g="$2" 'BEGIN {print (r >= g ? "met" : "not met")}'; }
+printf '%-36s %12s %12s %8s %8s %s\n' "requests/s (median)" "boxtax" "reference" "ratio" "paired" "goal"
+b=$(median boxtax.rps) w=$(median wrk.rps) p=$(paired boxtax.rps wrk.rps)
+printf '%-36s %12.0f %12.0f %8s %8.3f %s\n' "keep-alive on, vs wrk -t$THREADS -c$CONNS" "$b" "$w" "$(ratio "$b" "$w")" "$p" ">= 1.0 ($(verdict "$p" 1.0))"
 if [ "$have_ab" = 1 ]; then
-  b=$(median boxtax_close.rps) a=$(median ab.rps)
-  printf '%-36s %12.0f %12.0f %8s %s\n' "keep-alive off, vs ab -c$CONNS" "$b" "$a" "$(ratio "$b" "$a")" ">= 0.9"
+  b=$(median boxtax_close.rps) a=$(median ab.rps) p=$(paired boxtax_close.rps ab.rps)
+  printf '%-36s %12.0f %12.0f %8s %8.3f %s\n' "keep-alive off, vs ab -c$CONNS" "$b" "$a" "$(ratio "$b" "$a")" "$p" ">= 0.9 ($(verdict "$p" 0.9))"
 fi
+echo "ratio: of the medians; paired: the median of each round's ratio, which the goal is read from"
 # cpu_per_request CPUFILE RPSFILE: the median of the client's CPU time per
 # request, in microseconds.
 cpu_per_request() {

@@ -108,7 +108,7 @@ params=$(printf '{"frequency_hz":%s,"occupancy_pct":1,"duration":"%ss","priority
 printf '%-6s %-12s %-9s %8s %8s %9s   %s\n' round probe part p50_us p99_us max_us notes
 for round in $(seq 1 "$ROUNDS"); do
   # cyclictest -v prints every sample: "thread: index: latency_us".
-  traced "ct$round" cyclictest -m -q -v -p "$PRIO" -i "$INTERVAL_US" -D "$SECONDS_EACH" -a "$CPU" -t 1 --laptop > "$work/ct$round.out"
+  traced "ct$round" cyclictest -m -q -v -p "$PRIO" -i "$INTERVAL_US" -D "$SECONDS_EACH" -a "$CPU" --mainaffinity="$OTHER" -t 1 --laptop > "$work/ct$round.out"
   awk -F: 'NF == 3 && $1 ~ /^ *0$/ {print $3 + 0}' "$work/ct$round.out" > "$work/ct$round.lat"
   traced "rt$round" ./bin/boxtax worker --workload rt.periodic --params "$params" > "$work/rt$round.json"
   python3 - "$work/rt$round.json" > "$work/rt$round.lat" <<'EOF'

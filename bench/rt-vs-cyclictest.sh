@@ -19,6 +19,12 @@
 # while rt.periodic runs. On our VM that PM QoS setting alone moves both
 # medians by about 8 us. rt.periodic computes for 1 % of each period,
 # cyclictest not at all. Run on a quiet machine; repeat when uptime shows load.
+#
+# Both probes keep every thread but the measuring one off the measured CPU:
+# rt.periodic does so itself; cyclictest's -a also pins its main thread
+# there (it wakes every 10 ms to check for the end), so it gets
+# --mainaffinity with the other CPUs (CT_MAIN=same leaves it on the measured
+# CPU, as cyclictest places it by default).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROUNDS=${ROUNDS:-3}
@@ -27,6 +33,14 @@ INTERVAL_US=${INTERVAL_US:-1000}
 PRIO=${PRIO:-49}
 CPU=${CPU:-$(( $(nproc) - 1 ))}
 CT_EXTRA=${CT_EXTRA---laptop}
+# mainaffinity: cyclictest's option that puts its main thread on every CPU but
+# the measured one (none on a 1-CPU machine, or with CT_MAIN=same).
+mainaffinity() {
+  local others
+  others=$(seq 0 $(( $(nproc) - 1 )) | grep -vx "$CPU" | paste -sd, -)
+  [ -n "$others" ] && [ "${CT_MAIN:-}" != same ] && echo "--mainaffinity=$others"
+  return 0
+}
 command -v cyclictest >/dev/null || { echo "cyclictest is not installed (Debian: apt-get install rt-tests)"; exit 1; }
 make -s build
 work=$(mktemp -d)
@@ -35,7 +49,7 @@ trap 'rm -rf "$work"' EXIT
 echo "machine: $(nproc) CPUs, $(uname -r), $(uname -v | grep -o 'PREEMPT[_A-Z]*' | head -1); load: $(cut -d' ' -f1-3 /proc/loadavg)"
 qos="neither sets /dev/cpu_dma_latency"
 [[ "$CT_EXTRA" == *--laptop* ]] || qos="both hold /dev/cpu_dma_latency at 0"
-echo "each probe: ${SECONDS_EACH} s, period ${INTERVAL_US} us, SCHED_FIFO ${PRIO}, CPU ${CPU}, mlockall; ${qos}"
+echo "each probe: ${SECONDS_EACH} s, period ${INTERVAL_US} us, SCHED_FIFO ${PRIO}, CPU ${CPU}, mlockall; ${qos}; cyclictest ${CT_EXTRA} $(mainaffinity)"
 printf '%-6s %-12s %8s %9s %9s %9s %9s\n' round probe samples p50_us p99_us max_us steal_ms
 
 # cyclictest's histogram (1 us buckets) -> samples p50 p99 max
@@ -63,7 +77,7 @@ params=$(printf '{"frequency_hz":%s,"occupancy_pct":1,"duration":"%ss","priority
   "$(awk "BEGIN{print 1e6/$INTERVAL_US}")" "$SECONDS_EACH" "$PRIO" "$CPU")
 for round in $(seq 1 "$ROUNDS"); do
   s0=$(steal)
-  cyclictest -m -q -p "$PRIO" -i "$INTERVAL_US" -D "$SECONDS_EACH" -a "$CPU" -t 1 -h 20000 $CT_EXTRA > "$work/ct$round.txt"
+  cyclictest -m -q -p "$PRIO" -i "$INTERVAL_US" -D "$SECONDS_EACH" -a "$CPU" $(mainaffinity) -t 1 -h 20000 $CT_EXTRA > "$work/ct$round.txt"
   read -r n p50 p99 mx < <(ct_stats "$work/ct$round.txt")
   printf '%-6s %-12s %8s %9s %9s %9s %9s\n' "$round" cyclictest "$n" "$p50" "$p99" "$mx" "$(($(steal) - s0))" | tee -a "$work/all.txt"
   s0=$(steal)

@@ -2,7 +2,6 @@ package docker
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -93,21 +92,8 @@ type ContainerSummary struct {
 // ContainerList lists all containers, running or not, that carry every
 // given label; an empty value matches any value of that label.
 func (c *Client) ContainerList(ctx context.Context, labels map[string]string) ([]ContainerSummary, error) {
-	q := url.Values{"all": {"1"}}
-	if err := setLabelFilter(q, labels); err != nil {
-		return nil, err
-	}
-	var all []ContainerSummary
-	if err := c.getJSON(ctx, "/containers/json", q, &all); err != nil {
-		return nil, fmt.Errorf("listing containers: %w", err)
-	}
-	out := all[:0]
-	for _, ct := range all {
-		if hasLabels(ct.Labels, labels) {
-			out = append(out, ct)
-		}
-	}
-	return out, nil
+	return listLabeled(ctx, c, "/containers/json", url.Values{"all": {"1"}}, labels, "containers",
+		func(ct ContainerSummary) map[string]string { return ct.Labels })
 }
 
 // Conditions ContainerWait can wait for.
@@ -148,42 +134,4 @@ func (c *Client) ContainerWait(ctx context.Context, id, condition string) (ExitS
 		st.Error = out.Error.Message
 	}
 	return st, nil
-}
-
-// setLabelFilter adds to q a daemon-side filter for the objects that carry
-// the given labels; an empty value matches any value of that label. It
-// names one label only (the first in order): Podman 4 answers nothing to a
-// filter of several labels, so the caller keeps, of what the daemon sends,
-// the objects that carry them all (hasLabels).
-func setLabelFilter(q url.Values, labels map[string]string) error {
-	if len(labels) == 0 {
-		return nil
-	}
-	want := make([]string, 0, len(labels))
-	for k, v := range labels {
-		if v == "" {
-			want = append(want, k)
-		} else {
-			want = append(want, k+"="+v)
-		}
-	}
-	sort.Strings(want)
-	f, err := json.Marshal(map[string][]string{"label": want[:1]})
-	if err != nil {
-		return fmt.Errorf("encoding the label filter: %w", err)
-	}
-	q.Set("filters", string(f))
-	return nil
-}
-
-// hasLabels reports whether have holds every wanted label; an empty wanted
-// value matches any value.
-func hasLabels(have, want map[string]string) bool {
-	for k, v := range want {
-		got, ok := have[k]
-		if !ok || v != "" && got != v {
-			return false
-		}
-	}
-	return true
 }

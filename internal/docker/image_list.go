@@ -2,7 +2,6 @@ package docker
 
 import (
 	"context"
-	"fmt"
 	"net/url"
 )
 
@@ -17,19 +16,6 @@ type ImageSummary struct {
 // ImageList lists the images that carry every given label; an empty value
 // matches any value of that label.
 func (c *Client) ImageList(ctx context.Context, labels map[string]string) ([]ImageSummary, error) {
-	q := url.Values{}
-	if err := setLabelFilter(q, labels); err != nil {
-		return nil, err
-	}
-	var all []ImageSummary
-	if err := c.getJSON(ctx, "/images/json", q, &all); err != nil {
-		return nil, fmt.Errorf("listing images: %w", err)
-	}
-	out := all[:0]
-	for _, img := range all {
-		if hasLabels(img.Labels, labels) {
-			out = append(out, img)
-		}
-	}
-	return out, nil
+	return listLabeled(ctx, c, "/images/json", url.Values{}, labels, "images",
+		func(img ImageSummary) map[string]string { return img.Labels })
 }

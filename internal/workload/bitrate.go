@@ -37,16 +37,5 @@ func ParseBitRate(s string) (bitsPerS float64, err error) {
 
 // BitRate reads a bit-rate parameter ("100mbit", "1gbit", 0) in bits per second.
 func (p Params) BitRate(name string) (float64, error) {
-	switch v := p[name].(type) {
-	case int, int64, float64:
-		return p.Float(name)
-	case string:
-		r, err := ParseBitRate(v)
-		if err != nil {
-			return 0, fmt.Errorf("parameter %s: %w", name, err)
-		}
-		return r, nil
-	default:
-		return 0, fmt.Errorf("parameter %s: %v (%T) is not a bit rate", name, v, v)
-	}
+	return withUnit(p, name, "a bit rate", func(bitsPerS float64) float64 { return bitsPerS }, ParseBitRate)
 }

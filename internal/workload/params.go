@@ -129,36 +129,41 @@ func (p Params) Bool(name string) (bool, error) {
 // Duration reads a duration parameter: a Go duration string ("5s", "250ms")
 // or a number of seconds.
 func (p Params) Duration(name string) (time.Duration, error) {
-	switch v := p[name].(type) {
-	case string:
-		d, err := time.ParseDuration(strings.TrimSpace(v))
-		if err != nil {
-			return 0, fmt.Errorf("parameter %s: %q is not a duration like 5s or 250ms", name, v)
-		}
-		return d, nil
-	case int, int64, float64:
-		f, _ := p.Float(name)
-		return time.Duration(f * float64(time.Second)), nil
-	default:
-		return 0, fmt.Errorf("parameter %s: %v (%T) is not a duration", name, v, v)
-	}
+	return withUnit(p, name, "a duration",
+		func(s float64) time.Duration { return time.Duration(s * float64(time.Second)) },
+		func(s string) (time.Duration, error) {
+			d, err := time.ParseDuration(strings.TrimSpace(s))
+			if err != nil {
+				return 0, fmt.Errorf("%q is not a duration like 5s or 250ms", s)
+			}
+			return d, nil
+		})
 }
 
 // Bytes reads a size parameter: a number of bytes or a string with a unit
 // ("64MiB", "1GB", "4k"). Binary (KiB, MiB, GiB, k, m, g) and decimal (KB, MB, GB) units.
 func (p Params) Bytes(name string) (int64, error) {
+	return withUnit(p, name, "a size", func(bytes float64) int64 { return int64(bytes) }, ParseBytes)
+}
+
+// withUnit reads a parameter given as a plain number in the base unit,
+// which fromNumber converts, or as a string with a unit, which parse reads
+// (its error is reported under the parameter's name). Any other value is
+// not a kind, e.g. "a size".
+func withUnit[T any](p Params, name, kind string, fromNumber func(float64) T, parse func(string) (T, error)) (T, error) {
+	var zero T
 	switch v := p[name].(type) {
 	case int, int64, float64:
 		f, _ := p.Float(name)
-		return int64(f), nil
+		return fromNumber(f), nil
 	case string:
-		n, err := ParseBytes(v)
+		x, err := parse(v)
 		if err != nil {
-			return 0, fmt.Errorf("parameter %s: %w", name, err)
+			return zero, fmt.Errorf("parameter %s: %w", name, err)
 		}
-		return n, nil
+		return x, nil
 	default:
-		return 0, fmt.Errorf("parameter %s: %v (%T) is not a size", name, v, v)
+		return zero, fmt.Errorf("parameter %s: %v (%T) is not %s", name, v, v, kind)
 	}
 }
 

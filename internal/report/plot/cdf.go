@@ -67,24 +67,16 @@ func (d CDF) SVG() string {
 	c.xAxis(x, xticks, xfmt, left, right, bottom, height-10, d.XLabel)
 	for i, s := range d.Series {
 		var pts []string
-		for k, xv := range s.X {
-			p := at(s.P, k)
-			if missing(xv) || missing(p) {
-				continue
-			}
+		eachPoint(s.X, s.P, func(_ int, xv, p float64) {
 			pts = append(pts, num(x.at(xv))+","+num(y.at(p)))
-		}
+		})
 		c.raw(`<polyline class="line" data-series="%s" points="%s" fill="none" stroke="%s" stroke-width="2"><title>%s</title></polyline>`,
 			esc(s.Name), strings.Join(pts, " "), pick(s.Color, i), esc(s.Name))
 		if d.Markers {
-			for k, xv := range s.X {
-				p := at(s.P, k)
-				if missing(xv) || missing(p) {
-					continue
-				}
+			eachPoint(s.X, s.P, func(_ int, xv, p float64) {
 				c.raw(`<circle class="marker" cx="%s" cy="%s" r="3.5" fill="%s"><title>%s</title></circle>`,
 					num(x.at(xv)), num(y.at(p)), pick(s.Color, i), esc(fmt.Sprintf("%s: p%s = %s", s.Name, FormatValue(p*100), FormatValue(xv))))
-			}
+			})
 		}
 	}
 	return c.close()

@@ -42,18 +42,14 @@ func (l Lines) SVG() string {
 	xs := map[float64]bool{}
 	ylo, yhi := 0.0, 0.0
 	for _, s := range l.Series {
-		for i, x := range s.X {
-			v := at(s.Y, i)
-			if missing(x) || missing(v) {
-				continue
-			}
+		eachPoint(s.X, s.Y, func(i int, x, v float64) {
 			xs[x] = true
 			e := at(s.Err, i)
 			if missing(e) {
 				e = 0
 			}
 			ylo, yhi = math.Min(ylo, v-e), math.Max(yhi, v+e)
-		}
+		})
 	}
 	levels := make([]float64, 0, len(xs))
 	for x := range xs {
@@ -89,20 +85,12 @@ func (l Lines) SVG() string {
 	dodge := func(i int) float64 { return (float64(i) - float64(len(l.Series)-1)/2) * 5 }
 	for i, s := range l.Series {
 		var path []string
-		for k, xv := range s.X {
-			v := at(s.Y, k)
-			if missing(xv) || missing(v) {
-				continue
-			}
+		eachPoint(s.X, s.Y, func(_ int, xv, v float64) {
 			path = append(path, num(x.at(xv)+dodge(i))+","+num(y.at(v)))
-		}
+		})
 		c.raw(`<polyline class="line" data-series="%s" points="%s" fill="none" stroke="%s" stroke-width="2.2"/>`,
 			esc(s.Name), strings.Join(path, " "), pick(s.Color, i))
-		for k, xv := range s.X {
-			v := at(s.Y, k)
-			if missing(xv) || missing(v) {
-				continue
-			}
+		eachPoint(s.X, s.Y, func(k int, xv, v float64) {
 			px := x.at(xv) + dodge(i)
 			if e := at(s.Err, k); !missing(e) && e > 0 {
 				c.errorBar(px, y.at(v-e), y.at(v+e), 4, "")
@@ -113,7 +101,7 @@ func (l Lines) SVG() string {
 			}
 			c.raw(`<circle class="marker" cx="%s" cy="%s" r="3.8" fill="%s" stroke="#fff" stroke-width="1"><title>%s</title></circle>`,
 				num(px), num(y.at(v)), pick(s.Color, i), esc(tip))
-		}
+		})
 	}
 	return c.close()
 }

@@ -138,3 +138,14 @@ func shorten(s string, width float64) string {
 
 // missing tells a value that cannot be drawn: NaN (no data) or infinite.
 func missing(v float64) bool { return math.IsNaN(v) || math.IsInf(v, 0) }
+
+// eachPoint calls draw, in order, for every point k of a series given as
+// parallel xs and ys whose x and y can both be drawn (a y beyond the end
+// of ys is missing).
+func eachPoint(xs, ys []float64, draw func(k int, x, y float64)) {
+	for k, x := range xs {
+		if y := at(ys, k); !missing(x) && !missing(y) {
+			draw(k, x, y)
+		}
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/boxtax/boxtax/internal/workload"
+	"github.com/boxtax/boxtax/internal/workload/stressng"
 )
 
 // An adapter reads the output of one of the tools the seed studies used,
@@ -322,30 +323,16 @@ func parseFio(stdout, _ []byte) (map[string]float64, error) {
 	return out, nil
 }
 
-// parseStressNG sums the stressors' lines of --metrics(-brief):
-// "stress-ng: metrc: [pid] cpu  ops  real  usr  sys  ops/s(real)  ops/s(usr+sys)"
-// ("info:" instead of "metrc:" before version 0.14; on stderr or stdout).
+// parseStressNG sums the stressors' lines of --metrics(-brief)
+// (stressng.ParseMetrics), on stderr or else on stdout.
 func parseStressNG(stdout, stderr []byte) (map[string]float64, error) {
 	var real, cpu float64
 	n := 0
 	for _, out := range [][]byte{stderr, stdout} {
 		sc := bufio.NewScanner(bytes.NewReader(out))
 		for sc.Scan() {
-			f := strings.Fields(sc.Text())
-			for i := 2; i+6 < len(f); i++ {
-				if !strings.HasPrefix(f[i-1], "[") || !strings.HasSuffix(f[i-1], "]") {
-					continue
-				}
-				var v [6]float64
-				good := true
-				for k := range v {
-					x, err := strconv.ParseFloat(f[i+1+k], 64)
-					v[k], good = x, good && err == nil
-				}
-				if good {
-					real, cpu, n = real+v[4], cpu+v[5], n+1
-				}
-				break
+			if m, ok := stressng.ParseMetrics(sc.Text()); ok {
+				real, cpu, n = real+m.BogoOpsPerS, cpu+m.BogoOpsPerCPUS, n+1
 			}
 		}
 		if n > 0 {

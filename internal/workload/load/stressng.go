@@ -14,6 +14,7 @@ import (
 
 	"github.com/boxtax/boxtax/internal/workload"
 	"github.com/boxtax/boxtax/internal/workload/rt/sched"
+	"github.com/boxtax/boxtax/internal/workload/stressng"
 )
 
 // StressNG is the load.stress-ng workload: stress-ng's CPU stressor with the
@@ -154,26 +155,15 @@ func (c *stressConfig) Run(ctx context.Context, _ workload.Env, e workload.Emitt
 	return nil
 }
 
-// parseMetrics reads the cpu stressor's line of --metrics-brief:
-// "stress-ng: metrc: [pid] cpu  ops  real  usr  sys  ops/s(real)  ops/s(cpu)"
-// ("info:" instead of "metrc:" in versions before 0.14).
+// parseMetrics reads the cpu stressor's line of --metrics-brief
+// (stressng.ParseMetrics): its bogo ops per second and the CPU time of the
+// workers in percent of their real time.
 func parseMetrics(out string, workers int) (opsPerS, cpuPct float64, ok bool) {
 	sc := bufio.NewScanner(strings.NewReader(out))
 	for sc.Scan() {
-		f := strings.Fields(sc.Text())
-		for i := 1; i+6 < len(f); i++ {
-			if f[i] != "cpu" || !strings.HasSuffix(f[i-1], "]") {
-				continue
-			}
-			var v [6]float64
-			good := true
-			for k := range v {
-				x, err := strconv.ParseFloat(f[i+1+k], 64)
-				v[k], good = x, good && err == nil
-			}
-			if good && v[1] > 0 {
-				return v[4], 100 * (v[2] + v[3]) / v[1] / float64(workers), true
-			}
+		m, ok := stressng.ParseMetrics(sc.Text())
+		if ok && m.Stressor == "cpu" && m.RealS > 0 {
+			return m.BogoOpsPerS, 100 * (m.UserS + m.SysS) / m.RealS / float64(workers), true
 		}
 	}
 	return 0, 0, false

@@ -259,10 +259,9 @@ func runCG(ctx context.Context, class string, threads int) (result, error) {
 
 // verifyCG compares zeta with NPB's official value.
 func verifyCG(class string, zeta float64) (string, error) {
-	want := cgZeta[class]
-	e := relErr(zeta, want)
-	if !(e <= cgEpsilon) {
-		return "", verifyFailed("zeta", zeta, want, e, cgEpsilon)
+	e, err := checkOfficial("zeta", zeta, cgZeta[class], cgEpsilon)
+	if err != nil {
+		return "", err
 	}
 	return fmt.Sprintf("zeta %.13e, relative error %.1e <= %.0e", zeta, e, cgEpsilon), nil
 }

@@ -109,6 +109,19 @@ func (f *fft1) transform(x []complex128, sign int) {
 	}
 }
 
+// transformStrided does the FFT in place of the line of u that starts at
+// start and steps by stride (a line along y or z of a grid stored x
+// fastest), gathering it into buf, f.n long, and scattering it back.
+func (f *fft1) transformStrided(u []complex128, start, stride int, buf []complex128, sign int) {
+	for j := range buf {
+		buf[j] = u[start+j*stride]
+	}
+	f.transform(buf, sign)
+	for j := range buf {
+		u[start+j*stride] = buf[j]
+	}
+}
+
 // ftGrid is the complex field, x fastest: index (k*ny + j)*nx + i.
 type ftGrid struct {
 	c          ftClass
@@ -131,13 +144,7 @@ func (g *ftGrid) fft3(u []complex128, sign int) {
 			buf := make([]complex128, ny)
 			for k := lo; k < hi; k++ {
 				for i := 0; i < nx; i++ {
-					for j := 0; j < ny; j++ {
-						buf[j] = u[(k*ny+j)*nx+i]
-					}
-					g.fy.transform(buf, sign)
-					for j := 0; j < ny; j++ {
-						u[(k*ny+j)*nx+i] = buf[j]
-					}
+					g.fy.transformStrided(u, k*ny*nx+i, nx, buf, sign)
 				}
 			}
 		})
@@ -147,13 +154,7 @@ func (g *ftGrid) fft3(u []complex128, sign int) {
 			buf := make([]complex128, nz)
 			for j := lo; j < hi; j++ {
 				for i := 0; i < nx; i++ {
-					for k := 0; k < nz; k++ {
-						buf[k] = u[(k*ny+j)*nx+i]
-					}
-					g.fz.transform(buf, sign)
-					for k := 0; k < nz; k++ {
-						u[(k*ny+j)*nx+i] = buf[k]
-					}
+					g.fz.transformStrided(u, j*nx+i, ny*nx, buf, sign)
 				}
 			}
 		})

@@ -356,10 +356,9 @@ func runMG(ctx context.Context, class string, threads int) (result, error) {
 
 // verifyMG compares the residual norm with NPB's official value.
 func verifyMG(class string, rnm2 float64) (string, error) {
-	want := mgNorm[class]
-	e := relErr(rnm2, want)
-	if !(e <= mgEpsilon) {
-		return "", verifyFailed("L2 norm of the residual", rnm2, want, e, mgEpsilon)
+	e, err := checkOfficial("L2 norm of the residual", rnm2, mgNorm[class], mgEpsilon)
+	if err != nil {
+		return "", err
 	}
 	return fmt.Sprintf("L2 norm %.13e, relative error %.1e <= %.0e", rnm2, e, mgEpsilon), nil
 }

@@ -3,6 +3,7 @@ package npb
 import (
 	"context"
 	"fmt"
+	"math"
 	"runtime"
 	"strconv"
 	"strings"
@@ -117,22 +118,16 @@ func (c *npbConfig) MemoryBytes() int64 {
 	return c.k.memory(c.class)
 }
 
-// relErr is |got - want| / |want|.
-func relErr(got, want float64) float64 {
-	d := got - want
-	if d < 0 {
-		d = -d
+// checkOfficial compares a result with NPB's official value: it returns
+// the relative error |got - want| / |want|, and the verification failure
+// naming what when that error is above epsilon (or NaN).
+func checkOfficial(what string, got, want, epsilon float64) (float64, error) {
+	e := math.Abs(got-want) / math.Abs(want)
+	if !(e <= epsilon) {
+		return e, fmt.Errorf("VERIFICATION FAILED: %s is %.13e, NPB's official value is %.13e (relative error %.3e > %.0e): the computation went wrong on this machine",
+			what, got, want, e, epsilon)
 	}
-	if want < 0 {
-		want = -want
-	}
-	return d / want
-}
-
-// verifyFailed is the error of a result that does not match NPB's value.
-func verifyFailed(what string, got, want, err, epsilon float64) error {
-	return fmt.Errorf("VERIFICATION FAILED: %s is %.13e, NPB's official value is %.13e (relative error %.3e > %.0e): the computation went wrong on this machine",
-		what, got, want, err, epsilon)
+	return e, nil
 }
 
 // kernels is every registered kernel by name, for tests.
