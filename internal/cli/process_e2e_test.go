@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,10 +17,10 @@ import (
 // interrupted, resumed, or run as an unprivileged user.
 
 // startRun starts `boxtax run` as a real process with extra environment.
-func startRun(t *testing.T, dir string, env []string, args ...string) (*exec.Cmd, *bytes.Buffer) {
+func startRun(t *testing.T, dir string, env []string, args ...string) (*exec.Cmd, *testenv.LockedBuffer) {
 	t.Helper()
 	cmd := exec.Command(boxtaxBin, append([]string{"run"}, args...)...)
-	var stderr bytes.Buffer
+	var stderr testenv.LockedBuffer // the process writes it while waitFor may read it
 	cmd.Stderr, cmd.Dir, cmd.Env = &stderr, dir, append(os.Environ(), env...)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -38,7 +37,7 @@ func startRun(t *testing.T, dir string, env []string, args ...string) (*exec.Cmd
 // waitForRunAndContainer waits until the study in dbPath has a finished
 // run and the boxtax process pid has a container running: the moment a
 // fault test strikes, with work both kept and in flight.
-func waitForRunAndContainer(t *testing.T, c *docker.Client, dbPath string, pid int, stderr *bytes.Buffer) {
+func waitForRunAndContainer(t *testing.T, c *docker.Client, dbPath string, pid int, stderr *testenv.LockedBuffer) {
 	t.Helper()
 	waitFor(t, 90*time.Second, "a finished run and a running container", stderr, func() bool {
 		return okRuns(t, dbPath) >= 1 && len(containersOf(t, c, pid)) > 0
@@ -46,7 +45,7 @@ func waitForRunAndContainer(t *testing.T, c *docker.Client, dbPath string, pid i
 }
 
 // waitFor polls cond until it holds, failing the test after limit.
-func waitFor(t *testing.T, limit time.Duration, what string, stderr *bytes.Buffer, cond func() bool) {
+func waitFor(t *testing.T, limit time.Duration, what string, stderr *testenv.LockedBuffer, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(limit)
 	for !cond() {
