@@ -1,6 +1,7 @@
 package gateway
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"net"
@@ -12,35 +13,31 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// sockaddr is a resolved IPv4 or IPv6 address.
+// sockaddr is a resolved IPv4 or IPv6 address, as connect(2) takes it:
+// a sockaddr_in or sockaddr_in6, read-only, so every event loop shares it.
 type sockaddr struct {
 	family int
-	sa     syscall.Sockaddr
+	raw    []byte
 }
 
 func newSockaddr(a *net.TCPAddr) sockaddr {
 	if ip4 := a.IP.To4(); ip4 != nil {
-		sa := &syscall.SockaddrInet4{Port: a.Port}
+		var sa unix.RawSockaddrInet4
+		sa.Family = unix.AF_INET
+		binary.BigEndian.PutUint16((*[2]byte)(unsafe.Pointer(&sa.Port))[:], uint16(a.Port))
 		copy(sa.Addr[:], ip4)
-		return sockaddr{syscall.AF_INET, sa}
+		return sockaddr{unix.AF_INET, unsafe.Slice((*byte)(unsafe.Pointer(&sa)), unsafe.Sizeof(sa))}
 	}
-	sa := &syscall.SockaddrInet6{Port: a.Port}
+	var sa unix.RawSockaddrInet6
+	sa.Family = unix.AF_INET6
+	binary.BigEndian.PutUint16((*[2]byte)(unsafe.Pointer(&sa.Port))[:], uint16(a.Port))
 	copy(sa.Addr[:], a.IP.To16())
-	return sockaddr{syscall.AF_INET6, sa}
-}
-
-// clone copies s: a syscall.Sockaddr keeps its raw form inside, written at
-// every connect, so each event loop needs its own.
-func (s sockaddr) clone() sockaddr {
-	switch sa := s.sa.(type) {
-	case *syscall.SockaddrInet4:
-		c := &syscall.SockaddrInet4{Port: sa.Port, Addr: sa.Addr}
-		return sockaddr{s.family, c}
-	case *syscall.SockaddrInet6:
-		c := &syscall.SockaddrInet6{Port: sa.Port, Addr: sa.Addr, ZoneId: sa.ZoneId}
-		return sockaddr{s.family, c}
+	if a.Zone != "" {
+		if ifi, err := net.InterfaceByName(a.Zone); err == nil {
+			sa.Scope_id = uint32(ifi.Index)
+		}
 	}
-	return s
+	return sockaddr{unix.AF_INET6, unsafe.Slice((*byte)(unsafe.Pointer(&sa)), unsafe.Sizeof(sa))}
 }
 
 // States of a client connection.
@@ -91,7 +88,7 @@ func newEventLoop(g *generator, n int, quiet bool) (*eventLoop, error) {
 	if err != nil {
 		return nil, fmt.Errorf("epoll: %w", err)
 	}
-	l := &eventLoop{g: g, sa: g.sa.clone(), epfd: epfd, events: make([]syscall.EpollEvent, 256), scratch: make([]byte, 16<<10), quiet: quiet}
+	l := &eventLoop{g: g, sa: g.sa, epfd: epfd, events: make([]syscall.EpollEvent, 256), scratch: make([]byte, 16<<10), quiet: quiet}
 	l.res.statuses = map[int]int64{}
 	for i := 0; i < n; i++ {
 		l.clients = append(l.clients, &client{idx: i, fd: -1, buf: make([]byte, 4096)})
@@ -213,36 +210,41 @@ func (l *eventLoop) send(c *client, now time.Time) {
 // connect opens a socket and starts the TCP handshake; the request goes
 // when the socket becomes writable.
 func (l *eventLoop) connect(c *client, now time.Time) {
-	sa := l.sa
-	fd, err := syscall.Socket(sa.family, syscall.SOCK_STREAM|syscall.SOCK_NONBLOCK|syscall.SOCK_CLOEXEC, 0)
+	fd, err := nbSocket(l.sa.family)
 	if err != nil {
 		l.fail(c, errConnect, fmt.Errorf("socket: %w", err), now)
 		return
 	}
-	_ = syscall.SetsockoptInt(fd, syscall.IPPROTO_TCP, syscall.TCP_NODELAY, 1)
+	_ = nbSetsockoptInt(fd, syscall.IPPROTO_TCP, syscall.TCP_NODELAY, 1)
 	c.fd, c.reused = fd, false
 	c.gen++
-	if err := syscall.Connect(fd, sa.sa); err != nil && err != syscall.EINPROGRESS {
+	if err := nbConnect(fd, l.sa); err != nil && err != syscall.EINPROGRESS {
 		l.fail(c, errConnect, fmt.Errorf("connect: %w", err), now)
 		return
 	}
 	// Registered after connect: an unconnected socket reports a hang-up.
 	ev := syscall.EpollEvent{Events: syscall.EPOLLIN | syscall.EPOLLOUT | syscall.EPOLLRDHUP | epollET, Fd: int32(c.idx), Pad: c.gen}
-	if err := syscall.EpollCtl(l.epfd, syscall.EPOLL_CTL_ADD, fd, &ev); err != nil {
+	if err := nbEpollCtl(l.epfd, syscall.EPOLL_CTL_ADD, fd, &ev); err != nil {
 		l.fail(c, errConnect, fmt.Errorf("epoll_ctl: %w", err), now)
 		return
 	}
 	c.state = stConnecting
 }
 
-// nbRead and nbWrite read and write a non-blocking socket with raw system
-// calls: they never wait, so the scheduler need not know of them (as it
-// must of a call that may block). Through syscall.Read and Write every call
-// entered and left the scheduler's system-call state, and sysmon, finding
-// the one P of a pinned generator in a system call on its 20 us rounds,
-// took it and woke a thread to look for work (1,500 futex calls and 13,000
-// sysmon sleeps in 3 s against 13,700 requests, strace -f -c); wrk's
-// thread makes the same calls and nothing else wakes.
+// The nb calls below make the event loop's system calls raw: none of them
+// waits (the sockets are non-blocking; connect returns EINPROGRESS, close
+// of a socket without SO_LINGER does not wait for the peer), so the
+// scheduler need not know of them, as it must of a call that may block.
+// Through syscall.Read, Write, Connect and the rest every call entered and
+// left the scheduler's system-call state, and sysmon, finding the one P of
+// a pinned generator in a system call on its 20 us rounds, took it and
+// woke a thread to look for work: with keep-alive, 1,500 futex calls and
+// 13,000 sysmon sleeps in 3 s against 13,700 requests (strace -f -c); a
+// new connection per request adds socket, setsockopt, connect, epoll_ctl,
+// getsockopt and close, and left 952 futex calls and 6,642 sysmon sleeps in
+// 3 s against 9,900 requests while only read and write were raw. wrk's and
+// ab's threads make the same calls and nothing else wakes.
+
 func nbRead(fd int, p []byte) (int, error) {
 	n, _, e := syscall.RawSyscall(syscall.SYS_READ, uintptr(fd), uintptr(unsafe.Pointer(unsafe.SliceData(p))), uintptr(len(p)))
 	if e != 0 {
@@ -259,6 +261,60 @@ func nbWrite(fd int, p []byte) (int, error) {
 	return int(n), nil
 }
 
+// nbSocket opens a non-blocking, close-on-exec TCP socket.
+func nbSocket(family int) (int, error) {
+	fd, _, e := syscall.RawSyscall(syscall.SYS_SOCKET, uintptr(family), syscall.SOCK_STREAM|syscall.SOCK_NONBLOCK|syscall.SOCK_CLOEXEC, 0)
+	if e != 0 {
+		return -1, e
+	}
+	return int(fd), nil
+}
+
+func nbSetsockoptInt(fd, level, opt, value int) error {
+	v := int32(value)
+	_, _, e := syscall.RawSyscall6(syscall.SYS_SETSOCKOPT, uintptr(fd), uintptr(level), uintptr(opt), uintptr(unsafe.Pointer(&v)), 4, 0)
+	if e != 0 {
+		return e
+	}
+	return nil
+}
+
+func nbGetsockoptInt(fd, level, opt int) (int, error) {
+	var v int32
+	size := uint32(4)
+	_, _, e := syscall.RawSyscall6(syscall.SYS_GETSOCKOPT, uintptr(fd), uintptr(level), uintptr(opt), uintptr(unsafe.Pointer(&v)), uintptr(unsafe.Pointer(&size)), 0)
+	if e != 0 {
+		return 0, e
+	}
+	return int(v), nil
+}
+
+// nbConnect starts the handshake of a non-blocking socket: EINPROGRESS
+// says it is under way.
+func nbConnect(fd int, sa sockaddr) error {
+	_, _, e := syscall.RawSyscall(syscall.SYS_CONNECT, uintptr(fd), uintptr(unsafe.Pointer(unsafe.SliceData(sa.raw))), uintptr(len(sa.raw)))
+	if e != 0 {
+		return e
+	}
+	return nil
+}
+
+func nbEpollCtl(epfd, op, fd int, ev *syscall.EpollEvent) error {
+	_, _, e := syscall.RawSyscall6(syscall.SYS_EPOLL_CTL, uintptr(epfd), uintptr(op), uintptr(fd), uintptr(unsafe.Pointer(ev)), 0, 0)
+	if e != 0 {
+		return e
+	}
+	return nil
+}
+
+func nbClose(fd int) error {
+	_, _, e := syscall.RawSyscall(syscall.SYS_CLOSE, uintptr(fd), 0, 0)
+	if e != 0 {
+		return e
+	}
+	return nil
+}
+
 // epollET is EPOLLET as the unsigned mask EpollEvent.Events is.
 const epollET = 1 << 31
 
@@ -269,7 +325,7 @@ func (l *eventLoop) handle(c *client, events uint32, now time.Time) {
 		if events&(syscall.EPOLLOUT|syscall.EPOLLERR|syscall.EPOLLHUP) == 0 {
 			return
 		}
-		soErr, err := syscall.GetsockoptInt(c.fd, syscall.SOL_SOCKET, syscall.SO_ERROR)
+		soErr, err := nbGetsockoptInt(c.fd, syscall.SOL_SOCKET, syscall.SO_ERROR)
 		if err == nil && soErr != 0 {
 			err = syscall.Errno(soErr)
 		}
@@ -460,7 +516,7 @@ func (l *eventLoop) count(kind int, err error) {
 // closeSocket closes the client's socket (which also takes it out of epoll).
 func (l *eventLoop) closeSocket(c *client) {
 	if c.fd >= 0 {
-		syscall.Close(c.fd)
+		nbClose(c.fd)
 		c.fd = -1
 	}
 	if c.state != stDone {

@@ -4,12 +4,14 @@ import (
 	"bufio"
 	"fmt"
 	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -278,5 +280,38 @@ func TestReadConntrack(t *testing.T) {
 	c := readConntrack()
 	if !c.ok || c.max <= 0 || c.drops < 0 || c.count < 0 {
 		t.Errorf("%+v", c)
+	}
+}
+
+// TestLoadOverIPv6 loads a server on ::1: the generator connects with the
+// sockaddr_in6 it builds itself, with and without keep-alive.
+func TestLoadOverIPv6(t *testing.T) {
+	ln, err := net.Listen("tcp6", "[::1]:0")
+	if err != nil {
+		t.Skipf("no IPv6 loopback on this host: %v", err)
+	}
+	var conns atomic.Int64
+	srv := &http.Server{
+		Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("ok")) }),
+		ConnState: func(_ net.Conn, s http.ConnState) {
+			if s == http.StateNew {
+				conns.Add(1)
+			}
+		},
+	}
+	go srv.Serve(ln)
+	t.Cleanup(func() { srv.Close() })
+	for _, keepAlive := range []bool{true, false} {
+		conns.Store(0)
+		res := load(t, loadConfig{addr: ln.Addr().String(), path: "/", clients: 3, keepAlive: keepAlive,
+			duration: 20 * time.Second, requests: 300, timeout: 2 * time.Second})
+		want := int64(3)
+		if !keepAlive {
+			want = 300
+		}
+		if res.ok != 300 || res.errorCount() != 0 || res.bodyLen != 2 || res.conns != want || conns.Load() != want {
+			t.Errorf("keep-alive %v: %d ok, errors %v (%v), body %d bytes, %d connections opened, the server saw %d; want %d",
+				keepAlive, res.ok, res.errs, res.firstErr, res.bodyLen, res.conns, conns.Load(), want)
+		}
 	}
 }
