@@ -245,74 +245,65 @@ func (l *eventLoop) connect(c *client, now time.Time) {
 // 3 s against 9,900 requests while only read and write were raw. wrk's and
 // ab's threads make the same calls and nothing else wakes.
 
-func nbRead(fd int, p []byte) (int, error) {
-	n, _, e := syscall.RawSyscall(syscall.SYS_READ, uintptr(fd), uintptr(unsafe.Pointer(unsafe.SliceData(p))), uintptr(len(p)))
+// raw makes a system call that does not wait, as a raw one (see above);
+// its result is 0 when it fails.
+func raw(trap, a1, a2, a3, a4, a5, a6 uintptr) (uintptr, error) {
+	r, _, e := syscall.RawSyscall6(trap, a1, a2, a3, a4, a5, a6)
 	if e != 0 {
 		return 0, e
 	}
-	return int(n), nil
+	return r, nil
+}
+
+func bufPtr(p []byte) uintptr { return uintptr(unsafe.Pointer(unsafe.SliceData(p))) }
+
+func nbRead(fd int, p []byte) (int, error) {
+	n, err := raw(syscall.SYS_READ, uintptr(fd), bufPtr(p), uintptr(len(p)), 0, 0, 0)
+	return int(n), err
 }
 
 func nbWrite(fd int, p []byte) (int, error) {
-	n, _, e := syscall.RawSyscall(syscall.SYS_WRITE, uintptr(fd), uintptr(unsafe.Pointer(unsafe.SliceData(p))), uintptr(len(p)))
-	if e != 0 {
-		return 0, e
-	}
-	return int(n), nil
+	n, err := raw(syscall.SYS_WRITE, uintptr(fd), bufPtr(p), uintptr(len(p)), 0, 0, 0)
+	return int(n), err
 }
 
 // nbSocket opens a non-blocking, close-on-exec TCP socket.
 func nbSocket(family int) (int, error) {
-	fd, _, e := syscall.RawSyscall(syscall.SYS_SOCKET, uintptr(family), syscall.SOCK_STREAM|syscall.SOCK_NONBLOCK|syscall.SOCK_CLOEXEC, 0)
-	if e != 0 {
-		return -1, e
+	fd, err := raw(syscall.SYS_SOCKET, uintptr(family), syscall.SOCK_STREAM|syscall.SOCK_NONBLOCK|syscall.SOCK_CLOEXEC, 0, 0, 0, 0)
+	if err != nil {
+		return -1, err
 	}
 	return int(fd), nil
 }
 
 func nbSetsockoptInt(fd, level, opt, value int) error {
 	v := int32(value)
-	_, _, e := syscall.RawSyscall6(syscall.SYS_SETSOCKOPT, uintptr(fd), uintptr(level), uintptr(opt), uintptr(unsafe.Pointer(&v)), 4, 0)
-	if e != 0 {
-		return e
-	}
-	return nil
+	_, err := raw(syscall.SYS_SETSOCKOPT, uintptr(fd), uintptr(level), uintptr(opt), uintptr(unsafe.Pointer(&v)), 4, 0)
+	return err
 }
 
 func nbGetsockoptInt(fd, level, opt int) (int, error) {
 	var v int32
 	size := uint32(4)
-	_, _, e := syscall.RawSyscall6(syscall.SYS_GETSOCKOPT, uintptr(fd), uintptr(level), uintptr(opt), uintptr(unsafe.Pointer(&v)), uintptr(unsafe.Pointer(&size)), 0)
-	if e != 0 {
-		return 0, e
-	}
-	return int(v), nil
+	_, err := raw(syscall.SYS_GETSOCKOPT, uintptr(fd), uintptr(level), uintptr(opt), uintptr(unsafe.Pointer(&v)), uintptr(unsafe.Pointer(&size)), 0)
+	return int(v), err
 }
 
 // nbConnect starts the handshake of a non-blocking socket: EINPROGRESS
 // says it is under way.
 func nbConnect(fd int, sa sockaddr) error {
-	_, _, e := syscall.RawSyscall(syscall.SYS_CONNECT, uintptr(fd), uintptr(unsafe.Pointer(unsafe.SliceData(sa.raw))), uintptr(len(sa.raw)))
-	if e != 0 {
-		return e
-	}
-	return nil
+	_, err := raw(syscall.SYS_CONNECT, uintptr(fd), bufPtr(sa.raw), uintptr(len(sa.raw)), 0, 0, 0)
+	return err
 }
 
 func nbEpollCtl(epfd, op, fd int, ev *syscall.EpollEvent) error {
-	_, _, e := syscall.RawSyscall6(syscall.SYS_EPOLL_CTL, uintptr(epfd), uintptr(op), uintptr(fd), uintptr(unsafe.Pointer(ev)), 0, 0)
-	if e != 0 {
-		return e
-	}
-	return nil
+	_, err := raw(syscall.SYS_EPOLL_CTL, uintptr(epfd), uintptr(op), uintptr(fd), uintptr(unsafe.Pointer(ev)), 0, 0)
+	return err
 }
 
 func nbClose(fd int) error {
-	_, _, e := syscall.RawSyscall(syscall.SYS_CLOSE, uintptr(fd), 0, 0)
-	if e != 0 {
-		return e
-	}
-	return nil
+	_, err := raw(syscall.SYS_CLOSE, uintptr(fd), 0, 0, 0, 0, 0)
+	return err
 }
 
 // epollET is EPOLLET as the unsigned mask EpollEvent.Events is.
