@@ -20,7 +20,9 @@
 # connections (wrk -c, ab -c, clients); THREADS: client threads (wrk -t;
 # boxtax's GOMAXPROCS); PIN=1 (default) pins the gateway to CPU 0 and every
 # client to CPU 1 (taskset), as a study places them, the same for every
-# tool; PIN=0 lets them share the CPUs. BOXTAX: the binary (default:
+# tool (boxtax's generator, on a CPU of its own, then busy-polls for
+# answers before it sleeps: its poll parameter, auto); PIN=0 lets them
+# share the CPUs. BOXTAX: the binary (default:
 # bin/boxtax, built with make build if missing). Needs wrk; ab is optional
 # (apt-get install wrk apache2-utils), and GNU time. Loopback only: the gateway listens on
 # 127.0.0.1 and every client stops by itself after SECS.
@@ -91,7 +93,11 @@ boxtax_load() {
   GOMAXPROCS=$3 timed "$1" "${cli[@]}" "$BOXTAX" worker --workload http.gateway --client "127.0.0.1:$port" \
     --params "{\"clients\":$CONNS,\"keepalive\":$2,\"duration\":\"${SECS}s\"}"
   wait "$gw"
+  note poll <"$work/out" > "$work/poll"
+  note waits_per_request <"$work/out" >> "$work/$1.waits"
 }
+# note KEY: a note's text from boxtax worker output on stdin.
+note() { sed -n "s/.*\"key\":\"$1\",\"text\":\"\([^\"]*\)\".*/\1/p"; }
 
 echo "host: $(nproc) CPUs, $(uptime | sed 's/.*load average/load average/')"
 echo "boxtax $("$BOXTAX" version 2>/dev/null | head -1), $(wrk -v 2>&1 | head -1 || true)" # wrk -v exits 1
@@ -160,6 +166,11 @@ printf '  keep-alive on:  boxtax %.2f us, wrk %.2f us\n' "$(cpu_per_request boxt
 if [ "$have_ab" = 1 ]; then
   printf '  keep-alive off: boxtax %.2f us, ab %.2f us\n' "$(cpu_per_request boxtax_close.cpu boxtax_close.rps)" "$(cpu_per_request ab.cpu ab.rps)"
 fi
+# boxtax's generator busy-polls for answers before it sleeps where it has a
+# CPU of its own (its poll parameter, auto): its CPU time then includes the
+# polling, and the gateway need not wake it (docs/gateway.md).
+echo "boxtax's poll: $(cat "$work/poll"); its waits in epoll per request (median): keep-alive on $(median boxtax.cpu.waits)$(
+  [ "$have_ab" = 1 ] && echo ", off $(median boxtax_close.cpu.waits)")"
 echo
 echo "all rounds (boxtax | reference):"
 paste -d' ' "$work/boxtax.rps" "$work/wrk.rps" | awk '{printf "  keep-alive on   %10.0f | %10.0f\n", $1, $2}'

@@ -77,18 +77,19 @@ type eventLoop struct {
 	epfd    int
 	clients []*client
 	events  []syscall.EpollEvent
-	active  int  // clients not done
-	quiet   bool // wait in epoll with the P held (see wait)
+	active  int           // clients not done
+	quiet   bool          // wait in epoll with the P held (see wait)
+	poll    time.Duration // busy-poll this long before waiting (see wait)
 	scratch []byte
 	res     loadResult
 }
 
-func newEventLoop(g *generator, n int, quiet bool) (*eventLoop, error) {
+func newEventLoop(g *generator, n int, quiet bool, poll time.Duration) (*eventLoop, error) {
 	epfd, err := syscall.EpollCreate1(syscall.EPOLL_CLOEXEC)
 	if err != nil {
 		return nil, fmt.Errorf("epoll: %w", err)
 	}
-	l := &eventLoop{g: g, sa: g.sa, epfd: epfd, events: make([]syscall.EpollEvent, 256), scratch: make([]byte, 16<<10), quiet: quiet}
+	l := &eventLoop{g: g, sa: g.sa, epfd: epfd, events: make([]syscall.EpollEvent, 256), scratch: make([]byte, 16<<10), quiet: quiet, poll: poll}
 	l.res.statuses = map[int]int64{}
 	for i := 0; i < n; i++ {
 		l.clients = append(l.clients, &client{idx: i, fd: -1, buf: make([]byte, 4096)})
@@ -141,6 +142,11 @@ func (l *eventLoop) run(start time.Time) {
 		now := time.Now()
 		if now.Sub(lastSweep) >= sweepPeriod {
 			lastSweep = now
+			if l.quiet || l.poll > 0 {
+				// A loop that keeps its P while events keep coming lets
+				// the process's other goroutines (the load's timer) run.
+				runtime.Gosched()
+			}
 			for _, c := range l.clients {
 				switch c.state {
 				case stConnecting, stWriting, stReading:
@@ -162,26 +168,55 @@ func (l *eventLoop) run(start time.Time) {
 	}
 }
 
-// wait waits at most msec for events. A quiet loop waits with a raw
-// system call, as wrk's thread does: the goroutine keeps its P while the
-// thread sleeps in epoll. Through syscall.EpollWait, each wait longer than
-// 20 us with one P (a generator pinned to one CPU) made sysmon take the P
-// and wake a thread to look for work: with one connection, on every
-// request. A quiet loop gives the process's other goroutines a turn after
-// each empty wait and each signal, at least every sweepPeriod.
+// wait waits at most msec for events. A polling loop first looks for
+// events without sleeping, again and again, for up to l.poll (as
+// sockperf's busy-poll); then, or when nothing came, it sleeps in epoll.
+// On loopback the server's CPU wakes a client asleep in epoll_wait on
+// every response it sends, and where the client's CPU is idle that is an
+// inter-processor interrupt: on the development VM the gateway spent 15 %
+// more CPU per request on it and served 6-9 % fewer requests than for a
+// client that is awake when its answer comes (docs/gateway.md). A client
+// on another machine costs the server no such wake-up, so a polling
+// client, on a CPU of its own, measures the server rather than the
+// server's waking of its client.
+//
+// A quiet loop waits with a raw system call, as wrk's thread does: the
+// goroutine keeps its P while the thread sleeps in epoll. Through
+// syscall.EpollWait, each wait longer than 20 us with one P (a generator
+// pinned to one CPU) made sysmon take the P and wake a thread to look for
+// work: with one connection, on every request. A quiet loop gives the
+// process's other goroutines a turn after each empty wait and each
+// signal, at least every sweepPeriod.
 func (l *eventLoop) wait(msec int) (int, error) {
+	if l.poll > 0 {
+		until := time.Now().Add(l.poll)
+		for {
+			n, err := l.epollWait(0)
+			if n > 0 || (err != nil && err != syscall.EINTR) {
+				return n, err
+			}
+			if !time.Now().Before(until) {
+				break
+			}
+		}
+	}
+	l.res.waits++
 	if !l.quiet {
 		return syscall.EpollWait(l.epfd, l.events, msec)
 	}
-	n, _, e := unix.RawSyscall6(unix.SYS_EPOLL_PWAIT, uintptr(l.epfd), uintptr(unsafe.Pointer(&l.events[0])),
-		uintptr(len(l.events)), uintptr(msec), 0, 0)
-	if e != 0 || n == 0 {
+	n, err := l.epollWait(msec)
+	if err != nil || n == 0 {
 		runtime.Gosched()
 	}
-	if e != 0 {
-		return 0, e
-	}
-	return int(n), nil
+	return n, err
+}
+
+// epollWait is epoll_pwait as a raw system call: with msec 0 it never
+// sleeps; otherwise the thread sleeps with the goroutine's P held.
+func (l *eventLoop) epollWait(msec int) (int, error) {
+	n, err := raw(unix.SYS_EPOLL_PWAIT, uintptr(l.epfd), uintptr(unsafe.Pointer(&l.events[0])),
+		uintptr(len(l.events)), uintptr(msec), 0, 0)
+	return int(n), err
 }
 
 // next starts the client's next request at now, unless the load is over.

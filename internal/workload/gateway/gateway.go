@@ -9,7 +9,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/boxtax/boxtax/internal/cpuset"
 	"github.com/boxtax/boxtax/internal/workload"
+	"golang.org/x/sys/unix"
 )
 
 // Gateway is the http.gateway workload.
@@ -53,6 +55,9 @@ type config struct {
 	agentSpec string
 	agent     agentSpec
 	period    time.Duration
+	pollSpec  string
+	poll      time.Duration // when pollAuto is false
+	pollAuto  bool
 }
 
 // Declare implements workload.Declarer.
@@ -62,6 +67,7 @@ func (c *config) Declare(d *workload.Decl) {
 	d.Duration(&c.duration, "duration", 5*time.Second, "how long the clients load the gateway (ab -t); with requests, the most it may take")
 	d.Int(&c.requests, "requests", 0, "stop after this many requests in all (ab -n); 0 loads for the whole duration")
 	d.Int(&c.threads, "threads", 0, "the load generator's threads, each an event loop over its share of the connections (wrk -t); 0: one per CPU the client may use (its affinity, as a study pins it)")
+	d.String(&c.pollSpec, "poll", "auto", "how long each of the load generator's threads looks for answers without sleeping before it sleeps in epoll (as sockperf's busy-poll), e.g. 50us; 0: never; auto: "+defaultPoll.String()+" when every thread has a CPU of its own that no server uses (a study pins the client so), else 0")
 	d.Duration(&c.timeout, "timeout", 2*time.Second, "the longest a request (connecting included) may take before it counts as an error (wrk --timeout)")
 	d.String(&c.agentSpec, "agent", agentSimulated, "the gateway's device agent: simulated (a CO2 sensor, 52-byte body), file:PATH (a sensor file read every period), command:PROG ARGS (run every period; its output is the reading) or stream:PROG ARGS (runs on; every line it writes is a reading)")
 	d.Duration(&c.period, "period", time.Second, "how often the agent takes a reading")
@@ -77,11 +83,25 @@ var (
 // within what one process's descriptors and ports allow.
 const maxClients = 10000
 
+// defaultPoll is how long a load thread busy-polls under poll: auto:
+// longer than the gaps between a saturated gateway's answers (some 6 us on
+// the development VM, where 10 to 100 us served the same rate) and than an
+// idle vCPU takes to wake (some 35 us), so that it seldom sleeps under load.
+const defaultPoll = 50 * time.Microsecond
+
+// maxPoll bounds poll: a thread that finds nothing for longer sleeps.
+const maxPoll = 10 * time.Millisecond
+
 // Check implements workload.Checker.
 func (c *config) Check() error {
 	var err error
 	if c.agent, err = parseAgent(c.agentSpec); err != nil {
 		return err
+	}
+	if c.pollAuto = c.pollSpec == "auto"; !c.pollAuto {
+		if c.poll, err = time.ParseDuration(c.pollSpec); err != nil || c.poll < 0 || c.poll > maxPoll {
+			return fmt.Errorf("parameter poll: %q must be auto, 0 or a duration up to %v, e.g. 50us", c.pollSpec, maxPoll)
+		}
 	}
 	switch {
 	case c.clients < 1 || c.clients > maxClients:
@@ -154,7 +174,7 @@ func (c *config) Client(ctx context.Context, addr string, e workload.Emitter) er
 	ct := readConntrack()
 	res, err := runLoad(ctx, loadConfig{addr: addr, path: ReadingPath, clients: c.clients, keepAlive: c.keepAlive,
 		duration: c.duration, requests: int64(c.requests), timeout: c.timeout, threads: c.threads,
-		quietWait: ctx.Value(inProcessKey{}) == nil})
+		quietWait: ctx.Value(inProcessKey{}) == nil, poll: c.pollFor(ctx)})
 	if err != nil {
 		return err
 	}
@@ -176,12 +196,39 @@ func (c *config) Client(ctx context.Context, addr string, e workload.Emitter) er
 	return report(res, *c, e)
 }
 
+// pollFor is how long the load's threads busy-poll (see eventLoop.wait).
+// Under auto only where polling takes no CPU from a server: the client in
+// a process of its own (not Run's, with the gateway), on fewer CPUs than
+// the host has online (placed: a study pins the client to a CPU no server
+// is pinned to), with no more threads than those CPUs.
+func (c *config) pollFor(ctx context.Context) time.Duration {
+	if !c.pollAuto {
+		return c.poll
+	}
+	if ctx.Value(inProcessKey{}) != nil {
+		return 0
+	}
+	online, err := cpuset.Online()
+	if err != nil {
+		return 0
+	}
+	var mask unix.CPUSet
+	if err := unix.SchedGetaffinity(0, &mask); err != nil {
+		return 0
+	}
+	if mine := mask.Count(); mine == 0 || mine >= len(online) || c.threads > mine {
+		return 0
+	}
+	return defaultPoll
+}
+
 // report emits a load's metrics and notes.
 func report(res *loadResult, c config, e workload.Emitter) error {
 	errs := res.errorCount()
 	e.Note("clients", strconv.Itoa(c.clients))
 	e.Note("keepalive", strconv.FormatBool(c.keepAlive))
 	e.Note("threads", strconv.Itoa(res.threads))
+	e.Note("poll", res.poll.String())
 	e.Note("requests_ok", strconv.FormatInt(res.ok, 10))
 	e.Note("connections_opened", strconv.FormatInt(res.conns, 10))
 	e.Note("wall_s", strconv.FormatFloat(res.wall.Seconds(), 'f', 3, 64))
@@ -216,6 +263,7 @@ func report(res *loadResult, c config, e workload.Emitter) error {
 		return fmt.Errorf("no request completed in %v: %s", res.wall.Round(time.Millisecond), strings.Join(kinds, "; "))
 	}
 	e.Note("body_bytes", strconv.FormatInt(res.bodyLen, 10))
+	e.Note("waits_per_request", strconv.FormatFloat(float64(res.waits)/float64(res.ok), 'f', 3, 64))
 	e.Note("latency_min_ms", ms(res.latency.Min()))
 	e.Note("latency_max_ms", ms(res.latency.Max()))
 	msf := func(d time.Duration) float64 { return float64(d) / 1e6 }

@@ -28,6 +28,9 @@ type loadConfig struct {
 	// eventLoop.wait): only where nothing else in the process needs a P
 	// for long, not with the gateway in the same process.
 	quietWait bool
+	// poll is how long each event loop busy-polls its sockets before it
+	// sleeps in epoll (see eventLoop.wait); 0: never.
+	poll time.Duration
 }
 
 // Kinds of failed request.
@@ -53,6 +56,8 @@ type loadResult struct {
 	statuses map[int]int64     // the non-2xx statuses seen
 	bodyLen  int64             // the body length of the last good response
 	threads  int               // event loops used
+	poll     time.Duration     // how long each busy-polled before sleeping
+	waits    int64             // waits in epoll with a timeout (after polling): about how often a loop slept
 	inFlight int64             // requests under way when the load stopped: neither counted nor failed
 	// conntrackDrops are packets the host's connection tracking dropped
 	// during the load (its table was full), when known.
@@ -73,6 +78,7 @@ func (r *loadResult) add(o *loadResult) {
 	r.ok += o.ok
 	r.conns += o.conns
 	r.inFlight += o.inFlight
+	r.waits += o.waits
 	r.latency.Merge(&o.latency)
 	for k := range r.errs {
 		r.errs[k] += o.errs[k]
@@ -137,13 +143,18 @@ func runLoad(ctx context.Context, cfg loadConfig) (*loadResult, error) {
 		if i < cfg.clients%threads {
 			n++
 		}
-		// Quiet only for a loop with one connection, which waits for every
-		// answer as a round trip: with 50 connections on one thread the
-		// quiet loop's rate was 25-29 k requests/s against 36-41 k through
-		// syscall.EpollWait on the busy 2-vCPU VM, for less CPU a request
-		// (14.2 against 17.6 us): the runtime's extra threads kept the
-		// vCPU from halting between events (docs/gateway.md).
-		if loops[i], err = newEventLoop(g, n, quiet && n == 1); err != nil {
+		// Every loop quiet, where allowed. Until poll, only a loop with
+		// one connection was: with 50 connections on one pinned thread
+		// the quiet loop did 25-29 k requests/s against 36-41 k through
+		// syscall.EpollWait on a busy 2-vCPU VM, because the runtime's
+		// extra threads, waking on every wait through the scheduler,
+		// kept the client's vCPU from halting, and the server then need
+		// not wake it. A pinned client now polls for that (see
+		// eventLoop.wait), and with both sides on shared CPUs those
+		// threads' wake-ups take CPU from the server: unpinned, the quiet
+		// loop did 1.05x wrk's rate where the other did 0.98x, for 7.6
+		// instead of 8.4 us of client CPU a request (docs/gateway.md).
+		if loops[i], err = newEventLoop(g, n, quiet, cfg.poll); err != nil {
 			for _, l := range loops[:i] {
 				l.close()
 			}
@@ -178,7 +189,7 @@ func runLoad(ctx context.Context, cfg loadConfig) (*loadResult, error) {
 	if g.stop.Load() {
 		wall = stopAt
 	}
-	res := &loadResult{wall: wall, statuses: map[int]int64{}, threads: threads}
+	res := &loadResult{wall: wall, statuses: map[int]int64{}, threads: threads, poll: cfg.poll}
 	for _, l := range loops {
 		res.add(&l.res)
 	}

@@ -1,0 +1,122 @@
+package gateway
+
+import (
+	"context"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/boxtax/boxtax/internal/cpuset"
+	"github.com/boxtax/boxtax/internal/workload"
+	"golang.org/x/sys/unix"
+)
+
+// TestPollParameter: poll is auto, 0 or a duration up to maxPoll; anything
+// else is an error that says what it may be.
+func TestPollParameter(t *testing.T) {
+	for spec, want := range map[string]time.Duration{"0": 0, "0s": 0, "50us": 50 * time.Microsecond, "10ms": maxPoll} {
+		c, err := workload.Parse(workload.Params{"poll": spec}, &config{})
+		if err != nil {
+			t.Errorf("poll %q: %v", spec, err)
+			continue
+		}
+		if c.pollAuto || c.poll != want {
+			t.Errorf("poll %q: auto %v, %v; want %v", spec, c.pollAuto, c.poll, want)
+		}
+	}
+	c, err := workload.Parse(workload.Params{}, &config{})
+	if err != nil || !c.pollAuto {
+		t.Errorf("the default: %v, %+v", err, c)
+	}
+	for _, spec := range []string{"-1us", "11ms", "fast", "50"} {
+		_, err := workload.Parse(workload.Params{"poll": spec}, &config{})
+		if err == nil || !strings.Contains(err.Error(), "parameter poll") || !strings.Contains(err.Error(), "auto, 0 or a duration") {
+			t.Errorf("poll %q: %v", spec, err)
+		}
+	}
+}
+
+// TestPollAuto: under auto the generator polls only on CPUs of its own
+// (fewer than the host's), with no more threads than those CPUs, and
+// never with the gateway in its own process; a duration given is used as
+// it is. The affinity is the calling thread's, set here on a locked thread.
+func TestPollAuto(t *testing.T) {
+	online, err := cpuset.Online()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(online) < 2 {
+		t.Skipf("this host has %d online CPU: a client cannot have one of its own", len(online))
+	}
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	var all unix.CPUSet
+	if err := unix.SchedGetaffinity(0, &all); err != nil {
+		t.Fatal(err)
+	}
+	defer unix.SchedSetaffinity(0, &all)
+	parse := func(p workload.Params) *config {
+		c, err := workload.Parse(p, &config{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	ctx := context.Background()
+	inProcess := context.WithValue(ctx, inProcessKey{}, true)
+	if all.Count() == len(online) {
+		if d := parse(workload.Params{}).pollFor(ctx); d != 0 {
+			t.Errorf("on every CPU: poll %v, want 0", d)
+		}
+	}
+	var one unix.CPUSet
+	one.Set(online[len(online)-1])
+	if err := unix.SchedSetaffinity(0, &one); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		ctx    context.Context
+		params workload.Params
+		want   time.Duration
+	}{
+		{ctx, workload.Params{}, defaultPoll},
+		{ctx, workload.Params{"threads": 1}, defaultPoll},
+		{ctx, workload.Params{"threads": 2}, 0}, // two threads on one CPU
+		{inProcess, workload.Params{}, 0},
+		{ctx, workload.Params{"poll": "0"}, 0},
+		{inProcess, workload.Params{"poll": "20us"}, 20 * time.Microsecond},
+	} {
+		if d := parse(tc.params).pollFor(tc.ctx); d != tc.want {
+			t.Errorf("on one CPU, %v, in process %v: poll %v, want %v", tc.params, tc.ctx != ctx, d, tc.want)
+		}
+	}
+}
+
+// TestPolledLoadAgainstNginx: a polling generator makes every request as
+// one that sleeps does, sleeps in epoll far less often (one connection:
+// without polling, about once a request), and still stops at the end of
+// its duration on one P, where its loop seldom gives the P up.
+func TestPolledLoadAgainstNginx(t *testing.T) {
+	n := startNginx(t)
+	cfg := loadConfig{addr: n.addr, path: ReadingPath, clients: 1, keepAlive: true,
+		duration: 20 * time.Second, requests: 2000, timeout: 2 * time.Second}
+	sleepy := load(t, cfg)
+	cfg.poll = maxPoll
+	polled := load(t, cfg)
+	for _, res := range []*loadResult{sleepy, polled} {
+		if res.ok != 2000 || res.errorCount() != 0 || res.bodyLen != int64(len(nginxBody)) {
+			t.Errorf("poll %v: %d ok, errors %v (%v), body %d bytes", res.poll, res.ok, res.errs, res.firstErr, res.bodyLen)
+		}
+	}
+	if sleepy.waits < sleepy.ok/2 || polled.waits > polled.ok/4 {
+		t.Errorf("waits in epoll for 2000 requests: %d without polling, %d polling %v", sleepy.waits, polled.waits, maxPoll)
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	cfg.requests, cfg.duration, cfg.clients = 0, 500*time.Millisecond, 4
+	start := time.Now()
+	res := load(t, cfg)
+	if took := time.Since(start); took > 2*time.Second || res.wall > 600*time.Millisecond || res.ok == 0 {
+		t.Errorf("a %v load on one P took %v (wall %v), %d ok", cfg.duration, took, res.wall, res.ok)
+	}
+}
