@@ -85,6 +85,7 @@ func (r *Runner) clientServer(cs workload.ClientServer, run *executedRun, cpuset
 		// whose transfers only partly overlapped would each see the link
 		// less shared than it was, and their sum would pass its rate.
 		p.allListening = newBarrier(len(cpusets))
+		p.sharedCPUs = len(cpusets) > 1
 		pair := p.procedure()
 		if len(cpusets) > 1 {
 			out = concurrently(cpusets, pair)(ctx, e, spec)
@@ -112,6 +113,8 @@ type pairPlan struct {
 	ownNet   bool              // the server's environment has a network of its own: publish its port
 	// clientCPUs pins every client, "" not at all (see clientPlacement).
 	clientCPUs string
+	// sharedCPUs: the clients of concurrent instances share clientCPUs.
+	sharedCPUs bool
 	// allListening is passed by every pair when its server listens (or
 	// when the pair gave up); clients wait at it.
 	allListening *barrier
@@ -170,7 +173,7 @@ func (p pairPlan) run(ctx context.Context, e env.Environment, spec env.Spec, por
 		return worker.Pair(worker.Output{Err: err}, srv.EndServer(ctx, 0), target), false
 	}
 	call := p.inv
-	call.Client = target
+	call.Client, call.SharedCPUs = target, p.sharedCPUs
 	client := call.Spec()
 	client.Netns, client.CPUSet = p.netns, p.clientCPUs
 	cout := worker.Run(ctx, p.client, client)

@@ -14,6 +14,8 @@ const Command = "worker"
 // cpusFlag pins the worker to CPUs; see Invocation.CPUs.
 const cpusFlag = "--cpus"
 
+const sharedCPUsFlag = "--shared-cpus"
+
 // Invocation is one worker's command line: which workload, with which
 // parameters, and which side of a client-server workload.
 type Invocation struct {
@@ -26,6 +28,9 @@ type Invocation struct {
 	CPUs   string
 	Serve  string // host:port: run the server side of a network workload
 	Client string // host:port: run the client side against the server there
+	// SharedCPUs says that other workers' clients share this client's
+	// CPUs (a run's concurrent instances): it must not busy-poll.
+	SharedCPUs bool
 }
 
 // New is the invocation of a workload with its parameters.
@@ -44,6 +49,7 @@ func (inv *Invocation) AddFlags(fs *flag.FlagSet) {
 	fs.StringVar(&inv.Scratch, "scratch", "", "directory for scratch files (default: a new one under $TMPDIR, removed afterwards)")
 	fs.StringVar(&inv.Serve, "serve", "", "network workloads: run the server side, listening at HOST:PORT")
 	fs.StringVar(&inv.Client, "client", "", "network workloads: run the client side against the server at HOST:PORT")
+	fs.BoolVar(&inv.SharedCPUs, sharedCPUsFlag[2:], false, "network workloads' client: other clients share this one's CPUs, so it does not busy-poll")
 	fs.StringVar(&inv.CPUs, cpusFlag[2:], "", "pin the worker to these CPUs, e.g. 0-1 (sched_setaffinity)")
 }
 
@@ -56,6 +62,9 @@ func (inv Invocation) Args() []string {
 		if f.value != "" {
 			args = append(args, f.name, f.value)
 		}
+	}
+	if inv.SharedCPUs {
+		args = append(args, sharedCPUsFlag)
 	}
 	return args
 }

@@ -13,6 +13,7 @@ func TestArgsAreReadBackByAddFlags(t *testing.T) {
 		{Workload: "cpu.prime", Params: `{"threads":2}`},
 		{Workload: "net.tcp", Params: `{}`, Serve: "0.0.0.0:5201", CPUs: "0-1"},
 		{Workload: "net.tcp", Params: `null`, Client: "127.0.0.1:5201", Scratch: "/tmp/x"},
+		{Workload: "http.gateway", Params: `{}`, Client: "127.0.0.1:80", SharedCPUs: true},
 	} {
 		args := inv.Args()
 		if args[0] != Command {

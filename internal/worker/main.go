@@ -94,5 +94,8 @@ func runSide(ctx context.Context, cfg workload.Config, inv Invocation, env workl
 	case inv.Serve != "":
 		return cs.Serve(ctx, inv.Serve, em)
 	}
+	if inv.SharedCPUs {
+		ctx = workload.WithSharedCPUs(ctx)
+	}
 	return cs.Client(ctx, inv.Client, em)
 }

@@ -30,6 +30,19 @@ type Sides interface {
 	Client(ctx context.Context, addr string, e Emitter) error
 }
 
+// WithSharedCPUs marks a client's context: other busy processes share its
+// CPUs (the clients of a run's concurrent instances, pinned to one CPU
+// together, or a server in the same process), so it must not take a CPU
+// for itself, as a client that busy-polls does.
+func WithSharedCPUs(ctx context.Context) context.Context {
+	return context.WithValue(ctx, sharedCPUsKey{}, true)
+}
+
+// SharedCPUs says whether the context was marked by WithSharedCPUs.
+func SharedCPUs(ctx context.Context) bool { return ctx.Value(sharedCPUsKey{}) != nil }
+
+type sharedCPUsKey struct{}
+
 // NoteListening is the note a server sends when clients can connect; its
 // value is the address it listens at.
 const NoteListening = "listening"

@@ -33,7 +33,7 @@ func RunLoopback(ctx context.Context, w Sides, e Emitter) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	}
-	clientErr := w.Client(ctx, addr, e)
+	clientErr := w.Client(WithSharedCPUs(ctx), addr, e) // with its server
 	if clientErr != nil {
 		cancel()
 	}

@@ -197,15 +197,16 @@ func (c *config) Client(ctx context.Context, addr string, e workload.Emitter) er
 }
 
 // pollFor is how long the load's threads busy-poll (see eventLoop.wait).
-// Under auto only where polling takes no CPU from a server: the client in
-// a process of its own (not Run's, with the gateway), on fewer CPUs than
+// Under auto only where polling takes no CPU from a server or another
+// client: not where they share its CPUs (Run's client, with the gateway
+// in its process; the clients of concurrent instances), on fewer CPUs than
 // the host has online (placed: a study pins the client to a CPU no server
 // is pinned to), with no more threads than those CPUs.
 func (c *config) pollFor(ctx context.Context) time.Duration {
 	if !c.pollAuto {
 		return c.poll
 	}
-	if ctx.Value(inProcessKey{}) != nil {
+	if workload.SharedCPUs(ctx) {
 		return 0
 	}
 	online, err := cpuset.Online()

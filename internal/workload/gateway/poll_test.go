@@ -2,12 +2,15 @@ package gateway
 
 import (
 	"context"
+	"os/exec"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/boxtax/boxtax/internal/cpuset"
+	"github.com/boxtax/boxtax/internal/testenv"
 	"github.com/boxtax/boxtax/internal/workload"
 	"golang.org/x/sys/unix"
 )
@@ -64,7 +67,7 @@ func TestPollAuto(t *testing.T) {
 		return c
 	}
 	ctx := context.Background()
-	inProcess := context.WithValue(ctx, inProcessKey{}, true)
+	shared := workload.WithSharedCPUs(ctx)
 	if all.Count() == len(online) {
 		if d := parse(workload.Params{}).pollFor(ctx); d != 0 {
 			t.Errorf("on every CPU: poll %v, want 0", d)
@@ -83,12 +86,12 @@ func TestPollAuto(t *testing.T) {
 		{ctx, workload.Params{}, defaultPoll},
 		{ctx, workload.Params{"threads": 1}, defaultPoll},
 		{ctx, workload.Params{"threads": 2}, 0}, // two threads on one CPU
-		{inProcess, workload.Params{}, 0},
+		{shared, workload.Params{}, 0},
 		{ctx, workload.Params{"poll": "0"}, 0},
-		{inProcess, workload.Params{"poll": "20us"}, 20 * time.Microsecond},
+		{shared, workload.Params{"poll": "20us"}, 20 * time.Microsecond},
 	} {
 		if d := parse(tc.params).pollFor(tc.ctx); d != tc.want {
-			t.Errorf("on one CPU, %v, in process %v: poll %v, want %v", tc.params, tc.ctx != ctx, d, tc.want)
+			t.Errorf("on one CPU, %v, shared CPUs %v: poll %v, want %v", tc.params, tc.ctx != ctx, d, tc.want)
 		}
 	}
 }
@@ -118,5 +121,55 @@ func TestPolledLoadAgainstNginx(t *testing.T) {
 	res := load(t, cfg)
 	if took := time.Since(start); took > 2*time.Second || res.wall > 600*time.Millisecond || res.ok == 0 {
 		t.Errorf("a %v load on one P took %v (wall %v), %d ok", cfg.duration, took, res.wall, res.ok)
+	}
+}
+
+// TestPollInAStudy: in a study the client has a CPU of its own and polls
+// (poll: auto); the clients of two concurrent instances share that CPU,
+// and neither polls. Read back from the runs' notes, as stored.
+func TestPollInAStudy(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	if online, err := cpuset.Online(); err != nil || len(online) < 2 {
+		t.Skipf("this host has %d online CPU (%v): a client cannot have one of its own", len(online), err)
+	}
+	dir := t.TempDir()
+	study := `name: gateway-poll
+repetitions: 1
+warmup: 0
+envs: [native]
+workloads:
+  - name: http.gateway
+    params: {requests: 300, duration: 10s, keepalive: true, clients: 2}
+factors:
+  - name: instances
+    levels: [1, 2]
+`
+	testenv.WriteFile(t, filepath.Join(dir, "gw.yaml"), []byte(study), 0o644)
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+	defer cancel()
+	run := exec.CommandContext(ctx, testenv.BoxtaxBinary(t), "run", "gw.yaml", "--settle", "0", "--monitor-interval", "0", "--quiet")
+	run.Dir = dir
+	if out, err := run.CombinedOutput(); err != nil {
+		t.Fatalf("boxtax run: %v\n%s", err, out)
+	}
+	_, runs, _ := testenv.Stored(t, filepath.Join(dir, "boxtax.db"))
+	want := map[string]map[string]string{
+		"1": {"poll": defaultPoll.String()},
+		"2": {"poll": "0s", "instance2.poll": "0s"}, // the first instance's notes are not prefixed
+	}
+	seen := 0
+	for _, r := range runs {
+		n := r.Levels["instances"]
+		for k, v := range want[n] {
+			seen++
+			if r.Notes[k] != v {
+				t.Errorf("%s instances: note %s is %q, want %q (client_cpus %q)", n, k, r.Notes[k], v, r.Settings["client_cpus"])
+			}
+		}
+	}
+	if seen != 3 {
+		t.Errorf("%d of 3 notes looked at in %d runs", seen, len(runs))
 	}
 }
