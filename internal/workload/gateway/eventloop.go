@@ -173,9 +173,10 @@ func (l *eventLoop) run(start time.Time) {
 // sockperf's busy-poll); then, or when nothing came, it sleeps in epoll.
 // On loopback the server's CPU wakes a client asleep in epoll_wait on
 // every response it sends, and where the client's CPU is idle that is an
-// inter-processor interrupt: on the development VM the gateway spent 15 %
-// more CPU per request on it and served 6-9 % fewer requests than for a
-// client that is awake when its answer comes (docs/gateway.md). A client
+// inter-processor interrupt: on the development VM the gateway spent 11 %
+// more CPU per request (17.1 against 15.4 us) and served 10 % fewer
+// requests than for a client that is awake when its answer comes
+// (bench/http-wakeups.sh, docs/gateway.md). A client
 // on another machine costs the server no such wake-up, so a polling
 // client, on a CPU of its own, measures the server rather than the
 // server's waking of its client.
