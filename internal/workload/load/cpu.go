@@ -106,7 +106,8 @@ type cpuWorker struct {
 }
 
 // loop computes for busyNs of each period and sleeps until the next one, on
-// a fixed grid. Like the task it loads, it passes no preemption point.
+// a fixed grid; a period it could not start in time is skipped. Like the
+// task it loads, it passes no preemption point.
 //
 //go:nosplit
 func (w *cpuWorker) loop() {
@@ -117,8 +118,15 @@ func (w *cpuWorker) loop() {
 			w.sink += sched.Leibniz(256)
 			w.terms += 256
 		}
-		w.busyTotalNs += sched.Now() - t0
+		now := sched.Now()
+		w.busyTotalNs += now - t0
 		next += w.periodNs
+		if now > next {
+			// Late (preempted, or woken late): skip the periods missed
+			// rather than compute through them to catch up, which would
+			// load the CPU beyond the duty.
+			next += (now - next + w.periodNs - 1) / w.periodNs * w.periodNs
+		}
 		sched.SleepUntil(next)
 	}
 }
