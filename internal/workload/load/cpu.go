@@ -13,6 +13,7 @@ import (
 
 	"github.com/boxtax/boxtax/internal/workload"
 	"github.com/boxtax/boxtax/internal/workload/rt/sched"
+	"golang.org/x/sys/unix"
 )
 
 // CPU is the load.cpu workload: like stress-ng --cpu N --cpu-load L
@@ -29,7 +30,7 @@ func (CPU) Info() workload.Info {
 		SeedTool: "stress-ng --cpu 2 --cpu-load 80 --cpu-method pi --sched fifo --sched-prio 48",
 		Params:   workload.Declared(&cpuConfig{}),
 		Metrics: []workload.Metric{
-			{Name: "busy_pct", Unit: "%", Label: "busy %", Description: "mean share of the wall time the workers computed: the duty they achieved"},
+			{Name: "busy_pct", Unit: "%", Label: "busy %", Description: "the workers' mean CPU time as a share of the wall time: the duty they achieved"},
 			{Name: "terms_per_s", Unit: "terms/s", Label: "pi terms/s", HigherIsBetter: true, Description: "Leibniz terms all workers computed per second of wall time"},
 		},
 	}
@@ -100,7 +101,7 @@ type cpuWorker struct {
 	periodNs, busyNs int64
 	endNs            int64 // 0: until stopped
 	stop             *atomic.Bool
-	busyTotalNs      int64
+	busyTotalNs      int64 // the thread's CPU time in loop: what it computed (and slept for, a little)
 	terms            int64
 	sink             float64 // the work's results, kept so the work is not optimized away
 }
@@ -119,7 +120,6 @@ func (w *cpuWorker) loop() {
 			w.terms += 256
 		}
 		now := sched.Now()
-		w.busyTotalNs += now - t0
 		next += w.periodNs
 		if now > next {
 			// Late (preempted, or woken late): skip the periods missed
@@ -129,6 +129,17 @@ func (w *cpuWorker) loop() {
 		}
 		sched.SleepUntil(next)
 	}
+}
+
+// threadCPUNs is the calling thread's CPU time. The time a worker spends
+// in its compute phase by the clock would count the time another thread
+// held its CPU meanwhile, and overstate the duty achieved on a busy host.
+func threadCPUNs() int64 {
+	var ts unix.Timespec
+	if err := unix.ClockGettime(unix.CLOCK_THREAD_CPUTIME_ID, &ts); err != nil {
+		return 0
+	}
+	return ts.Nano()
 }
 
 // Run implements workload.Config.
@@ -170,7 +181,9 @@ func (c *cpuConfig) Run(ctx context.Context, _ workload.Env, e workload.Emitter)
 				stop.Store(true)
 				return
 			}
+			cpu0 := threadCPUNs()
 			w.loop()
+			w.busyTotalNs = threadCPUNs() - cpu0
 			sched.UnblockPreemption()
 		}()
 	}
