@@ -16,6 +16,7 @@ build-all:
 	CGO_ENABLED=0 GOOS=linux GOARCH=arm64 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o dist/boxtax-linux-arm64 ./cmd/boxtax
 	CGO_ENABLED=0 GOOS=linux GOARCH=arm GOARM=7 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o dist/boxtax-linux-armv7 ./cmd/boxtax
 	CGO_ENABLED=0 GOOS=linux GOARCH=arm GOARM=6 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o dist/boxtax-linux-armv6 ./cmd/boxtax
+	CGO_ENABLED=0 GOOS=linux GOARCH=386 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o dist/boxtax-linux-386 ./cmd/boxtax
 
 # The default study (quick) on this machine, stored in ./boxtax.db.
 run: build

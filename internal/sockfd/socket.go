@@ -8,6 +8,8 @@ import (
 	"syscall"
 	"time"
 	"unsafe"
+
+	"golang.org/x/sys/unix"
 )
 
 // Socket is a socket used with plain blocking system calls, as netperf
@@ -185,7 +187,7 @@ func (b *Socket) RecvFrom(p []byte, from *Peer) (int, error) {
 	var waited time.Duration
 	for {
 		from.len = syscall.SizeofSockaddrAny
-		n, e := b.call(syscall.SYS_RECVFROM, uintptr(b.fd), bufPtr(p), uintptr(len(p)), 0,
+		n, e := b.call(unix.SYS_RECVFROM, uintptr(b.fd), bufPtr(p), uintptr(len(p)), 0,
 			uintptr(unsafe.Pointer(&from.sa)), uintptr(unsafe.Pointer(&from.len)))
 		if e == 0 {
 			return int(n), nil
@@ -200,7 +202,7 @@ func (b *Socket) RecvFrom(p []byte, from *Peer) (int, error) {
 func (b *Socket) SendTo(p []byte, to *Peer) error {
 	var waited time.Duration
 	for {
-		_, e := b.call(syscall.SYS_SENDTO, uintptr(b.fd), bufPtr(p), uintptr(len(p)), 0,
+		_, e := b.call(unix.SYS_SENDTO, uintptr(b.fd), bufPtr(p), uintptr(len(p)), 0,
 			uintptr(unsafe.Pointer(&to.sa)), uintptr(to.len))
 		if e == 0 {
 			return nil

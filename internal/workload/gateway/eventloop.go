@@ -305,7 +305,7 @@ func nbWrite(fd int, p []byte) (int, error) {
 
 // nbSocket opens a non-blocking, close-on-exec TCP socket.
 func nbSocket(family int) (int, error) {
-	fd, err := raw(syscall.SYS_SOCKET, uintptr(family), syscall.SOCK_STREAM|syscall.SOCK_NONBLOCK|syscall.SOCK_CLOEXEC, 0, 0, 0, 0)
+	fd, err := raw(unix.SYS_SOCKET, uintptr(family), syscall.SOCK_STREAM|syscall.SOCK_NONBLOCK|syscall.SOCK_CLOEXEC, 0, 0, 0, 0)
 	if err != nil {
 		return -1, err
 	}
@@ -314,21 +314,21 @@ func nbSocket(family int) (int, error) {
 
 func nbSetsockoptInt(fd, level, opt, value int) error {
 	v := int32(value)
-	_, err := raw(syscall.SYS_SETSOCKOPT, uintptr(fd), uintptr(level), uintptr(opt), uintptr(unsafe.Pointer(&v)), 4, 0)
+	_, err := raw(unix.SYS_SETSOCKOPT, uintptr(fd), uintptr(level), uintptr(opt), uintptr(unsafe.Pointer(&v)), 4, 0)
 	return err
 }
 
 func nbGetsockoptInt(fd, level, opt int) (int, error) {
 	var v int32
 	size := uint32(4)
-	_, err := raw(syscall.SYS_GETSOCKOPT, uintptr(fd), uintptr(level), uintptr(opt), uintptr(unsafe.Pointer(&v)), uintptr(unsafe.Pointer(&size)), 0)
+	_, err := raw(unix.SYS_GETSOCKOPT, uintptr(fd), uintptr(level), uintptr(opt), uintptr(unsafe.Pointer(&v)), uintptr(unsafe.Pointer(&size)), 0)
 	return int(v), err
 }
 
 // nbConnect starts the handshake of a non-blocking socket: EINPROGRESS
 // says it is under way.
 func nbConnect(fd int, sa sockaddr) error {
-	_, err := raw(syscall.SYS_CONNECT, uintptr(fd), bufPtr(sa.raw), uintptr(len(sa.raw)), 0, 0, 0)
+	_, err := raw(unix.SYS_CONNECT, uintptr(fd), bufPtr(sa.raw), uintptr(len(sa.raw)), 0, 0, 0)
 	return err
 }
 
