@@ -67,7 +67,7 @@ func (c *config) Declare(d *workload.Decl) {
 	d.Duration(&c.duration, "duration", 5*time.Second, "how long the clients load the gateway (ab -t); with requests, the most it may take")
 	d.Int(&c.requests, "requests", 0, "stop after this many requests in all (ab -n); 0 loads for the whole duration")
 	d.Int(&c.threads, "threads", 0, "the load generator's threads, each an event loop over its share of the connections (wrk -t); 0: one per CPU the client may use (its affinity, as a study pins it)")
-	d.String(&c.pollSpec, "poll", "auto", "how long each of the load generator's threads looks for answers without sleeping before it sleeps in epoll (as sockperf's busy-poll), e.g. 50us; 0: never; auto: "+defaultPoll.String()+" when every thread has a CPU of its own that no server uses (a study pins the client so), else 0")
+	d.String(&c.pollSpec, "poll", "auto", "how long each of the load generator's threads looks for answers without sleeping before it sleeps in epoll (as sockperf's busy-poll), e.g. 50us; 0: never; auto: "+defaultPoll.String()+" when every thread has a CPU of its own that no server or other client uses (a study pins the client of a single instance so), else 0")
 	d.Duration(&c.timeout, "timeout", 2*time.Second, "the longest a request (connecting included) may take before it counts as an error (wrk --timeout)")
 	d.String(&c.agentSpec, "agent", agentSimulated, "the gateway's device agent: simulated (a CO2 sensor, 52-byte body), file:PATH (a sensor file read every period), command:PROG ARGS (run every period; its output is the reading) or stream:PROG ARGS (runs on; every line it writes is a reading)")
 	d.Duration(&c.period, "period", time.Second, "how often the agent takes a reading")
