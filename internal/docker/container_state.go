@@ -2,10 +2,13 @@ package docker
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
 	"sort"
+	"strings"
+	"time"
 )
 
 // Container is what ContainerInspect reports about a container.
@@ -69,13 +72,35 @@ func (n NetworkSettings) IP() string {
 	return ""
 }
 
-// ContainerInspect returns the container's state and settings.
+// ContainerInspect returns the container's state and settings. An
+// answer that the container's process vanished while it was looked at
+// (exitedMeanwhile) is asked again, a few times.
 func (c *Client) ContainerInspect(ctx context.Context, id string) (Container, error) {
-	var ct Container
-	if err := c.getJSON(ctx, "/containers/"+url.PathEscape(id)+"/json", nil, &ct); err != nil {
-		return Container{}, fmt.Errorf("inspecting container %s: %w", short(id), err)
+	for try := 1; ; try++ {
+		var ct Container
+		err := c.getJSON(ctx, "/containers/"+url.PathEscape(id)+"/json", nil, &ct)
+		if err == nil {
+			return ct, nil
+		}
+		if !exitedMeanwhile(err) || try == inspectTries || ctx.Err() != nil {
+			return Container{}, fmt.Errorf("inspecting container %s: %w", short(id), err)
+		}
+		time.Sleep(time.Duration(try) * 10 * time.Millisecond)
 	}
-	return ct, nil
+}
+
+// inspectTries bounds ContainerInspect's tries: 150 ms of waiting in all.
+const inspectTries = 6
+
+// exitedMeanwhile reports the answer of Podman's compatible API (4.3) to
+// an inspect of a container whose process exited during it: HTTP 500,
+// "read /proc/PID/cgroup: no such process" (seen once in CI, right after
+// a container's non-zero exit). Asked again, it answers with the exited
+// container's state.
+func exitedMeanwhile(err error) bool {
+	var e *Error
+	return errors.As(err, &e) && e.StatusCode == http.StatusInternalServerError &&
+		strings.Contains(e.Message, "/cgroup: no such process")
 }
 
 // ContainerSummary is one line of ContainerList.

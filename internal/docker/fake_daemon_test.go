@@ -156,3 +156,44 @@ func TestContainerListFiltersByLabel(t *testing.T) {
 		t.Fatalf("ContainerList = %+v, %v", list, err)
 	}
 }
+
+// TestInspectAsksAgainWhenTheProcessExitedMeanwhile: Podman 4.3's
+// compatible API answers an inspect of a container whose process is
+// exiting with HTTP 500 "read /proc/PID/cgroup: no such process"; asked
+// again it gives the exited state. Other 500s are not asked again, and a
+// container that keeps answering so is an error after inspectTries.
+func TestInspectAsksAgainWhenTheProcessExitedMeanwhile(t *testing.T) {
+	const vanished = `{"cause":"no such process","message":"read /proc/26503/cgroup: no such process","response":500}`
+	for _, tc := range []struct {
+		name      string
+		failures  int    // answers of 500 before the state
+		message   string // their body
+		wantTries int
+		wantErr   bool
+	}{
+		{"once", 1, vanished, 2, false},
+		{"always", 100, vanished, inspectTries, true},
+		{"another 500", 1, `{"message":"something else broke"}`, 1, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tries := 0
+			c := fakeDaemon(t, func(w http.ResponseWriter, r *http.Request) {
+				tries++
+				w.Header().Set("Content-Type", "application/json")
+				if tries <= tc.failures {
+					w.WriteHeader(http.StatusInternalServerError)
+					io.WriteString(w, tc.message)
+					return
+				}
+				io.WriteString(w, `{"Id":"1a05f2fc89eb","State":{"Status":"exited","ExitCode":3}}`)
+			})
+			ct, err := c.ContainerInspect(context.Background(), "1a05f2fc89eb")
+			if tries != tc.wantTries || (err != nil) != tc.wantErr {
+				t.Fatalf("%d tries, error %v; want %d tries, an error: %v", tries, err, tc.wantTries, tc.wantErr)
+			}
+			if err == nil && ct.State.ExitCode != 3 {
+				t.Errorf("state %+v, want exit code 3", ct.State)
+			}
+		})
+	}
+}
