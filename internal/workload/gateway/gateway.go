@@ -11,7 +11,6 @@ import (
 
 	"github.com/boxtax/boxtax/internal/cpuset"
 	"github.com/boxtax/boxtax/internal/workload"
-	"golang.org/x/sys/unix"
 )
 
 // Gateway is the http.gateway workload.
@@ -55,9 +54,8 @@ type config struct {
 	agentSpec string
 	agent     agentSpec
 	period    time.Duration
-	pollSpec  string
-	poll      time.Duration // when pollAuto is false
-	pollAuto  bool
+	pollSpec  string        // auto, or poll as given
+	poll      time.Duration // when not auto
 }
 
 // Declare implements workload.Declarer.
@@ -98,7 +96,7 @@ func (c *config) Check() error {
 	if c.agent, err = parseAgent(c.agentSpec); err != nil {
 		return err
 	}
-	if c.pollAuto = c.pollSpec == "auto"; !c.pollAuto {
+	if !c.pollAuto() {
 		if c.poll, err = time.ParseDuration(c.pollSpec); err != nil || c.poll < 0 || c.poll > maxPoll {
 			return fmt.Errorf("parameter poll: %q must be auto, 0 or a duration up to %v, e.g. 50us", c.pollSpec, maxPoll)
 		}
@@ -196,6 +194,8 @@ func (c *config) Client(ctx context.Context, addr string, e workload.Emitter) er
 	return report(res, *c, e)
 }
 
+func (c *config) pollAuto() bool { return c.pollSpec == "auto" }
+
 // pollFor is how long the load's threads busy-poll (see eventLoop.wait).
 // Under auto only where polling takes no CPU from a server or another
 // client: not where they share its CPUs (Run's client, with the gateway
@@ -203,7 +203,7 @@ func (c *config) Client(ctx context.Context, addr string, e workload.Emitter) er
 // the host has online (placed: a study pins the client to a CPU no server
 // is pinned to), with no more threads than those CPUs.
 func (c *config) pollFor(ctx context.Context) time.Duration {
-	if !c.pollAuto {
+	if !c.pollAuto() {
 		return c.poll
 	}
 	if workload.SharedCPUs(ctx) {
@@ -213,11 +213,7 @@ func (c *config) pollFor(ctx context.Context) time.Duration {
 	if err != nil {
 		return 0
 	}
-	var mask unix.CPUSet
-	if err := unix.SchedGetaffinity(0, &mask); err != nil {
-		return 0
-	}
-	if mine := mask.Count(); mine == 0 || mine >= len(online) || c.threads > mine {
+	if mine := affinityCPUs(); mine == 0 || mine >= len(online) || c.threads > mine {
 		return 0
 	}
 	return defaultPoll

@@ -199,11 +199,19 @@ func runLoad(ctx context.Context, cfg loadConfig) (*loadResult, error) {
 // usableCPUs is how many CPUs this process may run on now: a worker pins
 // itself after Go started, so GOMAXPROCS may count more.
 func usableCPUs() int {
-	var mask unix.CPUSet
-	if err := unix.SchedGetaffinity(0, &mask); err == nil && mask.Count() > 0 {
-		return min(mask.Count(), runtime.GOMAXPROCS(0))
+	if n := affinityCPUs(); n > 0 {
+		return min(n, runtime.GOMAXPROCS(0))
 	}
 	return runtime.GOMAXPROCS(0)
+}
+
+// affinityCPUs is how many CPUs the calling thread may run on; 0 if unknown.
+func affinityCPUs() int {
+	var mask unix.CPUSet
+	if err := unix.SchedGetaffinity(0, &mask); err != nil {
+		return 0
+	}
+	return mask.Count()
 }
 
 // resolve makes addr a socket address once, so that no connection looks it up.

@@ -24,12 +24,12 @@ func TestPollParameter(t *testing.T) {
 			t.Errorf("poll %q: %v", spec, err)
 			continue
 		}
-		if c.pollAuto || c.poll != want {
-			t.Errorf("poll %q: auto %v, %v; want %v", spec, c.pollAuto, c.poll, want)
+		if c.pollAuto() || c.poll != want {
+			t.Errorf("poll %q: auto %v, %v; want %v", spec, c.pollAuto(), c.poll, want)
 		}
 	}
 	c, err := workload.Parse(workload.Params{}, &config{})
-	if err != nil || !c.pollAuto {
+	if err != nil || !c.pollAuto() {
 		t.Errorf("the default: %v, %+v", err, c)
 	}
 	for _, spec := range []string{"-1us", "11ms", "fast", "50"} {
