@@ -30,6 +30,7 @@ set -Eeuo pipefail
 # A step that fails says which, rather than ending the script in silence.
 trap 'echo "$0: line $LINENO: \"$BASH_COMMAND\" failed (exit $?)" >&2' ERR
 cd "$(dirname "$0")/.."
+. bench/lib.sh
 # Without keep-alive both tools open some 40000 connections a second, and
 # each holds an entry of the host's connection tracking for 2 minutes after
 # it closed: the table fills within a round and the kernel drops new
@@ -62,20 +63,8 @@ path=/rest/iam/reading
 sample() { echo "$2" >> "$work/$1"; }
 # median FILE
 median() { sort -g "$work/$1" | awk '{v[NR]=$1} END {print (NR%2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2)}'; }
-# field NAME: a sample's value from boxtax worker output on stdin.
-field() { sed -n "s/.*\"metric\":\"$1\",\"value\":\([-0-9.e+]*\).*/\1/p"; }
 # gateway: start a fresh gateway on a free port ($port); $gw is its pid.
-gateway() {
-  "${srv[@]}" "$BOXTAX" worker --workload http.gateway --serve 127.0.0.1:0 >"$work/gateway.out" 2>/dev/null &
-  gw=$!
-  for _ in $(seq 100); do
-    port=$(sed -n 's/.*"key":"listening","text":"127.0.0.1:\([0-9]*\)".*/\1/p' "$work/gateway.out")
-    [ -n "$port" ] && return
-    sleep 0.1
-  done
-  echo "the gateway did not listen: $(cat "$work/gateway.out")" >&2
-  exit 1
-}
+gateway() { start_gateway "$work/gateway.out" "${srv[@]}"; }
 # timed FILE CMD...: run CMD (its stdout to $work/out), add the CPU seconds
 # it used (user + system) to FILE. GNU time waits for CMD alone; the shell's
 # `time` would also count a gateway that ended meanwhile.
@@ -96,8 +85,6 @@ boxtax_load() {
   note poll <"$work/out" > "$work/poll"
   note waits_per_request <"$work/out" >> "$work/$1.waits"
 }
-# note KEY: a note's text from boxtax worker output on stdin.
-note() { sed -n "s/.*\"key\":\"$1\",\"text\":\"\([^\"]*\)\".*/\1/p"; }
 
 echo "host: $(nproc) CPUs, $(uptime | sed 's/.*load average/load average/')"
 echo "boxtax $("$BOXTAX" version 2>/dev/null | head -1), $(wrk -v 2>&1 | head -1 || true)" # wrk -v exits 1
@@ -118,7 +105,7 @@ for r in $(seq "$ROUNDS"); do
   stop
   sample wrk.rps "$(awk '/^Requests\/sec:/ {print $2}' "$work/out")"
   boxtax_load boxtax.cpu true "$THREADS"
-  sample boxtax.rps "$(field requests_per_s <"$work/out")"
+  sample boxtax.rps "$(metric requests_per_s <"$work/out")"
   if [ "$have_ab" = 1 ]; then
     gateway
     # ab -t alone stops at 50000 requests: -n lifts that.
@@ -126,7 +113,7 @@ for r in $(seq "$ROUNDS"); do
     stop
     sample ab.rps "$(awk '/^Requests per second:/ {print $4}' "$work/out")"
     boxtax_load boxtax_close.cpu false 1
-    sample boxtax_close.rps "$(field requests_per_s <"$work/out")"
+    sample boxtax_close.rps "$(metric requests_per_s <"$work/out")"
   fi
   echo "round $r done: wrk $(tail -1 "$work/wrk.rps"), boxtax $(tail -1 "$work/boxtax.rps") req/s$(
     [ "$have_ab" = 1 ] && echo "; keep-alive off: ab $(tail -1 "$work/ab.rps"), boxtax $(tail -1 "$work/boxtax_close.rps")"

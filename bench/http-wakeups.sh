@@ -19,6 +19,7 @@
 set -Eeuo pipefail
 trap 'echo "$0: line $LINENO: \"$BASH_COMMAND\" failed (exit $?)" >&2' ERR
 cd "$(dirname "$0")/.."
+. bench/lib.sh
 ROUNDS=${ROUNDS:-5}
 SECS=${SECS:-4}
 CONNS=${CONNS:-50}
@@ -43,14 +44,7 @@ hz=$(getconf CLK_TCK)
 measure() {
   local name=$1
   shift
-  taskset -c 0 "$BOXTAX" worker --workload http.gateway --serve 127.0.0.1:0 >"$work/gateway.out" 2>/dev/null &
-  local gw=$! port=
-  for _ in $(seq 100); do
-    port=$(sed -n 's/.*"key":"listening","text":"127.0.0.1:\([0-9]*\)".*/\1/p' "$work/gateway.out")
-    [ -n "$port" ] && break
-    sleep 0.1
-  done
-  [ -n "$port" ] || { echo "the gateway did not listen: $(cat "$work/gateway.out")" >&2; exit 1; }
+  start_gateway "$work/gateway.out" taskset -c 0
   local cmd=("${@//\{port\}/$port}")
   local b0 b1 c1 s
   b0=$(busy 0) b1=$(busy 1) c1=$(calls 1) s=$(switches)
@@ -60,7 +54,7 @@ measure() {
     rps=$(awk '/^Requests\/sec:/ {print $2}' "$work/out")
     kill "$gw" 2>/dev/null || true
   else
-    rps=$(sed -n 's/.*"metric":"requests_per_s","value":\([-0-9.e+]*\).*/\1/p' "$work/out")
+    rps=$(metric requests_per_s <"$work/out")
   fi
   awk -v r="$rps" -v s="$SECS" -v hz="$hz" -v d0=$(($(busy 0) - b0)) -v d1=$(($(busy 1) - b1)) \
     -v c=$(($(calls 1) - c1)) -v x=$(($(switches) - s)) \

@@ -17,6 +17,7 @@
 # missing). Needs wrk, nginx, redis-server and curl. Loopback only.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. bench/lib.sh
 ROUNDS=${ROUNDS:-3}
 SECS=${SECS:-5}
 DEVICES=${DEVICES:-3000}
@@ -39,8 +40,6 @@ port=$((20000 + RANDOM % 20000))
 
 sample() { echo "$3" >> "$work/$1.$2"; }
 median() { sort -g "$work/$1" | awk '{v[NR]=$1} END {print (NR%2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2)}'; }
-metric() { sed -n "s/.*\"metric\":\"$1\",\"value\":\([-0-9.e+]*\).*/\1/p"; }
-note() { sed -n "s/.*\"key\":\"$1\",\"text\":\"\([^\"]*\)\".*/\1/p"; }
 params() { echo "{\"duration\":\"${SECS}s\",\"devices\":$DEVICES,\"nodes\":$NODES,\"target\":\"$1\"}"; }
 serve() { # target: start a server side, wait until it listens
   port=$((port + 1))
