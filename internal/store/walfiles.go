@@ -1,0 +1,62 @@
+package store
+
+import (
+	"os"
+
+	"golang.org/x/sys/unix"
+)
+
+// A reader of a WAL database makes its -wal and -shm files when they are
+// missing (SQLite needs the shared-memory index to read), owned by the
+// reader. Left behind, they lock the database's owner out when the reader
+// was another user: the owner cannot write them, and its next run fails
+// "attempt to write a readonly database" (issue 25 item 4). SQLite's last
+// connection removes them on close, but only one that may write; so a
+// reader removes what it made itself, when nobody else uses them.
+
+// shmDMSByte is the byte of the -shm file every SQLite connection using it
+// keeps a read lock on (UNIX_SHM_DMS in SQLite's os_unix.c); the first
+// connection takes it for writing to set the index up.
+const shmDMSByte = 128
+
+// walFiles says which of a database's -wal and -shm files exist.
+type walFiles struct{ wal, shm bool }
+
+func walFilesOf(path string) walFiles {
+	_, errW := os.Lstat(path + "-wal")
+	_, errS := os.Lstat(path + "-shm")
+	return walFiles{wal: errW == nil, shm: errS == nil}
+}
+
+// removeMadeWALFiles removes the -wal and -shm files of the database at
+// path that were missing before (before) and are there now, when no
+// connection of any process uses them: it holds the -shm's DMS byte for
+// writing (an open-file-description lock, which meets the POSIX locks of
+// every connection, this process's included), so nobody can start using
+// them while they go; a connection that tries waits, as for any busy
+// database, and makes new ones. A -wal that holds frames (someone wrote
+// and did not checkpoint) is kept: it holds committed runs.
+func removeMadeWALFiles(path string, before walFiles) {
+	if before.wal && before.shm {
+		return
+	}
+	shm, err := os.OpenFile(path+"-shm", os.O_RDWR, 0)
+	if err != nil {
+		return
+	}
+	// Closing it drops this process's POSIX locks on the -shm; it is
+	// closed only after the lock below proved that there are none.
+	defer shm.Close()
+	lk := unix.Flock_t{Type: unix.F_WRLCK, Start: shmDMSByte, Len: 1}
+	if err := unix.FcntlFlock(shm.Fd(), unix.F_OFD_SETLK, &lk); err != nil {
+		return // in use: its last user removes it
+	}
+	if !before.wal {
+		if fi, err := os.Lstat(path + "-wal"); err == nil && fi.Size() == 0 {
+			os.Remove(path + "-wal")
+		}
+	}
+	if !before.shm {
+		os.Remove(path + "-shm")
+	}
+}
