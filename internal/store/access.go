@@ -79,18 +79,18 @@ func checkWritable(path string) error {
 		return err
 	}
 	for _, suffix := range []string{"-wal", "-shm"} {
-		p := path + suffix
+		p := sqliteName(path) + suffix
 		if _, err := os.Lstat(p); err == nil && unix.Access(p, unix.R_OK|unix.W_OK) != nil {
 			return fmt.Errorf("%s: %w: this user (uid %d) may not write %s (%s), SQLite's file beside the database, which a reader "+
 				"running as its owner made (it may still be reading): when no boxtax reads the database, remove %s and %s and run again",
-				path, fs.ErrPermission, os.Getuid(), p, modeOf(p), path+"-wal", path+"-shm")
+				path, fs.ErrPermission, os.Getuid(), p, modeOf(p), sqliteName(path)+"-wal", sqliteName(path)+"-shm")
 		}
 	}
 	have := walFilesOf(path)
 	if _, err := os.Stat(path); err == nil && have.wal && have.shm {
 		return nil
 	}
-	abs, err := filepath.Abs(path)
+	abs, err := filepath.Abs(sqliteName(path))
 	if err != nil {
 		return fmt.Errorf("database %q: %w", path, err)
 	}

@@ -25,6 +25,9 @@ func OpenReadOnly(ctx context.Context, path string) (*Store, error) {
 	if err := checkAccess(path, unix.R_OK); err != nil {
 		return nil, err
 	}
+	if err := checkOneName(path); err != nil {
+		return nil, err
+	}
 	fi, err := os.Stat(path)
 	if err != nil {
 		return nil, fmt.Errorf("opening %s: %w", path, err)

@@ -147,6 +147,19 @@ func TestReadOnlyRemovesOnlyWhatItMade(t *testing.T) {
 	if got := exist(); got.wal || got.shm {
 		t.Errorf("a reader's close left %+v", got)
 	}
+	// Through a symlink: SQLite keeps the files beside the file it names.
+	link := filepath.Join(t.TempDir(), "link.db")
+	if err := os.Symlink(path, link); err != nil {
+		t.Fatal(err)
+	}
+	r = openForTest(t, OpenReadOnly, link)
+	if _, err := r.Studies(ctx); err != nil {
+		t.Fatal(err)
+	}
+	r.Close()
+	if got := exist(); got.wal || got.shm {
+		t.Errorf("a reader's close through a symlink left %+v", got)
+	}
 	// Beside a writer: the files are the writer's to remove.
 	w = openForTest(t, Open, path)
 	r, err = OpenReadOnly(ctx, path)

@@ -35,6 +35,9 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	if err := checkWritable(path); err != nil {
 		return nil, err
 	}
+	if err := checkOneName(path); err != nil {
+		return nil, err
+	}
 	if err := checkExisting(ctx, path); err != nil {
 		return nil, err
 	}

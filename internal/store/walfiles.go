@@ -23,6 +23,7 @@ const shmDMSByte = 128
 type walFiles struct{ wal, shm bool }
 
 func walFilesOf(path string) walFiles {
+	path = sqliteName(path)
 	_, errW := os.Lstat(path + "-wal")
 	_, errS := os.Lstat(path + "-shm")
 	return walFiles{wal: errW == nil, shm: errS == nil}
@@ -40,6 +41,7 @@ func removeMadeWALFiles(path string, before walFiles) {
 	if before.wal && before.shm {
 		return
 	}
+	path = sqliteName(path)
 	shm, err := os.OpenFile(path+"-shm", os.O_RDWR, 0)
 	if err != nil {
 		return
