@@ -3,7 +3,9 @@ package cli
 // The fault-injection suite (issue 15): a real boxtax process, the real
 // Docker engine, and the faults a device in the field meets: the
 // controller killed outright, a worker or its container killed, the
-// Docker daemon's connection lost, the disk full. After each: the database
+// Docker daemon's connection lost, the disk full; and (issue 25) a second
+// controller reaching the database through a symlink or a hard link, and
+// another user reading it (fault_users_e2e_test.go). After each: the database
 // passes SQLite's integrity check, no finished run is lost or doubled,
 // nothing boxtax started is left once `boxtax clean` ran, and the study
 // can be completed.

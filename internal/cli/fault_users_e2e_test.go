@@ -8,6 +8,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/boxtax/boxtax/internal/testenv"
 )
@@ -20,18 +21,24 @@ const (
 	readerUID = 65534
 )
 
-// asUser runs the boxtax binary as uid, in dir (made by sharedDir, which
-// holds a copy of the binary every user may run: the worker is the same
-// binary, started again by its path).
+// asUser runs the boxtax binary as uid, in dir.
 func asUser(t *testing.T, uid int, dir string, args ...string) (string, error) {
+	t.Helper()
+	out, err := userCommand(t, uid, dir, args...).CombinedOutput()
+	return string(out), err
+}
+
+// userCommand is the boxtax binary as uid, in dir (made by sharedDir,
+// which holds a copy of the binary every user may run: the worker is the
+// same binary, started again by its path).
+func userCommand(t *testing.T, uid int, dir string, args ...string) *exec.Cmd {
 	t.Helper()
 	setpriv := testenv.RequireTool(t, "setpriv", "util-linux")
 	id := strconv.Itoa(uid)
 	bin := filepath.Join(dir, "bin", "boxtax")
 	cmd := exec.Command(setpriv, append([]string{"--reuid=" + id, "--regid=" + id, "--clear-groups", bin}, args...)...)
 	cmd.Dir = dir
-	out, err := cmd.CombinedOutput()
-	return string(out), err
+	return cmd
 }
 
 // sharedDir is a directory every user may write, with the sticky bit, as
@@ -76,11 +83,37 @@ func TestAnotherUsersReaderLeavesNothingBehind(t *testing.T) {
 			}
 		}
 	}
-	if out, err := asUser(t, ownerUID, dir, run...); err != nil {
-		t.Fatalf("the owner's run after another user read the database: %v\n%s", err, out)
+	// The owner's next run works, and another user reads while it runs.
+	owner := userCommand(t, ownerUID, dir, append(run, "--reps", "8")...)
+	var ownerOut testenv.LockedBuffer
+	owner.Stdout, owner.Stderr = &ownerOut, &ownerOut
+	if err := owner.Start(); err != nil {
+		t.Fatal(err)
 	}
-	if got := runsByStatus(t, db); got["ok"] != 2 {
-		t.Errorf("the owner's second study: %v, want 2 ok runs", got)
+	waitFor(t, 60*time.Second, "the owner's second study to start", &ownerOut, func() bool {
+		studies, _, _ := testenv.Stored(t, db)
+		return studies.ID == 2
+	})
+	if out, err := asUser(t, readerUID, dir, "report", "--db", db, "--format", "json"); err != nil {
+		t.Errorf("report as another user beside the owner's run: %v\n%s", err, out)
+	}
+	if err := owner.Wait(); err != nil {
+		t.Fatalf("the owner's run after another user read the database: %v\n%s", err, ownerOut.String())
+	}
+	if got := runsByStatus(t, db); got["ok"] != 8 || len(got) != 1 {
+		t.Errorf("the owner's second study: %v, want 8 ok runs", got)
+	}
+	integrityOK(t, db)
+	// A -wal or -shm the owner's run left (when a reader still had the
+	// database open as it ended, SQLite leaves them to the next writer) is
+	// the owner's; none may be the reader's.
+	for _, suffix := range []string{"-wal", "-shm"} {
+		if fi, err := os.Stat(db + suffix); err == nil && ownerOf(fi) != ownerUID {
+			t.Errorf("%s is left, owned by uid %d, after every reader and writer ended", db+suffix, ownerOf(fi))
+		}
+	}
+	if out, err := asUser(t, ownerUID, dir, run...); err != nil {
+		t.Fatalf("the owner's third run: %v\n%s", err, out)
 	}
 }
 
