@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -115,6 +116,50 @@ func TestAnotherUsersReaderLeavesNothingBehind(t *testing.T) {
 	if out, err := asUser(t, ownerUID, dir, run...); err != nil {
 		t.Fatalf("the owner's third run: %v\n%s", err, out)
 	}
+}
+
+// TestAKilledReaderOfAnotherUserDoesNotLockTheOwnerOut: a reader that
+// keeps the database open (serve) as another user holds the -wal and -shm
+// files it made: the owner's run is refused, saying to wait for it. Killed
+// outright (no clean-up), it leaves them; the owner's next run removes
+// them, as nobody has the database open any more, and runs.
+func TestAKilledReaderOfAnotherUserDoesNotLockTheOwnerOut(t *testing.T) {
+	testenv.RequireRoot(t, "running boxtax as two other users")
+	dir := sharedDir(t)
+	db := filepath.Join(dir, "r.db")
+	run := []string{"run", testdata(t, "tiny.yaml"), "--envs", "native", "--workloads", "cpu.prime", "--warmup", "0",
+		"--settle", "0", "--monitor-interval", "0", "--quiet", "--db", db}
+	if out, err := asUser(t, ownerUID, dir, run...); err != nil {
+		t.Fatalf("the owner's first run: %v\n%s", err, out)
+	}
+	addr := "127.0.0.1:" + strconv.Itoa(testenv.FreePort(t))
+	serve := userCommand(t, readerUID, dir, "serve", "--db", db, "--addr", addr)
+	var serveOut testenv.LockedBuffer
+	serve.Stdout, serve.Stderr = &serveOut, &serveOut
+	if err := serve.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { serve.Process.Kill(); serve.Wait() })
+	waitFor(t, 30*time.Second, "serve to answer", &serveOut, func() bool {
+		resp, err := http.Get("http://" + addr + "/")
+		if err == nil {
+			resp.Body.Close()
+		}
+		return err == nil
+	})
+	if fi, err := os.Stat(db + "-shm"); err != nil || ownerOf(fi) != readerUID {
+		t.Fatalf("serve as another user made no -shm of its own (%v): this test no longer tests anything", err)
+	}
+	out, err := asUser(t, ownerUID, dir, run...)
+	if err == nil || !strings.Contains(out, "permission denied") || !strings.Contains(out, "still has open") {
+		t.Errorf("the owner's run beside another user's serve: %v, want a refusal saying to wait for the reader\n%s", err, out)
+	}
+	serve.Process.Kill()
+	serve.Wait()
+	if out, err := asUser(t, ownerUID, dir, run...); err != nil {
+		t.Fatalf("the owner's run after another user's reader was killed: %v\n%s", err, out)
+	}
+	integrityOK(t, db)
 }
 
 // TestPermissionProblemsSaySo: issue 25 item 22, a database in a directory

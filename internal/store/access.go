@@ -80,10 +80,10 @@ func checkWritable(path string) error {
 	}
 	for _, suffix := range []string{"-wal", "-shm"} {
 		p := sqliteName(path) + suffix
-		if _, err := os.Lstat(p); err == nil && unix.Access(p, unix.R_OK|unix.W_OK) != nil {
+		if _, err := os.Lstat(p); err == nil && unix.Access(p, unix.R_OK|unix.W_OK) != nil && !removeStaleWALFiles(path) {
 			return fmt.Errorf("%s: %w: this user (uid %d) may not write %s (%s), SQLite's file beside the database, which a reader "+
-				"running as its owner made (it may still be reading): when no boxtax reads the database, remove %s and %s and run again",
-				path, fs.ErrPermission, os.Getuid(), p, modeOf(p), sqliteName(path)+"-wal", sqliteName(path)+"-shm")
+				"running as its owner made and still has open: wait for it to end (a boxtax serve, report or list as that user) and run again",
+				path, fs.ErrPermission, os.Getuid(), p, modeOf(p))
 		}
 	}
 	have := walFilesOf(path)

@@ -1,7 +1,11 @@
 package store
 
 import (
+	"errors"
+	"io/fs"
+	"math"
 	"os"
+	"syscall"
 
 	"golang.org/x/sys/unix"
 )
@@ -61,4 +65,28 @@ func removeMadeWALFiles(path string, before walFiles) {
 	if !before.shm {
 		os.Remove(path + "-shm")
 	}
+}
+
+// removeStaleWALFiles removes the -wal and -shm files of the database at
+// path when no process has the database open (no lock on SQLite's shared
+// range of the file, none on the -shm: /proc/locks) and the -wal holds no
+// frames: what a reader killed before its clean-up leaves, which would
+// lock a writer of another user out. It tells whether they are gone.
+func removeStaleWALFiles(path string) bool {
+	path = sqliteName(path)
+	db, errD := os.Stat(path)
+	shm, errS := os.Stat(path + "-shm")
+	if errD != nil || errS != nil {
+		return false
+	}
+	if lockHolder(db.Sys().(*syscall.Stat_t), sqliteSharedFirst, sqliteSharedFirst+sqliteSharedSize-1) != 0 ||
+		lockHolder(shm.Sys().(*syscall.Stat_t), 0, math.MaxInt64) != 0 {
+		return false
+	}
+	if wal, err := os.Lstat(path + "-wal"); err == nil && wal.Size() > 0 {
+		return false // committed runs not yet in the database: not a reader's
+	}
+	errW := os.Remove(path + "-wal")
+	errS = os.Remove(path + "-shm")
+	return (errW == nil || errors.Is(errW, fs.ErrNotExist)) && errS == nil
 }
