@@ -57,6 +57,12 @@ func removeMadeWALFiles(path string, before walFiles) {
 	if err := unix.FcntlFlock(shm.Fd(), unix.F_OFD_SETLK, &lk); err != nil {
 		return // in use: its last user removes it
 	}
+	// A connection opening the database takes its shared lock on the
+	// database file before it opens the -wal, and the -shm after: one
+	// that holds the first may hold the -wal already.
+	if db, err := os.Stat(path); err != nil || lockHolder(db.Sys().(*syscall.Stat_t), sqliteSharedFirst, sqliteSharedFirst+sqliteSharedSize-1) != 0 {
+		return
+	}
 	if !before.wal {
 		if fi, err := os.Lstat(path + "-wal"); err == nil && fi.Size() == 0 {
 			os.Remove(path + "-wal")
