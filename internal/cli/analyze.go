@@ -13,7 +13,6 @@ import (
 
 	"github.com/boxtax/boxtax/internal/analysis"
 	"github.com/boxtax/boxtax/internal/stats"
-	"github.com/boxtax/boxtax/internal/store"
 	"github.com/boxtax/boxtax/internal/study"
 )
 
@@ -188,10 +187,7 @@ func studyDatasets(ctx context.Context, o analyzeOptions) ([]*analysis.Dataset, 
 	}
 	var studies []*study.Stored
 	for _, p := range paths {
-		if _, err := os.Stat(p); err != nil {
-			return nil, usagef("no database at %s: run a study first (boxtax run) or pass --db", p)
-		}
-		db, err := store.OpenReadOnly(ctx, p)
+		db, err := openExisting(ctx, p)
 		if err != nil {
 			return nil, err
 		}

@@ -1,5 +1,13 @@
 package cli
 
+import (
+	"context"
+	"errors"
+	"io/fs"
+
+	"github.com/boxtax/boxtax/internal/store"
+)
+
 // dbDefaultHelp is how every --db flag's help names its default.
 const dbDefaultHelp = "default $BOXTAX_DB, else boxtax.db"
 
@@ -12,4 +20,20 @@ func defaultDB(g *Globals) string {
 		}
 	}
 	return "boxtax.db"
+}
+
+// openExisting opens a database that must exist already, for reading
+// only: a reader never waits for a running study's writes, works on a file
+// it may only read, and writes nothing. A missing or empty file is the
+// user's mistake (exit 2) and says to run a study first; a permission
+// problem says so, and on what (store.OpenReadOnly).
+func openExisting(ctx context.Context, path string) (*store.Store, error) {
+	db, err := store.OpenReadOnly(ctx, path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, usagef("no database at %s: run a study first (boxtax run) or pass --db", path)
+	case errors.Is(err, store.ErrEmpty), errors.Is(err, fs.ErrPermission):
+		return nil, usageError{err}
+	}
+	return db, err
 }

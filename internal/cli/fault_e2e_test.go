@@ -3,7 +3,9 @@ package cli
 // The fault-injection suite (issue 15): a real boxtax process, the real
 // Docker engine, and the faults a device in the field meets: the
 // controller killed outright, a worker or its container killed, the
-// Docker daemon's connection lost, the disk full. After each: the database
+// Docker daemon's connection lost, the disk full; and (issue 25) a second
+// controller reaching the database through a symlink or a hard link, and
+// another user reading it (fault_users_e2e_test.go). After each: the database
 // passes SQLite's integrity check, no finished run is lost or doubled,
 // nothing boxtax started is left once `boxtax clean` ran, and the study
 // can be completed.
@@ -338,4 +340,39 @@ func TestDiskFullStopsTheStudyAndResumes(t *testing.T) {
 	integrityOK(t, dbPath)
 	os.Remove(filler)
 	resumeKeeps(t, dir, dbPath, kept, 8)
+}
+
+// TestSecondControllerThroughALinkIsRefused: issue 25 item 1, a second
+// `run --resume` that reached the database through a symlink (or a hard
+// link) took a lock of its own and did the pending runs of a study that
+// was still running. Both controllers are real; the second is refused
+// through either link, and every run is done once.
+func TestSecondControllerThroughALinkIsRefused(t *testing.T) {
+	dir := t.TempDir()
+	dbPath := filepath.Join(dir, "r.db")
+	cmd, stderr := startRun(t, dir, nil, testdata(t, "slow.yaml"), "--envs", "native", "--reps", "4", "--db", dbPath,
+		"--seed", "3", "--settle", "0", "--monitor-interval", "0", "--quiet")
+	waitFor(t, 60*time.Second, "a finished run", stderr, func() bool { return okRuns(t, dbPath) >= 1 })
+	if err := os.Symlink("r.db", filepath.Join(dir, "a.db")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Link(dbPath, filepath.Join(dir, "h.db")); err != nil {
+		t.Fatal(err)
+	}
+	// Through the symlink the second controller meets the study's lock;
+	// through the hard link it is refused before that, as SQLite would
+	// keep a second -wal beside that name.
+	for link, refusal := range map[string]string{"a.db": "being run by another boxtax process", "h.db": "has 2 names (hard links)"} {
+		res := runIn(t, dir, "run", "--resume", "--db", link, "--settle", "0", "--monitor-interval", "0", "--quiet")
+		if res.code == ExitOK || !strings.Contains(res.stderr, refusal) {
+			t.Errorf("run --resume --db %s beside the running study: exit %d, want a refusal saying %q\n%s", link, res.code, refusal, res.stderr)
+		}
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("the first controller: %v\n%s", err, stderr.String())
+	}
+	if got := runsByStatus(t, dbPath); got[store.RunOK] != 4 || len(got) != 1 {
+		t.Errorf("runs: %v, want 4 ok", got)
+	}
+	integrityOK(t, dbPath)
 }

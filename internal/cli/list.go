@@ -4,9 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
-	"os"
+	"io/fs"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -235,10 +236,10 @@ func listStudies(ctx context.Context, db string) ([]studyRow, error) {
 		}
 		rows = append(rows, r)
 	}
-	if _, err := os.Stat(db); err != nil {
-		return rows, nil
-	}
 	s, err := store.OpenReadOnly(ctx, db)
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, store.ErrEmpty) {
+		return rows, nil // no stored studies yet
+	}
 	if err != nil {
 		return nil, err
 	}

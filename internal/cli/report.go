@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -167,16 +166,6 @@ func writeReport(ctx context.Context, g *Globals, o reportOptions) error {
 		}
 	}
 	return finishGate(g, gate)
-}
-
-// openExisting opens a database that must exist already, for reading
-// only: a reader never waits for a running study's writes, and works on a
-// file it may only read.
-func openExisting(ctx context.Context, path string) (*store.Store, error) {
-	if _, err := os.Stat(path); err != nil {
-		return nil, usagef("no database at %s: run a study first (boxtax run) or pass --db", path)
-	}
-	return store.OpenReadOnly(ctx, path)
 }
 
 // resolveStudy returns id, or the latest study's when id is 0.

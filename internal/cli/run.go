@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -122,6 +123,15 @@ func runStudy(ctx context.Context, g *Globals, o runOptions) error {
 			return err
 		}
 	}
+	// Whatever can be refused is refused before the database is made
+	// (issue 25 item 23): a gate rule against the spec, a resume of none.
+	if !o.Resume {
+		if err := checkGateSpec(o.MaxOverhead, spec); err != nil {
+			return err
+		}
+	} else if _, err := os.Stat(o.DB); errors.Is(err, fs.ErrNotExist) {
+		return usagef("nothing to resume: no database at %s: start a study with boxtax run, or pass --db", o.DB)
+	}
 	db, err := store.Open(ctx, o.DB)
 	if err != nil {
 		return err
@@ -140,9 +150,9 @@ func runStudy(ctx context.Context, g *Globals, o runOptions) error {
 		}
 		defer release()
 		spec = st.Spec
-	}
-	if err := checkGateSpec(o.MaxOverhead, spec); err != nil {
-		return err
+		if err := checkGateSpec(o.MaxOverhead, spec); err != nil {
+			return err
+		}
 	}
 	envs, err := openEnvs(ctx, g, spec.EnvNames())
 	if err != nil {

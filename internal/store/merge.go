@@ -132,68 +132,6 @@ func nullTime(st mergeStudy) any {
 	return st.FinishedAt.UnixNano()
 }
 
-// openMergeInput opens a database read-only and checks that it is a boxtax
-// database this boxtax can read: intact, with the tables and columns merge
-// copies.
-func openMergeInput(ctx context.Context, path string) (*sql.DB, error) {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return nil, fmt.Errorf("merge input: %w", err)
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: %w: not a regular file", path, ErrNotBoxtax)
-	}
-	uri, err := fileURI(path)
-	if err != nil {
-		return nil, err
-	}
-	db, err := sql.Open("sqlite", uri+"?mode=ro&_pragma=busy_timeout(10000)")
-	if err != nil {
-		return nil, fmt.Errorf("opening %s: %w", path, err)
-	}
-	db.SetMaxOpenConns(1)
-	fail := func(format string, a ...any) (*sql.DB, error) {
-		db.Close()
-		return nil, fmt.Errorf("%s: %w: %s; nothing was merged from it", path, ErrNotBoxtax, fmt.Sprintf(format, a...))
-	}
-	var check string
-	if err := db.QueryRowContext(ctx, `PRAGMA quick_check`).Scan(&check); err != nil {
-		return fail("SQLite cannot read it (%v)", err)
-	}
-	if check != "ok" {
-		return fail("SQLite finds it damaged (%s)", check)
-	}
-	var version int
-	if err := db.QueryRowContext(ctx, `PRAGMA user_version`).Scan(&version); err != nil {
-		return fail("%v", err)
-	}
-	if version > schemaVersion {
-		db.Close()
-		return nil, fmt.Errorf("%s was written by a newer boxtax (schema %d, this one knows %d): upgrade boxtax", path, version, schemaVersion)
-	}
-	need := map[string][]string{
-		"studies": {"id", "name", "spec_yaml", "seed", "host_json", "status", "created_at", "finished_at"},
-		"runs":    {"id", "study_id", "seq", "cell_key", "workload", "env", "levels_json", "params_json", "rep", "warmup", "status", "reason", "settings_json", "notes_json", "started_at", "ended_at"},
-		"samples": {"run_id", "metric", "value", "unit"},
-		"series":  {"run_id", "name", "unit", "chunk", "n", "data"},
-	}
-	for _, table := range []string{"studies", "runs", "samples", "series"} {
-		for _, col := range need[table] {
-			ok, err := hasColumn(ctx, db, table, col)
-			if err != nil {
-				return fail("%v", err)
-			}
-			if !ok {
-				return fail("it has no %s.%s", table, col)
-			}
-		}
-	}
-	if version < 1 {
-		return fail("its schema version is 0")
-	}
-	return db, nil
-}
-
 // inputStudies reads the studies of a merge input with their uids (derived
 // for an input written before uids existed, as its upgrade would).
 func inputStudies(ctx context.Context, in *sql.DB, path string) ([]mergeStudy, error) {
@@ -301,7 +239,7 @@ func copyRuns(ctx context.Context, in *sql.DB, out *sql.Conn, m *MergedStudy) er
 	if hasInstance {
 		instance = "s.instance"
 	}
-	crows, err := in.QueryContext(ctx, `SELECT s.run_id, `+instance+`, s.name, s.unit, s.chunk, s.n, s.data FROM series s JOIN runs r ON r.id = s.run_id WHERE r.study_id=?`, m.FromID)
+	crows, err := in.QueryContext(ctx, `SELECT s.run_id, `+instance+`, s.name, s.unit, s.chunk, s.n, typeof(s.data) = 'blob', s.data FROM series s JOIN runs r ON r.id = s.run_id WHERE r.study_id=?`, m.FromID)
 	if err != nil {
 		return err
 	}
@@ -309,9 +247,13 @@ func copyRuns(ctx context.Context, in *sql.DB, out *sql.Conn, m *MergedStudy) er
 	for crows.Next() {
 		var runID, inst, chunk, n int64
 		var name, unit string
+		var isBlob bool
 		var data []byte
-		if err := crows.Scan(&runID, &inst, &name, &unit, &chunk, &n, &data); err != nil {
+		if err := crows.Scan(&runID, &inst, &name, &unit, &chunk, &n, &isBlob, &data); err != nil {
 			return err
+		}
+		if err := checkChunk(runID, name, chunk, n, isBlob, int64(len(data))); err != nil {
+			return fmt.Errorf("%w: %w", ErrNotBoxtax, err)
 		}
 		if _, err := out.ExecContext(ctx, `INSERT INTO series (run_id, instance, name, unit, chunk, n, data) VALUES (?,?,?,?,?,?,?)`, ids[runID], inst, name, unit, chunk, n, data); err != nil {
 			return fmt.Errorf("series %s of run %d: %w", name, runID, err)

@@ -39,18 +39,28 @@ func putSeries(ctx context.Context, tx *sql.Tx, runID int64, series []Series) er
 }
 
 // SeriesNames lists the series a run recorded (every instance's), with their
-// units and lengths; Values is empty with the length as its capacity.
+// units and lengths; Values is empty with the length as its capacity. A
+// series whose stored length disagrees with its data is an ErrDamaged
+// error naming the run (issue 25 item 8), not a crash.
 func (s *Store) SeriesNames(ctx context.Context, runID int64) ([]Series, error) {
 	return queryAll(ctx, s.db, func(rows *sql.Rows) (Series, error) {
 		var sr Series
-		var n int
-		if err := rows.Scan(&sr.Instance, &sr.Name, &sr.Unit, &n); err != nil {
+		var n, minN, minChunk, dataBytes int64
+		var allBlobs bool
+		if err := rows.Scan(&sr.Instance, &sr.Name, &sr.Unit, &n, &minN, &minChunk, &allBlobs, &dataBytes); err != nil {
+			return sr, err
+		}
+		if minN < 0 {
+			n = minN // a chunk's negative length, whatever the sum
+		}
+		if err := checkChunk(runID, sr.Name, minChunk, n, allBlobs, dataBytes); err != nil {
 			return sr, err
 		}
 		sr.RunID = runID
 		sr.Values = make([]float64, 0, n)
 		return sr, nil
-	}, `SELECT instance, name, unit, SUM(n) FROM series WHERE run_id=? GROUP BY instance, name, unit ORDER BY instance, name`, runID)
+	}, `SELECT instance, name, unit, SUM(n), MIN(n), MIN(chunk), MIN(typeof(data) = 'blob'), SUM(length(CAST(data AS BLOB)))
+		FROM series WHERE run_id=? GROUP BY instance, name, unit ORDER BY instance, name`, runID)
 }
 
 // ReadSeries loads one series of a run (of its first instance when several ran) in full.
@@ -66,7 +76,7 @@ func (s *Store) ReadInstanceSeries(ctx context.Context, runID int64, instance in
 			return out, err
 		}
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT unit, data FROM series WHERE run_id=? AND instance=? AND name=? ORDER BY chunk`, runID, out.Instance, name)
+	rows, err := s.db.QueryContext(ctx, `SELECT unit, chunk, n, typeof(data) = 'blob', data FROM series WHERE run_id=? AND instance=? AND name=? ORDER BY chunk`, runID, out.Instance, name)
 	if err != nil {
 		return out, err
 	}
@@ -74,7 +84,12 @@ func (s *Store) ReadInstanceSeries(ctx context.Context, runID int64, instance in
 	found := false
 	for rows.Next() {
 		var data []byte
-		if err := rows.Scan(&out.Unit, &data); err != nil {
+		var chunk, n int64
+		var isBlob bool
+		if err := rows.Scan(&out.Unit, &chunk, &n, &isBlob, &data); err != nil {
+			return out, err
+		}
+		if err := checkChunk(runID, name, chunk, n, isBlob, int64(len(data))); err != nil {
 			return out, err
 		}
 		vals, err := decodeFloat64s(data)

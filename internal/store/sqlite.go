@@ -21,14 +21,21 @@ var ErrNotFound = errors.New("not found")
 
 // Store is a SQLite database of studies.
 type Store struct {
-	db   *sql.DB
-	path string
+	db      *sql.DB
+	path    string
+	onClose func() // after the database is closed: a reader's clean-up
 }
 
 // Open opens (creating if needed) the database at path.
 func Open(ctx context.Context, path string) (*Store, error) {
 	uri, err := fileURI(path)
 	if err != nil {
+		return nil, err
+	}
+	if err := checkWritable(path); err != nil {
+		return nil, err
+	}
+	if err := checkOneName(path); err != nil {
 		return nil, err
 	}
 	if err := checkExisting(ctx, path); err != nil {
@@ -93,7 +100,14 @@ func isBusy(err error) bool {
 func (s *Store) Path() string { return s.path }
 
 // Close closes the database.
-func (s *Store) Close() error { return s.db.Close() }
+func (s *Store) Close() error {
+	err := s.db.Close()
+	if s.onClose != nil {
+		s.onClose()
+		s.onClose = nil
+	}
+	return err
+}
 
 // CreateStudy stores a new study together with its planned runs, all pending.
 func (s *Store) CreateStudy(ctx context.Context, st *Study, runs []Run) error {
@@ -181,7 +195,6 @@ func addMissingColumns(ctx context.Context, db *sql.DB) error {
 }
 
 // checkExisting refuses, before anything is written to it, an existing file
-// that boxtax cannot write (saying so, not "is it a boxtax database?") or
 // that is not a boxtax database (another application's SQLite file must not
 // get boxtax's tables; issue 15 items 5 and 15). A missing or empty file is
 // fine: Open makes the database.
@@ -199,13 +212,5 @@ func checkExisting(ctx context.Context, path string) error {
 	if fi.Size() == 0 {
 		return nil
 	}
-	f, err := os.OpenFile(path, os.O_RDWR, 0)
-	if errors.Is(err, fs.ErrPermission) {
-		return fmt.Errorf("%s: permission denied: boxtax needs to write its database; run as the file's owner, or copy it somewhere writable", path)
-	}
-	if err != nil {
-		return fmt.Errorf("opening %s: %w", path, err)
-	}
-	f.Close()
 	return CheckOutput(ctx, path)
 }

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 )
 
 // A study's uid is a UUID that names it in every database it is copied to:
@@ -73,8 +74,7 @@ func migrateStudyUID(ctx context.Context, sqlDB *sql.DB) (err error) {
 	}
 	for _, stmt := range []string{
 		`CREATE UNIQUE INDEX IF NOT EXISTS studies_by_uid ON studies(uid)`,
-		`CREATE TRIGGER IF NOT EXISTS studies_new_uid AFTER INSERT ON studies WHEN NEW.uid IS NULL OR NEW.uid = ''
-		BEGIN UPDATE studies SET uid = ` + sqlUUIDv4 + ` WHERE id = NEW.id; END`,
+		strings.Replace(studyUIDTrigger, "CREATE TRIGGER ", "CREATE TRIGGER IF NOT EXISTS ", 1),
 	} {
 		if _, err := db.ExecContext(ctx, stmt); err != nil {
 			return fmt.Errorf("installing the study uid index and trigger: %w", err)
@@ -82,6 +82,11 @@ func migrateStudyUID(ctx context.Context, sqlDB *sql.DB) (err error) {
 	}
 	return nil
 }
+
+// studyUIDTrigger gives a new study its uid. SQLite keeps this text in
+// sqlite_schema, where merge checks that an input's trigger is this one.
+const studyUIDTrigger = `CREATE TRIGGER studies_new_uid AFTER INSERT ON studies WHEN NEW.uid IS NULL OR NEW.uid = ''
+		BEGIN UPDATE studies SET uid = ` + sqlUUIDv4 + ` WHERE id = NEW.id; END`
 
 // sqlUUIDv4 is an SQL expression for a random version 4 UUID.
 const sqlUUIDv4 = `(lower(hex(randomblob(4))) || '-' || lower(hex(randomblob(2))) || '-4' ||
