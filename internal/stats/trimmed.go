@@ -46,4 +46,3 @@ func MedianDroppingExtremes(xs, by []float64) (median float64, kept int) {
 	}
 	return Median(vals), len(vals)
 }
-
