@@ -29,7 +29,10 @@ type Paper struct {
 	Configurations []PaperConf   `yaml:"configurations"`
 	Devices        []PaperDevice `yaml:"devices"`
 	Corrections    []Correction  `yaml:"corrections"`
-	Tables         []PaperTable  `yaml:"tables"`
+	// Statistic is how the paper made a printed value of its runs, when it
+	// says and it is not the mean; --compare-paper computes the same.
+	Statistic *PaperStatistic `yaml:"statistic,omitempty"`
+	Tables    []PaperTable    `yaml:"tables"`
 }
 
 // PaperConf maps one of the paper's configurations to a boxtax environment.
@@ -67,14 +70,17 @@ type PaperDevice struct {
 // compares only a cell of this study with the same levels, and says so
 // where there is none. Table, column and row levels add up (the row's win).
 type PaperTable struct {
-	Table   string            `yaml:"table"`
-	Caption string            `yaml:"caption"` // how the source's caption line begins, e.g. "TABLE III."
-	Title   string            `yaml:"title"`
-	Tool    string            `yaml:"tool"`
-	Note    string            `yaml:"note"`
-	Env     string            `yaml:"env,omitempty"`    // the environment of rows that name none
-	Levels  map[string]string `yaml:"levels,omitempty"` // the paper's setup for the whole table
-	Rows    []PaperRowSpec    `yaml:"rows,omitempty"`   // the table's own rows; default: the configurations
+	Table   string `yaml:"table"`
+	Caption string `yaml:"caption"` // how the source's caption line begins, e.g. "TABLE III."
+	Title   string `yaml:"title"`
+	Tool    string `yaml:"tool"`
+	Note    string `yaml:"note"`
+	Env     string `yaml:"env,omitempty"` // the environment of rows that name none
+	// Sign is how the table's percentages read (SignSigned, SignLower,
+	// SignHigher); a row may say otherwise. Required where any is printed.
+	Sign   string            `yaml:"sign,omitempty"`
+	Levels map[string]string `yaml:"levels,omitempty"` // the paper's setup for the whole table
+	Rows   []PaperRowSpec    `yaml:"rows,omitempty"`   // the table's own rows; default: the configurations
 	// Quotes, for a figure whose numbers only the text states (seed 004),
 	// are the sentences its values come from, verbatim.
 	Quotes []string `yaml:"quotes,omitempty"`
@@ -97,6 +103,7 @@ type PaperRowSpec struct {
 	// mapping: the sentences of a text each state a different quantity.
 	Boxtax *PaperMapping `yaml:"boxtax,omitempty"`
 	Note   string        `yaml:"note,omitempty"`
+	Sign   string        `yaml:"sign,omitempty"` // the table's sign convention, for this row
 }
 
 // PaperColumn is one published quantity and the boxtax metric it
@@ -174,8 +181,14 @@ func (p Paper) check() error {
 			return fmt.Errorf("correction names table %q, which is not transcribed", c.Table)
 		}
 	}
+	if err := p.Statistic.check(); err != nil {
+		return err
+	}
 	for _, t := range p.Tables {
-		rows := confs
+		rows, specs := confs, map[string]PaperRowSpec{}
+		for _, r := range t.Rows {
+			specs[r.Name] = r
+		}
 		if len(t.Rows) > 0 {
 			rows = map[string]bool{}
 			for _, r := range t.Rows {
@@ -197,7 +210,11 @@ func (p Paper) check() error {
 					return fmt.Errorf("table %s, %s %s: %d cells for %d columns", t.Table, dev, conf, len(cells), len(t.Columns))
 				}
 				for _, cell := range cells {
-					if _, err := parsePublished(cell); err != nil {
+					pub, err := parsePublished(cell)
+					if err == nil && pub.pct {
+						err = checkSign(t.signOf(specs[conf]), cell)
+					}
+					if err != nil {
 						return fmt.Errorf("table %s, %s %s: %w", t.Table, dev, conf, err)
 					}
 				}
@@ -276,8 +293,11 @@ type PaperRow struct {
 	// text), so its boxtax metric is printed on it, not once per column.
 	OwnMapping bool     `json:"-"`
 	Published  []string `json:"published"`
-	// PublishedPct holds the published % deviations (null for the baseline).
+	// PublishedPct holds the published % deviations in boxtax's sign
+	// convention (null for the baseline); Sign says how the paper printed
+	// them (SignSigned, SignLower, SignHigher; "" when none is a %).
 	PublishedPct []*float64 `json:"published_pct"`
+	Sign         string     `json:"sign,omitempty"`
 	Boxtax       string     `json:"boxtax"` // the metric compared, or why there is none
 	Status       string     `json:"status"` // measured, not measured, no equivalent
 	// Levels is the paper's setup for this row (wire, instances, load...);
@@ -290,6 +310,16 @@ type PaperRow struct {
 	OursPct  *float64          `json:"ours_pct"`
 	OursCI95 []*float64        `json:"ours_ci95,omitempty"`
 	OursMean *float64          `json:"ours_mean,omitempty"` // in the boxtax metric's unit
+	// Statistic names what OursStat is: "mean of 5 runs", or the paper's
+	// own statistic where it states one (Kałaska: the median of the runs
+	// left after dropping the best and the worst).
+	Statistic string   `json:"statistic,omitempty"`
+	OursStat  *float64 `json:"ours_stat,omitempty"` // in the boxtax metric's unit
+	// Diff is, per device, ours minus the published value: in percentage
+	// points for a published % deviation, relative to it for a published
+	// value (DiffUnit); null where either is missing.
+	Diff     []*float64 `json:"diff,omitempty"`
+	DiffUnit string     `json:"diff_unit,omitempty"`
 	// OursSignificant: the interval excludes 0 and rests on a test (two
 	// constant samples have none).
 	OursSignificant bool `json:"ours_significant"`
@@ -378,23 +408,27 @@ func (p Paper) compare(r *Report) []PaperComparison {
 				levels := mergeLevels(t.Levels, col.Levels, spec.Levels)
 				row := PaperRow{Column: strings.TrimSuffix(col.Name+", "+col.Unit, ", "), Conf: spec.Name, Env: env, Levels: levels}
 				absolute := false
+				sign := t.signOf(spec)
+				var pubs []published
+				var signs []string
 				for _, d := range devs {
 					cells, ok := t.Values[d.ID][spec.Name]
-					if !ok {
-						row.Published, row.PublishedPct = append(row.Published, "–"), append(row.PublishedPct, nil)
-						continue
+					pub := published{blank: true}
+					if ok {
+						pub, _ = parsePublished(cells[ci])
 					}
-					pub, _ := parsePublished(cells[ci])
-					text := strings.TrimSpace(cells[ci])
+					pubs, signs = append(pubs, pub), append(signs, sign)
 					if pub.blank {
 						row.Published, row.PublishedPct = append(row.Published, "–"), append(row.PublishedPct, nil)
 						continue
 					}
+					text := strings.TrimSpace(cells[ci])
 					printed = true
 					var pct *float64
 					if pub.pct {
-						v := pub.value
-						pct = &v
+						v := signedPct(pub.value, sign)
+						pct, row.Sign = &v, sign
+						text = signedText(text, pub.value, sign)
 					} else {
 						absolute = absolute || !pub.pct
 						if col.Boxtax != nil && col.Boxtax.Scale != 0 && col.Boxtax.Scale != 1 {
@@ -407,7 +441,10 @@ func (p Paper) compare(r *Report) []PaperComparison {
 				if spec.Boxtax != nil {
 					mapping = spec.Boxtax
 				}
-				r.fillOurs(&row, mapping, absolute)
+				r.fillOurs(&row, mapping, absolute, p.Statistic)
+				if mapping != nil {
+					row.fillDiff(pubs, signs, mapping.Scale)
+				}
 				if !printed && (row.Status != PaperMeasured || spec.Boxtax != nil) {
 					continue // neither published nor measured here
 				}
@@ -453,7 +490,7 @@ func (r *Report) unitOf(m *PaperMapping) string {
 // mapping's Where and the row's levels. Where this study has no such cell it
 // says so and compares nothing else. absolute: the paper printed values, not
 // deviations, so ours are shown as values too.
-func (r *Report) fillOurs(row *PaperRow, m *PaperMapping, absolute bool) {
+func (r *Report) fillOurs(row *PaperRow, m *PaperMapping, absolute bool, st *PaperStatistic) {
 	if m == nil {
 		row.Status, row.Boxtax, row.Ours = PaperNoEquivalent, "no boxtax equivalent", "–"
 		return
@@ -489,9 +526,14 @@ func (r *Report) fillOurs(row *PaperRow, m *PaperMapping, absolute bool) {
 	}
 	mean := c.Mean
 	row.OursMean = &mean
+	v, name := r.statistic(c, st)
+	row.OursStat, row.Statistic = &v, name
 	row.Ours = seedCell(c)
 	if absolute && !c.IsBaseline {
 		row.Ours = fmt.Sprintf("%s (%s)", fmtValue(c.Mean), fmtValue(c.Std))
+	}
+	if st != nil {
+		row.Ours = fmt.Sprintf("%s; mean %s", fmtValue(v), row.Ours)
 	}
 	if !c.IsBaseline && c.OverheadPct != nil {
 		pct := *c.OverheadPct
