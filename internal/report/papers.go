@@ -511,7 +511,22 @@ func (r *Report) fillOurs(row *PaperRow, m *PaperMapping, absolute bool, st *Pap
 		row.Boxtax += fmt.Sprintf(" %s=%s", k, m.Where[k])
 	}
 	want := mergeLevels(m.Where, row.Levels)
-	c, n, missing := r.findCell(m, row.Env, want)
+	matches, missing := r.findCells(m, row.Env, want)
+	if len(matches) > 1 {
+		// The paper leaves a level open that this study varied: which of
+		// the cells it corresponds to is unknown, so none is compared.
+		var names []string
+		for _, x := range matches {
+			names = append(names, strings.TrimSpace(rowName(x, r.factors)))
+		}
+		row.Status, row.Missing = PaperNotMeasured, fmt.Sprintf("%d cells match (%s) and the paper fixes only %s, so none is compared", len(matches), strings.Join(names, "; "), levelList(want))
+		row.Ours = "not compared: " + row.Missing
+		return
+	}
+	var c *Cell
+	if len(matches) == 1 {
+		c = matches[0]
+	}
 	if c == nil || c.N == 0 {
 		row.Status, row.Ours, row.Missing = PaperNotMeasured, "not measured in this study", missing
 		if missing != "" {
@@ -521,9 +536,6 @@ func (r *Report) fillOurs(row *PaperRow, m *PaperMapping, absolute bool, st *Pap
 	}
 	row.Status = PaperMeasured
 	row.Cell = strings.TrimSpace(rowName(c, r.factors)) + " @ " + c.Env
-	if n > 1 {
-		row.Cell += fmt.Sprintf(" (first of %d cells that match; the paper fixes only %s)", n, levelList(want))
-	}
 	mean := c.Mean
 	row.OursMean = &mean
 	v, name := r.statistic(c, st)
@@ -560,11 +572,10 @@ func IsHostMetric(metric string) bool {
 // vary them runs at.
 var levelDefaults = map[string]string{"wire": "host", "instances": "1"}
 
-// findCell returns the first cell (in report order) of the mapped metric in
-// env whose levels or run parameters match want, with the number of cells
-// that match. When none does, missing says which wanted level this study
-// lacks and what it ran instead.
-func (r *Report) findCell(m *PaperMapping, env string, want map[string]string) (c *Cell, n int, missing string) {
+// findCells returns the cells (in report order) of the mapped metric in env
+// whose levels or run parameters match want. When none does, missing says
+// which wanted level this study lacks and what it ran instead.
+func (r *Report) findCells(m *PaperMapping, env string, want map[string]string) (matches []*Cell, missing string) {
 	var candidates []*Cell
 	for i := range r.Cells {
 		x := &r.Cells[i]
@@ -573,18 +584,15 @@ func (r *Report) findCell(m *PaperMapping, env string, want map[string]string) (
 		}
 	}
 	if len(candidates) == 0 {
-		return nil, 0, ""
+		return nil, ""
 	}
 	for _, x := range candidates {
 		if r.cellMatches(x, want) {
-			if c == nil {
-				c = x
-			}
-			n++
+			matches = append(matches, x)
 		}
 	}
-	if c != nil {
-		return c, n, ""
+	if len(matches) > 0 {
+		return matches, ""
 	}
 	// Name the first wanted level no candidate has, and what the study ran.
 	for _, k := range sortedKeys(want) {
@@ -604,10 +612,10 @@ func (r *Report) findCell(m *PaperMapping, env string, want map[string]string) (
 				vs = append(vs, v)
 			}
 			sort.Slice(vs, func(i, j int) bool { return naturalLess(vs[i], vs[j]) })
-			return nil, 0, fmt.Sprintf("no cell with %s=%s (this study ran %s=%s)", k, want[k], k, strings.Join(vs, ", "))
+			return nil, fmt.Sprintf("no cell with %s=%s (this study ran %s=%s)", k, want[k], k, strings.Join(vs, ", "))
 		}
 	}
-	return nil, 0, fmt.Sprintf("no cell with %s together", levelList(want))
+	return nil, fmt.Sprintf("no cell with %s together", levelList(want))
 }
 
 // levelOf is a cell's level of a factor, else its workload parameter of that
