@@ -32,7 +32,10 @@ type Paper struct {
 	// Statistic is how the paper made a printed value of its runs, when it
 	// says and it is not the mean; --compare-paper computes the same.
 	Statistic *PaperStatistic `yaml:"statistic,omitempty"`
-	Tables    []PaperTable    `yaml:"tables"`
+	// Method lists the paper's settings a study reproducing it sets too;
+	// a preset that differs states why (paper.deviations in its spec).
+	Method []PaperMethod `yaml:"method,omitempty"`
+	Tables []PaperTable  `yaml:"tables"`
 }
 
 // PaperConf maps one of the paper's configurations to a boxtax environment.
@@ -240,6 +243,10 @@ var (
 	// in parentheses ((0,298): a share of the intercept), a bound (< 2.2e-16)
 	// or a percentage (61.57%).
 	plainCell = regexp.MustCompile(`^\s*(<\s*)?(\()?([+-]?[0-9][0-9 ]*(?:[.,][0-9]+)?(?:[eE][+-]?[0-9]+)?)(\))?\s*(%?)\s*$`)
+	// sharedCell is a coefficient with its share of the intercept in
+	// parentheses, as Masek & Thulin's Table 6.6 prints it ("2.648
+	// (0,095)"): the coefficient is the value.
+	sharedCell = regexp.MustCompile(`^\s*([+-]?[0-9][0-9.]*)\s+\(\s*[+-]?[0-9]+,[0-9]+\s*\)\s*$`)
 )
 
 func parsePublished(s string) (published, error) {
@@ -250,6 +257,13 @@ func parsePublished(s string) (published, error) {
 		v, _ := strconv.ParseFloat(m[1], 64)
 		sd, _ := strconv.ParseFloat(m[3], 64)
 		return published{value: v, std: sd, pct: m[2] == "%", hasStd: true}, nil
+	}
+	if m := sharedCell.FindStringSubmatch(s); m != nil {
+		v, err := strconv.ParseFloat(m[1], 64)
+		if err != nil {
+			return published{}, fmt.Errorf("cannot read %q as a number: %w", s, err)
+		}
+		return published{value: v}, nil
 	}
 	m := plainCell.FindStringSubmatch(s)
 	if m == nil || (m[2] == "(") != (m[4] == ")") {

@@ -109,6 +109,8 @@ func TestParsePublishedCells(t *testing.T) {
 		{"fast", published{}, true},
 		{"(0,5", published{}, true},
 		{"N/A", published{blank: true}, false},
+		{"2.648 (0,095)", published{value: 2.648}, false},
+		{"-41.777 (-0,022)", published{value: -41.777}, false},
 	}
 	for _, tt := range tests {
 		got, err := parsePublished(tt.in)
