@@ -210,11 +210,11 @@ func writePapersLaTeX(w io.Writer, r *Report, cmps []PaperComparison) error {
 	for _, c := range cmps {
 		fmt.Fprintf(w, "\\begin{table}[htbp]\n\\centering\n\\caption{%s of %s (%s) beside this machine (%s): baseline as mean (std), containers as \\%% deviation from it (std); this machine with the 95\\,\\%% confidence interval, $^{*}$ when it excludes 0.}\n",
 			texEscape(c.Table), texEscape(c.Citation), texEscape(c.Title), texEscape(host))
-		fmt.Fprintf(w, "\\label{tab:%s-%s}\n\\begin{tabular}{ll%sr}\n\\toprule\nColumn & Configuration", slug(c.Paper), slug(c.Table), strings.Repeat("r", len(c.Devices)))
+		fmt.Fprintf(w, "\\label{tab:%s-%s}\n\\begin{tabular}{ll%srl}\n\\toprule\nColumn & Configuration", slug(c.Paper), slug(c.Table), strings.Repeat("r", len(c.Devices)))
 		for _, d := range c.Devices {
 			fmt.Fprintf(w, " & %s", texEscape(d))
 		}
-		fmt.Fprintf(w, " & This machine \\\\\n\\midrule\n")
+		fmt.Fprintf(w, " & This machine & Statistic \\\\\n\\midrule\n")
 		for i, row := range c.Rows {
 			col := ""
 			if row.First {
@@ -227,7 +227,7 @@ func writePapersLaTeX(w io.Writer, r *Report, cmps []PaperComparison) error {
 			for _, p := range row.Published {
 				fmt.Fprintf(w, " & %s", texEscape(p))
 			}
-			fmt.Fprintf(w, " & %s \\\\\n", texEscape(row.Ours))
+			fmt.Fprintf(w, " & %s & %s \\\\\n", texEscape(row.Ours), texEscape(orDash(row.Statistic)))
 		}
 		fmt.Fprintf(w, "\\bottomrule\n\\end{tabular}\n\\end{table}\n\n")
 	}
