@@ -9,7 +9,7 @@
 #   ROUNDS=3 SECONDS_EACH=20 sudo -E bash bench/load-vs-stress-ng.sh
 #
 # One worker of each, pinned to CPU 0 at SCHED_FIFO 48 as in the thesis;
-# the sampler runs on CPU 1. Needs root (SCHED_FIFO), stress-ng, python3.
+# the sampler runs on CPU 1. Needs root (SCHED_FIFO), go, stress-ng, python3.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROUNDS=${ROUNDS:-2}

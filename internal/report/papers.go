@@ -395,6 +395,9 @@ func (p Paper) compare(r *Report) []PaperComparison {
 		if t.Note != "" {
 			pc.Notes = append(pc.Notes, strings.TrimSpace(t.Note))
 		}
+		if p.Statistic != nil {
+			pc.Notes = append(pc.Notes, fmt.Sprintf("Statistic: this machine's value is the paper's (%s), the mean of the runs beside it: %q", p.Statistic.Method, p.Statistic.Quote))
+		}
 		for _, row := range t.Rows {
 			if row.Note != "" {
 				pc.Notes = append(pc.Notes, row.Name+": "+strings.TrimSpace(row.Note))
