@@ -4,9 +4,7 @@ import (
 	"embed"
 	"fmt"
 	"path"
-	"regexp"
 	"sort"
-	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -227,60 +225,6 @@ func (p Paper) check() error {
 	return nil
 }
 
-// published is one printed cell.
-type published struct {
-	value, std float64
-	pct        bool   // value is a % deviation (or a stated percentage)
-	hasStd     bool   // printed as "value (std)"
-	blank      bool   // an empty cell: nothing printed
-	bound      string // "<" when printed as an upper bound ("< 2.2e-16")
-}
-
-var (
-	publishedCell = regexp.MustCompile(`^\s*([+-]?[0-9.]+)\s*(%?)\s*\(\s*([0-9.]+)\s*\)\s*$`)
-	// plainCell is a lone number as the seeds print them: digit groups
-	// separated by spaces (14 399 960), a decimal comma (0,005; 4,329E+15),
-	// in parentheses ((0,298): a share of the intercept), a bound (< 2.2e-16)
-	// or a percentage (61.57%).
-	plainCell = regexp.MustCompile(`^\s*(<\s*)?(\()?([+-]?[0-9][0-9 ]*(?:[.,][0-9]+)?(?:[eE][+-]?[0-9]+)?)(\))?\s*(%?)\s*$`)
-	// sharedCell is a coefficient with its share of the intercept in
-	// parentheses, as Masek & Thulin's Table 6.6 prints it ("2.648
-	// (0,095)"): the coefficient is the value.
-	sharedCell = regexp.MustCompile(`^\s*([+-]?[0-9][0-9.]*)\s+\(\s*[+-]?[0-9]+,[0-9]+\s*\)\s*$`)
-)
-
-func parsePublished(s string) (published, error) {
-	if t := strings.TrimSpace(s); t == "" || t == "N/A" {
-		return published{blank: true}, nil
-	}
-	if m := publishedCell.FindStringSubmatch(s); m != nil {
-		v, _ := strconv.ParseFloat(m[1], 64)
-		sd, _ := strconv.ParseFloat(m[3], 64)
-		return published{value: v, std: sd, pct: m[2] == "%", hasStd: true}, nil
-	}
-	if m := sharedCell.FindStringSubmatch(s); m != nil {
-		v, err := strconv.ParseFloat(m[1], 64)
-		if err != nil {
-			return published{}, fmt.Errorf("cannot read %q as a number: %w", s, err)
-		}
-		return published{value: v}, nil
-	}
-	m := plainCell.FindStringSubmatch(s)
-	if m == nil || (m[2] == "(") != (m[4] == ")") {
-		return published{}, fmt.Errorf("cannot read %q: want \"mean (std)\", \"+x%% (std)\" or a number as printed (\"14 399 960\", \"0,005\", \"(0,298)\", \"< 2.2e-16\", \"2%%\")", s)
-	}
-	num := strings.ReplaceAll(strings.ReplaceAll(m[3], " ", ""), ",", ".")
-	v, err := strconv.ParseFloat(num, 64)
-	if err != nil {
-		return published{}, fmt.Errorf("cannot read %q as a number: %w", s, err)
-	}
-	p := published{value: v, pct: m[5] == "%"}
-	if m[1] != "" {
-		p.bound = "<"
-	}
-	return p, nil
-}
-
 // PaperComparison is one published table beside this study's numbers.
 type PaperComparison struct {
 	Paper    string   `json:"paper"`
@@ -475,20 +419,6 @@ func (p Paper) compare(r *Report) []PaperComparison {
 	return out
 }
 
-// mergeLevels joins the levels of a table, a column and a row; later ones win.
-func mergeLevels(ls ...map[string]string) map[string]string {
-	var out map[string]string
-	for _, l := range ls {
-		for k, v := range l {
-			if out == nil {
-				out = map[string]string{}
-			}
-			out[k] = v
-		}
-	}
-	return out
-}
-
 // unitOf is the unit of a mapped metric as the workload declares it.
 func (r *Report) unitOf(m *PaperMapping) string {
 	if wl, err := workload.Lookup(m.Workload); err == nil {
@@ -583,111 +513,4 @@ func (r *Report) fillOurs(row *PaperRow, m *PaperMapping, absolute bool, st *Pap
 // monitors ran: host readings (mon.power_W) and energy (energy.power_avg_W).
 func IsHostMetric(metric string) bool {
 	return strings.HasPrefix(metric, "mon.") || strings.HasPrefix(metric, "energy.")
-}
-
-// levelDefaults are the levels of reserved factors a study that does not
-// vary them runs at.
-var levelDefaults = map[string]string{"wire": "host", "instances": "1"}
-
-// findCells returns the cells (in report order) of the mapped metric in env
-// whose levels or run parameters match want. When none does, missing says
-// which wanted level this study lacks and what it ran instead.
-func (r *Report) findCells(m *PaperMapping, env string, want map[string]string) (matches []*Cell, missing string) {
-	var candidates []*Cell
-	for i := range r.Cells {
-		x := &r.Cells[i]
-		if x.Workload == m.Workload && x.Metric == m.Metric && x.Env == env {
-			candidates = append(candidates, x)
-		}
-	}
-	if len(candidates) == 0 {
-		return nil, ""
-	}
-	for _, x := range candidates {
-		if r.cellMatches(x, want) {
-			matches = append(matches, x)
-		}
-	}
-	if len(matches) > 0 {
-		return matches, ""
-	}
-	// Name the first wanted level no candidate has, and what the study ran.
-	for _, k := range sortedKeys(want) {
-		ran := map[string]bool{}
-		ok := false
-		for _, x := range candidates {
-			v := r.levelOf(x, k)
-			ran[v] = true
-			ok = ok || levelEqual(v, want[k])
-		}
-		if !ok {
-			var vs []string
-			for v := range ran {
-				if v == "" {
-					v = "(not set)"
-				}
-				vs = append(vs, v)
-			}
-			sort.Slice(vs, func(i, j int) bool { return naturalLess(vs[i], vs[j]) })
-			return nil, fmt.Sprintf("no cell with %s=%s (this study ran %s=%s)", k, want[k], k, strings.Join(vs, ", "))
-		}
-	}
-	return nil, fmt.Sprintf("no cell with %s together", levelList(want))
-}
-
-// levelOf is a cell's level of a factor, else its workload parameter of that
-// name, else the default of a reserved factor the study did not vary.
-func (r *Report) levelOf(c *Cell, k string) string {
-	if v, ok := c.Levels[k]; ok {
-		return v
-	}
-	for _, run := range r.runs {
-		if run.Workload == c.Workload && run.Env == c.Env && groupKey(run.CellKey) == c.group {
-			if p, ok := run.Params[k]; ok {
-				return fmt.Sprint(p)
-			}
-		}
-	}
-	return levelDefaults[k]
-}
-
-func (r *Report) cellMatches(c *Cell, want map[string]string) bool {
-	for k, v := range want {
-		if !levelEqual(r.levelOf(c, k), v) {
-			return false
-		}
-	}
-	return true
-}
-
-// levelEqual compares levels as written: case aside, and numbers by value
-// (870 and 870.0 are one level).
-func levelEqual(a, b string) bool {
-	if strings.EqualFold(strings.TrimSpace(a), strings.TrimSpace(b)) {
-		return true
-	}
-	x, err1 := strconv.ParseFloat(a, 64)
-	y, err2 := strconv.ParseFloat(b, 64)
-	return err1 == nil && err2 == nil && x == y
-}
-
-func levelList(l map[string]string) string {
-	if len(l) == 0 {
-		return "no levels"
-	}
-	var parts []string
-	for _, k := range sortedKeys(l) {
-		parts = append(parts, k+"="+l[k])
-	}
-	return strings.Join(parts, " ")
-}
-
-// sortedKeys is m's keys in order.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
