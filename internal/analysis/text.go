@@ -208,6 +208,8 @@ func num(v float64) string {
 		return "NA"
 	case math.IsInf(v, 0):
 		return fmt.Sprint(v)
+	case v == 0: // -0 too: a response without variance has exact zeros
+		return "0"
 	case v == math.Trunc(v) && math.Abs(v) < 1e15:
 		return strconv.FormatFloat(v, 'f', 0, 64)
 	case math.Abs(v) >= 1e4:
@@ -238,7 +240,16 @@ func ratio(v float64) string {
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		return "NA"
 	}
-	return strconv.FormatFloat(v, 'f', 3, 64)
+	return noNegativeZero(strconv.FormatFloat(v, 'f', 3, 64))
+}
+
+// noNegativeZero drops the sign of a number that prints as zero ("-0.000":
+// -0, or a negative that rounds to it).
+func noNegativeZero(s string) string {
+	if strings.HasPrefix(s, "-") && strings.Trim(s[1:], "0.") == "" {
+		return s[1:]
+	}
+	return s
 }
 
 func meanStd(d Describe) string { return num(d.Mean) + " (" + num(d.Std) + ")" }

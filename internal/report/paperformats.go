@@ -49,7 +49,7 @@ func (r *Report) paperHeading() string {
 
 func writePapersTable(w io.Writer, r *Report, cmps []PaperComparison) error {
 	fmt.Fprintln(w, r.paperHeading())
-	fmt.Fprintln(w, "Published: baseline as mean (std), containers as % deviation from it (std). This machine: the same, with the 95% CI of the deviation; * it excludes 0.")
+	fmt.Fprintln(w, "Published: baseline as mean (std), containers as % deviation from it (std); a magnitude the paper printed without a sign reads \"50% lower = -50.0%\". This machine: the same, with the 95% CI of the deviation; * it excludes 0. The cell compared says which statistic; difference: ours minus published, per device.")
 	paper := ""
 	for _, c := range cmps {
 		if c.Paper != paper {
@@ -61,10 +61,10 @@ func writePapersTable(w io.Writer, r *Report, cmps []PaperComparison) error {
 		}
 		fmt.Fprintf(w, "\n%s. %s (%s)\n", c.Table, c.Title, c.Paper)
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		fmt.Fprintf(tw, "column\tconf\t%s\tthis machine\tcell compared\tboxtax\n", strings.Join(c.Devices, "\t"))
+		fmt.Fprintf(tw, "column\tconf\t%s\tthis machine\tdifference\tcell compared\tboxtax\n", strings.Join(c.Devices, "\t"))
 		for _, row := range c.Rows {
 			col, bt := row.shown()
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", col, confName(row), strings.Join(row.Published, "\t"), row.Ours, orDash(row.Cell), bt)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", col, confName(row), strings.Join(row.Published, "\t"), row.Ours, row.diffText(), row.cellText(), bt)
 		}
 		if err := tw.Flush(); err != nil {
 			return err
@@ -89,6 +89,34 @@ func (row PaperRow) shown() (column, boxtax string) {
 	return column, boxtax
 }
 
+// diffText is the row's difference from each device's published value,
+// in device order: "+0.31 points", "-2.1 / +0.4 % of published"; a dash
+// where there is none.
+func (row PaperRow) diffText() string {
+	var parts []string
+	some := false
+	for _, d := range row.Diff {
+		if d == nil {
+			parts = append(parts, "–")
+			continue
+		}
+		some = true
+		parts = append(parts, fmt.Sprintf("%+.2f", *d))
+	}
+	if !some {
+		return "–"
+	}
+	return strings.Join(parts, " / ") + " " + row.DiffUnit
+}
+
+// cellText is the cell compared and the statistic taken of it.
+func (row PaperRow) cellText() string {
+	if row.Cell == "" {
+		return "–"
+	}
+	return row.Cell + "; " + row.Statistic
+}
+
 func confName(row PaperRow) string {
 	if row.Env == "" || row.Env == row.Conf {
 		return row.Conf
@@ -99,7 +127,7 @@ func confName(row PaperRow) string {
 func writePapersMarkdown(w io.Writer, r *Report, cmps []PaperComparison) error {
 	fmt.Fprintf(w, "# Published values beside study %d: %s\n\n", r.Study.ID, mdEscape(r.Study.Name))
 	_, host := hostFacts(r.host)
-	fmt.Fprintf(w, "- this machine: %s\n- published: baseline as mean (std), containers as %% deviation from it (std); this machine: the same with the 95 %% CI of the deviation, ** when it excludes 0\n", mdEscape(host))
+	fmt.Fprintf(w, "- this machine: %s\n- published: baseline as mean (std), containers as %% deviation from it (std); a magnitude printed without a sign reads \"50%% lower = -50.0%%\"; this machine: the same with the 95 %% CI of the deviation, ** when it excludes 0; the cell compared says which statistic; difference: ours minus published, per device\n", mdEscape(host))
 	paper := ""
 	for _, c := range cmps {
 		if c.Paper != paper {
@@ -114,7 +142,7 @@ func writePapersMarkdown(w io.Writer, r *Report, cmps []PaperComparison) error {
 		for _, d := range c.Devices {
 			head = append(head, mdEscape(d)+" (published)")
 		}
-		head = append(head, "this machine", "cell compared", "boxtax")
+		head = append(head, "this machine", "difference", "cell compared", "boxtax")
 		fmt.Fprintf(w, "| %s |\n|%s\n", strings.Join(head, " | "), strings.Repeat("---|", len(head)))
 		for _, row := range c.Rows {
 			col, bt := row.shown()
@@ -126,7 +154,7 @@ func writePapersMarkdown(w io.Writer, r *Report, cmps []PaperComparison) error {
 			if row.OursSignificant {
 				ours = "**" + ours + "**"
 			}
-			cells = append(cells, ours, mdEscape(orDash(row.Cell)), mdEscape(bt))
+			cells = append(cells, ours, mdEscape(row.diffText()), mdEscape(row.cellText()), mdEscape(bt))
 			fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
 		}
 		for _, n := range c.Notes {
@@ -140,7 +168,7 @@ func writePapersMarkdown(w io.Writer, r *Report, cmps []PaperComparison) error {
 // device, with this machine's figure beside it: tidy, for plotting.
 func writePapersCSV(w io.Writer, r *Report, cmps []PaperComparison) error {
 	cw := newCSVWriter(w)
-	cw.Write([]string{"paper", "table", "column", "conf", "env", "device", "published", "published_pct", "boxtax", "status", "ours_mean", "ours_pct", "ours_ci_lo", "ours_ci_hi", "cell", "missing"})
+	cw.Write([]string{"paper", "table", "column", "conf", "env", "device", "published", "published_pct", "sign", "boxtax", "status", "statistic", "ours_stat", "ours_mean", "ours_pct", "ours_ci_lo", "ours_ci_hi", "diff", "diff_unit", "cell", "missing"})
 	num := func(p *float64) string {
 		if p == nil {
 			return ""
@@ -154,8 +182,12 @@ func writePapersCSV(w io.Writer, r *Report, cmps []PaperComparison) error {
 				lo, hi = num(row.OursCI95[0]), num(row.OursCI95[1])
 			}
 			for i, d := range c.Devices {
-				cw.Write([]string{c.Paper, c.Table, row.Column, row.Conf, row.Env, d, row.Published[i], num(row.PublishedPct[i]),
-					row.Boxtax, row.Status, num(row.OursMean), num(row.OursPct), lo, hi, row.Cell, row.Missing})
+				var diff *float64
+				if i < len(row.Diff) {
+					diff = row.Diff[i]
+				}
+				cw.Write([]string{c.Paper, c.Table, row.Column, row.Conf, row.Env, d, row.Published[i], num(row.PublishedPct[i]), row.Sign,
+					row.Boxtax, row.Status, row.Statistic, num(row.OursStat), num(row.OursMean), num(row.OursPct), lo, hi, num(diff), row.DiffUnit, row.Cell, row.Missing})
 			}
 		}
 	}
@@ -178,11 +210,11 @@ func writePapersLaTeX(w io.Writer, r *Report, cmps []PaperComparison) error {
 	for _, c := range cmps {
 		fmt.Fprintf(w, "\\begin{table}[htbp]\n\\centering\n\\caption{%s of %s (%s) beside this machine (%s): baseline as mean (std), containers as \\%% deviation from it (std); this machine with the 95\\,\\%% confidence interval, $^{*}$ when it excludes 0.}\n",
 			texEscape(c.Table), texEscape(c.Citation), texEscape(c.Title), texEscape(host))
-		fmt.Fprintf(w, "\\label{tab:%s-%s}\n\\begin{tabular}{ll%sr}\n\\toprule\nColumn & Configuration", slug(c.Paper), slug(c.Table), strings.Repeat("r", len(c.Devices)))
+		fmt.Fprintf(w, "\\label{tab:%s-%s}\n\\begin{tabular}{ll%srl}\n\\toprule\nColumn & Configuration", slug(c.Paper), slug(c.Table), strings.Repeat("r", len(c.Devices)))
 		for _, d := range c.Devices {
 			fmt.Fprintf(w, " & %s", texEscape(d))
 		}
-		fmt.Fprintf(w, " & This machine \\\\\n\\midrule\n")
+		fmt.Fprintf(w, " & This machine & Statistic \\\\\n\\midrule\n")
 		for i, row := range c.Rows {
 			col := ""
 			if row.First {
@@ -195,7 +227,7 @@ func writePapersLaTeX(w io.Writer, r *Report, cmps []PaperComparison) error {
 			for _, p := range row.Published {
 				fmt.Fprintf(w, " & %s", texEscape(p))
 			}
-			fmt.Fprintf(w, " & %s \\\\\n", texEscape(row.Ours))
+			fmt.Fprintf(w, " & %s & %s \\\\\n", texEscape(row.Ours), texEscape(orDash(row.Statistic)))
 		}
 		fmt.Fprintf(w, "\\bottomrule\n\\end{tabular}\n\\end{table}\n\n")
 	}

@@ -4,9 +4,7 @@ import (
 	"embed"
 	"fmt"
 	"path"
-	"regexp"
 	"sort"
-	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -29,7 +27,13 @@ type Paper struct {
 	Configurations []PaperConf   `yaml:"configurations"`
 	Devices        []PaperDevice `yaml:"devices"`
 	Corrections    []Correction  `yaml:"corrections"`
-	Tables         []PaperTable  `yaml:"tables"`
+	// Statistic is how the paper made a printed value of its runs, when it
+	// says and it is not the mean; --compare-paper computes the same.
+	Statistic *PaperStatistic `yaml:"statistic,omitempty"`
+	// Method lists the paper's settings a study reproducing it sets too;
+	// a preset that differs states why (paper.deviations in its spec).
+	Method []PaperMethod `yaml:"method,omitempty"`
+	Tables []PaperTable  `yaml:"tables"`
 }
 
 // PaperConf maps one of the paper's configurations to a boxtax environment.
@@ -67,14 +71,17 @@ type PaperDevice struct {
 // compares only a cell of this study with the same levels, and says so
 // where there is none. Table, column and row levels add up (the row's win).
 type PaperTable struct {
-	Table   string            `yaml:"table"`
-	Caption string            `yaml:"caption"` // how the source's caption line begins, e.g. "TABLE III."
-	Title   string            `yaml:"title"`
-	Tool    string            `yaml:"tool"`
-	Note    string            `yaml:"note"`
-	Env     string            `yaml:"env,omitempty"`    // the environment of rows that name none
-	Levels  map[string]string `yaml:"levels,omitempty"` // the paper's setup for the whole table
-	Rows    []PaperRowSpec    `yaml:"rows,omitempty"`   // the table's own rows; default: the configurations
+	Table   string `yaml:"table"`
+	Caption string `yaml:"caption"` // how the source's caption line begins, e.g. "TABLE III."
+	Title   string `yaml:"title"`
+	Tool    string `yaml:"tool"`
+	Note    string `yaml:"note"`
+	Env     string `yaml:"env,omitempty"` // the environment of rows that name none
+	// Sign is how the table's percentages read (SignSigned, SignLower,
+	// SignHigher); a row may say otherwise. Required where any is printed.
+	Sign   string            `yaml:"sign,omitempty"`
+	Levels map[string]string `yaml:"levels,omitempty"` // the paper's setup for the whole table
+	Rows   []PaperRowSpec    `yaml:"rows,omitempty"`   // the table's own rows; default: the configurations
 	// Quotes, for a figure whose numbers only the text states (seed 004),
 	// are the sentences its values come from, verbatim.
 	Quotes []string `yaml:"quotes,omitempty"`
@@ -97,6 +104,7 @@ type PaperRowSpec struct {
 	// mapping: the sentences of a text each state a different quantity.
 	Boxtax *PaperMapping `yaml:"boxtax,omitempty"`
 	Note   string        `yaml:"note,omitempty"`
+	Sign   string        `yaml:"sign,omitempty"` // the table's sign convention, for this row
 }
 
 // PaperColumn is one published quantity and the boxtax metric it
@@ -174,8 +182,14 @@ func (p Paper) check() error {
 			return fmt.Errorf("correction names table %q, which is not transcribed", c.Table)
 		}
 	}
+	if err := p.Statistic.check(); err != nil {
+		return err
+	}
 	for _, t := range p.Tables {
-		rows := confs
+		rows, specs := confs, map[string]PaperRowSpec{}
+		for _, r := range t.Rows {
+			specs[r.Name] = r
+		}
 		if len(t.Rows) > 0 {
 			rows = map[string]bool{}
 			for _, r := range t.Rows {
@@ -197,7 +211,11 @@ func (p Paper) check() error {
 					return fmt.Errorf("table %s, %s %s: %d cells for %d columns", t.Table, dev, conf, len(cells), len(t.Columns))
 				}
 				for _, cell := range cells {
-					if _, err := parsePublished(cell); err != nil {
+					pub, err := parsePublished(cell)
+					if err == nil && pub.pct {
+						err = checkSign(t.signOf(specs[conf]), cell)
+					}
+					if err != nil {
 						return fmt.Errorf("table %s, %s %s: %w", t.Table, dev, conf, err)
 					}
 				}
@@ -205,49 +223,6 @@ func (p Paper) check() error {
 		}
 	}
 	return nil
-}
-
-// published is one printed cell.
-type published struct {
-	value, std float64
-	pct        bool   // value is a % deviation (or a stated percentage)
-	hasStd     bool   // printed as "value (std)"
-	blank      bool   // an empty cell: nothing printed
-	bound      string // "<" when printed as an upper bound ("< 2.2e-16")
-}
-
-var (
-	publishedCell = regexp.MustCompile(`^\s*([+-]?[0-9.]+)\s*(%?)\s*\(\s*([0-9.]+)\s*\)\s*$`)
-	// plainCell is a lone number as the seeds print them: digit groups
-	// separated by spaces (14 399 960), a decimal comma (0,005; 4,329E+15),
-	// in parentheses ((0,298): a share of the intercept), a bound (< 2.2e-16)
-	// or a percentage (61.57%).
-	plainCell = regexp.MustCompile(`^\s*(<\s*)?(\()?([+-]?[0-9][0-9 ]*(?:[.,][0-9]+)?(?:[eE][+-]?[0-9]+)?)(\))?\s*(%?)\s*$`)
-)
-
-func parsePublished(s string) (published, error) {
-	if t := strings.TrimSpace(s); t == "" || t == "N/A" {
-		return published{blank: true}, nil
-	}
-	if m := publishedCell.FindStringSubmatch(s); m != nil {
-		v, _ := strconv.ParseFloat(m[1], 64)
-		sd, _ := strconv.ParseFloat(m[3], 64)
-		return published{value: v, std: sd, pct: m[2] == "%", hasStd: true}, nil
-	}
-	m := plainCell.FindStringSubmatch(s)
-	if m == nil || (m[2] == "(") != (m[4] == ")") {
-		return published{}, fmt.Errorf("cannot read %q: want \"mean (std)\", \"+x%% (std)\" or a number as printed (\"14 399 960\", \"0,005\", \"(0,298)\", \"< 2.2e-16\", \"2%%\")", s)
-	}
-	num := strings.ReplaceAll(strings.ReplaceAll(m[3], " ", ""), ",", ".")
-	v, err := strconv.ParseFloat(num, 64)
-	if err != nil {
-		return published{}, fmt.Errorf("cannot read %q as a number: %w", s, err)
-	}
-	p := published{value: v, pct: m[5] == "%"}
-	if m[1] != "" {
-		p.bound = "<"
-	}
-	return p, nil
 }
 
 // PaperComparison is one published table beside this study's numbers.
@@ -276,8 +251,11 @@ type PaperRow struct {
 	// text), so its boxtax metric is printed on it, not once per column.
 	OwnMapping bool     `json:"-"`
 	Published  []string `json:"published"`
-	// PublishedPct holds the published % deviations (null for the baseline).
+	// PublishedPct holds the published % deviations in boxtax's sign
+	// convention (null for the baseline); Sign says how the paper printed
+	// them (SignSigned, SignLower, SignHigher; "" when none is a %).
 	PublishedPct []*float64 `json:"published_pct"`
+	Sign         string     `json:"sign,omitempty"`
 	Boxtax       string     `json:"boxtax"` // the metric compared, or why there is none
 	Status       string     `json:"status"` // measured, not measured, no equivalent
 	// Levels is the paper's setup for this row (wire, instances, load...);
@@ -290,6 +268,16 @@ type PaperRow struct {
 	OursPct  *float64          `json:"ours_pct"`
 	OursCI95 []*float64        `json:"ours_ci95,omitempty"`
 	OursMean *float64          `json:"ours_mean,omitempty"` // in the boxtax metric's unit
+	// Statistic names what OursStat is: "mean of 5 runs", or the paper's
+	// own statistic where it states one (Kałaska: the median of the runs
+	// left after dropping the best and the worst).
+	Statistic string   `json:"statistic,omitempty"`
+	OursStat  *float64 `json:"ours_stat,omitempty"` // in the boxtax metric's unit
+	// Diff is, per device, ours minus the published value: in percentage
+	// points for a published % deviation, relative to it for a published
+	// value (DiffUnit); null where either is missing.
+	Diff     []*float64 `json:"diff,omitempty"`
+	DiffUnit string     `json:"diff_unit,omitempty"`
 	// OursSignificant: the interval excludes 0 and rests on a test (two
 	// constant samples have none).
 	OursSignificant bool `json:"ours_significant"`
@@ -351,6 +339,9 @@ func (p Paper) compare(r *Report) []PaperComparison {
 		if t.Note != "" {
 			pc.Notes = append(pc.Notes, strings.TrimSpace(t.Note))
 		}
+		if p.Statistic != nil {
+			pc.Notes = append(pc.Notes, fmt.Sprintf("Statistic: this machine's value is the paper's (%s), the mean of the runs beside it: %q", p.Statistic.Method, p.Statistic.Quote))
+		}
 		for _, row := range t.Rows {
 			if row.Note != "" {
 				pc.Notes = append(pc.Notes, row.Name+": "+strings.TrimSpace(row.Note))
@@ -378,23 +369,27 @@ func (p Paper) compare(r *Report) []PaperComparison {
 				levels := mergeLevels(t.Levels, col.Levels, spec.Levels)
 				row := PaperRow{Column: strings.TrimSuffix(col.Name+", "+col.Unit, ", "), Conf: spec.Name, Env: env, Levels: levels}
 				absolute := false
+				sign := t.signOf(spec)
+				var pubs []published
+				var signs []string
 				for _, d := range devs {
 					cells, ok := t.Values[d.ID][spec.Name]
-					if !ok {
-						row.Published, row.PublishedPct = append(row.Published, "–"), append(row.PublishedPct, nil)
-						continue
+					pub := published{blank: true}
+					if ok {
+						pub, _ = parsePublished(cells[ci])
 					}
-					pub, _ := parsePublished(cells[ci])
-					text := strings.TrimSpace(cells[ci])
+					pubs, signs = append(pubs, pub), append(signs, sign)
 					if pub.blank {
 						row.Published, row.PublishedPct = append(row.Published, "–"), append(row.PublishedPct, nil)
 						continue
 					}
+					text := strings.TrimSpace(cells[ci])
 					printed = true
 					var pct *float64
 					if pub.pct {
-						v := pub.value
-						pct = &v
+						v := signedPct(pub.value, sign)
+						pct, row.Sign = &v, sign
+						text = signedText(text, pub.value, sign)
 					} else {
 						absolute = absolute || !pub.pct
 						if col.Boxtax != nil && col.Boxtax.Scale != 0 && col.Boxtax.Scale != 1 {
@@ -407,7 +402,10 @@ func (p Paper) compare(r *Report) []PaperComparison {
 				if spec.Boxtax != nil {
 					mapping = spec.Boxtax
 				}
-				r.fillOurs(&row, mapping, absolute)
+				r.fillOurs(&row, mapping, absolute, p.Statistic)
+				if mapping != nil {
+					row.fillDiff(pubs, signs, mapping.Scale)
+				}
 				if !printed && (row.Status != PaperMeasured || spec.Boxtax != nil) {
 					continue // neither published nor measured here
 				}
@@ -417,20 +415,6 @@ func (p Paper) compare(r *Report) []PaperComparison {
 			}
 		}
 		out = append(out, pc)
-	}
-	return out
-}
-
-// mergeLevels joins the levels of a table, a column and a row; later ones win.
-func mergeLevels(ls ...map[string]string) map[string]string {
-	var out map[string]string
-	for _, l := range ls {
-		for k, v := range l {
-			if out == nil {
-				out = map[string]string{}
-			}
-			out[k] = v
-		}
 	}
 	return out
 }
@@ -453,7 +437,7 @@ func (r *Report) unitOf(m *PaperMapping) string {
 // mapping's Where and the row's levels. Where this study has no such cell it
 // says so and compares nothing else. absolute: the paper printed values, not
 // deviations, so ours are shown as values too.
-func (r *Report) fillOurs(row *PaperRow, m *PaperMapping, absolute bool) {
+func (r *Report) fillOurs(row *PaperRow, m *PaperMapping, absolute bool, st *PaperStatistic) {
 	if m == nil {
 		row.Status, row.Boxtax, row.Ours = PaperNoEquivalent, "no boxtax equivalent", "–"
 		return
@@ -474,7 +458,22 @@ func (r *Report) fillOurs(row *PaperRow, m *PaperMapping, absolute bool) {
 		row.Boxtax += fmt.Sprintf(" %s=%s", k, m.Where[k])
 	}
 	want := mergeLevels(m.Where, row.Levels)
-	c, n, missing := r.findCell(m, row.Env, want)
+	matches, missing := r.findCells(m, row.Env, want)
+	if len(matches) > 1 {
+		// The paper leaves a level open that this study varied: which of
+		// the cells it corresponds to is unknown, so none is compared.
+		var names []string
+		for _, x := range matches {
+			names = append(names, strings.TrimSpace(rowName(x, r.factors)))
+		}
+		row.Status, row.Missing = PaperNotMeasured, fmt.Sprintf("%d cells match (%s) and the paper fixes only %s, so none is compared", len(matches), strings.Join(names, "; "), levelList(want))
+		row.Ours = "not compared: " + row.Missing
+		return
+	}
+	var c *Cell
+	if len(matches) == 1 {
+		c = matches[0]
+	}
 	if c == nil || c.N == 0 {
 		row.Status, row.Ours, row.Missing = PaperNotMeasured, "not measured in this study", missing
 		if missing != "" {
@@ -484,14 +483,16 @@ func (r *Report) fillOurs(row *PaperRow, m *PaperMapping, absolute bool) {
 	}
 	row.Status = PaperMeasured
 	row.Cell = strings.TrimSpace(rowName(c, r.factors)) + " @ " + c.Env
-	if n > 1 {
-		row.Cell += fmt.Sprintf(" (first of %d cells that match; the paper fixes only %s)", n, levelList(want))
-	}
 	mean := c.Mean
 	row.OursMean = &mean
+	v, name := r.statistic(c, st)
+	row.OursStat, row.Statistic = &v, name
 	row.Ours = seedCell(c)
 	if absolute && !c.IsBaseline {
 		row.Ours = fmt.Sprintf("%s (%s)", fmtValue(c.Mean), fmtValue(c.Std))
+	}
+	if st != nil {
+		row.Ours = fmt.Sprintf("%s; mean %s", fmtValue(v), row.Ours)
 	}
 	if !c.IsBaseline && c.OverheadPct != nil {
 		pct := *c.OverheadPct
@@ -512,115 +513,4 @@ func (r *Report) fillOurs(row *PaperRow, m *PaperMapping, absolute bool) {
 // monitors ran: host readings (mon.power_W) and energy (energy.power_avg_W).
 func IsHostMetric(metric string) bool {
 	return strings.HasPrefix(metric, "mon.") || strings.HasPrefix(metric, "energy.")
-}
-
-// levelDefaults are the levels of reserved factors a study that does not
-// vary them runs at.
-var levelDefaults = map[string]string{"wire": "host", "instances": "1"}
-
-// findCell returns the first cell (in report order) of the mapped metric in
-// env whose levels or run parameters match want, with the number of cells
-// that match. When none does, missing says which wanted level this study
-// lacks and what it ran instead.
-func (r *Report) findCell(m *PaperMapping, env string, want map[string]string) (c *Cell, n int, missing string) {
-	var candidates []*Cell
-	for i := range r.Cells {
-		x := &r.Cells[i]
-		if x.Workload == m.Workload && x.Metric == m.Metric && x.Env == env {
-			candidates = append(candidates, x)
-		}
-	}
-	if len(candidates) == 0 {
-		return nil, 0, ""
-	}
-	for _, x := range candidates {
-		if r.cellMatches(x, want) {
-			if c == nil {
-				c = x
-			}
-			n++
-		}
-	}
-	if c != nil {
-		return c, n, ""
-	}
-	// Name the first wanted level no candidate has, and what the study ran.
-	for _, k := range sortedKeys(want) {
-		ran := map[string]bool{}
-		ok := false
-		for _, x := range candidates {
-			v := r.levelOf(x, k)
-			ran[v] = true
-			ok = ok || levelEqual(v, want[k])
-		}
-		if !ok {
-			var vs []string
-			for v := range ran {
-				if v == "" {
-					v = "(not set)"
-				}
-				vs = append(vs, v)
-			}
-			sort.Slice(vs, func(i, j int) bool { return naturalLess(vs[i], vs[j]) })
-			return nil, 0, fmt.Sprintf("no cell with %s=%s (this study ran %s=%s)", k, want[k], k, strings.Join(vs, ", "))
-		}
-	}
-	return nil, 0, fmt.Sprintf("no cell with %s together", levelList(want))
-}
-
-// levelOf is a cell's level of a factor, else its workload parameter of that
-// name, else the default of a reserved factor the study did not vary.
-func (r *Report) levelOf(c *Cell, k string) string {
-	if v, ok := c.Levels[k]; ok {
-		return v
-	}
-	for _, run := range r.runs {
-		if run.Workload == c.Workload && run.Env == c.Env && groupKey(run.CellKey) == c.group {
-			if p, ok := run.Params[k]; ok {
-				return fmt.Sprint(p)
-			}
-		}
-	}
-	return levelDefaults[k]
-}
-
-func (r *Report) cellMatches(c *Cell, want map[string]string) bool {
-	for k, v := range want {
-		if !levelEqual(r.levelOf(c, k), v) {
-			return false
-		}
-	}
-	return true
-}
-
-// levelEqual compares levels as written: case aside, and numbers by value
-// (870 and 870.0 are one level).
-func levelEqual(a, b string) bool {
-	if strings.EqualFold(strings.TrimSpace(a), strings.TrimSpace(b)) {
-		return true
-	}
-	x, err1 := strconv.ParseFloat(a, 64)
-	y, err2 := strconv.ParseFloat(b, 64)
-	return err1 == nil && err2 == nil && x == y
-}
-
-func levelList(l map[string]string) string {
-	if len(l) == 0 {
-		return "no levels"
-	}
-	var parts []string
-	for _, k := range sortedKeys(l) {
-		parts = append(parts, k+"="+l[k])
-	}
-	return strings.Join(parts, " ")
-}
-
-// sortedKeys is m's keys in order.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

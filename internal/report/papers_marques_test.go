@@ -166,3 +166,66 @@ func TestComparePaperMarques(t *testing.T) {
 		t.Fatal("no Fig. 5 Copy row for lxc")
 	}
 }
+
+// TestMarquesMGComparesNothing: the paper's MG EDP (-4.71 %) names no NPB
+// class, so a study of npb.mg in class S (or any) is not compared with it
+// (issue 29 item 2: the first npb.mg cell, class S, was).
+func TestMarquesMGComparesNothing(t *testing.T) {
+	st := store.Study{ID: 6, Name: "seed004-npb", Status: store.StudyFinished, HostJSON: epycHost, SpecYAML: "name: seed004-npb\n"}
+	var runs []store.Run
+	var samples []store.Sample
+	for rep := range 3 {
+		for _, env := range []string{"native", "lxc"} {
+			for _, class := range []string{"S", "A"} {
+				id := int64(len(runs) + 1)
+				runs = append(runs, store.Run{ID: id, Seq: len(runs), Rep: rep, CellKey: "npb.mg|class=" + class + "|env=" + env, Workload: "npb.mg",
+					Env: env, Levels: map[string]string{"env": env, "class": class}, Params: map[string]any{"class": class}, Status: store.RunOK})
+				samples = append(samples, store.Sample{RunID: id, Metric: "energy.edp_Js", Value: 10 + float64(rep), Unit: "J*s"})
+			}
+		}
+	}
+	r := Build(st, Layout{Baseline: "native", Envs: []string{"native", "lxc"}, Workloads: []string{"npb.mg"}}, runs, samples)
+	cmps, err := ComparePaper(r, "marques")
+	if err != nil {
+		t.Fatal(err)
+	}
+	row, _ := findPaperRow(cmps, "Fig. 4", "EDP, MG, J*s", "lxc", "RPi 2")
+	if row == nil {
+		t.Fatal("no Fig. 4 MG row")
+	}
+	if row.Status == PaperMeasured || row.Cell != "" {
+		t.Errorf("MG EDP compared with %q (%s), though the paper names no class", row.Cell, row.Status)
+	}
+}
+
+// TestComparePaperComparesNoneOfSeveralMatches: where the paper leaves a
+// level open that the study varied (Krylovskiy's STREAM names no array
+// size; this study ran two), no cell is compared and the row names the
+// candidates (issue 29 item 2: the first was taken, e.g. NPB class S).
+func TestComparePaperComparesNoneOfSeveralMatches(t *testing.T) {
+	st := store.Study{ID: 7, Name: "two sizes", Status: store.StudyFinished, HostJSON: epycHost, SpecYAML: "name: x\n"}
+	var runs []store.Run
+	var samples []store.Sample
+	for rep := range 3 {
+		for _, env := range []string{"native", "docker-bridge"} {
+			for _, size := range []string{"25.4", "76.3"} {
+				id := int64(len(runs) + 1)
+				runs = append(runs, store.Run{ID: id, Seq: len(runs), Rep: rep, CellKey: "mem.stream|array_MiB=" + size + "|env=" + env, Workload: "mem.stream",
+					Env: env, Levels: map[string]string{"env": env, "array_MiB": size}, Params: map[string]any{"array_MiB": size}, Status: store.RunOK})
+				samples = append(samples, store.Sample{RunID: id, Metric: "scale_MBps", Value: 1000 + float64(rep), Unit: "MB/s"})
+			}
+		}
+	}
+	r := Build(st, Layout{Baseline: "native", Envs: []string{"native", "docker-bridge"}, Workloads: []string{"mem.stream"}}, runs, samples)
+	cmps, err := ComparePaper(r, "krylovskiy2015")
+	if err != nil {
+		t.Fatal(err)
+	}
+	row, _ := findPaperRow(cmps, "Table III", "SCALE, Mb/s", "docker", "RPi 2")
+	if row == nil {
+		t.Fatal("no SCALE row")
+	}
+	if row.Status == PaperMeasured || !strings.Contains(row.Missing, "2 cells match") || !strings.Contains(row.Missing, "76.3") {
+		t.Errorf("SCALE docker: %s, cell %q, missing %q: want none compared and both candidates named", row.Status, row.Cell, row.Missing)
+	}
+}

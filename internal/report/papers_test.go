@@ -109,6 +109,8 @@ func TestParsePublishedCells(t *testing.T) {
 		{"fast", published{}, true},
 		{"(0,5", published{}, true},
 		{"N/A", published{blank: true}, false},
+		{"2.648 (0,095)", published{value: 2.648}, false},
+		{"-41.777 (-0,022)", published{value: -41.777}, false},
 	}
 	for _, tt := range tests {
 		got, err := parsePublished(tt.in)
@@ -335,8 +337,11 @@ func TestComparePaperSeed003(t *testing.T) {
 	if ded.Status != PaperMeasured || !strings.Contains(ded.Cell, "affinity=dedicated devices=870 nodes=2") || ded.OursMean == nil || *ded.OursMean < 10900 || *ded.OursMean > 11200 {
 		t.Errorf("median individual 870: %+v", ded)
 	}
-	if !strings.HasPrefix(ded.Ours, "11055 (") || !strings.Contains(ded.Ours, "+10.0%") {
-		t.Errorf("ours %q: want the absolute value (as the paper prints) and the deviation", ded.Ours)
+	if !strings.HasPrefix(ded.Ours, "11055; mean 11055 (") || !strings.Contains(ded.Ours, "+10.0%") {
+		t.Errorf("ours %q: want the paper's statistic, the mean beside it (as the paper prints, absolute) and the deviation", ded.Ours)
+	}
+	if !strings.Contains(ded.Statistic, "median of all 2 runs") {
+		t.Errorf("statistic %q: 2 runs are too few to drop the best and worst, and the row must say so", ded.Statistic)
 	}
 	if sh := seen["Median,common/870.00"]; sh.OursMean == nil || *sh.OursMean < 21000 {
 		t.Errorf("median common 870 compared with %v, not the shared cell", sh.OursMean)

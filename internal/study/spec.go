@@ -39,7 +39,9 @@ type Spec struct {
 type PaperRef struct {
 	ID          string `yaml:"id,omitempty"`          // published values in internal/report/papers (optional)
 	Repetitions int    `yaml:"repetitions,omitempty"` // the paper's repetition count
-	Pos         Pos    `yaml:"-"`
+	// Deviations state where the spec departs from the paper's method, and why.
+	Deviations []Deviation `yaml:"deviations,omitempty"`
+	Pos        Pos         `yaml:"-"`
 }
 
 // UnmarshalYAML records where the paper was written.

@@ -1,8 +1,9 @@
 package sched
 
 // Leibniz adds the first terms of the Leibniz series 4 (1 - 1/3 + 1/5 - ...)
-// for pi: the busy work of the thesis's task (seed 002, Appendix A) and of
-// stress-ng's pi method, one floating-point division a term. It calls
+// for pi, one floating-point division a term: the busy work of the thesis's
+// task (seed 002, Appendix A) and of load.cpu (stress-ng's pi method, the
+// thesis's load, uses Ramanujan's series instead: docs/seeds.md). It calls
 // nothing and is safe inside a measuring loop. Keep the result (add it to a
 // field of the caller's), so that the compiler cannot drop the loop.
 //

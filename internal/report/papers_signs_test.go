@@ -1,0 +1,186 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/boxtax/boxtax/internal/store"
+)
+
+// statedDirections is which way each percentage the papers print without a
+// sign goes, as the words of its sentence say, read for this test apart
+// from the sign: declarations in papers/*.yaml.
+var statedDirections = map[string]string{
+	"morabito2017/OXU4 mbw memcpy overhead":             SignLower, // "introduced an overhead of around 16%" (mbw's MiB/s)
+	"morabito2017/OXU4 mbw mcblock overhead":            SignLower,
+	"morabito2017/RPi2 sequential write overhead":       SignLower, // "significant overhead ... nearly 50%" (write MB/s)
+	"morabito2017/RPi3 sequential write overhead":       SignLower,
+	"morabito2017/RPi2 TCP server, 8 flows, overhead":   SignLower, // "the overhead is approximately 30%" (Mbit/s)
+	"morabito2017/RPi TCP client, 4 flows, degradation": SignLower, // "A throughput degradation of approximately 26%"
+	"morabito2017/OC1+ TCP server, 1 flow, overhead":    SignLower, // "an overhead of approximately 50%" (Mbit/s)
+	"morabito2017/OC2 TCP client, 8 flows, overhead":    SignLower, // "The measured overhead ... 10%" (Mbit/s)
+}
+
+// statedDirection is how the test reads a printed percentage: by its sign, else
+// by statedDirections.
+func statedDirection(paper, row, cell string) (string, bool) {
+	if c := strings.TrimSpace(cell); strings.HasPrefix(c, "+") || strings.HasPrefix(c, "-") {
+		return SignSigned, true
+	}
+	d, ok := statedDirections[paper+"/"+row]
+	return d, ok
+}
+
+// fabricated is a study whose one mapped cell holds exactly what a paper
+// printed, read as the test reads the paper (not through compare's code): a
+// % deviation as the container's value against a baseline of 100, a value
+// as itself in the metric's unit. Every run gives the same number.
+func fabricated(m *PaperMapping, env string, levels map[string]string, pub published, sign string) *Report {
+	st := store.Study{ID: 9, Name: "fabricated", Status: store.StudyFinished, HostJSON: epycHost, SpecYAML: "name: fabricated\n"}
+	values := map[string]float64{}
+	scale := m.Scale
+	if scale == 0 {
+		scale = 1
+	}
+	if pub.pct {
+		dev := pub.value
+		switch sign {
+		case SignLower: // "an overhead of 50%": 50 % less
+			dev = -math.Abs(dev)
+		case SignHigher: // "an increase of 20%": 20 % more
+			dev = math.Abs(dev)
+		}
+		values["native"], values[env] = 100, 100*(1+dev/100)
+	} else {
+		values["native"], values[env] = pub.value*scale, pub.value*scale
+	}
+	var runs []store.Run
+	var samples []store.Sample
+	key := ""
+	for _, k := range sortedKeys(levels) {
+		key += "|" + k + "=" + levels[k]
+	}
+	envs := []string{"native"}
+	if env != "native" {
+		envs = append(envs, env)
+	}
+	for rep := range 7 {
+		for _, e := range envs {
+			id := int64(len(runs) + 1)
+			lv := map[string]string{"env": e}
+			params := map[string]any{}
+			for k, v := range levels {
+				lv[k], params[k] = v, v
+			}
+			runs = append(runs, store.Run{ID: id, Seq: len(runs), Rep: rep, CellKey: m.Workload + "|env=" + e + key, Workload: m.Workload, Env: e,
+				Levels: lv, Params: params, Status: store.RunOK})
+			samples = append(samples, store.Sample{RunID: id, Metric: m.Metric, Value: values[e], Unit: "x"})
+		}
+	}
+	return Build(st, Layout{Baseline: "native", Envs: envs, Workloads: []string{m.Workload}}, runs, samples)
+}
+
+// TestPublishedAndOursMeanTheSameDirection: for every published value that
+// maps to a boxtax metric, a study whose cell holds that very value shows
+// no difference in --compare-paper: the published figure and ours are read
+// with the same sign, unit and statistic (issue 29: Morabito's "50%"
+// overheads were compared as +50 % against our -50 %).
+func TestPublishedAndOursMeanTheSameDirection(t *testing.T) {
+	ps, err := Papers()
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := map[string]int{}
+	for _, p := range ps {
+		for _, tab := range p.Tables {
+			rows := tab.Rows
+			if len(rows) == 0 {
+				for _, c := range p.Configurations {
+					rows = append(rows, PaperRowSpec{Name: c.Name, Env: c.Env})
+				}
+			}
+			for ci, col := range tab.Columns {
+				for _, spec := range rows {
+					m := col.Boxtax
+					if spec.Boxtax != nil {
+						m = spec.Boxtax
+					}
+					if m == nil {
+						continue
+					}
+					env := spec.Env
+					if env == "" {
+						env = tab.Env
+					}
+					levels := mergeLevels(m.Where, tab.Levels, col.Levels, spec.Levels)
+					for _, d := range p.Devices {
+						cells, ok := tab.Values[d.ID][spec.Name]
+						if !ok {
+							continue
+						}
+						pub, err := parsePublished(cells[ci])
+						if err != nil || pub.blank || pub.bound != "" || (pub.pct && env == "native") {
+							continue
+						}
+						where := fmt.Sprintf("%s %s, %s, %s, %s (%q)", p.ID, tab.label(), col.Name, spec.Name, d.Name, cells[ci])
+						dir, ok := "", true
+						if pub.pct {
+							dir, ok = statedDirection(p.ID, spec.Name, cells[ci])
+						}
+						if !ok {
+							t.Errorf("%s: a percentage printed without a sign: add the direction its sentence states to statedDirections", where)
+							continue
+						}
+						r := fabricated(m, env, levels, pub, dir)
+						cmps, err := ComparePaper(r, p.ID)
+						if err != nil {
+							t.Fatal(err)
+						}
+						row, dev := findPaperRow(cmps, tab.label(), strings.TrimSuffix(col.Name+", "+col.Unit, ", "), spec.Name, d.Name)
+						switch {
+						case row == nil || dev < 0:
+							t.Errorf("%s: no row in the comparison", where)
+						case row.Status != PaperMeasured:
+							t.Errorf("%s: %s (%s)", where, row.Status, row.Ours)
+						case dev >= len(row.Diff) || row.Diff[dev] == nil:
+							t.Errorf("%s: no difference computed (ours %q)", where, row.Ours)
+						case math.Abs(*row.Diff[dev]) > 1e-9:
+							t.Errorf("%s: a study of exactly the published value differs by %+.3g %s (published %q, ours %q)", where, *row.Diff[dev], row.DiffUnit, row.Published[dev], row.Ours)
+						default:
+							checked[p.ID]++
+						}
+					}
+				}
+			}
+		}
+	}
+	for _, id := range []string{"krylovskiy2015", "morabito2017", "kalaska2023", "marques"} {
+		if checked[id] == 0 {
+			t.Errorf("%s: no published value was checked", id)
+		}
+	}
+	t.Logf("published values checked against a study of themselves: %v", checked)
+}
+
+// findPaperRow finds a comparison row by table, column and configuration,
+// and the index of a device among its published columns.
+func findPaperRow(cmps []PaperComparison, table, column, conf, device string) (*PaperRow, int) {
+	for _, c := range cmps {
+		if c.Table != table {
+			continue
+		}
+		for i := range c.Rows {
+			if c.Rows[i].Column == column && c.Rows[i].Conf == conf {
+				for j, d := range c.Devices {
+					if d == device {
+						return &c.Rows[i], j
+					}
+				}
+				return &c.Rows[i], -1
+			}
+		}
+	}
+	return nil, -1
+}
