@@ -81,7 +81,7 @@ func (c *config) Declare(d *workload.Decl) {
 	d.Int(&c.nodes, "nodes", 2, "ingest nodes behind nginx, each an OS process of its own (the seed: 2, 5, 7)")
 	d.String(&c.affinity, "affinity", affinityDedicated, "dedicated: the environment's CPUs divided among the nodes as evenly and disjointly as possible; shared: every node on all of them (the same total)")
 	d.ByteCount(&c.payload, "payload", 36, "bytes of random data per message (the seed: 36), at most 400")
-	d.Int(&c.warmup, "warmup", 3, "messages each device sends first, left out of every figure (the seed: 3)")
+	d.Int(&c.warmup, "warmup", 3, "messages each device sends first, left out of every figure (the seed: '3 different messages are sent to warm-up the platform'; boxtax reads it as 3 per device)")
 	d.String(&c.target, "target", targetNginx, "nginx: the deployment under test; sink: an endpoint in the server worker that answers at once, to measure the device simulator's own ceiling")
 }
 
