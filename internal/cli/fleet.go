@@ -21,10 +21,13 @@ type fleetOptions struct {
 
 func fleetCmd(ctx context.Context, g *Globals, args []string) error {
 	if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
-		args = []string{"run", "--help"} // fleet's one verb: its help
+		args = []string{"run", "--help"} // fleet's verb for people: its help
+	}
+	if len(args) > 0 && args[0] == "snapshot" {
+		return fleetSnapshotCmd(ctx, g, args[1:])
 	}
 	if len(args) == 0 || args[0] != "run" {
-		return usagef("boxtax fleet has one verb: run (boxtax fleet run STUDY -i INVENTORY)")
+		return usagef("boxtax fleet's verb is run (boxtax fleet run STUDY -i INVENTORY); fleet snapshot --db DB COPY is the playbook's, on a device")
 	}
 	args = args[1:]
 	var ansibleArgs []string
