@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -141,8 +142,11 @@ func Run(ctx context.Context, o Options, out io.Writer) (*Summary, error) {
 	if o.Forks > 0 {
 		args = append(args, "--forks", strconv.Itoa(o.Forks))
 	}
-	args = append(args, o.Extra...)
-	args = append(args, playbook)
+	// What is printed is the line as run but for the values of the user's
+	// extra variables: a password given with -e must not reach a terminal
+	// or a CI log.
+	shown := append(append(slices.Clone(args), RedactExtraVars(o.Extra)...), playbook)
+	args = append(append(args, o.Extra...), playbook)
 	cmd := exec.CommandContext(ctx, prog, args...)
 	var log bytes.Buffer // for the recap, should the playbook end before its summary
 	cmd.Stdout = io.MultiWriter(out, &log)
@@ -158,7 +162,7 @@ func Run(ctx context.Context, o Options, out io.Writer) (*Summary, error) {
 		cmd.Env = os.Environ()
 	}
 	cmd.Env = append(cmd.Env, "ANSIBLE_RETRY_FILES_ENABLED=false")
-	fmt.Fprintf(out, "boxtax fleet: %s %s\n", prog, strings.Join(args, " "))
+	fmt.Fprintf(out, "boxtax fleet: %s %s\n", prog, strings.Join(shown, " "))
 	runErr := cmd.Run()
 	code := 0
 	if runErr != nil {
