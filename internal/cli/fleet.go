@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/boxtax/boxtax/internal/fleet"
+	"github.com/boxtax/boxtax/internal/termtext"
 )
 
 // fleetOptions are the flags of `boxtax fleet run`.
@@ -169,7 +170,7 @@ func writeFleetSummary(w io.Writer, s *fleet.Summary) {
 		if arch == "" {
 			arch = "-"
 		}
-		if reason = oneLine(reason); len(reason) > 200 {
+		if reason = termtext.Visible(oneLine(reason)); len(reason) > 200 {
 			reason = reason[:197] + "..."
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", d.Host, arch, d.Status, db, reason)

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"io"
 	"os"
+
+	"github.com/boxtax/boxtax/internal/termtext"
 )
 
 // createOutput opens path for writing a command's output (see outputFile).
@@ -36,10 +38,14 @@ func createOutput(path string, dbs ...string) (*outputFile, error) {
 }
 
 // writeOutput writes to path (stdout when path is "") through write, and
-// commits the file only when write succeeded.
-func writeOutput(stdout io.Writer, path string, dbs []string, write func(io.Writer) error) error {
+// commits the file only when write succeeded. Whatever the format, what
+// goes to a terminal has its control characters made visible (termtext).
+func writeOutput(g *Globals, path string, dbs []string, write func(io.Writer) error) error {
 	if path == "" {
-		return write(stdout)
+		if g.IsTerminal != nil && g.IsTerminal(g.Stdout) {
+			return write(termtext.NewWriter(g.Stdout))
+		}
+		return write(g.Stdout)
 	}
 	f, err := createOutput(path, dbs...)
 	if err != nil {

@@ -147,7 +147,7 @@ func writeReport(ctx context.Context, g *Globals, o reportOptions) error {
 			return usageError{err}
 		}
 	}
-	err = writeOutput(g.Stdout, o.Output, []string{o.DB}, func(out io.Writer) error {
+	err = writeOutput(g, o.Output, []string{o.DB}, func(out io.Writer) error {
 		var werr error
 		if o.Paper != "" {
 			werr = report.WritePapers(out, o.Format, rep, cmps)
