@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -102,6 +103,7 @@ func fleetCmd(ctx context.Context, g *Globals, args []string) error {
 	}
 	o.RunArgs = append(o.RunArgs, strings.Fields(runArgs)...)
 	o.Extra = ansibleArgs
+	o.Terminal = fleet.ForegroundTerminal(os.Stdin) // for Ansible's password prompts
 	if o.Forks == 0 {
 		o.Forks = 50 // Ansible's default is 5; a study is long, so every device at once
 	}

@@ -32,6 +32,11 @@ type Options struct {
 	Forks     int      // devices at once; 0: Ansible's default
 	Playbook  string   // a playbook of one's own; empty: the one shipped with boxtax
 	Extra     []string // more ansible-playbook arguments, as given
+	// Terminal is the terminal boxtax runs in the foreground of, or nil.
+	// Ansible then gets the foreground while it runs, so that it may ask
+	// for passwords (--ask-become-pass, --ask-pass, --ask-vault-pass) and
+	// Ctrl-C reaches it and its SSH clients.
+	Terminal *os.File
 	// AnsiblePlaybook is the program to call; empty: ansible-playbook on PATH.
 	AnsiblePlaybook string
 	Env             []string // the environment for Ansible; nil: this process's
@@ -155,6 +160,14 @@ func Run(ctx context.Context, o Options, out io.Writer) (*Summary, error) {
 	// context (Ctrl-C, a deadline) ends all of them, not ansible-playbook
 	// alone with its forks orphaned.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if o.Terminal != nil {
+		// In a process group of its own Ansible is in the background,
+		// where reading a password from the terminal stops it (SIGTTIN):
+		// the group takes the foreground, and gives it back when done.
+		cmd.Stdin = o.Terminal
+		cmd.SysProcAttr.Foreground, cmd.SysProcAttr.Ctty = true, int(o.Terminal.Fd())
+		defer takeForeground(o.Terminal)
+	}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM) }
 	cmd.WaitDelay = 15 * time.Second
 	cmd.Env = o.Env
