@@ -63,6 +63,22 @@ func openThroughLink(path string) (*outputFile, error) {
 		"give the file's own path or another name", path, dest)
 }
 
+// checkOutputDir refuses a directory to write files into (--plots DIR)
+// that is a symbolic link in a directory others may write: one planted
+// there could aim the files anywhere.
+func checkOutputDir(dir string) error {
+	li, err := os.Lstat(dir)
+	if err != nil || li.Mode()&fs.ModeSymlink == 0 {
+		return nil
+	}
+	parent, err := os.Stat(filepath.Dir(dir))
+	if err == nil && parent.Mode().Perm()&0o022 == 0 {
+		return nil
+	}
+	dest, _ := os.Readlink(dir)
+	return usagef("%s is a symbolic link (to %s) in a directory others may write: refusing to write through it; give the directory's own path", dir, dest)
+}
+
 // streamLike tells the files written in place: pipes (FIFOs) and
 // character devices such as a terminal or /dev/null.
 func streamLike(m fs.FileMode) bool {

@@ -36,13 +36,20 @@ func TestOutputRefusesAPlantedSymlink(t *testing.T) {
 		{"analyze", "a.txt", []string{"analyze", "--unit", "run", "--workload", "cpu.prime", "-o", "tmp/a.txt"}},
 		{"a plot", "01-overhead.svg", []string{"report", "--plots", "tmp", "-o", filepath.Join(dir, "ok.txt")}},
 		{"a link to a device", "null", []string{"report", "-o", "tmp/null"}},
+		{"a link as the plot directory", "plots", []string{"report", "--plots", "tmp/plots", "-o", filepath.Join(dir, "ok.txt")}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			writeSecret(t, victim, secret)
 			target := victim
-			if tt.link == "null" {
+			switch tt.link {
+			case "null":
 				target = os.DevNull // a device, but the link lies in a shared directory
+			case "plots":
+				target = filepath.Join(dir, "etc") // a directory files would be written into
+				if err := os.MkdirAll(target, 0o755); err != nil {
+					t.Fatal(err)
+				}
 			}
 			link := filepath.Join(shared, tt.link)
 			os.Remove(link)
@@ -57,6 +64,9 @@ func TestOutputRefusesAPlantedSymlink(t *testing.T) {
 			fi, _ := os.Stat(victim)
 			if err != nil || string(b) != secret || fi.Mode().Perm() != 0o600 {
 				t.Errorf("the link's target is now %q mode %v (%v), want it untouched", b, fi.Mode().Perm(), err)
+			}
+			if entries, _ := os.ReadDir(filepath.Join(dir, "etc")); len(entries) > 0 {
+				t.Errorf("files written through the linked directory: %v", entries)
 			}
 			if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
 				t.Errorf("the link was replaced: %v", err)

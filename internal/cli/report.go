@@ -213,6 +213,9 @@ func buildReport(ctx context.Context, db *store.Store, id int64) (*report.Report
 // writePlots writes every plot of the report as SVG into dir and, given
 // rsvg-convert, as PNG beside it, each file as -o writes one.
 func writePlots(ctx context.Context, g *Globals, rep *report.Report, dir, rsvg string) error {
+	if err := checkOutputDir(dir); err != nil {
+		return err
+	}
 	if err := os.MkdirAll(dir, 0o777); err != nil { // less the umask
 		return fmt.Errorf("creating the plot directory: %w", err)
 	}
