@@ -60,7 +60,7 @@ func openThroughLink(path string) (*outputFile, error) {
 		return openDirect(path, 0)
 	}
 	return nil, usagef("%s is a symbolic link (to %s): refusing to write through it, since a link planted in a shared directory could aim the output at any file; "+
-		"give the file's own path or another name", path, dest)
+		"give the file's own path or another name (or leave out -o to write to standard output)", path, dest)
 }
 
 // checkOutputDir refuses a directory to write files into (--plots DIR)
