@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/boxtax/boxtax/internal/stats"
+	"github.com/boxtax/boxtax/internal/termtext"
 )
 
 // WriteText prints the results as the thesis's tables, in the terminal.
@@ -19,7 +20,9 @@ func WriteText(w io.Writer, results []*Result) error {
 		}
 		r.text(&b)
 	}
-	_, err := io.WriteString(w, b.String())
+	// Factor and response names come from the user's CSV headers and
+	// stored studies: their control characters are shown, not obeyed.
+	_, err := io.WriteString(w, termtext.Visible(b.String()))
 	return err
 }
 

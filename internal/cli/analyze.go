@@ -14,6 +14,7 @@ import (
 	"github.com/boxtax/boxtax/internal/analysis"
 	"github.com/boxtax/boxtax/internal/stats"
 	"github.com/boxtax/boxtax/internal/study"
+	"github.com/boxtax/boxtax/internal/termtext"
 )
 
 // analyzeOptions are the flags of `boxtax analyze`.
@@ -119,7 +120,7 @@ func runAnalyze(ctx context.Context, g *Globals, o analyzeOptions) error {
 		r, err := analysis.Analyze(d, o.Model)
 		if errors.Is(err, stats.ErrNoResidualDF) && o.Unit == "both" {
 			// Too few runs for the run-level test: say so and go on.
-			fmt.Fprintf(g.Stderr, "boxtax analyze: %s per %s left out: %v; repeat each scenario at least twice\n", d.Workload, d.Unit, err)
+			fmt.Fprintf(g.Stderr, "boxtax analyze: %s per %s left out: %v; repeat each scenario at least twice\n", termtext.Visible(d.Workload), d.Unit, err)
 			continue
 		}
 		if err != nil {
@@ -130,7 +131,7 @@ func runAnalyze(ctx context.Context, g *Globals, o analyzeOptions) error {
 	if len(results) == 0 {
 		return usagef("nothing to analyse per %s: the responses are not series (slices), so only --unit run applies", o.Unit)
 	}
-	return writeOutput(g.Stdout, o.Output, append(append([]string(nil), o.DBs...), o.CSV), func(out io.Writer) error {
+	return writeOutput(g, o.Output, append(append([]string(nil), o.DBs...), o.CSV), func(out io.Writer) error {
 		if o.Format == "json" {
 			return analysis.WriteJSON(out, results)
 		}

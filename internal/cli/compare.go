@@ -102,7 +102,7 @@ func compareStudies(ctx context.Context, g *Globals, o compareOptions) error {
 	for _, ref := range o.Studies {
 		dbs = append(dbs, ref.Path)
 	}
-	return writeOutput(g.Stdout, o.Output, dbs, func(out io.Writer) error {
+	return writeOutput(g, o.Output, dbs, func(out io.Writer) error {
 		return report.WriteComparison(out, o.Format, cmp)
 	})
 }

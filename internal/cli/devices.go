@@ -10,6 +10,7 @@ import (
 	"github.com/boxtax/boxtax/internal/hostinfo"
 	"github.com/boxtax/boxtax/internal/report"
 	"github.com/boxtax/boxtax/internal/store"
+	"github.com/boxtax/boxtax/internal/termtext"
 )
 
 // deviceStudy is the study one device contributed to a database.
@@ -74,9 +75,9 @@ func writeByHost(ctx context.Context, g *Globals, o reportOptions) error {
 		reps = append(reps, rep)
 	}
 	if len(studies) == 1 {
-		fmt.Fprintf(g.Stderr, "note: %s holds study %q of one device only (%s); merge the others in with boxtax merge\n", o.DB, reps[0].Study.Name, studies[0].Label)
+		fmt.Fprintf(g.Stderr, "note: %s holds study %q of one device only (%s); merge the others in with boxtax merge\n", o.DB, termtext.Visible(reps[0].Study.Name), termtext.Visible(studies[0].Label))
 	}
-	return writeOutput(g.Stdout, o.Output, []string{o.DB}, func(out io.Writer) error {
+	return writeOutput(g, o.Output, []string{o.DB}, func(out io.Writer) error {
 		return report.WriteDevices(out, o.Format, report.NewDevices(reps))
 	})
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/boxtax/boxtax/internal/fleet"
+	"github.com/boxtax/boxtax/internal/termtext"
 )
 
 // fleetOptions are the flags of `boxtax fleet run`.
@@ -21,10 +23,13 @@ type fleetOptions struct {
 
 func fleetCmd(ctx context.Context, g *Globals, args []string) error {
 	if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
-		args = []string{"run", "--help"} // fleet's one verb: its help
+		args = []string{"run", "--help"} // fleet's verb for people: its help
+	}
+	if len(args) > 0 && args[0] == "snapshot" {
+		return fleetSnapshotCmd(ctx, g, args[1:])
 	}
 	if len(args) == 0 || args[0] != "run" {
-		return usagef("boxtax fleet has one verb: run (boxtax fleet run STUDY -i INVENTORY)")
+		return usagef("boxtax fleet's verb is run (boxtax fleet run STUDY -i INVENTORY); fleet snapshot --db DB COPY is the playbook's, on a device")
 	}
 	args = args[1:]
 	var ansibleArgs []string
@@ -98,6 +103,7 @@ func fleetCmd(ctx context.Context, g *Globals, args []string) error {
 	}
 	o.RunArgs = append(o.RunArgs, strings.Fields(runArgs)...)
 	o.Extra = ansibleArgs
+	o.Terminal = fleet.ForegroundTerminal(os.Stdin) // for Ansible's password prompts
 	if o.Forks == 0 {
 		o.Forks = 50 // Ansible's default is 5; a study is long, so every device at once
 	}
@@ -166,7 +172,7 @@ func writeFleetSummary(w io.Writer, s *fleet.Summary) {
 		if arch == "" {
 			arch = "-"
 		}
-		if reason = oneLine(reason); len(reason) > 200 {
+		if reason = termtext.Visible(oneLine(reason)); len(reason) > 200 {
 			reason = reason[:197] + "..."
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", d.Host, arch, d.Status, db, reason)

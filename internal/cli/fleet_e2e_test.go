@@ -187,19 +187,8 @@ func (d *testDevice) drop() {
 func TestFleetOverSSH(t *testing.T) {
 	requireFleet(t)
 	testenv.RequireDocker(t)
-	base := t.TempDir()
-	clientKey := filepath.Join(base, "id_ed25519")
-	mustRun(t, "ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "boxtax-fleet-test", "-f", clientKey)
-	pubBytes, err := os.ReadFile(clientKey + ".pub")
-	if err != nil {
-		t.Fatal(err)
-	}
-	pub := string(pubBytes)
-	dist := filepath.Join(base, "dist")
-	if err := os.MkdirAll(dist, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	copyExecutable(t, boxtaxBin, filepath.Join(dist, "boxtax-linux-amd64"))
+	fl := newTestFleet(t)
+	base, pub, dist := fl.base, fl.pub, fl.dist
 	noDocker := "SetEnv DOCKER_HOST=unix:///nonexistent/docker.sock"
 	devices := []*testDevice{
 		startDevice(t, base, "dev-a", pub, false),
@@ -222,31 +211,8 @@ func TestFleetOverSSH(t *testing.T) {
 	} else {
 		t.Log("no binfmt handler for arm64 here (/proc/sys/fs/binfmt_misc/qemu-aarch64): no device runs the arm64 binary")
 	}
-	var inv strings.Builder
-	inv.WriteString("[devices]\n")
-	for _, d := range devices {
-		fmt.Fprintf(&inv, "%s ansible_host=%s boxtax_dir=%s %s\n", d.name, d.wire.ClientAddr, d.dir, vars[d.name])
-	}
-	fmt.Fprintf(&inv, "\n[devices:vars]\nansible_user=root\nansible_ssh_private_key_file=%s\nansible_python_interpreter=/usr/bin/python3\n", clientKey)
-	invPath := filepath.Join(base, "inventory.ini")
-	testenv.WriteFile(t, invPath, []byte(inv.String()), 0o600)
-	// Ansible: the generated known_hosts, no lingering SSH master processes,
-	// its temporary files in the test's directory.
-	t.Setenv("ANSIBLE_SSH_ARGS", "-o ControlMaster=no -o UserKnownHostsFile="+filepath.Join(base, "known_hosts")+" -o StrictHostKeyChecking=yes -o ConnectTimeout=5")
-	t.Setenv("ANSIBLE_HOST_KEY_CHECKING", "True")
-	t.Setenv("ANSIBLE_PIPELINING", "True")
-	t.Setenv("ANSIBLE_LOCAL_TEMP", filepath.Join(base, "ansible-local"))
-	t.Setenv("ANSIBLE_REMOTE_TEMP", filepath.Join(base, "ansible-remote"))
-	t.Setenv("ANSIBLE_NOCOLOR", "1")
-
-	// Fleet runs end a minute before the test's deadline, so the cleanups
-	// (namespaces, sshd) still run when Ansible is stuck.
-	ctx := context.Background()
-	if dl, ok := t.Deadline(); ok {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithDeadline(ctx, dl.Add(-time.Minute))
-		defer cancel()
-	}
+	invPath := fl.inventory(t, devices, vars)
+	ctx := fl.context(t)
 	work := filepath.Join(base, "work")
 	if err := os.MkdirAll(work, 0o755); err != nil {
 		t.Fatal(err)

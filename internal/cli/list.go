@@ -16,6 +16,7 @@ import (
 	"github.com/boxtax/boxtax/internal/env"
 	"github.com/boxtax/boxtax/internal/store"
 	"github.com/boxtax/boxtax/internal/study"
+	"github.com/boxtax/boxtax/internal/termtext"
 	"github.com/boxtax/boxtax/internal/workload"
 )
 
@@ -192,7 +193,7 @@ func list(ctx context.Context, g *Globals, o listOptions, width int) error {
 		return err
 	}
 	tw.Flush()
-	if cutLines(g.Stdout, table.String(), width) {
+	if cutLines(g.Stdout, termtext.Visible(table.String()), width) { // stored studies' names
 		fmt.Fprintf(g.Stderr, "(lines cut to %d columns: --wide or --format json for everything)\n", width)
 	}
 	return nil
@@ -205,7 +206,7 @@ func listEnvs(ctx context.Context, g *Globals) (rows []envRow, err error) {
 		// Closed together, so that environments sharing a service
 		// (Podman's) start it once.
 		if err := env.CloseAll(ctx, opened); err != nil {
-			fmt.Fprintf(g.Stderr, "warning: %v\n", err)
+			warn(g, "%v", err)
 		}
 	}()
 	for _, n := range env.Names() {

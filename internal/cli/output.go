@@ -2,27 +2,17 @@ package cli
 
 import (
 	"bytes"
-	"fmt"
 	"io"
 	"os"
-	"path/filepath"
+
+	"github.com/boxtax/boxtax/internal/termtext"
 )
 
-// outputFile is a report, comparison or analysis being written to -o PATH.
-// A regular file is written to a temporary file beside it and renamed over
-// PATH only when everything was written (Commit), so a failure, a full disk
-// or Ctrl-C never leaves PATH truncated. Devices and pipes (/dev/stdout, a
-// FIFO) are written directly.
-type outputFile struct {
-	*os.File
-	target string // the path the temporary file becomes; "" when written directly
-}
-
-// createOutput opens path for writing a command's output. It refuses a
-// path that is one of the databases the command reads (the same file, also
-// through a symlink or a hard link, or SQLite's -wal, -shm and -journal files
-// beside it) and any existing SQLite database or WAL file, since writing over
-// one destroys studies.
+// createOutput opens path for writing a command's output (see outputFile).
+// It refuses a path that is one of the databases the command reads (the
+// same file, also through a symlink or a hard link, or SQLite's -wal, -shm
+// and -journal files beside it) and any existing SQLite database or WAL
+// file, since writing over one destroys studies.
 func createOutput(path string, dbs ...string) (*outputFile, error) {
 	if path == "" {
 		return nil, usagef("-o needs a file name")
@@ -44,68 +34,18 @@ func createOutput(path string, dbs ...string) (*outputFile, error) {
 			return nil, usagef("-o %s is %s: refusing to write over it; choose another output file", path, kind)
 		}
 	}
-	if statErr == nil && !fi.Mode().IsRegular() {
-		f, err := os.OpenFile(path, os.O_WRONLY, 0)
-		if err != nil {
-			return nil, fmt.Errorf("opening -o %s: %w", path, err)
-		}
-		return &outputFile{File: f}, nil
-	}
-	target := path
-	if resolved, err := filepath.EvalSymlinks(path); err == nil {
-		target = resolved // write through a symlink, do not replace it
-	}
-	mode := os.FileMode(0o644)
-	if statErr == nil {
-		mode = fi.Mode().Perm()
-	}
-	f, err := os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+".tmp-*")
-	if err != nil {
-		return nil, fmt.Errorf("creating -o %s: %w", path, err)
-	}
-	if err := f.Chmod(mode); err != nil {
-		f.Close()
-		os.Remove(f.Name())
-		return nil, fmt.Errorf("creating -o %s: %w", path, err)
-	}
-	return &outputFile{File: f, target: target}, nil
-}
-
-// Commit makes the written output the file at its path: it syncs the
-// temporary file and renames it over the target.
-func (o *outputFile) Commit() error {
-	if o.target == "" {
-		return o.File.Close()
-	}
-	if err := o.File.Sync(); err != nil {
-		o.Abort()
-		return fmt.Errorf("writing %s: %w", o.target, err)
-	}
-	if err := o.File.Close(); err != nil {
-		os.Remove(o.File.Name())
-		return fmt.Errorf("writing %s: %w", o.target, err)
-	}
-	if err := os.Rename(o.File.Name(), o.target); err != nil {
-		os.Remove(o.File.Name())
-		return fmt.Errorf("writing %s: %w", o.target, err)
-	}
-	return nil
-}
-
-// Abort drops what was written; the file at the path stays as it was. It is
-// safe to call after Commit.
-func (o *outputFile) Abort() {
-	o.File.Close()
-	if o.target != "" {
-		os.Remove(o.File.Name())
-	}
+	return openOutputFile(path)
 }
 
 // writeOutput writes to path (stdout when path is "") through write, and
-// commits the file only when write succeeded.
-func writeOutput(stdout io.Writer, path string, dbs []string, write func(io.Writer) error) error {
+// commits the file only when write succeeded. Whatever the format, what
+// goes to a terminal has its control characters made visible (termtext).
+func writeOutput(g *Globals, path string, dbs []string, write func(io.Writer) error) error {
 	if path == "" {
-		return write(stdout)
+		if g.IsTerminal != nil && g.IsTerminal(g.Stdout) {
+			return write(termtext.NewWriter(g.Stdout))
+		}
+		return write(g.Stdout)
 	}
 	f, err := createOutput(path, dbs...)
 	if err != nil {

@@ -76,7 +76,7 @@ func TestOutputFailureKeepsTheOldFile(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "report.csv")
 	testenv.WriteFile(t, path, []byte("old\n"), 0o640)
-	err := writeOutput(io.Discard, path, nil, func(w io.Writer) error {
+	err := writeOutput(&Globals{Stdout: io.Discard}, path, nil, func(w io.Writer) error {
 		io.WriteString(w, "half a repo")
 		return errors.New("disk full")
 	})
@@ -89,7 +89,7 @@ func TestOutputFailureKeepsTheOldFile(t *testing.T) {
 	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
 		t.Errorf("left behind: %v", entries)
 	}
-	if err := writeOutput(io.Discard, path, nil, func(w io.Writer) error { _, err := io.WriteString(w, "new\n"); return err }); err != nil {
+	if err := writeOutput(&Globals{Stdout: io.Discard}, path, nil, func(w io.Writer) error { _, err := io.WriteString(w, "new\n"); return err }); err != nil {
 		t.Fatal(err)
 	}
 	fi, _ := os.Stat(path)

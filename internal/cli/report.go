@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -145,7 +146,7 @@ func writeReport(ctx context.Context, g *Globals, o reportOptions) error {
 			return usageError{err}
 		}
 	}
-	err = writeOutput(g.Stdout, o.Output, []string{o.DB}, func(out io.Writer) error {
+	err = writeOutput(g, o.Output, []string{o.DB}, func(out io.Writer) error {
 		var werr error
 		if o.Paper != "" {
 			werr = report.WritePapers(out, o.Format, rep, cmps)
@@ -199,19 +200,33 @@ func buildReport(ctx context.Context, db *store.Store, id int64) (*report.Report
 }
 
 // writePlots writes every plot of the report as SVG into dir and, given
-// rsvg-convert, as PNG beside it.
+// rsvg-convert, as PNG beside it, each file as -o writes one.
 func writePlots(ctx context.Context, g *Globals, rep *report.Report, dir, rsvg string) error {
-	files, err := report.WritePlots(dir, rep.Figures())
-	if err != nil {
+	if err := checkOutputDir(dir); err != nil {
 		return err
 	}
-	for _, svg := range files {
+	if err := os.MkdirAll(dir, 0o777); err != nil { // less the umask
+		return fmt.Errorf("creating the plot directory: %w", err)
+	}
+	files := report.PlotFiles(rep.Figures())
+	for _, pf := range files {
+		svg := filepath.Join(dir, pf.Name)
+		if err := writeFileAt(svg, func(w io.Writer) error { _, err := w.Write(pf.SVG); return err }); err != nil {
+			return fmt.Errorf("writing plot: %w", err)
+		}
 		if rsvg == "" {
 			continue
 		}
-		png := strings.TrimSuffix(svg, ".svg") + ".png"
-		if out, err := exec.CommandContext(ctx, rsvg, "--zoom", "2", "--output", png, svg).CombinedOutput(); err != nil {
-			return fmt.Errorf("converting %s to PNG with %s: %v: %s", svg, rsvg, err, strings.TrimSpace(string(out)))
+		cmd := exec.CommandContext(ctx, rsvg, "--zoom", "2")
+		cmd.Stdin = bytes.NewReader(pf.SVG)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		png, err := cmd.Output()
+		if err != nil {
+			return fmt.Errorf("converting %s to PNG with %s: %v: %s", svg, rsvg, err, strings.TrimSpace(stderr.String()))
+		}
+		if err := writeFileAt(strings.TrimSuffix(svg, ".svg")+".png", func(w io.Writer) error { _, err := w.Write(png); return err }); err != nil {
+			return fmt.Errorf("writing plot: %w", err)
 		}
 	}
 	what := "SVG"

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"github.com/boxtax/boxtax/internal/crash"
+	"github.com/boxtax/boxtax/internal/termtext"
 	"io"
 	"os"
 	"runtime/debug"
@@ -124,7 +125,7 @@ func Execute(ctx context.Context, g *Globals, args []string) int {
 	if errors.Is(err, flag.ErrHelp) {
 		return ExitOK
 	}
-	fmt.Fprintf(g.Stderr, "boxtax %s: %v\n", args[0], err)
+	fmt.Fprintf(g.Stderr, "boxtax %s: %s\n", args[0], termtext.Visible(err.Error())) // errors quote stored text and CSV headers
 	var ee exitError
 	var ue usageError
 	switch {

@@ -160,7 +160,7 @@ func runStudy(ctx context.Context, g *Globals, o runOptions) error {
 	}
 	defer func() {
 		if err := env.CloseAll(ctx, envs); err != nil {
-			fmt.Fprintf(g.Stderr, "warning: %v\n", err)
+			warn(g, "%v", err)
 		}
 	}()
 	if err := spec.CheckWire(ctx); err != nil {

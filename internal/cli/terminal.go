@@ -1,10 +1,12 @@
 package cli
 
 import (
+	"fmt"
 	"io"
 	"os"
 	"strconv"
 
+	"github.com/boxtax/boxtax/internal/termtext"
 	"golang.org/x/term"
 )
 
@@ -27,4 +29,11 @@ func terminalWidth(g *Globals) int {
 		}
 	}
 	return 80
+}
+
+// warn prints a warning line on stderr. Its text often quotes another
+// program (an engine's error, a tool's output): control characters in it
+// are shown, not obeyed (termtext).
+func warn(g *Globals, format string, args ...any) {
+	fmt.Fprintf(g.Stderr, "warning: %s\n", termtext.Visible(fmt.Sprintf(format, args...)))
 }

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"fmt"
 	"slices"
 	"strings"
 
@@ -27,7 +26,7 @@ func dropUnavailable(ctx context.Context, g *Globals, spec *study.Spec) (map[str
 			dropped[n] = err.Error()
 		}
 		if err := env.CloseAll(ctx, map[string]env.Environment{n: e}); err != nil {
-			fmt.Fprintf(g.Stderr, "warning: %v\n", err)
+			warn(g, "%v", err)
 		}
 	}
 	if len(dropped) == 0 {
@@ -42,7 +41,7 @@ func dropUnavailable(ctx context.Context, g *Globals, spec *study.Spec) (map[str
 		return nil, usagef("no environment of this study is available here: %s", strings.Join(names, ", "))
 	}
 	for _, n := range names {
-		fmt.Fprintf(g.Stderr, "warning: environment %s is not available here, its cells are left out (--skip-unavailable): %s\n", n, dropped[n])
+		warn(g, "environment %s is not available here, its cells are left out (--skip-unavailable): %s", n, dropped[n])
 	}
 	return dropped, nil
 }

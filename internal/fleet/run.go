@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -31,6 +32,11 @@ type Options struct {
 	Forks     int      // devices at once; 0: Ansible's default
 	Playbook  string   // a playbook of one's own; empty: the one shipped with boxtax
 	Extra     []string // more ansible-playbook arguments, as given
+	// Terminal is the terminal boxtax runs in the foreground of, or nil.
+	// Ansible then gets the foreground while it runs, so that it may ask
+	// for passwords (--ask-become-pass, --ask-pass, --ask-vault-pass) and
+	// Ctrl-C reaches it and its SSH clients.
+	Terminal *os.File
 	// AnsiblePlaybook is the program to call; empty: ansible-playbook on PATH.
 	AnsiblePlaybook string
 	Env             []string // the environment for Ansible; nil: this process's
@@ -141,8 +147,11 @@ func Run(ctx context.Context, o Options, out io.Writer) (*Summary, error) {
 	if o.Forks > 0 {
 		args = append(args, "--forks", strconv.Itoa(o.Forks))
 	}
-	args = append(args, o.Extra...)
-	args = append(args, playbook)
+	// What is printed is the line as run but for the values of the user's
+	// extra variables: a password given with -e must not reach a terminal
+	// or a CI log.
+	shown := append(append(slices.Clone(args), RedactExtraVars(o.Extra)...), playbook)
+	args = append(append(args, o.Extra...), playbook)
 	cmd := exec.CommandContext(ctx, prog, args...)
 	var log bytes.Buffer // for the recap, should the playbook end before its summary
 	cmd.Stdout = io.MultiWriter(out, &log)
@@ -151,6 +160,14 @@ func Run(ctx context.Context, o Options, out io.Writer) (*Summary, error) {
 	// context (Ctrl-C, a deadline) ends all of them, not ansible-playbook
 	// alone with its forks orphaned.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if o.Terminal != nil {
+		// In a process group of its own Ansible is in the background,
+		// where reading a password from the terminal stops it (SIGTTIN):
+		// the group takes the foreground, and gives it back when done.
+		cmd.Stdin = o.Terminal
+		cmd.SysProcAttr.Foreground, cmd.SysProcAttr.Ctty = true, int(o.Terminal.Fd())
+		defer takeForeground(o.Terminal)
+	}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM) }
 	cmd.WaitDelay = 15 * time.Second
 	cmd.Env = o.Env
@@ -158,7 +175,7 @@ func Run(ctx context.Context, o Options, out io.Writer) (*Summary, error) {
 		cmd.Env = os.Environ()
 	}
 	cmd.Env = append(cmd.Env, "ANSIBLE_RETRY_FILES_ENABLED=false")
-	fmt.Fprintf(out, "boxtax fleet: %s %s\n", prog, strings.Join(args, " "))
+	fmt.Fprintf(out, "boxtax fleet: %s %s\n", prog, strings.Join(shown, " "))
 	runErr := cmd.Run()
 	code := 0
 	if runErr != nil {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/boxtax/boxtax/internal/store"
+	"github.com/boxtax/boxtax/internal/termtext"
 )
 
 // Reporter implements study.Progress by writing to a terminal or a log.
@@ -68,7 +69,7 @@ func (p *Reporter) RunEnded(r store.Run) {
 		if p.terminal {
 			fmt.Fprint(p.w, "\r\033[K")
 		}
-		fmt.Fprintf(p.w, "run %d (%s) failed: %s\n", r.Seq+1, label(r), r.Reason)
+		fmt.Fprintf(p.w, "run %d (%s) failed: %s\n", r.Seq+1, label(r), termtext.Visible(r.Reason))
 	}
 	if p.terminal {
 		p.drawBar()
@@ -113,10 +114,11 @@ func (p *Reporter) eta() string {
 	return "ETA " + left.Round(time.Second).String()
 }
 
+// label names a run in the progress lines: workload @ environment.
 func label(r store.Run) string {
 	s := r.Workload + " @ " + r.Env
 	if r.Warmup {
 		s += " (warm-up)"
 	}
-	return s
+	return termtext.Visible(s) // names from a study file: shown, not obeyed
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/boxtax/boxtax/internal/registry"
+	"github.com/boxtax/boxtax/internal/termtext"
 )
 
 // Writer renders a report in one format.
@@ -30,7 +31,18 @@ func writeWith[T any, F ~func(io.Writer, T) error](reg *registry.Registry[F], w 
 	if err != nil {
 		return err
 	}
-	return fn(w, v)
+	return fn(textSafe(w, format), v)
+}
+
+// textSafe is where a format writes: the table and Markdown formats, read
+// on a terminal, show control characters in stored text (names, reasons,
+// warnings) as visible escapes (termtext); the other formats escape in
+// their own way.
+func textSafe(w io.Writer, format string) io.Writer {
+	if format == "table" || format == "markdown" {
+		return termtext.NewWriter(w)
+	}
+	return w
 }
 
 // row is one line of the overhead table: one metric of one row group, with a

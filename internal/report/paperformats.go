@@ -39,7 +39,7 @@ func WritePapers(w io.Writer, format string, r *Report, cmps []PaperComparison) 
 	if err != nil {
 		return err
 	}
-	return fn(w, r, cmps)
+	return fn(textSafe(w, format), r, cmps)
 }
 
 func (r *Report) paperHeading() string {

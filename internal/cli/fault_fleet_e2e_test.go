@@ -1,0 +1,124 @@
+package cli
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/boxtax/boxtax/internal/store"
+	"github.com/boxtax/boxtax/internal/testenv"
+)
+
+// TestFleetDeviceKilledMidStudyArrivesWhole belongs to the fault-injection
+// suite (fault_e2e_test.go), on a fleet: the study's boxtax on a device is
+// killed outright (kill -9) half-way through. The playbook then fetches the
+// device's database, which must hold every run the device committed, also
+// those only in the write-ahead log that the killed process never
+// checkpointed, and fleet run merges it (issue 25 item 2).
+func TestFleetDeviceKilledMidStudyArrivesWhole(t *testing.T) {
+	requireFleet(t)
+	fl := newTestFleet(t)
+	dev := startDevice(t, fl.base, "dev-k", fl.pub, false)
+	inv := fl.inventory(t, []*testDevice{dev}, nil)
+	ctx := fl.context(t)
+	work := filepath.Join(fl.base, "work")
+	if err := os.MkdirAll(work, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	slow := filepath.Join(fl.base, "slow.yaml")
+	testenv.WriteFile(t, slow, []byte("name: slow\nrepetitions: 8\nwarmup: 0\nenvs: [native]\nworkloads:\n  - name: cpu.prime\n    params: {duration: 700ms}\n"), 0o644)
+	done := make(chan result, 1)
+	go func() {
+		done <- fleetRun(ctx, work, slow, "-i", inv, "--dist", fl.dist, "--settle", "0", "--monitor-interval", "0")
+	}()
+	remote := filepath.Join(dev.dir, "dev-k.db")
+	if !waitForRuns(remote, "slow", 2, 3*time.Minute) {
+		t.Fatalf("the study did not get going on dev-k:\n%s", (<-done).stderr)
+	}
+	pid := controllerIn(t, dev)
+	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("killed the study's boxtax (pid %d) on dev-k", pid)
+	res := <-done
+	t.Logf("fleet run: exit %d\n%s", res.code, res.stdout)
+	if st := fleetStatuses(res.stdout)["dev-k"]; st.status != "failed" || res.code != ExitRunsFailed {
+		t.Errorf("dev-k: status %q, exit %d; want failed (its study was killed) and exit %d\n%s", st.status, res.code, ExitRunsFailed, res.stderr[max(0, len(res.stderr)-3000):])
+	}
+	// What the device committed, read on the device now that the fetch is
+	// over (opening it for writing recovers the log).
+	committed := finishedRuns(t, remote, store.Open)
+	if committed < 2 {
+		t.Fatalf("dev-k committed %d runs, want at least the 2 waited for", committed)
+	}
+	if committed == 8 {
+		t.Logf("every run finished before the kill: the test shows less than it should")
+	}
+	merged := filepath.Join(work, "fleet.db")
+	if _, err := os.Stat(merged); err != nil {
+		t.Fatalf("no merged database: %v\n%s", err, res.stderr)
+	}
+	if got := finishedRuns(t, merged, store.OpenReadOnly); got != committed {
+		t.Errorf("the merged database has %d finished runs of dev-k, the device committed %d\n%s", got, committed, res.stderr[max(0, len(res.stderr)-3000):])
+	}
+}
+
+// finishedRuns counts the runs of the study named slow that are no longer
+// pending in the database at path.
+func finishedRuns(t *testing.T, path string, open func(context.Context, string) (*store.Store, error)) int {
+	t.Helper()
+	ctx := context.Background()
+	db, err := open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	studies, err := db.Studies(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, st := range studies {
+		if st.Name != "slow" {
+			continue
+		}
+		runs, err := db.Runs(ctx, st.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range runs {
+			if r.Status != store.RunPending {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// controllerIn finds the `boxtax run` process in the device's namespace.
+func controllerIn(t *testing.T, d *testDevice) int {
+	t.Helper()
+	out, err := exec.Command("ip", "netns", "pids", d.wire.Namespace).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range strings.Fields(string(out)) {
+		pid, err := strconv.Atoi(f)
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile("/proc/" + f + "/cmdline")
+		args := strings.Split(string(b), "\x00")
+		if err == nil && len(args) > 1 && filepath.Base(args[0]) == "boxtax" && args[1] == "run" {
+			return pid
+		}
+	}
+	t.Fatalf("no boxtax run process in %s", d.wire.Namespace)
+	return 0
+}
