@@ -90,6 +90,11 @@ func (o Overrides) Apply(s *Spec) {
 			s.Workloads = append(s.Workloads, w)
 		}
 		s.Factors = factorsFor(s.Factors, o.Workloads)
+		if s.Paper != nil {
+			s.Paper.Deviations = slices.DeleteFunc(slices.Clone(s.Paper.Deviations), func(d Deviation) bool {
+				return d.Workload != "" && !slices.Contains(o.Workloads, d.Workload)
+			})
+		}
 	}
 	if o.Repetitions > 0 {
 		s.Repetitions = o.Repetitions

@@ -104,3 +104,20 @@ func TestOverridesKeepOnlyWhatIsAsked(t *testing.T) {
 		t.Errorf("overrides not applied: %+v", s)
 	}
 }
+
+// TestOverridesDropTheDeviationsOfWorkloadsLeftOut: a preset's paper
+// deviations of a workload --workloads leaves out go with it, so narrowing
+// a preset stays valid.
+func TestOverridesDropTheDeviationsOfWorkloadsLeftOut(t *testing.T) {
+	s, err := ParseSpec("t.yaml", []byte(twoByThree+"paper: {repetitions: 20, deviations: [{param: repetitions, reason: shorter}, {workload: test.a, param: n, reason: smaller}]}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	Overrides{Workloads: []string{"test.b"}, Warmup: -1}.Apply(s)
+	if err := s.Validate(testEnvs); err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Paper.Deviations) != 1 || s.Paper.Deviations[0].Param != "repetitions" {
+		t.Errorf("deviations %+v, want the study's own (repetitions) alone", s.Paper.Deviations)
+	}
+}
