@@ -117,11 +117,14 @@ func runAnalyze(ctx context.Context, g *Globals, o analyzeOptions) error {
 		if o.Unit != "both" && d.Unit != o.Unit {
 			continue
 		}
-		r, err := analysis.Analyze(d, o.Model)
+		r, err := analysis.Analyze(ctx, d, o.Model)
 		if errors.Is(err, stats.ErrNoResidualDF) && o.Unit == "both" {
 			// Too few runs for the run-level test: say so and go on.
 			fmt.Fprintf(g.Stderr, "boxtax analyze: %s per %s left out: %v; repeat each scenario at least twice\n", d.Workload, d.Unit, err)
 			continue
+		}
+		if err != nil && ctx.Err() != nil {
+			return ctx.Err()
 		}
 		if err != nil {
 			return usageError{err}
