@@ -51,8 +51,7 @@ func (blockedWriter) Write([]byte) (int, error) { select {} }
 func TestFirstSignalReleasesBeforeItSpeaks(t *testing.T) {
 	sigs := make(chan os.Signal, 2)
 	released := make(chan struct{})
-	ctx, cancel := interruptible(context.Background(), sigs, blockedWriter{}, "stopping", func() { close(released) }, func(int) {})
-	defer cancel()
+	ctx, _ := interruptible(context.Background(), sigs, blockedWriter{}, "stopping", func() { close(released) }, func(int) {})
 	sigs <- syscall.SIGINT
 	select {
 	case <-released:
@@ -64,24 +63,23 @@ func TestFirstSignalReleasesBeforeItSpeaks(t *testing.T) {
 	}
 }
 
-// TestNoticeIsTheCommands: the notice is written as given, and nothing
-// when it is empty (the worker's).
+// TestNoticeIsTheCommands: the notice is written as given, nothing when
+// it is empty (the worker's), and before stop returns: the process ends
+// right after stop, and serve, stopping at once, ended before its notice.
 func TestNoticeIsTheCommands(t *testing.T) {
 	for _, notice := range []string{"boxtax: stopping (Ctrl-C again to exit at once)", ""} {
 		var out bytes.Buffer
 		sigs := make(chan os.Signal, 2)
-		exited := make(chan int, 1)
-		_, cancel := interruptible(context.Background(), sigs, &out, notice, func() {}, func(code int) { exited <- code })
+		ctx, stop := interruptible(context.Background(), sigs, &out, notice, func() {}, func(int) {})
 		sigs <- syscall.SIGINT
-		sigs <- syscall.SIGINT
-		<-exited // after the notice
-		cancel()
+		<-ctx.Done() // the work stops at once, as serve's does
+		stop()
 		want := ""
 		if notice != "" {
 			want = notice + "\n"
 		}
 		if out.String() != want {
-			t.Errorf("wrote %q, want %q", out.String(), want)
+			t.Errorf("wrote %q by the time stop returned, want %q", out.String(), want)
 		}
 	}
 }
