@@ -75,3 +75,50 @@ func TestAnalyzeStopsOnCtrlC(t *testing.T) {
 		t.Fatalf("analyze did not stop within 3 s of SIGINT; stderr:\n%s", stderr.String())
 	}
 }
+
+// TestAnalyzeStopsReadingOnCtrlC: a CSV that keeps coming (here a FIFO
+// fed a row every 10 ms; a file of gigabytes alike) is read until Ctrl-C,
+// not to its end.
+func TestAnalyzeStopsReadingOnCtrlC(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "rows.csv")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(boxtaxBin, "analyze", "--csv", fifo, "--responses", "y", "--factors", "a")
+	var stderr testenv.LockedBuffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	fed := make(chan struct{})
+	go func() {
+		defer close(fed)
+		w, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+		if err != nil {
+			return
+		}
+		defer w.Close()
+		fmt.Fprintln(w, "a,y")
+		for i := 0; i < 1500; i++ { // 15 s
+			if _, err := fmt.Fprintf(w, "a%d,%d\n", i%2, i); err != nil {
+				return // the reader is gone
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}()
+	waited := make(chan error, 1)
+	go func() { waited <- cmd.Wait() }()
+	time.Sleep(time.Second) // into the rows
+	cmd.Process.Signal(syscall.SIGINT)
+	select {
+	case err := <-waited:
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != ExitInterrupted {
+			t.Errorf("ended with %v, want exit %d; stderr:\n%s", err, ExitInterrupted, stderr.String())
+		}
+	case <-time.After(3 * time.Second):
+		t.Fatalf("analyze did not stop reading within 3 s of SIGINT; stderr:\n%s", stderr.String())
+	}
+	<-fed
+}
