@@ -18,7 +18,8 @@ var version = "dev"
 func main() {
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
-	ctx, stop := interruptible(context.Background(), sigs, os.Stderr, os.Exit)
+	release := func() { signal.Stop(sigs) } // the next signal: the default action, death
+	ctx, stop := interruptible(context.Background(), sigs, os.Stderr, cli.StopNotice(os.Args[1:]), release, os.Exit)
 	code := cli.Execute(ctx, cli.DefaultGlobals(version), os.Args[1:])
 	stop()
 	os.Exit(code)

@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"slices"
@@ -61,8 +62,10 @@ type DeadlineRow struct {
 
 // Analyze fits the model (the dataset's default when model is empty) and
 // computes every table. Terms naming a factor with one level in the data
-// (a kernel when all studies ran on one) are left out, with a note.
-func Analyze(d *Dataset, model string) (*Result, error) {
+// (a kernel when all studies ran on one) are left out, with a note. It
+// stops with ctx's error when ctx ends (Ctrl-C), and refuses a model too
+// large to fit (stats.MaxModelBytes) before it allocates it.
+func Analyze(ctx context.Context, d *Dataset, model string) (*Result, error) {
 	if model == "" {
 		model = d.DefaultModel
 	}
@@ -124,8 +127,11 @@ func Analyze(d *Dataset, model string) (*Result, error) {
 	r.describe(cells)
 	r.deadlines(d)
 
-	m, err := stats.Fit(cells, kept)
+	m, err := stats.FitContext(ctx, cells, kept)
 	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
 		return nil, fmt.Errorf("%s, per %s: %w", d.Workload, d.Unit, err)
 	}
 	r.ResidualDF = m.ResidualDF

@@ -41,7 +41,7 @@ func readThesisLike(t *testing.T, refs map[string]string) *Dataset {
 // TestCSVMatchesR reads the CSV the R script wrote and checks the analysis
 // against two of R's numbers (package stats checks them all).
 func TestCSVMatchesR(t *testing.T) {
-	r, err := Analyze(readThesisLike(t, nil), "")
+	r, err := Analyze(t.Context(), readThesisLike(t, nil), "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +60,7 @@ func TestCSVMatchesR(t *testing.T) {
 }
 
 func TestCSVReferenceLevels(t *testing.T) {
-	r, err := Analyze(readThesisLike(t, map[string]string{"deployment": "native", "kernel": "vanilla", "load": "none"}), "")
+	r, err := Analyze(t.Context(), readThesisLike(t, map[string]string{"deployment": "native", "kernel": "vanilla", "load": "none"}), "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +72,7 @@ func TestCSVReferenceLevels(t *testing.T) {
 		t.Errorf("coefficients %s", got)
 	}
 	// The tests themselves do not depend on the coding of the factors.
-	ref, _ := Analyze(readThesisLike(t, nil), "")
+	ref, _ := Analyze(t.Context(), readThesisLike(t, nil), "")
 	for i := range ref.Manova["Wilks"] {
 		if a, b := r.Manova["Wilks"][i].Stat, ref.Manova["Wilks"][i].Stat; math.Abs(a-b) > 1e-12 {
 			t.Errorf("Wilks %s: %v with other references, %v", ref.Manova["Wilks"][i].Term, a, b)
@@ -81,7 +81,7 @@ func TestCSVReferenceLevels(t *testing.T) {
 }
 
 func TestCSVGolden(t *testing.T) {
-	r, err := Analyze(readThesisLike(t, map[string]string{"deployment": "native", "kernel": "vanilla", "load": "none"}), "")
+	r, err := Analyze(t.Context(), readThesisLike(t, map[string]string{"deployment": "native", "kernel": "vanilla", "load": "none"}), "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +97,7 @@ func TestCSVGolden(t *testing.T) {
 }
 
 func TestJSONHasWhatTheDocsPromise(t *testing.T) {
-	r, err := Analyze(readThesisLike(t, nil), "")
+	r, err := Analyze(t.Context(), readThesisLike(t, nil), "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,17 +190,17 @@ func TestAnalyzeDropsConstantFactors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := Analyze(rows, "e + k + e:k")
+	r, err := Analyze(t.Context(), rows, "e + k + e:k")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if r.Model != "e" || !strings.Contains(strings.Join(r.Notes, " "), "k has one level in these data (v): the terms k, e:k are left out") {
 		t.Errorf("model %q, notes %v", r.Model, r.Notes)
 	}
-	if _, err := Analyze(rows, "k"); err == nil {
+	if _, err := Analyze(t.Context(), rows, "k"); err == nil {
 		t.Error("a model of constant factors was fitted")
 	}
-	if _, err := Analyze(rows, "e + nope"); err == nil || !strings.Contains(err.Error(), `"nope"`) {
+	if _, err := Analyze(t.Context(), rows, "e + nope"); err == nil || !strings.Contains(err.Error(), `"nope"`) {
 		t.Errorf("unknown factor: %v", err)
 	}
 }

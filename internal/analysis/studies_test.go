@@ -121,7 +121,7 @@ func TestFromTwoKernels(t *testing.T) {
 	if slice.DefaultModel != "env + kernel + load + env:kernel" {
 		t.Errorf("default model %q", slice.DefaultModel)
 	}
-	r, err := Analyze(slice, "")
+	r, err := Analyze(t.Context(), slice, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,7 +140,7 @@ func TestFromTwoKernels(t *testing.T) {
 	if len(r.Manova["Pillai"]) != 4 {
 		t.Errorf("MANOVA terms %+v", r.Manova["Pillai"])
 	}
-	rr, err := Analyze(run, "")
+	rr, err := Analyze(t.Context(), run, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -174,7 +174,7 @@ func TestFromOneStudy(t *testing.T) {
 	if len(ds) != 1 || ds[0].Unit != PerRun || ds[0].DefaultModel != "env + load" {
 		t.Fatalf("%d datasets, model %q", len(ds), ds[0].DefaultModel)
 	}
-	r, err := Analyze(ds[0], "env*load")
+	r, err := Analyze(t.Context(), ds[0], "env*load")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -105,7 +105,7 @@ func runAnalyze(ctx context.Context, g *Globals, o analyzeOptions) error {
 	var datasets []*analysis.Dataset
 	var err error
 	if o.CSV != "" {
-		datasets, err = csvDatasets(o)
+		datasets, err = csvDatasets(ctx, o)
 	} else {
 		datasets, err = studyDatasets(ctx, o)
 	}
@@ -117,11 +117,14 @@ func runAnalyze(ctx context.Context, g *Globals, o analyzeOptions) error {
 		if o.Unit != "both" && d.Unit != o.Unit {
 			continue
 		}
-		r, err := analysis.Analyze(d, o.Model)
+		r, err := analysis.Analyze(ctx, d, o.Model)
 		if errors.Is(err, stats.ErrNoResidualDF) && o.Unit == "both" {
 			// Too few runs for the run-level test: say so and go on.
 			fmt.Fprintf(g.Stderr, "boxtax analyze: %s per %s left out: %v; repeat each scenario at least twice\n", termtext.Visible(d.Workload), d.Unit, err)
 			continue
+		}
+		if err != nil && ctx.Err() != nil {
+			return ctx.Err()
 		}
 		if err != nil {
 			return usageError{err}
@@ -139,7 +142,21 @@ func runAnalyze(ctx context.Context, g *Globals, o analyzeOptions) error {
 	})
 }
 
-func csvDatasets(o analyzeOptions) ([]*analysis.Dataset, error) {
+// readerUntil reads r until ctx ends, then fails with ctx's error, so
+// that Ctrl-C stops the reading of a CSV of gigabytes.
+type readerUntil struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (u readerUntil) Read(p []byte) (int, error) {
+	if err := u.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return u.r.Read(p)
+}
+
+func csvDatasets(ctx context.Context, o analyzeOptions) ([]*analysis.Dataset, error) {
 	factors := o.Factors
 	model := o.Model
 	if model == "" {
@@ -167,8 +184,11 @@ func csvDatasets(o analyzeOptions) ([]*analysis.Dataset, error) {
 		return nil, usageError{err}
 	}
 	defer f.Close()
-	rows, runs, err := analysis.ReadCSV(f, analysis.CSVOptions{Name: filepath.Base(o.CSV), Responses: o.Responses, Factors: factors,
+	rows, runs, err := analysis.ReadCSV(readerUntil{ctx, f}, analysis.CSVOptions{Name: filepath.Base(o.CSV), Responses: o.Responses, Factors: factors,
 		RunColumn: o.RunColumn, AppearanceOrder: o.Appearance, References: o.References})
+	if err != nil && ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
 	if err != nil {
 		return nil, usagef("%s: %v", o.CSV, err)
 	}

@@ -21,6 +21,8 @@ func TestBadInputExitsTwoAndListsValidNames(t *testing.T) {
 		{"unknown env", []string{"run", "--envs", "podman"}, []string{`unknown environment "podman"`, "native, docker-bridge, docker-host"}},
 		{"unknown param", []string{"run", testdata(t, "broken.yaml")}, []string{"broken.yaml:4:5:", "unknown parameter(s) duraton", "valid parameters: max_prime, duration, events, threads"}},
 		{"missing file", []string{"run", "./nope.yaml"}, []string{"nope.yaml"}},
+		{"not a study file", []string{"run", "/dev/zero"}, []string{"reading study /dev/zero", "larger than 4 MiB"}},
+		{"overflowing param", []string{"run", testdata(t, "overflow.yaml")}, []string{"max_prime: 9223372036854775807 is out of range", "9007199254740992"}},
 		{"unknown list", []string{"list", "things"}, []string{`cannot list "things"`, "workloads, envs, options, studies"}},
 		{"no database", []string{"report"}, []string{"no database at boxtax.db"}},
 		{"resume nothing", []string{"run", "--resume", "--db", "empty.db"}, []string{"nothing to resume"}},

@@ -112,7 +112,7 @@ func runStudy(ctx context.Context, g *Globals, o runOptions) error {
 	var spec *study.Spec
 	if !o.Resume {
 		var err error
-		if spec, err = newSpec(o); err != nil {
+		if spec, err = newSpec(ctx, o); err != nil {
 			return usageError{err}
 		}
 	}
@@ -248,13 +248,13 @@ func runStudy(ctx context.Context, g *Globals, o runOptions) error {
 
 // newSpec reads the study to run, applies the command line to it and
 // checks it against this boxtax and this host.
-func newSpec(o runOptions) (*study.Spec, error) {
+func newSpec(ctx context.Context, o runOptions) (*study.Spec, error) {
 	var spec *study.Spec
 	var err error
 	if o.SpecYAML != "" {
 		spec, err = study.ParseSpec("--cmd", []byte(o.SpecYAML))
 	} else {
-		spec, err = study.Load(o.Study)
+		spec, err = study.Load(ctx, o.Study)
 	}
 	if err != nil {
 		return nil, err

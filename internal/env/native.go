@@ -86,11 +86,28 @@ func (i *nativeInstance) Wait() error {
 	return nil
 }
 
+// stopGrace is how long a native worker has, after SIGTERM, to stop what
+// it started in order (a server's children in sessions of their own, which
+// its process group does not hold) and remove its scratch files, before
+// its group is killed; a workload's own stop waits up to 5 s.
+const stopGrace = 8 * time.Second
+
+// Stop asks the worker alone to stop (SIGTERM: not its group, whose
+// members would die before the worker could find their children), then
+// kills whatever is left of its group.
 func (i *nativeInstance) Stop(ctx context.Context) error {
 	select {
 	case <-i.done:
 		return nil
 	default:
+	}
+	_ = syscall.Kill(i.cmd.Process.Pid, syscall.SIGTERM)
+	grace := time.NewTimer(stopGrace)
+	defer grace.Stop()
+	select {
+	case <-i.done:
+	case <-grace.C:
+	case <-ctx.Done():
 	}
 	_ = syscall.Kill(-i.cmd.Process.Pid, syscall.SIGKILL)
 	select {

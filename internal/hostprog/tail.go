@@ -20,6 +20,13 @@ type Tail struct {
 	dropped int64
 }
 
+// KeepEnds is a Tail that keeps the first and the last max/2 bytes: what
+// a failure is quoted with, its first error and what happened last.
+func KeepEnds(max int) *Tail {
+	return &Tail{Head: max / 2, Max: max - max/2}
+}
+
+// Write keeps what p adds to the head and to the end; it never fails.
 func (t *Tail) Write(p []byte) (int, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()

@@ -67,6 +67,16 @@ func NewDesign(factors []Factor, terms []Term) (*Design, error) {
 				levels[k] = append(levels[k], l)
 			}
 		}
+		// Refused before its columns are made when the model is too
+		// large to fit (counted as float64: a product of many levels
+		// overflows an int).
+		cols := 1.0
+		for k := range t {
+			cols *= float64(len(levels[k]))
+		}
+		if total := float64(len(d.Columns)) + cols; modelBytes(1, total) > MaxModelBytes {
+			return nil, tooLarge(fmt.Sprintf("the model's %s columns", countText(total)), modelBytes(1, total), t, cols)
+		}
 		// All combinations, the first factor varying fastest.
 		combo := make([]int, len(t))
 		for {
@@ -124,4 +134,24 @@ func factorNames(fs []Factor) string {
 		names = append(names, f.Name)
 	}
 	return strings.Join(names, ", ")
+}
+
+// largestTerm is the term with the most columns, and how many.
+func (d *Design) largestTerm() (Term, float64) {
+	count := make([]float64, len(d.Terms))
+	for _, c := range d.Columns {
+		if c.Term >= 0 {
+			count[c.Term]++
+		}
+	}
+	best := 0
+	for t := range count {
+		if count[t] > count[best] {
+			best = t
+		}
+	}
+	if len(d.Terms) == 0 {
+		return Term{"(Intercept)"}, 1
+	}
+	return d.Terms[best], count[best]
 }

@@ -1,6 +1,7 @@
 package stats
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -79,6 +80,13 @@ var ErrNoResidualDF = errors.New("no residual degrees of freedom: the model has 
 // Householder QR, which R uses too; columns that are combinations of earlier
 // ones (an empty cell in an interaction) are aliased as in R.
 func Fit(cells *Cells, terms []Term) (*LinearModel, error) {
+	return FitContext(context.Background(), cells, terms)
+}
+
+// FitContext is Fit that stops, with ctx's error, when ctx ends (it checks
+// between columns and rows), and that refuses a model whose matrices would
+// take more than MaxModelBytes before it makes them.
+func FitContext(ctx context.Context, cells *Cells, terms []Term) (*LinearModel, error) {
 	d, err := NewDesign(cells.Factors, terms)
 	if err != nil {
 		return nil, err
@@ -92,11 +100,18 @@ func Fit(cells *Cells, terms []Term) (*LinearModel, error) {
 		return nil, fmt.Errorf("no observations to fit")
 	}
 	k := len(d.Columns)
+	if need := modelBytes(float64(len(list)), float64(k)); need > MaxModelBytes {
+		t, cols := d.largestTerm()
+		return nil, tooLarge(fmt.Sprintf("the model matrix, %d observed cells by %d columns,", len(list), k), need, t, cols)
+	}
 	a := make([][]float64, len(list))
 	b := make([][]float64, len(list))
 	within := make([]float64, p*p)
 	n := 0.0
 	for i, cl := range list {
+		if i%1024 == 0 && ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
 		w := math.Sqrt(cl.N)
 		a[i] = make([]float64, k)
 		d.Row(cl.Codes, a[i])
@@ -112,7 +127,10 @@ func Fit(cells *Cells, terms []Term) (*LinearModel, error) {
 		}
 		n += cl.N
 	}
-	qr := factorQR(a, b, k)
+	qr, err := factorQR(ctx, a, b, k)
+	if err != nil {
+		return nil, err
+	}
 	m := &LinearModel{Design: d, Responses: cells.Responses, N: n, Rank: qr.rank, ResidualDF: n - float64(qr.rank),
 		Aliased: qr.aliased, Skipped: cells.Skipped()}
 	if m.ResidualDF <= 0 {
@@ -152,7 +170,10 @@ func Fit(cells *Cells, terms []Term) (*LinearModel, error) {
 			m.Coef[j][r], m.StdErr[j][r] = math.NaN(), math.NaN()
 		}
 	}
-	rinv := invertUpper(qr.r)
+	rinv, err := invertUpper(ctx, qr.r)
+	if err != nil {
+		return nil, err
+	}
 	for r := 0; r < p; r++ {
 		y := make([]float64, qr.rank)
 		for row := range y {

@@ -1,6 +1,9 @@
 package stats
 
-import "math"
+import (
+	"context"
+	"math"
+)
 
 // aliasTolerance is R's: lm's QR (LINPACK dqrdc2) treats a column whose norm,
 // after the columns before it are projected out, is below this fraction of
@@ -21,7 +24,8 @@ type householderQR struct {
 	r       [][]float64 // rank x rank, upper triangular, over pivots
 }
 
-func factorQR(a [][]float64, b [][]float64, k int) householderQR {
+// factorQR returns ctx's error, checked before each column, when ctx ends.
+func factorQR(ctx context.Context, a [][]float64, b [][]float64, k int) (householderQR, error) {
 	m := len(a)
 	out := householderQR{aliased: make([]bool, k)}
 	norm0 := make([]float64, k)
@@ -34,6 +38,9 @@ func factorQR(a [][]float64, b [][]float64, k int) householderQR {
 	}
 	row := 0
 	for j := 0; j < k; j++ {
+		if err := ctx.Err(); err != nil {
+			return householderQR{}, err
+		}
 		if row == m {
 			out.aliased[j] = true
 			continue
@@ -90,7 +97,7 @@ func factorQR(a [][]float64, b [][]float64, k int) householderQR {
 			out.r[i][l] = a[i][j]
 		}
 	}
-	return out
+	return out, nil
 }
 
 // solveUpper solves R x = y for upper-triangular R.
@@ -107,14 +114,18 @@ func solveUpper(r [][]float64, y []float64) []float64 {
 	return x
 }
 
-// invertUpper returns the inverse of upper-triangular R.
-func invertUpper(r [][]float64) [][]float64 {
+// invertUpper returns the inverse of upper-triangular R, or ctx's error,
+// checked before each column, when ctx ends.
+func invertUpper(ctx context.Context, r [][]float64) ([][]float64, error) {
 	n := len(r)
 	inv := make([][]float64, n)
 	for i := range inv {
 		inv[i] = make([]float64, n)
 	}
 	for c := 0; c < n; c++ {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		e := make([]float64, n)
 		e[c] = 1
 		col := solveUpper(r, e)
@@ -122,5 +133,5 @@ func invertUpper(r [][]float64) [][]float64 {
 			inv[i][c] = col[i]
 		}
 	}
-	return inv
+	return inv, nil
 }

@@ -1,9 +1,11 @@
 package study
 
 import (
+	"context"
 	"embed"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -40,13 +42,20 @@ func Preset(name string) (*Spec, error) {
 	return ParseSpec("preset "+name, data)
 }
 
-// Load reads a study: a path to a YAML file, or the name of a preset.
-func Load(nameOrPath string) (*Spec, error) {
+// MaxStudyBytes bounds a study file: the largest shipped study is a few
+// KiB, so anything near this is not a study (/dev/zero, a log, a disk
+// image) and is refused before it fills the memory.
+const MaxStudyBytes = 4 << 20
+
+// Load reads a study: a path to a YAML file, or the name of a preset. A
+// file is read up to MaxStudyBytes, and only while ctx lasts (a FIFO or a
+// device may never end).
+func Load(ctx context.Context, nameOrPath string) (*Spec, error) {
 	if nameOrPath == "" {
 		nameOrPath = DefaultPreset
 	}
 	looksLikeFile := strings.ContainsAny(nameOrPath, `/\`) || strings.HasSuffix(nameOrPath, ".yaml") || strings.HasSuffix(nameOrPath, ".yml")
-	data, err := os.ReadFile(nameOrPath)
+	data, err := readStudyFile(ctx, nameOrPath)
 	switch {
 	case err == nil:
 		return ParseSpec(nameOrPath, data)
@@ -54,6 +63,35 @@ func Load(nameOrPath string) (*Spec, error) {
 		return nil, fmt.Errorf("reading study %s: %w", nameOrPath, err)
 	}
 	return Preset(nameOrPath)
+}
+
+// readStudyFile reads at most MaxStudyBytes of the file at path, giving up
+// when ctx ends; the read is then left to end with the process.
+func readStudyFile(ctx context.Context, path string) ([]byte, error) {
+	type result struct {
+		data []byte
+		err  error
+	}
+	done := make(chan result, 1)
+	go func() {
+		f, err := os.Open(path)
+		if err != nil {
+			done <- result{nil, err}
+			return
+		}
+		defer f.Close()
+		data, err := io.ReadAll(io.LimitReader(f, MaxStudyBytes+1))
+		if err == nil && len(data) > MaxStudyBytes {
+			err = fmt.Errorf("it is larger than %d MiB, which no study is: give the path of a study's YAML file (boxtax list studies shows the presets)", MaxStudyBytes>>20)
+		}
+		done <- result{data, err}
+	}()
+	select {
+	case r := <-done:
+		return r.data, r.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
 }
 
 // Overrides are command-line changes to a spec.

@@ -127,11 +127,11 @@ func TestEveryPresetIsValid(t *testing.T) {
 }
 
 func TestLoadUnknownPresetListsPresets(t *testing.T) {
-	_, err := Load("quik")
+	_, err := Load(t.Context(), "quik")
 	if err == nil || !strings.Contains(err.Error(), `unknown study "quik"`) || !strings.Contains(err.Error(), "quick") {
 		t.Fatalf("error %v", err)
 	}
-	_, err = Load("./missing.yaml")
+	_, err = Load(t.Context(), "./missing.yaml")
 	if err == nil || !strings.Contains(err.Error(), "missing.yaml") {
 		t.Fatalf("error %v", err)
 	}

@@ -74,7 +74,15 @@ func Main(ctx context.Context, inv Invocation, stdout io.Writer, version string)
 	}
 	start := time.Now()
 	if err := runSide(ctx, cfg, inv, workload.Env{ScratchDir: dir}, em); err != nil {
+		if ctx.Err() != nil {
+			// Stopped by the controller (SIGTERM), which knows why: the
+			// workload has stopped what it started, the scratch goes.
+			return ctx.Err()
+		}
 		return fail(fmt.Errorf("%s: %w", inv.Workload, err))
+	}
+	if ctx.Err() != nil {
+		return ctx.Err() // stopped as it ended: not done, as before a SIGKILL
 	}
 	em.Send(workload.Message{Kind: workload.KindDone, Elapsed: time.Since(start).Nanoseconds()})
 	return nil

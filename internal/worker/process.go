@@ -71,7 +71,7 @@ func Start(ctx context.Context, e env.Environment, spec env.Spec) (*Process, err
 // begin makes a process and starts reading its output.
 func begin() *Process {
 	pr, pw := io.Pipe()
-	p := &Process{pw: pw, stderr: newStderrTail(stderrKept), hello: make(chan struct{}), listening: make(chan struct{}),
+	p := &Process{pw: pw, stderr: hostprog.KeepEnds(stderrKept), hello: make(chan struct{}), listening: make(chan struct{}),
 		exited: make(chan struct{}), decoded: make(chan struct{})}
 	p.first.w = pw
 	var helloOnce, listeningOnce sync.Once

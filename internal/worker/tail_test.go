@@ -1,6 +1,7 @@
 package worker
 
 import (
+	"github.com/boxtax/boxtax/internal/hostprog"
 	"strings"
 	"testing"
 )
@@ -8,7 +9,7 @@ import (
 // TestTailKeepsTheFirstLinesToo: issue 15 item 13, the stored failure
 // reason kept only the last 4 KB of stderr, so a crash's first line was lost.
 func TestTailKeepsTheFirstLinesToo(t *testing.T) {
-	tl := newStderrTail(64)
+	tl := hostprog.KeepEnds(64)
 	tl.Write([]byte("panic: the first line\n"))
 	for i := 0; i < 100; i++ {
 		tl.Write([]byte("goroutine noise\n"))
@@ -23,7 +24,7 @@ func TestTailKeepsTheFirstLinesToo(t *testing.T) {
 	if len(got) > 64+60 {
 		t.Errorf("kept %d bytes, want about 64", len(got))
 	}
-	small := newStderrTail(64)
+	small := hostprog.KeepEnds(64)
 	small.Write([]byte("short"))
 	if got := stderrSuffix(small); got != "; stderr: short" {
 		t.Errorf("short stderr: %q", got)

@@ -37,5 +37,5 @@ func ParseBitRate(s string) (bitsPerS float64, err error) {
 
 // BitRate reads a bit-rate parameter ("100mbit", "1gbit", 0) in bits per second.
 func (p Params) BitRate(name string) (float64, error) {
-	return withUnit(p, name, "a bit rate", func(bitsPerS float64) float64 { return bitsPerS }, ParseBitRate)
+	return withUnit(p, name, "a bit rate", func(bitsPerS float64) (float64, error) { return bitsPerS, nil }, ParseBitRate)
 }

@@ -127,6 +127,9 @@ func (d *Decl) Bytes(dst *int64, name string, def int64, desc string) {
 func (d *Decl) ByteCount(dst *int, name string, def int, desc string) {
 	declare(d, dst, name, def, desc, func(p Params, name string) (int, error) {
 		v, err := p.Bytes(name)
+		if err == nil && v != int64(int(v)) {
+			err = tooLarge(name, strconv.FormatInt(v, 10))
+		}
 		return int(v), err
 	})
 }

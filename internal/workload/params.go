@@ -2,6 +2,7 @@ package workload
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"sort"
@@ -48,34 +49,64 @@ func Check(info Info, p Params) (Params, error) {
 	return out, nil
 }
 
-// Int reads an integer parameter.
+// MaxWhole is the largest whole-number parameter: a worker reads its
+// parameters from JSON, as float64, which holds every whole number up to
+// 2^53 exactly and none much beyond, so a larger one would reach the
+// workload as another number (9223372036854775807 came out negative).
+const MaxWhole = 1 << 53
+
+// Int reads an integer parameter, refusing one beyond ±MaxWhole (or beyond
+// an int where int has 32 bits) rather than letting it wrap.
 func (p Params) Int(name string) (int, error) {
+	var n int64
 	switch v := p[name].(type) {
 	case int:
-		return v, nil
+		n = int64(v)
 	case int64:
-		return int(v), nil
+		n = v
 	case uint64:
-		return int(v), nil
+		if v > MaxWhole {
+			return 0, tooLarge(name, fmt.Sprint(v))
+		}
+		n = int64(v)
 	case float64:
 		if v != math.Trunc(v) {
 			return 0, fmt.Errorf("parameter %s: %v is not a whole number", name, v)
 		}
-		return int(v), nil
+		if math.Abs(v) > MaxWhole {
+			return 0, tooLarge(name, strconv.FormatFloat(v, 'g', -1, 64))
+		}
+		n = int64(v)
 	case json.Number:
-		n, err := v.Int64()
-		return int(n), err
+		return Params{name: string(v)}.Int(name)
 	case string:
-		n, err := strconv.Atoi(strings.TrimSpace(v))
+		s := strings.TrimSpace(v)
+		x, err := strconv.ParseInt(s, 10, 64)
+		if errors.Is(err, strconv.ErrRange) {
+			return 0, tooLarge(name, s)
+		}
 		if err != nil {
 			return 0, fmt.Errorf("parameter %s: %q is not a whole number", name, v)
 		}
-		return n, nil
+		n = x
 	case nil:
 		return 0, fmt.Errorf("parameter %s is missing", name)
 	default:
 		return 0, fmt.Errorf("parameter %s: %v (%T) is not a whole number", name, v, v)
 	}
+	if n > MaxWhole || n < -MaxWhole || n != int64(int(n)) {
+		return 0, tooLarge(name, strconv.FormatInt(n, 10))
+	}
+	return int(n), nil
+}
+
+// tooLarge is the error for a whole number beyond what a parameter holds.
+func tooLarge(name, v string) error {
+	limit := int64(MaxWhole)
+	if strconv.IntSize == 32 {
+		limit = math.MaxInt32
+	}
+	return fmt.Errorf("parameter %s: %s is out of range; whole-number parameters go from -%d to %d", name, v, limit, limit)
 }
 
 // Float reads a floating-point parameter.
@@ -85,12 +116,17 @@ func (p Params) Float(name string) (float64, error) {
 		return float64(v), nil
 	case int64:
 		return float64(v), nil
+	case uint64:
+		return float64(v), nil
 	case float64:
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return 0, fmt.Errorf("parameter %s: %v is not a finite number", name, v)
+		}
 		return v, nil
 	case string:
 		f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
-		if err != nil {
-			return 0, fmt.Errorf("parameter %s: %q is not a number", name, v)
+		if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+			return 0, fmt.Errorf("parameter %s: %q is not a finite number", name, v)
 		}
 		return f, nil
 	default:
@@ -130,7 +166,12 @@ func (p Params) Bool(name string) (bool, error) {
 // or a number of seconds.
 func (p Params) Duration(name string) (time.Duration, error) {
 	return withUnit(p, name, "a duration",
-		func(s float64) time.Duration { return time.Duration(s * float64(time.Second)) },
+		func(s float64) (time.Duration, error) {
+			if math.Abs(s) >= math.MaxInt64/float64(time.Second) {
+				return 0, fmt.Errorf("%v seconds is out of range (about 292 years at most)", s)
+			}
+			return time.Duration(s * float64(time.Second)), nil
+		},
 		func(s string) (time.Duration, error) {
 			d, err := time.ParseDuration(strings.TrimSpace(s))
 			if err != nil {
@@ -143,19 +184,35 @@ func (p Params) Duration(name string) (time.Duration, error) {
 // Bytes reads a size parameter: a number of bytes or a string with a unit
 // ("64MiB", "1GB", "4k"). Binary (KiB, MiB, GiB, k, m, g) and decimal (KB, MB, GB) units.
 func (p Params) Bytes(name string) (int64, error) {
-	return withUnit(p, name, "a size", func(bytes float64) int64 { return int64(bytes) }, ParseBytes)
+	return withUnit(p, name, "a size", sizeOf, ParseBytes)
+}
+
+// sizeOf is a number of bytes as an int64, refused beyond MaxWhole (8 PiB),
+// which a parameter keeps exactly on its way to the worker.
+func sizeOf(bytes float64) (int64, error) {
+	if math.Abs(bytes) > MaxWhole {
+		return 0, fmt.Errorf("%s bytes is out of range; sizes go up to %d (8PiB)", strconv.FormatFloat(bytes, 'g', -1, 64), int64(MaxWhole))
+	}
+	return int64(bytes), nil
 }
 
 // withUnit reads a parameter given as a plain number in the base unit,
 // which fromNumber converts, or as a string with a unit, which parse reads
 // (its error is reported under the parameter's name). Any other value is
 // not a kind, e.g. "a size".
-func withUnit[T any](p Params, name, kind string, fromNumber func(float64) T, parse func(string) (T, error)) (T, error) {
+func withUnit[T any](p Params, name, kind string, fromNumber func(float64) (T, error), parse func(string) (T, error)) (T, error) {
 	var zero T
 	switch v := p[name].(type) {
-	case int, int64, float64:
-		f, _ := p.Float(name)
-		return fromNumber(f), nil
+	case int, int64, uint64, float64:
+		f, err := p.Float(name)
+		if err != nil {
+			return zero, err
+		}
+		x, err := fromNumber(f)
+		if err != nil {
+			return zero, fmt.Errorf("parameter %s: %w", name, err)
+		}
+		return x, nil
 	case string:
 		x, err := parse(v)
 		if err != nil {
@@ -189,5 +246,5 @@ func ParseBytes(s string) (int64, error) {
 	if mult == 0 {
 		return 0, fmt.Errorf("%q has an unknown unit %q; use B, KiB, MiB, GiB, KB, MB or GB", s, unit)
 	}
-	return int64(f * mult), nil
+	return sizeOf(f * mult)
 }

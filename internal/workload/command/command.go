@@ -28,6 +28,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/boxtax/boxtax/internal/hostprog"
 	"github.com/boxtax/boxtax/internal/workload"
 )
 
@@ -533,7 +534,7 @@ func (c config) measure(ctx context.Context, dir string, e workload.Emitter) err
 	if c.adapter != nil {
 		vals, err := c.adapter.parse(res.stdout, res.stderr)
 		if err != nil {
-			return fmt.Errorf("%w; its output ends: %s", err, tail(res.stdout, res.stderr))
+			return fmt.Errorf("%w; its output: %s", err, tail(res.stdout, res.stderr))
 		}
 		for _, mt := range c.adapter.metrics { // in declaration order
 			if v, ok := vals[mt.Name]; ok {
@@ -544,7 +545,7 @@ func (c config) measure(ctx context.Context, dir string, e workload.Emitter) err
 	for _, x := range c.extracts {
 		v, err := x.value(res.stdout, res.stderr)
 		if err != nil {
-			return fmt.Errorf("%w; its output ends: %s", err, tail(res.stdout, res.stderr))
+			return fmt.Errorf("%w; its output: %s", err, tail(res.stdout, res.stderr))
 		}
 		e.Sample(x.Name, v)
 	}
@@ -658,7 +659,7 @@ func (c config) exec(ctx context.Context, argv []string, dir, what string) (resu
 	}
 	switch {
 	case stopped && errors.Is(ctx.Err(), context.DeadlineExceeded):
-		return res, fmt.Errorf("%s did not end within its timeout of %v and was stopped; its output ends: %s", label, c.timeout, tail(res.stdout, res.stderr))
+		return res, fmt.Errorf("%s did not end within its timeout of %v and was stopped; its output: %s", label, c.timeout, tail(res.stdout, res.stderr))
 	case stopped:
 		return res, ctx.Err()
 	case stdout.over || stderr.over:
@@ -667,9 +668,9 @@ func (c config) exec(ctx context.Context, argv []string, dir, what string) (resu
 		var ee *exec.ExitError
 		if errors.As(werr, &ee) {
 			if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-				return res, fmt.Errorf("%s was killed by signal %v; its stderr ends: %s", label, ws.Signal(), tail(nil, res.stderr))
+				return res, fmt.Errorf("%s was killed by signal %v; its stderr: %s", label, ws.Signal(), tail(nil, res.stderr))
 			}
-			return res, fmt.Errorf("%s exited with status %d; its output ends: %s", label, ee.ExitCode(), tail(res.stdout, res.stderr))
+			return res, fmt.Errorf("%s exited with status %d; its output: %s", label, ee.ExitCode(), tail(res.stdout, res.stderr))
 		}
 		return res, fmt.Errorf("%s: %w", label, werr)
 	}
@@ -697,23 +698,22 @@ func (w *capped) Write(p []byte) (int, error) {
 
 func (w *capped) Bytes() []byte { return w.buf.Bytes() }
 
-// tail is the last lines of stderr, else of stdout, on one line.
+// outputQuoted is how much of a program's output a failure quotes: its
+// first and its last outputQuoted/2 bytes.
+const outputQuoted = 1200
+
+// tail is how stderr, else stdout, began and ended, on one line: the first
+// error is often the one that says why, the last lines what happened last
+// (hostprog.KeepEnds, as the worker quotes its own stderr).
 func tail(stdout, stderr []byte) string {
-	src := stderr
-	if len(bytes.TrimSpace(src)) == 0 {
-		src = stdout
+	src := bytes.TrimSpace(stderr)
+	if len(src) == 0 {
+		src = bytes.TrimSpace(stdout)
 	}
-	s := strings.TrimSpace(string(src))
-	if s == "" {
+	if len(src) == 0 {
 		return "(nothing)"
 	}
-	lines := strings.Split(s, "\n")
-	if len(lines) > 5 {
-		lines = lines[len(lines)-5:]
-	}
-	out := strings.Join(lines, " | ")
-	if len(out) > 600 {
-		out = "..." + out[len(out)-600:]
-	}
-	return out
+	kept := hostprog.KeepEnds(outputQuoted)
+	_, _ = kept.Write(src)
+	return strings.ReplaceAll(strings.TrimSpace(kept.String()), "\n", " | ")
 }

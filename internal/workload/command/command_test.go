@@ -242,6 +242,29 @@ func TestRunFailures(t *testing.T) {
 	}
 }
 
+// TestFailureQuotesTheFirstErrorToo: issue 25 item 19, a failing
+// program's reason kept only its last 5 lines (600 bytes), so the first
+// error, the one that says why, was lost behind what followed it.
+func TestFailureQuotesTheFirstErrorToo(t *testing.T) {
+	script := "echo 'error: cannot open /etc/app.conf' >&2; i=0; while [ $i -lt 200 ]; do echo \"cleanup step $i of 200\" >&2; i=$((i+1)); done; echo 'giving up' >&2; exit 4"
+	_, err := run(t, workload.Params{"cmd": []any{"sh", "-c", script}})
+	if err == nil {
+		t.Fatal("the program failed but the run did not")
+	}
+	msg := err.Error()
+	for _, want := range []string{"exited with status 4", "error: cannot open /etc/app.conf", "giving up", "bytes left out"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("the reason does not keep %q:\n%s", want, msg)
+		}
+	}
+	if len(msg) > outputQuoted+200 {
+		t.Errorf("the reason is %d bytes, want about %d", len(msg), outputQuoted)
+	}
+	if strings.Contains(msg, "\n") {
+		t.Errorf("the reason is not one line:\n%s", msg)
+	}
+}
+
 func TestCtlCancelStopsTheProgram(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(300*time.Millisecond, cancel)

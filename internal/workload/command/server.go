@@ -284,7 +284,7 @@ func (s *serverConfig) Serve(ctx context.Context, addr string, e workload.Emitte
 		if err != nil {
 			how = err.Error()
 		}
-		return fmt.Errorf("the server ended before its client was done (%s); its output ends: %s", how, tail(nil, out.Bytes()))
+		return fmt.Errorf("the server ended before its client was done (%s); its output: %s", how, tail(nil, out.Bytes()))
 	}
 	// Ready: the line, or a connection to the port.
 	deadline := time.NewTimer(s.readyTimeout)
@@ -315,7 +315,7 @@ wait:
 			_ = stop()
 			mu.Lock()
 			defer mu.Unlock()
-			return fmt.Errorf("the server was not ready within %v (ready: %s); its output ends: %s", s.readyTimeout, readyWhat(s), tail(nil, out.Bytes()))
+			return fmt.Errorf("the server was not ready within %v (ready: %s); its output: %s", s.readyTimeout, readyWhat(s), tail(nil, out.Bytes()))
 		case <-ctx.Done():
 			_ = stop()
 			return ctx.Err()

@@ -55,11 +55,17 @@ func (c *primeConfig) Declare(d *workload.Decl) {
 	d.Int(&c.threads, "threads", 1, "goroutines, each locked to its own OS thread (sysbench --threads)")
 }
 
+// maxMaxPrime is the largest max_prime: sysbench holds it in an unsigned
+// int, and one event up to it already takes hours.
+const maxMaxPrime = math.MaxUint32
+
 // Check implements workload.Checker.
 func (c *primeConfig) Check() error {
 	switch {
 	case c.maxPrime < 3:
 		return fmt.Errorf("parameter max_prime: %d is too small; use 3 or more (sysbench's default is 10000)", c.maxPrime)
+	case c.maxPrime > maxMaxPrime:
+		return fmt.Errorf("parameter max_prime: %d is too large; use at most %d, as sysbench (its default is 10000)", c.maxPrime, uint64(maxMaxPrime))
 	case c.duration <= 0:
 		return fmt.Errorf("parameter duration: %v must be positive, e.g. 3s", c.duration)
 	case c.threads < 1:

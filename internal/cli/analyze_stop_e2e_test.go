@@ -1,0 +1,124 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/boxtax/boxtax/internal/testenv"
+)
+
+// crossedCSV writes a CSV in which factor a has levelsA levels, b has
+// levelsB, every combination observed twice.
+func crossedCSV(t *testing.T, levelsA, levelsB int) string {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString("a,b,y\n")
+	for i := range levelsA {
+		for j := range levelsB {
+			for rep := range 2 {
+				fmt.Fprintf(&b, "a%d,b%d,%d\n", i, j, i%7+j%5+rep)
+			}
+		}
+	}
+	path := filepath.Join(t.TempDir(), "crossed.csv")
+	if err := os.WriteFile(path, []byte(b.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestAnalyzeRefusesAModelTooLarge: issue 25 item 11, two factors of 400
+// levels with their interaction grew past 600 MB; the model is refused at
+// once, saying its size.
+func TestAnalyzeRefusesAModelTooLarge(t *testing.T) {
+	csv := crossedCSV(t, 400, 400)
+	start := time.Now()
+	res := runIn(t, t.TempDir(), "analyze", "--csv", csv, "--responses", "y", "--model", "a*b")
+	if res.code != ExitUsage {
+		t.Fatalf("exit %d, want %d\n%s", res.code, ExitUsage, res.stderr)
+	}
+	stderrSays(t, res, "GiB", "the term a:b alone has 159201 columns")
+	if took := time.Since(start); took > 10*time.Second {
+		t.Errorf("refused after %v", took)
+	}
+}
+
+// TestAnalyzeStopsOnCtrlC: a fit within the bound that takes minutes ends
+// at the first SIGINT, with 130.
+func TestAnalyzeStopsOnCtrlC(t *testing.T) {
+	csv := crossedCSV(t, 1500, 3)
+	cmd := exec.Command(boxtaxBin, "analyze", "--csv", csv, "--responses", "y", "--factors", "a,b", "--unit", "slice")
+	var stderr testenv.LockedBuffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	waited := make(chan error, 1)
+	go func() { waited <- cmd.Wait() }()
+	time.Sleep(1500 * time.Millisecond) // into the fit
+	cmd.Process.Signal(syscall.SIGINT)
+	select {
+	case err := <-waited:
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != ExitInterrupted {
+			t.Errorf("ended with %v, want exit %d; stderr:\n%s", err, ExitInterrupted, stderr.String())
+		}
+	case <-time.After(3 * time.Second):
+		t.Fatalf("analyze did not stop within 3 s of SIGINT; stderr:\n%s", stderr.String())
+	}
+}
+
+// TestAnalyzeStopsReadingOnCtrlC: a CSV that keeps coming (here a FIFO
+// fed a row every 10 ms; a file of gigabytes alike) is read until Ctrl-C,
+// not to its end.
+func TestAnalyzeStopsReadingOnCtrlC(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "rows.csv")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(boxtaxBin, "analyze", "--csv", fifo, "--responses", "y", "--factors", "a")
+	var stderr testenv.LockedBuffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	fed := make(chan struct{})
+	go func() {
+		defer close(fed)
+		w, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+		if err != nil {
+			return
+		}
+		defer w.Close()
+		fmt.Fprintln(w, "a,y")
+		for i := 0; i < 1500; i++ { // 15 s
+			if _, err := fmt.Fprintf(w, "a%d,%d\n", i%2, i); err != nil {
+				return // the reader is gone
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}()
+	waited := make(chan error, 1)
+	go func() { waited <- cmd.Wait() }()
+	time.Sleep(time.Second) // into the rows
+	cmd.Process.Signal(syscall.SIGINT)
+	select {
+	case err := <-waited:
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != ExitInterrupted {
+			t.Errorf("ended with %v, want exit %d; stderr:\n%s", err, ExitInterrupted, stderr.String())
+		}
+	case <-time.After(3 * time.Second):
+		t.Fatalf("analyze did not stop reading within 3 s of SIGINT; stderr:\n%s", stderr.String())
+	}
+	<-fed
+}

@@ -1,0 +1,62 @@
+package study
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestLoadRefusesWhatIsNotAStudy: issue 25 item 10, `boxtax run /dev/zero`
+// grew by 250 MB/s and a FIFO nobody writes hung: a study file is read up
+// to a bound the error states, and only while the context lasts.
+func TestLoadRefusesWhatIsNotAStudy(t *testing.T) {
+	for _, dev := range []string{"/dev/zero", "/dev/urandom"} {
+		t.Run(dev, func(t *testing.T) {
+			start := time.Now()
+			_, err := Load(t.Context(), dev)
+			if err == nil || !strings.Contains(err.Error(), "larger than 4 MiB") || !strings.Contains(err.Error(), dev) {
+				t.Errorf("error %v, want one saying %s is larger than 4 MiB", err, dev)
+			}
+			if took := time.Since(start); took > 5*time.Second {
+				t.Errorf("took %v", took)
+			}
+		})
+	}
+	t.Run("a FIFO nobody writes", func(t *testing.T) {
+		fifo := filepath.Join(t.TempDir(), "study.yaml")
+		if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithTimeout(t.Context(), 300*time.Millisecond)
+		defer cancel()
+		done := make(chan error, 1)
+		go func() { _, err := Load(ctx, fifo); done <- err }()
+		select {
+		case err := <-done:
+			if !errors.Is(err, context.DeadlineExceeded) {
+				t.Errorf("error %v, want the context's", err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatal("reading a FIFO did not stop with its context")
+		}
+	})
+	t.Run("a study just under the bound", func(t *testing.T) {
+		path := filepath.Join(t.TempDir(), "big.yaml")
+		body := "name: big\nenvs: [native]\nworkloads: [cpu.prime]\n"
+		pad := "# " + strings.Repeat("x", 1000) + "\n"
+		for len(body)+len(pad) < MaxStudyBytes {
+			body += pad
+		}
+		if err := os.WriteFile(path, []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if s, err := Load(t.Context(), path); err != nil || s.Name != "big" {
+			t.Errorf("%v, %v", s, err)
+		}
+	})
+}
