@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"strings"
@@ -24,7 +25,7 @@ func TestConstantResponsePrintsNoNegativeZero(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			res, err := Analyze(rows, "a * b")
+			res, err := Analyze(context.Background(), rows, "a * b")
 			if err != nil {
 				t.Fatal(err)
 			}
