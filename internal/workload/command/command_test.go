@@ -2,7 +2,6 @@ package command
 
 import (
 	"context"
-	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
