@@ -31,6 +31,7 @@ func init() {
 // on one network mode.
 type dockerEnv struct {
 	name, networkMode, description string
+	ownNetworkMode                 string // the network mode without a network option
 	opts                           Options
 	client                         *docker.Client
 	clientErr                      error // a DOCKER_HOST boxtax cannot use
@@ -59,6 +60,7 @@ func newDockerEnv(name, networkMode, description string, o Options) *dockerEnv {
 // withVariant names the environment after its options and lets a network
 // option replace the network mode.
 func (d *dockerEnv) withVariant() {
+	d.ownNetworkMode = d.networkMode
 	v := d.opts.Variant
 	if len(v) == 0 {
 		return
@@ -69,6 +71,9 @@ func (d *dockerEnv) withVariant() {
 		d.networkMode = n
 	}
 }
+
+// ownNetwork implements networkOwner.
+func (d *dockerEnv) ownNetwork() string { return d.ownNetworkMode }
 
 func (d *dockerEnv) Name() string        { return d.name }
 func (d *dockerEnv) Description() string { return d.description }

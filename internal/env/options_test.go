@@ -14,6 +14,14 @@ func TestParseNameCanonical(t *testing.T) {
 		"docker-bridge+storage=bind+seccomp=unconfined": "docker-bridge+seccomp=unconfined+storage=bind",
 		"podman-host+cpus=1.50+memory=512M":             "podman-host+cpus=1.5+memory=512m",
 		"lxc+seccomp=unconfined":                        "lxc+seccomp=unconfined",
+		// Options that restate the default name the environment itself
+		// (issue 25, item 15).
+		"docker-bridge+network=bridge":                      "docker-bridge",
+		"docker-host+network=host+seccomp=unconfined":       "docker-host+seccomp=unconfined",
+		"docker-host+network=bridge":                        "docker-host+network=bridge",
+		"podman-bridge+userns=host+storage=own+cpus=1":      "podman-bridge+cpus=1",
+		"lxc+seccomp=default":                               "lxc",
+		"docker-bridge+apparmor=default+seccomp=unconfined": "docker-bridge+seccomp=unconfined",
 	} {
 		got, err := Check(in)
 		if err != nil || got != want {
@@ -29,6 +37,8 @@ func TestParseNameErrors(t *testing.T) {
 		"docker-bridge+secomp=unconfined":               "unknown option \"secomp\"; valid options: network, seccomp, apparmor, storage, cpus, cpuset, memory, runtime, userns",
 		"docker-bridge+seccomp=off":                     `"off" is not one of default, unconfined`,
 		"docker-bridge+cpus=0":                          "not a positive number of CPUs",
+		"docker-bridge+cpus=NaN":                        "not a positive number of CPUs",
+		"docker-bridge+cpus=Inf":                        "not a positive number of CPUs",
 		"docker-bridge+memory=1x":                       "not a size",
 		"docker-bridge+memory=1k":                       "below the 6 MiB",
 		"docker-bridge+cpuset=1-0":                      "not a CPU list",
