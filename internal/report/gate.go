@@ -11,6 +11,7 @@ import (
 	"text/tabwriter"
 	"unicode"
 
+	"github.com/boxtax/boxtax/internal/env"
 	"github.com/boxtax/boxtax/internal/workload"
 )
 
@@ -70,13 +71,18 @@ func ParseGateRule(text string, envNames []string) (GateRule, error) {
 	bad := func(format string, a ...any) (GateRule, error) {
 		return GateRule{}, fmt.Errorf("--max-overhead %q: %s", plainText(text), fmt.Sprintf(format, a...))
 	}
-	target, limit, ok := strings.Cut(text, "=")
+	// The environment ends at the first ':' and the limit starts at the
+	// first '=' after it: an environment's options hold '=' too
+	// (docker-bridge+storage=bind:cpu.prime=5%).
+	envName, rest, ok := strings.Cut(text, ":")
+	if !ok && !strings.Contains(text, "=") {
+		return bad("no limit: write %s", GateRuleForm)
+	} else if !ok {
+		return bad("no environment: write %s", GateRuleForm)
+	}
+	what, limit, ok := strings.Cut(rest, "=")
 	if !ok {
 		return bad("no limit: write %s", GateRuleForm)
-	}
-	envName, what, ok := strings.Cut(target, ":")
-	if !ok {
-		return bad("no environment: write %s", GateRuleForm)
 	}
 	envName, what, limit = strings.TrimSpace(envName), strings.TrimSpace(what), strings.TrimSpace(limit)
 	num, ok := strings.CutSuffix(limit, "%")
@@ -91,8 +97,16 @@ func ParseGateRule(text string, envNames []string) (GateRule, error) {
 	switch {
 	case envName == "":
 		return bad("no environment before ':': name one or * for every one but the baseline; valid environments: *, %s", strings.Join(envNames, ", "))
-	case envName != GateAll && !slices.Contains(envNames, strings.SplitN(envName, "+", 2)[0]): // with options: its base
+	case envName != GateAll && !slices.Contains(envNames, env.BaseName(envName)): // with options: its base
 		return bad("unknown environment %q; valid environments: *, %s", plainText(envName), strings.Join(envNames, ", "))
+	case envName != GateAll:
+		// Named as the study names it: options in key order, none that
+		// restates the default (env.ParseName's checks).
+		canon, err := env.Check(envName)
+		if err != nil {
+			return bad("%s", plainText(err.Error()))
+		}
+		envName = canon
 	}
 	r.Env = envName
 	switch {
