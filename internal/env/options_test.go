@@ -117,3 +117,29 @@ func TestRemoveStorageLeftovers(t *testing.T) {
 		t.Errorf("the running controller's directory was removed: %v", err)
 	}
 }
+
+// TestVariantHostChecks: options this host cannot give are refused by
+// Available, before a study's first run (issue 25 item 14).
+func TestVariantHostChecks(t *testing.T) {
+	two := firstCPUs(2)
+	for _, tc := range []struct {
+		v    Variant
+		want string
+	}{
+		{Variant{"cpuset": "5"}, "cpuset=5: CPU(s) 5 are not online on this host, which has 0-1: name CPUs it has, e.g. cpuset=1"},
+		{Variant{"cpuset": "0-2"}, "CPU(s) 2 are not online"},
+		{Variant{"cpus": "100"}, "cpus=100: this host has 2 CPUs, and an engine refuses a quota above them: give at most cpus=2"},
+		{Variant{"cpus": "2.5"}, "give at most cpus=2"},
+		{Variant{"cpuset": "1", "cpus": "2", "memory": "64m"}, ""},
+	} {
+		err := checkVariantHost(tc.v, two)
+		if (tc.want == "") != (err == nil) || err != nil && !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v: %v, want %q", tc.v, err, tc.want)
+		}
+	}
+	if !appArmorEnabled() {
+		if err := checkVariantHost(Variant{"apparmor": "unconfined"}, two); err == nil || !strings.Contains(err.Error(), "AppArmor off") {
+			t.Errorf("apparmor=unconfined without AppArmor: %v", err)
+		}
+	}
+}
