@@ -49,7 +49,7 @@ const GateRuleForm = "ENV:WORKLOAD[.METRIC]=LIMIT% (e.g. docker-bridge:cpu.prime
 func ParseGateRules(values []string, envNames []string) ([]GateRule, error) {
 	var out []GateRule
 	for _, v := range values {
-		for _, text := range strings.Split(v, ",") {
+		for _, text := range splitGateRules(v) {
 			if text = strings.TrimSpace(text); text == "" {
 				continue
 			}
@@ -61,6 +61,29 @@ func ParseGateRules(values []string, envNames []string) ([]GateRule, error) {
 		}
 	}
 	return out, nil
+}
+
+// splitGateRules splits a flag value at the commas between rules. A comma
+// before the rule's ':' is inside its environment's name, in a CPU list
+// (docker-bridge+cpuset=0,2:cpu.prime=5%), and does not split.
+func splitGateRules(v string) []string {
+	var out []string
+	pending := ""
+	for _, part := range strings.Split(v, ",") {
+		if pending != "" {
+			part = pending + "," + part
+		}
+		if !strings.Contains(part, ":") && strings.Contains(part, "+cpuset=") {
+			pending = part
+			continue
+		}
+		pending = ""
+		out = append(out, part)
+	}
+	if pending != "" {
+		out = append(out, pending)
+	}
+	return out
 }
 
 // ParseGateRule parses one rule, ENV:WORKLOAD[.METRIC]=LIMIT%. The split of

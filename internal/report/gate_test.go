@@ -42,6 +42,18 @@ func TestParseGateRule(t *testing.T) {
 	}
 }
 
+// TestParseGateRulesKeepsCPULists: a comma in an environment's CPU list
+// does not split the rule (issue 25 item 16).
+func TestParseGateRulesKeepsCPULists(t *testing.T) {
+	rules, err := ParseGateRules([]string{"docker-bridge+cpuset=0,1:cpu.prime=5%,*:net.rr=10%"}, gateEnvs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rules) != 2 || rules[0].Env != "docker-bridge+cpuset=0,1" || rules[0].Workload != "cpu.prime" || rules[1].Workload != "net.rr" {
+		t.Errorf("rules %+v", rules)
+	}
+}
+
 func TestParseGateRuleRefusesBadRules(t *testing.T) {
 	tests := []struct {
 		text string
