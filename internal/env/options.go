@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/boxtax/boxtax/internal/cpuset"
 	"github.com/boxtax/boxtax/internal/workload"
 )
 
@@ -231,20 +232,14 @@ func cpusNanoOf(v Variant) int64 {
 	return 0
 }
 
+// checkCPUSet reads a CPU list and writes it as the kernel does (0,1 and
+// 0-1 are one cpuset, so one environment).
 func checkCPUSet(s string) (string, error) {
-	for _, r := range strings.Split(s, ",") {
-		lo, hi, isRange := strings.Cut(r, "-")
-		a, err1 := strconv.Atoi(lo)
-		b := a
-		var err2 error
-		if isRange {
-			b, err2 = strconv.Atoi(hi)
-		}
-		if err1 != nil || err2 != nil || a < 0 || b < a {
-			return "", fmt.Errorf("%q is not a CPU list (e.g. 0, 0-1 or 0,2)", s)
-		}
+	set, err := cpuset.Parse(s)
+	if err != nil || strings.TrimSpace(s) != s {
+		return "", fmt.Errorf("%q is not a CPU list (e.g. 0, 0-1 or 0,2)", s)
 	}
-	return s, nil
+	return set.String(), nil
 }
 
 // checkMemory accepts a size with an optional b, k, m or g suffix (powers

@@ -21,6 +21,8 @@ func TestParseNameCanonical(t *testing.T) {
 		"docker-host+network=bridge":                        "docker-host+network=bridge",
 		"podman-bridge+userns=host+storage=own+cpus=1":      "podman-bridge+cpus=1",
 		"lxc+seccomp=default":                               "lxc",
+		"docker-bridge+cpuset=1,0":                          "docker-bridge+cpuset=0-1",
+		"docker-bridge+cpuset=0,2,3":                        "docker-bridge+cpuset=0,2-3",
 		"docker-bridge+apparmor=default+seccomp=unconfined": "docker-bridge+seccomp=unconfined",
 	} {
 		got, err := Check(in)

@@ -49,7 +49,7 @@ func TestParseGateRulesKeepsCPULists(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rules) != 2 || rules[0].Env != "docker-bridge+cpuset=0,1" || rules[0].Workload != "cpu.prime" || rules[1].Workload != "net.rr" {
+	if len(rules) != 2 || rules[0].Env != "docker-bridge+cpuset=0-1" || rules[0].Workload != "cpu.prime" || rules[1].Workload != "net.rr" {
 		t.Errorf("rules %+v", rules)
 	}
 }
