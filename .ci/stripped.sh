@@ -15,7 +15,7 @@ cd "$(dirname "$0")/.."
 export PATH="/usr/local/go/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 
 if [ "${1:-}" != "--inside" ]; then
-  exec unshare --mount --propagation private "$0" --inside
+  exec unshare --mount --propagation private bash "$0" --inside
 fi
 
 # The packages whose programs are optional: .ci/run installs them.
@@ -30,6 +30,8 @@ names="sysbench iperf3 mosquitto mosquitto_pub mosquitto_sub nginx redis-server 
 dirs="/usr/local/sbin /usr/local/bin /usr/sbin /usr/bin /sbin /bin"
 
 empty=$(mktemp /tmp/boxtax-hidden.XXXXXX)
+list=$(mktemp /tmp/boxtax-hidden-files.XXXXXX)
+trap 'rm -f "$empty" "$list"' EXIT # the mounts hold the empty file's inode
 chmod 0644 "$empty"
 declare -A hidden=()
 hide() {
@@ -42,8 +44,8 @@ hide() {
 }
 for p in $packages; do
   dpkg -L "$p" 2>/dev/null | grep -E '/(s?bin|libexec)/[^/]+$' || true
-done > /tmp/boxtax-hidden-files
-while read -r f; do hide "$f"; done < /tmp/boxtax-hidden-files
+done > "$list"
+while read -r f; do hide "$f"; done < "$list"
 for d in $dirs; do
   for n in $names; do hide "$d/$n"; done
   for f in "$d"/lxc-* "$d"/ansible* "$d"/qemu-*-static "$d"/python3* "$d"/gcc-* "$d"/x86_64-linux-gnu-gcc*; do hide "$f"; done
