@@ -16,6 +16,7 @@ import (
 // runs with its options (recorded with each run), the disk and network
 // workloads work in them, and the report splits the overheads.
 func TestAttributionEndToEnd(t *testing.T) {
+	testenv.SkipShort(t, "Docker, six environments (about a minute)")
 	c := testenv.RequireDocker(t)
 	dir := t.TempDir()
 	spec := `name: attribution-e2e

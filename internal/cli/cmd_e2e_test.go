@@ -124,7 +124,8 @@ workloads:
 
 // TestRunCmdInTheUsersImage: --image runs the command in a local image of
 // the user's (here one made by image from-host, with /bin/sh in it), the
-// boxtax binary mounted in; a missing image is a clear failure.
+// boxtax binary mounted in; a missing image is refused before the first
+// run (issue 25 item 14).
 func TestRunCmdInTheUsersImage(t *testing.T) {
 	c := testenv.RequireDocker(t)
 	dir := t.TempDir()
@@ -141,7 +142,7 @@ func TestRunCmdInTheUsersImage(t *testing.T) {
 	}
 	res = runIn(t, dir, "run", "--cmd", "sh -c 'echo 7 frames'", "--image", "boxtax-no-such-image:1", "--envs", "native,docker-bridge",
 		"--reps", "1", "--warmup", "0", "--settle", "0", "--monitor-interval", "0", "--db", "missing.db")
-	if res.code != ExitRunsFailed || !strings.Contains(res.stderr, "image boxtax-no-such-image:1 is not on this engine") {
+	if res.code != ExitUsage || !strings.Contains(res.stderr, "image boxtax-no-such-image:1 is not on this engine") {
 		t.Errorf("a missing image: exit %d\n%s", res.code, res.stderr)
 	}
 }

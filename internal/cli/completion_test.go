@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/boxtax/boxtax/internal/testenv"
 )
 
 func TestCompletionScripts(t *testing.T) {
@@ -34,10 +36,7 @@ func TestCompletionScripts(t *testing.T) {
 				t.Error("the internal worker command is offered")
 			}
 			check := map[string][]string{"bash": {"bash", "-n"}, "zsh": {"zsh", "-n"}, "fish": {"fish", "--no-execute"}}[tt.shell]
-			sh, err := exec.LookPath(check[0])
-			if err != nil {
-				t.Skipf("%s is not installed: no syntax check", check[0])
-			}
+			sh := testenv.RequireTool(t, check[0], check[0]) // the Debian packages are named as the shells
 			path := filepath.Join(dir, "boxtax."+tt.shell)
 			os.WriteFile(path, []byte(res.stdout), 0o644)
 			if out, err := exec.Command(sh, append(check[1:], path)...).CombinedOutput(); err != nil {
@@ -50,10 +49,7 @@ func TestCompletionScripts(t *testing.T) {
 // TestBashCompletionCompletes runs the bash script's function as bash
 // would on a TAB and checks its answers.
 func TestBashCompletionCompletes(t *testing.T) {
-	bash, err := exec.LookPath("bash")
-	if err != nil {
-		t.Skip("bash is not installed")
-	}
+	bash := testenv.RequireTool(t, "bash", "bash")
 	dir := t.TempDir()
 	res := runIn(t, dir, "completion", "bash")
 	script := filepath.Join(dir, "boxtax.bash")

@@ -82,6 +82,7 @@ func netCells(t *testing.T, dir, metric string) map[string]float64 {
 }
 
 func TestNetworkWorkloadsAcrossWires(t *testing.T) {
+	testenv.SkipShort(t, "Docker and emulated wires (it measures throughput, about a minute)")
 	c := testenv.RequireDocker(t)
 	testenv.RequireNetns(t)
 	dir := t.TempDir()
@@ -126,6 +127,7 @@ func TestNetworkWorkloadsAcrossWires(t *testing.T) {
 }
 
 func TestNetworkInstancesShareTheWire(t *testing.T) {
+	testenv.SkipShort(t, "Docker and emulated wires (it measures throughput)")
 	testenv.RequireDocker(t)
 	testenv.RequireNetns(t)
 	dir := t.TempDir()
@@ -152,6 +154,7 @@ func TestNetworkInstancesShareTheWire(t *testing.T) {
 // while a server container runs and its client sits in a wire's namespace:
 // the container, the namespace, the links and any rule must all go.
 func TestInterruptRemovesWireAndServer(t *testing.T) {
+	testenv.SkipShort(t, "Docker and emulated wires (half a minute)")
 	c := testenv.RequireDocker(t)
 	testenv.RequireNetns(t)
 	dir := t.TempDir()

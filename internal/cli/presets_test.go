@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/boxtax/boxtax/internal/env"
@@ -41,6 +42,40 @@ func TestEveryPresetNamesTranscribedPublishedValues(t *testing.T) {
 		}
 		if err := checkPaperID(s); err != nil {
 			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
+
+// TestSpecIsValidWithoutItsPrograms: issue 25, a fresh machine without
+// sysbench and iperf3 failed TestEveryPresetValidates, because validation
+// looked for the tools on this host. A spec is valid whatever this host
+// has; the run's up-front host check (CheckHost) refuses a missing program
+// before the first run, naming it.
+func TestSpecIsValidWithoutItsPrograms(t *testing.T) {
+	spec, err := study.ParseSpec("tools.yaml", []byte(`name: tools
+envs: [native, docker-bridge]
+workloads:
+  - name: cmd
+    params: {cmd: boxtax-absent-tool --time=1 run}
+  - name: cmd.server
+    params:
+      server: boxtax-absent-server -s -p {port}
+      ready: listening
+      client: boxtax-absent-client -c {host} -p {port}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := spec.Validate(env.Names()); err != nil {
+		t.Fatalf("a spec whose programs this host lacks must validate: %v", err)
+	}
+	if _, err := spec.Plan(1); err != nil {
+		t.Fatalf("and plan: %v", err)
+	}
+	err = spec.CheckHost()
+	for _, want := range []string{`"boxtax-absent-tool" not found`, `"boxtax-absent-server" not found`, "install it or give its path"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("CheckHost = %v, want it to say %q", err, want)
 		}
 	}
 }

@@ -169,6 +169,9 @@ func runStudy(ctx context.Context, g *Globals, o runOptions) error {
 	if err := spec.CheckWireEnvs(envs); err != nil {
 		return usageError{err}
 	}
+	if err := spec.CheckEnvs(ctx, envs); err != nil {
+		return usageError{err}
+	}
 	sampler, absent, watching, err := o.Monitors.sampler()
 	if err != nil {
 		return err

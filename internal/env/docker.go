@@ -31,6 +31,7 @@ func init() {
 // on one network mode.
 type dockerEnv struct {
 	name, networkMode, description string
+	ownNetworkMode                 string // the network mode without a network option
 	opts                           Options
 	client                         *docker.Client
 	clientErr                      error // a DOCKER_HOST boxtax cannot use
@@ -59,6 +60,7 @@ func newDockerEnv(name, networkMode, description string, o Options) *dockerEnv {
 // withVariant names the environment after its options and lets a network
 // option replace the network mode.
 func (d *dockerEnv) withVariant() {
+	d.ownNetworkMode = d.networkMode
 	v := d.opts.Variant
 	if len(v) == 0 {
 		return
@@ -69,6 +71,9 @@ func (d *dockerEnv) withVariant() {
 		d.networkMode = n
 	}
 }
+
+// ownNetwork implements networkOwner.
+func (d *dockerEnv) ownNetwork() string { return d.ownNetworkMode }
 
 func (d *dockerEnv) Name() string        { return d.name }
 func (d *dockerEnv) Description() string { return d.description }
@@ -93,6 +98,15 @@ func (d *dockerEnv) Available(ctx context.Context) error {
 	if arch != "" && v.Arch != "" && arch != v.Arch {
 		return fmt.Errorf("%s: the boxtax binary at %s is built for %s but the Docker daemon runs on %s: "+
 			"build it with GOARCH=%s CGO_ENABLED=0", d.name, d.opts.BinaryPath, arch, v.Arch, v.Arch)
+	}
+	if len(d.opts.Variant) > 0 {
+		info, err := d.client.Info(ctx)
+		if err != nil {
+			return fmt.Errorf("%s: asking the daemon for its CPUs: %w", d.name, err)
+		}
+		if err := checkVariantHost(d.opts.Variant, firstCPUs(info.NCPU)); err != nil {
+			return fmt.Errorf("%s: %w", d.name, err)
+		}
 	}
 	return nil
 }
@@ -134,6 +148,17 @@ func (d *dockerEnv) prepared(ctx context.Context) (workerImage, string, error) {
 // userImageBinary is where the boxtax binary is mounted in a user's image.
 const userImageBinary = "/.boxtax/boxtax"
 
+// userImage is the user's image named, which must be on the engine.
+func (d *dockerEnv) userImage(ctx context.Context, name string) (workerImage, error) {
+	user, err := d.client.ImageInspect(ctx, name)
+	if docker.IsNotFound(err) {
+		return workerImage{}, fmt.Errorf("%s: image %s is not on this engine: pull or load it first (boxtax pulls nothing), or build it (docker build -t %s .)", d.name, name, name)
+	} else if err != nil {
+		return workerImage{}, fmt.Errorf("%s: image %s: %w", d.name, name, err)
+	}
+	return workerImage{Tag: name, ID: user.ID}, nil
+}
+
 // Start creates the container, attaches to its output, then starts it, so
 // that no output is lost. ctx bounds starting only; Stop ends the instance.
 func (d *dockerEnv) Start(ctx context.Context, spec Spec, stdout, stderr io.Writer) (Instance, error) {
@@ -144,14 +169,9 @@ func (d *dockerEnv) Start(ctx context.Context, spec Spec, stdout, stderr io.Writ
 	var entrypoint, binds []string
 	if spec.Image != "" {
 		// The user's image, with this very binary mounted as its entrypoint.
-		user, err := d.client.ImageInspect(ctx, spec.Image)
-		if err != nil {
-			if docker.IsNotFound(err) {
-				return nil, fmt.Errorf("%s: image %s is not on this engine: pull or load it first (boxtax pulls nothing)", d.name, spec.Image)
-			}
-			return nil, fmt.Errorf("%s: image %s: %w", d.name, spec.Image, err)
+		if img, err = d.userImage(ctx, spec.Image); err != nil {
+			return nil, err
 		}
-		img = workerImage{Tag: spec.Image, ID: user.ID}
 		entrypoint = []string{userImageBinary}
 		binds = []string{d.opts.BinaryPath + ":" + userImageBinary + ":ro"}
 	} else if img, err = workerImageFor(ctx, d.client, d.opts, img, spec); err != nil {

@@ -144,7 +144,8 @@ func Check(name string) (string, error) {
 // New makes the named environment; an unknown name yields an error listing the valid ones.
 // A name may carry options (docker-bridge+seccomp=unconfined, options.go):
 // the environment is made with them and is named canonically, options in
-// key order.
+// key order, without those that restate its default (network=bridge of
+// docker-bridge, seccomp=default).
 func New(name string, o Options) (Environment, error) {
 	base, v, err := ParseName(name)
 	if err != nil {
@@ -158,6 +159,10 @@ func New(name string, o Options) (Environment, error) {
 	e := f(o)
 	if err := checkVariant(base, e, v); err != nil {
 		return nil, err
+	}
+	if kept := withoutImplied(e, v); len(kept) < len(v) {
+		o.Variant = kept
+		e = f(o)
 	}
 	return e, nil
 }

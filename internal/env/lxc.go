@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/boxtax/boxtax/internal/cpuset"
 	"github.com/boxtax/boxtax/internal/crash"
 	"io"
 	"maps"
@@ -94,6 +95,15 @@ func (l *lxcEnv) Available(ctx context.Context) error {
 	if arch != "" && arch != runtime.GOARCH {
 		return fmt.Errorf("the boxtax binary at %s is built for %s but this machine runs %s: build it with GOARCH=%s CGO_ENABLED=0",
 			l.opts.BinaryPath, arch, runtime.GOARCH, runtime.GOARCH)
+	}
+	if len(l.opts.Variant) > 0 {
+		online, err := cpuset.Online()
+		if err != nil {
+			return fmt.Errorf("lxc: %w", err)
+		}
+		if err := checkVariantHost(l.opts.Variant, online); err != nil {
+			return fmt.Errorf("lxc: %w", err)
+		}
 	}
 	return nil
 }
@@ -192,6 +202,11 @@ func (l *lxcEnv) NATAddress(ctx context.Context) (string, error) {
 	return lxcNet.gateway.String(), nil
 }
 
+// lxcImageError refuses a user's image, which LXC does not run.
+func lxcImageError(image string) error {
+	return fmt.Errorf("lxc: runs boxtax's own root filesystem, not the image %s (an image is for the Docker and Podman environments)", image)
+}
+
 // Start writes the container's config, publishes its ports and starts it
 // with lxc-execute, whose stdout and stderr are the worker's (LXC's own
 // errors come on stderr too) and whose exit status is the worker's.
@@ -208,7 +223,7 @@ func (l *lxcEnv) Start(ctx context.Context, spec Spec, stdout, stderr io.Writer)
 	}
 	rootfsKey := binKey
 	if spec.Image != "" {
-		return nil, fmt.Errorf("lxc: runs boxtax's own root filesystem, not the image %s (an image is for the Docker and Podman environments)", spec.Image)
+		return nil, lxcImageError(spec.Image)
 	}
 	if len(spec.HostPrograms) > 0 {
 		if rootfs, rootfsKey, err = ensureLXCRootfs(l.opts.BinaryPath, binKey, hostProgramList(spec.HostPrograms), hostProgramList(spec.HostFiles)); err != nil {

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/boxtax/boxtax/internal/cpuset"
 	"github.com/boxtax/boxtax/internal/workload"
 )
 
@@ -33,6 +34,10 @@ type OptionInfo struct {
 	Mechanism string // the mechanism it switches, in a phrase
 	Envs      string // which environments take it
 	check     func(string) (string, error)
+	// implied is the value that restates what every environment taking
+	// the option does without it (seccomp=default); empty when that
+	// depends on the environment (network) or there is none (cpus).
+	implied string
 }
 
 // OptionCatalogue returns the catalogue of environment options in a fixed order.
@@ -44,13 +49,13 @@ var optionCatalogue = []OptionInfo{
 		Envs:      "docker, podman", check: oneOf("bridge", "host", "none")},
 	{Key: "seccomp", Values: "default|unconfined", Default: "default (the engine's system-call filter)",
 		Mechanism: "the seccomp system-call filter every system call passes through",
-		Envs:      "docker, podman, lxc", check: oneOf("default", "unconfined")},
+		Envs:      "docker, podman, lxc", check: oneOf("default", "unconfined"), implied: "default"},
 	{Key: "apparmor", Values: "default|unconfined", Default: "default (the engine's profile, where AppArmor is on)",
 		Mechanism: "the AppArmor profile (only where the kernel has AppArmor enabled)",
-		Envs:      "docker, podman", check: oneOf("default", "unconfined")},
+		Envs:      "docker, podman", check: oneOf("default", "unconfined"), implied: "default"},
 	{Key: "storage", Values: "own|bind|volume|tmpfs", Default: "own (the container's layered filesystem: overlay2 or fuse-overlayfs)",
 		Mechanism: "where the worker's scratch files (disk workloads) go: the container's own filesystem, a bind-mounted host directory, a named volume, or memory",
-		Envs:      "docker, podman", check: oneOf("own", "bind", "volume", "tmpfs")},
+		Envs:      "docker, podman", check: oneOf("own", "bind", "volume", "tmpfs"), implied: "own"},
 	{Key: "cpus", Values: "a number of CPUs, e.g. 1.5", Default: "no quota",
 		Mechanism: "a CFS CPU quota on the container's cgroup (docker run --cpus)",
 		Envs:      "docker, podman, lxc", check: checkCPUs},
@@ -65,7 +70,7 @@ var optionCatalogue = []OptionInfo{
 		Envs:      "docker (Podman's compatible API ignores it per container)", check: checkWord},
 	{Key: "userns", Values: "host|auto", Default: "host (no user namespace, for rootful engines)",
 		Mechanism: "a user namespace of its own mapping the container's root to unprivileged host IDs (podman run --userns=auto)",
-		Envs:      "podman (Docker remaps users daemon-wide only)", check: oneOf("host", "auto")},
+		Envs:      "podman (Docker remaps users daemon-wide only)", check: oneOf("host", "auto"), implied: "host"},
 }
 
 // Variant is a set of options by key, values in canonical form.
@@ -171,6 +176,31 @@ func checkVariant(base string, e Environment, v Variant) error {
 	return nil
 }
 
+// networkOwner is implemented by environments with a network of their
+// choosing: ownNetwork is the mode they have without a network option.
+type networkOwner interface {
+	ownNetwork() string
+}
+
+// withoutImplied is v without the options that restate what e does
+// without them (docker-bridge+network=bridge, +seccomp=default): such a
+// name is the same environment as its base, so it gets the same canonical
+// name, and a study listing both is refused instead of comparing an
+// environment with itself (issue 25, item 15).
+func withoutImplied(e Environment, v Variant) Variant {
+	out := Variant{}
+	for k, val := range v {
+		if info, _ := optionInfo(k); info.implied != "" && val == info.implied {
+			continue
+		}
+		if n, ok := e.(networkOwner); ok && k == "network" && val == n.ownNetwork() {
+			continue
+		}
+		out[k] = val
+	}
+	return out
+}
+
 func oneOf(values ...string) func(string) (string, error) {
 	return func(s string) (string, error) {
 		if slices.Contains(values, s) {
@@ -182,7 +212,7 @@ func oneOf(values ...string) func(string) (string, error) {
 
 func checkCPUs(s string) (string, error) {
 	f, err := strconv.ParseFloat(s, 64)
-	if err != nil || f <= 0 || f > 4096 {
+	if err != nil || !(f > 0 && f <= 4096) { // NaN too
 		return "", fmt.Errorf("%q is not a positive number of CPUs (e.g. 1.5)", s)
 	}
 	return strconv.FormatFloat(f, 'f', -1, 64), nil
@@ -202,20 +232,14 @@ func cpusNanoOf(v Variant) int64 {
 	return 0
 }
 
+// checkCPUSet reads a CPU list and writes it as the kernel does (0,1 and
+// 0-1 are one cpuset, so one environment).
 func checkCPUSet(s string) (string, error) {
-	for _, r := range strings.Split(s, ",") {
-		lo, hi, isRange := strings.Cut(r, "-")
-		a, err1 := strconv.Atoi(lo)
-		b := a
-		var err2 error
-		if isRange {
-			b, err2 = strconv.Atoi(hi)
-		}
-		if err1 != nil || err2 != nil || a < 0 || b < a {
-			return "", fmt.Errorf("%q is not a CPU list (e.g. 0, 0-1 or 0,2)", s)
-		}
+	set, err := cpuset.Parse(s)
+	if err != nil || strings.TrimSpace(s) != s {
+		return "", fmt.Errorf("%q is not a CPU list (e.g. 0, 0-1 or 0,2)", s)
 	}
-	return s, nil
+	return set.String(), nil
 }
 
 // checkMemory accepts a size with an optional b, k, m or g suffix (powers

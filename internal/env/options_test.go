@@ -14,6 +14,16 @@ func TestParseNameCanonical(t *testing.T) {
 		"docker-bridge+storage=bind+seccomp=unconfined": "docker-bridge+seccomp=unconfined+storage=bind",
 		"podman-host+cpus=1.50+memory=512M":             "podman-host+cpus=1.5+memory=512m",
 		"lxc+seccomp=unconfined":                        "lxc+seccomp=unconfined",
+		// Options that restate the default name the environment itself
+		// (issue 25, item 15).
+		"docker-bridge+network=bridge":                      "docker-bridge",
+		"docker-host+network=host+seccomp=unconfined":       "docker-host+seccomp=unconfined",
+		"docker-host+network=bridge":                        "docker-host+network=bridge",
+		"podman-bridge+userns=host+storage=own+cpus=1":      "podman-bridge+cpus=1",
+		"lxc+seccomp=default":                               "lxc",
+		"docker-bridge+cpuset=1,0":                          "docker-bridge+cpuset=0-1",
+		"docker-bridge+cpuset=0,2,3":                        "docker-bridge+cpuset=0,2-3",
+		"docker-bridge+apparmor=default+seccomp=unconfined": "docker-bridge+seccomp=unconfined",
 	} {
 		got, err := Check(in)
 		if err != nil || got != want {
@@ -29,6 +39,8 @@ func TestParseNameErrors(t *testing.T) {
 		"docker-bridge+secomp=unconfined":               "unknown option \"secomp\"; valid options: network, seccomp, apparmor, storage, cpus, cpuset, memory, runtime, userns",
 		"docker-bridge+seccomp=off":                     `"off" is not one of default, unconfined`,
 		"docker-bridge+cpus=0":                          "not a positive number of CPUs",
+		"docker-bridge+cpus=NaN":                        "not a positive number of CPUs",
+		"docker-bridge+cpus=Inf":                        "not a positive number of CPUs",
 		"docker-bridge+memory=1x":                       "not a size",
 		"docker-bridge+memory=1k":                       "below the 6 MiB",
 		"docker-bridge+cpuset=1-0":                      "not a CPU list",
@@ -105,5 +117,31 @@ func TestRemoveStorageLeftovers(t *testing.T) {
 	}
 	if _, err := os.Stat(live); err != nil {
 		t.Errorf("the running controller's directory was removed: %v", err)
+	}
+}
+
+// TestVariantHostChecks: options this host cannot give are refused by
+// Available, before a study's first run (issue 25 item 14).
+func TestVariantHostChecks(t *testing.T) {
+	two := firstCPUs(2)
+	for _, tc := range []struct {
+		v    Variant
+		want string
+	}{
+		{Variant{"cpuset": "5"}, "cpuset=5: CPU(s) 5 are not online on this host, which has 0-1: name CPUs it has, e.g. cpuset=1"},
+		{Variant{"cpuset": "0-2"}, "CPU(s) 2 are not online"},
+		{Variant{"cpus": "100"}, "cpus=100: this host has 2 CPUs, and an engine refuses a quota above them: give at most cpus=2"},
+		{Variant{"cpus": "2.5"}, "give at most cpus=2"},
+		{Variant{"cpuset": "1", "cpus": "2", "memory": "64m"}, ""},
+	} {
+		err := checkVariantHost(tc.v, two)
+		if (tc.want == "") != (err == nil) || err != nil && !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v: %v, want %q", tc.v, err, tc.want)
+		}
+	}
+	if !appArmorEnabled() {
+		if err := checkVariantHost(Variant{"apparmor": "unconfined"}, two); err == nil || !strings.Contains(err.Error(), "AppArmor off") {
+			t.Errorf("apparmor=unconfined without AppArmor: %v", err)
+		}
 	}
 }

@@ -43,6 +43,11 @@ type FromHostResult struct {
 // boxtax did not make (no io.boxtax.managed=true label) is never touched:
 // FromHost refuses with a *TagInUseError.
 func FromHost(ctx context.Context, c *docker.Client, programs []string, o FromHostOptions) (FromHostResult, error) {
+	if o.Tag != "" {
+		if err := checkTag(o.Tag); err != nil {
+			return FromHostResult{}, err
+		}
+	}
 	set, err := Build(programs, Options{Files: o.Files})
 	if err != nil {
 		return FromHostResult{}, err
@@ -73,6 +78,9 @@ func FromHost(ctx context.Context, c *docker.Client, programs []string, o FromHo
 	case docker.IsNotFound(err):
 	case err != nil:
 		return FromHostResult{}, fmt.Errorf("looking for the image %s: %w", tag, err)
+	case !namedAs(img, tag):
+		return FromHostResult{}, &InputError{fmt.Errorf("--tag %s finds the image %s, which is named %s, not %s: boxtax replaces only its own image under the very name given; choose another --tag",
+			tag, shortID(img.ID), strings.Join(img.RepoTags, ", "), tag)}
 	case img.Config.Labels[LabelManaged] != "true":
 		return FromHostResult{}, &TagInUseError{Tag: tag, ID: img.ID}
 	case img.Config.Labels[LabelFilesHash] != hash:
@@ -96,12 +104,17 @@ type TagInUseError struct {
 }
 
 func (e *TagInUseError) Error() string {
-	id := strings.TrimPrefix(e.ID, "sha256:")
+	return fmt.Sprintf("the image %s (%s) exists and was not made by boxtax (it has no %s=true label): "+
+		"boxtax leaves it alone; choose another --tag, or remove it yourself first (docker rmi %s)", e.Tag, shortID(e.ID), LabelManaged, e.Tag)
+}
+
+// shortID is an image ID as docker images shows it: 12 hex digits.
+func shortID(id string) string {
+	id = strings.TrimPrefix(id, "sha256:")
 	if len(id) > 12 {
 		id = id[:12]
 	}
-	return fmt.Sprintf("the image %s (%s) exists and was not made by boxtax (it has no %s=true label): "+
-		"boxtax leaves it alone; choose another --tag, or remove it yourself first (docker rmi %s)", e.Tag, id, LabelManaged, e.Tag)
+	return id
 }
 
 var notInName = regexp.MustCompile(`[^a-z0-9._-]+`)

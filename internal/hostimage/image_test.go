@@ -252,3 +252,55 @@ func TestFromHostLeavesForeignImagesAlone(t *testing.T) {
 		t.Errorf("boxtax's own image of other files was not replaced: built %v, id %s (old %s)", res.Built, res.Image.ID, oldID)
 	}
 }
+
+// TestFromHostNeverRemovesAnotherNamesImage: issue 25 item 7, --tag given
+// a boxtax image's ID found that image, stored under another name, and
+// replaced it: deleted it. A tag that is an ID, or finds an image not
+// named so, is refused and the image stays.
+func TestFromHostNeverRemovesAnotherNamesImage(t *testing.T) {
+	testenv.SkipShort(t, "the Docker engine")
+	c := testenv.RequireDocker(t)
+	requireProgram(t, "/bin/ls")
+	ctx := context.Background()
+	var rootfs bytes.Buffer
+	s := NewSet()
+	s.AddData("/hello", []byte("boxtax's, of other files"), 0o644, RoleExtra)
+	if err := s.WriteTar(&rootfs); err != nil {
+		t.Fatal(err)
+	}
+	own := testTag(t, c, "named")
+	id, err := c.ImageImport(ctx, bytes.NewReader(rootfs.Bytes()), docker.ImportOptions{Tag: own,
+		Labels: map[string]string{LabelManaged: "true", LabelFilesHash: "0000"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hex := strings.TrimPrefix(id, "sha256:")
+	for _, tag := range []string{hex[:12], id, hex} {
+		_, err := FromHost(ctx, c, []string{"/bin/ls"}, FromHostOptions{Tag: tag, Version: "test"})
+		var input *InputError
+		if !errors.As(err, &input) || !strings.Contains(err.Error(), "looks like an image ID") {
+			t.Errorf("FromHost --tag %s = %v, want it refused as an image ID", tag, err)
+		}
+		if img, err := c.ImageInspect(ctx, own); err != nil || img.ID != id {
+			t.Fatalf("after --tag %s the image %s is gone or changed: %v", tag, own, err)
+		}
+	}
+}
+
+func TestTagNames(t *testing.T) {
+	for tag, want := range map[string]string{
+		"0123456789ab": "looks like an image ID", "sha256:0123": "looks like an image ID",
+		"redis@sha256:0123456789abcdef": "digest reference", "my-tool:1": "", "boxtax-ls:0123456789ab": "",
+	} {
+		err := checkTag(tag)
+		if (want == "") != (err == nil) || err != nil && !strings.Contains(err.Error(), want) {
+			t.Errorf("checkTag(%s) = %v, want %q", tag, err, want)
+		}
+	}
+	img := docker.Image{RepoTags: []string{"docker.io/library/redis:latest", "localhost/tool:1"}}
+	for tag, want := range map[string]bool{"redis": true, "redis:latest": true, "tool:1": true, "tool": false, "redis:7": false} {
+		if namedAs(img, tag) != want {
+			t.Errorf("namedAs(%v, %s) = %v, want %v", img.RepoTags, tag, !want, want)
+		}
+	}
+}

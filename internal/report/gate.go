@@ -11,6 +11,7 @@ import (
 	"text/tabwriter"
 	"unicode"
 
+	"github.com/boxtax/boxtax/internal/env"
 	"github.com/boxtax/boxtax/internal/workload"
 )
 
@@ -48,7 +49,7 @@ const GateRuleForm = "ENV:WORKLOAD[.METRIC]=LIMIT% (e.g. docker-bridge:cpu.prime
 func ParseGateRules(values []string, envNames []string) ([]GateRule, error) {
 	var out []GateRule
 	for _, v := range values {
-		for _, text := range strings.Split(v, ",") {
+		for _, text := range splitGateRules(v) {
 			if text = strings.TrimSpace(text); text == "" {
 				continue
 			}
@@ -62,6 +63,29 @@ func ParseGateRules(values []string, envNames []string) ([]GateRule, error) {
 	return out, nil
 }
 
+// splitGateRules splits a flag value at the commas between rules. A comma
+// before the rule's ':' is inside its environment's name, in a CPU list
+// (docker-bridge+cpuset=0,2:cpu.prime=5%), and does not split.
+func splitGateRules(v string) []string {
+	var out []string
+	pending := ""
+	for _, part := range strings.Split(v, ",") {
+		if pending != "" {
+			part = pending + "," + part
+		}
+		if !strings.Contains(part, ":") && strings.Contains(part, "+cpuset=") {
+			pending = part
+			continue
+		}
+		pending = ""
+		out = append(out, part)
+	}
+	if pending != "" {
+		out = append(out, pending)
+	}
+	return out
+}
+
 // ParseGateRule parses one rule, ENV:WORKLOAD[.METRIC]=LIMIT%. The split of
 // WORKLOAD.METRIC is resolved against the registered workloads, the longest
 // workload name first, as both contain dots.
@@ -70,13 +94,18 @@ func ParseGateRule(text string, envNames []string) (GateRule, error) {
 	bad := func(format string, a ...any) (GateRule, error) {
 		return GateRule{}, fmt.Errorf("--max-overhead %q: %s", plainText(text), fmt.Sprintf(format, a...))
 	}
-	target, limit, ok := strings.Cut(text, "=")
+	// The environment ends at the first ':' and the limit starts at the
+	// first '=' after it: an environment's options hold '=' too
+	// (docker-bridge+storage=bind:cpu.prime=5%).
+	envName, rest, ok := strings.Cut(text, ":")
+	if !ok && !strings.Contains(text, "=") {
+		return bad("no limit: write %s", GateRuleForm)
+	} else if !ok {
+		return bad("no environment: write %s", GateRuleForm)
+	}
+	what, limit, ok := strings.Cut(rest, "=")
 	if !ok {
 		return bad("no limit: write %s", GateRuleForm)
-	}
-	envName, what, ok := strings.Cut(target, ":")
-	if !ok {
-		return bad("no environment: write %s", GateRuleForm)
 	}
 	envName, what, limit = strings.TrimSpace(envName), strings.TrimSpace(what), strings.TrimSpace(limit)
 	num, ok := strings.CutSuffix(limit, "%")
@@ -91,8 +120,16 @@ func ParseGateRule(text string, envNames []string) (GateRule, error) {
 	switch {
 	case envName == "":
 		return bad("no environment before ':': name one or * for every one but the baseline; valid environments: *, %s", strings.Join(envNames, ", "))
-	case envName != GateAll && !slices.Contains(envNames, strings.SplitN(envName, "+", 2)[0]): // with options: its base
+	case envName != GateAll && !slices.Contains(envNames, env.BaseName(envName)): // with options: its base
 		return bad("unknown environment %q; valid environments: *, %s", plainText(envName), strings.Join(envNames, ", "))
+	case envName != GateAll:
+		// Named as the study names it: options in key order, none that
+		// restates the default (env.ParseName's checks).
+		canon, err := env.Check(envName)
+		if err != nil {
+			return bad("%s", plainText(err.Error()))
+		}
+		envName = canon
 	}
 	r.Env = envName
 	switch {

@@ -24,6 +24,10 @@ func TestParseGateRule(t *testing.T) {
 		{" docker-bridge : mem.stream.triad_MBps = 0% ", "docker-bridge", "mem.stream", "triad_MBps", 0},
 		{"*:rt.periodic-io.latency_p99_us=1%", "*", "rt.periodic-io", "latency_p99_us", 1},
 		{"*:rt.periodic.latency_p99_us=1%", "*", "rt.periodic", "latency_p99_us", 1},
+		// Issue 25 item 16: an environment with options, named canonically.
+		{"docker-bridge+storage=bind:cpu.prime=5%", "docker-bridge+storage=bind", "cpu.prime", "", 5},
+		{"docker-bridge+storage=bind+seccomp=unconfined:cpu.prime.events_per_s=5%", "docker-bridge+seccomp=unconfined+storage=bind", "cpu.prime", "events_per_s", 5},
+		{"docker-bridge+network=bridge+cpus=1.50:*=5%", "docker-bridge+cpus=1.5", "*", "", 5},
 	}
 	for _, tt := range tests {
 		t.Run(tt.text, func(t *testing.T) {
@@ -35,6 +39,18 @@ func TestParseGateRule(t *testing.T) {
 				t.Errorf("got %+v", r)
 			}
 		})
+	}
+}
+
+// TestParseGateRulesKeepsCPULists: a comma in an environment's CPU list
+// does not split the rule (issue 25 item 16).
+func TestParseGateRulesKeepsCPULists(t *testing.T) {
+	rules, err := ParseGateRules([]string{"docker-bridge+cpuset=0,1:cpu.prime=5%,*:net.rr=10%"}, gateEnvs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rules) != 2 || rules[0].Env != "docker-bridge+cpuset=0-1" || rules[0].Workload != "cpu.prime" || rules[1].Workload != "net.rr" {
+		t.Errorf("rules %+v", rules)
 	}
 }
 
@@ -56,6 +72,8 @@ func TestParseGateRuleRefusesBadRules(t *testing.T) {
 		{"*:cpu.prime.events=5%", []string{`workload cpu.prime has no metric "events"`, "its metrics: events_per_s, event_time_ms, total_time_s"}},
 		{"*:*.events_per_s=5%", []string{"a metric needs its workload"}},
 		{"*:cpu.prime=5%\x1b[31m", []string{"?[31m"}},
+		{"docker-bridge+storage=disk:cpu.prime=5%", []string{`option storage: "disk" is not one of own, bind, volume, tmpfs`}},
+		{"docker-bridge+storage=bind:cpu.prime", []string{"no limit"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.text, func(t *testing.T) {

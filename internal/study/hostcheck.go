@@ -24,7 +24,7 @@ func (s *Spec) CheckHost() error {
 			return
 		}
 		if err := workload.CheckHost(wl, params); err != nil {
-			msg := (&SpecError{File: s.file, Pos: pos, Msg: fmt.Sprintf("workload %s %v", name, err)}).Error()
+			msg := (&SpecError{File: s.file, Pos: pos, Msg: fmt.Sprintf("workload %s: %v", name, err)}).Error()
 			if !seen[msg] {
 				seen[msg] = true
 				errs = append(errs, msg)

@@ -42,7 +42,7 @@ func init() { workload.Register(needsTool{fake{"test.needs"}}) }
 func TestCheckHostRefusesMissingPrograms(t *testing.T) {
 	s := validSpec(t, "s.yaml", "name: x\nenvs: [native]\nworkloads:\n  - test.a\n  - name: test.needs\n    params: {tool: missing}\n")
 	err := s.CheckHost()
-	if err == nil || !strings.Contains(err.Error(), "s.yaml:5:5: workload test.needs needs /usr/bin/missing-tool") || !strings.Contains(err.Error(), "apt-get install missing-tool") {
+	if err == nil || !strings.Contains(err.Error(), "s.yaml:5:5: workload test.needs: needs /usr/bin/missing-tool") || !strings.Contains(err.Error(), "apt-get install missing-tool") {
 		t.Fatalf("CheckHost = %v", err)
 	}
 	ok, _ := ParseSpec("s.yaml", []byte("name: x\nenvs: [native]\nworkloads: [test.a, test.needs]\n"))

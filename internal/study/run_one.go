@@ -158,11 +158,10 @@ func (r *Runner) one(ctx context.Context, planned store.Run) *executedRun {
 // workerSpec is how the run's worker is started: its arguments, labels, and
 // exactly the capabilities and limits the workload asks for.
 func (r *Runner) workerSpec(wl workload.Workload, run store.Run) (env.Spec, error) {
-	inv, err := worker.New(run.Workload, run.Params)
+	spec, err := workerSpecOf(wl, run.Workload, workload.Params(run.Params))
 	if err != nil {
 		return env.Spec{}, err
 	}
-	spec := inv.Spec()
 	spec.Labels = map[string]string{
 		"io.boxtax.study": fmt.Sprint(run.StudyID),
 		"io.boxtax.run":   fmt.Sprint(run.ID),
@@ -170,7 +169,19 @@ func (r *Runner) workerSpec(wl workload.Workload, run store.Run) (env.Spec, erro
 	for k, v := range r.Labels {
 		spec.Labels[k] = v
 	}
-	need, err := workload.RequirementsOf(wl, workload.Params(run.Params))
+	return spec, nil
+}
+
+// workerSpecOf is how a worker of the workload wl, named name, with these
+// parameters is started, labels aside: for a run, and for the check of
+// every cell before the first run (CheckEnvs).
+func workerSpecOf(wl workload.Workload, name string, params workload.Params) (env.Spec, error) {
+	inv, err := worker.New(name, params)
+	if err != nil {
+		return env.Spec{}, err
+	}
+	spec := inv.Spec()
+	need, err := workload.RequirementsOf(wl, params)
 	if err != nil {
 		return env.Spec{}, err
 	}

@@ -71,6 +71,13 @@ func TestValidateNamesLineColumnAndValidNames(t *testing.T) {
 			[]string{"threads 100000000 is more than 4096"}},
 		{"duplicate levels", "name: x\nenvs: [native]\nworkloads: [test.a]\nfactors:\n  - name: threads\n    levels: [1, 2, \"1\"]\n",
 			[]string{"bad.yaml:5:5: factor \"threads\" lists level \"1\" twice"}},
+		// Issue 25 item 15: one environment or one duration spelled twice.
+		{"same environment restating its default", "name: x\nenvs: [native, docker-bridge, docker-bridge+network=bridge]\nworkloads: [test.a]\n",
+			[]string{`bad.yaml:2:31: environments "docker-bridge" and "docker-bridge+network=bridge" are the same environment, docker-bridge`}},
+		{"same options in another order", "name: x\nenvs: [docker-bridge+storage=bind+seccomp=unconfined, docker-bridge+seccomp=unconfined+storage=bind]\nworkloads: [test.a]\n",
+			[]string{`environments "docker-bridge+storage=bind+seccomp=unconfined" and "docker-bridge+seccomp=unconfined+storage=bind" are the same environment`}},
+		{"same duration", "name: x\nenvs: [native]\nworkloads: [test.a]\nfactors:\n  - name: size\n    levels: [100ms, 0.1s, 100000us]\n",
+			[]string{`factor "size" lists levels "100ms" and "0.1s", the same duration`, `levels "100ms" and "100000us"`}},
 		{"too many runs", "name: x\nrepetitions: 1000\nenvs: [native]\nworkloads: [test.a]\nfactors:\n  - name: threads\n    levels: [1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50]\n  - name: size\n    levels: [1KiB,2KiB,3KiB,4KiB,5KiB,6KiB,7KiB,8KiB,9KiB,10KiB,11KiB,12KiB,13KiB,14KiB,15KiB,16KiB,17KiB,18KiB,19KiB,20KiB,21KiB,22KiB,23KiB,24KiB,25KiB]\n",
 			[]string{"more than 1000000: run fewer levels or repetitions"}},
 	}
@@ -165,5 +172,30 @@ func TestBackgroundFactor(t *testing.T) {
 	s, _ = ParseSpec("bg.yaml", []byte(missing))
 	if err := s.Validate(testEnvs); err == nil || !strings.Contains(err.Error(), `level "heavy" is not under background`) {
 		t.Errorf("error %v", err)
+	}
+}
+
+// TestBaselineIsNamedAsItsEnvironment: issue 25 item 23, "baseline X is not
+// one of the study's environments (X)": a baseline spelled otherwise than
+// its environment is that environment, and a baseline naming an invalid
+// environment adds no contradicting error of its own.
+func TestBaselineIsNamedAsItsEnvironment(t *testing.T) {
+	s, err := ParseSpec("b.yaml", []byte("name: x\nbaseline: docker-bridge+seccomp=unconfined+cpus=1.50\nenvs: [native, docker-bridge+cpus=1.5+seccomp=unconfined]\nworkloads: [test.a]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Validate(testEnvs); err != nil {
+		t.Fatalf("the baseline is the environment, spelled otherwise: %v", err)
+	}
+	if s.Baseline != "docker-bridge+cpus=1.5+seccomp=unconfined" {
+		t.Errorf("baseline %q, want the environment's canonical name", s.Baseline)
+	}
+	s, err = ParseSpec("b.yaml", []byte("name: x\nbaseline: docker-bridge+cpus=NaN\nenvs: [native, docker-bridge+cpus=NaN]\nworkloads: [test.a]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = s.Validate(testEnvs)
+	if err == nil || !strings.Contains(err.Error(), "not a positive number of CPUs") || strings.Contains(err.Error(), "baseline") {
+		t.Errorf("Validate = %v; want the environment's error alone", err)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/boxtax/boxtax/internal/env"
 	"github.com/boxtax/boxtax/internal/workload"
@@ -40,31 +41,37 @@ func (s *Spec) Validate(envNames []string) error {
 	if len(s.Envs) == 0 {
 		bad(Pos{}, "no environments: list some under envs (valid: %s)", strings.Join(envNames, ", "))
 	}
-	seenEnv := map[string]bool{}
+	seenEnv := map[string]string{}  // by canonical name, the name as written
+	invalidEnv := map[string]bool{} // as written, already reported
 	for i, e := range s.Envs {
+		written := e.Name
 		if base := env.BaseName(e.Name); base != e.Name && slices.Contains(envNames, base) {
 			// An environment with options: checked and named canonically,
 			// so that one variant has one name in the plan and the store.
 			canon, err := env.Check(e.Name)
 			if err != nil {
 				bad(e.Pos, "%v", err)
+				invalidEnv[written] = true
 				continue
-			}
-			if s.Baseline == e.Name {
-				s.Baseline = canon
 			}
 			s.Envs[i].Name, e.Name = canon, canon
 		} else if !slices.Contains(envNames, e.Name) {
 			bad(e.Pos, "unknown environment %q; valid environments: %s", e.Name, strings.Join(envNames, ", "))
+			invalidEnv[written] = true
+			continue
 		}
-		if seenEnv[e.Name] {
-			bad(e.Pos, "environment %q is listed twice", e.Name)
+		if first, dup := seenEnv[e.Name]; dup {
+			if first == written {
+				bad(e.Pos, "environment %q is listed twice", written)
+			} else {
+				bad(e.Pos, "environments %q and %q are the same environment, %s (the same options in another order or spelling, or options that restate its default): list it once",
+					first, written, e.Name)
+			}
+			continue
 		}
-		seenEnv[e.Name] = true
+		seenEnv[e.Name] = written
 	}
-	if s.Baseline != "" && !seenEnv[s.Baseline] {
-		bad(Pos{}, "baseline %q is not one of the study's environments (%s)", s.Baseline, strings.Join(s.EnvNames(), ", "))
-	}
+	s.checkBaseline(seenEnv, invalidEnv, bad)
 	if len(s.Workloads) == 0 {
 		bad(Pos{}, "no workloads: list some under workloads (valid: %s)", strings.Join(workload.Names(), ", "))
 	}
@@ -114,13 +121,16 @@ func (s *Spec) Validate(envNames []string) error {
 		if len(f.Levels) == 0 {
 			bad(f.Pos, "factor %q has no levels", f.Name)
 		}
-		seenLevel := map[string]bool{}
+		seenLevel := map[string]string{} // by value, the level as written
 		for _, lv := range f.Levels {
 			name := fmt.Sprint(lv)
-			if seenLevel[name] {
+			if first, dup := seenLevel[levelValue(lv)]; dup && first == name {
 				bad(f.Pos, "factor %q lists level %q twice: identical cells would count as replication", f.Name, name)
+			} else if dup {
+				bad(f.Pos, "factor %q lists levels %q and %q, the same duration: identical cells would count as replication; keep one", f.Name, first, name)
+			} else {
+				seenLevel[levelValue(lv)] = name
 			}
-			seenLevel[name] = true
 			if !finite(lv) {
 				bad(f.Pos, "factor %q: level %v is not a finite number", f.Name, lv)
 			}
@@ -239,6 +249,18 @@ const (
 	MaxRuns      = 1_000_000
 	MaxThreads   = 4096 // a workload's threads parameter: each is an OS thread
 )
+
+// levelValue is what a factor level means, for finding levels that are
+// the same: a duration written with a unit (100ms, 0.1s, 100000us) is its
+// length, anything else its text (issue 25, item 15).
+func levelValue(lv any) string {
+	if text, ok := lv.(string); ok && strings.ContainsAny(text, "nsuµmh") {
+		if d, err := time.ParseDuration(strings.TrimSpace(text)); err == nil {
+			return "duration " + d.String()
+		}
+	}
+	return fmt.Sprint(lv)
+}
 
 // finite says whether a parameter or level is not a NaN or infinite float
 // (YAML's .nan and .inf), which no workload can use and the store cannot hold.

@@ -20,6 +20,7 @@ import (
 // so `cmd: sysbench cpu run` reports events/s with nothing more said.
 type adapter struct {
 	name    string
+	debian  string // the Debian package that installs the tool
 	summary string
 	metrics []workload.Metric
 	// args adds what the tool needs to print what parse reads (fio's
@@ -42,6 +43,7 @@ func m(name, unit, label string, higher bool, desc string) workload.Metric {
 var adapters = map[string]adapter{
 	"sysbench": {
 		name:    "sysbench",
+		debian:  "sysbench",
 		summary: "sysbench cpu, memory, fileio and threads: its text report",
 		metrics: []workload.Metric{
 			m("events_per_s", "events/s", "events/s", true, "sysbench's events per second (cpu: prime searches; threads)"),
@@ -58,6 +60,7 @@ var adapters = map[string]adapter{
 	},
 	"fio": {
 		name:    "fio",
+		debian:  "fio",
 		summary: "fio --output-format=json (added when not given): every job summed",
 		metrics: []workload.Metric{
 			m("read_iops", "IOPS", "read IOPS", true, "fio: read operations per second, all jobs"),
@@ -72,6 +75,7 @@ var adapters = map[string]adapter{
 	},
 	"stress-ng": {
 		name:    "stress-ng",
+		debian:  "stress-ng",
 		summary: "stress-ng with --metrics-brief (added when not given): bogo ops per second, all stressors",
 		metrics: []workload.Metric{
 			m("bogo_ops_per_s", "ops/s", "bogo ops/s", true, "stress-ng: bogo operations per second of real time, all stressors summed"),
@@ -82,6 +86,7 @@ var adapters = map[string]adapter{
 	},
 	"cyclictest": {
 		name:    "cyclictest",
+		debian:  "rt-tests",
 		summary: "cyclictest: its per-thread Min/Avg/Max wake-up latencies (use -q and -l or -D)",
 		metrics: []workload.Metric{
 			m("lat_min_us", "us", "latency min us", false, "cyclictest: the smallest wake-up latency of any thread"),
@@ -113,6 +118,7 @@ var adapters = map[string]adapter{
 	},
 	"iperf3": {
 		name:    "iperf3",
+		debian:  "iperf3",
 		summary: "iperf3 -J (added when not given): received and sent rate; UDP jitter and loss",
 		metrics: []workload.Metric{
 			m("received_mbit_per_s", "Mbit/s", "received Mbit/s", true, "iperf3: the receiver's rate, all streams (end.sum_received, UDP end.sum)"),
@@ -125,6 +131,7 @@ var adapters = map[string]adapter{
 	},
 	"ab": {
 		name:    "ab",
+		debian:  "apache2-utils",
 		summary: "ApacheBench: requests per second, time per request, failed requests",
 		metrics: []workload.Metric{
 			m("requests_per_s", "req/s", "req/s", true, "ab: Requests per second (mean)"),
@@ -135,6 +142,7 @@ var adapters = map[string]adapter{
 	},
 	"wrk": {
 		name:    "wrk",
+		debian:  "wrk",
 		summary: "wrk: requests per second and mean latency",
 		metrics: []workload.Metric{
 			m("requests_per_s", "req/s", "req/s", true, "wrk: Requests/sec"),
@@ -144,6 +152,7 @@ var adapters = map[string]adapter{
 	},
 	"mbw": {
 		name:    "mbw",
+		debian:  "mbw",
 		summary: "mbw: the AVG line of each method",
 		metrics: []workload.Metric{
 			m("memcpy_mib_per_s", "MiB/s", "memcpy MiB/s", true, "mbw: memcpy() copy rate"),

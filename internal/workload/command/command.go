@@ -380,12 +380,20 @@ var programDirs = []string{"/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/u
 // normalProgram is findProgram for Normalize, which the worker calls
 // again inside the environment: an absolute path is left as it is (in a
 // container it may be in the image only, or not needed there at all: a
-// client's), and checked on the controller by CheckHost.
+// client's), and so is a name not found here. Either is checked on the
+// controller by CheckHost, before a study's first run: a spec is valid
+// whether or not this host has its programs (issue 25).
 func normalProgram(name string) (string, error) {
 	if filepath.IsAbs(name) {
 		return filepath.Clean(name), nil
 	}
-	return findProgram(name)
+	if p, err := findProgram(name); err == nil {
+		return p, nil
+	}
+	if strings.Contains(name, "/") {
+		return filepath.Abs(name)
+	}
+	return name, nil
 }
 
 func findProgram(name string) (string, error) {
@@ -412,7 +420,11 @@ func findProgram(name string) (string, error) {
 			return p, nil
 		}
 	}
-	return "", fmt.Errorf("program %q not found on PATH (%s) nor in %s: install it or give its path", name, os.Getenv("PATH"), strings.Join(programDirs, ", "))
+	install := "install it"
+	if a, ok := adapters[name]; ok && a.debian != "" {
+		install = "install it (Debian: apt-get install " + a.debian + ")"
+	}
+	return "", fmt.Errorf("program %q not found on PATH (%s) nor in %s: %s or give its path", name, os.Getenv("PATH"), strings.Join(programDirs, ", "), install)
 }
 
 // MetricsFor implements workload.MetricDeclarer: the measured ones, then

@@ -2,7 +2,6 @@ package command
 
 import (
 	"context"
-	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -140,7 +139,6 @@ func TestNormalizeFindsTheProgram(t *testing.T) {
 		t.Errorf("requirements %+v", req)
 	}
 	for p, why := range map[string]workload.Params{
-		"not found":           {"cmd": "no-such-program-boxtax --x"},
 		"no command given":    {"cmd": ""},
 		"unclosed quote":      {"cmd": "sh -c 'x"},
 		"not a capability":    {"cmd": "true", "cap_add": []any{"SYS_ADMIN"}},
@@ -181,9 +179,7 @@ func TestBackgroundChildrenDoNotCount(t *testing.T) {
 }
 
 func TestRunMeasuresTheProgram(t *testing.T) {
-	if _, err := exec.LookPath("python3"); err != nil {
-		t.Skip("python3 is not here")
-	}
+	requireTool(t, "python3", "python3")
 	// 64 MiB touched and a little CPU: rusage sees both.
 	rec, err := run(t, workload.Params{
 		"cmd":     []any{"python3", "-c", "b = bytearray(64 << 20)\nfor i in range(0, len(b), 4096): b[i] = 1\ns = sum(range(3000000))\nprint('result', s)"},
@@ -415,5 +411,22 @@ func TestAdapterEdgeCases(t *testing.T) {
 	rec, err := run(t, workload.Params{"cmd": []any{"sh", "-c", "echo n=$N"}, "vars": map[string]any{"N": float64(1000000)}, "metrics": []any{"n=n=([0-9]+)"}})
 	if err != nil || rec.One(t, "n") != 1000000 {
 		t.Errorf("vars: %v %v", err, rec)
+	}
+}
+
+// TestMissingProgramIsTheHostCheck: issue 25, validation (Prepare) looked
+// for the program on this host, so a spec naming a tool this host lacks was
+// invalid. Prepare keeps the name; CheckHost refuses it, naming the Debian
+// package of a tool boxtax reads.
+func TestMissingProgramIsTheHostCheck(t *testing.T) {
+	p := workloadtest.Prepare(t, Cmd{}, workload.Params{"cmd": "boxtax-absent-tool run"})
+	err := workload.CheckHost(Cmd{}, p)
+	if err == nil || !strings.Contains(err.Error(), `program "boxtax-absent-tool" not found`) {
+		t.Errorf("CheckHost = %v, want the missing program named", err)
+	}
+	for name, a := range adapters {
+		if a.debian == "" {
+			t.Errorf("adapter %s names no Debian package for a missing tool", name)
+		}
 	}
 }

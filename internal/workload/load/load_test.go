@@ -3,12 +3,12 @@ package load
 import (
 	"context"
 	"math"
-	"os/exec"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/boxtax/boxtax/internal/testenv"
 	"github.com/boxtax/boxtax/internal/workload"
 	"github.com/boxtax/boxtax/internal/workload/rt/sched"
 	"github.com/boxtax/boxtax/internal/workload/workloadtest"
@@ -107,9 +107,7 @@ stress-ng: metrc: [17376] cpu                1010      2.00      1.22      0.07 
 }
 
 func TestStressNG(t *testing.T) {
-	if _, err := exec.LookPath("stress-ng"); err != nil {
-		t.Skip("stress-ng is not installed; the missing-tool error is what users get")
-	}
+	testenv.RequireTool(t, "stress-ng", "stress-ng")
 	p, _ := workload.Check(StressNG{}.Info(), workload.Params{"workers": 1, "load_pct": 20, "policy": "other", "priority": 0})
 	ctx, cancel := context.WithTimeout(context.Background(), 1500*time.Millisecond)
 	defer cancel()
