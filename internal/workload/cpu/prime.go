@@ -64,7 +64,7 @@ func (c *primeConfig) Check() error {
 	switch {
 	case c.maxPrime < 3:
 		return fmt.Errorf("parameter max_prime: %d is too small; use 3 or more (sysbench's default is 10000)", c.maxPrime)
-	case c.maxPrime > maxMaxPrime:
+	case int64(c.maxPrime) > maxMaxPrime:
 		return fmt.Errorf("parameter max_prime: %d is too large; use at most %d, as sysbench (its default is 10000)", c.maxPrime, uint64(maxMaxPrime))
 	case c.duration <= 0:
 		return fmt.Errorf("parameter duration: %v must be positive, e.g. 3s", c.duration)

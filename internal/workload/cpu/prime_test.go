@@ -44,9 +44,9 @@ func TestPrimeParams(t *testing.T) {
 		{name: "max_prime not a number", params: workload.Params{"max_prime": "lots"}, wantErr: "max_prime"},
 		// issue 25 item 13: sysbench's unsigned int is the bound, and beyond
 		// 2^53 the number would not reach the worker intact.
-		{name: "max_prime as sysbench's largest", params: workload.Params{"max_prime": 4294967295}},
-		{name: "max_prime beyond sysbench's", params: workload.Params{"max_prime": 4294967296}, wantErr: "max_prime: 4294967296 is too large; use at most 4294967295"},
-		{name: "max_prime beyond int64", params: workload.Params{"max_prime": 9223372036854775807}, wantErr: "max_prime: 9223372036854775807 is out of range"},
+		{name: "max_prime as sysbench's largest", params: workload.Params{"max_prime": int64(4294967295)}},
+		{name: "max_prime beyond sysbench's", params: workload.Params{"max_prime": int64(4294967296)}, wantErr: "max_prime: 4294967296 is too large; use at most 4294967295"},
+		{name: "max_prime beyond int64", params: workload.Params{"max_prime": int64(9223372036854775807)}, wantErr: "max_prime: 9223372036854775807 is out of range"},
 		{name: "zero threads", params: workload.Params{"threads": 0}, wantErr: "threads"},
 		{name: "negative duration", params: workload.Params{"duration": "-1s"}, wantErr: "duration"},
 		{name: "negative events", params: workload.Params{"events": -1}, wantErr: "events"},
