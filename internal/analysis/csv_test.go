@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -219,5 +221,31 @@ func TestReadCSVRefusesEndlessLines(t *testing.T) {
 	_, _, err := ReadCSV(zeros{}, CSVOptions{Name: "zero", Responses: []string{"y"}, Factors: []string{"a"}})
 	if err == nil || !strings.Contains(err.Error(), "longer than 16 MiB") {
 		t.Fatalf("err = %v, want the line bound named", err)
+	}
+}
+
+// TestReadCSVMemoryFollowsTheRows: a CSV of many cells with few rows each
+// takes memory in proportion to its rows. Each cell used to get a whole
+// batch's room (64 KiB) at its first row: 10 GB for two 400-level factors,
+// read before analyze could refuse the model (issue 25 item 11).
+func TestReadCSVMemoryFollowsTheRows(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("a,b,y\n")
+	const levels = 150 // 22,500 cells of one row: 1.4 GB before
+	for i := range levels {
+		for j := range levels {
+			fmt.Fprintf(&b, "a%d,b%d,%d\n", i, j, (i+j)%7)
+		}
+	}
+	csv := b.String()
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	if _, _, err := ReadCSV(strings.NewReader(csv), CSVOptions{Name: "c.csv", Responses: []string{"y"}, Factors: []string{"a", "b"}}); err != nil {
+		t.Fatal(err)
+	}
+	runtime.ReadMemStats(&after)
+	if got, limit := after.TotalAlloc-before.TotalAlloc, uint64(200<<20); got > limit {
+		t.Errorf("reading %d bytes of CSV (%d cells) allocated %d MiB, want at most %d MiB", len(csv), levels*levels, got>>20, limit>>20)
 	}
 }
