@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/boxtax/boxtax/internal/gate"
 	"github.com/boxtax/boxtax/internal/report"
 	"github.com/boxtax/boxtax/internal/store"
 	"github.com/boxtax/boxtax/internal/study"
@@ -29,7 +30,7 @@ type reportOptions struct {
 	Paired   bool   // --paired: overhead intervals paired by round
 	By       string // --by host: the study on every device of a merged database
 	// MaxOverhead is --max-overhead: the overhead gate.
-	MaxOverhead []report.GateRule
+	MaxOverhead []gate.Rule
 }
 
 // DefaultPaper is the published study --compare-paper compares with when
@@ -129,7 +130,7 @@ func writeReport(ctx context.Context, g *Globals, o reportOptions) error {
 	if err := checkGateReport(o.MaxOverhead, rep); err != nil {
 		return err
 	}
-	gate := judgeGate(o.MaxOverhead, rep)
+	judged := judgeGate(o.MaxOverhead, rep)
 	if o.Format == "html" || o.PlotsDir != "" {
 		if err := rep.LoadSeries(ctx, s); err != nil {
 			return err
@@ -167,7 +168,7 @@ func writeReport(ctx context.Context, g *Globals, o reportOptions) error {
 			return err
 		}
 	}
-	return finishGate(g, gate)
+	return finishGate(g, judged)
 }
 
 // resolveStudy returns id, or the latest study's when id is 0.

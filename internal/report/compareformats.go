@@ -27,7 +27,7 @@ func writeCompareTable(w io.Writer, c *Comparison) error {
 	for _, row := range c.Rows {
 		cells := []string{row.name, row.Env, row.Label}
 		for _, v := range row.Values {
-			cells = append(cells, fmt.Sprintf("%s (%s)", fmtValue(v.Mean), fmtValue(v.Std)))
+			cells = append(cells, fmt.Sprintf("%s (%s)", FmtValue(v.Mean), FmtValue(v.Std)))
 		}
 		for _, v := range row.Values[1:] {
 			cells = append(cells, diffText(v))
@@ -94,7 +94,7 @@ func writeCompareMarkdown(w io.Writer, c *Comparison) error {
 	for _, row := range c.Rows {
 		cells := []string{mdEscape(row.name), mdEscape(row.Env), mdEscape(row.Label)}
 		for _, v := range row.Values {
-			cells = append(cells, fmt.Sprintf("%s (%s)", fmtValue(v.Mean), fmtValue(v.Std)))
+			cells = append(cells, fmt.Sprintf("%s (%s)", FmtValue(v.Mean), FmtValue(v.Std)))
 		}
 		for _, v := range row.Values[1:] {
 			d := mdEscape(diffText(v))

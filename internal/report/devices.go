@@ -113,7 +113,7 @@ func (d *Devices) rows() []deviceRow {
 // there is none.
 func (dev DeviceReport) cellText(cells map[string]*Cell, env string) string {
 	if c := cells[env]; c != nil {
-		return seedCell(c)
+		return SeedCell(c)
 	}
 	if _, ok := dev.Unavailable[env]; ok {
 		return "unavailable"

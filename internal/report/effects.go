@@ -44,7 +44,7 @@ func analyze(r *Report) []Effect {
 	byMetric := map[metricKey][]*Cell{}
 	for i := range r.Cells {
 		c := &r.Cells[i]
-		if c.secondary || c.N == 0 {
+		if c.Secondary || c.N == 0 {
 			continue
 		}
 		k := metricKey{c.Workload, c.Metric}

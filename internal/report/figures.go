@@ -136,8 +136,8 @@ func overheadText(c *Cell) string {
 	if c.OverheadPct == nil {
 		return "no deviation: " + c.OverheadNote
 	}
-	s := fmtPct(*c.OverheadPct)
-	if ci, ok := pctInterval(c.OverheadCI95); ok {
+	s := FmtPct(*c.OverheadPct)
+	if ci, ok := PctInterval(c.OverheadCI95); ok {
 		s += " " + ci
 	}
 	if c.PValue != nil {
@@ -173,15 +173,15 @@ func (r *Report) workloadData(wl string) *wlData {
 		// whole or percentiles of a distribution.
 		if !seenM[c.Metric] {
 			seenM[c.Metric] = true
-			if c.secondary {
+			if c.Secondary {
 				d.secondary = append(d.secondary, c.Metric)
 			} else {
 				d.metrics = append(d.metrics, c.Metric)
 			}
 		}
-		if !seenG[c.group] {
-			seenG[c.group] = true
-			d.groups = append(d.groups, c.group)
+		if !seenG[c.Group] {
+			seenG[c.Group] = true
+			d.groups = append(d.groups, c.Group)
 			lv := map[string]string{}
 			for k, v := range c.Levels {
 				if k != "env" {
@@ -189,9 +189,9 @@ func (r *Report) workloadData(wl string) *wlData {
 					seenF[k] = true
 				}
 			}
-			d.levels[c.group] = lv
+			d.levels[c.Group] = lv
 		}
-		d.cells[c.group+"\x00"+c.Metric+"\x00"+c.Env] = c
+		d.cells[c.Group+"\x00"+c.Metric+"\x00"+c.Env] = c
 	}
 	for _, f := range r.factors {
 		if seenF[f] {
@@ -412,7 +412,7 @@ func (r *Report) barFigures(d *wlData, metrics []string) []Figure {
 					continue
 				}
 				all = append(all, c)
-				tip := fmt.Sprintf("%s, %s: mean %s, std %s (n=%d)", e, cats[k].label, fmtValue(c.Mean), fmtValue(c.Std), c.N)
+				tip := fmt.Sprintf("%s, %s: mean %s, std %s (n=%d)", e, cats[k].label, FmtValue(c.Mean), FmtValue(c.Std), c.N)
 				if !c.IsBaseline && !c.absolute {
 					tip += "; vs " + r.Study.Baseline + ": " + overheadText(c)
 				}
@@ -505,7 +505,7 @@ func (r *Report) lineFigures(d *wlData, metrics []string, swept string) []Figure
 			for _, q := range pts {
 				all = append(all, q.c)
 				s.X, s.Y, s.Err = append(s.X, q.x), append(s.Y, q.c.Mean), append(s.Err, q.c.Std)
-				tip := fmt.Sprintf("%s, %s=%s: mean %s, std %s (n=%d)", e, swept, plot.FormatValue(q.x), fmtValue(q.c.Mean), fmtValue(q.c.Std), q.c.N)
+				tip := fmt.Sprintf("%s, %s=%s: mean %s, std %s (n=%d)", e, swept, plot.FormatValue(q.x), FmtValue(q.c.Mean), FmtValue(q.c.Std), q.c.N)
 				if !q.c.IsBaseline && !q.c.absolute {
 					tip += "; vs " + r.Study.Baseline + ": " + overheadText(q.c)
 				}
@@ -561,7 +561,7 @@ func (r *Report) partsFigures(d *wlData, used map[string]bool) []Figure {
 					}
 					all = append(all, c)
 					sp.Values = append(sp.Values, c.Mean)
-					sp.Tips = append(sp.Tips, fmt.Sprintf("%s, %s: mean %s %s, std %s (n=%d)", e, c.Label, fmtValue(c.Mean), c.Unit, fmtValue(c.Std), c.N))
+					sp.Tips = append(sp.Tips, fmt.Sprintf("%s, %s: mean %s %s, std %s (n=%d)", e, c.Label, FmtValue(c.Mean), c.Unit, FmtValue(c.Std), c.N))
 				}
 				ch.Parts = append(ch.Parts, sp)
 			}

@@ -24,8 +24,8 @@ var htmlTemplate string
 var htmlPage = template.Must(template.New("report").Funcs(template.FuncMap{
 	// svg marks a plot as safe HTML: package plot escapes every label it draws.
 	"svg":   func(f Figure) template.HTML { return template.HTML(f.SVG) },
-	"value": fmtValue,
-	"pct":   fmtPct,
+	"value": FmtValue,
+	"pct":   FmtPct,
 	"inc":   func(i int) int { return i + 1 },
 	// opt prints an optional number, or a dash when there is none.
 	"opt": func(format string, v *float64) string {
@@ -245,7 +245,7 @@ func (r *Report) glance() glance {
 	var order []string
 	for i := range r.Cells {
 		c := &r.Cells[i]
-		if c.secondary || c.IsBaseline || c.absolute {
+		if c.Secondary || c.IsBaseline || c.absolute {
 			continue
 		}
 		if _, ok := noisyWL[c.Workload]; !ok {
@@ -261,7 +261,7 @@ func (r *Report) glance() glance {
 		}
 		g.Beyond++
 		noisyWL[c.Workload] = true
-		t := hit{math.Abs(*c.OverheadPct), fmt.Sprintf("%s %s in %s: %s", rowName(c, r.factors), c.Label, c.Env, overheadText(c))}
+		t := hit{math.Abs(*c.OverheadPct), fmt.Sprintf("%s %s in %s: %s", RowName(c, r.factors), c.Label, c.Env, overheadText(c))}
 		if costly(c) {
 			costs = append(costs, t)
 		} else {
@@ -270,7 +270,7 @@ func (r *Report) glance() glance {
 	}
 	noisy, primary := 0, 0
 	for i := range r.Cells {
-		if c := &r.Cells[i]; !c.secondary {
+		if c := &r.Cells[i]; !c.Secondary {
 			primary++
 			if c.noisy() {
 				noisy++
@@ -319,8 +319,8 @@ func htmlCellOf(c *Cell) htmlCell {
 	case c == nil:
 		return htmlCell{Main: "–", Class: "none", Tip: "not measured"}
 	case c.IsBaseline || c.absolute || c.OverheadPct == nil:
-		hc := htmlCell{Main: fmtValue(c.Mean), Sub: fmt.Sprintf("(%s) n=%d", fmtValue(c.Std), c.N), Class: "base",
-			Tip: fmt.Sprintf("mean %s, std %s over %d runs; median %s, quartiles %s to %s", fmtValue(c.Mean), fmtValue(c.Std), c.N, fmtValue(c.Median), fmtValue(c.Q1), fmtValue(c.Q3))}
+		hc := htmlCell{Main: FmtValue(c.Mean), Sub: fmt.Sprintf("(%s) n=%d", FmtValue(c.Std), c.N), Class: "base",
+			Tip: fmt.Sprintf("mean %s, std %s over %d runs; median %s, quartiles %s to %s", FmtValue(c.Mean), FmtValue(c.Std), c.N, FmtValue(c.Median), FmtValue(c.Q1), FmtValue(c.Q3))}
 		if !c.IsBaseline && c.absolute {
 			hc.Tip += "; an absolute figure, compared as it is rather than as a ratio to " + c.Baseline
 		} else if !c.IsBaseline {
@@ -331,12 +331,12 @@ func htmlCellOf(c *Cell) htmlCell {
 		}
 		return hc
 	}
-	hc := htmlCell{Main: fmtPct(*c.OverheadPct), Class: "dev", Tip: overheadText(c) + fmt.Sprintf("; mean %s, std %s, n=%d", fmtValue(c.Mean), fmtValue(c.Std), c.N)}
+	hc := htmlCell{Main: FmtPct(*c.OverheadPct), Class: "dev", Tip: overheadText(c) + fmt.Sprintf("; mean %s, std %s, n=%d", FmtValue(c.Mean), FmtValue(c.Std), c.N)}
 	ci := "[n/a]"
-	if iv, ok := pctInterval(c.OverheadCI95); ok {
+	if iv, ok := PctInterval(c.OverheadCI95); ok {
 		ci = iv
 	}
-	hc.Sub = fmt.Sprintf("%s (%s)", ci, fmtValue(c.Std))
+	hc.Sub = fmt.Sprintf("%s (%s)", ci, FmtValue(c.Std))
 	if c.Significant {
 		if costly(c) {
 			hc.Class += " cost"
@@ -358,15 +358,15 @@ func (r *Report) descriptives(wl string) []descRow {
 			continue
 		}
 		name := c.Label
-		if sfx := strings.TrimPrefix(rowName(c, r.factors), c.Workload); sfx != "" {
+		if sfx := strings.TrimPrefix(RowName(c, r.factors), c.Workload); sfx != "" {
 			name += " ·" + sfx
 		}
 		cv := "–"
 		if c.Mean != 0 && c.N > 1 {
 			cv = fmt.Sprintf("%.1f %%", c.Std/math.Abs(c.Mean)*100)
 		}
-		out = append(out, descRow{Metric: name, Env: c.Env, N: c.N, Mean: fmtValue(c.Mean), Std: fmtValue(c.Std),
-			Min: fmtValue(c.Min), Q1: fmtValue(c.Q1), Median: fmtValue(c.Median), Q3: fmtValue(c.Q3), Max: fmtValue(c.Max), CV: cv})
+		out = append(out, descRow{Metric: name, Env: c.Env, N: c.N, Mean: FmtValue(c.Mean), Std: FmtValue(c.Std),
+			Min: FmtValue(c.Min), Q1: FmtValue(c.Q1), Median: FmtValue(c.Median), Q3: FmtValue(c.Q3), Max: FmtValue(c.Max), CV: cv})
 	}
 	return out
 }
@@ -449,8 +449,8 @@ func (r *Report) warnGroups() []warnGroup {
 	for i := range r.Cells {
 		c := &r.Cells[i]
 		if c.noisy() {
-			noisy.Noisy = append(noisy.Noisy, noisyRow{Row: rowName(c, r.factors), Env: c.Env, Metric: c.Label, N: c.N,
-				CV: fmt.Sprintf("%.0f %%", c.Std/math.Abs(c.Mean)*100), Min: fmtValue(c.Min), Max: fmtValue(c.Max)})
+			noisy.Noisy = append(noisy.Noisy, noisyRow{Row: RowName(c, r.factors), Env: c.Env, Metric: c.Label, N: c.N,
+				CV: fmt.Sprintf("%.0f %%", c.Std/math.Abs(c.Mean)*100), Min: FmtValue(c.Min), Max: FmtValue(c.Max)})
 		}
 	}
 	if len(noisy.Noisy) > 0 {

@@ -119,11 +119,11 @@ func texCell(c *Cell) string {
 	case c == nil:
 		return "--"
 	case c.IsBaseline, c.absolute:
-		return fmt.Sprintf("%s (%s)", fmtValue(c.Mean), fmtValue(c.Std))
+		return fmt.Sprintf("%s (%s)", FmtValue(c.Mean), FmtValue(c.Std))
 	case c.OverheadPct == nil:
-		return fmt.Sprintf("%s (%s) abs", fmtValue(c.Mean), fmtValue(c.Std))
+		return fmt.Sprintf("%s (%s) abs", FmtValue(c.Mean), FmtValue(c.Std))
 	}
-	return fmt.Sprintf("%s (%s)", texPct(*c.OverheadPct, c.Significant), fmtValue(c.Std))
+	return fmt.Sprintf("%s (%s)", texPct(*c.OverheadPct, c.Significant), FmtValue(c.Std))
 }
 
 // optNum prints an optional number, or "--" when there is none.

@@ -70,15 +70,15 @@ func writeMarkdown(w io.Writer, r *Report) error {
 
 func mdCell(c *Cell) string {
 	if c == nil || c.IsBaseline || c.absolute || c.OverheadPct == nil {
-		return mdEscape(seedCell(c))
+		return mdEscape(SeedCell(c))
 	}
 	ci := "[n/a]"
-	if iv, ok := pctInterval(c.OverheadCI95); ok {
+	if iv, ok := PctInterval(c.OverheadCI95); ok {
 		ci = iv
 	}
-	pct := fmtPct(*c.OverheadPct)
+	pct := FmtPct(*c.OverheadPct)
 	if c.Significant {
 		pct = "**" + pct + "**"
 	}
-	return fmt.Sprintf("%s %s (%s)", pct, ci, fmtValue(c.Std))
+	return fmt.Sprintf("%s %s (%s)", pct, ci, FmtValue(c.Std))
 }

@@ -30,8 +30,8 @@ type Report struct {
 	// run (see analyze); absent until then.
 	Effects []Effect `json:"effects,omitempty"`
 	// Gate is the outcome of the --max-overhead rules when some were given
-	// (see gate.go); absent otherwise.
-	Gate *GateResult `json:"gate,omitempty"`
+	// (a *gate.Result: package gate judges reports); absent otherwise.
+	Gate any `json:"gate,omitempty"`
 	// Attributions split a container's overhead into its mechanisms when
 	// the study ran variants of it (docker-bridge+seccomp=unconfined...);
 	// see attribution.go.
@@ -133,10 +133,14 @@ type Cell struct {
 	// Null when fewer than 2 rounds pair up, and for the baseline.
 	Paired *PairedResult `json:"paired,omitempty"`
 
-	reps      []int // the round of each value, parallel to Values
-	secondary bool
-	absolute  bool   // shown as mean (std) in every environment
-	group     string // workload and non-env levels: one table row group
+	// Secondary metrics (host monitors, a workload's secondary figures)
+	// stay out of the overhead table and the gate's wildcards.
+	Secondary bool `json:"-"`
+	// Group is the workload and non-env levels: one table row group.
+	Group string `json:"-"`
+
+	reps     []int // the round of each value, parallel to Values
+	absolute bool  // shown as mean (std) in every environment
 }
 
 // RunCounts summarises a study's runs.
@@ -291,17 +295,17 @@ func newCell(run store.Run, smp store.Sample, baseline string) *Cell {
 	c := &Cell{Workload: run.Workload, Env: run.Env, Levels: run.Levels, Metric: smp.Metric, Unit: smp.Unit,
 		Label: smp.Metric, Baseline: baseline, IsBaseline: run.Env == baseline, OverheadCI95: []*float64{nil, nil}}
 	if m, ok := workload.MetricOf(run.Workload, workload.Params(run.Params), smp.Metric); ok {
-		c.Label, c.HigherIsBetter, c.secondary, c.absolute = m.Label, m.HigherIsBetter, m.Secondary, m.Absolute
+		c.Label, c.HigherIsBetter, c.Secondary, c.absolute = m.Label, m.HigherIsBetter, m.Secondary, m.Absolute
 	}
 	// Host monitors (mon.*) are context, not results: out of the table, in
 	// every other format. Energy figures (energy.*) stay in the table.
 	if strings.HasPrefix(smp.Metric, "mon.") {
-		c.secondary = true
+		c.Secondary = true
 	}
 	if smp.Metric == "energy.efficiency_per_W" {
 		c.HigherIsBetter = true
 	}
-	c.group = groupKey(run.CellKey)
+	c.Group = groupKey(run.CellKey)
 	return c
 }
 
@@ -379,8 +383,8 @@ func (r *Report) sortCells(workloads []string) {
 			return rank(a.Workload) < rank(b.Workload)
 		case a.Workload != b.Workload:
 			return a.Workload < b.Workload
-		case a.group != b.group:
-			return naturalLess(a.group, b.group)
+		case a.Group != b.Group:
+			return naturalLess(a.Group, b.Group)
 		case a.Metric != b.Metric:
 			return metricRank(a) < metricRank(b)
 		}
@@ -487,14 +491,14 @@ func noisyCells(cells []Cell, factors []string) []warning {
 			continue
 		}
 		out = append(out, warning{kind: warnNoisy, text: fmt.Sprintf("%s @ %s %s: noisy, std is %.0f%% of the mean (min %s, max %s): more repetitions (--reps) or a quieter host would help",
-			rowName(c, factors), c.Env, c.Label, c.Std/math.Abs(c.Mean)*100, fmtValue(c.Min), fmtValue(c.Max))})
+			RowName(c, factors), c.Env, c.Label, c.Std/math.Abs(c.Mean)*100, FmtValue(c.Min), FmtValue(c.Max))})
 	}
 	return out
 }
 
 // noisy reports that the cell's runs spread by more than NoisyCV of the mean.
 func (c *Cell) noisy() bool {
-	return !c.secondary && c.N >= 2 && c.Mean != 0 && c.Std/math.Abs(c.Mean) > NoisyCV
+	return !c.Secondary && c.N >= 2 && c.Mean != 0 && c.Std/math.Abs(c.Mean) > NoisyCV
 }
 
 // OutlierZ is the modified z-score above which a run's value is called an
@@ -510,7 +514,7 @@ func outliers(cells []Cell, factors []string) []warning {
 	var out []warning
 	for i := range cells {
 		c := &cells[i]
-		if c.secondary || len(c.Values) < 5 {
+		if c.Secondary || len(c.Values) < 5 {
 			continue
 		}
 		dev := make([]float64, len(c.Values))
@@ -524,12 +528,12 @@ func outliers(cells []Cell, factors []string) []warning {
 		var odd []string
 		for _, v := range c.Values {
 			if z := 0.6745 * (v - c.Median) / mad; math.Abs(z) > OutlierZ {
-				odd = append(odd, fmtValue(v))
+				odd = append(odd, FmtValue(v))
 			}
 		}
 		if len(odd) > 0 {
 			out = append(out, warning{kind: warnOutlier, text: fmt.Sprintf("%s @ %s %s: %d outlier run(s) (%s; median %s; modified z-score above %.1f): look for what disturbed them",
-				rowName(c, factors), c.Env, c.Label, len(odd), strings.Join(odd, ", "), fmtValue(c.Median), OutlierZ)})
+				RowName(c, factors), c.Env, c.Label, len(odd), strings.Join(odd, ", "), FmtValue(c.Median), OutlierZ)})
 		}
 	}
 	return out

@@ -78,7 +78,7 @@ func (r *Report) levelOf(c *Cell, k string) string {
 		return v
 	}
 	for _, run := range r.runs {
-		if run.Workload == c.Workload && run.Env == c.Env && groupKey(run.CellKey) == c.group {
+		if run.Workload == c.Workload && run.Env == c.Env && groupKey(run.CellKey) == c.Group {
 			if p, ok := run.Params[k]; ok {
 				return fmt.Sprint(p)
 			}

@@ -393,7 +393,7 @@ func (p Paper) compare(r *Report) []PaperComparison {
 					} else {
 						absolute = absolute || !pub.pct
 						if col.Boxtax != nil && col.Boxtax.Scale != 0 && col.Boxtax.Scale != 1 {
-							text += fmt.Sprintf(" = %s %s", fmtValue(pub.value*col.Boxtax.Scale), r.unitOf(col.Boxtax))
+							text += fmt.Sprintf(" = %s %s", FmtValue(pub.value*col.Boxtax.Scale), r.unitOf(col.Boxtax))
 						}
 					}
 					row.Published, row.PublishedPct = append(row.Published, text), append(row.PublishedPct, pct)
@@ -464,7 +464,7 @@ func (r *Report) fillOurs(row *PaperRow, m *PaperMapping, absolute bool, st *Pap
 		// the cells it corresponds to is unknown, so none is compared.
 		var names []string
 		for _, x := range matches {
-			names = append(names, strings.TrimSpace(rowName(x, r.factors)))
+			names = append(names, strings.TrimSpace(RowName(x, r.factors)))
 		}
 		row.Status, row.Missing = PaperNotMeasured, fmt.Sprintf("%d cells match (%s) and the paper fixes only %s, so none is compared", len(matches), strings.Join(names, "; "), levelList(want))
 		row.Ours = "not compared: " + row.Missing
@@ -482,26 +482,26 @@ func (r *Report) fillOurs(row *PaperRow, m *PaperMapping, absolute bool, st *Pap
 		return
 	}
 	row.Status = PaperMeasured
-	row.Cell = strings.TrimSpace(rowName(c, r.factors)) + " @ " + c.Env
+	row.Cell = strings.TrimSpace(RowName(c, r.factors)) + " @ " + c.Env
 	mean := c.Mean
 	row.OursMean = &mean
 	v, name := r.statistic(c, st)
 	row.OursStat, row.Statistic = &v, name
-	row.Ours = seedCell(c)
+	row.Ours = SeedCell(c)
 	if absolute && !c.IsBaseline {
-		row.Ours = fmt.Sprintf("%s (%s)", fmtValue(c.Mean), fmtValue(c.Std))
+		row.Ours = fmt.Sprintf("%s (%s)", FmtValue(c.Mean), FmtValue(c.Std))
 	}
 	if st != nil {
-		row.Ours = fmt.Sprintf("%s; mean %s", fmtValue(v), row.Ours)
+		row.Ours = fmt.Sprintf("%s; mean %s", FmtValue(v), row.Ours)
 	}
 	if !c.IsBaseline && c.OverheadPct != nil {
 		pct := *c.OverheadPct
 		row.OursPct = &pct
 		row.OursCI95 = c.OverheadCI95
 		row.OursSignificant = c.Significant
-		if ci, ok := pctInterval(c.OverheadCI95); ok {
+		if ci, ok := PctInterval(c.OverheadCI95); ok {
 			if absolute {
-				row.Ours += fmt.Sprintf(", %s %s", fmtPct(pct), ci)
+				row.Ours += fmt.Sprintf(", %s %s", FmtPct(pct), ci)
 			} else {
 				row.Ours += " " + ci
 			}

@@ -64,7 +64,7 @@ func signedPct(v float64, sign string) float64 {
 // -50.0%".
 func signedText(text string, v float64, sign string) string {
 	if sign == SignLower || sign == SignHigher {
-		return fmt.Sprintf("%s %s = %s", text, sign, fmtPct(signedPct(v, sign)))
+		return fmt.Sprintf("%s %s = %s", text, sign, FmtPct(signedPct(v, sign)))
 	}
 	return text
 }

@@ -56,7 +56,7 @@ func (r *Report) statistic(c *Cell, s *PaperStatistic) (value float64, name stri
 func (r *Report) sibling(c *Cell, metric string) *Cell {
 	for i := range r.Cells {
 		x := &r.Cells[i]
-		if x.Metric == metric && x.Workload == c.Workload && x.Env == c.Env && x.group == c.group {
+		if x.Metric == metric && x.Workload == c.Workload && x.Env == c.Env && x.Group == c.Group {
 			return x
 		}
 	}

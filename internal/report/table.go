@@ -19,7 +19,7 @@ func writeTable(w io.Writer, r *Report) error {
 	for _, row := range r.rows() {
 		cells := make([]string, len(r.envs))
 		for i, e := range r.envs {
-			cells[i] = seedCell(row.cells[e])
+			cells[i] = SeedCell(row.cells[e])
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\n", row.name, row.metric, strings.Join(cells, "\t"))
 	}
@@ -85,7 +85,7 @@ func (r *Report) writeThinCells(w io.Writer) {
 	var thin []Cell
 	shown := 0
 	for _, c := range r.Cells {
-		if c.secondary {
+		if c.Secondary {
 			continue
 		}
 		shown++
