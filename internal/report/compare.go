@@ -173,7 +173,7 @@ var compareFormats = registry.Registry[func(io.Writer, *Comparison) error]{Unkno
 func init() {
 	compareFormats.Register("table", writeCompareTable)
 	compareFormats.Register("markdown", writeCompareMarkdown)
-	compareFormats.Register("json", writeJSON[*Comparison])
+	compareFormats.Register("json", WriteJSON[*Comparison])
 }
 
 // WriteComparison renders c in the named format; an unknown name lists the

@@ -77,11 +77,11 @@ func (c *Comparison) overheadRows() []CompareRow {
 func writeCompareMarkdown(w io.Writer, c *Comparison) error {
 	fmt.Fprintf(w, "# Comparison of %d studies\n\n", len(c.Studies))
 	for i, s := range c.Studies {
-		fmt.Fprintf(w, "- **%s** = `%s`: %s\n", letter(i), strings.ReplaceAll(s.Label, "`", "'"), mdEscape(s.describe()))
+		fmt.Fprintf(w, "- **%s** = `%s`: %s\n", letter(i), strings.ReplaceAll(s.Label, "`", "'"), MarkdownEscape(s.describe()))
 	}
 	fmt.Fprintln(w)
 	for _, line := range c.summary() {
-		fmt.Fprintln(w, mdEscape(line))
+		fmt.Fprintln(w, MarkdownEscape(line))
 	}
 	head := []string{"workload", "env", "metric"}
 	for i := range c.Studies {
@@ -92,12 +92,12 @@ func writeCompareMarkdown(w io.Writer, c *Comparison) error {
 	}
 	fmt.Fprintf(w, "\n| %s |\n|%s\n", strings.Join(head, " | "), strings.Repeat("---|", len(head)))
 	for _, row := range c.Rows {
-		cells := []string{mdEscape(row.name), mdEscape(row.Env), mdEscape(row.Label)}
+		cells := []string{MarkdownEscape(row.name), MarkdownEscape(row.Env), MarkdownEscape(row.Label)}
 		for _, v := range row.Values {
 			cells = append(cells, fmt.Sprintf("%s (%s)", FmtValue(v.Mean), FmtValue(v.Std)))
 		}
 		for _, v := range row.Values[1:] {
-			d := mdEscape(diffText(v))
+			d := MarkdownEscape(diffText(v))
 			if v.BeyondNoise {
 				d = "**" + d + "**"
 			}
@@ -106,16 +106,16 @@ func writeCompareMarkdown(w io.Writer, c *Comparison) error {
 		fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
 	}
 	if rows := c.overheadRows(); len(rows) > 0 {
-		fmt.Fprintf(w, "\n## Container overhead in each study\n\n%% deviation from each study's own %s mean, [95 %% CI].\n\n", mdEscape(c.Baseline))
+		fmt.Fprintf(w, "\n## Container overhead in each study\n\n%% deviation from each study's own %s mean, [95 %% CI].\n\n", MarkdownEscape(c.Baseline))
 		head = []string{"workload", "env", "metric"}
 		for i := range c.Studies {
 			head = append(head, letter(i))
 		}
 		fmt.Fprintf(w, "| %s |\n|%s\n", strings.Join(head, " | "), strings.Repeat("---|", len(head)))
 		for _, row := range rows {
-			cells := []string{mdEscape(row.name), mdEscape(row.Env), mdEscape(row.Label)}
+			cells := []string{MarkdownEscape(row.name), MarkdownEscape(row.Env), MarkdownEscape(row.Label)}
 			for _, v := range row.Values {
-				cells = append(cells, mdEscape(overheadOf(v)))
+				cells = append(cells, MarkdownEscape(overheadOf(v)))
 			}
 			fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
 		}

@@ -55,7 +55,7 @@ func init() {
 	deviceFormats.Register("markdown", writeDevicesMarkdown)
 	deviceFormats.Register("csv", writeDevicesCSV)
 	deviceFormats.Register("html", writeDevicesHTML)
-	deviceFormats.Register("json", writeJSON[*Devices])
+	deviceFormats.Register("json", WriteJSON[*Devices])
 }
 
 // WriteDevices renders d in the named format; an unknown name lists the
@@ -175,10 +175,10 @@ func writeDevicesTable(w io.Writer, d *Devices) error {
 func (d *Devices) writeNotes(w io.Writer) {
 	for _, dev := range d.Devices {
 		for _, e := range sortedKeys(dev.Unavailable) {
-			fmt.Fprintf(w, "\n%s: %s unavailable: %s", dev.Label, e, oneLineText(dev.Unavailable[e]))
+			fmt.Fprintf(w, "\n%s: %s unavailable: %s", dev.Label, e, OneLine(dev.Unavailable[e]))
 		}
 		for _, f := range dev.Report.Failures {
-			fmt.Fprintf(w, "\n%s: run %d %s @ %s failed: %s", dev.Label, f.Seq+1, f.Workload, f.Env, oneLineText(f.Reason))
+			fmt.Fprintf(w, "\n%s: run %d %s @ %s failed: %s", dev.Label, f.Seq+1, f.Workload, f.Env, OneLine(f.Reason))
 		}
 		for _, warn := range dev.Report.Warnings {
 			fmt.Fprintf(w, "\n%s: %s", dev.Label, warn)
@@ -225,7 +225,7 @@ func writeDevicesCSV(w io.Writer, d *Devices) error {
 		}
 	}
 	sort.Strings(factors)
-	cw := newCSVWriter(w)
+	cw := NewCSVWriter(w)
 	if err := cw.Write(tidyHeader(factors)); err != nil {
 		return err
 	}
@@ -362,5 +362,3 @@ func hostLine(h hostinfo.Host) string {
 	}
 	return s
 }
-
-func oneLineText(s string) string { return strings.Join(strings.Fields(s), " ") }

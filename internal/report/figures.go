@@ -280,7 +280,10 @@ func shortLabel(c *Cell) string {
 	return c.Label
 }
 
-func slug(parts ...string) string {
+// Slug joins parts into a name safe as a file name and a LaTeX label:
+// lower-case letters, digits, dots and underscores, any other run of
+// characters one dash.
+func Slug(parts ...string) string {
 	s := strings.ToLower(strings.Join(parts, "-"))
 	var b strings.Builder
 	dash := false
@@ -421,7 +424,7 @@ func (r *Report) barFigures(d *wlData, metrics []string) []Figure {
 			ch.Series = append(ch.Series, s)
 		}
 		ch.Desc = "Bars: means; whiskers: ±1 standard deviation; dots: individual runs."
-		figs = append(figs, Figure{ID: slug(d.name, u), Workload: d.name, Kind: "bars", Title: title, SVG: ch.SVG(),
+		figs = append(figs, Figure{ID: Slug(d.name, u), Workload: d.name, Kind: "bars", Title: title, SVG: ch.SVG(),
 			Caption: fmt.Sprintf("Each bar is the mean of %s; the whisker spans ±1 standard deviation and the dots are the runs themselves.%s",
 				runsText(all), direction(all))})
 	}
@@ -451,7 +454,7 @@ func (r *Report) boxFigures(d *wlData, metrics []string) []Figure {
 			continue
 		}
 		ch.Desc = "Thick line: median; box: first to third quartile; whiskers: smallest to largest run; dots: the runs."
-		figs = append(figs, Figure{ID: slug(d.name, u, "runs"), Workload: d.name, Kind: "boxes", Title: ch.Title, SVG: ch.SVG(), Detail: true,
+		figs = append(figs, Figure{ID: Slug(d.name, u, "runs"), Workload: d.name, Kind: "boxes", Title: ch.Title, SVG: ch.SVG(), Detail: true,
 			Caption: "Median (thick line), first to third quartile (box), smallest and largest run (whiskers) and every run (dots). The axis does not start at zero."})
 	}
 	return figs
@@ -514,7 +517,7 @@ func (r *Report) lineFigures(d *wlData, metrics []string, swept string) []Figure
 			ch.Series = append(ch.Series, s)
 		}
 		ch.Desc = "Points: means at each level; whiskers: ±1 standard deviation."
-		figs = append(figs, Figure{ID: slug(d.name, p.metric, "by", swept, p.others), Workload: d.name, Kind: "lines", Title: title, SVG: ch.SVG(),
+		figs = append(figs, Figure{ID: Slug(d.name, p.metric, "by", swept, p.others), Workload: d.name, Kind: "lines", Title: title, SVG: ch.SVG(),
 			Caption: fmt.Sprintf("Mean at each level of %s over %s, whiskers ±1 standard deviation; the lines are nudged sideways so that whiskers do not hide each other.%s",
 				swept, runsText(all), direction(all))})
 	}
@@ -566,7 +569,7 @@ func (r *Report) partsFigures(d *wlData, used map[string]bool) []Figure {
 				ch.Parts = append(ch.Parts, sp)
 			}
 			ch.Desc = "Stacked segments: the mean of each part; the number on top is their sum."
-			figs = append(figs, Figure{ID: slug(d.name, wp.whole, d.suffix(g, "")), Workload: d.name, Kind: "stacked", Title: title, SVG: ch.SVG(),
+			figs = append(figs, Figure{ID: Slug(d.name, wp.whole, d.suffix(g, "")), Workload: d.name, Kind: "stacked", Title: title, SVG: ch.SVG(),
 				Caption: fmt.Sprintf("Each segment is the mean of one part of %s over %s; the number on top is the whole.", wp.whole, runsText(all))})
 		}
 	}
@@ -624,7 +627,7 @@ func (r *Report) percentileFigures(d *wlData, used map[string]bool) []Figure {
 				ch.Series = append(ch.Series, s)
 			}
 			ch.Desc = "Points: the percentiles the workload reported, averaged over runs."
-			figs = append(figs, Figure{ID: slug(d.name, fam, "percentiles", d.suffix(g, "")), Workload: d.name, Kind: "cdf", Title: title, SVG: ch.SVG(),
+			figs = append(figs, Figure{ID: Slug(d.name, fam, "percentiles", d.suffix(g, "")), Workload: d.name, Kind: "cdf", Title: title, SVG: ch.SVG(),
 				Caption: fmt.Sprintf("The percentiles the workload reported (mean over %s), as a cumulative distribution: read across at 50 %% for the median, at 99 %% for the tail.", runsText(all))})
 		}
 	}
@@ -645,7 +648,7 @@ func (r *Report) seriesFigures(d *wlData) []Figure {
 		if panels[i].name != panels[j].name {
 			return panels[i].name < panels[j].name
 		}
-		return naturalLess(panels[i].group, panels[j].group)
+		return NaturalLess(panels[i].group, panels[j].group)
 	})
 	var figs []Figure
 	for _, p := range panels {
@@ -672,7 +675,7 @@ func (r *Report) seriesFigures(d *wlData) []Figure {
 			ch.Series = append(ch.Series, s)
 		}
 		ch.Desc = "Lines: the share of values at or below x, quantiles averaged over runs."
-		figs = append(figs, Figure{ID: slug(d.name, p.name, "cdf", suffix), Workload: d.name, Kind: "cdf", Title: title, SVG: ch.SVG(), Detail: !isLatency(p.name),
+		figs = append(figs, Figure{ID: Slug(d.name, p.name, "cdf", suffix), Workload: d.name, Kind: "cdf", Title: title, SVG: ch.SVG(), Detail: !isLatency(p.name),
 			Caption: fmt.Sprintf("Cumulative distribution of every recorded %s value: the share of values at or below x. Each run's quantiles are averaged over the runs of an environment (%d runs in all), so one long run cannot outweigh the others.", p.name, runs)})
 	}
 	return figs

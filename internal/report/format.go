@@ -3,6 +3,8 @@ package report
 import (
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/boxtax/boxtax/internal/registry"
@@ -31,14 +33,14 @@ func writeWith[T any, F ~func(io.Writer, T) error](reg *registry.Registry[F], w 
 	if err != nil {
 		return err
 	}
-	return fn(textSafe(w, format), v)
+	return fn(TextSafe(w, format), v)
 }
 
-// textSafe is where a format writes: the table and Markdown formats, read
+// TextSafe is where a format writes: the table and Markdown formats, read
 // on a terminal, show control characters in stored text (names, reasons,
 // warnings) as visible escapes (termtext); the other formats escape in
 // their own way.
-func textSafe(w io.Writer, format string) io.Writer {
+func TextSafe(w io.Writer, format string) io.Writer {
 	if format == "table" || format == "markdown" {
 		return termtext.NewWriter(w)
 	}
@@ -144,4 +146,9 @@ func SeedCell(c *Cell) string {
 		star = "*"
 	}
 	return fmt.Sprintf("%s%s (%s)", FmtPct(*c.OverheadPct), star, FmtValue(c.Std))
+}
+
+// sortedKeys is m's keys in order.
+func sortedKeys[V any](m map[string]V) []string {
+	return slices.Sorted(maps.Keys(m))
 }

@@ -174,9 +174,6 @@ func newHTMLView(r *Report) htmlView {
 		v.Workloads = append(v.Workloads, *hw)
 	}
 	v.Papers = r.papers
-	if v.Papers == nil {
-		v.Papers = ComparePapers(r)
-	}
 	v.Warnings = r.warnGroups()
 	return v
 }
@@ -227,6 +224,13 @@ func hostFacts(h hostinfo.Host) ([]fact, string) {
 		line = h.Hostname + ": " + line
 	}
 	return out, strings.Trim(line, ", :")
+}
+
+// HostLine sums up the host's facts in a line: CPU, kernel, container
+// engine, as the HTML report's heading does.
+func HostLine(h hostinfo.Host) string {
+	_, line := hostFacts(h)
+	return line
 }
 
 // costly tells whether a deviation makes things worse.

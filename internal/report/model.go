@@ -45,14 +45,14 @@ type Report struct {
 	first   time.Time               // when the first run started
 	last    time.Time               // when the last run ended
 	warns   []warning               // Warnings with their kinds
-	papers  []PaperComparison       // published tables to show; nil: those that share a metric
+	papers  []PaperComparison       // published tables to show (ShowPapers)
 	host    hostinfo.Host           // Study.Host, read once for the formats
 	layout  Layout                  // what Build was given from the spec
 }
 
 // ShowPapers makes the formats that show published values (html) show
-// these comparisons, every row of them, instead of the tables that share a
-// measured metric with the study.
+// these comparisons, every row of them; package report/papers makes them
+// (papers.Shared: the tables that share a measured metric with the study).
 func (r *Report) ShowPapers(cmps []PaperComparison) {
 	r.papers = append([]PaperComparison{}, cmps...)
 }
@@ -384,7 +384,7 @@ func (r *Report) sortCells(workloads []string) {
 		case a.Workload != b.Workload:
 			return a.Workload < b.Workload
 		case a.Group != b.Group:
-			return naturalLess(a.Group, b.Group)
+			return NaturalLess(a.Group, b.Group)
 		case a.Metric != b.Metric:
 			return metricRank(a) < metricRank(b)
 		}
@@ -392,9 +392,9 @@ func (r *Report) sortCells(workloads []string) {
 	})
 }
 
-// naturalLess compares strings with digit runs compared as numbers, so
+// NaturalLess compares strings with digit runs compared as numbers, so
 // threads=2 sorts before threads=10.
-func naturalLess(a, b string) bool {
+func NaturalLess(a, b string) bool {
 	for a != "" && b != "" {
 		da, db := leadingDigits(a), leadingDigits(b)
 		if da != "" && db != "" {

@@ -8,7 +8,7 @@ import (
 
 func init() {
 	registerFormat("csv", writeCSV)
-	registerFormat("json", writeJSON[*Report])
+	registerFormat("json", WriteJSON[*Report])
 }
 
 // writeCSV prints one row per sample with its run's levels (tidy data):
@@ -17,7 +17,7 @@ func init() {
 // warmup, status, instance (0: the run's figure; 1..N: one of N concurrent
 // instances), metric, value, unit.
 func writeCSV(w io.Writer, r *Report) error {
-	cw := newCSVWriter(w)
+	cw := NewCSVWriter(w)
 	if err := cw.Write(tidyHeader(r.factors)); err != nil {
 		return err
 	}
@@ -55,9 +55,9 @@ func (r *Report) tidyRows(factors []string) [][]string {
 	return out
 }
 
-// writeJSON prints a document (a report: boxtax.report/v1; a comparison, a
+// WriteJSON prints a document (a report: boxtax.report/v1; a comparison, a
 // report by host, a paper comparison) as JSON indented by two spaces.
-func writeJSON[T any](w io.Writer, doc T) error {
+func WriteJSON[T any](w io.Writer, doc T) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(doc)

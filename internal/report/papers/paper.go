@@ -1,43 +1,50 @@
-package report
+// Package papers holds the published tables of the seed studies, one YAML
+// file per paper in this directory (embedded in the binary), and puts them
+// beside a report's numbers (report --compare-paper, the HTML report's
+// published values): which cell of the study matches a published row, the
+// paper's statistic, the difference, and the formats that print them.
+package papers
 
 import (
 	"embed"
 	"fmt"
-	"path"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/boxtax/boxtax/internal/report"
 	"github.com/boxtax/boxtax/internal/workload"
 )
 
 // The published tables of the seed studies, transcribed one file per paper.
 //
-//go:embed papers/*.yaml
+//go:embed *.yaml
 var paperFiles embed.FS
 
 // Paper is one published study's tables, as transcribed in papers/ID.yaml.
 type Paper struct {
-	ID             string        `yaml:"id"`
-	Short          string        `yaml:"short"`
-	Citation       string        `yaml:"citation"`
-	Source         string        `yaml:"source"`
-	Setup          string        `yaml:"setup"`
-	Configurations []PaperConf   `yaml:"configurations"`
-	Devices        []PaperDevice `yaml:"devices"`
-	Corrections    []Correction  `yaml:"corrections"`
+	ID             string       `yaml:"id"`
+	Short          string       `yaml:"short"`
+	Citation       string       `yaml:"citation"`
+	Source         string       `yaml:"source"`
+	Setup          string       `yaml:"setup"`
+	Configurations []Conf       `yaml:"configurations"`
+	Devices        []Device     `yaml:"devices"`
+	Corrections    []Correction `yaml:"corrections"`
 	// Statistic is how the paper made a printed value of its runs, when it
 	// says and it is not the mean; --compare-paper computes the same.
-	Statistic *PaperStatistic `yaml:"statistic,omitempty"`
+	Statistic *Statistic `yaml:"statistic,omitempty"`
 	// Method lists the paper's settings a study reproducing it sets too;
 	// a preset that differs states why (paper.deviations in its spec).
-	Method []PaperMethod `yaml:"method,omitempty"`
-	Tables []PaperTable  `yaml:"tables"`
+	Method []Method `yaml:"method,omitempty"`
+	Tables []Table  `yaml:"tables"`
 }
 
-// PaperConf maps one of the paper's configurations to a boxtax environment.
-type PaperConf struct {
+// Conf maps one of the paper's configurations to a boxtax environment.
+type Conf struct {
 	Name string `yaml:"name"`
 	Env  string `yaml:"env"`
 }
@@ -53,14 +60,14 @@ type Correction struct {
 	Reads   string `yaml:"reads,omitempty"`
 }
 
-// PaperDevice is a machine the paper measured.
-type PaperDevice struct {
+// Device is a machine the paper measured.
+type Device struct {
 	ID          string `yaml:"id"`
 	Name        string `yaml:"name"`
 	Description string `yaml:"description"`
 }
 
-// PaperTable is one published table: columns, and per device and row the
+// Table is one published table: columns, and per device and row the
 // printed cells, exactly as printed: "mean (std)", "+x% (std)", or a plain
 // number ("9.74", "14 399 960", "0,005", "(0,298)", "< 2.2e-16", "2%"); ""
 // for a blank cell. The rows are the paper's configurations unless the table
@@ -70,7 +77,7 @@ type PaperDevice struct {
 // or workload parameters (wire: netns:100mbit, nodes: 2): --compare-paper
 // compares only a cell of this study with the same levels, and says so
 // where there is none. Table, column and row levels add up (the row's win).
-type PaperTable struct {
+type Table struct {
 	Table   string `yaml:"table"`
 	Caption string `yaml:"caption"` // how the source's caption line begins, e.g. "TABLE III."
 	Title   string `yaml:"title"`
@@ -81,62 +88,62 @@ type PaperTable struct {
 	// SignHigher); a row may say otherwise. Required where any is printed.
 	Sign   string            `yaml:"sign,omitempty"`
 	Levels map[string]string `yaml:"levels,omitempty"` // the paper's setup for the whole table
-	Rows   []PaperRowSpec    `yaml:"rows,omitempty"`   // the table's own rows; default: the configurations
+	Rows   []RowSpec         `yaml:"rows,omitempty"`   // the table's own rows; default: the configurations
 	// Quotes, for a figure whose numbers only the text states (seed 004),
 	// are the sentences its values come from, verbatim.
 	Quotes []string `yaml:"quotes,omitempty"`
 	// Transposed: the source prints one row per device (labelled with the
 	// device's name) and the table's single row as its columns.
 	Transposed bool                           `yaml:"transposed,omitempty"`
-	Columns    []PaperColumn                  `yaml:"columns"`
+	Columns    []Column                       `yaml:"columns"`
 	Values     map[string]map[string][]string `yaml:"values"` // device -> row (configuration) -> one cell per column
 }
 
-// PaperRowSpec is one row of a table with rows of its own: its label as
+// RowSpec is one row of a table with rows of its own: its label as
 // printed, the environment and levels it corresponds to. Quote, for numbers
 // stated in a paper's text, is the sentence they are printed in.
-type PaperRowSpec struct {
+type RowSpec struct {
 	Name   string            `yaml:"name"`
 	Env    string            `yaml:"env,omitempty"`
 	Levels map[string]string `yaml:"levels,omitempty"`
 	Quote  string            `yaml:"quote,omitempty"`
 	// Boxtax, when set, maps this row's numbers instead of the column's
 	// mapping: the sentences of a text each state a different quantity.
-	Boxtax *PaperMapping `yaml:"boxtax,omitempty"`
-	Note   string        `yaml:"note,omitempty"`
-	Sign   string        `yaml:"sign,omitempty"` // the table's sign convention, for this row
+	Boxtax *Mapping `yaml:"boxtax,omitempty"`
+	Note   string   `yaml:"note,omitempty"`
+	Sign   string   `yaml:"sign,omitempty"` // the table's sign convention, for this row
 }
 
-// PaperColumn is one published quantity and the boxtax metric it
+// Column is one published quantity and the boxtax metric it
 // corresponds to, if any; Levels are the setup the column is measured in
 // (e.g. affinity: dedicated).
-type PaperColumn struct {
+type Column struct {
 	Name   string            `yaml:"name"`
 	Unit   string            `yaml:"unit"`
 	Levels map[string]string `yaml:"levels,omitempty"`
-	Boxtax *PaperMapping     `yaml:"boxtax"`
+	Boxtax *Mapping          `yaml:"boxtax"`
 }
 
-// PaperMapping names the boxtax workload and metric measuring the same
+// Mapping names the boxtax workload and metric measuring the same
 // thing. Scale converts the paper's unit into the metric's (bonnie++ K/s to
 // MB/s: 0.001024); Where selects cells by factor level or workload
 // parameter (e.g. protocol: udp).
-type PaperMapping struct {
+type Mapping struct {
 	Workload string            `yaml:"workload"`
 	Metric   string            `yaml:"metric"`
 	Scale    float64           `yaml:"scale"`
 	Where    map[string]string `yaml:"where"`
 }
 
-// Papers lists the transcribed papers, ordered by id.
-func Papers() ([]Paper, error) {
-	entries, err := paperFiles.ReadDir("papers")
+// All lists the transcribed papers, ordered by id.
+func All() ([]Paper, error) {
+	entries, err := paperFiles.ReadDir(".")
 	if err != nil {
 		return nil, err
 	}
 	var out []Paper
 	for _, e := range entries {
-		b, err := paperFiles.ReadFile(path.Join("papers", e.Name()))
+		b, err := paperFiles.ReadFile(e.Name())
 		if err != nil {
 			return nil, err
 		}
@@ -153,9 +160,9 @@ func Papers() ([]Paper, error) {
 	return out, nil
 }
 
-// PaperIDs lists the ids of the transcribed papers.
-func PaperIDs() []string {
-	ps, _ := Papers()
+// IDs lists the ids of the transcribed papers.
+func IDs() []string {
+	ps, _ := All()
 	var ids []string
 	for _, p := range ps {
 		ids = append(ids, p.ID)
@@ -186,7 +193,7 @@ func (p Paper) check() error {
 		return err
 	}
 	for _, t := range p.Tables {
-		rows, specs := confs, map[string]PaperRowSpec{}
+		rows, specs := confs, map[string]RowSpec{}
 		for _, r := range t.Rows {
 			specs[r.Name] = r
 		}
@@ -225,75 +232,10 @@ func (p Paper) check() error {
 	return nil
 }
 
-// PaperComparison is one published table beside this study's numbers.
-type PaperComparison struct {
-	Paper    string   `json:"paper"`
-	Citation string   `json:"citation"`
-	Source   string   `json:"source"`
-	Setup    string   `json:"setup"`
-	Table    string   `json:"table"` // "Table III"
-	Title    string   `json:"title"`
-	Devices  []string `json:"devices"` // the paper's machines, one published column each
-	// DeviceInfo describes each device: "RPi 2: Raspberry Pi 2 model B: ...".
-	DeviceInfo []string   `json:"device_info"`
-	Rows       []PaperRow `json:"rows"`
-	Notes      []string   `json:"notes"`
-}
-
-// PaperRow is one published quantity in one configuration, on every device
-// of the paper and on this machine.
-type PaperRow struct {
-	Column string `json:"column"` // e.g. "SCALE, Mb/s"
-	Conf   string `json:"conf"`   // the paper's configuration
-	Env    string `json:"env"`    // the boxtax environment it corresponds to
-	First  bool   `json:"-"`      // first row of its column
-	// OwnMapping: the row maps to a metric of its own (a sentence of the
-	// text), so its boxtax metric is printed on it, not once per column.
-	OwnMapping bool     `json:"-"`
-	Published  []string `json:"published"`
-	// PublishedPct holds the published % deviations in boxtax's sign
-	// convention (null for the baseline); Sign says how the paper printed
-	// them (SignSigned, SignLower, SignHigher; "" when none is a %).
-	PublishedPct []*float64 `json:"published_pct"`
-	Sign         string     `json:"sign,omitempty"`
-	Boxtax       string     `json:"boxtax"` // the metric compared, or why there is none
-	Status       string     `json:"status"` // measured, not measured, no equivalent
-	// Levels is the paper's setup for this row (wire, instances, load...);
-	// Cell names the cell of this study compared with it, or Missing says
-	// why none is.
-	Levels   map[string]string `json:"levels,omitempty"`
-	Cell     string            `json:"cell,omitempty"`
-	Missing  string            `json:"missing,omitempty"`
-	Ours     string            `json:"ours"` // this machine, in the table layout
-	OursPct  *float64          `json:"ours_pct"`
-	OursCI95 []*float64        `json:"ours_ci95,omitempty"`
-	OursMean *float64          `json:"ours_mean,omitempty"` // in the boxtax metric's unit
-	// Statistic names what OursStat is: "mean of 5 runs", or the paper's
-	// own statistic where it states one (Kałaska: the median of the runs
-	// left after dropping the best and the worst).
-	Statistic string   `json:"statistic,omitempty"`
-	OursStat  *float64 `json:"ours_stat,omitempty"` // in the boxtax metric's unit
-	// Diff is, per device, ours minus the published value: in percentage
-	// points for a published % deviation, relative to it for a published
-	// value (DiffUnit); null where either is missing.
-	Diff     []*float64 `json:"diff,omitempty"`
-	DiffUnit string     `json:"diff_unit,omitempty"`
-	// OursSignificant: the interval excludes 0 and rests on a test (two
-	// constant samples have none).
-	OursSignificant bool `json:"ours_significant"`
-}
-
-// Comparison statuses.
-const (
-	PaperMeasured     = "measured"
-	PaperNotMeasured  = "not measured"
-	PaperNoEquivalent = "no equivalent"
-)
-
-// ComparePaper puts every table of the paper with the given id beside the
+// Compare puts every table of the paper with the given id beside the
 // report's numbers. An unknown id lists the valid ones.
-func ComparePaper(r *Report, id string) ([]PaperComparison, error) {
-	ps, err := Papers()
+func Compare(r *report.Report, id string) ([]report.PaperComparison, error) {
+	ps, err := All()
 	if err != nil {
 		return nil, err
 	}
@@ -302,18 +244,18 @@ func ComparePaper(r *Report, id string) ([]PaperComparison, error) {
 			return p.compare(r), nil
 		}
 	}
-	return nil, fmt.Errorf("unknown paper %q; valid papers: %s", id, strings.Join(PaperIDs(), ", "))
+	return nil, fmt.Errorf("unknown paper %q; valid papers: %s", id, strings.Join(IDs(), ", "))
 }
 
-// ComparePapers returns the published tables of every paper that share at
+// Shared returns the published tables of every paper that share at
 // least one measured metric with the report: what the HTML report shows.
-func ComparePapers(r *Report) []PaperComparison {
-	ps, _ := Papers()
-	var out []PaperComparison
+func Shared(r *report.Report) []report.PaperComparison {
+	ps, _ := All()
+	var out []report.PaperComparison
 	for _, p := range ps {
 		for _, c := range p.compare(r) {
 			for _, row := range c.Rows {
-				if row.Status == PaperMeasured {
+				if row.Status == report.PaperMeasured {
 					out = append(out, c)
 					break
 				}
@@ -323,12 +265,12 @@ func ComparePapers(r *Report) []PaperComparison {
 	return out
 }
 
-func (p Paper) compare(r *Report) []PaperComparison {
-	var out []PaperComparison
+func (p Paper) compare(r *report.Report) []report.PaperComparison {
+	var out []report.PaperComparison
 	for _, t := range p.Tables {
-		pc := PaperComparison{Paper: p.ID, Citation: strings.TrimSpace(p.Citation), Source: p.Source, Setup: strings.TrimSpace(p.Setup),
+		pc := report.PaperComparison{Paper: p.ID, Citation: strings.TrimSpace(p.Citation), Source: p.Source, Setup: strings.TrimSpace(p.Setup),
 			Table: t.label(), Title: t.Title}
-		var devs []PaperDevice
+		var devs []Device
 		for _, d := range p.Devices {
 			if _, ok := t.Values[d.ID]; ok {
 				devs = append(devs, d)
@@ -355,7 +297,7 @@ func (p Paper) compare(r *Report) []PaperComparison {
 		rows := t.Rows
 		if len(rows) == 0 {
 			for _, c := range p.Configurations {
-				rows = append(rows, PaperRowSpec{Name: c.Name, Env: c.Env})
+				rows = append(rows, RowSpec{Name: c.Name, Env: c.Env})
 			}
 		}
 		for ci, col := range t.Columns {
@@ -367,7 +309,7 @@ func (p Paper) compare(r *Report) []PaperComparison {
 					env = t.Env
 				}
 				levels := mergeLevels(t.Levels, col.Levels, spec.Levels)
-				row := PaperRow{Column: strings.TrimSuffix(col.Name+", "+col.Unit, ", "), Conf: spec.Name, Env: env, Levels: levels}
+				row := report.PaperRow{Column: strings.TrimSuffix(col.Name+", "+col.Unit, ", "), Conf: spec.Name, Env: env, Levels: levels}
 				absolute := false
 				sign := t.signOf(spec)
 				var pubs []published
@@ -393,7 +335,7 @@ func (p Paper) compare(r *Report) []PaperComparison {
 					} else {
 						absolute = absolute || !pub.pct
 						if col.Boxtax != nil && col.Boxtax.Scale != 0 && col.Boxtax.Scale != 1 {
-							text += fmt.Sprintf(" = %s %s", FmtValue(pub.value*col.Boxtax.Scale), r.unitOf(col.Boxtax))
+							text += fmt.Sprintf(" = %s %s", report.FmtValue(pub.value*col.Boxtax.Scale), unitOf(col.Boxtax))
 						}
 					}
 					row.Published, row.PublishedPct = append(row.Published, text), append(row.PublishedPct, pct)
@@ -402,11 +344,11 @@ func (p Paper) compare(r *Report) []PaperComparison {
 				if spec.Boxtax != nil {
 					mapping = spec.Boxtax
 				}
-				r.fillOurs(&row, mapping, absolute, p.Statistic)
+				fillOurs(r, &row, mapping, absolute, p.Statistic)
 				if mapping != nil {
-					row.fillDiff(pubs, signs, mapping.Scale)
+					fillDiff(&row, pubs, signs, mapping.Scale)
 				}
-				if !printed && (row.Status != PaperMeasured || spec.Boxtax != nil) {
+				if !printed && (row.Status != report.PaperMeasured || spec.Boxtax != nil) {
 					continue // neither published nor measured here
 				}
 				row.OwnMapping = spec.Boxtax != nil
@@ -420,7 +362,7 @@ func (p Paper) compare(r *Report) []PaperComparison {
 }
 
 // unitOf is the unit of a mapped metric as the workload declares it.
-func (r *Report) unitOf(m *PaperMapping) string {
+func unitOf(m *Mapping) string {
 	if wl, err := workload.Lookup(m.Workload); err == nil {
 		if met, ok := wl.Info().Metric(m.Metric); ok {
 			return met.Unit
@@ -437,9 +379,9 @@ func (r *Report) unitOf(m *PaperMapping) string {
 // mapping's Where and the row's levels. Where this study has no such cell it
 // says so and compares nothing else. absolute: the paper printed values, not
 // deviations, so ours are shown as values too.
-func (r *Report) fillOurs(row *PaperRow, m *PaperMapping, absolute bool, st *PaperStatistic) {
+func fillOurs(r *report.Report, row *report.PaperRow, m *Mapping, absolute bool, st *Statistic) {
 	if m == nil {
-		row.Status, row.Boxtax, row.Ours = PaperNoEquivalent, "no boxtax equivalent", "–"
+		row.Status, row.Boxtax, row.Ours = report.PaperNoEquivalent, "no boxtax equivalent", "–"
 		return
 	}
 	row.Boxtax = m.Workload + " " + m.Metric
@@ -449,59 +391,59 @@ func (r *Report) fillOurs(row *PaperRow, m *PaperMapping, absolute bool, st *Pap
 		} else if met, ok := runMetric(m.Metric); ok {
 			row.Boxtax = m.Workload + " " + met.Label
 		} else if !IsHostMetric(m.Metric) {
-			row.Status, row.Ours = PaperNotMeasured, "not measured in this study"
+			row.Status, row.Ours = report.PaperNotMeasured, "not measured in this study"
 			row.Boxtax += fmt.Sprintf(" (boxtax's %s has no metric %s: papers/*.yaml needs updating)", m.Workload, m.Metric)
 			return
 		}
 	}
-	for _, k := range sortedKeys(m.Where) {
+	for _, k := range slices.Sorted(maps.Keys(m.Where)) {
 		row.Boxtax += fmt.Sprintf(" %s=%s", k, m.Where[k])
 	}
 	want := mergeLevels(m.Where, row.Levels)
-	matches, missing := r.findCells(m, row.Env, want)
+	matches, missing := findCells(r, m, row.Env, want)
 	if len(matches) > 1 {
 		// The paper leaves a level open that this study varied: which of
 		// the cells it corresponds to is unknown, so none is compared.
 		var names []string
 		for _, x := range matches {
-			names = append(names, strings.TrimSpace(RowName(x, r.factors)))
+			names = append(names, strings.TrimSpace(report.RowName(x, r.Factors())))
 		}
-		row.Status, row.Missing = PaperNotMeasured, fmt.Sprintf("%d cells match (%s) and the paper fixes only %s, so none is compared", len(matches), strings.Join(names, "; "), levelList(want))
+		row.Status, row.Missing = report.PaperNotMeasured, fmt.Sprintf("%d cells match (%s) and the paper fixes only %s, so none is compared", len(matches), strings.Join(names, "; "), levelList(want))
 		row.Ours = "not compared: " + row.Missing
 		return
 	}
-	var c *Cell
+	var c *report.Cell
 	if len(matches) == 1 {
 		c = matches[0]
 	}
 	if c == nil || c.N == 0 {
-		row.Status, row.Ours, row.Missing = PaperNotMeasured, "not measured in this study", missing
+		row.Status, row.Ours, row.Missing = report.PaperNotMeasured, "not measured in this study", missing
 		if missing != "" {
 			row.Ours = "not measured: " + missing
 		}
 		return
 	}
-	row.Status = PaperMeasured
-	row.Cell = strings.TrimSpace(RowName(c, r.factors)) + " @ " + c.Env
+	row.Status = report.PaperMeasured
+	row.Cell = strings.TrimSpace(report.RowName(c, r.Factors())) + " @ " + c.Env
 	mean := c.Mean
 	row.OursMean = &mean
-	v, name := r.statistic(c, st)
+	v, name := statistic(r, c, st)
 	row.OursStat, row.Statistic = &v, name
-	row.Ours = SeedCell(c)
+	row.Ours = report.SeedCell(c)
 	if absolute && !c.IsBaseline {
-		row.Ours = fmt.Sprintf("%s (%s)", FmtValue(c.Mean), FmtValue(c.Std))
+		row.Ours = fmt.Sprintf("%s (%s)", report.FmtValue(c.Mean), report.FmtValue(c.Std))
 	}
 	if st != nil {
-		row.Ours = fmt.Sprintf("%s; mean %s", FmtValue(v), row.Ours)
+		row.Ours = fmt.Sprintf("%s; mean %s", report.FmtValue(v), row.Ours)
 	}
 	if !c.IsBaseline && c.OverheadPct != nil {
 		pct := *c.OverheadPct
 		row.OursPct = &pct
 		row.OursCI95 = c.OverheadCI95
 		row.OursSignificant = c.Significant
-		if ci, ok := PctInterval(c.OverheadCI95); ok {
+		if ci, ok := report.PctInterval(c.OverheadCI95); ok {
 			if absolute {
-				row.Ours += fmt.Sprintf(", %s %s", FmtPct(pct), ci)
+				row.Ours += fmt.Sprintf(", %s %s", report.FmtPct(pct), ci)
 			} else {
 				row.Ours += " " + ci
 			}
