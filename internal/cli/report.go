@@ -14,6 +14,7 @@ import (
 
 	"github.com/boxtax/boxtax/internal/gate"
 	"github.com/boxtax/boxtax/internal/report"
+	"github.com/boxtax/boxtax/internal/report/page"
 	"github.com/boxtax/boxtax/internal/report/papers"
 	"github.com/boxtax/boxtax/internal/store"
 	"github.com/boxtax/boxtax/internal/study"
@@ -214,7 +215,7 @@ func writePlots(ctx context.Context, g *Globals, rep *report.Report, dir, rsvg s
 	if err := os.MkdirAll(dir, 0o777); err != nil { // less the umask
 		return fmt.Errorf("creating the plot directory: %w", err)
 	}
-	files := report.PlotFiles(rep.Figures())
+	files := report.PlotFiles(page.Figures(rep))
 	for _, pf := range files {
 		svg := filepath.Join(dir, pf.Name)
 		if err := writeFileAt(svg, func(w io.Writer) error { _, err := w.Write(pf.SVG); return err }); err != nil {

@@ -275,7 +275,7 @@ func (d *Devices) Figure() (Figure, bool) {
 				if l, h, ok := ends(c.OverheadCI95); ok {
 					lo, hi = l, h
 				}
-				tip = fmt.Sprintf("%s: %s: %s", ch.Series[s].Name, label, overheadText(c))
+				tip = fmt.Sprintf("%s: %s: %s", ch.Series[s].Name, label, OverheadText(c))
 			}
 			sr := &ch.Series[s]
 			sr.Est, sr.Lo, sr.Hi = append(sr.Est, est), append(sr.Lo, lo), append(sr.Hi, hi)

@@ -16,7 +16,7 @@ type Writer func(w io.Writer, r *Report) error
 
 var formats = registry.Registry[Writer]{Unknown: "unknown report format %q; valid formats: %s"}
 
-func registerFormat(name string, fn Writer) { formats.Register(name, fn) }
+func RegisterFormat(name string, fn Writer) { formats.Register(name, fn) }
 
 // Formats lists the format names.
 func Formats() []string { return formats.Names() }

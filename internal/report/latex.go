@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-func init() { registerFormat("latex", writeLaTeX) }
+func init() { RegisterFormat("latex", writeLaTeX) }
 
 // latexEscaper makes text safe in LaTeX's text mode, in one pass (so the
 // braces of \textbackslash{} are not escaped again).
@@ -37,7 +37,7 @@ func writeLaTeX(w io.Writer, r *Report) error {
 	label := fmt.Sprintf("boxtax-study-%d", r.Study.ID)
 	fmt.Fprintf(w, "%% boxtax report of study %d (%s); needs \\usepackage{booktabs}.\n", r.Study.ID, OneLine(r.Study.Name))
 	fmt.Fprintf(w, "%% Every number comes from: boxtax report --study %d --format json\n", r.Study.ID)
-	_, host := hostFacts(r.host)
+	_, host := HostFacts(r.host)
 	base := TeXEscape(r.Study.Baseline)
 
 	cols := "ll" + strings.Repeat("r", len(r.envs))

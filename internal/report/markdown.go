@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-func init() { registerFormat("markdown", writeMarkdown) }
+func init() { RegisterFormat("markdown", writeMarkdown) }
 
 // MarkdownEscape makes text safe inside a markdown table cell.
 func MarkdownEscape(s string) string {

@@ -41,10 +41,10 @@ type Report struct {
 	factors []string                // non-env factor names, sorted
 	envs    []string                // environments in spec order, baseline first
 	runs    map[int64]store.Run     // by id, for attaching series
-	series  map[seriesKey]*quantile // distributions of long per-iteration records
+	series  map[SeriesKey]*Quantile // distributions of long per-iteration records
 	first   time.Time               // when the first run started
 	last    time.Time               // when the last run ended
-	warns   []warning               // Warnings with their kinds
+	warns   []Warning               // Warnings with their kinds
 	papers  []PaperComparison       // published tables to show (ShowPapers)
 	host    hostinfo.Host           // Study.Host, read once for the formats
 	layout  Layout                  // what Build was given from the spec
@@ -57,27 +57,27 @@ func (r *Report) ShowPapers(cmps []PaperComparison) {
 	r.papers = append([]PaperComparison{}, cmps...)
 }
 
-// warning is one entry of Report.Warnings with its kind, by which the HTML
+// Warning is one entry of Report.Warnings with its kind, by which the HTML
 // report groups them.
-type warning struct {
-	kind    string // note, busy, noisy, outlier
-	text    string
-	subject string // for notes: "workload @ env"
-	message string // for notes: what the workload said
+type Warning struct {
+	Kind    string // note, busy, noisy, outlier
+	Text    string
+	Subject string // for notes: "workload @ env"
+	Message string // for notes: what the workload said
 }
 
 // Warning kinds.
 const (
-	warnNote    = "note"    // a workload said its numbers need care (e.g. O_DIRECT on FUSE)
-	warnBusy    = "busy"    // runs started while another program kept the CPU busy
-	warnNoisy   = "noisy"   // runs of a cell spread widely
-	warnOutlier = "outlier" // single runs far from the others
+	WarnNote    = "note"    // a workload said its numbers need care (e.g. O_DIRECT on FUSE)
+	WarnBusy    = "busy"    // runs started while another program kept the CPU busy
+	WarnNoisy   = "noisy"   // runs of a cell spread widely
+	WarnOutlier = "outlier" // single runs far from the others
 )
 
-func (r *Report) addWarnings(ws []warning) {
+func (r *Report) addWarnings(ws []Warning) {
 	for _, w := range ws {
 		r.warns = append(r.warns, w)
-		r.Warnings = append(r.Warnings, w.text)
+		r.Warnings = append(r.Warnings, w.Text)
 	}
 }
 
@@ -441,8 +441,8 @@ func orEmpty(s string) string {
 // warnings collects what the runs said a reader must know: notes whose key
 // ends in "warning" (once per workload and environment) and measured runs
 // that started while another program kept the host busy.
-func warnings(runs []store.Run) []warning {
-	var out []warning
+func warnings(runs []store.Run) []Warning {
+	var out []Warning
 	seen := map[string]bool{}
 	busy := map[string]int{}
 	var busyOrder []string
@@ -460,7 +460,7 @@ func warnings(runs []store.Run) []warning {
 				w := fmt.Sprintf("%s @ %s: %s", run.Workload, run.Env, run.Notes[k])
 				if !seen[w] {
 					seen[w] = true
-					out = append(out, warning{kind: warnNote, text: w, subject: run.Workload + " @ " + run.Env, message: run.Notes[k]})
+					out = append(out, Warning{Kind: WarnNote, Text: w, Subject: run.Workload + " @ " + run.Env, Message: run.Notes[k]})
 				}
 			}
 		}
@@ -473,7 +473,7 @@ func warnings(runs []store.Run) []warning {
 		}
 	}
 	for _, cell := range busyOrder {
-		out = append(out, warning{kind: warnBusy, text: fmt.Sprintf("%s: %d measured run(s) started while the host stayed busy (another program competed for the CPU): expect noise", cell, busy[cell])})
+		out = append(out, Warning{Kind: WarnBusy, Text: fmt.Sprintf("%s: %d measured run(s) started while the host stayed busy (another program competed for the CPU): expect noise", cell, busy[cell])})
 	}
 	return out
 }
@@ -483,21 +483,21 @@ const NoisyCV = 0.10
 
 // noisyCells warns about cells whose runs spread widely: a deviation from the
 // baseline smaller than that spread says little.
-func noisyCells(cells []Cell, factors []string) []warning {
-	var out []warning
+func noisyCells(cells []Cell, factors []string) []Warning {
+	var out []Warning
 	for i := range cells {
 		c := &cells[i]
-		if !c.noisy() {
+		if !c.Noisy() {
 			continue
 		}
-		out = append(out, warning{kind: warnNoisy, text: fmt.Sprintf("%s @ %s %s: noisy, std is %.0f%% of the mean (min %s, max %s): more repetitions (--reps) or a quieter host would help",
+		out = append(out, Warning{Kind: WarnNoisy, Text: fmt.Sprintf("%s @ %s %s: noisy, std is %.0f%% of the mean (min %s, max %s): more repetitions (--reps) or a quieter host would help",
 			RowName(c, factors), c.Env, c.Label, c.Std/math.Abs(c.Mean)*100, FmtValue(c.Min), FmtValue(c.Max))})
 	}
 	return out
 }
 
-// noisy reports that the cell's runs spread by more than NoisyCV of the mean.
-func (c *Cell) noisy() bool {
+// Noisy reports that the cell's runs spread by more than NoisyCV of the mean.
+func (c *Cell) Noisy() bool {
 	return !c.Secondary && c.N >= 2 && c.Mean != 0 && c.Std/math.Abs(c.Mean) > NoisyCV
 }
 
@@ -510,8 +510,8 @@ const OutlierZ = 3.5
 // would mask the mean and standard deviation. Cells with fewer than five
 // runs are not judged: the median absolute deviation of three values says
 // too little.
-func outliers(cells []Cell, factors []string) []warning {
-	var out []warning
+func outliers(cells []Cell, factors []string) []Warning {
+	var out []Warning
 	for i := range cells {
 		c := &cells[i]
 		if c.Secondary || len(c.Values) < 5 {
@@ -532,7 +532,7 @@ func outliers(cells []Cell, factors []string) []warning {
 			}
 		}
 		if len(odd) > 0 {
-			out = append(out, warning{kind: warnOutlier, text: fmt.Sprintf("%s @ %s %s: %d outlier run(s) (%s; median %s; modified z-score above %.1f): look for what disturbed them",
+			out = append(out, Warning{Kind: WarnOutlier, Text: fmt.Sprintf("%s @ %s %s: %d outlier run(s) (%s; median %s; modified z-score above %.1f): look for what disturbed them",
 				RowName(c, factors), c.Env, c.Label, len(odd), strings.Join(odd, ", "), FmtValue(c.Median), OutlierZ)})
 		}
 	}

@@ -2,8 +2,12 @@ package report
 
 import (
 	"fmt"
+	"maps"
+	"slices"
+	"time"
 
 	"github.com/boxtax/boxtax/internal/hostinfo"
+	"github.com/boxtax/boxtax/internal/store"
 )
 
 // Envs lists the study's environments in spec order, the baseline first,
@@ -41,3 +45,54 @@ func (r *Report) Param(c *Cell, name string) (string, bool) {
 
 // Rounds is the round (block) of each of c's values, parallel to Values.
 func (c *Cell) Rounds() []int { return c.reps }
+
+// Row is one line of the overhead table: one metric of one row group, with
+// a cell per environment.
+type Row struct {
+	Name   string // workload and non-env levels
+	Metric string // label with unit
+	Cells  map[string]*Cell
+}
+
+// Rows groups the cells into table rows, leaving out secondary metrics.
+func (r *Report) Rows() []Row {
+	var out []Row
+	for _, row := range r.rows() {
+		out = append(out, Row{Name: row.name, Metric: row.metric, Cells: row.cells})
+	}
+	return out
+}
+
+// Span is when the study's first run started and its last ended.
+func (r *Report) Span() (first, last time.Time) { return r.first, r.last }
+
+// WarningDetails is Warnings with the kind of each.
+func (r *Report) WarningDetails() []Warning { return r.warns }
+
+// StoredRuns lists the study's runs by id.
+func (r *Report) StoredRuns() []store.Run {
+	runs := make([]store.Run, 0, len(r.runs))
+	for _, id := range slices.Sorted(maps.Keys(r.runs)) {
+		runs = append(runs, r.runs[id])
+	}
+	return runs
+}
+
+// Series is the distribution of every long per-iteration record that
+// AddSeries was given, by workload, row group, environment and name.
+func (r *Report) Series() map[SeriesKey]*Quantile { return r.series }
+
+// AttributionViews is what a page shows of each attribution: its lines
+// with their shares and intervals as text.
+func AttributionViews(as []Attribution) []attribView { return attribViews(as) }
+
+// Absolute says the cell is shown as mean (std) in every environment: its
+// metric has no overhead against the baseline.
+func (c *Cell) Absolute() bool { return c.absolute }
+
+// Ends is a 95 % interval's ends, and whether it has both.
+func Ends(ci []*float64) (lo, hi float64, ok bool) { return ends(ci) }
+
+// ShownPapers is what ShowPapers was given: the published tables a page
+// shows beside the study's numbers.
+func (r *Report) ShownPapers() []PaperComparison { return r.papers }

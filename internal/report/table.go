@@ -7,7 +7,7 @@ import (
 	"text/tabwriter"
 )
 
-func init() { registerFormat("table", writeTable) }
+func init() { RegisterFormat("table", writeTable) }
 
 // writeTable prints the overhead table for a terminal.
 func writeTable(w io.Writer, r *Report) error {

@@ -7,8 +7,8 @@ import (
 )
 
 func init() {
-	registerFormat("csv", writeCSV)
-	registerFormat("json", WriteJSON[*Report])
+	RegisterFormat("csv", writeCSV)
+	RegisterFormat("json", WriteJSON[*Report])
 }
 
 // writeCSV prints one row per sample with its run's levels (tidy data):

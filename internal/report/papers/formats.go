@@ -8,6 +8,7 @@ import (
 
 	"github.com/boxtax/boxtax/internal/registry"
 	"github.com/boxtax/boxtax/internal/report"
+	"github.com/boxtax/boxtax/internal/report/page"
 )
 
 // Schema names the JSON form of a comparison with published values.
@@ -25,7 +26,7 @@ func init() {
 	paperFormats.Register("latex", writePapersLaTeX)
 	paperFormats.Register("html", func(w io.Writer, r *report.Report, cmps []report.PaperComparison) error {
 		r.ShowPapers(cmps)
-		return report.Write(w, "html", r)
+		return page.Write(w, r)
 	})
 }
 

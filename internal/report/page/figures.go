@@ -1,4 +1,4 @@
-package report
+package page
 
 import (
 	"fmt"
@@ -7,19 +7,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/boxtax/boxtax/internal/report"
 	"github.com/boxtax/boxtax/internal/report/plot"
 )
-
-// Figure is one plot of a report, as self-contained SVG.
-type Figure struct {
-	ID       string // unique in the report and safe as a file name, e.g. "mem.stream-mb-s"
-	Workload string // empty for study-wide figures
-	Kind     string // bars, lines, stacked, cdf, boxes, intervals
-	Title    string
-	Caption  string // how to read it
-	Detail   bool   // a second look at numbers shown elsewhere; the HTML report folds it away
-	SVG      string
-}
 
 // Figures returns the plots of the report in reading order: the overhead of
 // every environment at a glance, then for every workload the plot its data
@@ -31,13 +21,13 @@ type Figure struct {
 //   - otherwise: grouped bars per environment, one chart per unit
 //
 // and, as a detail, the spread of the runs as quartile boxes.
-func (r *Report) Figures() []Figure {
-	var figs []Figure
-	if f, ok := r.overheadFigure(); ok {
+func Figures(r *report.Report) []report.Figure {
+	var figs []report.Figure
+	if f, ok := overheadFigure(r); ok {
 		figs = append(figs, f)
 	}
-	for _, wl := range r.workloadNames() {
-		figs = append(figs, r.workloadFigures(wl)...)
+	for _, wl := range workloadNames(r) {
+		figs = append(figs, workloadFigures(r, wl)...)
 	}
 	seen := map[string]int{}
 	for i := range figs {
@@ -51,17 +41,17 @@ func (r *Report) Figures() []Figure {
 }
 
 // envColor is an environment's colour in every plot.
-func (r *Report) envColor(env string) string {
-	for i, e := range r.envs {
+func envColor(r *report.Report, env string) string {
+	for i, e := range r.Envs() {
 		if e == env {
 			return plot.Color(i)
 		}
 	}
-	return plot.Color(len(r.envs))
+	return plot.Color(len(r.Envs()))
 }
 
 // workloadNames lists the workloads with cells, in report order.
-func (r *Report) workloadNames() []string {
+func workloadNames(r *report.Report) []string {
 	var out []string
 	seen := map[string]bool{}
 	for _, c := range r.Cells {
@@ -74,9 +64,9 @@ func (r *Report) workloadNames() []string {
 }
 
 // overheadFigure plots every deviation from the baseline with its interval.
-func (r *Report) overheadFigure() (Figure, bool) {
+func overheadFigure(r *report.Report) (report.Figure, bool) {
 	var others []string
-	for _, e := range r.envs {
+	for _, e := range r.Envs() {
 		if e != r.Study.Baseline {
 			others = append(others, e)
 		}
@@ -84,21 +74,21 @@ func (r *Report) overheadFigure() (Figure, bool) {
 	ch := plot.Intervals{Title: "Deviation from " + r.Study.Baseline + " (95 % CI)",
 		XLabel: "% deviation from the " + r.Study.Baseline + " mean"}
 	for _, e := range others {
-		ch.Series = append(ch.Series, plot.IntervalSeries{Name: e, Color: r.envColor(e)})
+		ch.Series = append(ch.Series, plot.IntervalSeries{Name: e, Color: envColor(r, e)})
 	}
-	for _, row := range r.rows() {
+	for _, row := range r.Rows() {
 		any := false
 		for _, e := range others {
-			if c := row.cells[e]; c != nil && c.OverheadPct != nil && !c.absolute {
+			if c := row.Cells[e]; c != nil && c.OverheadPct != nil && !c.Absolute() {
 				any = true
 			}
 		}
 		if !any {
 			continue
 		}
-		label := row.name + " " + row.metric
+		label := row.Name + " " + row.Metric
 		arrow := " ↓"
-		for _, c := range row.cells {
+		for _, c := range row.Cells {
 			if c.HigherIsBetter {
 				arrow = " ↑"
 			}
@@ -106,63 +96,48 @@ func (r *Report) overheadFigure() (Figure, bool) {
 		ch.Rows = append(ch.Rows, label+arrow)
 		for i, e := range others {
 			s := &ch.Series[i]
-			c := row.cells[e]
+			c := row.Cells[e]
 			est, lo, hi, tip := math.NaN(), math.NaN(), math.NaN(), ""
 			strong := false
-			if c != nil && c.OverheadPct != nil && !c.absolute {
+			if c != nil && c.OverheadPct != nil && !c.Absolute() {
 				est = *c.OverheadPct
-				if l, h, ok := ends(c.OverheadCI95); ok {
+				if l, h, ok := report.Ends(c.OverheadCI95); ok {
 					lo, hi = l, h
 				}
 				strong = c.Significant
-				tip = fmt.Sprintf("%s, %s: %s", e, label, overheadText(c))
+				tip = fmt.Sprintf("%s, %s: %s", e, label, report.OverheadText(c))
 			}
 			s.Est, s.Lo, s.Hi = append(s.Est, est), append(s.Lo, lo), append(s.Hi, hi)
 			s.Strong, s.Tips = append(s.Strong, strong), append(s.Tips, tip)
 		}
 	}
 	if len(ch.Rows) == 0 || len(others) == 0 {
-		return Figure{}, false
+		return report.Figure{}, false
 	}
 	ch.Desc = "Dots: deviation of the mean from the " + r.Study.Baseline + " mean; lines: its 95 % confidence interval."
-	return Figure{ID: "overhead", Kind: "intervals", Title: ch.Title, SVG: ch.SVG(),
+	return report.Figure{ID: "overhead", Kind: "intervals", Title: ch.Title, SVG: ch.SVG(),
 		Caption: fmt.Sprintf("Each dot is an environment's mean as %% deviation from the %s mean; the line is its 95 %% confidence interval (Fieller). "+
 			"A filled dot's interval excludes 0: the difference is beyond the noise of the runs. ↑ marks metrics where higher is better, ↓ where lower is better. "+
 			"Intervals cut at the edge end in an arrow.", r.Study.Baseline)}, true
 }
 
-// overheadText is a deviation with its interval and p-value, for tooltips.
-func overheadText(c *Cell) string {
-	if c.OverheadPct == nil {
-		return "no deviation: " + c.OverheadNote
-	}
-	s := FmtPct(*c.OverheadPct)
-	if ci, ok := PctInterval(c.OverheadCI95); ok {
-		s += " " + ci
-	}
-	if c.PValue != nil {
-		s += fmt.Sprintf(", p = %.2g", *c.PValue)
-	}
-	return s
-}
-
 // wlData indexes the primary cells of one workload.
 type wlData struct {
 	name      string
-	metrics   []string         // primary metrics, in report order
-	secondary []string         // secondary metrics: only as parts or percentiles
-	cells     map[string]*Cell // by group, metric and env
-	groups    []string         // distinct groups (non-env levels), in report order
+	metrics   []string                // primary metrics, in report order
+	secondary []string                // secondary metrics: only as parts or percentiles
+	cells     map[string]*report.Cell // by group, metric and env
+	groups    []string                // distinct groups (non-env levels), in report order
 	levels    map[string]map[string]string
 	factors   []string // non-env factors with cells here
 }
 
-func (d *wlData) cell(group, metric, env string) *Cell {
+func (d *wlData) cell(group, metric, env string) *report.Cell {
 	return d.cells[group+"\x00"+metric+"\x00"+env]
 }
 
-func (r *Report) workloadData(wl string) *wlData {
-	d := &wlData{name: wl, cells: map[string]*Cell{}, levels: map[string]map[string]string{}}
+func workloadData(r *report.Report, wl string) *wlData {
+	d := &wlData{name: wl, cells: map[string]*report.Cell{}, levels: map[string]map[string]string{}}
 	seenM, seenG, seenF := map[string]bool{}, map[string]bool{}, map[string]bool{}
 	for i := range r.Cells {
 		c := &r.Cells[i]
@@ -193,7 +168,7 @@ func (r *Report) workloadData(wl string) *wlData {
 		}
 		d.cells[c.Group+"\x00"+c.Metric+"\x00"+c.Env] = c
 	}
-	for _, f := range r.factors {
+	for _, f := range r.Factors() {
 		if seenF[f] {
 			d.factors = append(d.factors, f)
 		}
@@ -202,7 +177,7 @@ func (r *Report) workloadData(wl string) *wlData {
 }
 
 // anyCell returns some cell of the metric, for its label and unit.
-func (d *wlData) anyCell(metric string, envs []string) *Cell {
+func (d *wlData) anyCell(metric string, envs []string) *report.Cell {
 	for _, g := range d.groups {
 		for _, e := range envs {
 			if c := d.cell(g, metric, e); c != nil {
@@ -249,13 +224,13 @@ func (d *wlData) sweptFactor() string {
 	return ""
 }
 
-func (r *Report) workloadFigures(wl string) []Figure {
-	d := r.workloadData(wl)
+func workloadFigures(r *report.Report, wl string) []report.Figure {
+	d := workloadData(r, wl)
 	used := map[string]bool{}
-	var figs []Figure
-	figs = append(figs, r.partsFigures(d, used)...)
-	figs = append(figs, r.percentileFigures(d, used)...)
-	figs = append(figs, r.seriesFigures(d)...)
+	var figs []report.Figure
+	figs = append(figs, partsFigures(r, d, used)...)
+	figs = append(figs, percentileFigures(r, d, used)...)
+	figs = append(figs, seriesFigures(r, d)...)
 	var rest []string
 	for _, m := range d.metrics {
 		if !used[m] {
@@ -263,44 +238,25 @@ func (r *Report) workloadFigures(wl string) []Figure {
 		}
 	}
 	if swept := d.sweptFactor(); swept != "" {
-		figs = append(figs, r.lineFigures(d, rest, swept)...)
+		figs = append(figs, lineFigures(r, d, rest, swept)...)
 	} else {
-		figs = append(figs, r.barFigures(d, rest)...)
+		figs = append(figs, barFigures(r, d, rest)...)
 	}
-	figs = append(figs, r.boxFigures(d, rest)...)
+	figs = append(figs, boxFigures(r, d, rest)...)
 	return figs
 }
 
 // shortLabel drops the unit from a metric's label when the axis says it:
 // "copy MB/s" on an MB/s axis is "copy".
-func shortLabel(c *Cell) string {
+func shortLabel(c *report.Cell) string {
 	if s := strings.TrimSpace(strings.TrimSuffix(c.Label, c.Unit)); s != "" && s != c.Label {
 		return s
 	}
 	return c.Label
 }
 
-// Slug joins parts into a name safe as a file name and a LaTeX label:
-// lower-case letters, digits, dots and underscores, any other run of
-// characters one dash.
-func Slug(parts ...string) string {
-	s := strings.ToLower(strings.Join(parts, "-"))
-	var b strings.Builder
-	dash := false
-	for _, r := range s {
-		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '.' || r == '_' {
-			b.WriteRune(r)
-			dash = false
-		} else if !dash {
-			b.WriteByte('-')
-			dash = true
-		}
-	}
-	return strings.Trim(b.String(), "-")
-}
-
 // direction is the caption's word on which way is better.
-func direction(cells []*Cell) string {
+func direction(cells []*report.Cell) string {
 	hi, lo := 0, 0
 	for _, c := range cells {
 		if c.HigherIsBetter {
@@ -319,7 +275,7 @@ func direction(cells []*Cell) string {
 }
 
 // runsText says how many runs a chart's marks stand for.
-func runsText(cells []*Cell) string {
+func runsText(cells []*report.Cell) string {
 	lo, hi := math.MaxInt, 0
 	for _, c := range cells {
 		lo, hi = min(lo, c.N), max(hi, c.N)
@@ -349,8 +305,8 @@ func labels(cats []category) []string {
 
 // measured lists env's cells in the order of cats: nil where env has no
 // runs.
-func (d *wlData) measured(cats []category, env string) []*Cell {
-	out := make([]*Cell, len(cats))
+func (d *wlData) measured(cats []category, env string) []*report.Cell {
+	out := make([]*report.Cell, len(cats))
 	for k, cat := range cats {
 		if c := d.cell(cat.group, cat.metric, env); c != nil && c.N > 0 {
 			out[k] = c
@@ -396,50 +352,50 @@ func (d *wlData) byUnit(metrics, envs []string) (units []string, of map[string][
 	return units, of
 }
 
-func (r *Report) barFigures(d *wlData, metrics []string) []Figure {
-	var figs []Figure
-	units, of := d.byUnit(metrics, r.envs)
+func barFigures(r *report.Report, d *wlData, metrics []string) []report.Figure {
+	var figs []report.Figure
+	units, of := d.byUnit(metrics, r.Envs())
 	for _, u := range units {
-		cats := d.categories(of[u], r.envs)
+		cats := d.categories(of[u], r.Envs())
 		title := d.name + " · " + u
 		if len(of[u]) == 1 {
-			title = d.name + " · " + d.anyCell(of[u][0], r.envs).Label
+			title = d.name + " · " + d.anyCell(of[u][0], r.Envs()).Label
 		}
 		ch := plot.Bars{Title: title, YLabel: u, Groups: labels(cats)}
-		var all []*Cell
-		for _, e := range r.envs {
-			s := plot.BarSeries{Name: e, Color: r.envColor(e)}
+		var all []*report.Cell
+		for _, e := range r.Envs() {
+			s := plot.BarSeries{Name: e, Color: envColor(r, e)}
 			for k, c := range d.measured(cats, e) {
 				if c == nil {
 					s.Values, s.Errs, s.Points, s.Tips = append(s.Values, math.NaN()), append(s.Errs, math.NaN()), append(s.Points, nil), append(s.Tips, "")
 					continue
 				}
 				all = append(all, c)
-				tip := fmt.Sprintf("%s, %s: mean %s, std %s (n=%d)", e, cats[k].label, FmtValue(c.Mean), FmtValue(c.Std), c.N)
-				if !c.IsBaseline && !c.absolute {
-					tip += "; vs " + r.Study.Baseline + ": " + overheadText(c)
+				tip := fmt.Sprintf("%s, %s: mean %s, std %s (n=%d)", e, cats[k].label, report.FmtValue(c.Mean), report.FmtValue(c.Std), c.N)
+				if !c.IsBaseline && !c.Absolute() {
+					tip += "; vs " + r.Study.Baseline + ": " + report.OverheadText(c)
 				}
 				s.Values, s.Errs, s.Points, s.Tips = append(s.Values, c.Mean), append(s.Errs, c.Std), append(s.Points, c.Values), append(s.Tips, tip)
 			}
 			ch.Series = append(ch.Series, s)
 		}
 		ch.Desc = "Bars: means; whiskers: ±1 standard deviation; dots: individual runs."
-		figs = append(figs, Figure{ID: Slug(d.name, u), Workload: d.name, Kind: "bars", Title: title, SVG: ch.SVG(),
+		figs = append(figs, report.Figure{ID: report.Slug(d.name, u), Workload: d.name, Kind: "bars", Title: title, SVG: ch.SVG(),
 			Caption: fmt.Sprintf("Each bar is the mean of %s; the whisker spans ±1 standard deviation and the dots are the runs themselves.%s",
 				runsText(all), direction(all))})
 	}
 	return figs
 }
 
-func (r *Report) boxFigures(d *wlData, metrics []string) []Figure {
-	var figs []Figure
-	units, of := d.byUnit(metrics, r.envs)
+func boxFigures(r *report.Report, d *wlData, metrics []string) []report.Figure {
+	var figs []report.Figure
+	units, of := d.byUnit(metrics, r.Envs())
 	for _, u := range units {
-		cats := d.categories(of[u], r.envs)
+		cats := d.categories(of[u], r.Envs())
 		ch := plot.Boxes{Title: d.name + " · spread of the runs, " + u, YLabel: u, Groups: labels(cats)}
 		enough := false
-		for _, e := range r.envs {
-			s := plot.BoxSeries{Name: e, Color: r.envColor(e)}
+		for _, e := range r.Envs() {
+			s := plot.BoxSeries{Name: e, Color: envColor(r, e)}
 			for _, c := range d.measured(cats, e) {
 				if c == nil {
 					s.Boxes = append(s.Boxes, plot.Box{})
@@ -454,14 +410,14 @@ func (r *Report) boxFigures(d *wlData, metrics []string) []Figure {
 			continue
 		}
 		ch.Desc = "Thick line: median; box: first to third quartile; whiskers: smallest to largest run; dots: the runs."
-		figs = append(figs, Figure{ID: Slug(d.name, u, "runs"), Workload: d.name, Kind: "boxes", Title: ch.Title, SVG: ch.SVG(), Detail: true,
+		figs = append(figs, report.Figure{ID: report.Slug(d.name, u, "runs"), Workload: d.name, Kind: "boxes", Title: ch.Title, SVG: ch.SVG(), Detail: true,
 			Caption: "Median (thick line), first to third quartile (box), smallest and largest run (whiskers) and every run (dots). The axis does not start at zero."})
 	}
 	return figs
 }
 
-func (r *Report) lineFigures(d *wlData, metrics []string, swept string) []Figure {
-	var figs []Figure
+func lineFigures(r *report.Report, d *wlData, metrics []string, swept string) []report.Figure {
+	var figs []report.Figure
 	// Panels: one per metric and combination of the other factors' levels.
 	type panel struct{ metric, others string }
 	var panels []panel
@@ -476,18 +432,18 @@ func (r *Report) lineFigures(d *wlData, metrics []string, swept string) []Figure
 		}
 	}
 	for _, p := range panels {
-		c0 := d.anyCell(p.metric, r.envs)
+		c0 := d.anyCell(p.metric, r.Envs())
 		if c0 == nil {
 			continue
 		}
 		title := fmt.Sprintf("%s · %s by %s%s", d.name, c0.Label, swept, p.others)
 		ch := plot.Lines{Title: title, XLabel: swept, YLabel: c0.Unit}
-		var all []*Cell
-		for _, e := range r.envs {
-			s := plot.LineSeries{Name: e, Color: r.envColor(e)}
+		var all []*report.Cell
+		for _, e := range r.Envs() {
+			s := plot.LineSeries{Name: e, Color: envColor(r, e)}
 			type pt struct {
 				x float64
-				c *Cell
+				c *report.Cell
 			}
 			var pts []pt
 			for _, g := range d.groups {
@@ -508,28 +464,28 @@ func (r *Report) lineFigures(d *wlData, metrics []string, swept string) []Figure
 			for _, q := range pts {
 				all = append(all, q.c)
 				s.X, s.Y, s.Err = append(s.X, q.x), append(s.Y, q.c.Mean), append(s.Err, q.c.Std)
-				tip := fmt.Sprintf("%s, %s=%s: mean %s, std %s (n=%d)", e, swept, plot.FormatValue(q.x), FmtValue(q.c.Mean), FmtValue(q.c.Std), q.c.N)
-				if !q.c.IsBaseline && !q.c.absolute {
-					tip += "; vs " + r.Study.Baseline + ": " + overheadText(q.c)
+				tip := fmt.Sprintf("%s, %s=%s: mean %s, std %s (n=%d)", e, swept, plot.FormatValue(q.x), report.FmtValue(q.c.Mean), report.FmtValue(q.c.Std), q.c.N)
+				if !q.c.IsBaseline && !q.c.Absolute() {
+					tip += "; vs " + r.Study.Baseline + ": " + report.OverheadText(q.c)
 				}
 				s.Tips = append(s.Tips, tip)
 			}
 			ch.Series = append(ch.Series, s)
 		}
 		ch.Desc = "Points: means at each level; whiskers: ±1 standard deviation."
-		figs = append(figs, Figure{ID: Slug(d.name, p.metric, "by", swept, p.others), Workload: d.name, Kind: "lines", Title: title, SVG: ch.SVG(),
+		figs = append(figs, report.Figure{ID: report.Slug(d.name, p.metric, "by", swept, p.others), Workload: d.name, Kind: "lines", Title: title, SVG: ch.SVG(),
 			Caption: fmt.Sprintf("Mean at each level of %s over %s, whiskers ±1 standard deviation; the lines are nudged sideways so that whiskers do not hide each other.%s",
 				swept, runsText(all), direction(all))})
 	}
 	return figs
 }
 
-func (r *Report) partsFigures(d *wlData, used map[string]bool) []Figure {
-	var figs []Figure
+func partsFigures(r *report.Report, d *wlData, used map[string]bool) []report.Figure {
+	var figs []report.Figure
 	for _, wp := range partsOf(d.name) {
 		var parts []string
 		for _, m := range wp.metrics {
-			if d.anyCell(m, r.envs) != nil {
+			if d.anyCell(m, r.Envs()) != nil {
 				parts = append(parts, m)
 			}
 		}
@@ -539,12 +495,12 @@ func (r *Report) partsFigures(d *wlData, used map[string]bool) []Figure {
 		for _, m := range parts {
 			used[m] = true
 		}
-		unit := d.anyCell(parts[0], r.envs).Unit
+		unit := d.anyCell(parts[0], r.Envs()).Unit
 		for _, g := range d.groups {
 			title := fmt.Sprintf("%s · %s%s", d.name, wp.whole, d.suffix(g, ""))
 			ch := plot.Stacked{Title: title, YLabel: unit}
 			var envs []string
-			for _, e := range r.envs {
+			for _, e := range r.Envs() {
 				for _, m := range parts {
 					if c := d.cell(g, m, e); c != nil && c.N > 0 {
 						envs = append(envs, e)
@@ -553,9 +509,9 @@ func (r *Report) partsFigures(d *wlData, used map[string]bool) []Figure {
 				}
 			}
 			ch.Bars = envs
-			var all []*Cell
+			var all []*report.Cell
 			for _, m := range parts {
-				sp := plot.StackPart{Name: shortLabel(d.anyCell(m, r.envs))}
+				sp := plot.StackPart{Name: shortLabel(d.anyCell(m, r.Envs()))}
 				for _, e := range envs {
 					c := d.cell(g, m, e)
 					if c == nil || c.N == 0 {
@@ -564,19 +520,19 @@ func (r *Report) partsFigures(d *wlData, used map[string]bool) []Figure {
 					}
 					all = append(all, c)
 					sp.Values = append(sp.Values, c.Mean)
-					sp.Tips = append(sp.Tips, fmt.Sprintf("%s, %s: mean %s %s, std %s (n=%d)", e, c.Label, FmtValue(c.Mean), c.Unit, FmtValue(c.Std), c.N))
+					sp.Tips = append(sp.Tips, fmt.Sprintf("%s, %s: mean %s %s, std %s (n=%d)", e, c.Label, report.FmtValue(c.Mean), c.Unit, report.FmtValue(c.Std), c.N))
 				}
 				ch.Parts = append(ch.Parts, sp)
 			}
 			ch.Desc = "Stacked segments: the mean of each part; the number on top is their sum."
-			figs = append(figs, Figure{ID: Slug(d.name, wp.whole, d.suffix(g, "")), Workload: d.name, Kind: "stacked", Title: title, SVG: ch.SVG(),
+			figs = append(figs, report.Figure{ID: report.Slug(d.name, wp.whole, d.suffix(g, "")), Workload: d.name, Kind: "stacked", Title: title, SVG: ch.SVG(),
 				Caption: fmt.Sprintf("Each segment is the mean of one part of %s over %s; the number on top is the whole.", wp.whole, runsText(all))})
 		}
 	}
 	return figs
 }
 
-func (r *Report) percentileFigures(d *wlData, used map[string]bool) []Figure {
+func percentileFigures(r *report.Report, d *wlData, used map[string]bool) []report.Figure {
 	type point struct {
 		metric string
 		pct    float64
@@ -591,7 +547,7 @@ func (r *Report) percentileFigures(d *wlData, used map[string]bool) []Figure {
 			of[fam] = append(of[fam], point{m, pct})
 		}
 	}
-	var figs []Figure
+	var figs []report.Figure
 	for _, fam := range families {
 		pts := of[fam]
 		inner := 0
@@ -604,7 +560,7 @@ func (r *Report) percentileFigures(d *wlData, used map[string]bool) []Figure {
 			continue
 		}
 		sort.SliceStable(pts, func(i, j int) bool { return pts[i].pct < pts[j].pct })
-		c0 := d.anyCell(pts[0].metric, r.envs)
+		c0 := d.anyCell(pts[0].metric, r.Envs())
 		unit := c0.Unit
 		if label := distributionLabel(c0); label != "" {
 			fam = label
@@ -615,9 +571,9 @@ func (r *Report) percentileFigures(d *wlData, used map[string]bool) []Figure {
 		for _, g := range d.groups {
 			title := fmt.Sprintf("%s · %s distribution%s", d.name, fam, d.suffix(g, ""))
 			ch := plot.CDF{Title: title, XLabel: fam + " (" + unit + ")", Markers: true}
-			var all []*Cell
-			for _, e := range r.envs {
-				s := plot.CDFSeries{Name: e, Color: r.envColor(e)}
+			var all []*report.Cell
+			for _, e := range r.Envs() {
+				s := plot.CDFSeries{Name: e, Color: envColor(r, e)}
 				for _, p := range pts {
 					if c := d.cell(g, p.metric, e); c != nil && c.N > 0 {
 						all = append(all, c)
@@ -627,55 +583,55 @@ func (r *Report) percentileFigures(d *wlData, used map[string]bool) []Figure {
 				ch.Series = append(ch.Series, s)
 			}
 			ch.Desc = "Points: the percentiles the workload reported, averaged over runs."
-			figs = append(figs, Figure{ID: Slug(d.name, fam, "percentiles", d.suffix(g, "")), Workload: d.name, Kind: "cdf", Title: title, SVG: ch.SVG(),
+			figs = append(figs, report.Figure{ID: report.Slug(d.name, fam, "percentiles", d.suffix(g, "")), Workload: d.name, Kind: "cdf", Title: title, SVG: ch.SVG(),
 				Caption: fmt.Sprintf("The percentiles the workload reported (mean over %s), as a cumulative distribution: read across at 50 %% for the median, at 99 %% for the tail.", runsText(all))})
 		}
 	}
 	return figs
 }
 
-func (r *Report) seriesFigures(d *wlData) []Figure {
+func seriesFigures(r *report.Report, d *wlData) []report.Figure {
 	type panel struct{ name, group string }
 	var panels []panel
 	seen := map[panel]bool{}
-	for k := range r.series {
-		if k.workload == d.name && !seen[panel{k.name, k.group}] {
-			seen[panel{k.name, k.group}] = true
-			panels = append(panels, panel{k.name, k.group})
+	for k := range r.Series() {
+		if k.Workload == d.name && !seen[panel{k.Name, k.Group}] {
+			seen[panel{k.Name, k.Group}] = true
+			panels = append(panels, panel{k.Name, k.Group})
 		}
 	}
 	sort.Slice(panels, func(i, j int) bool {
 		if panels[i].name != panels[j].name {
 			return panels[i].name < panels[j].name
 		}
-		return NaturalLess(panels[i].group, panels[j].group)
+		return report.NaturalLess(panels[i].group, panels[j].group)
 	})
-	var figs []Figure
+	var figs []report.Figure
 	for _, p := range panels {
 		suffix := ""
 		if lv := d.levels[p.group]; lv != nil {
 			suffix = d.suffix(p.group, "")
 		}
 		var unit string
-		for _, e := range r.envs {
-			if q, ok := r.series[seriesKey{d.name, p.group, e, p.name}]; ok {
-				unit = q.unit
+		for _, e := range r.Envs() {
+			if q, ok := r.Series()[report.SeriesKey{Workload: d.name, Group: p.group, Env: e, Name: p.name}]; ok {
+				unit = q.Unit
 			}
 		}
 		name := strings.TrimSuffix(p.name, "_"+unit)
 		title := fmt.Sprintf("%s · %s distribution%s", d.name, name, suffix)
 		ch := plot.CDF{Title: title, XLabel: name + " (" + unit + ")"}
 		runs := 0
-		for _, e := range r.envs {
-			s := plot.CDFSeries{Name: e, Color: r.envColor(e)}
-			if q, ok := r.series[seriesKey{d.name, p.group, e, p.name}]; ok {
-				s.X, s.P = q.points()
-				runs += q.runs
+		for _, e := range r.Envs() {
+			s := plot.CDFSeries{Name: e, Color: envColor(r, e)}
+			if q, ok := r.Series()[report.SeriesKey{Workload: d.name, Group: p.group, Env: e, Name: p.name}]; ok {
+				s.X, s.P = q.Points()
+				runs += q.Runs
 			}
 			ch.Series = append(ch.Series, s)
 		}
 		ch.Desc = "Lines: the share of values at or below x, quantiles averaged over runs."
-		figs = append(figs, Figure{ID: Slug(d.name, p.name, "cdf", suffix), Workload: d.name, Kind: "cdf", Title: title, SVG: ch.SVG(), Detail: !isLatency(p.name),
+		figs = append(figs, report.Figure{ID: report.Slug(d.name, p.name, "cdf", suffix), Workload: d.name, Kind: "cdf", Title: title, SVG: ch.SVG(), Detail: !isLatency(p.name),
 			Caption: fmt.Sprintf("Cumulative distribution of every recorded %s value: the share of values at or below x. Each run's quantiles are averaged over the runs of an environment (%d runs in all), so one long run cannot outweigh the others.", p.name, runs)})
 	}
 	return figs
@@ -695,7 +651,7 @@ func isLatency(name string) bool {
 
 // distributionLabel names the distribution a percentile metric belongs to by
 // its label without the percentile and the unit: "wake p99 us" is "wake".
-func distributionLabel(c *Cell) string {
+func distributionLabel(c *report.Cell) string {
 	var keep []string
 	for _, w := range strings.Fields(c.Label) {
 		lw := strings.ToLower(w)

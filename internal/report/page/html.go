@@ -1,31 +1,32 @@
-package report
+package page
 
 import (
 	_ "embed"
 	"fmt"
 	"html/template"
 	"io"
+	"maps"
 	"math"
 	"slices"
 	"sort"
 	"strings"
 	"time"
 
-	"github.com/boxtax/boxtax/internal/hostinfo"
+	"github.com/boxtax/boxtax/internal/report"
 	"github.com/boxtax/boxtax/internal/store"
 	"github.com/boxtax/boxtax/internal/workload"
 )
 
-func init() { registerFormat("html", writeHTML) }
+func init() { report.RegisterFormat("html", Write) }
 
 //go:embed html.tmpl
 var htmlTemplate string
 
 var htmlPage = template.Must(template.New("report").Funcs(template.FuncMap{
 	// svg marks a plot as safe HTML: package plot escapes every label it draws.
-	"svg":   func(f Figure) template.HTML { return template.HTML(f.SVG) },
-	"value": FmtValue,
-	"pct":   FmtPct,
+	"svg":   func(f report.Figure) template.HTML { return template.HTML(f.SVG) },
+	"value": report.FmtValue,
+	"pct":   report.FmtPct,
 	"inc":   func(i int) int { return i + 1 },
 	// opt prints an optional number, or a dash when there is none.
 	"opt": func(format string, v *float64) string {
@@ -36,31 +37,31 @@ var htmlPage = template.Must(template.New("report").Funcs(template.FuncMap{
 	},
 }).Parse(htmlTemplate))
 
-// writeHTML renders one self-contained page: styles inline, plots as inline
+// Write renders the report as one self-contained page: styles inline, plots as inline
 // SVG, no scripts, fonts or anything else fetched, so it opens offline and
 // can be mailed as one file. Every string is escaped by html/template.
-func writeHTML(w io.Writer, r *Report) error {
+func Write(w io.Writer, r *report.Report) error {
 	return htmlPage.Execute(w, newHTMLView(r))
 }
 
 // htmlView is what the template shows.
 type htmlView struct {
-	R          *Report
+	R          *report.Report
 	Title      string
 	When       string
 	Took       string
-	Host       []fact
+	Host       []report.Fact
 	HostLine   string
 	Glance     glance
 	Envs       []string
 	Rows       []htmlRow
-	Overview   *Figure
+	Overview   *report.Figure
 	Workloads  []htmlWorkload
-	Effects    []Effect
-	Attrib     []attribView
-	Papers     []PaperComparison
+	Effects    []report.Effect
+	Attrib     any // report.AttributionViews: a slice the template ranges over
+	Papers     []report.PaperComparison
 	Warnings   []warnGroup
-	Failures   []Failure
+	Failures   []report.Failure
 	EnvColor   map[string]string
 	Baseline   string
 	NoteNoisy  bool
@@ -92,7 +93,7 @@ type htmlWorkload struct {
 	Baseline                string
 	Envs                    []string
 	EnvColor                map[string]string
-	Figures, Details        []Figure
+	Figures, Details        []report.Figure
 	DetailsLabel            string
 	Descriptives            []descRow
 	Notes                   []noteRow
@@ -121,35 +122,35 @@ type noisyRow struct {
 	N                              int
 }
 
-func newHTMLView(r *Report) htmlView {
-	v := htmlView{R: r, Envs: r.envs, Baseline: r.Study.Baseline, Effects: r.Effects, Failures: r.Failures,
-		EnvColor: map[string]string{}, HasFactors: len(r.factors) > 0}
+func newHTMLView(r *report.Report) htmlView {
+	v := htmlView{R: r, Envs: r.Envs(), Baseline: r.Study.Baseline, Effects: r.Effects, Failures: r.Failures,
+		EnvColor: map[string]string{}, HasFactors: len(r.Factors()) > 0}
 	v.Title = fmt.Sprintf("Study %d: %s", r.Study.ID, r.Study.Name)
 	v.When = r.Study.CreatedAt.UTC().Format("2006-01-02 15:04 MST")
-	if !r.first.IsZero() && r.last.After(r.first) {
-		v.Took = r.last.Sub(r.first).Round(time.Second).String()
+	if first, last := r.Span(); !first.IsZero() && last.After(first) {
+		v.Took = last.Sub(first).Round(time.Second).String()
 	}
-	for _, e := range r.envs {
-		v.EnvColor[e] = r.envColor(e)
+	for _, e := range r.Envs() {
+		v.EnvColor[e] = envColor(r, e)
 	}
-	v.Host, v.HostLine = hostFacts(r.host)
-	v.Glance = r.glance()
-	v.Attrib = attribViews(r.Attributions)
-	v.Rows = r.htmlRows()
-	figs := r.Figures()
+	v.Host, v.HostLine = report.HostFacts(r.Host())
+	v.Glance = glanceOf(r)
+	v.Attrib = report.AttributionViews(r.Attributions)
+	v.Rows = htmlRows(r)
+	figs := Figures(r)
 	rowsOf := map[string][]htmlRow{}
 	for _, row := range v.Rows {
 		rowsOf[row.Workload] = append(rowsOf[row.Workload], row)
 	}
 	byWL := map[string]*htmlWorkload{}
-	for _, name := range r.workloadNames() {
+	for _, name := range workloadNames(r) {
 		hw := &htmlWorkload{Name: name, Baseline: v.Baseline, Envs: v.Envs, EnvColor: v.EnvColor}
 		if wl, err := workload.Lookup(name); err == nil {
 			hw.Summary, hw.SeedTool = wl.Info().Summary, wl.Info().SeedTool
 		}
 		hw.Rows = rowsOf[name]
-		hw.Descriptives = r.descriptives(name)
-		hw.Notes = r.runNotes(name)
+		hw.Descriptives = descriptives(r, name)
+		hw.Notes = runNotes(r, name)
 		byWL[name] = hw
 	}
 	for i := range figs {
@@ -163,7 +164,7 @@ func newHTMLView(r *Report) htmlView {
 			byWL[f.Workload].Figures = append(byWL[f.Workload].Figures, f)
 		}
 	}
-	for _, name := range r.workloadNames() {
+	for _, name := range workloadNames(r) {
 		hw := byWL[name]
 		hw.DetailsLabel = "Spread of the runs (quartile boxes)"
 		for _, f := range hw.Details {
@@ -173,72 +174,17 @@ func newHTMLView(r *Report) htmlView {
 		}
 		v.Workloads = append(v.Workloads, *hw)
 	}
-	v.Papers = r.papers
-	v.Warnings = r.warnGroups()
+	v.Papers = r.ShownPapers()
+	v.Warnings = warnGroups(r)
 	return v
 }
 
-// hostFacts lists the host's facts for the page and sums them up in a line.
-func hostFacts(h hostinfo.Host) ([]fact, string) {
-	var out []fact
-	add := func(name, value string) {
-		if strings.TrimSpace(value) != "" {
-			out = append(out, fact{name, value})
-		}
-	}
-	add("hostname", h.Hostname)
-	cpu := h.CPUModel
-	if h.CPUs > 0 {
-		cpu = fmt.Sprintf("%s, %d logical CPUs", h.CPUModel, h.CPUs)
-	}
-	add("CPU", cpu)
-	if h.MemTotalBytes > 0 {
-		add("memory", fmt.Sprintf("%.1f GiB", float64(h.MemTotalBytes)/(1<<30)))
-	}
-	add("OS / architecture", strings.Trim(h.OS+" / "+h.Arch, " /"))
-	add("kernel", strings.TrimSpace(h.KernelRelease+" "+h.KernelVersion))
-	add("preemption", h.Preemption)
-	add("CPU governor", h.Governor)
-	add("virtualized", h.Virtualized)
-	if d := h.Docker; d != nil {
-		if d.Error != "" {
-			add("Docker", "not asked: "+d.Error)
-		} else {
-			add("container engine", fmt.Sprintf("%s (API %s)", d.Name(), d.APIVersion))
-			add("storage driver", d.StorageDriver)
-			add("cgroups", strings.Trim(d.CgroupVersion+" "+d.CgroupDriver, " "))
-		}
-	}
-	add("boxtax", h.Boxtax)
-	if !h.CollectedAt.IsZero() {
-		add("facts collected", h.CollectedAt.UTC().Format("2006-01-02 15:04 MST"))
-	}
-	line := cpu
-	if h.KernelRelease != "" {
-		line += ", kernel " + h.KernelRelease
-	}
-	if name := h.Docker.Name(); name != "" {
-		line += fmt.Sprintf(", %s (%s)", name, h.Docker.StorageDriver)
-	}
-	if h.Hostname != "" {
-		line = h.Hostname + ": " + line
-	}
-	return out, strings.Trim(line, ", :")
-}
-
-// HostLine sums up the host's facts in a line: CPU, kernel, container
-// engine, as the HTML report's heading does.
-func HostLine(h hostinfo.Host) string {
-	_, line := hostFacts(h)
-	return line
-}
-
 // costly tells whether a deviation makes things worse.
-func costly(c *Cell) bool {
+func costly(c *report.Cell) bool {
 	return c.OverheadPct != nil && (*c.OverheadPct < 0) == c.HigherIsBetter
 }
 
-func (r *Report) glance() glance {
+func glanceOf(r *report.Report) glance {
 	var g glance
 	type hit struct {
 		abs  float64
@@ -249,7 +195,7 @@ func (r *Report) glance() glance {
 	var order []string
 	for i := range r.Cells {
 		c := &r.Cells[i]
-		if c.Secondary || c.IsBaseline || c.absolute {
+		if c.Secondary || c.IsBaseline || c.Absolute() {
 			continue
 		}
 		if _, ok := noisyWL[c.Workload]; !ok {
@@ -265,7 +211,7 @@ func (r *Report) glance() glance {
 		}
 		g.Beyond++
 		noisyWL[c.Workload] = true
-		t := hit{math.Abs(*c.OverheadPct), fmt.Sprintf("%s %s in %s: %s", RowName(c, r.factors), c.Label, c.Env, overheadText(c))}
+		t := hit{math.Abs(*c.OverheadPct), fmt.Sprintf("%s %s in %s: %s", report.RowName(c, r.Factors()), c.Label, c.Env, report.OverheadText(c))}
 		if costly(c) {
 			costs = append(costs, t)
 		} else {
@@ -276,7 +222,7 @@ func (r *Report) glance() glance {
 	for i := range r.Cells {
 		if c := &r.Cells[i]; !c.Secondary {
 			primary++
-			if c.noisy() {
+			if c.Noisy() {
 				noisy++
 			}
 		}
@@ -300,47 +246,47 @@ func (r *Report) glance() glance {
 	return g
 }
 
-func (r *Report) htmlRows() []htmlRow {
+func htmlRows(r *report.Report) []htmlRow {
 	var out []htmlRow
 	last := ""
-	for _, row := range r.rows() {
-		hr := htmlRow{Name: row.name, Metric: row.metric}
-		for _, c := range row.cells {
+	for _, row := range r.Rows() {
+		hr := htmlRow{Name: row.Name, Metric: row.Metric}
+		for _, c := range row.Cells {
 			hr.Workload = c.Workload
 		}
 		hr.First = hr.Workload != last
 		last = hr.Workload
-		for _, e := range r.envs {
-			hr.Cells = append(hr.Cells, htmlCellOf(row.cells[e]))
+		for _, e := range r.Envs() {
+			hr.Cells = append(hr.Cells, htmlCellOf(row.Cells[e]))
 		}
 		out = append(out, hr)
 	}
 	return out
 }
 
-func htmlCellOf(c *Cell) htmlCell {
+func htmlCellOf(c *report.Cell) htmlCell {
 	switch {
 	case c == nil:
 		return htmlCell{Main: "–", Class: "none", Tip: "not measured"}
-	case c.IsBaseline || c.absolute || c.OverheadPct == nil:
-		hc := htmlCell{Main: FmtValue(c.Mean), Sub: fmt.Sprintf("(%s) n=%d", FmtValue(c.Std), c.N), Class: "base",
-			Tip: fmt.Sprintf("mean %s, std %s over %d runs; median %s, quartiles %s to %s", FmtValue(c.Mean), FmtValue(c.Std), c.N, FmtValue(c.Median), FmtValue(c.Q1), FmtValue(c.Q3))}
-		if !c.IsBaseline && c.absolute {
+	case c.IsBaseline || c.Absolute() || c.OverheadPct == nil:
+		hc := htmlCell{Main: report.FmtValue(c.Mean), Sub: fmt.Sprintf("(%s) n=%d", report.FmtValue(c.Std), c.N), Class: "base",
+			Tip: fmt.Sprintf("mean %s, std %s over %d runs; median %s, quartiles %s to %s", report.FmtValue(c.Mean), report.FmtValue(c.Std), c.N, report.FmtValue(c.Median), report.FmtValue(c.Q1), report.FmtValue(c.Q3))}
+		if !c.IsBaseline && c.Absolute() {
 			hc.Tip += "; an absolute figure, compared as it is rather than as a ratio to " + c.Baseline
 		} else if !c.IsBaseline {
 			hc.Tip += "; no deviation: " + c.OverheadNote
 		}
-		if c.noisy() {
+		if c.Noisy() {
 			hc.Class += " noisy"
 		}
 		return hc
 	}
-	hc := htmlCell{Main: FmtPct(*c.OverheadPct), Class: "dev", Tip: overheadText(c) + fmt.Sprintf("; mean %s, std %s, n=%d", FmtValue(c.Mean), FmtValue(c.Std), c.N)}
+	hc := htmlCell{Main: report.FmtPct(*c.OverheadPct), Class: "dev", Tip: report.OverheadText(c) + fmt.Sprintf("; mean %s, std %s, n=%d", report.FmtValue(c.Mean), report.FmtValue(c.Std), c.N)}
 	ci := "[n/a]"
-	if iv, ok := PctInterval(c.OverheadCI95); ok {
+	if iv, ok := report.PctInterval(c.OverheadCI95); ok {
 		ci = iv
 	}
-	hc.Sub = fmt.Sprintf("%s (%s)", ci, FmtValue(c.Std))
+	hc.Sub = fmt.Sprintf("%s (%s)", ci, report.FmtValue(c.Std))
 	if c.Significant {
 		if costly(c) {
 			hc.Class += " cost"
@@ -348,13 +294,13 @@ func htmlCellOf(c *Cell) htmlCell {
 			hc.Class += " gain"
 		}
 	}
-	if c.noisy() {
+	if c.Noisy() {
 		hc.Class += " noisy"
 	}
 	return hc
 }
 
-func (r *Report) descriptives(wl string) []descRow {
+func descriptives(r *report.Report, wl string) []descRow {
 	var out []descRow
 	for i := range r.Cells {
 		c := &r.Cells[i]
@@ -362,30 +308,24 @@ func (r *Report) descriptives(wl string) []descRow {
 			continue
 		}
 		name := c.Label
-		if sfx := strings.TrimPrefix(RowName(c, r.factors), c.Workload); sfx != "" {
+		if sfx := strings.TrimPrefix(report.RowName(c, r.Factors()), c.Workload); sfx != "" {
 			name += " ·" + sfx
 		}
 		cv := "–"
 		if c.Mean != 0 && c.N > 1 {
 			cv = fmt.Sprintf("%.1f %%", c.Std/math.Abs(c.Mean)*100)
 		}
-		out = append(out, descRow{Metric: name, Env: c.Env, N: c.N, Mean: FmtValue(c.Mean), Std: FmtValue(c.Std),
-			Min: FmtValue(c.Min), Q1: FmtValue(c.Q1), Median: FmtValue(c.Median), Q3: FmtValue(c.Q3), Max: FmtValue(c.Max), CV: cv})
+		out = append(out, descRow{Metric: name, Env: c.Env, N: c.N, Mean: report.FmtValue(c.Mean), Std: report.FmtValue(c.Std),
+			Min: report.FmtValue(c.Min), Q1: report.FmtValue(c.Q1), Median: report.FmtValue(c.Median), Q3: report.FmtValue(c.Q3), Max: report.FmtValue(c.Max), CV: cv})
 	}
 	return out
 }
 
 // runNotes lists what the measured runs of a workload noted about how they
 // did their work, the distinct values per environment.
-func (r *Report) runNotes(wl string) []noteRow {
+func runNotes(r *report.Report, wl string) []noteRow {
 	vals := map[string]map[string][]string{} // key -> env -> distinct values
-	var ids []int64
-	for id := range r.runs {
-		ids = append(ids, id)
-	}
-	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
-	for _, id := range ids {
-		run := r.runs[id]
+	for _, run := range r.StoredRuns() {
 		if run.Workload != wl || run.Warmup || run.Status != store.RunOK {
 			continue
 		}
@@ -402,9 +342,9 @@ func (r *Report) runNotes(wl string) []noteRow {
 		}
 	}
 	var out []noteRow
-	for _, k := range sortedKeys(vals) {
+	for _, k := range slices.Sorted(maps.Keys(vals)) {
 		nr := noteRow{Key: k}
-		for _, e := range r.envs {
+		for _, e := range r.Envs() {
 			nr.Values = append(nr.Values, strings.Join(vals[k][e], "; "))
 		}
 		out = append(out, nr)
@@ -414,19 +354,19 @@ func (r *Report) runNotes(wl string) []noteRow {
 
 // warnGroups sorts the warnings by kind for the page: what workloads said,
 // grouped by message; busy host; noisy cells as a table; outliers.
-func (r *Report) warnGroups() []warnGroup {
+func warnGroups(r *report.Report) []warnGroup {
 	var out []warnGroup
 	notes := warnGroup{Title: "What the workloads said about their numbers"}
 	subjects := map[string][]string{}
 	var messages []string
-	for _, w := range r.warns {
-		if w.kind != warnNote {
+	for _, w := range r.WarningDetails() {
+		if w.Kind != report.WarnNote {
 			continue
 		}
-		if _, ok := subjects[w.message]; !ok {
-			messages = append(messages, w.message)
+		if _, ok := subjects[w.Message]; !ok {
+			messages = append(messages, w.Message)
 		}
-		subjects[w.message] = append(subjects[w.message], w.subject)
+		subjects[w.Message] = append(subjects[w.Message], w.Subject)
 	}
 	for _, m := range messages {
 		notes.Items = append(notes.Items, strings.Join(subjects[m], ", ")+": "+m)
@@ -435,13 +375,13 @@ func (r *Report) warnGroups() []warnGroup {
 		out = append(out, notes)
 	}
 	for _, t := range []struct{ kind, title, lead string }{
-		{warnBusy, "Busy host", "boxtax waits before each run for the host to be quiet (--settle); these runs started anyway."},
-		{warnOutlier, "Outliers", ""},
+		{report.WarnBusy, "Busy host", "boxtax waits before each run for the host to be quiet (--settle); these runs started anyway."},
+		{report.WarnOutlier, "Outliers", ""},
 	} {
 		g := warnGroup{Title: t.title, Lead: t.lead}
-		for _, w := range r.warns {
-			if w.kind == t.kind {
-				g.Items = append(g.Items, w.text)
+		for _, w := range r.WarningDetails() {
+			if w.Kind == t.kind {
+				g.Items = append(g.Items, w.Text)
 			}
 		}
 		if len(g.Items) > 0 {
@@ -449,12 +389,12 @@ func (r *Report) warnGroups() []warnGroup {
 		}
 	}
 	noisy := warnGroup{Title: "Noisy cells",
-		Lead: fmt.Sprintf("The runs of these cells spread by more than %.0f %% of their mean (marked ~ in the tables): a deviation smaller than that spread says little. More repetitions (--reps) or a quieter host would help.", NoisyCV*100)}
+		Lead: fmt.Sprintf("The runs of these cells spread by more than %.0f %% of their mean (marked ~ in the tables): a deviation smaller than that spread says little. More repetitions (--reps) or a quieter host would help.", report.NoisyCV*100)}
 	for i := range r.Cells {
 		c := &r.Cells[i]
-		if c.noisy() {
-			noisy.Noisy = append(noisy.Noisy, noisyRow{Row: RowName(c, r.factors), Env: c.Env, Metric: c.Label, N: c.N,
-				CV: fmt.Sprintf("%.0f %%", c.Std/math.Abs(c.Mean)*100), Min: FmtValue(c.Min), Max: FmtValue(c.Max)})
+		if c.Noisy() {
+			noisy.Noisy = append(noisy.Noisy, noisyRow{Row: report.RowName(c, r.Factors()), Env: c.Env, Metric: c.Label, N: c.N,
+				CV: fmt.Sprintf("%.0f %%", c.Std/math.Abs(c.Mean)*100), Min: report.FmtValue(c.Min), Max: report.FmtValue(c.Max)})
 		}
 	}
 	if len(noisy.Noisy) > 0 {
