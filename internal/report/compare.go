@@ -190,7 +190,8 @@ func letter(i int) string {
 	return fmt.Sprintf("S%d", i+1)
 }
 
-func (s ComparedStudy) describe() string {
+// describeStudy is a compared study in a line: id, name, status, creation and host.
+func describeStudy(s ComparedStudy) string {
 	host := s.CPU
 	if s.Hostname != "" {
 		host = s.Hostname + ": " + host
@@ -230,7 +231,8 @@ func pctWithCI(pct *float64, none string, marked bool, ci []*float64) string {
 	return s
 }
 
-func (c *Comparison) summary() []string {
+// summaryOf sums up how the studies differ, a line each.
+func summaryOf(c *Comparison) []string {
 	var out []string
 	beyond := 0
 	for _, row := range c.Rows {

@@ -9,9 +9,9 @@ import (
 
 func writeCompareTable(w io.Writer, c *Comparison) error {
 	for i, s := range c.Studies {
-		fmt.Fprintf(w, "%s = %s: %s\n", letter(i), s.Label, s.describe())
+		fmt.Fprintf(w, "%s = %s: %s\n", letter(i), s.Label, describeStudy(s))
 	}
-	for _, line := range c.summary() {
+	for _, line := range summaryOf(c) {
 		fmt.Fprintln(w, line)
 	}
 	fmt.Fprintln(w)
@@ -37,7 +37,7 @@ func writeCompareTable(w io.Writer, c *Comparison) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	if rows := c.overheadRows(); len(rows) > 0 {
+	if rows := overheadRows(c); len(rows) > 0 {
 		fmt.Fprintf(w, "\nContainer overhead in each study (%% deviation from its own %s mean, 95%% CI):\n\n", c.Baseline)
 		tw = tabwriter.NewWriter(w, 0, 0, 3, ' ', 0)
 		head = []string{"workload", "env", "metric"}
@@ -61,7 +61,7 @@ func writeCompareTable(w io.Writer, c *Comparison) error {
 
 // overheadRows are the shared cells that are not the baseline: where each
 // study's own container overhead can be put side by side.
-func (c *Comparison) overheadRows() []CompareRow {
+func overheadRows(c *Comparison) []CompareRow {
 	var out []CompareRow
 	for _, row := range c.Rows {
 		for _, v := range row.Values {
@@ -77,10 +77,10 @@ func (c *Comparison) overheadRows() []CompareRow {
 func writeCompareMarkdown(w io.Writer, c *Comparison) error {
 	fmt.Fprintf(w, "# Comparison of %d studies\n\n", len(c.Studies))
 	for i, s := range c.Studies {
-		fmt.Fprintf(w, "- **%s** = `%s`: %s\n", letter(i), strings.ReplaceAll(s.Label, "`", "'"), MarkdownEscape(s.describe()))
+		fmt.Fprintf(w, "- **%s** = `%s`: %s\n", letter(i), strings.ReplaceAll(s.Label, "`", "'"), MarkdownEscape(describeStudy(s)))
 	}
 	fmt.Fprintln(w)
-	for _, line := range c.summary() {
+	for _, line := range summaryOf(c) {
 		fmt.Fprintln(w, MarkdownEscape(line))
 	}
 	head := []string{"workload", "env", "metric"}
@@ -105,7 +105,7 @@ func writeCompareMarkdown(w io.Writer, c *Comparison) error {
 		}
 		fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
 	}
-	if rows := c.overheadRows(); len(rows) > 0 {
+	if rows := overheadRows(c); len(rows) > 0 {
 		fmt.Fprintf(w, "\n## Container overhead in each study\n\n%% deviation from each study's own %s mean, [95 %% CI].\n\n", MarkdownEscape(c.Baseline))
 		head = []string{"workload", "env", "metric"}
 		for i := range c.Studies {

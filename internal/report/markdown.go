@@ -20,7 +20,7 @@ func mdEscape(s string) string { return MarkdownEscape(s) }
 // writeMarkdown prints the overhead table with confidence intervals.
 func writeMarkdown(w io.Writer, r *Report) error {
 	fmt.Fprintf(w, "# Study %d: %s\n\n", r.Study.ID, MarkdownEscape(r.Study.Name))
-	for _, line := range strings.Split(r.heading(), "\n")[1:] {
+	for _, line := range strings.Split(heading(r), "\n")[1:] {
 		fmt.Fprintf(w, "- %s\n", MarkdownEscape(line))
 	}
 	fmt.Fprintf(w, "\n%s: mean (std). Other environments: %% deviation from the %s mean, [95 %% CI], (std in the metric's unit); ** marks an interval that excludes 0.\n\n",

@@ -21,7 +21,7 @@ func writeCSV(w io.Writer, r *Report) error {
 	if err := cw.Write(tidyHeader(r.factors)); err != nil {
 		return err
 	}
-	for _, row := range r.tidyRows(r.factors) {
+	for _, row := range tidyRows(r, r.factors) {
 		if err := cw.Write(row); err != nil {
 			return err
 		}
@@ -39,7 +39,7 @@ func tidyHeader(factors []string) []string {
 
 // tidyRows are the report's rows of the tidy CSV, with a column for each
 // of the given factors (empty where a run has no level of it).
-func (r *Report) tidyRows(factors []string) [][]string {
+func tidyRows(r *Report, factors []string) [][]string {
 	host := r.host.Label()
 	var out [][]string
 	for _, ts := range r.samples {
