@@ -18,6 +18,7 @@ import (
 
 	"github.com/boxtax/boxtax/internal/hostinfo"
 	"github.com/boxtax/boxtax/internal/report"
+	_ "github.com/boxtax/boxtax/internal/report/page" // the html format of the study pages
 	"github.com/boxtax/boxtax/internal/report/papers"
 	"github.com/boxtax/boxtax/internal/store"
 	"github.com/boxtax/boxtax/internal/study"
