@@ -7,19 +7,27 @@ import (
 	"strings"
 
 	"github.com/boxtax/boxtax/internal/env"
+	"github.com/boxtax/boxtax/internal/gate"
 	"github.com/boxtax/boxtax/internal/report"
 	"github.com/boxtax/boxtax/internal/study"
+	"github.com/boxtax/boxtax/internal/workload"
 )
 
 // The overhead gate: --max-overhead on run and report makes boxtax exit
 // with ExitOverheadExceeded when a container's overhead beyond noise
-// exceeds a limit (report/gate.go says how a cell is judged). The rules
+// exceeds a limit (package gate says how a cell is judged). The rules
 // are parsed when the flag is read, checked against the study before
 // anything runs, and judged on the finished report.
 
+// gateCatalog is what a rule may name: every environment and every
+// registered workload.
+func gateCatalog() gate.Catalog {
+	return gate.Catalog{Envs: env.Names(), Workloads: workload.All()}
+}
+
 // gateFlag is --max-overhead RULE: repeatable, and a value may hold
 // several comma-separated rules.
-type gateFlag struct{ rules *[]report.GateRule }
+type gateFlag struct{ rules *[]gate.Rule }
 
 func (f gateFlag) String() string {
 	if f.rules == nil {
@@ -33,30 +41,30 @@ func (f gateFlag) String() string {
 }
 
 func (f gateFlag) Set(s string) error {
-	rules, err := report.ParseGateRules([]string{s}, env.Names())
+	rules, err := gateCatalog().ParseRules([]string{s})
 	if err != nil {
 		return err
 	}
 	if len(rules) == 0 {
-		return fmt.Errorf("no rule: write %s", report.GateRuleForm)
+		return fmt.Errorf("no rule: write %s", gate.RuleForm)
 	}
 	*f.rules = append(*f.rules, rules...)
 	return nil
 }
 
 // addGateFlag declares --max-overhead on a command.
-func addGateFlag(fs *flag.FlagSet, rules *[]report.GateRule) {
-	fs.Var(gateFlag{rules}, "max-overhead", "exit with code 4 when an overhead beyond noise exceeds a limit; `RULE` is "+report.GateRuleForm+
+func addGateFlag(fs *flag.FlagSet, rules *[]gate.Rule) {
+	fs.Var(gateFlag{rules}, "max-overhead", "exit with code 4 when an overhead beyond noise exceeds a limit; `RULE` is "+gate.RuleForm+
 		"; * is every environment but the baseline, or every workload; WORKLOAD alone is its primary metrics; repeatable, or comma-separated (docs/user-guide.md, Gate it in CI)")
 }
 
 // checkGateSpec refuses rules that name what the study does not contain,
 // before the study runs.
-func checkGateSpec(rules []report.GateRule, spec *study.Spec) error {
+func checkGateSpec(rules []gate.Rule, spec *study.Spec) error {
 	if len(rules) == 0 {
 		return nil
 	}
-	scope := report.GateScope{Baseline: spec.Baseline, Envs: spec.EnvNames()}
+	scope := gate.Scope{Baseline: spec.Baseline, Envs: spec.EnvNames()}
 	for _, w := range spec.Workloads {
 		scope.Workloads = appendNew(scope.Workloads, w.Name)
 	}
@@ -68,11 +76,11 @@ func checkGateSpec(rules []report.GateRule, spec *study.Spec) error {
 
 // checkGateReport refuses rules that name what a stored study does not
 // contain: its spec's environments and workloads, and any its runs have.
-func checkGateReport(rules []report.GateRule, rep *report.Report) error {
+func checkGateReport(rules []gate.Rule, rep *report.Report) error {
 	if len(rules) == 0 {
 		return nil
 	}
-	if err := rep.GateScope().Check(rules); err != nil {
+	if err := gate.ScopeOf(rep).Check(rules); err != nil {
 		return usageError{err}
 	}
 	return nil
@@ -80,22 +88,22 @@ func checkGateReport(rules []report.GateRule, rep *report.Report) error {
 
 // judgeGate judges the report against the rules and keeps the result in
 // it (the JSON report's gate field); nil without rules.
-func judgeGate(rules []report.GateRule, rep *report.Report) *report.GateResult {
+func judgeGate(rules []gate.Rule, rep *report.Report) *gate.Result {
 	if len(rules) == 0 {
 		return nil
 	}
-	res := report.EvaluateGate(rep, rules)
+	res := gateCatalog().Evaluate(rep, rules)
 	rep.Gate = &res
 	return &res
 }
 
 // finishGate prints the gate's result to stderr and turns a failed gate
 // into ExitOverheadExceeded.
-func finishGate(g *Globals, res *report.GateResult) error {
+func finishGate(g *Globals, res *gate.Result) error {
 	if res == nil {
 		return nil
 	}
-	if err := report.WriteGate(g.Stderr, *res); err != nil {
+	if err := gate.Write(g.Stderr, *res); err != nil {
 		return err
 	}
 	if res.Passed {
@@ -104,9 +112,9 @@ func finishGate(g *Globals, res *report.GateResult) error {
 	var failed []string
 	for _, r := range res.Rules {
 		switch r.Status {
-		case report.GateFail:
+		case gate.Fail:
 			failed = append(failed, fmt.Sprintf("%s (%d of %d cells above the limit)", r.Text, r.Failed, r.Checked))
-		case report.GateUnchecked:
+		case gate.Unchecked:
 			failed = append(failed, fmt.Sprintf("%s (no cell could be checked)", r.Text))
 		}
 	}

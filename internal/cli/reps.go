@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/boxtax/boxtax/internal/report"
+	"github.com/boxtax/boxtax/internal/report/papers"
 	"github.com/boxtax/boxtax/internal/study"
 )
 
@@ -113,10 +113,10 @@ func checkPaperID(spec *study.Spec) error {
 	if spec.Paper == nil || spec.Paper.ID == "" {
 		return nil
 	}
-	if slices.Contains(report.PaperIDs(), spec.Paper.ID) {
+	if slices.Contains(papers.IDs(), spec.Paper.ID) {
 		return nil
 	}
-	return fmt.Errorf("%s: paper id %q has no published values; valid papers: %s", spec.File(), spec.Paper.ID, strings.Join(report.PaperIDs(), ", "))
+	return fmt.Errorf("%s: paper id %q has no published values; valid papers: %s", spec.File(), spec.Paper.ID, strings.Join(papers.IDs(), ", "))
 }
 
 // repetitionsLine says how the study's repetitions compare with the paper's.

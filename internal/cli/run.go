@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/boxtax/boxtax/internal/env"
+	"github.com/boxtax/boxtax/internal/gate"
 	"github.com/boxtax/boxtax/internal/hostinfo"
 	"github.com/boxtax/boxtax/internal/monitor"
 	"github.com/boxtax/boxtax/internal/progress"
@@ -44,7 +45,7 @@ type runOptions struct {
 	// SkipUnavailable leaves out environments that cannot run here instead
 	// of refusing the study (one device of a fleet without Docker).
 	SkipUnavailable bool
-	MaxOverhead     []report.GateRule // --max-overhead: the overhead gate
+	MaxOverhead     []gate.Rule // --max-overhead: the overhead gate
 }
 
 func runCmd(ctx context.Context, g *Globals, args []string) error {

@@ -1,4 +1,4 @@
-package report
+package report_test
 
 import (
 	"bytes"
@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/boxtax/boxtax/internal/report"
+	"github.com/boxtax/boxtax/internal/report/page"
 	"github.com/boxtax/boxtax/internal/store"
 	"github.com/boxtax/boxtax/internal/testenv"
 	"github.com/boxtax/boxtax/internal/workload"
@@ -29,17 +31,17 @@ func init() { workload.Register(fakeStart{}) }
 
 func TestAbsoluteMetricsAreNotShownAsDeviations(t *testing.T) {
 	runs, samples := testenv.NativeAndBridgeRuns("test.start", "start_ms", "ms", 1, 1.1, 0.9, 300, 310, 290)
-	r := Build(store.Study{ID: 1, Name: "start"}, Layout{Baseline: "native", Envs: []string{"native", "docker-bridge"}}, runs, samples)
+	r := report.Build(store.Study{ID: 1, Name: "start"}, report.Layout{Baseline: "native", Envs: []string{"native", "docker-bridge"}}, runs, samples)
 	for _, format := range []string{"html", "markdown", "latex", "table"} {
 		var buf bytes.Buffer
-		if err := Write(&buf, format, r); err != nil {
+		if err := report.Write(&buf, format, r); err != nil {
 			t.Fatal(err)
 		}
 		if !strings.Contains(buf.String(), "300.0") || strings.Contains(buf.String(), "+29900") {
 			t.Errorf("%s: the container's start-up time is not shown as mean (std):\n%s", format, buf.String())
 		}
 	}
-	for _, f := range r.Figures() {
+	for _, f := range page.Figures(r) {
 		if f.Kind == "intervals" {
 			t.Errorf("an absolute metric got a deviation plot")
 		}

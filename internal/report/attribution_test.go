@@ -92,7 +92,7 @@ func TestAttributionSplitsTheOverhead(t *testing.T) {
 	if !strings.Contains(md.String(), "## What the overhead is made of") || !strings.Contains(md.String(), "| network path (veth, bridge, NAT) | network=host | -25.0 pp |") {
 		t.Errorf("markdown lacks the attribution:\n%s", md.String())
 	}
-	if err := writeHTML(&html, r); err != nil {
+	if err := Write(&html, "html", r); err != nil { // package page, registered by the report_test files
 		t.Fatal(err)
 	}
 	if !strings.Contains(html.String(), `<section id="attribution">`) || !strings.Contains(html.String(), `style="width: 83%"`) {

@@ -1,4 +1,4 @@
-package report
+package report_test
 
 import (
 	"bytes"
@@ -12,18 +12,20 @@ import (
 	"testing"
 	"time"
 
+	"github.com/boxtax/boxtax/internal/report"
+	"github.com/boxtax/boxtax/internal/report/page"
 	"github.com/boxtax/boxtax/internal/testenv"
 )
 
 // openInBrowser renders the report's HTML in headless Chromium and returns
 // the DOM as the browser built it.
-func openInBrowser(t *testing.T, r *Report, extra ...string) string {
+func openInBrowser(t *testing.T, r *report.Report, extra ...string) string {
 	t.Helper()
 	bin := testenv.RequireChromium(t)
 	dir := t.TempDir()
 	page := filepath.Join(dir, "report.html")
 	var buf bytes.Buffer
-	if err := Write(&buf, "html", r); err != nil {
+	if err := report.Write(&buf, "html", r); err != nil {
 		t.Fatal(err)
 	}
 	testenv.WriteFile(t, page, buf.Bytes(), 0o644)
@@ -42,11 +44,11 @@ func openInBrowser(t *testing.T, r *Report, extra ...string) string {
 }
 
 func TestHTMLReportRendersInChromium(t *testing.T) {
-	dom := openInBrowser(t, fixture())
+	dom := openInBrowser(t, report.Fixture())
 	// One plot for the overview and one bar chart with a bar per env, plus
 	// the quartile boxes.
-	if n := strings.Count(dom, `class="plot"`); n != len(fixture().Figures()) {
-		t.Errorf("the browser built %d plots, the report has %d figures", n, len(fixture().Figures()))
+	if n := strings.Count(dom, `class="plot"`); n != len(page.Figures(report.Fixture())) {
+		t.Errorf("the browser built %d plots, the report has %d figures", n, len(page.Figures(report.Fixture())))
 	}
 	bars := regexp.MustCompile(`<svg[^>]*data-kind="bars"[^>]*>(?s:.*?)</svg>`).FindString(dom)
 	if n := strings.Count(bars, `<rect class="bar"`); n != 2 {
@@ -71,7 +73,7 @@ func TestHostileStudyNameStaysTextInChromium(t *testing.T) {
 }
 
 func TestFactorialPlotsRenderInChromium(t *testing.T) {
-	r := factorial()
+	r := report.Factorial()
 	dom := openInBrowser(t, r)
 	for kind, want := range map[string]int{"intervals": 1, "lines": 1, "stacked": 1, "cdf": 2, "boxes": 1} {
 		if n := strings.Count(dom, `data-kind="`+kind+`"`); n != want {
@@ -94,7 +96,7 @@ func TestHTMLReportScreenshot(t *testing.T) {
 	dir := t.TempDir()
 	page, shot := filepath.Join(dir, "r.html"), filepath.Join(dir, "r.png")
 	var buf bytes.Buffer
-	if err := Write(&buf, "html", factorial()); err != nil {
+	if err := report.Write(&buf, "html", report.Factorial()); err != nil {
 		t.Fatal(err)
 	}
 	os.WriteFile(page, buf.Bytes(), 0o644)

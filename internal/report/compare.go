@@ -86,7 +86,7 @@ func Compare(labels []string, reports []*Report) *Comparison {
 		index[i] = map[string]*Cell{}
 		for k := range r.Cells {
 			c := &r.Cells[k]
-			if !c.secondary && c.N > 0 {
+			if !c.Secondary && c.N > 0 {
 				index[i][keyOf(c)] = c
 			}
 		}
@@ -106,7 +106,7 @@ func Compare(labels []string, reports []*Report) *Comparison {
 	}
 	for k := range reports[0].Cells {
 		ref := &reports[0].Cells[k]
-		if ref.secondary || ref.N == 0 {
+		if ref.Secondary || ref.N == 0 {
 			continue
 		}
 		cells := make([]*Cell, len(reports))
@@ -121,7 +121,7 @@ func Compare(labels []string, reports []*Report) *Comparison {
 			continue
 		}
 		row := CompareRow{Workload: ref.Workload, Env: ref.Env, Levels: ref.Levels, Metric: ref.Metric, Label: ref.Label,
-			Unit: ref.Unit, HigherIsBetter: ref.HigherIsBetter, name: rowName(ref, reports[0].factors)}
+			Unit: ref.Unit, HigherIsBetter: ref.HigherIsBetter, name: RowName(ref, reports[0].factors)}
 		for i, c := range cells {
 			v := CompareValue{N: c.N, Mean: c.Mean, Std: c.Std, DiffCI95: []*float64{nil, nil}, OverheadCI95: []*float64{nil, nil}}
 			if !c.absolute { // an absolute figure has no overhead against the baseline
@@ -173,7 +173,7 @@ var compareFormats = registry.Registry[func(io.Writer, *Comparison) error]{Unkno
 func init() {
 	compareFormats.Register("table", writeCompareTable)
 	compareFormats.Register("markdown", writeCompareMarkdown)
-	compareFormats.Register("json", writeJSON[*Comparison])
+	compareFormats.Register("json", WriteJSON[*Comparison])
 }
 
 // WriteComparison renders c in the named format; an unknown name lists the
@@ -190,7 +190,8 @@ func letter(i int) string {
 	return fmt.Sprintf("S%d", i+1)
 }
 
-func (s ComparedStudy) describe() string {
+// describeStudy is a compared study in a line: id, name, status, creation and host.
+func describeStudy(s ComparedStudy) string {
 	host := s.CPU
 	if s.Hostname != "" {
 		host = s.Hostname + ": " + host
@@ -220,17 +221,18 @@ func pctWithCI(pct *float64, none string, marked bool, ci []*float64) string {
 	if pct == nil {
 		return none
 	}
-	s := fmtPct(*pct)
+	s := FmtPct(*pct)
 	if marked {
 		s += "*"
 	}
-	if iv, ok := pctInterval(ci); ok {
+	if iv, ok := PctInterval(ci); ok {
 		s += " " + iv
 	}
 	return s
 }
 
-func (c *Comparison) summary() []string {
+// summaryOf sums up how the studies differ, a line each.
+func summaryOf(c *Comparison) []string {
 	var out []string
 	beyond := 0
 	for _, row := range c.Rows {

@@ -9,9 +9,9 @@ import (
 
 func writeCompareTable(w io.Writer, c *Comparison) error {
 	for i, s := range c.Studies {
-		fmt.Fprintf(w, "%s = %s: %s\n", letter(i), s.Label, s.describe())
+		fmt.Fprintf(w, "%s = %s: %s\n", letter(i), s.Label, describeStudy(s))
 	}
-	for _, line := range c.summary() {
+	for _, line := range summaryOf(c) {
 		fmt.Fprintln(w, line)
 	}
 	fmt.Fprintln(w)
@@ -27,7 +27,7 @@ func writeCompareTable(w io.Writer, c *Comparison) error {
 	for _, row := range c.Rows {
 		cells := []string{row.name, row.Env, row.Label}
 		for _, v := range row.Values {
-			cells = append(cells, fmt.Sprintf("%s (%s)", fmtValue(v.Mean), fmtValue(v.Std)))
+			cells = append(cells, fmt.Sprintf("%s (%s)", FmtValue(v.Mean), FmtValue(v.Std)))
 		}
 		for _, v := range row.Values[1:] {
 			cells = append(cells, diffText(v))
@@ -37,7 +37,7 @@ func writeCompareTable(w io.Writer, c *Comparison) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	if rows := c.overheadRows(); len(rows) > 0 {
+	if rows := overheadRows(c); len(rows) > 0 {
 		fmt.Fprintf(w, "\nContainer overhead in each study (%% deviation from its own %s mean, 95%% CI):\n\n", c.Baseline)
 		tw = tabwriter.NewWriter(w, 0, 0, 3, ' ', 0)
 		head = []string{"workload", "env", "metric"}
@@ -61,7 +61,7 @@ func writeCompareTable(w io.Writer, c *Comparison) error {
 
 // overheadRows are the shared cells that are not the baseline: where each
 // study's own container overhead can be put side by side.
-func (c *Comparison) overheadRows() []CompareRow {
+func overheadRows(c *Comparison) []CompareRow {
 	var out []CompareRow
 	for _, row := range c.Rows {
 		for _, v := range row.Values {
@@ -77,11 +77,11 @@ func (c *Comparison) overheadRows() []CompareRow {
 func writeCompareMarkdown(w io.Writer, c *Comparison) error {
 	fmt.Fprintf(w, "# Comparison of %d studies\n\n", len(c.Studies))
 	for i, s := range c.Studies {
-		fmt.Fprintf(w, "- **%s** = `%s`: %s\n", letter(i), strings.ReplaceAll(s.Label, "`", "'"), mdEscape(s.describe()))
+		fmt.Fprintf(w, "- **%s** = `%s`: %s\n", letter(i), strings.ReplaceAll(s.Label, "`", "'"), MarkdownEscape(describeStudy(s)))
 	}
 	fmt.Fprintln(w)
-	for _, line := range c.summary() {
-		fmt.Fprintln(w, mdEscape(line))
+	for _, line := range summaryOf(c) {
+		fmt.Fprintln(w, MarkdownEscape(line))
 	}
 	head := []string{"workload", "env", "metric"}
 	for i := range c.Studies {
@@ -92,12 +92,12 @@ func writeCompareMarkdown(w io.Writer, c *Comparison) error {
 	}
 	fmt.Fprintf(w, "\n| %s |\n|%s\n", strings.Join(head, " | "), strings.Repeat("---|", len(head)))
 	for _, row := range c.Rows {
-		cells := []string{mdEscape(row.name), mdEscape(row.Env), mdEscape(row.Label)}
+		cells := []string{MarkdownEscape(row.name), MarkdownEscape(row.Env), MarkdownEscape(row.Label)}
 		for _, v := range row.Values {
-			cells = append(cells, fmt.Sprintf("%s (%s)", fmtValue(v.Mean), fmtValue(v.Std)))
+			cells = append(cells, fmt.Sprintf("%s (%s)", FmtValue(v.Mean), FmtValue(v.Std)))
 		}
 		for _, v := range row.Values[1:] {
-			d := mdEscape(diffText(v))
+			d := MarkdownEscape(diffText(v))
 			if v.BeyondNoise {
 				d = "**" + d + "**"
 			}
@@ -105,17 +105,17 @@ func writeCompareMarkdown(w io.Writer, c *Comparison) error {
 		}
 		fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
 	}
-	if rows := c.overheadRows(); len(rows) > 0 {
-		fmt.Fprintf(w, "\n## Container overhead in each study\n\n%% deviation from each study's own %s mean, [95 %% CI].\n\n", mdEscape(c.Baseline))
+	if rows := overheadRows(c); len(rows) > 0 {
+		fmt.Fprintf(w, "\n## Container overhead in each study\n\n%% deviation from each study's own %s mean, [95 %% CI].\n\n", MarkdownEscape(c.Baseline))
 		head = []string{"workload", "env", "metric"}
 		for i := range c.Studies {
 			head = append(head, letter(i))
 		}
 		fmt.Fprintf(w, "| %s |\n|%s\n", strings.Join(head, " | "), strings.Repeat("---|", len(head)))
 		for _, row := range rows {
-			cells := []string{mdEscape(row.name), mdEscape(row.Env), mdEscape(row.Label)}
+			cells := []string{MarkdownEscape(row.name), MarkdownEscape(row.Env), MarkdownEscape(row.Label)}
 			for _, v := range row.Values {
-				cells = append(cells, mdEscape(overheadOf(v)))
+				cells = append(cells, MarkdownEscape(overheadOf(v)))
 			}
 			fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
 		}

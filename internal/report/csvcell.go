@@ -6,17 +6,18 @@ import (
 	"strconv"
 )
 
-// csvWriter writes CSV whose text cells a spreadsheet cannot take for a
+// CSVWriter writes CSV whose text cells a spreadsheet cannot take for a
 // formula: a cell that starts with =, +, -, @, a tab or a carriage return
 // and is not a number gets a leading apostrophe, as OWASP's advice on CSV
 // injection says. Numbers (-1.5, +3, 1e-9) are written as they are, so the
 // data stays numeric; a workload name, level or note never runs as a formula.
-type csvWriter struct{ *csv.Writer }
+type CSVWriter struct{ *csv.Writer }
 
-func newCSVWriter(w io.Writer) csvWriter { return csvWriter{csv.NewWriter(w)} }
+// NewCSVWriter is a CSVWriter writing to w.
+func NewCSVWriter(w io.Writer) CSVWriter { return CSVWriter{csv.NewWriter(w)} }
 
 // Write writes one record with every text cell made inert.
-func (c csvWriter) Write(record []string) error {
+func (c CSVWriter) Write(record []string) error {
 	safe := make([]string, len(record))
 	for i, cell := range record {
 		safe[i] = inertCell(cell)

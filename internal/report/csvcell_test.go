@@ -27,7 +27,7 @@ func TestCSVCellsCannotBeFormulas(t *testing.T) {
 		}
 	}
 	var buf bytes.Buffer
-	cw := newCSVWriter(&buf)
+	cw := NewCSVWriter(&buf)
 	cw.Write([]string{"=1+1", "-3.5", "cpu.prime"})
 	cw.Flush()
 	if got, want := buf.String(), "'=1+1,-3.5,cpu.prime\n"; got != want {

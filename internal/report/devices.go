@@ -55,7 +55,7 @@ func init() {
 	deviceFormats.Register("markdown", writeDevicesMarkdown)
 	deviceFormats.Register("csv", writeDevicesCSV)
 	deviceFormats.Register("html", writeDevicesHTML)
-	deviceFormats.Register("json", writeJSON[*Devices])
+	deviceFormats.Register("json", WriteJSON[*Devices])
 }
 
 // WriteDevices renders d in the named format; an unknown name lists the
@@ -64,9 +64,9 @@ func WriteDevices(w io.Writer, format string, d *Devices) error {
 	return writeWith(&deviceFormats, w, format, d)
 }
 
-// envs is every environment of any device, the first device's order first,
+// envsOf is every environment of any device, the first device's order first,
 // the baseline leading.
-func (d *Devices) envs() []string {
+func envsOf(d *Devices) []string {
 	var out []string
 	for _, dev := range d.Devices {
 		for _, e := range dev.Report.envs {
@@ -89,9 +89,9 @@ type deviceRow struct {
 	cells        []map[string]*Cell // by device, then env
 }
 
-// rows lines up the rows of every device: the first device's order, then
+// rowsOf lines up the rows of every device: the first device's order, then
 // rows only later devices have.
-func (d *Devices) rows() []deviceRow {
+func rowsOf(d *Devices) []deviceRow {
 	var out []deviceRow
 	index := map[string]int{}
 	for i, dev := range d.Devices {
@@ -109,11 +109,11 @@ func (d *Devices) rows() []deviceRow {
 	return out
 }
 
-// cellText is a device's figure for an env: the seeds' layout, or why
+// deviceCellText is a device's figure for an env: the seeds' layout, or why
 // there is none.
-func (dev DeviceReport) cellText(cells map[string]*Cell, env string) string {
+func deviceCellText(dev DeviceReport, cells map[string]*Cell, env string) string {
 	if c := cells[env]; c != nil {
-		return seedCell(c)
+		return SeedCell(c)
 	}
 	if _, ok := dev.Unavailable[env]; ok {
 		return "unavailable"
@@ -121,7 +121,8 @@ func (dev DeviceReport) cellText(cells map[string]*Cell, env string) string {
 	return "-"
 }
 
-func (d *Devices) baselines() string {
+// baselinesOf names the devices' baselines, each once.
+func baselinesOf(d *Devices) string {
 	seen := map[string]bool{}
 	var out []string
 	for _, dev := range d.Devices {
@@ -134,13 +135,13 @@ func (d *Devices) baselines() string {
 }
 
 func writeDevicesTable(w io.Writer, d *Devices) error {
-	fmt.Fprintf(w, "%d devices, study %q\n", len(d.Devices), d.name())
+	fmt.Fprintf(w, "%d devices, study %q\n", len(d.Devices), nameOf(d))
 	for _, dev := range d.Devices {
 		r := dev.Report
 		fmt.Fprintf(w, "  %s: study %d (%s), %s; runs: %d ok, %d failed, %d pending\n", dev.Label, r.Study.ID, r.Study.Status, hostLine(r.host), r.Runs.OK, r.Runs.Failed, r.Runs.Pending)
 	}
-	fmt.Fprintf(w, "Per device: %s as mean (std) over the measured runs; other environments: %% deviation from that device's %s mean (std); * the 95%% CI excludes 0.\n\n", d.baselines(), d.baselines())
-	envs := d.envs()
+	fmt.Fprintf(w, "Per device: %s as mean (std) over the measured runs; other environments: %% deviation from that device's %s mean (std); * the 95%% CI excludes 0.\n\n", baselinesOf(d), baselinesOf(d))
+	envs := envsOf(d)
 	tw := tabwriter.NewWriter(w, 0, 0, 3, ' ', 0)
 	head1, head2 := []string{"", ""}, []string{"workload", "metric"}
 	for _, dev := range d.Devices {
@@ -155,11 +156,11 @@ func writeDevicesTable(w io.Writer, d *Devices) error {
 	}
 	fmt.Fprintln(tw, strings.Join(head1, "\t"))
 	fmt.Fprintln(tw, strings.Join(head2, "\t"))
-	for _, rw := range d.rows() {
+	for _, rw := range rowsOf(d) {
 		line := []string{rw.name, rw.metric}
 		for i, dev := range d.Devices {
 			for _, e := range envs {
-				line = append(line, dev.cellText(rw.cells[i], e))
+				line = append(line, deviceCellText(dev, rw.cells[i], e))
 			}
 		}
 		fmt.Fprintln(tw, strings.Join(line, "\t"))
@@ -167,18 +168,18 @@ func writeDevicesTable(w io.Writer, d *Devices) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	d.writeNotes(w)
+	writeDeviceNotes(w, d)
 	return nil
 }
 
-// writeNotes lists what a device could not run and its warnings.
-func (d *Devices) writeNotes(w io.Writer) {
+// writeDeviceNotes lists what a device could not run and its warnings.
+func writeDeviceNotes(w io.Writer, d *Devices) {
 	for _, dev := range d.Devices {
 		for _, e := range sortedKeys(dev.Unavailable) {
-			fmt.Fprintf(w, "\n%s: %s unavailable: %s", dev.Label, e, oneLineText(dev.Unavailable[e]))
+			fmt.Fprintf(w, "\n%s: %s unavailable: %s", dev.Label, e, OneLine(dev.Unavailable[e]))
 		}
 		for _, f := range dev.Report.Failures {
-			fmt.Fprintf(w, "\n%s: run %d %s @ %s failed: %s", dev.Label, f.Seq+1, f.Workload, f.Env, oneLineText(f.Reason))
+			fmt.Fprintf(w, "\n%s: run %d %s @ %s failed: %s", dev.Label, f.Seq+1, f.Workload, f.Env, OneLine(f.Reason))
 		}
 		for _, warn := range dev.Report.Warnings {
 			fmt.Fprintf(w, "\n%s: %s", dev.Label, warn)
@@ -188,11 +189,11 @@ func (d *Devices) writeNotes(w io.Writer) {
 }
 
 func writeDevicesMarkdown(w io.Writer, d *Devices) error {
-	fmt.Fprintf(w, "## Study %q on %d devices\n\n", d.name(), len(d.Devices))
+	fmt.Fprintf(w, "## Study %q on %d devices\n\n", nameOf(d), len(d.Devices))
 	for _, dev := range d.Devices {
 		fmt.Fprintf(w, "- **%s**: %s\n", dev.Label, hostLine(dev.Report.host))
 	}
-	envs := d.envs()
+	envs := envsOf(d)
 	head := []string{"workload", "metric"}
 	for _, dev := range d.Devices {
 		for _, e := range envs {
@@ -200,16 +201,16 @@ func writeDevicesMarkdown(w io.Writer, d *Devices) error {
 		}
 	}
 	fmt.Fprintf(w, "\n| %s |\n|%s\n", strings.Join(head, " | "), strings.Repeat("---|", len(head)))
-	for _, rw := range d.rows() {
+	for _, rw := range rowsOf(d) {
 		line := []string{rw.name, rw.metric}
 		for i, dev := range d.Devices {
 			for _, e := range envs {
-				line = append(line, dev.cellText(rw.cells[i], e))
+				line = append(line, deviceCellText(dev, rw.cells[i], e))
 			}
 		}
 		fmt.Fprintf(w, "| %s |\n", strings.Join(line, " | "))
 	}
-	d.writeNotes(w)
+	writeDeviceNotes(w, d)
 	return nil
 }
 
@@ -225,12 +226,12 @@ func writeDevicesCSV(w io.Writer, d *Devices) error {
 		}
 	}
 	sort.Strings(factors)
-	cw := newCSVWriter(w)
+	cw := NewCSVWriter(w)
 	if err := cw.Write(tidyHeader(factors)); err != nil {
 		return err
 	}
 	for _, dev := range d.Devices {
-		for _, row := range dev.Report.tidyRows(factors) {
+		for _, row := range tidyRows(dev.Report, factors) {
 			if err := cw.Write(row); err != nil {
 				return err
 			}
@@ -240,11 +241,11 @@ func writeDevicesCSV(w io.Writer, d *Devices) error {
 	return cw.Error()
 }
 
-// Figure is the per-device plot: every device's deviation from its own
+// DevicesFigure is the per-device plot: every device's deviation from its own
 // baseline with its 95 % interval, a colour per device.
-func (d *Devices) Figure() (Figure, bool) {
-	envs := d.envs()
-	ch := plot.Intervals{Title: "Deviation from the baseline, by device (95 % CI)", XLabel: "% deviation from the device's " + d.baselines() + " mean"}
+func DevicesFigure(d *Devices) (Figure, bool) {
+	envs := envsOf(d)
+	ch := plot.Intervals{Title: "Deviation from the baseline, by device (95 % CI)", XLabel: "% deviation from the device's " + baselinesOf(d) + " mean"}
 	type key struct{ dev, env int }
 	var series []key
 	for i, dev := range d.Devices {
@@ -256,7 +257,7 @@ func (d *Devices) Figure() (Figure, bool) {
 			ch.Series = append(ch.Series, plot.IntervalSeries{Name: dev.Label + " " + e, Color: plot.Color(len(series) - 1)})
 		}
 	}
-	for _, rw := range d.rows() {
+	for _, rw := range rowsOf(d) {
 		label := rw.name + " " + rw.metric
 		any := false
 		for _, k := range series {
@@ -275,7 +276,7 @@ func (d *Devices) Figure() (Figure, bool) {
 				if l, h, ok := ends(c.OverheadCI95); ok {
 					lo, hi = l, h
 				}
-				tip = fmt.Sprintf("%s: %s: %s", ch.Series[s].Name, label, overheadText(c))
+				tip = fmt.Sprintf("%s: %s: %s", ch.Series[s].Name, label, OverheadText(c))
 			}
 			sr := &ch.Series[s]
 			sr.Est, sr.Lo, sr.Hi = append(sr.Est, est), append(sr.Lo, lo), append(sr.Hi, hi)
@@ -305,7 +306,7 @@ var devicesHTML = template.Must(template.New("devices").Parse(`<!DOCTYPE html>
 `))
 
 func writeDevicesHTML(w io.Writer, d *Devices) error {
-	envs := d.envs()
+	envs := envsOf(d)
 	type host struct{ Label, Line string }
 	v := struct {
 		Name  string
@@ -319,32 +320,33 @@ func writeDevicesHTML(w io.Writer, d *Devices) error {
 			Caption string
 		}
 		Notes string
-	}{Name: d.name(), D: d, Envs: envs, NEnvs: len(envs)}
+	}{Name: nameOf(d), D: d, Envs: envs, NEnvs: len(envs)}
 	for _, dev := range d.Devices {
 		v.Hosts = append(v.Hosts, host{dev.Label, hostLine(dev.Report.host)})
 	}
-	for _, rw := range d.rows() {
+	for _, rw := range rowsOf(d) {
 		line := []string{rw.name, rw.metric}
 		for i, dev := range d.Devices {
 			for _, e := range envs {
-				line = append(line, dev.cellText(rw.cells[i], e))
+				line = append(line, deviceCellText(dev, rw.cells[i], e))
 			}
 		}
 		v.Rows = append(v.Rows, line)
 	}
-	if f, ok := d.Figure(); ok {
+	if f, ok := DevicesFigure(d); ok {
 		v.Fig = &struct {
 			SVG     template.HTML
 			Caption string
 		}{template.HTML(f.SVG), f.Caption} // the plot package escapes every label it draws
 	}
 	var notes strings.Builder
-	d.writeNotes(&notes)
+	writeDeviceNotes(&notes, d)
 	v.Notes = strings.TrimSpace(notes.String())
 	return devicesHTML.Execute(w, v)
 }
 
-func (d *Devices) name() string {
+// nameOf is the study's name on the devices.
+func nameOf(d *Devices) string {
 	if len(d.Devices) == 0 {
 		return ""
 	}
@@ -362,5 +364,3 @@ func hostLine(h hostinfo.Host) string {
 	}
 	return s
 }
-
-func oneLineText(s string) string { return strings.Join(strings.Fields(s), " ") }

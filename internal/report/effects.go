@@ -44,7 +44,7 @@ func analyze(r *Report) []Effect {
 	byMetric := map[metricKey][]*Cell{}
 	for i := range r.Cells {
 		c := &r.Cells[i]
-		if c.secondary || c.N == 0 {
+		if c.Secondary || c.N == 0 {
 			continue
 		}
 		k := metricKey{c.Workload, c.Metric}
@@ -83,7 +83,7 @@ func (r *Report) anova(cells []*Cell) []Effect {
 					levels = append(levels, v)
 				}
 			}
-			sort.Slice(levels, func(i, j int) bool { return naturalLess(levels[i], levels[j]) })
+			sort.Slice(levels, func(i, j int) bool { return NaturalLess(levels[i], levels[j]) })
 		}
 		if len(levels) >= 2 {
 			factors = append(factors, stats.Factor{Name: name, Levels: levels})

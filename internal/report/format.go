@@ -3,6 +3,8 @@ package report
 import (
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/boxtax/boxtax/internal/registry"
@@ -14,7 +16,7 @@ type Writer func(w io.Writer, r *Report) error
 
 var formats = registry.Registry[Writer]{Unknown: "unknown report format %q; valid formats: %s"}
 
-func registerFormat(name string, fn Writer) { formats.Register(name, fn) }
+func RegisterFormat(name string, fn Writer) { formats.Register(name, fn) }
 
 // Formats lists the format names.
 func Formats() []string { return formats.Names() }
@@ -31,14 +33,14 @@ func writeWith[T any, F ~func(io.Writer, T) error](reg *registry.Registry[F], w 
 	if err != nil {
 		return err
 	}
-	return fn(textSafe(w, format), v)
+	return fn(TextSafe(w, format), v)
 }
 
-// textSafe is where a format writes: the table and Markdown formats, read
+// TextSafe is where a format writes: the table and Markdown formats, read
 // on a terminal, show control characters in stored text (names, reasons,
 // warnings) as visible escapes (termtext); the other formats escape in
 // their own way.
-func textSafe(w io.Writer, format string) io.Writer {
+func TextSafe(w io.Writer, format string) io.Writer {
 	if format == "table" || format == "markdown" {
 		return termtext.NewWriter(w)
 	}
@@ -59,22 +61,22 @@ func (r *Report) rows() []row {
 	index := map[string]int{}
 	for i := range r.Cells {
 		c := &r.Cells[i]
-		if c.secondary {
+		if c.Secondary {
 			continue
 		}
-		k := c.group + "\x00" + c.Metric
+		k := c.Group + "\x00" + c.Metric
 		n, ok := index[k]
 		if !ok {
 			n = len(out)
 			index[k] = n
-			out = append(out, row{name: rowName(c, r.factors), metric: c.Label, cells: map[string]*Cell{}})
+			out = append(out, row{name: RowName(c, r.factors), metric: c.Label, cells: map[string]*Cell{}})
 		}
 		out[n].cells[c.Env] = c
 	}
 	return out
 }
 
-func rowName(c *Cell, factors []string) string {
+func RowName(c *Cell, factors []string) string {
 	parts := []string{c.Workload}
 	for _, f := range factors {
 		if v, ok := c.Levels[f]; ok {
@@ -84,8 +86,8 @@ func rowName(c *Cell, factors []string) string {
 	return strings.Join(parts, " ")
 }
 
-// fmtValue prints a measured value with precision suited to its size.
-func fmtValue(v float64) string {
+// FmtValue prints a measured value with precision suited to its size.
+func FmtValue(v float64) string {
 	a := v
 	if a < 0 {
 		a = -a
@@ -103,8 +105,8 @@ func fmtValue(v float64) string {
 	return fmt.Sprintf("%.3g", v)
 }
 
-// fmtPct prints a signed percentage.
-func fmtPct(p float64) string { return fmt.Sprintf("%+.1f%%", p) }
+// FmtPct prints a signed percentage.
+func FmtPct(p float64) string { return fmt.Sprintf("%+.1f%%", p) }
 
 // ends is a 95 % interval's ends, and whether it has both (a stored
 // interval holds nil for an end that could not be computed).
@@ -115,33 +117,38 @@ func ends(ci []*float64) (lo, hi float64, ok bool) {
 	return *ci[0], *ci[1], true
 }
 
-// pctInterval is the interval ci as "[lo, hi]" in percent, and whether it
+// PctInterval is the interval ci as "[lo, hi]" in percent, and whether it
 // has both ends.
-func pctInterval(ci []*float64) (string, bool) {
+func PctInterval(ci []*float64) (string, bool) {
 	lo, hi, ok := ends(ci)
 	if !ok {
 		return "", false
 	}
-	return fmt.Sprintf("[%s, %s]", fmtPct(lo), fmtPct(hi)), true
+	return fmt.Sprintf("[%s, %s]", FmtPct(lo), FmtPct(hi)), true
 }
 
-// seedCell renders one table cell in the seeds' layout: the baseline as
+// SeedCell renders one table cell in the seeds' layout: the baseline as
 // mean (std), any other level as % deviation (std), with * when the 95 %
 // interval of the deviation excludes zero.
-func seedCell(c *Cell) string {
+func SeedCell(c *Cell) string {
 	switch {
 	case c == nil:
 		return "-"
 	case c.IsBaseline:
-		return fmt.Sprintf("%s (%s)", fmtValue(c.Mean), fmtValue(c.Std))
+		return fmt.Sprintf("%s (%s)", FmtValue(c.Mean), FmtValue(c.Std))
 	case c.absolute:
-		return fmt.Sprintf("%s (%s)", fmtValue(c.Mean), fmtValue(c.Std))
+		return fmt.Sprintf("%s (%s)", FmtValue(c.Mean), FmtValue(c.Std))
 	case c.OverheadPct == nil:
-		return fmt.Sprintf("%s (%s) abs", fmtValue(c.Mean), fmtValue(c.Std))
+		return fmt.Sprintf("%s (%s) abs", FmtValue(c.Mean), FmtValue(c.Std))
 	}
 	star := ""
 	if c.Significant {
 		star = "*"
 	}
-	return fmt.Sprintf("%s%s (%s)", fmtPct(*c.OverheadPct), star, fmtValue(c.Std))
+	return fmt.Sprintf("%s%s (%s)", FmtPct(*c.OverheadPct), star, FmtValue(c.Std))
+}
+
+// sortedKeys is m's keys in order.
+func sortedKeys[V any](m map[string]V) []string {
+	return slices.Sorted(maps.Keys(m))
 }

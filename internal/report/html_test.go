@@ -1,4 +1,4 @@
-package report
+package report_test
 
 import (
 	"bytes"
@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/boxtax/boxtax/internal/report"
+	"github.com/boxtax/boxtax/internal/report/page"
 	"github.com/boxtax/boxtax/internal/store"
 )
 
@@ -14,7 +16,7 @@ const hostile = `<script>alert(1)</script>`
 
 // hostileReport is a study whose every user- or host-supplied string tries
 // to break out of its context.
-func hostileReport() *Report {
+func hostileReport() *report.Report {
 	st := store.Study{ID: 9, Name: hostile, Status: store.StudyFinished, Seed: 1,
 		CreatedAt: time.Date(2026, 11, 21, 5, 0, 0, 0, time.UTC),
 		HostJSON:  `{"hostname":"<img src=x onerror=alert(2)>","cpus":2,"cpu_model":"$\\evil{} & # ^ _ ~ % |","kernel_release":"</pre><script>alert(3)</script>","docker":{"server_version":"<b>","storage_driver":"'\"x"}}`,
@@ -31,14 +33,14 @@ func hostileReport() *Report {
 	for i, v := range []float64{100, 104, 90, 91} {
 		samples = append(samples, store.Sample{RunID: int64(i + 1), Metric: "events_per_s", Value: v, Unit: "events/s"})
 	}
-	return Build(st, Layout{Baseline: "native", Envs: []string{"native", "docker-bridge"}}, runs, samples)
+	return report.Build(st, report.Layout{Baseline: "native", Envs: []string{"native", "docker-bridge"}}, runs, samples)
 }
 
 func TestUserAndHostTextIsEscapedInEveryFormat(t *testing.T) {
 	for _, format := range []string{"html", "markdown", "latex"} {
 		t.Run(format, func(t *testing.T) {
 			var buf bytes.Buffer
-			if err := Write(&buf, format, hostileReport()); err != nil {
+			if err := report.Write(&buf, format, hostileReport()); err != nil {
 				t.Fatal(err)
 			}
 			out := buf.String()
@@ -67,9 +69,9 @@ func TestUserAndHostTextIsEscapedInEveryFormat(t *testing.T) {
 }
 
 func TestHTMLIsOneSelfContainedFile(t *testing.T) {
-	for name, build := range fixtures {
+	for name, build := range report.Fixtures {
 		var buf bytes.Buffer
-		if err := Write(&buf, "html", build()); err != nil {
+		if err := report.Write(&buf, "html", build()); err != nil {
 			t.Fatal(err)
 		}
 		page := strings.ReplaceAll(buf.String(), `xmlns="http://www.w3.org/2000/svg"`, "")
@@ -85,20 +87,20 @@ func TestHTMLIsOneSelfContainedFile(t *testing.T) {
 }
 
 func TestEveryWorkloadGetsThePlotItsDataCallsFor(t *testing.T) {
-	kinds := func(r *Report) map[string]int {
+	kinds := func(r *report.Report) map[string]int {
 		out := map[string]int{}
-		for _, f := range r.Figures() {
+		for _, f := range page.Figures(r) {
 			out[f.Workload+"/"+f.Kind]++
 		}
 		return out
 	}
 	tests := []struct {
 		name string
-		r    *Report
+		r    *report.Report
 		want map[string]int
 	}{
-		{"one factor: bars", fixture(), map[string]int{"/intervals": 1, "test.cpu/bars": 1, "test.cpu/boxes": 1}},
-		{"numeric factor, parts, percentiles, series", factorial(), map[string]int{
+		{"one factor: bars", report.Fixture(), map[string]int{"/intervals": 1, "test.cpu/bars": 1, "test.cpu/boxes": 1}},
+		{"numeric factor, parts, percentiles, series", report.Factorial(), map[string]int{
 			"/intervals":      1,
 			"test.cpu/lines":  1, // events/s against threads
 			"test.cpu/boxes":  1,
@@ -125,49 +127,10 @@ func TestEveryWorkloadGetsThePlotItsDataCallsFor(t *testing.T) {
 
 func TestFigureIDsAreUniqueFileNames(t *testing.T) {
 	seen := map[string]bool{}
-	for _, f := range factorial().Figures() {
+	for _, f := range page.Figures(report.Factorial()) {
 		if seen[f.ID] || !regexp.MustCompile(`^[a-z0-9._-]+$`).MatchString(f.ID) {
 			t.Errorf("figure id %q repeated or not a plain file name", f.ID)
 		}
 		seen[f.ID] = true
-	}
-}
-
-func TestPercentileMetricNames(t *testing.T) {
-	tests := []struct {
-		metric, family string
-		pct            float64
-		ok             bool
-	}{
-		{"latency_p99_us", "latency_us", 99, true},
-		{"p50_ms", "ms", 50, true},
-		{"rtt_p999_us", "rtt_us", 99.9, true},
-		{"rtt_median_us", "rtt_us", 50, true},
-		{"lat_max_us", "lat_us", 100, true},
-		{"copy_MBps", "", 0, false},
-		{"events_per_s", "", 0, false},
-	}
-	for _, tt := range tests {
-		fam, pct, ok := percentileOf(tt.metric)
-		if fam != tt.family || pct != tt.pct || ok != tt.ok {
-			t.Errorf("percentileOf(%q) = %q, %v, %v; want %q, %v, %v", tt.metric, fam, pct, ok, tt.family, tt.pct, tt.ok)
-		}
-	}
-}
-
-func TestSeriesDistributionAveragesRunQuantiles(t *testing.T) {
-	r := factorial()
-	var q *quantile
-	for k, v := range r.series {
-		if k.env == "native" {
-			q = v
-		}
-	}
-	if q == nil || q.runs != 5 || q.unit != "µs" {
-		t.Fatalf("native latency series: %+v", q)
-	}
-	x, p := q.points()
-	if len(x) != len(p) || p[0] != 0 || p[len(p)-1] != 1 || x[0] > x[len(x)-1] {
-		t.Errorf("points not a distribution: %v ... %v", x[:3], x[len(x)-3:])
 	}
 }

@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-func init() { registerFormat("latex", writeLaTeX) }
+func init() { RegisterFormat("latex", writeLaTeX) }
 
 // latexEscaper makes text safe in LaTeX's text mode, in one pass (so the
 // braces of \textbackslash{} are not escaped again).
@@ -15,7 +15,9 @@ var latexEscaper = strings.NewReplacer(
 	`^`, `\textasciicircum{}`, `_`, `\_`, `%`, `\%`, `~`, `\textasciitilde{}`,
 	`<`, `\textless{}`, `>`, `\textgreater{}`, `|`, `\textbar{}`, "\n", " ", "\r", " ")
 
-func texEscape(s string) string { return latexEscaper.Replace(s) }
+// TeXEscape makes text safe in LaTeX: its special characters typeset as
+// themselves.
+func TeXEscape(s string) string { return latexEscaper.Replace(s) }
 
 // texPct prints a signed percentage in math mode, with a star when the
 // interval excludes zero.
@@ -33,18 +35,18 @@ func texPct(p float64, star bool) string {
 // runs follow as comments, for the author rather than the reader.
 func writeLaTeX(w io.Writer, r *Report) error {
 	label := fmt.Sprintf("boxtax-study-%d", r.Study.ID)
-	fmt.Fprintf(w, "%% boxtax report of study %d (%s); needs \\usepackage{booktabs}.\n", r.Study.ID, oneLine(r.Study.Name))
+	fmt.Fprintf(w, "%% boxtax report of study %d (%s); needs \\usepackage{booktabs}.\n", r.Study.ID, OneLine(r.Study.Name))
 	fmt.Fprintf(w, "%% Every number comes from: boxtax report --study %d --format json\n", r.Study.ID)
-	_, host := hostFacts(r.host)
-	base := texEscape(r.Study.Baseline)
+	_, host := HostFacts(r.host)
+	base := TeXEscape(r.Study.Baseline)
 
 	cols := "ll" + strings.Repeat("r", len(r.envs))
 	fmt.Fprintf(w, "\\begin{table}[htbp]\n\\centering\n")
 	fmt.Fprintf(w, "\\caption{Study %d: %s. %s: mean (std) over the measured runs; other environments: \\%% deviation from the %s mean (std). $^{*}$: the 95\\,\\%% confidence interval of the deviation excludes 0. Host: %s.%s}\n",
-		r.Study.ID, texEscape(r.Study.Name), base, base, texEscape(host), texEscape(r.Study.Repetitions.caption()))
+		r.Study.ID, TeXEscape(r.Study.Name), base, base, TeXEscape(host), TeXEscape(r.Study.Repetitions.caption()))
 	fmt.Fprintf(w, "\\label{tab:%s}\n\\begin{tabular}{%s}\n\\toprule\nWorkload & Metric", label, cols)
 	for _, e := range r.envs {
-		fmt.Fprintf(w, " & %s", texEscape(e))
+		fmt.Fprintf(w, " & %s", TeXEscape(e))
 	}
 	fmt.Fprintf(w, " \\\\\n\\midrule\n")
 	last := ""
@@ -56,7 +58,7 @@ func writeLaTeX(w io.Writer, r *Report) error {
 			fmt.Fprintf(w, "\\addlinespace\n")
 		}
 		last = row.name
-		fmt.Fprintf(w, "%s & %s", texEscape(name), texEscape(row.metric))
+		fmt.Fprintf(w, "%s & %s", TeXEscape(name), TeXEscape(row.metric))
 		for _, e := range r.envs {
 			fmt.Fprintf(w, " & %s", texCell(row.cells[e]))
 		}
@@ -76,7 +78,7 @@ func writeLaTeX(w io.Writer, r *Report) error {
 				continue
 			}
 			key := row.name + "\x00" + row.metric
-			name, metric := texEscape(row.name), texEscape(row.metric)
+			name, metric := TeXEscape(row.name), TeXEscape(row.metric)
 			if key == last {
 				name, metric = "", ""
 			}
@@ -89,7 +91,7 @@ func writeLaTeX(w io.Writer, r *Report) error {
 			if c.PValue != nil {
 				p = fmt.Sprintf("%.2g", *c.PValue)
 			}
-			fmt.Fprintf(w, "%s & %s & %s & %d & %s & %s & %s \\\\\n", name, metric, texEscape(e), c.N, texPct(*c.OverheadPct, c.Significant), ci, p)
+			fmt.Fprintf(w, "%s & %s & %s & %d & %s & %s & %s \\\\\n", name, metric, TeXEscape(e), c.N, texPct(*c.OverheadPct, c.Significant), ci, p)
 		}
 	}
 	fmt.Fprintf(w, "\\bottomrule\n\\end{tabular}\n\\end{table}\n")
@@ -97,33 +99,33 @@ func writeLaTeX(w io.Writer, r *Report) error {
 		fmt.Fprintf(w, "\n\\begin{table}[htbp]\n\\centering\n\\caption{Study %d: effect sizes. $\\eta^2$: share of the total variation a term explains; partial $\\eta^2$: its share of what the other terms leave.}\n", r.Study.ID)
 		fmt.Fprintf(w, "\\label{tab:%s-effects}\n\\begin{tabular}{lllrrrrr}\n\\toprule\nWorkload & Metric & Term & df & $F$ & $p$ & $\\eta^2$ & partial $\\eta^2$ \\\\\n\\midrule\n", label)
 		for _, e := range r.Effects {
-			fmt.Fprintf(w, "%s & %s & %s & %g, %g & %s & %s & %s & %s \\\\\n", texEscape(e.Workload), texEscape(e.Label), texEscape(e.Term), e.DF, e.DFResidual,
+			fmt.Fprintf(w, "%s & %s & %s & %g, %g & %s & %s & %s & %s \\\\\n", TeXEscape(e.Workload), TeXEscape(e.Label), TeXEscape(e.Term), e.DF, e.DFResidual,
 				optNum("%.3g", e.F), optNum("%.2g", e.P), optNum("%.3f", e.EtaSq), optNum("%.3f", e.PartialEtaSq))
 		}
 		fmt.Fprintf(w, "\\bottomrule\n\\end{tabular}\n\\end{table}\n")
 	}
 	for _, warn := range r.Warnings {
-		fmt.Fprintf(w, "%% warning: %s\n", oneLine(warn))
+		fmt.Fprintf(w, "%% warning: %s\n", OneLine(warn))
 	}
 	for _, f := range r.Failures {
-		fmt.Fprintf(w, "%% failed run %d, %s @ %s: %s\n", f.Seq+1, oneLine(f.Workload), oneLine(f.Env), oneLine(f.Reason))
+		fmt.Fprintf(w, "%% failed run %d, %s @ %s: %s\n", f.Seq+1, OneLine(f.Workload), OneLine(f.Env), OneLine(f.Reason))
 	}
 	return nil
 }
 
-// oneLine keeps text on one line, as a LaTeX comment must be.
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+// OneLine keeps text on one line, as a LaTeX comment or a table cell must be.
+func OneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 func texCell(c *Cell) string {
 	switch {
 	case c == nil:
 		return "--"
 	case c.IsBaseline, c.absolute:
-		return fmt.Sprintf("%s (%s)", fmtValue(c.Mean), fmtValue(c.Std))
+		return fmt.Sprintf("%s (%s)", FmtValue(c.Mean), FmtValue(c.Std))
 	case c.OverheadPct == nil:
-		return fmt.Sprintf("%s (%s) abs", fmtValue(c.Mean), fmtValue(c.Std))
+		return fmt.Sprintf("%s (%s) abs", FmtValue(c.Mean), FmtValue(c.Std))
 	}
-	return fmt.Sprintf("%s (%s)", texPct(*c.OverheadPct, c.Significant), fmtValue(c.Std))
+	return fmt.Sprintf("%s (%s)", texPct(*c.OverheadPct, c.Significant), FmtValue(c.Std))
 }
 
 // optNum prints an optional number, or "--" when there is none.

@@ -6,29 +6,32 @@ import (
 	"strings"
 )
 
-func init() { registerFormat("markdown", writeMarkdown) }
+func init() { RegisterFormat("markdown", writeMarkdown) }
 
-// mdEscape makes text safe inside a markdown table cell.
-func mdEscape(s string) string {
+// MarkdownEscape makes text safe inside a markdown table cell.
+func MarkdownEscape(s string) string {
 	r := strings.NewReplacer("|", `\|`, "\n", " ", "<", "&lt;", ">", "&gt;", "*", `\*`, "_", `\_`, "`", "\\`")
 	return r.Replace(s)
 }
 
+// mdEscape is MarkdownEscape under the name attribution.go calls.
+func mdEscape(s string) string { return MarkdownEscape(s) }
+
 // writeMarkdown prints the overhead table with confidence intervals.
 func writeMarkdown(w io.Writer, r *Report) error {
-	fmt.Fprintf(w, "# Study %d: %s\n\n", r.Study.ID, mdEscape(r.Study.Name))
-	for _, line := range strings.Split(r.heading(), "\n")[1:] {
-		fmt.Fprintf(w, "- %s\n", mdEscape(line))
+	fmt.Fprintf(w, "# Study %d: %s\n\n", r.Study.ID, MarkdownEscape(r.Study.Name))
+	for _, line := range strings.Split(heading(r), "\n")[1:] {
+		fmt.Fprintf(w, "- %s\n", MarkdownEscape(line))
 	}
 	fmt.Fprintf(w, "\n%s: mean (std). Other environments: %% deviation from the %s mean, [95 %% CI], (std in the metric's unit); ** marks an interval that excludes 0.\n\n",
-		mdEscape(r.Study.Baseline), mdEscape(r.Study.Baseline))
+		MarkdownEscape(r.Study.Baseline), MarkdownEscape(r.Study.Baseline))
 	head := []string{"workload", "metric"}
 	for _, e := range r.envs {
-		head = append(head, mdEscape(e))
+		head = append(head, MarkdownEscape(e))
 	}
 	fmt.Fprintf(w, "| %s |\n|%s\n", strings.Join(head, " | "), strings.Repeat("---|", len(head)))
 	for _, row := range r.rows() {
-		cells := []string{mdEscape(row.name), mdEscape(row.metric)}
+		cells := []string{MarkdownEscape(row.name), MarkdownEscape(row.metric)}
 		for _, e := range r.envs {
 			cells = append(cells, mdCell(row.cells[e]))
 		}
@@ -46,23 +49,23 @@ func writeMarkdown(w io.Writer, r *Report) error {
 					flat = append(flat, name)
 				}
 			}
-			fmt.Fprintf(w, "| %s | %s | %s | %g, %g | %s | %s | %s | %s |\n", mdEscape(e.Workload), mdEscape(e.Label), mdEscape(e.Term), e.DF, e.DFResidual,
+			fmt.Fprintf(w, "| %s | %s | %s | %g, %g | %s | %s | %s | %s |\n", MarkdownEscape(e.Workload), MarkdownEscape(e.Label), MarkdownEscape(e.Term), e.DF, e.DFResidual,
 				f, p, optNum("%.3f", e.EtaSq), optNum("%.3f", e.PartialEtaSq))
 		}
 		if len(flat) > 0 {
-			fmt.Fprintf(w, "\nNA: %s: %s.\n", mdEscape(strings.Join(flat, ", ")), noResidualNote)
+			fmt.Fprintf(w, "\nNA: %s: %s.\n", MarkdownEscape(strings.Join(flat, ", ")), noResidualNote)
 		}
 	}
 	if len(r.Warnings) > 0 {
 		fmt.Fprintf(w, "\n## Warnings\n\n")
 		for _, warn := range r.Warnings {
-			fmt.Fprintf(w, "- %s\n", mdEscape(warn))
+			fmt.Fprintf(w, "- %s\n", MarkdownEscape(warn))
 		}
 	}
 	if len(r.Failures) > 0 {
 		fmt.Fprintf(w, "\n## Failed runs\n\n")
 		for _, f := range r.Failures {
-			fmt.Fprintf(w, "- run %d, %s @ %s: %s\n", f.Seq+1, mdEscape(f.Workload), mdEscape(f.Env), mdEscape(f.Reason))
+			fmt.Fprintf(w, "- run %d, %s @ %s: %s\n", f.Seq+1, MarkdownEscape(f.Workload), MarkdownEscape(f.Env), MarkdownEscape(f.Reason))
 		}
 	}
 	return nil
@@ -70,15 +73,15 @@ func writeMarkdown(w io.Writer, r *Report) error {
 
 func mdCell(c *Cell) string {
 	if c == nil || c.IsBaseline || c.absolute || c.OverheadPct == nil {
-		return mdEscape(seedCell(c))
+		return MarkdownEscape(SeedCell(c))
 	}
 	ci := "[n/a]"
-	if iv, ok := pctInterval(c.OverheadCI95); ok {
+	if iv, ok := PctInterval(c.OverheadCI95); ok {
 		ci = iv
 	}
-	pct := fmtPct(*c.OverheadPct)
+	pct := FmtPct(*c.OverheadPct)
 	if c.Significant {
 		pct = "**" + pct + "**"
 	}
-	return fmt.Sprintf("%s %s (%s)", pct, ci, fmtValue(c.Std))
+	return fmt.Sprintf("%s %s (%s)", pct, ci, FmtValue(c.Std))
 }

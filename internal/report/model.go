@@ -2,7 +2,6 @@ package report
 
 import (
 	"encoding/json"
-	"fmt"
 	"math"
 	"sort"
 	"strings"
@@ -30,8 +29,8 @@ type Report struct {
 	// run (see analyze); absent until then.
 	Effects []Effect `json:"effects,omitempty"`
 	// Gate is the outcome of the --max-overhead rules when some were given
-	// (see gate.go); absent otherwise.
-	Gate *GateResult `json:"gate,omitempty"`
+	// (a *gate.Result: package gate judges reports); absent otherwise.
+	Gate any `json:"gate,omitempty"`
 	// Attributions split a container's overhead into its mechanisms when
 	// the study ran variants of it (docker-bridge+seccomp=unconfined...);
 	// see attribution.go.
@@ -41,43 +40,43 @@ type Report struct {
 	factors []string                // non-env factor names, sorted
 	envs    []string                // environments in spec order, baseline first
 	runs    map[int64]store.Run     // by id, for attaching series
-	series  map[seriesKey]*quantile // distributions of long per-iteration records
+	series  map[SeriesKey]*Quantile // distributions of long per-iteration records
 	first   time.Time               // when the first run started
 	last    time.Time               // when the last run ended
-	warns   []warning               // Warnings with their kinds
-	papers  []PaperComparison       // published tables to show; nil: those that share a metric
+	warns   []Warning               // Warnings with their kinds
+	papers  []PaperComparison       // published tables to show (ShowPapers)
 	host    hostinfo.Host           // Study.Host, read once for the formats
 	layout  Layout                  // what Build was given from the spec
 }
 
 // ShowPapers makes the formats that show published values (html) show
-// these comparisons, every row of them, instead of the tables that share a
-// measured metric with the study.
+// these comparisons, every row of them; package report/papers makes them
+// (papers.Shared: the tables that share a measured metric with the study).
 func (r *Report) ShowPapers(cmps []PaperComparison) {
 	r.papers = append([]PaperComparison{}, cmps...)
 }
 
-// warning is one entry of Report.Warnings with its kind, by which the HTML
+// Warning is one entry of Report.Warnings with its kind, by which the HTML
 // report groups them.
-type warning struct {
-	kind    string // note, busy, noisy, outlier
-	text    string
-	subject string // for notes: "workload @ env"
-	message string // for notes: what the workload said
+type Warning struct {
+	Kind    string // note, busy, noisy, outlier
+	Text    string
+	Subject string // for notes: "workload @ env"
+	Message string // for notes: what the workload said
 }
 
 // Warning kinds.
 const (
-	warnNote    = "note"    // a workload said its numbers need care (e.g. O_DIRECT on FUSE)
-	warnBusy    = "busy"    // runs started while another program kept the CPU busy
-	warnNoisy   = "noisy"   // runs of a cell spread widely
-	warnOutlier = "outlier" // single runs far from the others
+	WarnNote    = "note"    // a workload said its numbers need care (e.g. O_DIRECT on FUSE)
+	WarnBusy    = "busy"    // runs started while another program kept the CPU busy
+	WarnNoisy   = "noisy"   // runs of a cell spread widely
+	WarnOutlier = "outlier" // single runs far from the others
 )
 
-func (r *Report) addWarnings(ws []warning) {
+func (r *Report) addWarnings(ws []Warning) {
 	for _, w := range ws {
 		r.warns = append(r.warns, w)
-		r.Warnings = append(r.Warnings, w.text)
+		r.Warnings = append(r.Warnings, w.Text)
 	}
 }
 
@@ -133,10 +132,14 @@ type Cell struct {
 	// Null when fewer than 2 rounds pair up, and for the baseline.
 	Paired *PairedResult `json:"paired,omitempty"`
 
-	reps      []int // the round of each value, parallel to Values
-	secondary bool
-	absolute  bool   // shown as mean (std) in every environment
-	group     string // workload and non-env levels: one table row group
+	// Secondary metrics (host monitors, a workload's secondary figures)
+	// stay out of the overhead table and the gate's wildcards.
+	Secondary bool `json:"-"`
+	// Group is the workload and non-env levels: one table row group.
+	Group string `json:"-"`
+
+	reps     []int // the round of each value, parallel to Values
+	absolute bool  // shown as mean (std) in every environment
 }
 
 // RunCounts summarises a study's runs.
@@ -291,17 +294,17 @@ func newCell(run store.Run, smp store.Sample, baseline string) *Cell {
 	c := &Cell{Workload: run.Workload, Env: run.Env, Levels: run.Levels, Metric: smp.Metric, Unit: smp.Unit,
 		Label: smp.Metric, Baseline: baseline, IsBaseline: run.Env == baseline, OverheadCI95: []*float64{nil, nil}}
 	if m, ok := workload.MetricOf(run.Workload, workload.Params(run.Params), smp.Metric); ok {
-		c.Label, c.HigherIsBetter, c.secondary, c.absolute = m.Label, m.HigherIsBetter, m.Secondary, m.Absolute
+		c.Label, c.HigherIsBetter, c.Secondary, c.absolute = m.Label, m.HigherIsBetter, m.Secondary, m.Absolute
 	}
 	// Host monitors (mon.*) are context, not results: out of the table, in
 	// every other format. Energy figures (energy.*) stay in the table.
 	if strings.HasPrefix(smp.Metric, "mon.") {
-		c.secondary = true
+		c.Secondary = true
 	}
 	if smp.Metric == "energy.efficiency_per_W" {
 		c.HigherIsBetter = true
 	}
-	c.group = groupKey(run.CellKey)
+	c.Group = groupKey(run.CellKey)
 	return c
 }
 
@@ -379,8 +382,8 @@ func (r *Report) sortCells(workloads []string) {
 			return rank(a.Workload) < rank(b.Workload)
 		case a.Workload != b.Workload:
 			return a.Workload < b.Workload
-		case a.group != b.group:
-			return naturalLess(a.group, b.group)
+		case a.Group != b.Group:
+			return NaturalLess(a.Group, b.Group)
 		case a.Metric != b.Metric:
 			return metricRank(a) < metricRank(b)
 		}
@@ -388,9 +391,9 @@ func (r *Report) sortCells(workloads []string) {
 	})
 }
 
-// naturalLess compares strings with digit runs compared as numbers, so
+// NaturalLess compares strings with digit runs compared as numbers, so
 // threads=2 sorts before threads=10.
-func naturalLess(a, b string) bool {
+func NaturalLess(a, b string) bool {
 	for a != "" && b != "" {
 		da, db := leadingDigits(a), leadingDigits(b)
 		if da != "" && db != "" {
@@ -432,105 +435,4 @@ func orEmpty(s string) string {
 		return "{}"
 	}
 	return s
-}
-
-// warnings collects what the runs said a reader must know: notes whose key
-// ends in "warning" (once per workload and environment) and measured runs
-// that started while another program kept the host busy.
-func warnings(runs []store.Run) []warning {
-	var out []warning
-	seen := map[string]bool{}
-	busy := map[string]int{}
-	var busyOrder []string
-	for _, run := range runs {
-		if run.Warmup || run.Status != store.RunOK {
-			continue
-		}
-		keys := make([]string, 0, len(run.Notes))
-		for k := range run.Notes {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			if k == "warning" || strings.HasSuffix(k, "_warning") {
-				w := fmt.Sprintf("%s @ %s: %s", run.Workload, run.Env, run.Notes[k])
-				if !seen[w] {
-					seen[w] = true
-					out = append(out, warning{kind: warnNote, text: w, subject: run.Workload + " @ " + run.Env, message: run.Notes[k]})
-				}
-			}
-		}
-		if run.Settings["settle"] != "" {
-			cell := run.Workload + " @ " + run.Env
-			if busy[cell] == 0 {
-				busyOrder = append(busyOrder, cell)
-			}
-			busy[cell]++
-		}
-	}
-	for _, cell := range busyOrder {
-		out = append(out, warning{kind: warnBusy, text: fmt.Sprintf("%s: %d measured run(s) started while the host stayed busy (another program competed for the CPU): expect noise", cell, busy[cell])})
-	}
-	return out
-}
-
-// NoisyCV is the coefficient of variation above which a cell is called noisy.
-const NoisyCV = 0.10
-
-// noisyCells warns about cells whose runs spread widely: a deviation from the
-// baseline smaller than that spread says little.
-func noisyCells(cells []Cell, factors []string) []warning {
-	var out []warning
-	for i := range cells {
-		c := &cells[i]
-		if !c.noisy() {
-			continue
-		}
-		out = append(out, warning{kind: warnNoisy, text: fmt.Sprintf("%s @ %s %s: noisy, std is %.0f%% of the mean (min %s, max %s): more repetitions (--reps) or a quieter host would help",
-			rowName(c, factors), c.Env, c.Label, c.Std/math.Abs(c.Mean)*100, fmtValue(c.Min), fmtValue(c.Max))})
-	}
-	return out
-}
-
-// noisy reports that the cell's runs spread by more than NoisyCV of the mean.
-func (c *Cell) noisy() bool {
-	return !c.secondary && c.N >= 2 && c.Mean != 0 && c.Std/math.Abs(c.Mean) > NoisyCV
-}
-
-// OutlierZ is the modified z-score above which a run's value is called an
-// outlier (Iglewicz and Hoaglin 1993: z = 0.6745 (x - median) / MAD).
-const OutlierZ = 3.5
-
-// outliers warns about runs whose value lies far from the other runs of the
-// cell by the modified z-score, which the outlier itself cannot mask as it
-// would mask the mean and standard deviation. Cells with fewer than five
-// runs are not judged: the median absolute deviation of three values says
-// too little.
-func outliers(cells []Cell, factors []string) []warning {
-	var out []warning
-	for i := range cells {
-		c := &cells[i]
-		if c.secondary || len(c.Values) < 5 {
-			continue
-		}
-		dev := make([]float64, len(c.Values))
-		for k, v := range c.Values {
-			dev[k] = math.Abs(v - c.Median)
-		}
-		mad := stats.Median(dev)
-		if mad == 0 {
-			continue
-		}
-		var odd []string
-		for _, v := range c.Values {
-			if z := 0.6745 * (v - c.Median) / mad; math.Abs(z) > OutlierZ {
-				odd = append(odd, fmtValue(v))
-			}
-		}
-		if len(odd) > 0 {
-			out = append(out, warning{kind: warnOutlier, text: fmt.Sprintf("%s @ %s %s: %d outlier run(s) (%s; median %s; modified z-score above %.1f): look for what disturbed them",
-				rowName(c, factors), c.Env, c.Label, len(odd), strings.Join(odd, ", "), fmtValue(c.Median), OutlierZ)})
-		}
-	}
-	return out
 }

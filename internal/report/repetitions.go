@@ -71,7 +71,7 @@ func (r *Report) precisionCells() []*Cell {
 	var out []*Cell
 	for i := range r.Cells {
 		c := &r.Cells[i]
-		if c.IsBaseline || c.secondary {
+		if c.IsBaseline || c.Secondary {
 			continue
 		}
 		out = append(out, c)
@@ -129,7 +129,7 @@ func (r *Report) PrecisionSummary() string {
 		default:
 			w = fmt.Sprintf("±%.2g%%", hw)
 		}
-		missed = append(missed, fmt.Sprintf("%s %s @ %s (%s)", strings.TrimSpace(rowName(c, r.factors)), c.Label, c.Env, w))
+		missed = append(missed, fmt.Sprintf("%s %s @ %s (%s)", strings.TrimSpace(RowName(c, r.factors)), c.Label, c.Env, w))
 	}
 	s := fmt.Sprintf("%d of %d cells have their overhead's 95%% interval within ±%g%%", reached, len(cells), target)
 	if len(missed) > 0 {

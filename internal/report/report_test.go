@@ -287,7 +287,7 @@ func TestThinCellsNamedOrCounted(t *testing.T) {
 		{Workload: "cpu.prime", Env: "native", Label: "events/s", N: 3},
 	}}
 	var b strings.Builder
-	few.writeThinCells(&b)
+	writeThinCells(&b, few)
 	if got := b.String(); got != "\nnote: cpu.prime native events/s (instances=2) has 1 measured run(s): no spread or interval." {
 		t.Errorf("a few: %q", got)
 	}
@@ -297,7 +297,7 @@ func TestThinCellsNamedOrCounted(t *testing.T) {
 	}
 	many.Cells = append(many.Cells, Cell{Workload: "w", Env: "native", Label: "x", N: 5})
 	b.Reset()
-	many.writeThinCells(&b)
+	writeThinCells(&b, many)
 	want := "\nnote: 40 of 41 cells have fewer than 2 measured runs (20 none, 20 one): no spread or interval there; more repetitions (--reps) give them."
 	if b.String() != want {
 		t.Errorf("many:\n%q\nwant\n%q", b.String(), want)

@@ -9,18 +9,18 @@ import (
 	"github.com/boxtax/boxtax/internal/store"
 )
 
-// seriesKey names the distribution of one series in one cell.
-type seriesKey struct {
-	workload, group, env, name string
+// SeriesKey names the distribution of one series in one cell.
+type SeriesKey struct {
+	Workload, Group, Env, Name string
 }
 
-// quantile summarises the series of one cell: the quantiles at quantileProbs
+// Quantile summarises the series of one cell: the quantiles at quantileProbs
 // of every measured run, averaged over runs (Vincentization), so that
 // millions of time slices cost a few kilobytes and one long run cannot
 // outweigh the others.
-type quantile struct {
-	unit string
-	runs int
+type Quantile struct {
+	Unit string
+	Runs int
 	sum  []float64 // per probability, summed over runs
 }
 
@@ -54,25 +54,25 @@ func (r *Report) AddSeries(s store.Series) {
 	}
 	slices.Sort(vals)
 	if r.series == nil {
-		r.series = map[seriesKey]*quantile{}
+		r.series = map[SeriesKey]*Quantile{}
 	}
-	k := seriesKey{run.Workload, groupKey(run.CellKey), run.Env, s.Name}
+	k := SeriesKey{run.Workload, groupKey(run.CellKey), run.Env, s.Name}
 	q, ok := r.series[k]
 	if !ok {
-		q = &quantile{unit: s.Unit, sum: make([]float64, len(quantileProbs))}
+		q = &Quantile{Unit: s.Unit, sum: make([]float64, len(quantileProbs))}
 		r.series[k] = q
 	}
-	q.runs++
+	q.Runs++
 	for i, p := range quantileProbs {
 		q.sum[i] += stats.Quantile(vals, p)
 	}
 }
 
-// points returns the averaged quantiles and their probabilities.
-func (q *quantile) points() (x, p []float64) {
+// Points returns the averaged quantiles and their probabilities.
+func (q *Quantile) Points() (x, p []float64) {
 	x = make([]float64, len(q.sum))
 	for i, s := range q.sum {
-		x[i] = s / float64(q.runs)
+		x[i] = s / float64(q.Runs)
 	}
 	return x, quantileProbs
 }

@@ -7,11 +7,11 @@ import (
 	"text/tabwriter"
 )
 
-func init() { registerFormat("table", writeTable) }
+func init() { RegisterFormat("table", writeTable) }
 
 // writeTable prints the overhead table for a terminal.
 func writeTable(w io.Writer, r *Report) error {
-	fmt.Fprintln(w, r.heading())
+	fmt.Fprintln(w, heading(r))
 	fmt.Fprintf(w, "%s: mean (std) over the measured runs; other environments: %% deviation from the %s mean (std in the metric's unit); * the 95%% CI of the deviation excludes 0.\n\n",
 		r.Study.Baseline, r.Study.Baseline)
 	tw := tabwriter.NewWriter(w, 0, 0, 3, ' ', 0)
@@ -19,7 +19,7 @@ func writeTable(w io.Writer, r *Report) error {
 	for _, row := range r.rows() {
 		cells := make([]string, len(r.envs))
 		for i, e := range r.envs {
-			cells[i] = seedCell(row.cells[e])
+			cells[i] = SeedCell(row.cells[e])
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\n", row.name, row.metric, strings.Join(cells, "\t"))
 	}
@@ -27,12 +27,12 @@ func writeTable(w io.Writer, r *Report) error {
 		return err
 	}
 	r.writeAttributions(w)
-	r.writeFootnotes(w)
+	writeFootnotes(w, r)
 	return nil
 }
 
 // heading is the one-line description of the study and its host.
-func (r *Report) heading() string {
+func heading(r *Report) string {
 	h := r.host
 	host := fmt.Sprintf("%s, %d CPUs (%s), %.1f GiB, kernel %s", h.Label(), h.CPUs, h.CPUModel,
 		float64(h.MemTotalBytes)/(1<<30), h.KernelRelease)
@@ -57,8 +57,8 @@ func (r *Report) heading() string {
 	return head
 }
 
-func (r *Report) writeFootnotes(w io.Writer) {
-	r.writeThinCells(w)
+func writeFootnotes(w io.Writer, r *Report) {
+	writeThinCells(w, r)
 	if len(r.Warnings) > 0 {
 		fmt.Fprintf(w, "\nwarnings:\n")
 		for _, warn := range r.Warnings {
@@ -81,11 +81,11 @@ func (r *Report) writeFootnotes(w io.Writer) {
 // writeThinCells notes the cells with fewer than two measured runs, which
 // have no spread or interval: each by name when there are a few, else one
 // line (a study run with --reps 1 has hundreds, all alike).
-func (r *Report) writeThinCells(w io.Writer) {
+func writeThinCells(w io.Writer, r *Report) {
 	var thin []Cell
 	shown := 0
 	for _, c := range r.Cells {
-		if c.secondary {
+		if c.Secondary {
 			continue
 		}
 		shown++

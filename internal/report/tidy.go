@@ -7,8 +7,8 @@ import (
 )
 
 func init() {
-	registerFormat("csv", writeCSV)
-	registerFormat("json", writeJSON[*Report])
+	RegisterFormat("csv", writeCSV)
+	RegisterFormat("json", WriteJSON[*Report])
 }
 
 // writeCSV prints one row per sample with its run's levels (tidy data):
@@ -17,11 +17,11 @@ func init() {
 // warmup, status, instance (0: the run's figure; 1..N: one of N concurrent
 // instances), metric, value, unit.
 func writeCSV(w io.Writer, r *Report) error {
-	cw := newCSVWriter(w)
+	cw := NewCSVWriter(w)
 	if err := cw.Write(tidyHeader(r.factors)); err != nil {
 		return err
 	}
-	for _, row := range r.tidyRows(r.factors) {
+	for _, row := range tidyRows(r, r.factors) {
 		if err := cw.Write(row); err != nil {
 			return err
 		}
@@ -39,7 +39,7 @@ func tidyHeader(factors []string) []string {
 
 // tidyRows are the report's rows of the tidy CSV, with a column for each
 // of the given factors (empty where a run has no level of it).
-func (r *Report) tidyRows(factors []string) [][]string {
+func tidyRows(r *Report, factors []string) [][]string {
 	host := r.host.Label()
 	var out [][]string
 	for _, ts := range r.samples {
@@ -55,9 +55,9 @@ func (r *Report) tidyRows(factors []string) [][]string {
 	return out
 }
 
-// writeJSON prints a document (a report: boxtax.report/v1; a comparison, a
+// WriteJSON prints a document (a report: boxtax.report/v1; a comparison, a
 // report by host, a paper comparison) as JSON indented by two spaces.
-func writeJSON[T any](w io.Writer, doc T) error {
+func WriteJSON[T any](w io.Writer, doc T) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(doc)

@@ -14,7 +14,7 @@ const MaxPaperRepetitions = 1000
 var paperID = regexp.MustCompile(`^[a-z][a-z0-9_-]*$`)
 
 // validatePaper checks the paper: block. Whether the id names transcribed
-// published values is the caller's to check (report.PaperIDs), as the
+// published values is the caller's to check (papers.IDs), as the
 // study package does not know the report's papers.
 func (s *Spec) validatePaper(bad func(Pos, string, ...any)) {
 	p := s.Paper

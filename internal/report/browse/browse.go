@@ -18,6 +18,8 @@ import (
 
 	"github.com/boxtax/boxtax/internal/hostinfo"
 	"github.com/boxtax/boxtax/internal/report"
+	_ "github.com/boxtax/boxtax/internal/report/page" // the html format of the study pages
+	"github.com/boxtax/boxtax/internal/report/papers"
 	"github.com/boxtax/boxtax/internal/store"
 	"github.com/boxtax/boxtax/internal/study"
 )
@@ -185,6 +187,9 @@ func (s *server) study(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
+	if format == "html" { // the published tables that share a metric with the study
+		rep.ShowPapers(papers.Shared(rep))
+	}
 	var buf bytes.Buffer
 	if err := report.Write(&buf, format, rep); err != nil {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
@@ -199,13 +204,13 @@ func (s *server) paper(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	cmps, err := report.ComparePaper(rep, r.PathValue("paper"))
+	cmps, err := papers.Compare(rep, r.PathValue("paper"))
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusNotFound)
 		return
 	}
 	var buf bytes.Buffer
-	if err := report.WritePapers(&buf, "html", rep, cmps); err != nil {
+	if err := papers.Write(&buf, "html", rep, cmps); err != nil {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
 	}

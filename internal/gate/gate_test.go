@@ -1,4 +1,4 @@
-package report
+package gate
 
 import (
 	"bytes"
@@ -6,12 +6,18 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/boxtax/boxtax/internal/report"
+	"github.com/boxtax/boxtax/internal/workload"
 	_ "github.com/boxtax/boxtax/internal/workload/all" // the real workloads, whose names and metrics rules resolve against
 )
 
 var gateEnvs = []string{"native", "docker-bridge", "docker-host"}
 
-func TestParseGateRule(t *testing.T) {
+// catalog is what the rules of these tests may name: gateEnvs and every
+// registered workload.
+var catalog = Catalog{Envs: gateEnvs, Workloads: workload.All()}
+
+func TestParseRule(t *testing.T) {
 	tests := []struct {
 		text                  string
 		env, workload, metric string
@@ -31,7 +37,7 @@ func TestParseGateRule(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.text, func(t *testing.T) {
-			r, err := ParseGateRule(tt.text, gateEnvs)
+			r, err := catalog.ParseRule(tt.text)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -42,10 +48,10 @@ func TestParseGateRule(t *testing.T) {
 	}
 }
 
-// TestParseGateRulesKeepsCPULists: a comma in an environment's CPU list
+// TestParseRulesKeepsCPULists: a comma in an environment's CPU list
 // does not split the rule (issue 25 item 16).
-func TestParseGateRulesKeepsCPULists(t *testing.T) {
-	rules, err := ParseGateRules([]string{"docker-bridge+cpuset=0,1:cpu.prime=5%,*:net.rr=10%"}, gateEnvs)
+func TestParseRulesKeepsCPULists(t *testing.T) {
+	rules, err := catalog.ParseRules([]string{"docker-bridge+cpuset=0,1:cpu.prime=5%,*:net.rr=10%"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +60,7 @@ func TestParseGateRulesKeepsCPULists(t *testing.T) {
 	}
 }
 
-func TestParseGateRuleRefusesBadRules(t *testing.T) {
+func TestParseRuleRefusesBadRules(t *testing.T) {
 	tests := []struct {
 		text string
 		want []string
@@ -77,7 +83,7 @@ func TestParseGateRuleRefusesBadRules(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.text, func(t *testing.T) {
-			_, err := ParseGateRule(tt.text, gateEnvs)
+			_, err := catalog.ParseRule(tt.text)
 			if err == nil {
 				t.Fatal("accepted")
 			}
@@ -93,8 +99,8 @@ func TestParseGateRuleRefusesBadRules(t *testing.T) {
 	}
 }
 
-func TestParseGateRulesSplitsCommas(t *testing.T) {
-	rules, err := ParseGateRules([]string{"docker-bridge:cpu.prime=5%, docker-host:cpu.prime=3%", "*:*=10%"}, gateEnvs)
+func TestParseRulesSplitsCommas(t *testing.T) {
+	rules, err := catalog.ParseRules([]string{"docker-bridge:cpu.prime=5%, docker-host:cpu.prime=3%", "*:*=10%"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,13 +111,13 @@ func TestParseGateRulesSplitsCommas(t *testing.T) {
 	if strings.Join(got, "|") != "docker-bridge:cpu.prime=5%|docker-host:cpu.prime=3%|*:*=10%" {
 		t.Errorf("got %q", got)
 	}
-	if _, err := ParseGateRules([]string{"*:*=10%,oops"}, gateEnvs); err == nil || !strings.Contains(err.Error(), `"oops"`) {
+	if _, err := catalog.ParseRules([]string{"*:*=10%,oops"}); err == nil || !strings.Contains(err.Error(), `"oops"`) {
 		t.Errorf("a bad rule after a comma: %v", err)
 	}
 }
 
-func TestGateScopeCheck(t *testing.T) {
-	scope := GateScope{Baseline: "native", Envs: []string{"native", "docker-bridge"}, Workloads: []string{"cpu.prime", "mem.stream"}}
+func TestScopeCheck(t *testing.T) {
+	scope := Scope{Baseline: "native", Envs: []string{"native", "docker-bridge"}, Workloads: []string{"cpu.prime", "mem.stream"}}
 	tests := []struct {
 		text string
 		want string // empty: accepted
@@ -124,11 +130,11 @@ func TestGateScopeCheck(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.text, func(t *testing.T) {
-			r, err := ParseGateRule(tt.text, gateEnvs)
+			r, err := catalog.ParseRule(tt.text)
 			if err != nil {
 				t.Fatal(err)
 			}
-			err = scope.Check([]GateRule{r})
+			err = scope.Check([]Rule{r})
 			switch {
 			case tt.want == "" && err != nil:
 				t.Errorf("refused: %v", err)
@@ -137,9 +143,9 @@ func TestGateScopeCheck(t *testing.T) {
 			}
 		})
 	}
-	alone := GateScope{Baseline: "native", Envs: []string{"native"}, Workloads: []string{"cpu.prime"}}
-	r, _ := ParseGateRule("*:*=5%", gateEnvs)
-	if err := alone.Check([]GateRule{r}); err == nil || !strings.Contains(err.Error(), "no environment besides its baseline native") {
+	alone := Scope{Baseline: "native", Envs: []string{"native"}, Workloads: []string{"cpu.prime"}}
+	r, _ := catalog.ParseRule("*:*=5%")
+	if err := alone.Check([]Rule{r}); err == nil || !strings.Contains(err.Error(), "no environment besides its baseline native") {
 		t.Errorf("a study of the baseline alone: %v", err)
 	}
 }
@@ -147,24 +153,24 @@ func TestGateScopeCheck(t *testing.T) {
 func pf(v float64) *float64 { return &v }
 
 // gateCellOf is a non-baseline cell with an overhead and its interval.
-func gateCellOf(env, wl, metric string, higherIsBetter bool, pct, lo, hi float64, significant bool) Cell {
-	return Cell{Env: env, Workload: wl, Metric: metric, Levels: map[string]string{"env": env}, HigherIsBetter: higherIsBetter,
-		Baseline: "native", OverheadPct: pf(pct), OverheadCI95: []*float64{pf(lo), pf(hi)}, Significant: significant, group: wl}
+func gateCellOf(env, wl, metric string, higherIsBetter bool, pct, lo, hi float64, significant bool) report.Cell {
+	return report.Cell{Env: env, Workload: wl, Metric: metric, Levels: map[string]string{"env": env}, HigherIsBetter: higherIsBetter,
+		Baseline: "native", OverheadPct: pf(pct), OverheadCI95: []*float64{pf(lo), pf(hi)}, Significant: significant, Group: wl}
 }
 
-func gateOf(t *testing.T, r *Report, texts ...string) GateResult {
+func gateOf(t *testing.T, r *report.Report, texts ...string) Result {
 	t.Helper()
-	rules, err := ParseGateRules(texts, gateEnvs)
+	rules, err := catalog.ParseRules(texts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return EvaluateGate(r, rules)
+	return catalog.Evaluate(r, rules)
 }
 
 func TestGateCellVerdicts(t *testing.T) {
 	tests := []struct {
 		name   string
-		cell   Cell
+		cell   report.Cell
 		rule   string
 		status string
 		cost   float64
@@ -172,26 +178,26 @@ func TestGateCellVerdicts(t *testing.T) {
 	}{
 		// Throughput 8 % lower in the container: cost +8 %.
 		{"throughput loss breaches", gateCellOf("docker-bridge", "cpu.prime", "events_per_s", true, -8, -9, -7, true),
-			"docker-bridge:cpu.prime.events_per_s=5%", GateFail, 8, [2]float64{7, 9}},
+			"docker-bridge:cpu.prime.events_per_s=5%", Fail, 8, [2]float64{7, 9}},
 		{"throughput loss within the limit", gateCellOf("docker-bridge", "cpu.prime", "events_per_s", true, -4, -5, -3, true),
-			"docker-bridge:cpu.prime.events_per_s=5%", GatePass, 4, [2]float64{3, 5}},
+			"docker-bridge:cpu.prime.events_per_s=5%", Pass, 4, [2]float64{3, 5}},
 		// Throughput 8 % higher: a gain, cost -8 %.
 		{"throughput gain passes", gateCellOf("docker-bridge", "cpu.prime", "events_per_s", true, 8, 7, 9, true),
-			"docker-bridge:cpu.prime.events_per_s=5%", GatePass, -8, [2]float64{-9, -7}},
+			"docker-bridge:cpu.prime.events_per_s=5%", Pass, -8, [2]float64{-9, -7}},
 		// Latency 8 % higher in the container: cost +8 %.
 		{"latency rise breaches", gateCellOf("docker-bridge", "net.rr", "rtt_p50_us", false, 8, 7, 9, true),
-			"docker-bridge:net.rr.rtt_p50_us=5%", GateFail, 8, [2]float64{7, 9}},
+			"docker-bridge:net.rr.rtt_p50_us=5%", Fail, 8, [2]float64{7, 9}},
 		{"latency fall passes", gateCellOf("docker-bridge", "net.rr", "rtt_p50_us", false, -8, -9, -7, true),
-			"docker-bridge:net.rr.rtt_p50_us=5%", GatePass, -8, [2]float64{-9, -7}},
+			"docker-bridge:net.rr.rtt_p50_us=5%", Pass, -8, [2]float64{-9, -7}},
 		// 30 % lower, but the interval holds 0: noise, not a breach.
 		{"large but not significant passes", gateCellOf("docker-bridge", "cpu.prime", "events_per_s", true, -30, -70, 10, false),
-			"docker-bridge:cpu.prime.events_per_s=5%", GatePass, 30, [2]float64{-10, 70}},
+			"docker-bridge:cpu.prime.events_per_s=5%", Pass, 30, [2]float64{-10, 70}},
 		{"exactly the limit passes", gateCellOf("docker-bridge", "cpu.prime", "events_per_s", true, -5, -6, -4, true),
-			"docker-bridge:cpu.prime.events_per_s=5%", GatePass, 5, [2]float64{4, 6}},
+			"docker-bridge:cpu.prime.events_per_s=5%", Pass, 5, [2]float64{4, 6}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			g := gateOf(t, &Report{Cells: []Cell{tt.cell}}, tt.rule)
+			g := gateOf(t, report.OfCells(nil, []report.Cell{tt.cell}), tt.rule)
 			if len(g.Rules) != 1 || len(g.Rules[0].Cells) != 1 {
 				t.Fatalf("got %+v", g)
 			}
@@ -202,7 +208,7 @@ func TestGateCellVerdicts(t *testing.T) {
 			if c.CostPct == nil || *c.CostPct != tt.cost || *c.CostCI95[0] != tt.costCI[0] || *c.CostCI95[1] != tt.costCI[1] {
 				t.Errorf("cost %v %v, want %v %v", c.CostPct, c.CostCI95, tt.cost, tt.costCI)
 			}
-			if g.Passed != (tt.status == GatePass) || g.Rules[0].Status != tt.status {
+			if g.Passed != (tt.status == Pass) || g.Rules[0].Status != tt.status {
 				t.Errorf("gate passed=%v rule %s, cell %s", g.Passed, g.Rules[0].Status, tt.status)
 			}
 		})
@@ -212,19 +218,19 @@ func TestGateCellVerdicts(t *testing.T) {
 // studyCells: cpu.prime in docker-bridge 8 % slower, in docker-host 1 %
 // slower, both significant; mem.stream triad in docker-bridge 3 % slower;
 // net.tcp at two wire levels in docker-bridge, 12 % and 2 % slower.
-func studyCells() *Report {
-	base := func(wl, metric string, higher bool, levels map[string]string, group string) Cell {
-		return Cell{Env: "native", Workload: wl, Metric: metric, HigherIsBetter: higher, Levels: levels, IsBaseline: true,
-			Baseline: "native", OverheadCI95: []*float64{nil, nil}, group: group}
+func studyCells() *report.Report {
+	base := func(wl, metric string, higher bool, levels map[string]string, group string) report.Cell {
+		return report.Cell{Env: "native", Workload: wl, Metric: metric, HigherIsBetter: higher, Levels: levels, IsBaseline: true,
+			Baseline: "native", OverheadCI95: []*float64{nil, nil}, Group: group}
 	}
-	wire := func(c Cell, w string) Cell {
+	wire := func(c report.Cell, w string) report.Cell {
 		c.Levels = map[string]string{"env": c.Env, "wire": w}
-		c.group = "net.tcp|wire=" + w
+		c.Group = "net.tcp|wire=" + w
 		return c
 	}
 	secondary := gateCellOf("docker-bridge", "cpu.prime", "event_time_ms", false, 50, 40, 60, true)
-	secondary.secondary = true
-	return &Report{envs: []string{"native", "docker-bridge", "docker-host"}, Cells: []Cell{
+	secondary.Secondary = true
+	return report.OfCells([]string{"native", "docker-bridge", "docker-host"}, []report.Cell{
 		base("cpu.prime", "events_per_s", true, map[string]string{"env": "native"}, "cpu.prime"),
 		gateCellOf("docker-bridge", "cpu.prime", "events_per_s", true, -8, -9, -7, true),
 		gateCellOf("docker-host", "cpu.prime", "events_per_s", true, -1, -1.5, -0.5, true),
@@ -235,7 +241,7 @@ func studyCells() *Report {
 		wire(gateCellOf("docker-bridge", "net.tcp", "mbit_per_s", true, -12, -14, -10, true), "host"),
 		base("net.tcp", "mbit_per_s", true, map[string]string{"env": "native", "wire": "netns"}, "net.tcp|wire=netns"),
 		wire(gateCellOf("docker-bridge", "net.tcp", "mbit_per_s", true, -2, -3, -1, true), "netns"),
-	}}
+	})
 }
 
 func TestGateWildcardsAndLevels(t *testing.T) {
@@ -248,13 +254,13 @@ func TestGateWildcardsAndLevels(t *testing.T) {
 		// Every primary metric of every env: the secondary event_time_ms
 		// (+50 %) is out; docker-host has no mem.stream and net.tcp cells
 		// (3 unchecked), the other 5 are checked.
-		{"*:*=20%", GatePass, 5, 0, 3},
-		{"*:*=10%", GateFail, 5, 1, 3},        // net.tcp wire=host
-		{"*:cpu.prime=5%", GateFail, 2, 1, 0}, // docker-bridge breaches, docker-host passes
-		{"docker-host:cpu.prime=5%", GatePass, 1, 0, 0},
-		{"docker-bridge:net.tcp=5%", GateFail, 2, 1, 0},
-		{"docker-bridge:cpu.prime.event_time_ms=40%", GateFail, 1, 1, 0}, // a secondary metric when named
-		{"docker-host:mem.stream=5%", GateUnchecked, 0, 0, 1},            // no data: nothing checked fails
+		{"*:*=20%", Pass, 5, 0, 3},
+		{"*:*=10%", Fail, 5, 1, 3},        // net.tcp wire=host
+		{"*:cpu.prime=5%", Fail, 2, 1, 0}, // docker-bridge breaches, docker-host passes
+		{"docker-host:cpu.prime=5%", Pass, 1, 0, 0},
+		{"docker-bridge:net.tcp=5%", Fail, 2, 1, 0},
+		{"docker-bridge:cpu.prime.event_time_ms=40%", Fail, 1, 1, 0}, // a secondary metric when named
+		{"docker-host:mem.stream=5%", Unchecked, 0, 0, 1},            // no data: nothing checked fails
 	}
 	for _, tt := range tests {
 		t.Run(tt.rule, func(t *testing.T) {
@@ -262,18 +268,18 @@ func TestGateWildcardsAndLevels(t *testing.T) {
 			r := g.Rules[0]
 			if r.Status != tt.status || r.Checked != tt.checked || r.Failed != tt.failed || r.Unchecked != tt.unchecked {
 				var b bytes.Buffer
-				WriteGate(&b, g)
+				Write(&b, g)
 				t.Errorf("status %s checked %d failed %d unchecked %d, want %s %d %d %d\n%s", r.Status, r.Checked, r.Failed, r.Unchecked,
 					tt.status, tt.checked, tt.failed, tt.unchecked, b.String())
 			}
-			if g.Passed != (tt.status == GatePass) {
+			if g.Passed != (tt.status == Pass) {
 				t.Errorf("passed %v", g.Passed)
 			}
 		})
 	}
 }
 
-func TestGateUncheckedCells(t *testing.T) {
+func TestUncheckedCells(t *testing.T) {
 	noInterval := gateCellOf("docker-bridge", "cpu.prime", "events_per_s", true, -30, 0, 0, false)
 	noInterval.OverheadCI95 = []*float64{nil, nil}
 	noInterval.OverheadNote = "fewer than 2 values in the baseline: no spread to build an interval from"
@@ -281,19 +287,19 @@ func TestGateUncheckedCells(t *testing.T) {
 	noBaseline.OverheadPct, noBaseline.OverheadCI95, noBaseline.OverheadNote = nil, []*float64{nil, nil}, "no baseline data"
 	ok := gateCellOf("docker-bridge", "mem.stream", "triad_MBps", true, -1, -2, 0.5, false)
 
-	g := gateOf(t, &Report{Cells: []Cell{noInterval, noBaseline}}, "*:cpu.prime=5%")
+	g := gateOf(t, report.OfCells(nil, []report.Cell{noInterval, noBaseline}), "*:cpu.prime=5%")
 	r := g.Rules[0]
-	if g.Passed || r.Status != GateUnchecked || r.Unchecked != 2 || r.Checked != 0 {
+	if g.Passed || r.Status != Unchecked || r.Unchecked != 2 || r.Checked != 0 {
 		t.Fatalf("nothing checkable must fail: %+v", r)
 	}
-	if c := r.Cells[0]; c.Status != GateUnchecked || c.CostPct == nil || *c.CostPct != 30 || !strings.Contains(c.Note, "fewer than 2") {
+	if c := r.Cells[0]; c.Status != Unchecked || c.CostPct == nil || *c.CostPct != 30 || !strings.Contains(c.Note, "fewer than 2") {
 		t.Errorf("cell without an interval: %+v", c)
 	}
-	if c := r.Cells[1]; c.Status != GateUnchecked || c.CostPct != nil || c.Note != "no baseline data" {
+	if c := r.Cells[1]; c.Status != Unchecked || c.CostPct != nil || c.Note != "no baseline data" {
 		t.Errorf("cell without a baseline: %+v", c)
 	}
 	// One checkable cell beside the unchecked ones: the rule is judged on it.
-	g = gateOf(t, &Report{Cells: []Cell{noInterval, ok}}, "*:*=5%")
+	g = gateOf(t, report.OfCells(nil, []report.Cell{noInterval, ok}), "*:*=5%")
 	if !g.Passed || g.Rules[0].Checked != 1 || g.Rules[0].Unchecked != 1 {
 		t.Errorf("one checked cell that passes: %+v", g.Rules[0])
 	}
@@ -302,7 +308,7 @@ func TestGateUncheckedCells(t *testing.T) {
 func TestGateOutput(t *testing.T) {
 	g := gateOf(t, studyCells(), "docker-bridge:net.tcp=5%", "docker-host:mem.stream=5%")
 	var b bytes.Buffer
-	if err := WriteGate(&b, g); err != nil {
+	if err := Write(&b, g); err != nil {
 		t.Fatal(err)
 	}
 	out := b.String()

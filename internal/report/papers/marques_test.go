@@ -1,4 +1,4 @@
-package report
+package papers
 
 import (
 	"os"
@@ -8,15 +8,15 @@ import (
 	"testing"
 	"time"
 
-	"go.yaml.in/yaml/v3"
-
+	"github.com/boxtax/boxtax/internal/report"
 	"github.com/boxtax/boxtax/internal/store"
+	"go.yaml.in/yaml/v3"
 )
 
 // marquesQuotes reads the sentences each seed 004 table was transcribed from.
 func marquesQuotes(t *testing.T) (Paper, map[string][]string) {
 	t.Helper()
-	b, err := paperFiles.ReadFile("papers/marques.yaml")
+	b, err := paperFiles.ReadFile("marques.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,8 +134,8 @@ func TestComparePaperMarques(t *testing.T) {
 			}
 		}
 	}
-	r := Build(st, Layout{Baseline: "native", Envs: []string{"native", "lxc"}, Workloads: []string{"mem.stream"}}, runs, samples)
-	cmps, err := ComparePaper(r, "marques")
+	r := report.Build(st, report.Layout{Baseline: "native", Envs: []string{"native", "lxc"}, Workloads: []string{"mem.stream"}}, runs, samples)
+	cmps, err := Compare(r, "marques")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,18 +145,18 @@ func TestComparePaperMarques(t *testing.T) {
 			switch {
 			case c.Table == "Fig. 5" && strings.HasPrefix(row.Column, "Copy") && row.Conf == "lxc":
 				found = true
-				if row.Status != PaperMeasured || row.OursMean == nil || *row.OursMean < 1900 || *row.OursMean > 2100 {
+				if row.Status != report.PaperMeasured || row.OursMean == nil || *row.OursMean < 1900 || *row.OursMean > 2100 {
 					t.Errorf("Copy lxc: status %s, ours %v: want the 76.3 MiB cell (about 1980)", row.Status, row.OursMean)
 				}
 				if !strings.Contains(row.Boxtax, "array_MiB=76.3") {
 					t.Errorf("the compared cell is not named: %q", row.Boxtax)
 				}
 			case c.Table == "Fig. 3" && row.Conf == "lxc" && strings.HasPrefix(row.Column, "throughput"):
-				if row.Status != PaperNoEquivalent {
-					t.Errorf("IOZone mean of four operations: status %s, want %s", row.Status, PaperNoEquivalent)
+				if row.Status != report.PaperNoEquivalent {
+					t.Errorf("IOZone mean of four operations: status %s, want %s", row.Status, report.PaperNoEquivalent)
 				}
 			case c.Table == "Fig. 6" && row.Conf == "lxc":
-				if row.Status != PaperNotMeasured {
+				if row.Status != report.PaperNotMeasured {
 					t.Errorf("%s: status %s in a STREAM-only study", row.Column, row.Status)
 				}
 			}
@@ -184,8 +184,8 @@ func TestMarquesMGComparesNothing(t *testing.T) {
 			}
 		}
 	}
-	r := Build(st, Layout{Baseline: "native", Envs: []string{"native", "lxc"}, Workloads: []string{"npb.mg"}}, runs, samples)
-	cmps, err := ComparePaper(r, "marques")
+	r := report.Build(st, report.Layout{Baseline: "native", Envs: []string{"native", "lxc"}, Workloads: []string{"npb.mg"}}, runs, samples)
+	cmps, err := Compare(r, "marques")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -193,7 +193,7 @@ func TestMarquesMGComparesNothing(t *testing.T) {
 	if row == nil {
 		t.Fatal("no Fig. 4 MG row")
 	}
-	if row.Status == PaperMeasured || row.Cell != "" {
+	if row.Status == report.PaperMeasured || row.Cell != "" {
 		t.Errorf("MG EDP compared with %q (%s), though the paper names no class", row.Cell, row.Status)
 	}
 }
@@ -216,8 +216,8 @@ func TestComparePaperComparesNoneOfSeveralMatches(t *testing.T) {
 			}
 		}
 	}
-	r := Build(st, Layout{Baseline: "native", Envs: []string{"native", "docker-bridge"}, Workloads: []string{"mem.stream"}}, runs, samples)
-	cmps, err := ComparePaper(r, "krylovskiy2015")
+	r := report.Build(st, report.Layout{Baseline: "native", Envs: []string{"native", "docker-bridge"}, Workloads: []string{"mem.stream"}}, runs, samples)
+	cmps, err := Compare(r, "krylovskiy2015")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -225,7 +225,7 @@ func TestComparePaperComparesNoneOfSeveralMatches(t *testing.T) {
 	if row == nil {
 		t.Fatal("no SCALE row")
 	}
-	if row.Status == PaperMeasured || !strings.Contains(row.Missing, "2 cells match") || !strings.Contains(row.Missing, "76.3") {
+	if row.Status == report.PaperMeasured || !strings.Contains(row.Missing, "2 cells match") || !strings.Contains(row.Missing, "76.3") {
 		t.Errorf("SCALE docker: %s, cell %q, missing %q: want none compared and both candidates named", row.Status, row.Cell, row.Missing)
 	}
 }

@@ -1,4 +1,4 @@
-package report
+package papers
 
 import (
 	"fmt"
@@ -7,12 +7,14 @@ import (
 	"text/tabwriter"
 
 	"github.com/boxtax/boxtax/internal/registry"
+	"github.com/boxtax/boxtax/internal/report"
+	"github.com/boxtax/boxtax/internal/report/page"
 )
 
-// PaperSchema names the JSON form of a comparison with published values.
-const PaperSchema = "boxtax.paper-comparison/v1"
+// Schema names the JSON form of a comparison with published values.
+const Schema = "boxtax.paper-comparison/v1"
 
-type paperWriter func(w io.Writer, r *Report, cmps []PaperComparison) error
+type paperWriter func(w io.Writer, r *report.Report, cmps []report.PaperComparison) error
 
 var paperFormats = registry.Registry[paperWriter]{Unknown: "cannot compare with a paper in format %q; valid formats: %s"}
 
@@ -22,39 +24,39 @@ func init() {
 	paperFormats.Register("csv", writePapersCSV)
 	paperFormats.Register("json", writePapersJSON)
 	paperFormats.Register("latex", writePapersLaTeX)
-	paperFormats.Register("html", func(w io.Writer, r *Report, cmps []PaperComparison) error {
+	paperFormats.Register("html", func(w io.Writer, r *report.Report, cmps []report.PaperComparison) error {
 		r.ShowPapers(cmps)
-		return writeHTML(w, r)
+		return page.Write(w, r)
 	})
 }
 
-// PaperFormats lists the formats a comparison with published values can be
+// Formats lists the formats a comparison with published values can be
 // written in.
-func PaperFormats() []string { return paperFormats.Names() }
+func Formats() []string { return paperFormats.Names() }
 
-// WritePapers prints published tables beside the report's numbers (html: the
+// Write prints published tables beside the report's numbers (html: the
 // whole report, with every row of these tables).
-func WritePapers(w io.Writer, format string, r *Report, cmps []PaperComparison) error {
+func Write(w io.Writer, format string, r *report.Report, cmps []report.PaperComparison) error {
 	fn, err := paperFormats.Lookup(format)
 	if err != nil {
 		return err
 	}
-	return fn(textSafe(w, format), r, cmps)
+	return fn(report.TextSafe(w, format), r, cmps)
 }
 
-func (r *Report) paperHeading() string {
-	_, host := hostFacts(r.host)
+func paperHeading(r *report.Report) string {
+	host := report.HostLine(r.Host())
 	return fmt.Sprintf("study %d %q (%s); this machine: %s", r.Study.ID, r.Study.Name, r.Study.Status, host)
 }
 
-func writePapersTable(w io.Writer, r *Report, cmps []PaperComparison) error {
-	fmt.Fprintln(w, r.paperHeading())
+func writePapersTable(w io.Writer, r *report.Report, cmps []report.PaperComparison) error {
+	fmt.Fprintln(w, paperHeading(r))
 	fmt.Fprintln(w, "Published: baseline as mean (std), containers as % deviation from it (std); a magnitude the paper printed without a sign reads \"50% lower = -50.0%\". This machine: the same, with the 95% CI of the deviation; * it excludes 0. The cell compared says which statistic; difference: ours minus published, per device.")
 	paper := ""
 	for _, c := range cmps {
 		if c.Paper != paper {
 			paper = c.Paper
-			fmt.Fprintf(w, "\n%s\n  %s\n", oneLine(c.Citation), oneLine(c.Setup))
+			fmt.Fprintf(w, "\n%s\n  %s\n", report.OneLine(c.Citation), report.OneLine(c.Setup))
 			for _, d := range c.DeviceInfo {
 				fmt.Fprintf(w, "  %s\n", d)
 			}
@@ -63,14 +65,14 @@ func writePapersTable(w io.Writer, r *Report, cmps []PaperComparison) error {
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		fmt.Fprintf(tw, "column\tconf\t%s\tthis machine\tdifference\tcell compared\tboxtax\n", strings.Join(c.Devices, "\t"))
 		for _, row := range c.Rows {
-			col, bt := row.shown()
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", col, confName(row), strings.Join(row.Published, "\t"), row.Ours, row.diffText(), row.cellText(), bt)
+			col, bt := shown(row)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", col, confName(row), strings.Join(row.Published, "\t"), row.Ours, diffText(row), cellText(row), bt)
 		}
 		if err := tw.Flush(); err != nil {
 			return err
 		}
 		for _, n := range c.Notes {
-			fmt.Fprintf(w, "  note: %s\n", oneLine(n))
+			fmt.Fprintf(w, "  note: %s\n", report.OneLine(n))
 		}
 	}
 	return nil
@@ -79,7 +81,7 @@ func writePapersTable(w io.Writer, r *Report, cmps []PaperComparison) error {
 // shown is the column and the boxtax metric a table prints on the row:
 // both on the first row of a column, the metric also on a row that maps to
 // one of its own.
-func (row PaperRow) shown() (column, boxtax string) {
+func shown(row report.PaperRow) (column, boxtax string) {
 	if row.First {
 		column, boxtax = row.Column, row.Boxtax
 	}
@@ -92,7 +94,7 @@ func (row PaperRow) shown() (column, boxtax string) {
 // diffText is the row's difference from each device's published value,
 // in device order: "+0.31 points", "-2.1 / +0.4 % of published"; a dash
 // where there is none.
-func (row PaperRow) diffText() string {
+func diffText(row report.PaperRow) string {
 	var parts []string
 	some := false
 	for _, d := range row.Diff {
@@ -110,55 +112,55 @@ func (row PaperRow) diffText() string {
 }
 
 // cellText is the cell compared and the statistic taken of it.
-func (row PaperRow) cellText() string {
+func cellText(row report.PaperRow) string {
 	if row.Cell == "" {
 		return "–"
 	}
 	return row.Cell + "; " + row.Statistic
 }
 
-func confName(row PaperRow) string {
+func confName(row report.PaperRow) string {
 	if row.Env == "" || row.Env == row.Conf {
 		return row.Conf
 	}
 	return row.Conf + " = " + row.Env
 }
 
-func writePapersMarkdown(w io.Writer, r *Report, cmps []PaperComparison) error {
-	fmt.Fprintf(w, "# Published values beside study %d: %s\n\n", r.Study.ID, mdEscape(r.Study.Name))
-	_, host := hostFacts(r.host)
-	fmt.Fprintf(w, "- this machine: %s\n- published: baseline as mean (std), containers as %% deviation from it (std); a magnitude printed without a sign reads \"50%% lower = -50.0%%\"; this machine: the same with the 95 %% CI of the deviation, ** when it excludes 0; the cell compared says which statistic; difference: ours minus published, per device\n", mdEscape(host))
+func writePapersMarkdown(w io.Writer, r *report.Report, cmps []report.PaperComparison) error {
+	fmt.Fprintf(w, "# Published values beside study %d: %s\n\n", r.Study.ID, report.MarkdownEscape(r.Study.Name))
+	host := report.HostLine(r.Host())
+	fmt.Fprintf(w, "- this machine: %s\n- published: baseline as mean (std), containers as %% deviation from it (std); a magnitude printed without a sign reads \"50%% lower = -50.0%%\"; this machine: the same with the 95 %% CI of the deviation, ** when it excludes 0; the cell compared says which statistic; difference: ours minus published, per device\n", report.MarkdownEscape(host))
 	paper := ""
 	for _, c := range cmps {
 		if c.Paper != paper {
 			paper = c.Paper
-			fmt.Fprintf(w, "\n%s\n\n- %s\n", mdEscape(oneLine(c.Citation)), mdEscape(oneLine(c.Setup)))
+			fmt.Fprintf(w, "\n%s\n\n- %s\n", report.MarkdownEscape(report.OneLine(c.Citation)), report.MarkdownEscape(report.OneLine(c.Setup)))
 			for _, d := range c.DeviceInfo {
-				fmt.Fprintf(w, "- %s\n", mdEscape(d))
+				fmt.Fprintf(w, "- %s\n", report.MarkdownEscape(d))
 			}
 		}
-		fmt.Fprintf(w, "\n## %s. %s\n\n", mdEscape(c.Table), mdEscape(c.Title))
+		fmt.Fprintf(w, "\n## %s. %s\n\n", report.MarkdownEscape(c.Table), report.MarkdownEscape(c.Title))
 		head := []string{"column", "configuration"}
 		for _, d := range c.Devices {
-			head = append(head, mdEscape(d)+" (published)")
+			head = append(head, report.MarkdownEscape(d)+" (published)")
 		}
 		head = append(head, "this machine", "difference", "cell compared", "boxtax")
 		fmt.Fprintf(w, "| %s |\n|%s\n", strings.Join(head, " | "), strings.Repeat("---|", len(head)))
 		for _, row := range c.Rows {
-			col, bt := row.shown()
-			cells := []string{mdEscape(col), mdEscape(confName(row))}
+			col, bt := shown(row)
+			cells := []string{report.MarkdownEscape(col), report.MarkdownEscape(confName(row))}
 			for _, p := range row.Published {
-				cells = append(cells, mdEscape(p))
+				cells = append(cells, report.MarkdownEscape(p))
 			}
-			ours := mdEscape(row.Ours)
+			ours := report.MarkdownEscape(row.Ours)
 			if row.OursSignificant {
 				ours = "**" + ours + "**"
 			}
-			cells = append(cells, ours, mdEscape(row.diffText()), mdEscape(row.cellText()), mdEscape(bt))
+			cells = append(cells, ours, report.MarkdownEscape(diffText(row)), report.MarkdownEscape(cellText(row)), report.MarkdownEscape(bt))
 			fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
 		}
 		for _, n := range c.Notes {
-			fmt.Fprintf(w, "\n%s\n", mdEscape(oneLine(n)))
+			fmt.Fprintf(w, "\n%s\n", report.MarkdownEscape(report.OneLine(n)))
 		}
 	}
 	return nil
@@ -166,8 +168,8 @@ func writePapersMarkdown(w io.Writer, r *Report, cmps []PaperComparison) error {
 
 // writePapersCSV prints one row per published quantity, configuration and
 // device, with this machine's figure beside it: tidy, for plotting.
-func writePapersCSV(w io.Writer, r *Report, cmps []PaperComparison) error {
-	cw := newCSVWriter(w)
+func writePapersCSV(w io.Writer, r *report.Report, cmps []report.PaperComparison) error {
+	cw := report.NewCSVWriter(w)
 	cw.Write([]string{"paper", "table", "column", "conf", "env", "device", "published", "published_pct", "sign", "boxtax", "status", "statistic", "ours_stat", "ours_mean", "ours_pct", "ours_ci_lo", "ours_ci_hi", "diff", "diff_unit", "cell", "missing"})
 	num := func(p *float64) string {
 		if p == nil {
@@ -195,39 +197,39 @@ func writePapersCSV(w io.Writer, r *Report, cmps []PaperComparison) error {
 	return cw.Error()
 }
 
-func writePapersJSON(w io.Writer, r *Report, cmps []PaperComparison) error {
+func writePapersJSON(w io.Writer, r *report.Report, cmps []report.PaperComparison) error {
 	doc := struct {
-		Schema string            `json:"schema"`
-		Study  StudyInfo         `json:"study"`
-		Tables []PaperComparison `json:"tables"`
-	}{PaperSchema, r.Study, cmps}
-	return writeJSON(w, doc)
+		Schema string                   `json:"schema"`
+		Study  report.StudyInfo         `json:"study"`
+		Tables []report.PaperComparison `json:"tables"`
+	}{Schema, r.Study, cmps}
+	return report.WriteJSON(w, doc)
 }
 
-func writePapersLaTeX(w io.Writer, r *Report, cmps []PaperComparison) error {
-	fmt.Fprintf(w, "%% boxtax: published values beside study %d (%s); needs \\usepackage{booktabs}.\n", r.Study.ID, oneLine(r.Study.Name))
-	_, host := hostFacts(r.host)
+func writePapersLaTeX(w io.Writer, r *report.Report, cmps []report.PaperComparison) error {
+	fmt.Fprintf(w, "%% boxtax: published values beside study %d (%s); needs \\usepackage{booktabs}.\n", r.Study.ID, report.OneLine(r.Study.Name))
+	host := report.HostLine(r.Host())
 	for _, c := range cmps {
 		fmt.Fprintf(w, "\\begin{table}[htbp]\n\\centering\n\\caption{%s of %s (%s) beside this machine (%s): baseline as mean (std), containers as \\%% deviation from it (std); this machine with the 95\\,\\%% confidence interval, $^{*}$ when it excludes 0.}\n",
-			texEscape(c.Table), texEscape(c.Citation), texEscape(c.Title), texEscape(host))
-		fmt.Fprintf(w, "\\label{tab:%s-%s}\n\\begin{tabular}{ll%srl}\n\\toprule\nColumn & Configuration", slug(c.Paper), slug(c.Table), strings.Repeat("r", len(c.Devices)))
+			report.TeXEscape(c.Table), report.TeXEscape(c.Citation), report.TeXEscape(c.Title), report.TeXEscape(host))
+		fmt.Fprintf(w, "\\label{tab:%s-%s}\n\\begin{tabular}{ll%srl}\n\\toprule\nColumn & Configuration", report.Slug(c.Paper), report.Slug(c.Table), strings.Repeat("r", len(c.Devices)))
 		for _, d := range c.Devices {
-			fmt.Fprintf(w, " & %s", texEscape(d))
+			fmt.Fprintf(w, " & %s", report.TeXEscape(d))
 		}
 		fmt.Fprintf(w, " & This machine & Statistic \\\\\n\\midrule\n")
 		for i, row := range c.Rows {
 			col := ""
 			if row.First {
-				col = texEscape(row.Column)
+				col = report.TeXEscape(row.Column)
 				if i > 0 {
 					fmt.Fprintf(w, "\\addlinespace\n")
 				}
 			}
-			fmt.Fprintf(w, "%s & %s", col, texEscape(confName(row)))
+			fmt.Fprintf(w, "%s & %s", col, report.TeXEscape(confName(row)))
 			for _, p := range row.Published {
-				fmt.Fprintf(w, " & %s", texEscape(p))
+				fmt.Fprintf(w, " & %s", report.TeXEscape(p))
 			}
-			fmt.Fprintf(w, " & %s & %s \\\\\n", texEscape(row.Ours), texEscape(orDash(row.Statistic)))
+			fmt.Fprintf(w, " & %s & %s \\\\\n", report.TeXEscape(row.Ours), report.TeXEscape(orDash(row.Statistic)))
 		}
 		fmt.Fprintf(w, "\\bottomrule\n\\end{tabular}\n\\end{table}\n\n")
 	}

@@ -1,11 +1,14 @@
-package report
+package papers
 
 import (
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/boxtax/boxtax/internal/report"
 	"github.com/boxtax/boxtax/internal/store"
 )
 
@@ -37,7 +40,7 @@ func statedDirection(paper, row, cell string) (string, bool) {
 // printed, read as the test reads the paper (not through compare's code): a
 // % deviation as the container's value against a baseline of 100, a value
 // as itself in the metric's unit. Every run gives the same number.
-func fabricated(m *PaperMapping, env string, levels map[string]string, pub published, sign string) *Report {
+func fabricated(m *Mapping, env string, levels map[string]string, pub published, sign string) *report.Report {
 	st := store.Study{ID: 9, Name: "fabricated", Status: store.StudyFinished, HostJSON: epycHost, SpecYAML: "name: fabricated\n"}
 	values := map[string]float64{}
 	scale := m.Scale
@@ -59,7 +62,7 @@ func fabricated(m *PaperMapping, env string, levels map[string]string, pub publi
 	var runs []store.Run
 	var samples []store.Sample
 	key := ""
-	for _, k := range sortedKeys(levels) {
+	for _, k := range slices.Sorted(maps.Keys(levels)) {
 		key += "|" + k + "=" + levels[k]
 	}
 	envs := []string{"native"}
@@ -79,7 +82,7 @@ func fabricated(m *PaperMapping, env string, levels map[string]string, pub publi
 			samples = append(samples, store.Sample{RunID: id, Metric: m.Metric, Value: values[e], Unit: "x"})
 		}
 	}
-	return Build(st, Layout{Baseline: "native", Envs: envs, Workloads: []string{m.Workload}}, runs, samples)
+	return report.Build(st, report.Layout{Baseline: "native", Envs: envs, Workloads: []string{m.Workload}}, runs, samples)
 }
 
 // TestPublishedAndOursMeanTheSameDirection: for every published value that
@@ -88,7 +91,7 @@ func fabricated(m *PaperMapping, env string, levels map[string]string, pub publi
 // with the same sign, unit and statistic (issue 29: Morabito's "50%"
 // overheads were compared as +50 % against our -50 %).
 func TestPublishedAndOursMeanTheSameDirection(t *testing.T) {
-	ps, err := Papers()
+	ps, err := All()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,7 +101,7 @@ func TestPublishedAndOursMeanTheSameDirection(t *testing.T) {
 			rows := tab.Rows
 			if len(rows) == 0 {
 				for _, c := range p.Configurations {
-					rows = append(rows, PaperRowSpec{Name: c.Name, Env: c.Env})
+					rows = append(rows, RowSpec{Name: c.Name, Env: c.Env})
 				}
 			}
 			for ci, col := range tab.Columns {
@@ -134,7 +137,7 @@ func TestPublishedAndOursMeanTheSameDirection(t *testing.T) {
 							continue
 						}
 						r := fabricated(m, env, levels, pub, dir)
-						cmps, err := ComparePaper(r, p.ID)
+						cmps, err := Compare(r, p.ID)
 						if err != nil {
 							t.Fatal(err)
 						}
@@ -142,7 +145,7 @@ func TestPublishedAndOursMeanTheSameDirection(t *testing.T) {
 						switch {
 						case row == nil || dev < 0:
 							t.Errorf("%s: no row in the comparison", where)
-						case row.Status != PaperMeasured:
+						case row.Status != report.PaperMeasured:
 							t.Errorf("%s: %s (%s)", where, row.Status, row.Ours)
 						case dev >= len(row.Diff) || row.Diff[dev] == nil:
 							t.Errorf("%s: no difference computed (ours %q)", where, row.Ours)
@@ -166,7 +169,7 @@ func TestPublishedAndOursMeanTheSameDirection(t *testing.T) {
 
 // findPaperRow finds a comparison row by table, column and configuration,
 // and the index of a device among its published columns.
-func findPaperRow(cmps []PaperComparison, table, column, conf, device string) (*PaperRow, int) {
+func findPaperRow(cmps []report.PaperComparison, table, column, conf, device string) (*report.PaperRow, int) {
 	for _, c := range cmps {
 		if c.Table != table {
 			continue

@@ -1,6 +1,8 @@
-package report
+package papers
 
-import "strings"
+import (
+	"strings"
+)
 
 // runMetric describes a figure that every run of any workload may carry
 // beside the workload's own metrics: the energy figures the power monitor
@@ -20,7 +22,7 @@ type metricInfo struct{ Label, Unit string }
 
 // label is how a table is named in comparisons: "Table III", or the
 // paper's own name for a figure or section ("Fig. 4", "Section IV-D").
-func (t PaperTable) label() string {
+func (t Table) label() string {
 	if strings.HasPrefix(t.Table, "Fig") || strings.HasPrefix(t.Table, "Section") {
 		return t.Table
 	}

@@ -1,15 +1,16 @@
-package report
+package papers
 
 import (
 	"fmt"
 	"math"
 
+	"github.com/boxtax/boxtax/internal/report"
 	"github.com/boxtax/boxtax/internal/stats"
 )
 
-// PaperStatistic is how a paper made one printed value of its runs, when
+// Statistic is how a paper made one printed value of its runs, when
 // it says and it is not the mean (the mean of every run is the default).
-type PaperStatistic struct {
+type Statistic struct {
 	// Method: "median-dropping-extremes", the median of the runs left after
 	// dropping the best and the worst (stats.MedianDroppingExtremes).
 	Method string `yaml:"method"`
@@ -22,7 +23,7 @@ type PaperStatistic struct {
 // MedianDroppingExtremes is the one paper statistic besides the mean.
 const MedianDroppingExtremes = "median-dropping-extremes"
 
-func (s *PaperStatistic) check() error {
+func (s *Statistic) check() error {
 	if s == nil || s.Method == MedianDroppingExtremes {
 		return nil
 	}
@@ -31,7 +32,7 @@ func (s *PaperStatistic) check() error {
 
 // statistic is the paper's statistic over cell c of this study, and how
 // the row names it: the mean, or the paper's own.
-func (r *Report) statistic(c *Cell, s *PaperStatistic) (value float64, name string) {
+func statistic(r *report.Report, c *report.Cell, s *Statistic) (value float64, name string) {
 	if s == nil {
 		return c.Mean, fmt.Sprintf("mean of %d runs", c.N)
 	}
@@ -39,7 +40,7 @@ func (r *Report) statistic(c *Cell, s *PaperStatistic) (value float64, name stri
 	if s.RankBy == c.Metric {
 		rank = c.Metric
 	} else if s.RankBy != "" {
-		if rc := r.sibling(c, s.RankBy); rc != nil && len(rc.Values) == len(c.Values) && sameInts(rc.reps, c.reps) {
+		if rc := sibling(r, c, s.RankBy); rc != nil && len(rc.Values) == len(c.Values) && sameInts(rc.Rounds(), c.Rounds()) {
 			by, rank = rc.Values, rc.Metric
 		} else {
 			rank = "its own value (" + s.RankBy + ", by which the paper ranks, is not recorded run by run beside it)"
@@ -53,10 +54,10 @@ func (r *Report) statistic(c *Cell, s *PaperStatistic) (value float64, name stri
 }
 
 // sibling is the cell of metric in c's workload, environment and levels.
-func (r *Report) sibling(c *Cell, metric string) *Cell {
+func sibling(r *report.Report, c *report.Cell, metric string) *report.Cell {
 	for i := range r.Cells {
 		x := &r.Cells[i]
-		if x.Metric == metric && x.Workload == c.Workload && x.Env == c.Env && x.group == c.group {
+		if x.Metric == metric && x.Workload == c.Workload && x.Env == c.Env && x.Group == c.Group {
 			return x
 		}
 	}
@@ -75,18 +76,12 @@ func sameInts(a, b []int) bool {
 	return true
 }
 
-// Units of PaperRow.Diff.
-const (
-	DiffPoints   = "points"         // our % deviation minus the published one
-	DiffRelative = "% of published" // (ours - published) / published
-)
-
 // fillDiff sets the row's difference from each device's published value:
 // for a published % deviation, ours minus it in percentage points; for a
 // published value, ours (the paper's statistic, in the metric's unit)
 // relative to it (scale converts the paper's unit).
-func (row *PaperRow) fillDiff(pubs []published, signs []string, scale float64) {
-	if row.Status != PaperMeasured {
+func fillDiff(row *report.PaperRow, pubs []published, signs []string, scale float64) {
+	if row.Status != report.PaperMeasured {
 		return
 	}
 	if scale == 0 {
@@ -98,11 +93,11 @@ func (row *PaperRow) fillDiff(pubs []published, signs []string, scale float64) {
 		case p.blank || p.bound != "":
 		case p.pct && row.OursPct != nil:
 			v := *row.OursPct - signedPct(p.value, signs[i])
-			d, row.DiffUnit = &v, DiffPoints
+			d, row.DiffUnit = &v, report.DiffPoints
 		case !p.pct && row.OursStat != nil && p.value != 0:
 			want := p.value * scale
 			v := (*row.OursStat - want) / math.Abs(want) * 100
-			d, row.DiffUnit = &v, DiffRelative
+			d, row.DiffUnit = &v, report.DiffRelative
 		}
 		row.Diff = append(row.Diff, d)
 	}

@@ -1,4 +1,4 @@
-package report
+package papers
 
 import (
 	"fmt"
@@ -11,12 +11,12 @@ import (
 	"github.com/boxtax/boxtax/internal/workload"
 )
 
-// PaperMethod is one setting of a paper's method that a study reproducing
+// Method is one setting of a paper's method that a study reproducing
 // it sets too: the repetitions (no workload), a workload's parameter in
 // boxtax's terms (cpu.linpack n: 1000), or the tool (param: tool, value:
 // the paper's program; a study's tool is the workload it runs). Quote is
 // where the paper says so.
-type PaperMethod struct {
+type Method struct {
 	Workload string `yaml:"workload,omitempty"`
 	Param    string `yaml:"param"`
 	Value    string `yaml:"value"`
@@ -26,7 +26,7 @@ type PaperMethod struct {
 // MethodDifference is a setting in which a study differs from its paper,
 // and the reason the study states (empty when it states none).
 type MethodDifference struct {
-	Method PaperMethod
+	Method Method
 	Study  string // the study's value
 	Reason string
 }

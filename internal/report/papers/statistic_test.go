@@ -1,4 +1,4 @@
-package report
+package papers
 
 import (
 	"math"
@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/boxtax/boxtax/internal/report"
 	"github.com/boxtax/boxtax/internal/stats"
 	"github.com/boxtax/boxtax/internal/store"
 )
@@ -35,8 +36,8 @@ func TestComparePaperUsesThePapersStatistic(t *testing.T) {
 				store.Sample{RunID: id, Metric: "node_q1_us", Value: q1s[rep], Unit: "µs"})
 		}
 	}
-	r := Build(st, Layout{Baseline: "native", Envs: []string{"native", "docker-bridge"}, Workloads: []string{"iot.ingest"}}, runs, samples)
-	cmps, err := ComparePaper(r, "kalaska2023")
+	r := report.Build(st, report.Layout{Baseline: "native", Envs: []string{"native", "docker-bridge"}, Workloads: []string{"iot.ingest"}}, runs, samples)
+	cmps, err := Compare(r, "kalaska2023")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +60,7 @@ func TestComparePaperUsesThePapersStatistic(t *testing.T) {
 	if mean := stats.Mean(medians); med.OursMean == nil || math.Abs(*med.OursMean-mean) > 1e-6 {
 		t.Errorf("the mean beside it: %v, want %v", med.OursMean, mean)
 	}
-	for _, row := range []*PaperRow{med, q1} {
+	for _, row := range []*report.PaperRow{med, q1} {
 		if !strings.Contains(row.Statistic, "median of 5 of 7 runs, the best and worst by node_median_us dropped") {
 			t.Errorf("%s: statistic %q does not say what is compared", row.Column, row.Statistic)
 		}
@@ -69,7 +70,7 @@ func TestComparePaperUsesThePapersStatistic(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ps, _ := Papers()
+	ps, _ := All()
 	for _, p := range ps {
 		if p.Statistic != nil && !strings.Contains(string(b), p.Statistic.Quote) && p.ID == "kalaska2023" {
 			t.Errorf("%s: the statistic's quote is not in the seed excerpt: %q", p.ID, p.Statistic.Quote)

@@ -1,18 +1,24 @@
-package report
+package papers
 
 import (
 	"bytes"
+	"flag"
+	"maps"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/boxtax/boxtax/internal/report"
 	"github.com/boxtax/boxtax/internal/store"
+	"github.com/boxtax/boxtax/internal/testenv"
 	"github.com/boxtax/boxtax/internal/workload"
 	_ "github.com/boxtax/boxtax/internal/workload/all" // the real workloads, whose metrics the papers map to
 )
 
 func TestPapersAreTranscribedCompletely(t *testing.T) {
-	ps, err := Papers()
+	ps, err := All()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -23,7 +29,7 @@ func TestPapersAreTranscribedCompletely(t *testing.T) {
 		}
 	}
 	if k == nil {
-		t.Fatalf("krylovskiy2015 missing from %v", PaperIDs())
+		t.Fatalf("krylovskiy2015 missing from %v", IDs())
 	}
 	// Tables II-VI: columns x (device, configuration) rows.
 	want := map[string]int{"II": 3 * 4, "III": 3 * 4, "IV": 2 * 6, "V": 2 * 6, "VI": 3 * 4}
@@ -47,17 +53,17 @@ func TestPapersAreTranscribedCompletely(t *testing.T) {
 // TestPaperMappingsNameRealMetrics fails when a workload renames a metric or
 // parameter a published column maps to.
 func TestPaperMappingsNameRealMetrics(t *testing.T) {
-	ps, err := Papers()
+	ps, err := All()
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, p := range ps {
 		for _, tab := range p.Tables {
-			var maps []PaperColumn
+			var maps []Column
 			maps = append(maps, tab.Columns...)
 			for _, row := range tab.Rows {
 				if row.Boxtax != nil {
-					maps = append(maps, PaperColumn{Name: row.Name, Boxtax: row.Boxtax})
+					maps = append(maps, Column{Name: row.Name, Boxtax: row.Boxtax})
 				}
 			}
 			for _, col := range maps {
@@ -124,11 +130,11 @@ const epycHost = `{"hostname":"vm","cpus":2,"cpu_model":"AMD EPYC","mem_total_by
 
 // quickish is a study of mem.stream, disk.seq and net.rr over TCP, with
 // three runs per cell in every environment.
-func quickish() *Report { return quickishOn(1, epycHost, 1, 0.97, true) }
+func quickish() *report.Report { return quickishOn(1, epycHost, 1, 0.97, true) }
 
 // quickishOn is quickish on another host: speed scales every value, bridge
 // the docker-bridge environment's; withNet adds net.rr.
-func quickishOn(id int64, host string, speed, bridge float64, withNet bool) *Report {
+func quickishOn(id int64, host string, speed, bridge float64, withNet bool) *report.Report {
 	st := store.Study{ID: id, Name: "quick", Status: store.StudyFinished, Seed: 5,
 		CreatedAt: time.Date(2026, 11, 21, 4, 53, 0, 0, time.UTC),
 		HostJSON:  host,
@@ -157,18 +163,18 @@ func quickishOn(id int64, host string, speed, bridge float64, withNet bool) *Rep
 				}
 				runs = append(runs, store.Run{ID: id, Seq: len(runs), CellKey: wl + "|env=" + env, Workload: wl, Env: env,
 					Levels: map[string]string{"env": env}, Params: params, Status: store.RunOK})
-				for _, m := range sortedKeys(values[wl]) {
+				for _, m := range slices.Sorted(maps.Keys(values[wl])) {
 					v := values[wl][m] * factor[env] * (1 + jitter[rep])
 					samples = append(samples, store.Sample{RunID: id, Metric: m, Value: v, Unit: "x"})
 				}
 			}
 		}
 	}
-	return Build(st, Layout{Baseline: "native", Envs: envs, Workloads: []string{"mem.stream", "disk.seq", "net.rr"}}, runs, samples)
+	return report.Build(st, report.Layout{Baseline: "native", Envs: envs, Workloads: []string{"mem.stream", "disk.seq", "net.rr"}}, runs, samples)
 }
 
 func TestComparePaperFindsWhatThisStudyMeasured(t *testing.T) {
-	cmps, err := ComparePaper(quickish(), "krylovskiy2015")
+	cmps, err := Compare(quickish(), "krylovskiy2015")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -180,13 +186,13 @@ func TestComparePaperFindsWhatThisStudyMeasured(t *testing.T) {
 		}
 	}
 	want := map[string]map[string]string{
-		"Table II":  {"MEMORY/native": PaperNoEquivalent, "FLOAT/docker": PaperNoEquivalent},
-		"Table III": {"SCALE/native": PaperMeasured, "TRIAD/docker": PaperMeasured, "ADD/dockerhost": PaperMeasured},
-		"Table IV":  {"BW_TCP/native": PaperNotMeasured, "BW_UDP/dockerhost": PaperNotMeasured},
+		"Table II":  {"MEMORY/native": report.PaperNoEquivalent, "FLOAT/docker": report.PaperNoEquivalent},
+		"Table III": {"SCALE/native": report.PaperMeasured, "TRIAD/docker": report.PaperMeasured, "ADD/dockerhost": report.PaperMeasured},
+		"Table IV":  {"BW_TCP/native": report.PaperNotMeasured, "BW_UDP/dockerhost": report.PaperNotMeasured},
 		// quickish ran net.rr on the host's own path, the paper across
 		// 100 Mbit/s Ethernet: unlike, so not compared (issue 14 item 3).
-		"Table V":  {"RTT_TCP/native": PaperNotMeasured, "RTT_TCP/docker": PaperNotMeasured, "RTT_UDP/native": PaperNotMeasured},
-		"Table VI": {"BCK_IN/native": PaperMeasured, "REWRITE/docker": PaperMeasured},
+		"Table V":  {"RTT_TCP/native": report.PaperNotMeasured, "RTT_TCP/docker": report.PaperNotMeasured, "RTT_UDP/native": report.PaperNotMeasured},
+		"Table VI": {"BCK_IN/native": report.PaperMeasured, "REWRITE/docker": report.PaperMeasured},
 	}
 	for table, rows := range want {
 		for k, st := range rows {
@@ -195,35 +201,51 @@ func TestComparePaperFindsWhatThisStudyMeasured(t *testing.T) {
 			}
 		}
 	}
-	if _, err := ComparePaper(quickish(), "nosuch"); err == nil || !strings.Contains(err.Error(), "krylovskiy2015") {
+	if _, err := Compare(quickish(), "nosuch"); err == nil || !strings.Contains(err.Error(), "krylovskiy2015") {
 		t.Errorf("unknown paper: %v", err)
 	}
 }
 
 func TestPaperComparisonMatchesGoldenFiles(t *testing.T) {
-	for _, format := range PaperFormats() {
+	for _, format := range Formats() {
 		if format == "html" {
 			continue // the whole report; its papers section is in quick.html.golden
 		}
 		t.Run(format, func(t *testing.T) {
 			checkGolden(t, "krylovskiy2015."+format, func(buf *bytes.Buffer) error {
 				r := quickish()
-				cmps, err := ComparePaper(r, "krylovskiy2015")
+				cmps, err := Compare(r, "krylovskiy2015")
 				if err != nil {
 					return err
 				}
-				return WritePapers(buf, format, r, cmps)
+				return Write(buf, format, r, cmps)
 			})
 		})
 	}
 	t.Run("html", func(t *testing.T) {
-		checkGolden(t, "quick.html", func(buf *bytes.Buffer) error { return Write(buf, "html", quickish()) })
+		checkGolden(t, "quick.html", func(buf *bytes.Buffer) error {
+			r := quickish()
+			r.ShowPapers(Shared(r))
+			return report.Write(buf, "html", r)
+		})
 	})
+}
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+// checkGolden compares what write prints with testdata/NAME.golden.
+func checkGolden(t *testing.T, name string, write func(*bytes.Buffer) error) {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := write(&buf); err != nil {
+		t.Fatal(err)
+	}
+	testenv.Golden(t, filepath.Join("testdata", name+".golden"), buf.Bytes(), *update)
 }
 
 // wireStudy ran net.rr over TCP on two wires, the host's own path (fast)
 // and a netns wire shaped to 100 Mbit/s (slow), in every environment.
-func wireStudy() *Report {
+func wireStudy() *report.Report {
 	st := store.Study{ID: 3, Name: "seed000-network", Status: store.StudyFinished, HostJSON: epycHost, SpecYAML: "name: x\n"}
 	envs := []string{"native", "docker-bridge", "docker-host"}
 	rtt := map[string]float64{"host": 40, "netns:100mbit": 300}
@@ -240,14 +262,14 @@ func wireStudy() *Report {
 			}
 		}
 	}
-	return Build(st, Layout{Baseline: "native", Envs: envs, Workloads: []string{"net.rr"}}, runs, samples)
+	return report.Build(st, report.Layout{Baseline: "native", Envs: envs, Workloads: []string{"net.rr"}}, runs, samples)
 }
 
 // TestComparePaperMatchesTheSetup: with both wires run, Table V's 100 Mbit/s
 // figures are compared with the netns:100mbit cells, never the host's, and
 // the output names the cell.
 func TestComparePaperMatchesTheSetup(t *testing.T) {
-	cmps, err := ComparePaper(wireStudy(), "krylovskiy2015")
+	cmps, err := Compare(wireStudy(), "krylovskiy2015")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -258,13 +280,13 @@ func TestComparePaperMatchesTheSetup(t *testing.T) {
 		}
 		for _, row := range c.Rows {
 			if !strings.HasPrefix(row.Column, "RTT_TCP") {
-				if row.Status == PaperMeasured {
+				if row.Status == report.PaperMeasured {
 					t.Errorf("%s %s measured from a TCP-only study", row.Column, row.Conf)
 				}
 				continue
 			}
 			found++
-			if row.Status != PaperMeasured || !strings.Contains(row.Cell, "wire=netns:100mbit") || strings.Contains(row.Cell, "wire=host") {
+			if row.Status != report.PaperMeasured || !strings.Contains(row.Cell, "wire=netns:100mbit") || strings.Contains(row.Cell, "wire=host") {
 				t.Errorf("%s %s: %s, cell %q", row.Column, row.Conf, row.Status, row.Cell)
 			}
 			if row.Conf == "native" && (row.OursMean == nil || *row.OursMean < 250) {
@@ -277,7 +299,7 @@ func TestComparePaperMatchesTheSetup(t *testing.T) {
 	}
 	var buf bytes.Buffer
 	r := wireStudy()
-	if err := WritePapers(&buf, "table", r, cmps); err != nil {
+	if err := Write(&buf, "table", r, cmps); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(buf.String(), "net.rr protocol=tcp wire=netns:100mbit @ docker-bridge") {
@@ -288,7 +310,7 @@ func TestComparePaperMatchesTheSetup(t *testing.T) {
 // ingestStudy ran iot.ingest with 2 nodes, both affinities, 870 and 1740
 // devices, natively and in docker-bridge; dedicated nodes answer in 10 ms
 // at the median, shared ones in 20 ms.
-func ingestStudy() *Report {
+func ingestStudy() *report.Report {
 	st := store.Study{ID: 4, Name: "seed003-ingest", Status: store.StudyFinished, HostJSON: epycHost, SpecYAML: "name: x\n"}
 	var runs []store.Run
 	var samples []store.Sample
@@ -313,18 +335,18 @@ func ingestStudy() *Report {
 			}
 		}
 	}
-	return Build(st, Layout{Baseline: "native", Envs: []string{"native", "docker-bridge"}, Workloads: []string{"iot.ingest"}}, runs, samples)
+	return report.Build(st, report.Layout{Baseline: "native", Envs: []string{"native", "docker-bridge"}, Workloads: []string{"iot.ingest"}}, runs, samples)
 }
 
 // TestComparePaperSeed003: Kałaska's Table 1 rows meet the cell of the same
 // nodes, affinity and devices, shown as absolute values as printed; the
 // rows of device counts this study did not run say so.
 func TestComparePaperSeed003(t *testing.T) {
-	cmps, err := ComparePaper(ingestStudy(), "kalaska2023")
+	cmps, err := Compare(ingestStudy(), "kalaska2023")
 	if err != nil {
 		t.Fatal(err)
 	}
-	seen := map[string]PaperRow{}
+	seen := map[string]report.PaperRow{}
 	for _, c := range cmps {
 		if c.Table != "Table 1" {
 			continue
@@ -334,7 +356,7 @@ func TestComparePaperSeed003(t *testing.T) {
 		}
 	}
 	ded := seen["Median,individual/870.00"]
-	if ded.Status != PaperMeasured || !strings.Contains(ded.Cell, "affinity=dedicated devices=870 nodes=2") || ded.OursMean == nil || *ded.OursMean < 10900 || *ded.OursMean > 11200 {
+	if ded.Status != report.PaperMeasured || !strings.Contains(ded.Cell, "affinity=dedicated devices=870 nodes=2") || ded.OursMean == nil || *ded.OursMean < 10900 || *ded.OursMean > 11200 {
 		t.Errorf("median individual 870: %+v", ded)
 	}
 	if !strings.HasPrefix(ded.Ours, "11055; mean 11055 (") || !strings.Contains(ded.Ours, "+10.0%") {
@@ -346,10 +368,10 @@ func TestComparePaperSeed003(t *testing.T) {
 	if sh := seen["Median,common/870.00"]; sh.OursMean == nil || *sh.OursMean < 21000 {
 		t.Errorf("median common 870 compared with %v, not the shared cell", sh.OursMean)
 	}
-	if miss := seen["Median,individual/1160.00"]; miss.Status != PaperNotMeasured || !strings.Contains(miss.Missing, "no cell with devices=1160 (this study ran devices=870, 1740)") {
+	if miss := seen["Median,individual/1160.00"]; miss.Status != report.PaperNotMeasured || !strings.Contains(miss.Missing, "no cell with devices=1160 (this study ran devices=870, 1740)") {
 		t.Errorf("1160 devices: %+v", miss)
 	}
-	if q1 := seen["First quartile,individual/870.00"]; q1.Status != PaperNotMeasured {
+	if q1 := seen["First quartile,individual/870.00"]; q1.Status != report.PaperNotMeasured {
 		t.Errorf("node_q1_us was not measured, yet %+v", q1)
 	}
 }

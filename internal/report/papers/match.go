@@ -1,10 +1,14 @@
-package report
+package papers
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/boxtax/boxtax/internal/report"
 )
 
 // mergeLevels joins the levels of a table, a column and a row; later ones win.
@@ -28,8 +32,8 @@ var levelDefaults = map[string]string{"wire": "host", "instances": "1"}
 // findCells returns the cells (in report order) of the mapped metric in env
 // whose levels or run parameters match want. When none does, missing says
 // which wanted level this study lacks and what it ran instead.
-func (r *Report) findCells(m *PaperMapping, env string, want map[string]string) (matches []*Cell, missing string) {
-	var candidates []*Cell
+func findCells(r *report.Report, m *Mapping, env string, want map[string]string) (matches []*report.Cell, missing string) {
+	var candidates []*report.Cell
 	for i := range r.Cells {
 		x := &r.Cells[i]
 		if x.Workload == m.Workload && x.Metric == m.Metric && x.Env == env {
@@ -40,7 +44,7 @@ func (r *Report) findCells(m *PaperMapping, env string, want map[string]string) 
 		return nil, ""
 	}
 	for _, x := range candidates {
-		if r.cellMatches(x, want) {
+		if cellMatches(r, x, want) {
 			matches = append(matches, x)
 		}
 	}
@@ -48,11 +52,11 @@ func (r *Report) findCells(m *PaperMapping, env string, want map[string]string) 
 		return matches, ""
 	}
 	// Name the first wanted level no candidate has, and what the study ran.
-	for _, k := range sortedKeys(want) {
+	for _, k := range slices.Sorted(maps.Keys(want)) {
 		ran := map[string]bool{}
 		ok := false
 		for _, x := range candidates {
-			v := r.levelOf(x, k)
+			v := levelOf(r, x, k)
 			ran[v] = true
 			ok = ok || levelEqual(v, want[k])
 		}
@@ -64,7 +68,7 @@ func (r *Report) findCells(m *PaperMapping, env string, want map[string]string) 
 				}
 				vs = append(vs, v)
 			}
-			sort.Slice(vs, func(i, j int) bool { return naturalLess(vs[i], vs[j]) })
+			sort.Slice(vs, func(i, j int) bool { return report.NaturalLess(vs[i], vs[j]) })
 			return nil, fmt.Sprintf("no cell with %s=%s (this study ran %s=%s)", k, want[k], k, strings.Join(vs, ", "))
 		}
 	}
@@ -73,23 +77,19 @@ func (r *Report) findCells(m *PaperMapping, env string, want map[string]string) 
 
 // levelOf is a cell's level of a factor, else its workload parameter of that
 // name, else the default of a reserved factor the study did not vary.
-func (r *Report) levelOf(c *Cell, k string) string {
+func levelOf(r *report.Report, c *report.Cell, k string) string {
 	if v, ok := c.Levels[k]; ok {
 		return v
 	}
-	for _, run := range r.runs {
-		if run.Workload == c.Workload && run.Env == c.Env && groupKey(run.CellKey) == c.group {
-			if p, ok := run.Params[k]; ok {
-				return fmt.Sprint(p)
-			}
-		}
+	if p, ok := r.Param(c, k); ok {
+		return p
 	}
 	return levelDefaults[k]
 }
 
-func (r *Report) cellMatches(c *Cell, want map[string]string) bool {
+func cellMatches(r *report.Report, c *report.Cell, want map[string]string) bool {
 	for k, v := range want {
-		if !levelEqual(r.levelOf(c, k), v) {
+		if !levelEqual(levelOf(r, c, k), v) {
 			return false
 		}
 	}
@@ -112,18 +112,8 @@ func levelList(l map[string]string) string {
 		return "no levels"
 	}
 	var parts []string
-	for _, k := range sortedKeys(l) {
+	for _, k := range slices.Sorted(maps.Keys(l)) {
 		parts = append(parts, k+"="+l[k])
 	}
 	return strings.Join(parts, " ")
-}
-
-// sortedKeys is m's keys in order.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

@@ -1,8 +1,10 @@
-package report
+package papers
 
 import (
 	"fmt"
 	"strings"
+
+	"github.com/boxtax/boxtax/internal/report"
 )
 
 // Sign conventions: how a paper's printed percentage reads, declared per
@@ -24,7 +26,7 @@ const (
 var signConventions = []string{SignSigned, SignLower, SignHigher}
 
 // signOf is the sign convention of a row of t: the row's, else the table's.
-func (t PaperTable) signOf(row PaperRowSpec) string {
+func (t Table) signOf(row RowSpec) string {
 	if row.Sign != "" {
 		return row.Sign
 	}
@@ -64,7 +66,7 @@ func signedPct(v float64, sign string) float64 {
 // -50.0%".
 func signedText(text string, v float64, sign string) string {
 	if sign == SignLower || sign == SignHigher {
-		return fmt.Sprintf("%s %s = %s", text, sign, fmtPct(signedPct(v, sign)))
+		return fmt.Sprintf("%s %s = %s", text, sign, report.FmtPct(signedPct(v, sign)))
 	}
 	return text
 }

@@ -1,4 +1,4 @@
-package report
+package papers
 
 import (
 	"bufio"
@@ -77,7 +77,7 @@ func sameCell(p Paper, table, transcribed, printed string) bool {
 }
 
 func TestPapersMatchTheSeedTextsByPosition(t *testing.T) {
-	ps, err := Papers()
+	ps, err := All()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,7 +98,7 @@ func TestPapersMatchTheSeedTextsByPosition(t *testing.T) {
 
 // checkTable compares every transcribed cell of tab with the source and
 // returns how many it compared.
-func checkTable(t *testing.T, p Paper, tab PaperTable, lines []string) int {
+func checkTable(t *testing.T, p Paper, tab Table, lines []string) int {
 	t.Helper()
 	n := 0
 	cmp := func(where string, transcribed []string, printed []string) {
@@ -233,7 +233,7 @@ func checkTable(t *testing.T, p Paper, tab PaperTable, lines []string) int {
 // check cannot run; the excerpts in the repository are then the reference.
 func TestSeedExcerptsAreVerbatim(t *testing.T) {
 	dir := os.Getenv("BOXTAX_SEEDS")
-	for _, d := range []string{dir, "../../../shared/seeds", "../../../../shared/seeds"} {
+	for _, d := range []string{dir, "../../../../shared/seeds", "../../../../../shared/seeds"} {
 		if d != "" {
 			if _, err := os.Stat(filepath.Join(d, "README.md")); err == nil {
 				dir = d
@@ -244,7 +244,7 @@ func TestSeedExcerptsAreVerbatim(t *testing.T) {
 	if dir == "" {
 		t.Skip("the seed texts (shared/seeds) are not part of the repository and not at hand here; set BOXTAX_SEEDS to check the excerpts against them")
 	}
-	ps, err := Papers()
+	ps, err := All()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package report
+package papers
 
 import (
 	"fmt"

@@ -1,4 +1,4 @@
-package report
+package papers
 
 import (
 	"os"
@@ -15,7 +15,7 @@ import (
 // docs/seeds.md, and every stated deviation is one (issue 29 item 3:
 // seed001-cpu ran linpack at n 500, the paper at 1000, without a word).
 func TestPresetsStateWhereTheyDepartFromTheirPapers(t *testing.T) {
-	ps, err := Papers()
+	ps, err := All()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -23,7 +23,7 @@ func TestPresetsStateWhereTheyDepartFromTheirPapers(t *testing.T) {
 	for _, p := range ps {
 		papers[p.ID] = p
 	}
-	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "seeds.md"))
+	doc, err := os.ReadFile(filepath.Join("..", "..", "..", "docs", "seeds.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +73,7 @@ func TestPresetsStateWhereTheyDepartFromTheirPapers(t *testing.T) {
 // TestPaperMethodsQuoteTheSeeds: each recorded setting of a paper's method
 // is quoted from the seed text (its verbatim excerpt).
 func TestPaperMethodsQuoteTheSeeds(t *testing.T) {
-	ps, err := Papers()
+	ps, err := All()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,247 @@
+package page
+
+import (
+	"fmt"
+	"maps"
+	"math"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/boxtax/boxtax/internal/report"
+	"github.com/boxtax/boxtax/internal/store"
+)
+
+// The sections of the page: the glance, the overhead table, each
+// workload's descriptive statistics and notes, the warnings.
+
+// costly tells whether a deviation makes things worse.
+func costly(c *report.Cell) bool {
+	return c.OverheadPct != nil && (*c.OverheadPct < 0) == c.HigherIsBetter
+}
+
+// glanceOf sums up the study for the top of the page: how many deviations
+// are beyond noise, the largest costs and gains, the quiet workloads and
+// the noisy cells.
+func glanceOf(r *report.Report) glance {
+	var g glance
+	type hit struct {
+		abs  float64
+		text string
+	}
+	var costs, gains []hit
+	noisyWL := map[string]bool{}
+	var order []string
+	for i := range r.Cells {
+		c := &r.Cells[i]
+		if c.Secondary || c.IsBaseline || c.Absolute() {
+			continue
+		}
+		if _, ok := noisyWL[c.Workload]; !ok {
+			noisyWL[c.Workload] = false
+			order = append(order, c.Workload)
+		}
+		if c.OverheadPct == nil {
+			continue
+		}
+		g.Comparisons++
+		if !c.Significant {
+			continue
+		}
+		g.Beyond++
+		noisyWL[c.Workload] = true
+		t := hit{math.Abs(*c.OverheadPct), fmt.Sprintf("%s %s in %s: %s", report.RowName(c, r.Factors()), c.Label, c.Env, report.OverheadText(c))}
+		if costly(c) {
+			costs = append(costs, t)
+		} else {
+			gains = append(gains, t)
+		}
+	}
+	noisy, primary := 0, 0
+	for i := range r.Cells {
+		if c := &r.Cells[i]; !c.Secondary {
+			primary++
+			if c.Noisy() {
+				noisy++
+			}
+		}
+	}
+	if noisy > 0 {
+		g.Noisy = fmt.Sprintf("%d of %d", noisy, primary)
+	}
+	sort.SliceStable(costs, func(i, j int) bool { return costs[i].abs > costs[j].abs })
+	sort.SliceStable(gains, func(i, j int) bool { return gains[i].abs > gains[j].abs })
+	for i := 0; i < len(costs) && i < 5; i++ {
+		g.Costs = append(g.Costs, costs[i].text)
+	}
+	for i := 0; i < len(gains) && i < 3; i++ {
+		g.Gains = append(g.Gains, gains[i].text)
+	}
+	for _, w := range order {
+		if !noisyWL[w] {
+			g.Quiet = append(g.Quiet, w)
+		}
+	}
+	return g
+}
+
+// htmlRows is the overhead table, a row per metric and row group.
+func htmlRows(r *report.Report) []htmlRow {
+	var out []htmlRow
+	last := ""
+	for _, row := range r.Rows() {
+		hr := htmlRow{Name: row.Name, Metric: row.Metric}
+		for _, c := range row.Cells {
+			hr.Workload = c.Workload
+		}
+		hr.First = hr.Workload != last
+		last = hr.Workload
+		for _, e := range r.Envs() {
+			hr.Cells = append(hr.Cells, htmlCellOf(row.Cells[e]))
+		}
+		out = append(out, hr)
+	}
+	return out
+}
+
+// htmlCellOf is one cell of the overhead table: the figure, its interval
+// and how to colour it.
+func htmlCellOf(c *report.Cell) htmlCell {
+	switch {
+	case c == nil:
+		return htmlCell{Main: "–", Class: "none", Tip: "not measured"}
+	case c.IsBaseline || c.Absolute() || c.OverheadPct == nil:
+		hc := htmlCell{Main: report.FmtValue(c.Mean), Sub: fmt.Sprintf("(%s) n=%d", report.FmtValue(c.Std), c.N), Class: "base",
+			Tip: fmt.Sprintf("mean %s, std %s over %d runs; median %s, quartiles %s to %s", report.FmtValue(c.Mean), report.FmtValue(c.Std), c.N, report.FmtValue(c.Median), report.FmtValue(c.Q1), report.FmtValue(c.Q3))}
+		if !c.IsBaseline && c.Absolute() {
+			hc.Tip += "; an absolute figure, compared as it is rather than as a ratio to " + c.Baseline
+		} else if !c.IsBaseline {
+			hc.Tip += "; no deviation: " + c.OverheadNote
+		}
+		if c.Noisy() {
+			hc.Class += " noisy"
+		}
+		return hc
+	}
+	hc := htmlCell{Main: report.FmtPct(*c.OverheadPct), Class: "dev", Tip: report.OverheadText(c) + fmt.Sprintf("; mean %s, std %s, n=%d", report.FmtValue(c.Mean), report.FmtValue(c.Std), c.N)}
+	ci := "[n/a]"
+	if iv, ok := report.PctInterval(c.OverheadCI95); ok {
+		ci = iv
+	}
+	hc.Sub = fmt.Sprintf("%s (%s)", ci, report.FmtValue(c.Std))
+	if c.Significant {
+		if costly(c) {
+			hc.Class += " cost"
+		} else {
+			hc.Class += " gain"
+		}
+	}
+	if c.Noisy() {
+		hc.Class += " noisy"
+	}
+	return hc
+}
+
+// descriptives lists workload wl's cells with their statistics.
+func descriptives(r *report.Report, wl string) []descRow {
+	var out []descRow
+	for i := range r.Cells {
+		c := &r.Cells[i]
+		if c.Workload != wl {
+			continue
+		}
+		name := c.Label
+		if sfx := strings.TrimPrefix(report.RowName(c, r.Factors()), c.Workload); sfx != "" {
+			name += " ·" + sfx
+		}
+		cv := "–"
+		if c.Mean != 0 && c.N > 1 {
+			cv = fmt.Sprintf("%.1f %%", c.Std/math.Abs(c.Mean)*100)
+		}
+		out = append(out, descRow{Metric: name, Env: c.Env, N: c.N, Mean: report.FmtValue(c.Mean), Std: report.FmtValue(c.Std),
+			Min: report.FmtValue(c.Min), Q1: report.FmtValue(c.Q1), Median: report.FmtValue(c.Median), Q3: report.FmtValue(c.Q3), Max: report.FmtValue(c.Max), CV: cv})
+	}
+	return out
+}
+
+// runNotes lists what the measured runs of a workload noted about how they
+// did their work, the distinct values per environment.
+func runNotes(r *report.Report, wl string) []noteRow {
+	vals := map[string]map[string][]string{} // key -> env -> distinct values
+	for _, run := range r.StoredRuns() {
+		if run.Workload != wl || run.Warmup || run.Status != store.RunOK {
+			continue
+		}
+		for k, v := range run.Notes {
+			if k == "warning" || strings.HasSuffix(k, "_warning") {
+				continue
+			}
+			if vals[k] == nil {
+				vals[k] = map[string][]string{}
+			}
+			if !slices.Contains(vals[k][run.Env], v) {
+				vals[k][run.Env] = append(vals[k][run.Env], v)
+			}
+		}
+	}
+	var out []noteRow
+	for _, k := range slices.Sorted(maps.Keys(vals)) {
+		nr := noteRow{Key: k}
+		for _, e := range r.Envs() {
+			nr.Values = append(nr.Values, strings.Join(vals[k][e], "; "))
+		}
+		out = append(out, nr)
+	}
+	return out
+}
+
+// warnGroups sorts the warnings by kind for the page: what workloads said,
+// grouped by message; busy host; noisy cells as a table; outliers.
+func warnGroups(r *report.Report) []warnGroup {
+	var out []warnGroup
+	notes := warnGroup{Title: "What the workloads said about their numbers"}
+	subjects := map[string][]string{}
+	var messages []string
+	for _, w := range r.WarningDetails() {
+		if w.Kind != report.WarnNote {
+			continue
+		}
+		if _, ok := subjects[w.Message]; !ok {
+			messages = append(messages, w.Message)
+		}
+		subjects[w.Message] = append(subjects[w.Message], w.Subject)
+	}
+	for _, m := range messages {
+		notes.Items = append(notes.Items, strings.Join(subjects[m], ", ")+": "+m)
+	}
+	if len(notes.Items) > 0 {
+		out = append(out, notes)
+	}
+	for _, t := range []struct{ kind, title, lead string }{
+		{report.WarnBusy, "Busy host", "boxtax waits before each run for the host to be quiet (--settle); these runs started anyway."},
+		{report.WarnOutlier, "Outliers", ""},
+	} {
+		g := warnGroup{Title: t.title, Lead: t.lead}
+		for _, w := range r.WarningDetails() {
+			if w.Kind == t.kind {
+				g.Items = append(g.Items, w.Text)
+			}
+		}
+		if len(g.Items) > 0 {
+			out = append(out, g)
+		}
+	}
+	noisy := warnGroup{Title: "Noisy cells",
+		Lead: fmt.Sprintf("The runs of these cells spread by more than %.0f %% of their mean (marked ~ in the tables): a deviation smaller than that spread says little. More repetitions (--reps) or a quieter host would help.", report.NoisyCV*100)}
+	for i := range r.Cells {
+		c := &r.Cells[i]
+		if c.Noisy() {
+			noisy.Noisy = append(noisy.Noisy, noisyRow{Row: report.RowName(c, r.Factors()), Env: c.Env, Metric: c.Label, N: c.N,
+				CV: fmt.Sprintf("%.0f %%", c.Std/math.Abs(c.Mean)*100), Min: report.FmtValue(c.Min), Max: report.FmtValue(c.Max)})
+		}
+	}
+	if len(noisy.Noisy) > 0 {
+		out = append(out, noisy)
+	}
+	return out
+}
