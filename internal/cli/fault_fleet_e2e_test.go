@@ -26,7 +26,8 @@ func TestFleetDeviceKilledMidStudyArrivesWhole(t *testing.T) {
 	fl := newTestFleet(t)
 	dev := startDevice(t, fl.base, "dev-k", fl.pub, false)
 	inv := fl.inventory(t, []*testDevice{dev}, nil)
-	ctx := fl.context(t)
+	ctx, cancel := context.WithCancel(fl.context(t))
+	defer cancel()
 	work := filepath.Join(fl.base, "work")
 	if err := os.MkdirAll(work, 0o755); err != nil {
 		t.Fatal(err)
@@ -38,8 +39,16 @@ func TestFleetDeviceKilledMidStudyArrivesWhole(t *testing.T) {
 		done <- fleetRun(ctx, work, slow, "-i", inv, "--dist", fl.dist, "--settle", "0", "--monitor-interval", "0")
 	}()
 	remote := filepath.Join(dev.dir, "dev-k.db")
-	if !waitForRuns(remote, "slow", 2, 3*time.Minute) {
-		t.Fatalf("the study did not get going on dev-k:\n%s", (<-done).stderr)
+	if !waitForRuns(remote, "slow", 2, 6*time.Minute) {
+		// Stop the fleet run rather than wait for it: the test would
+		// otherwise hold the package until go test's own timeout.
+		cancel()
+		select {
+		case res := <-done:
+			t.Fatalf("the study did not get going on dev-k in 6 minutes; fleet run stopped, exit %d:\n%s", res.code, res.stderr)
+		case <-time.After(time.Minute):
+			t.Fatal("the study did not get going on dev-k in 6 minutes, and fleet run did not stop within a minute of its cancel")
+		}
 	}
 	pid := controllerIn(t, dev)
 	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
