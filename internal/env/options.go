@@ -232,6 +232,21 @@ func cpusNanoOf(v Variant) int64 {
 	return 0
 }
 
+// cpusetFor is the CPU list a run of an environment with options v gets:
+// the cpuset option's, else the study's placement (spec.CPUSet); both at
+// once, naming different CPUs, is an error saying to drop one. Every
+// environment that takes the option asks this, so they refuse alike.
+func (v Variant) cpusetFor(spec Spec) (string, error) {
+	want := v["cpuset"]
+	if want == "" {
+		return spec.CPUSet, nil
+	}
+	if spec.CPUSet != "" && spec.CPUSet != want {
+		return "", fmt.Errorf("cpuset=%s: the study's placement already gives this run CPUs %s; drop one of the two", want, spec.CPUSet)
+	}
+	return want, nil
+}
+
 // checkCPUSet reads a CPU list and writes it as the kernel does (0,1 and
 // 0-1 are one cpuset, so one environment).
 func checkCPUSet(s string) (string, error) {

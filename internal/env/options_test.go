@@ -145,3 +145,32 @@ func TestVariantHostChecks(t *testing.T) {
 		}
 	}
 }
+
+// TestCPUSetFor checks the one cpuset rule every environment taking the
+// option applies: the option, else the placement, and a clash refused.
+func TestCPUSetFor(t *testing.T) {
+	tests := []struct {
+		name, option, placement, want, err string
+	}{
+		{"neither", "", "", "", ""},
+		{"placement only", "", "0-1", "0-1", ""},
+		{"option only", "1", "", "1", ""},
+		{"the same", "0-1", "0-1", "0-1", ""},
+		{"a clash", "1", "0", "", "cpuset=1: the study's placement already gives this run CPUs 0; drop one of the two"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v := Variant{}
+			if tt.option != "" {
+				v["cpuset"] = tt.option
+			}
+			got, err := v.cpusetFor(Spec{CPUSet: tt.placement})
+			if (err == nil) != (tt.err == "") || err != nil && err.Error() != tt.err {
+				t.Fatalf("cpusetFor: error %v, want %q", err, tt.err)
+			}
+			if got != tt.want {
+				t.Errorf("cpusetFor = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
