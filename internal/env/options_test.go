@@ -174,3 +174,33 @@ func TestCPUSetFor(t *testing.T) {
 		})
 	}
 }
+
+// TestOptionTable checks the one table of options the attribution report
+// reads: every option names its mechanism, every value said to remove one
+// is a value the option takes, and Option reads the table.
+func TestOptionTable(t *testing.T) {
+	for _, info := range OptionCatalogue() {
+		if info.Short == "" {
+			t.Errorf("option %s names no mechanism (Short)", info.Key)
+		}
+		for val := range info.Removes {
+			if _, err := info.check(val); err != nil {
+				t.Errorf("option %s: removal value %q is not a value it takes: %v", info.Key, val, err)
+			}
+		}
+	}
+	_, v, err := ParseName("docker-bridge+seccomp=unconfined+runtime=crun")
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := v.Options()
+	if len(opts) != 2 || opts[0].String() != "runtime=crun" || opts[1].String() != "seccomp=unconfined" {
+		t.Fatalf("Options = %v, want runtime=crun, seccomp=unconfined in key order", opts)
+	}
+	if what, ok := opts[1].Removes(); !ok || what != "seccomp system-call filter" {
+		t.Errorf("seccomp=unconfined removes %q, %v", what, ok)
+	}
+	if what, ok := opts[0].Removes(); ok || opts[0].Mechanism() != "OCI runtime" {
+		t.Errorf("runtime=crun: removes %q %v, mechanism %q; want no removal, OCI runtime", what, ok, opts[0].Mechanism())
+	}
+}
