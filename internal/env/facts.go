@@ -31,10 +31,6 @@ func init() {
 	hostinfo.RegisterEngine("lxc", func() hostinfo.Engine { return new(hostinfo.LXC) })
 }
 
-// surveyed are the environments boxtax sysinfo asks, one of each engine:
-// not podman-rootless, whose service would start as another user.
-var surveyed = []string{"docker-bridge", "podman-host", "lxc"}
-
 // FactsKey is the key under which the engine of the named environment
 // (options allowed) records its facts; empty for an environment without
 // an engine (native) or an unknown name.
@@ -89,7 +85,7 @@ func EngineFacts(ctx context.Context, opened map[string]Environment, unavailable
 // Podman's service), asked and closed.
 func HostEngines(ctx context.Context, o Options) map[string]hostinfo.Engine {
 	out := map[string]hostinfo.Engine{}
-	for _, name := range surveyed {
+	for _, name := range oneOfEachEngine {
 		e, err := New(name, o)
 		if err != nil {
 			continue
