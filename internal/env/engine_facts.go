@@ -45,7 +45,7 @@ func (p *podmanEnv) Facts(ctx context.Context) hostinfo.Engine {
 	if _, err := exec.LookPath("podman"); openErr == nil || err != nil {
 		return nil
 	}
-	return &hostinfo.Podman{Docker: hostinfo.Docker{Error: openErr.Error()}}
+	return &hostinfo.Podman{Docker: hostinfo.Docker{Error: openErr.Error(), Rootless: p.rootless}}
 }
 
 // FactsKey implements FactTeller: LXC's tools' facts.

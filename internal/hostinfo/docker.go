@@ -68,6 +68,16 @@ func (d *Docker) Detail() string {
 		d.Name(), d.Host, d.APIVersion, d.DaemonAPI, d.StorageDriver, d.CgroupVersion, d.CgroupDriver)
 }
 
+// Facts are the engine with its API version, its storage driver and its
+// cgroups, or why it was not asked.
+func (d *Docker) Facts() []Fact {
+	if d.Error != "" {
+		return []Fact{{"Docker", "not asked: " + d.Error}}
+	}
+	return []Fact{{"container engine", fmt.Sprintf("%s (API %s)", d.Name(), d.APIVersion)},
+		{"storage driver", d.StorageDriver}, {"cgroups", strings.Trim(d.CgroupVersion+" "+d.CgroupDriver, " ")}}
+}
+
 // Podman holds facts about a Podman service, asked through its
 // Docker-compatible API: Docker's facts (and JSON), told with the OCI
 // runtime, which Podman picks per host (crun or runc).
@@ -92,4 +102,17 @@ func (p *Podman) Detail() string {
 	}
 	return fmt.Sprintf("%s at %s, API %s, storage %s, runtime %s, cgroup v%s %s%s",
 		d.Name(), d.Host, d.APIVersion, d.StorageDriver, d.OCIRuntime, d.CgroupVersion, d.CgroupDriver, rootless)
+}
+
+// Facts are the service in a row (beside Docker's, which has rows of its
+// own), or why it was not asked.
+func (p *Podman) Facts() []Fact {
+	name := "Podman service"
+	if p.Rootless {
+		name = "rootless Podman service"
+	}
+	if p.Error != "" {
+		return []Fact{{name, "not asked: " + p.Error}}
+	}
+	return []Fact{{name, p.Summary() + ", cgroups " + strings.Trim(p.CgroupVersion+" "+p.CgroupDriver, " ")}}
 }

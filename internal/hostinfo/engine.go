@@ -22,6 +22,23 @@ type Engine interface {
 	// Detail is the engine in one line as boxtax sysinfo prints it, or why
 	// it could not be asked.
 	Detail() string
+	// Facts are the engine as rows of a report's table of host facts.
+	Facts() []Fact
+}
+
+// Fact is one row of a table of host facts: its name and its value.
+type Fact struct{ Name, Value string }
+
+// EngineFacts are the rows of every engine's facts, in the order the
+// engines were registered.
+func (h Host) EngineFacts() []Fact {
+	var out []Fact
+	for _, key := range orderedKeys(h.Engines) {
+		if e := h.Engines[key]; e != nil {
+			out = append(out, e.Facts()...)
+		}
+	}
+	return out
 }
 
 // engineKind is a key engine facts are recorded under and the type they

@@ -51,6 +51,14 @@ func (l *LXC) Detail() string {
 	return fmt.Sprintf("%s, storage %s, cgroup v%s", l.Name(), l.Storage, l.CgroupVersion)
 }
 
+// Facts are LXC's Summary in a row, or why it was not asked.
+func (l *LXC) Facts() []Fact {
+	if l.Error != "" {
+		return []Fact{{"LXC", "not asked: " + l.Error}}
+	}
+	return []Fact{{"LXC", l.Summary()}}
+}
+
 // CollectLXC asks LXC's tools for their version.
 func CollectLXC(ctx context.Context) *LXC {
 	l := &LXC{Storage: "dir", CgroupVersion: "1"}
