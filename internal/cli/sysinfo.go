@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/boxtax/boxtax/internal/env"
 	"github.com/boxtax/boxtax/internal/hostinfo"
 )
 
@@ -15,8 +16,8 @@ func sysinfoCmd(ctx context.Context, g *Globals, args []string) error {
 	if _, err := parse(fs, args); err != nil {
 		return err
 	}
-	h := collectHost(ctx, g, true)
-	h.Podman = podmanSysinfo(ctx, g)
+	h := hostinfo.Collect(g.Version)
+	h.Engines = env.HostEngines(ctx, env.Options{BinaryPath: g.Executable, Version: g.Version})
 	switch format {
 	case "json":
 		b, _ := json.MarshalIndent(h, "", "  ")
@@ -36,28 +37,10 @@ func sysinfoCmd(ctx context.Context, g *Globals, args []string) error {
 		p("preemption", h.Preemption)
 		p("cpu governor", h.Governor)
 		p("virtualized", h.Virtualized)
-		if d := h.Docker; d != nil {
-			if d.Error != "" {
-				p("docker", "unavailable: "+d.Error)
-			} else {
-				p("docker", fmt.Sprintf("%s at %s, API %s (daemon serves %s), storage %s, cgroup v%s %s",
-					d.Name(), d.Host, d.APIVersion, d.DaemonAPI, d.StorageDriver, d.CgroupVersion, d.CgroupDriver))
+		for _, key := range hostinfo.EngineKeys() {
+			if e := h.Engines[key]; e != nil {
+				p(key, e.Detail())
 			}
-		}
-		if d := h.Podman; d != nil {
-			if d.Error != "" {
-				p("podman", "unavailable: "+d.Error)
-			} else {
-				rootless := ""
-				if d.Rootless {
-					rootless = ", rootless"
-				}
-				p("podman", fmt.Sprintf("%s at %s, API %s, storage %s, runtime %s, cgroup v%s %s%s",
-					d.Name(), d.Host, d.APIVersion, d.StorageDriver, d.OCIRuntime, d.CgroupVersion, d.CgroupDriver, rootless))
-			}
-		}
-		if l := hostinfo.CollectLXC(ctx); l.Error == "" {
-			p("lxc", fmt.Sprintf("%s, storage %s, cgroup v%s", l.Name(), l.Storage, l.CgroupVersion))
 		}
 		p("boxtax", h.Boxtax)
 	default:

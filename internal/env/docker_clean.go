@@ -4,21 +4,33 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/boxtax/boxtax/internal/docker"
 )
 
-// RemoveManaged removes every container boxtax made (labelled
-// io.boxtax.managed=true), running or not, on the daemon that DOCKER_HOST
-// names, and returns how many it removed. It is what `boxtax clean` does
-// after a crash left containers behind; it leaves images alone, and the
-// containers of a boxtax that still runs on this machine unless force.
-func RemoveManaged(ctx context.Context, _ Options, force bool) (removed, live int, err error) {
-	c, err := docker.FromEnv()
-	if err != nil {
-		return 0, 0, err
+// Clean implements Cleaner: it removes every container boxtax made
+// (labelled io.boxtax.managed=true), running or not, on the daemon that
+// DOCKER_HOST names, and with Images every image boxtax built. It is what
+// `boxtax clean` does after a crash left containers behind; it leaves the
+// containers of a boxtax that still runs on this machine unless Force.
+func (d *dockerEnv) Clean(ctx context.Context, o CleanOptions) ([]string, error) {
+	if d.clientErr != nil {
+		return nil, d.clientErr
 	}
-	return removeManaged(ctx, c, map[string]string{labelManaged: "true"}, force)
+	removed, live, err := removeManaged(ctx, d.client, map[string]string{labelManaged: "true"}, o.Force)
+	if err != nil {
+		return nil, err
+	}
+	done := []string{fmt.Sprintf("removed %d container(s) started by boxtax", removed)}
+	if live > 0 {
+		done = append(done, fmt.Sprintf("left %d container(s) of a boxtax that is still running (--force removes them too)", live))
+	}
+	if !o.Images {
+		return done, nil
+	}
+	tags, err := removeManagedImages(ctx, d.client, map[string]string{labelManaged: "true"})
+	return append(done, fmt.Sprintf("removed %d image(s) built by boxtax %s", len(tags), strings.Join(tags, " "))), err
 }
 
 // removeManaged removes the containers that carry all the labels, except
@@ -46,19 +58,11 @@ func removeManaged(ctx context.Context, c *docker.Client, labels map[string]stri
 	return removed, live, errors.Join(errs...)
 }
 
-// RemoveManagedImages removes every image boxtax built (labelled
+// removeManagedImages removes every image boxtax built (labelled
 // io.boxtax.managed=true: worker images, with or without host programs,
-// and `boxtax image from-host` images) on the daemon that DOCKER_HOST
-// names, tag by tag, and returns the tags (or ids) it removed. An image a
-// container still uses stays, with an error naming it.
-func RemoveManagedImages(ctx context.Context, _ Options) (removed []string, err error) {
-	c, err := docker.FromEnv()
-	if err != nil {
-		return nil, err
-	}
-	return removeManagedImages(ctx, c, map[string]string{labelManaged: "true"})
-}
-
+// and `boxtax image from-host` images) that carry the labels on the daemon
+// behind c, tag by tag, and returns the tags (or ids) it removed. An image
+// a container still uses stays, with an error naming it.
 func removeManagedImages(ctx context.Context, c *docker.Client, labels map[string]string) ([]string, error) {
 	list, err := c.ImageList(ctx, labels)
 	if err != nil {

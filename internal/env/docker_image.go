@@ -127,23 +127,5 @@ func checkStaticELF(path string) (string, error) {
 				"image: build it with CGO_ENABLED=0 (make build); it asks for the loader %s", path, bytes.TrimRight(interp, "\x00"))
 		}
 	}
-	return goarchOf(f.Machine), nil
-}
-
-// goarchOf names an ELF machine as GOARCH does, as the daemon reports its
-// architecture; empty for machines boxtax does not build for.
-func goarchOf(m elf.Machine) string {
-	switch m {
-	case elf.EM_X86_64:
-		return "amd64"
-	case elf.EM_AARCH64:
-		return "arm64"
-	case elf.EM_ARM:
-		return "arm"
-	case elf.EM_386:
-		return "386"
-	case elf.EM_RISCV:
-		return "riscv64"
-	}
-	return ""
+	return hostimage.GOARCH(f.Machine), nil
 }

@@ -83,10 +83,9 @@ func (d *dockerEnv) applyVariant(ctx context.Context, hc *docker.HostConfig, spe
 		case "cpus":
 			hc.NanoCPUs = cpusNano(val)
 		case "cpuset":
-			if spec.CPUSet != "" && spec.CPUSet != val {
-				return undo, fmt.Errorf("cpuset=%s: the study's placement already gives this run CPUs %s; drop one of the two", val, spec.CPUSet)
+			if hc.CpusetCpus, err = v.cpusetFor(spec); err != nil {
+				return undo, err
 			}
-			hc.CpusetCpus = val
 		case "memory":
 			n, err := memoryBytes(val)
 			if err != nil {

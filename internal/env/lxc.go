@@ -267,12 +267,9 @@ func (l *lxcEnv) Start(ctx context.Context, spec Spec, stdout, stderr io.Writer)
 	if _, err := os.Stat(lxcSeccomp); err == nil && l.opts.Variant["seccomp"] != "unconfined" {
 		seccomp = lxcSeccomp
 	}
-	cpuset := spec.CPUSet
-	if want := l.opts.Variant["cpuset"]; want != "" {
-		if cpuset != "" && cpuset != want {
-			return fail(fmt.Errorf("cpuset=%s: the study's placement already gives this run CPUs %s; drop one of the two", want, cpuset))
-		}
-		cpuset = want
+	cpuset, err := l.opts.Variant.cpusetFor(spec)
+	if err != nil {
+		return fail(err)
 	}
 	var memLimit int64
 	if m := l.opts.Variant["memory"]; m != "" {

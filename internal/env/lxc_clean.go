@@ -3,6 +3,7 @@ package env
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"net"
 	"os"
@@ -35,6 +36,17 @@ func RemoveLXCLeftovers(ctx context.Context) (LXCCleanResult, error) {
 	rootfs, rerr := removeUnusedLXCRootfs()
 	res.Rootfs = rootfs
 	return res, errors.Join(err, rerr)
+}
+
+// Clean implements Cleaner: RemoveLXCLeftovers, said in a line when it
+// removed something.
+func (l *lxcEnv) Clean(ctx context.Context, _ CleanOptions) ([]string, error) {
+	res, err := RemoveLXCLeftovers(ctx)
+	if n := len(res.Containers) + len(res.Bridges) + len(res.Rootfs); n == 0 {
+		return nil, err
+	}
+	return []string{fmt.Sprintf("removed LXC leftovers of boxtax processes that no longer run: %d container(s) %s, %d bridge(s) %s; %d unused root filesystem(s) %s",
+		len(res.Containers), strings.Join(res.Containers, " "), len(res.Bridges), strings.Join(res.Bridges, " "), len(res.Rootfs), strings.Join(res.Rootfs, " "))}, err
 }
 
 // removeStaleLXC removes the containers, bridges and rules of boxtax

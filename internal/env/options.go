@@ -33,7 +33,14 @@ type OptionInfo struct {
 	Default   string // what a container gets without it
 	Mechanism string // the mechanism it switches, in a phrase
 	Envs      string // which environments take it
-	check     func(string) (string, error)
+	// Short names the mechanism in a word or two, as the attribution
+	// report does ("CPU quota").
+	Short string
+	// Removes are the values that switch the mechanism off, leaving what
+	// a native process has, each with what it removes in words: their
+	// parts of an overhead add up to it (docs/attribution.md).
+	Removes map[string]string
+	check   func(string) (string, error)
 	// implied is the value that restates what every environment taking
 	// the option does without it (seccomp=default); empty when that
 	// depends on the environment (network) or there is none (cpus).
@@ -46,31 +53,35 @@ func OptionCatalogue() []OptionInfo { return slices.Clone(optionCatalogue) }
 var optionCatalogue = []OptionInfo{
 	{Key: "network", Values: "bridge|host|none", Default: "the environment's own (bridge with NAT, or host)",
 		Mechanism: "the network path: a veth pair into a bridge with NAT and port forwarding (bridge), the host's stack (host), only a loopback (none)",
-		Envs:      "docker, podman", check: oneOf("bridge", "host", "none")},
+		Envs:      "docker, podman", check: oneOf("bridge", "host", "none"), Short: "network",
+		Removes: map[string]string{"host": "network path (veth, bridge, NAT)", "none": "network path (veth, bridge, NAT)"}},
 	{Key: "seccomp", Values: "default|unconfined", Default: "default (the engine's system-call filter)",
 		Mechanism: "the seccomp system-call filter every system call passes through",
-		Envs:      "docker, podman, lxc", check: oneOf("default", "unconfined"), implied: "default"},
+		Envs:      "docker, podman, lxc", check: oneOf("default", "unconfined"), implied: "default", Short: "seccomp",
+		Removes: map[string]string{"unconfined": "seccomp system-call filter"}},
 	{Key: "apparmor", Values: "default|unconfined", Default: "default (the engine's profile, where AppArmor is on)",
 		Mechanism: "the AppArmor profile (only where the kernel has AppArmor enabled)",
-		Envs:      "docker, podman", check: oneOf("default", "unconfined"), implied: "default"},
+		Envs:      "docker, podman", check: oneOf("default", "unconfined"), implied: "default", Short: "AppArmor",
+		Removes: map[string]string{"unconfined": "AppArmor profile"}},
 	{Key: "storage", Values: "own|bind|volume|tmpfs", Default: "own (the container's layered filesystem: overlay2 or fuse-overlayfs)",
 		Mechanism: "where the worker's scratch files (disk workloads) go: the container's own filesystem, a bind-mounted host directory, a named volume, or memory",
-		Envs:      "docker, podman", check: oneOf("own", "bind", "volume", "tmpfs"), implied: "own"},
+		Envs:      "docker, podman", check: oneOf("own", "bind", "volume", "tmpfs"), implied: "own", Short: "scratch storage",
+		Removes: map[string]string{"bind": "storage layer (the container's own filesystem)"}},
 	{Key: "cpus", Values: "a number of CPUs, e.g. 1.5", Default: "no quota",
 		Mechanism: "a CFS CPU quota on the container's cgroup (docker run --cpus)",
-		Envs:      "docker, podman, lxc", check: checkCPUs},
+		Envs:      "docker, podman, lxc", check: checkCPUs, Short: "CPU quota"},
 	{Key: "cpuset", Values: "CPU list, e.g. 0 or 0-1", Default: "every CPU (or the study's placement)",
 		Mechanism: "a cpuset on the container's cgroup (docker run --cpuset-cpus)",
-		Envs:      "docker, podman, lxc", check: checkCPUSet},
+		Envs:      "docker, podman, lxc", check: checkCPUSet, Short: "cpuset"},
 	{Key: "memory", Values: "a size, e.g. 512m or 2g", Default: "no limit",
 		Mechanism: "a memory limit on the container's cgroup (docker run --memory)",
-		Envs:      "docker, podman, lxc", check: checkMemory},
+		Envs:      "docker, podman, lxc", check: checkMemory, Short: "memory limit"},
 	{Key: "runtime", Values: "an OCI runtime the engine knows, e.g. runc or crun", Default: "the engine's default runtime",
 		Mechanism: "the OCI runtime that sets the container up (runc in Go, crun in C)",
-		Envs:      "docker (Podman's compatible API ignores it per container)", check: checkWord},
+		Envs:      "docker (Podman's compatible API ignores it per container)", check: checkWord, Short: "OCI runtime"},
 	{Key: "userns", Values: "host|auto", Default: "host (no user namespace, for rootful engines)",
 		Mechanism: "a user namespace of its own mapping the container's root to unprivileged host IDs (podman run --userns=auto)",
-		Envs:      "podman (Docker remaps users daemon-wide only)", check: oneOf("host", "auto"), implied: "host"},
+		Envs:      "podman (Docker remaps users daemon-wide only)", check: oneOf("host", "auto"), implied: "host", Short: "user namespace"},
 }
 
 // Variant is a set of options by key, values in canonical form.
@@ -130,6 +141,36 @@ func CanonicalName(name string) (string, error) {
 func BaseName(name string) string {
 	base, _, _ := strings.Cut(name, "+")
 	return base
+}
+
+// Option is one option of a variant, key=value.
+type Option struct{ Key, Value string }
+
+// String is key=value.
+func (o Option) String() string { return o.Key + "=" + o.Value }
+
+// Options are the variant's options in key order.
+func (v Variant) Options() []Option {
+	var out []Option
+	for _, k := range slices.Sorted(maps.Keys(v)) {
+		out = append(out, Option{k, v[k]})
+	}
+	return out
+}
+
+// Removes says what the option switches off, leaving what a native process
+// has ("seccomp system-call filter" for seccomp=unconfined); false for an
+// option that swaps or adds a mechanism (runtime=crun, cpus=1).
+func (o Option) Removes() (string, bool) {
+	info, _ := optionInfo(o.Key)
+	what, ok := info.Removes[o.Value]
+	return what, ok
+}
+
+// Mechanism names in a word or two what the option switches ("CPU quota").
+func (o Option) Mechanism() string {
+	info, _ := optionInfo(o.Key)
+	return info.Short
 }
 
 func optionInfo(key string) (OptionInfo, bool) {
@@ -230,6 +271,21 @@ func cpusNanoOf(v Variant) int64 {
 		return cpusNano(s)
 	}
 	return 0
+}
+
+// cpusetFor is the CPU list a run of an environment with options v gets:
+// the cpuset option's, else the study's placement (spec.CPUSet); both at
+// once, naming different CPUs, is an error saying to drop one. Every
+// environment that takes the option asks this, so they refuse alike.
+func (v Variant) cpusetFor(spec Spec) (string, error) {
+	want := v["cpuset"]
+	if want == "" {
+		return spec.CPUSet, nil
+	}
+	if spec.CPUSet != "" && spec.CPUSet != want {
+		return "", fmt.Errorf("cpuset=%s: the study's placement already gives this run CPUs %s; drop one of the two", want, spec.CPUSet)
+	}
+	return want, nil
 }
 
 // checkCPUSet reads a CPU list and writes it as the kernel does (0,1 and

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os/exec"
+	"strings"
 	"sync"
 
 	"github.com/boxtax/boxtax/internal/docker"
@@ -189,25 +190,35 @@ func (p *podmanEnv) Close(ctx context.Context) error {
 	return svc.close(ctx)
 }
 
-// RemovePodmanManaged is RemoveManaged (and, with images, RemoveManagedImages)
-// for Podman: boxtax's containers and images in Podman's store, reached
-// through the user's service or one started for the purpose. Where Podman
-// is not installed it does nothing.
-func RemovePodmanManaged(ctx context.Context, force, images bool) (removed, live int, tags []string, err error) {
+// Clean implements Cleaner for Podman: boxtax's containers (and with
+// Images its images) in Podman's store, as the Docker environments' Clean,
+// reached through the user's service or one started for the purpose.
+// Where Podman is not installed it does nothing.
+func (p *podmanEnv) Clean(ctx context.Context, o CleanOptions) (done []string, err error) {
 	svc, err := openPodmanService(ctx, nil)
 	if err != nil {
 		if _, lookErr := exec.LookPath("podman"); lookErr != nil {
-			return 0, 0, nil, nil
+			return nil, nil
 		}
-		return 0, 0, nil, fmt.Errorf("podman: %w", err)
+		return nil, fmt.Errorf("podman: %w", err)
 	}
 	defer func() { err = errors.Join(err, svc.close(context.WithoutCancel(ctx))) }()
 	_, ferr := removePodmanForward(ctx, 0)
-	removed, live, err = removeManaged(ctx, svc.client, map[string]string{labelManaged: "true"}, force)
+	removed, live, err := removeManaged(ctx, svc.client, map[string]string{labelManaged: "true"}, o.Force)
 	err = errors.Join(ferr, err)
-	if err != nil || !images {
-		return removed, live, nil, err
+	var tags []string
+	if err == nil && o.Images {
+		tags, err = removeManagedImages(ctx, svc.client, map[string]string{labelManaged: "true"})
 	}
-	tags, err = removeManagedImages(ctx, svc.client, map[string]string{labelManaged: "true"})
-	return removed, live, tags, err
+	if removed > 0 || live > 0 || len(tags) > 0 {
+		line := fmt.Sprintf("Podman: removed %d container(s) started by boxtax", removed)
+		if live > 0 {
+			line += fmt.Sprintf(", left %d of a boxtax that is still running", live)
+		}
+		if o.Images {
+			line += fmt.Sprintf("; removed %d image(s) %s", len(tags), strings.Join(tags, " "))
+		}
+		done = append(done, line)
+	}
+	return done, err
 }

@@ -170,41 +170,6 @@ func expandPaths(values []string, origin string, f *elf.File) []string {
 	return out
 }
 
-// multiarchTriplet is Debian's multiarch directory name for a machine.
-func multiarchTriplet(m elf.Machine, c elf.Class) string {
-	switch m {
-	case elf.EM_X86_64:
-		return "x86_64-linux-gnu"
-	case elf.EM_AARCH64:
-		return "aarch64-linux-gnu"
-	case elf.EM_ARM:
-		return "arm-linux-gnueabihf"
-	case elf.EM_386:
-		return "i386-linux-gnu"
-	case elf.EM_RISCV:
-		if c == elf.ELFCLASS64 {
-			return "riscv64-linux-gnu"
-		}
-	case elf.EM_PPC64:
-		return "powerpc64le-linux-gnu"
-	case elf.EM_S390:
-		return "s390x-linux-gnu"
-	}
-	return ""
-}
-
-func platform(m elf.Machine) string {
-	switch m {
-	case elf.EM_X86_64:
-		return "x86_64"
-	case elf.EM_AARCH64:
-		return "aarch64"
-	case elf.EM_386:
-		return "i686"
-	}
-	return ""
-}
-
 // defaultDirs are the loader's own directories after the cache: the
 // multiarch ones (Debian), then lib64 for 64-bit machines, then lib.
 func defaultDirs(m elf.Machine, c elf.Class) []string {
@@ -242,21 +207,6 @@ func (l Loader) searchDirs(obj *object) []string {
 		}
 	}
 	return out
-}
-
-// hwcapsDirs are glibc's per-CPU-level subdirectories (glibc 2.33 and
-// later) tried before each directory; the image takes every variant found,
-// as the container runs on the same CPU as the host.
-func hwcapsDirs(m elf.Machine) []string {
-	switch m {
-	case elf.EM_X86_64:
-		return []string{"glibc-hwcaps/x86-64-v4", "glibc-hwcaps/x86-64-v3", "glibc-hwcaps/x86-64-v2"}
-	case elf.EM_PPC64:
-		return []string{"glibc-hwcaps/power10", "glibc-hwcaps/power9"}
-	case elf.EM_S390:
-		return []string{"glibc-hwcaps/z16", "glibc-hwcaps/z15", "glibc-hwcaps/z14", "glibc-hwcaps/z13"}
-	}
-	return nil
 }
 
 // compatible reports whether the file at p is an ELF object the loader

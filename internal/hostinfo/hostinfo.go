@@ -17,55 +17,38 @@ import (
 
 // Host holds the facts about one machine.
 type Host struct {
-	Hostname       string    `json:"hostname"`
-	OS             string    `json:"os"`
-	Arch           string    `json:"arch"`
-	CPUModel       string    `json:"cpu_model"`
-	CPUs           int       `json:"cpus"`
-	MemTotalBytes  int64     `json:"mem_total_bytes"`
-	KernelRelease  string    `json:"kernel_release"`
-	KernelVersion  string    `json:"kernel_version"`
-	Preemption     string    `json:"preemption"` // PREEMPT_RT, PREEMPT_DYNAMIC, PREEMPT, voluntary, none or ""
-	RealtimeKernel bool      `json:"realtime_kernel"`
-	Governor       string    `json:"cpu_governor,omitempty"`
-	Virtualized    string    `json:"virtualized,omitempty"` // hypervisor vendor when /proc/cpuinfo says so
-	Docker         *Docker   `json:"docker,omitempty"`
-	Podman         *Docker   `json:"podman,omitempty"`          // the Podman service behind podman-bridge and podman-host
-	PodmanRootless *Docker   `json:"podman_rootless,omitempty"` // the rootless one behind podman-rootless
-	LXC            *LXC      `json:"lxc,omitempty"`
+	Hostname       string `json:"hostname"`
+	OS             string `json:"os"`
+	Arch           string `json:"arch"`
+	CPUModel       string `json:"cpu_model"`
+	CPUs           int    `json:"cpus"`
+	MemTotalBytes  int64  `json:"mem_total_bytes"`
+	KernelRelease  string `json:"kernel_release"`
+	KernelVersion  string `json:"kernel_version"`
+	Preemption     string `json:"preemption"` // PREEMPT_RT, PREEMPT_DYNAMIC, PREEMPT, voluntary, none or ""
+	RealtimeKernel bool   `json:"realtime_kernel"`
+	Governor       string `json:"cpu_governor,omitempty"`
+	Virtualized    string `json:"virtualized,omitempty"` // hypervisor vendor when /proc/cpuinfo says so
+	// Engines are the container engines' facts, by the key each engine
+	// records them under ("docker" for docker-bridge and docker-host; env
+	// says which, env.FactsKey). In JSON each is a member of the host
+	// object, where the fields per engine were (engine.go).
+	Engines map[string]Engine `json:"-"`
+	// Docker, Podman, PodmanRootless and LXC are the engines of
+	// Engines["docker"], ["podman"], ["podman_rootless"] and ["lxc"],
+	// set from it when facts are read, and written for a key Engines
+	// lacks.
+	//
+	// Deprecated: read and write Engines. These remain for cli/run.go and
+	// the report's host lines until they move to Engines (issue 26).
+	Docker         *Docker   `json:"-"`
+	Podman         *Docker   `json:"-"`
+	PodmanRootless *Docker   `json:"-"`
+	LXC            *LXC      `json:"-"`
 	Boxtax         string    `json:"boxtax_version"`
 	CollectedAt    time.Time `json:"collected_at"`
 
 	DeviceFacts // which device of a fleet this is (device.go)
-}
-
-// Docker holds facts about the container engine behind the Docker API
-// (Docker Engine, or Podman's Docker-compatible service).
-type Docker struct {
-	Engine        string `json:"engine,omitempty"` // Docker Engine, Podman Engine
-	ServerVersion string `json:"server_version"`
-	APIVersion    string `json:"api_version"`                // the Engine API version boxtax negotiated and spoke
-	DaemonAPI     string `json:"daemon_api_range,omitempty"` // the versions the daemon serves, e.g. 1.44-1.52
-	Host          string `json:"host,omitempty"`             // the daemon's address, e.g. unix:///var/run/docker.sock
-	StorageDriver string `json:"storage_driver"`
-	CgroupVersion string `json:"cgroup_version"`
-	CgroupDriver  string `json:"cgroup_driver"`
-	OCIRuntime    string `json:"oci_runtime,omitempty"` // the runtime containers get, e.g. runc, crun
-	Rootless      bool   `json:"rootless,omitempty"`
-	Error         string `json:"error,omitempty"` // why the engine could not be asked
-}
-
-// Name is the engine and its version, e.g. "Docker Engine 20.10.24";
-// "Docker <version>" for facts recorded before the engine was named.
-func (d *Docker) Name() string {
-	if d == nil || d.ServerVersion == "" {
-		return ""
-	}
-	engine := d.Engine
-	if engine == "" {
-		engine = "Docker"
-	}
-	return engine + " " + d.ServerVersion
 }
 
 // Collect reads the facts of this machine.

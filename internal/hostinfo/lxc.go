@@ -2,6 +2,7 @@ package hostinfo
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"strings"
@@ -24,6 +25,38 @@ func (l *LXC) Name() string {
 		return ""
 	}
 	return "LXC " + l.Version
+}
+
+// Summary is LXC's version, backing store and cgroup version, e.g. "LXC
+// 5.0.2, storage dir, cgroup v1"; empty when unknown.
+func (l *LXC) Summary() string {
+	if l.Name() == "" {
+		return ""
+	}
+	parts := []string{l.Name()}
+	if l.Storage != "" {
+		parts = append(parts, "storage "+l.Storage)
+	}
+	if l.CgroupVersion != "" {
+		parts = append(parts, "cgroup v"+l.CgroupVersion)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// Detail is what boxtax sysinfo says of LXC, or why it could not be asked.
+func (l *LXC) Detail() string {
+	if l.Error != "" {
+		return "unavailable: " + l.Error
+	}
+	return fmt.Sprintf("%s, storage %s, cgroup v%s", l.Name(), l.Storage, l.CgroupVersion)
+}
+
+// Facts are LXC's Summary in a row, or why it was not asked.
+func (l *LXC) Facts() []Fact {
+	if l.Error != "" {
+		return []Fact{{"LXC", "not asked: " + l.Error}}
+	}
+	return []Fact{{"LXC", l.Summary()}}
 }
 
 // CollectLXC asks LXC's tools for their version.

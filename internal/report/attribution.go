@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/boxtax/boxtax/internal/env"
 	"github.com/boxtax/boxtax/internal/stats"
 )
 
@@ -60,48 +61,27 @@ type AttributionPart struct {
 	SharePct *float64 `json:"share_pct"`
 }
 
-// removals are the options that switch a mechanism off, leaving what a
-// native process has: their parts add up to the overhead.
-var removals = map[string]string{
-	"network=host":        "network path (veth, bridge, NAT)",
-	"network=none":        "network path (veth, bridge, NAT)",
-	"seccomp=unconfined":  "seccomp system-call filter",
-	"apparmor=unconfined": "AppArmor profile",
-	"storage=bind":        "storage layer (the container's own filesystem)",
-}
-
-// mechanisms names what the other options switch.
-var mechanisms = map[string]string{
-	"storage":  "scratch storage",
-	"cpus":     "CPU quota",
-	"cpuset":   "cpuset",
-	"memory":   "memory limit",
-	"runtime":  "OCI runtime",
-	"userns":   "user namespace",
-	"network":  "network",
-	"seccomp":  "seccomp",
-	"apparmor": "AppArmor",
-}
-
 // buildAttributions finds, for every environment of the study that has
 // variants in it, how its overhead splits over the variants' mechanisms.
+// What each option switches, and whether it switches a mechanism off, is
+// env's option table (env.Option.Removes, Mechanism).
 func (r *Report) buildAttributions() {
 	baseline := r.Study.Baseline
 	for _, full := range r.envs {
-		if full == baseline || strings.Contains(full, "+") {
+		if _, v, err := env.ParseName(full); full == baseline || err != nil || len(v) > 0 {
 			continue
 		}
 		var parts, others []string
 		var keys []string // of the removal parts, for the rest variant
 		for _, e := range r.envs {
-			opt, ok := strings.CutPrefix(e, full+"+")
-			if !ok {
+			opts := variantOf(e, full).Options()
+			if len(opts) != 1 {
 				continue
 			}
-			if _, removal := removals[opt]; removal {
+			if _, removal := opts[0].Removes(); removal {
 				parts = append(parts, e)
-				keys = append(keys, opt)
-			} else if !strings.Contains(opt, "+") {
+				keys = append(keys, opts[0].String())
+			} else {
 				others = append(others, e)
 			}
 		}
@@ -112,16 +92,12 @@ func (r *Report) buildAttributions() {
 		// once (and perhaps more), only removals, the fewest options.
 		rest, restN := "", 0
 		for _, e := range r.envs {
-			opt, ok := strings.CutPrefix(e, full+"+")
-			if !ok || len(keys) == 0 {
+			opts := variantOf(e, full).Options()
+			if len(opts) < 2 || len(keys) == 0 || !removalsOnly(opts) || !containsAll(optionStrings(opts), keys) {
 				continue
 			}
-			got := strings.Split(opt, "+")
-			if len(got) < 2 || !containsAll(got, keys) || slices.ContainsFunc(got, func(o string) bool { _, r := removals[o]; return !r }) {
-				continue
-			}
-			if rest == "" || len(got) < restN {
-				rest, restN = e, len(got)
+			if rest == "" || len(opts) < restN {
+				rest, restN = e, len(opts)
 			}
 		}
 		for _, row := range r.rows() {
@@ -131,6 +107,37 @@ func (r *Report) buildAttributions() {
 		}
 	}
 }
+
+// variantOf is e's options when e is the environment full with options;
+// nil when e is another environment or full itself.
+func variantOf(e, full string) env.Variant {
+	base, v, err := env.ParseName(e)
+	if err != nil || base != full {
+		return nil
+	}
+	return v
+}
+
+// removalsOnly tells whether every option switches a mechanism off.
+func removalsOnly(opts []env.Option) bool {
+	for _, o := range opts {
+		if _, ok := o.Removes(); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+func optionStrings(opts []env.Option) []string {
+	var out []string
+	for _, o := range opts {
+		out = append(out, o.String())
+	}
+	return out
+}
+
+// optionText is a variant's options as its name writes them: network=host+seccomp=unconfined.
+func optionText(v env.Variant) string { return strings.Join(optionStrings(v.Options()), "+") }
 
 func containsAll(set, want []string) bool {
 	for _, w := range want {
@@ -160,23 +167,27 @@ func attribute(row row, baseline, full string, parts []string, rest string, othe
 		return nil
 	}
 	explained := 0.0
-	part := func(env string, removal bool) *AttributionPart {
-		vc := row.cells[env]
+	part := func(name string, removal bool) *AttributionPart {
+		vc := row.cells[name]
 		if vc == nil || len(vc.Values) == 0 {
 			return nil
 		}
-		opt := strings.TrimPrefix(env, full+"+")
+		opts := variantOf(name, full).Options()
+		opt := optionText(variantOf(name, full))
 		var d stats.ScaledDifference
 		if removal { // what switching it off removed
 			d = stats.DifferenceOfMeans(fc.Values, vc.Values, base.Values, 0.95)
 		} else { // what switching to it changes
 			d = stats.DifferenceOfMeans(vc.Values, fc.Values, base.Values, 0.95)
 		}
-		p := &AttributionPart{Option: opt, Env: env, PP: finite(d.Pct), CI95: []*float64{finite(d.LoPct), finite(d.HiPct)},
-			Significant: d.Significant, Mechanism: removals[opt]}
-		if p.Mechanism == "" {
-			key, _, _ := strings.Cut(opt, "=")
-			p.Mechanism = mechanisms[key]
+		p := &AttributionPart{Option: opt, Env: name, PP: finite(d.Pct), CI95: []*float64{finite(d.LoPct), finite(d.HiPct)},
+			Significant: d.Significant}
+		if len(opts) == 1 {
+			what, ok := opts[0].Removes()
+			if !ok {
+				what = opts[0].Mechanism()
+			}
+			p.Mechanism = what
 		}
 		if removal && a.Significant && p.PP != nil && *a.TotalPct != 0 {
 			p.SharePct = finite(*p.PP / *a.TotalPct * 100)
@@ -191,7 +202,7 @@ func attribute(row row, baseline, full string, parts []string, rest string, othe
 	}
 	if rest != "" {
 		if rc := row.cells[rest]; rc != nil && rc.OverheadPct != nil {
-			a.Rest = &AttributionPart{Option: strings.TrimPrefix(rest, full+"+"), Env: rest,
+			a.Rest = &AttributionPart{Option: optionText(variantOf(rest, full)), Env: rest,
 				Mechanism: "the rest: namespaces, cgroups, the runtime (all of the above switched off)",
 				PP:        rc.OverheadPct, CI95: rc.OverheadCI95, Significant: rc.Significant}
 			if a.Significant && *a.TotalPct != 0 {

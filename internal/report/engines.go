@@ -4,53 +4,20 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/boxtax/boxtax/internal/env"
 	"github.com/boxtax/boxtax/internal/hostinfo"
 )
 
-// engineFor names the container engine that ran an environment, with its
-// version, the Engine API version spoken and the storage driver, e.g.
-// "Docker Engine 29.0.0, API 1.52, overlayfs"; empty for an environment
-// that runs no engine (native) or whose engine facts were not recorded.
-func engineFor(h hostinfo.Host, env string) string {
-	var d *hostinfo.Docker
-	env, _, _ = strings.Cut(env, "+") // its options do not change the engine
-	switch {
-	case strings.HasPrefix(env, "docker"):
-		d = h.Docker
-	case env == "podman-rootless":
-		d = h.PodmanRootless
-	case strings.HasPrefix(env, "podman"):
-		d = h.Podman
-	case env == "lxc":
-		if h.LXC.Name() == "" {
-			return ""
-		}
-		parts := []string{h.LXC.Name()}
-		if h.LXC.Storage != "" {
-			parts = append(parts, "storage "+h.LXC.Storage)
-		}
-		if h.LXC.CgroupVersion != "" {
-			parts = append(parts, "cgroup v"+h.LXC.CgroupVersion)
-		}
-		return strings.Join(parts, ", ")
+// engineFor names the container engine that ran an environment in one
+// line (hostinfo.Engine's Summary), e.g. "Docker Engine 29.0.0, API 1.52,
+// overlayfs"; empty for an environment that runs no engine (native) or
+// whose engine facts were not recorded. env says which engine's facts an
+// environment's are, its options aside.
+func engineFor(h hostinfo.Host, envName string) string {
+	if e := h.Engines[env.FactsKey(envName)]; e != nil {
+		return e.Summary()
 	}
-	if d == nil || d.Name() == "" {
-		return ""
-	}
-	parts := []string{d.Name()}
-	if d.APIVersion != "" {
-		parts = append(parts, "API "+d.APIVersion)
-	}
-	if d.StorageDriver != "" {
-		parts = append(parts, d.StorageDriver)
-	}
-	if d.OCIRuntime != "" && strings.HasPrefix(env, "podman") {
-		parts = append(parts, "runtime "+d.OCIRuntime)
-	}
-	if d.Rootless {
-		parts = append(parts, "rootless")
-	}
-	return strings.Join(parts, ", ")
+	return ""
 }
 
 // enginesLine names the engine beside each container environment of the

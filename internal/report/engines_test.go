@@ -24,7 +24,11 @@ func TestEnginesLine(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := enginesLine(hostinfo.Host{Docker: tt.d}, tt.envs); got != tt.want {
+			h := hostinfo.Host{}
+			if tt.d != nil {
+				h.Engines = map[string]hostinfo.Engine{"docker": tt.d}
+			}
+			if got := enginesLine(h, tt.envs); got != tt.want {
 				t.Errorf("enginesLine = %q, want %q", got, tt.want)
 			}
 		})
@@ -32,10 +36,10 @@ func TestEnginesLine(t *testing.T) {
 }
 
 func TestEnginesLineNamesLXC(t *testing.T) {
-	h := hostinfo.Host{
-		Docker: &hostinfo.Docker{Engine: "Docker Engine", ServerVersion: "20.10.24", APIVersion: "1.41", StorageDriver: "fuse-overlayfs"},
-		LXC:    &hostinfo.LXC{Version: "5.0.2", Storage: "dir", CgroupVersion: "1"},
-	}
+	h := hostinfo.Host{Engines: map[string]hostinfo.Engine{
+		"docker": &hostinfo.Docker{Engine: "Docker Engine", ServerVersion: "20.10.24", APIVersion: "1.41", StorageDriver: "fuse-overlayfs"},
+		"lxc":    &hostinfo.LXC{Version: "5.0.2", Storage: "dir", CgroupVersion: "1"},
+	}}
 	want := "docker-bridge: Docker Engine 20.10.24, API 1.41, fuse-overlayfs; lxc: LXC 5.0.2, storage dir, cgroup v1"
 	if got := enginesLine(h, []string{"native", "docker-bridge", "lxc"}); got != want {
 		t.Errorf("enginesLine = %q, want %q", got, want)
@@ -46,15 +50,39 @@ func TestEnginesLineNamesLXC(t *testing.T) {
 }
 
 func TestEnginesLineNamesPodman(t *testing.T) {
-	h := hostinfo.Host{
-		Docker:         &hostinfo.Docker{Engine: "Docker Engine", ServerVersion: "20.10.24", APIVersion: "1.41", StorageDriver: "fuse-overlayfs", OCIRuntime: "runc"},
-		Podman:         &hostinfo.Docker{Engine: "Podman Engine", ServerVersion: "4.3.1", APIVersion: "1.41", StorageDriver: "overlay", OCIRuntime: "runc"},
-		PodmanRootless: &hostinfo.Docker{Engine: "Podman Engine", ServerVersion: "4.3.1", APIVersion: "1.41", StorageDriver: "vfs", OCIRuntime: "crun", Rootless: true},
-	}
+	h := hostinfo.Host{Engines: map[string]hostinfo.Engine{
+		"docker":          &hostinfo.Docker{Engine: "Docker Engine", ServerVersion: "20.10.24", APIVersion: "1.41", StorageDriver: "fuse-overlayfs", OCIRuntime: "runc"},
+		"podman":          &hostinfo.Podman{Docker: hostinfo.Docker{Engine: "Podman Engine", ServerVersion: "4.3.1", APIVersion: "1.41", StorageDriver: "overlay", OCIRuntime: "runc"}},
+		"podman_rootless": &hostinfo.Podman{Docker: hostinfo.Docker{Engine: "Podman Engine", ServerVersion: "4.3.1", APIVersion: "1.41", StorageDriver: "vfs", OCIRuntime: "crun", Rootless: true}},
+	}}
 	want := "docker-bridge: Docker Engine 20.10.24, API 1.41, fuse-overlayfs; " +
 		"podman-bridge, podman-host: Podman Engine 4.3.1, API 1.41, overlay, runtime runc; " +
 		"podman-rootless: Podman Engine 4.3.1, API 1.41, vfs, runtime crun, rootless"
 	if got := enginesLine(h, []string{"native", "docker-bridge", "podman-bridge", "podman-host", "podman-rootless"}); got != want {
 		t.Errorf("enginesLine = %q, want %q", got, want)
+	}
+}
+
+// TestHostFactsNameEveryEngine: the HTML table of host facts has a row for
+// each engine the study recorded, Docker's as before.
+func TestHostFactsNameEveryEngine(t *testing.T) {
+	h := hostinfo.Host{Engines: map[string]hostinfo.Engine{
+		"docker":          &hostinfo.Docker{Engine: "Docker Engine", ServerVersion: "20.10.24", APIVersion: "1.41", StorageDriver: "overlay2", CgroupVersion: "2", CgroupDriver: "systemd"},
+		"podman_rootless": &hostinfo.Podman{Docker: hostinfo.Docker{Error: "no subuid range", Rootless: true}},
+		"lxc":             &hostinfo.LXC{Version: "5.0.2", Storage: "dir", CgroupVersion: "1"},
+	}}
+	facts, _ := HostFacts(h)
+	got := map[string]string{}
+	for _, f := range facts {
+		got[f.Name] = f.Value
+	}
+	want := map[string]string{
+		"container engine": "Docker Engine 20.10.24 (API 1.41)", "storage driver": "overlay2", "cgroups": "2 systemd",
+		"rootless Podman service": "not asked: no subuid range", "LXC": "LXC 5.0.2, storage dir, cgroup v1",
+	}
+	for name, value := range want {
+		if got[name] != value {
+			t.Errorf("host fact %q = %q, want %q", name, got[name], value)
+		}
 	}
 }

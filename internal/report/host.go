@@ -32,14 +32,8 @@ func HostFacts(h hostinfo.Host) ([]Fact, string) {
 	add("preemption", h.Preemption)
 	add("CPU governor", h.Governor)
 	add("virtualized", h.Virtualized)
-	if d := h.Docker; d != nil {
-		if d.Error != "" {
-			add("Docker", "not asked: "+d.Error)
-		} else {
-			add("container engine", fmt.Sprintf("%s (API %s)", d.Name(), d.APIVersion))
-			add("storage driver", d.StorageDriver)
-			add("cgroups", strings.Trim(d.CgroupVersion+" "+d.CgroupDriver, " "))
-		}
+	for _, f := range h.EngineFacts() {
+		add(f.Name, f.Value)
 	}
 	add("boxtax", h.Boxtax)
 	if !h.CollectedAt.IsZero() {

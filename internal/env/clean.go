@@ -1,0 +1,61 @@
+package env
+
+import (
+	"context"
+	"fmt"
+	"strings"
+)
+
+// CleanOptions say what Clean removes besides what boxtax processes that
+// no longer run left behind.
+type CleanOptions struct {
+	Force  bool // also the containers of a boxtax that still runs (its study loses the run in flight)
+	Images bool // also the images boxtax built
+}
+
+// Cleaner is implemented by environments whose engine keeps what boxtax
+// made after a crash (containers, images, bridges) and can remove it, as
+// `boxtax clean` asks. The environments of one engine share what they
+// clean, so Clean asks one of each.
+type Cleaner interface {
+	// Clean removes boxtax's leftovers in the engine and says what it
+	// did, a line each; on an error it says what it did before.
+	Clean(ctx context.Context, o CleanOptions) (done []string, err error)
+}
+
+var (
+	_ Cleaner = (*dockerEnv)(nil)
+	_ Cleaner = (*podmanEnv)(nil)
+	_ Cleaner = (*lxcEnv)(nil)
+)
+
+// oneOfEachEngine are the environments boxtax sysinfo asks about their
+// engine (HostEngines) and boxtax clean cleans (Clean), one of each
+// engine: not podman-rootless, whose service starts as another user.
+var oneOfEachEngine = []string{"docker-bridge", "podman-host", "lxc"}
+
+// Clean removes what boxtax left behind in every engine (Cleaner), then the
+// storage=bind directories of processes that no longer run, and says what
+// it did, a line each. It stops at the first that fails.
+func Clean(ctx context.Context, o Options, co CleanOptions) (done []string, err error) {
+	for _, name := range oneOfEachEngine {
+		e, err := New(name, o)
+		if err != nil {
+			return done, err
+		}
+		c, ok := e.(Cleaner)
+		if !ok {
+			continue
+		}
+		lines, err := c.Clean(ctx, co)
+		done = append(done, lines...)
+		if err != nil {
+			return done, err
+		}
+	}
+	dirs, err := RemoveStorageLeftovers()
+	if len(dirs) > 0 {
+		done = append(done, fmt.Sprintf("removed %d storage=bind director(ies) of boxtax processes that no longer run: %s", len(dirs), strings.Join(dirs, " ")))
+	}
+	return done, err
+}
