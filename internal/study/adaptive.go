@@ -48,6 +48,18 @@ func (s *Spec) validateAdaptive(bad func(Pos, string, ...any)) {
 	}
 }
 
+// UseAdaptive makes the spec adaptive as the command line asks (--reps
+// auto): a study whose own repetitions exceed a.MaxRepetitions starts with
+// a.MaxRepetitions rounds, since its count was written for a fixed run. A
+// spec that writes both itself contradicts itself, and Validate refuses
+// it. This is the one place the two meet.
+func (s *Spec) UseAdaptive(a Adaptive) {
+	s.Adaptive = &a
+	if a.MaxRepetitions >= MinAdaptiveRepetitions && s.Repetitions > a.MaxRepetitions {
+		s.Repetitions = a.MaxRepetitions
+	}
+}
+
 // NextRound plans measured round rep (0-based) of the study as Plan would
 // have planned it had the study asked for more repetitions: the same seed
 // gives the same earlier rounds, so the new runs continue the sequence.
