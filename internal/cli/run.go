@@ -69,7 +69,7 @@ func runStudy(ctx context.Context, g *Globals, o runOptions) error {
 // facts.
 func studyProcess(g *Globals, gate []report.GateRule) study.Process {
 	return study.Process{
-		Env: env.Options{BinaryPath: g.Executable, Version: g.Version},
+		Env: env.Options{BinaryPath: g.Executable, Version: g.Version, Getenv: g.Getenv},
 		Log: g.Stderr, Terminal: g.IsTerminal(g.Stderr),
 		Labels:   map[string]string{ControllerLabel: controllerID()},
 		PaperIDs: report.PaperIDs(),

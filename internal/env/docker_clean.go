@@ -13,8 +13,8 @@ import (
 // names, and returns how many it removed. It is what `boxtax clean` does
 // after a crash left containers behind; it leaves images alone, and the
 // containers of a boxtax that still runs on this machine unless force.
-func RemoveManaged(ctx context.Context, _ Options, force bool) (removed, live int, err error) {
-	c, err := docker.FromEnv()
+func RemoveManaged(ctx context.Context, o Options, force bool) (removed, live int, err error) {
+	c, err := docker.FromGetenv(o.Getenv)
 	if err != nil {
 		return 0, 0, err
 	}
@@ -51,8 +51,8 @@ func removeManaged(ctx context.Context, c *docker.Client, labels map[string]stri
 // and `boxtax image from-host` images) on the daemon that DOCKER_HOST
 // names, tag by tag, and returns the tags (or ids) it removed. An image a
 // container still uses stays, with an error naming it.
-func RemoveManagedImages(ctx context.Context, _ Options) (removed []string, err error) {
-	c, err := docker.FromEnv()
+func RemoveManagedImages(ctx context.Context, o Options) (removed []string, err error) {
+	c, err := docker.FromGetenv(o.Getenv)
 	if err != nil {
 		return nil, err
 	}
