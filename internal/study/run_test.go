@@ -83,7 +83,9 @@ func TestRunRefusesBeforeStoring(t *testing.T) {
 	}{
 		{"an unreachable environment", func(o *Options, p *Process) {}, "to run without it: --envs native"},
 		{"nothing to resume", func(o *Options, p *Process) { o.Study, o.Resume = "", true }, "nothing to resume: no database at"},
-		{"the caller's check", func(o *Options, p *Process) { p.Check = func(*Spec) error { return &RefusedError{errors.New("gate rule")} } }, "gate rule"},
+		{"the caller's check", func(o *Options, p *Process) {
+			p.Check = func(*Spec) error { return &RefusedError{errors.New("gate rule")} }
+		}, "gate rule"},
 		{"an unknown workload", func(o *Options, p *Process) { o.Workloads = []string{"no.such"} }, "valid"},
 	}
 	for _, tt := range tests {
