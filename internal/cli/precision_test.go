@@ -49,11 +49,12 @@ adaptive: {precision_pct: 5, max_repetitions: 10}
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			envs := []string{"native", "docker-bridge", "docker-host"}
 			spec, err := study.ParseSpec("adaptive.yaml", []byte(yaml))
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := spec.Validate([]string{"native", "docker-bridge", "docker-host"}); err != nil {
+			if err := spec.Normalize(envs).Validate(envs); err != nil {
 				t.Fatal(err)
 			}
 			runs, err := spec.Plan(7)

@@ -40,9 +40,6 @@ func (s *Spec) validateAdaptive(bad func(Pos, string, ...any)) {
 	if len(s.Envs) < 2 {
 		bad(Pos{}, "adaptive repetitions need an environment besides the baseline: their target is the precision of the overhead against it")
 	}
-	if s.Repetitions < MinAdaptiveRepetitions {
-		s.Repetitions = MinAdaptiveRepetitions
-	}
 	if a.MaxRepetitions >= MinAdaptiveRepetitions && s.Repetitions > a.MaxRepetitions {
 		bad(Pos{}, "repetitions (%d, the rounds an adaptive study starts with) exceed adaptive max_repetitions (%d)", s.Repetitions, a.MaxRepetitions)
 	}

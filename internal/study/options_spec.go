@@ -31,6 +31,7 @@ func (o Options) spec(ctx context.Context, paperIDs []string) (*Spec, error) {
 	if err := spec.SetWire(o.Wire, o.WireRate); err != nil {
 		return nil, err
 	}
+	spec.Normalize(env.Names())
 	if err := spec.Validate(env.Names()); err != nil {
 		return nil, err
 	}

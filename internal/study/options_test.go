@@ -119,7 +119,7 @@ func TestAdaptiveFromTheCommandLineStartsAtMost(t *testing.T) {
 	if s.Repetitions != 4 || s.Adaptive == nil || s.Adaptive.MaxRepetitions != 4 || s.Adaptive.PrecisionPct != DefaultPrecisionPct {
 		t.Errorf("repetitions %d, adaptive %+v: want 4 rounds to start, at most 4, target %g%%", s.Repetitions, s.Adaptive, DefaultPrecisionPct)
 	}
-	if err := s.Validate(testEnvs); err != nil {
+	if err := s.Normalize(testEnvs).Validate(testEnvs); err != nil {
 		t.Errorf("the lowered spec does not validate: %v", err)
 	}
 }
