@@ -6,19 +6,19 @@ import (
 	"io"
 	"os"
 	"slices"
-	"strconv"
 	"strings"
 	"text/tabwriter"
-	"time"
 
 	"github.com/boxtax/boxtax/internal/fleet"
+	"github.com/boxtax/boxtax/internal/study"
 	"github.com/boxtax/boxtax/internal/termtext"
 )
 
 // fleetOptions are the flags of `boxtax fleet run`.
 type fleetOptions struct {
 	fleet.Options
-	Out string // the merged database
+	Out string        // the merged database
+	Run study.Options // run's options, forwarded to every device
 }
 
 func fleetCmd(ctx context.Context, g *Globals, args []string) error {
@@ -31,18 +31,24 @@ func fleetCmd(ctx context.Context, g *Globals, args []string) error {
 	if len(args) == 0 || args[0] != "run" {
 		return usagef("boxtax fleet's verb is run (boxtax fleet run STUDY -i INVENTORY); fleet snapshot --db DB COPY is the playbook's, on a device")
 	}
-	args = args[1:]
+	o, err := fleetRunOptions(g, args[1:])
+	if err != nil {
+		return err
+	}
+	o.Terminal = fleet.ForegroundTerminal(os.Stdin) // for Ansible's password prompts
+	return runFleet(ctx, g, o)
+}
+
+// fleetRunOptions reads the flags of fleet run: its own, and run's, which
+// go to boxtax run on every device as run reads them (study.Options).
+func fleetRunOptions(g *Globals, args []string) (fleetOptions, error) {
 	var ansibleArgs []string
 	if i := slices.Index(args, "--"); i >= 0 {
 		args, ansibleArgs = args[:i], args[i+1:]
 	}
-	o := fleetOptions{}
-	var envs, workloads string
-	var reps, warmup int
-	var seed int64
-	var settle, monitor time.Duration
+	o := fleetOptions{Run: study.NewOptions()}
 	var runArgs string
-	fs := newFlags(g, "fleet run", "STUDY -i INVENTORY [flags] [-- ansible-playbook flags]\n\nRuns STUDY (a preset or a YAML file) on every device of the Ansible inventory with\nthe playbook shipped with boxtax (deploy/ansible/study.yml), fetches each device's\ndatabase into --results and merges them into --out. See docs/fleet.md.")
+	fs := newFlags(g, "fleet run", "STUDY -i INVENTORY [flags] [-- ansible-playbook flags]\n\nRuns STUDY (a preset or a YAML file) on every device of the Ansible inventory with\nthe playbook shipped with boxtax (deploy/ansible/study.yml), fetches each device's\ndatabase into --results and merges them into --out. Every flag of boxtax run but\n--db, --host-label and --skip-unavailable (the playbook sets them) goes to each device. See docs/fleet.md.")
 	fs.StringVar(&o.Inventory, "i", "", "Ansible inventory: a file, a directory, or host names separated by commas")
 	fs.StringVar(&o.Inventory, "inventory", "", "same as -i")
 	fs.StringVar(&o.Out, "out", "fleet.db", "merge every device's database into this one")
@@ -52,62 +58,40 @@ func fleetCmd(ctx context.Context, g *Globals, args []string) error {
 	fs.IntVar(&o.Forks, "forks", 0, "devices at once (Ansible --forks; default: every device, up to 50)")
 	fs.BoolVar(&o.Resume, "resume", false, "continue the unfinished study in each device's database (after a device dropped mid-study)")
 	fs.StringVar(&o.Playbook, "playbook", "", "a playbook of your own instead of the one shipped with boxtax")
-	fs.StringVar(&envs, "envs", "", "run: comma-separated environments")
-	fs.StringVar(&workloads, "workloads", "", "run: comma-separated workloads")
-	fs.IntVar(&reps, "reps", 0, "run: measured repetitions per cell")
-	fs.IntVar(&warmup, "warmup", -1, "run: warm-up rounds")
-	fs.Int64Var(&seed, "seed", 0, "run: seed for the run order (the same on every device)")
-	fs.DurationVar(&settle, "settle", -1, "run: longest wait for a quiet device before each run")
-	fs.DurationVar(&monitor, "monitor-interval", -1, "run: host monitor interval (0: off)")
 	fs.StringVar(&runArgs, "run-args", "", "more flags for boxtax run on every device, e.g. \"--wire netns --power none\"")
+	o.Run.AddFlags(fs)
 	pos, err := parse(fs, args)
 	if err != nil {
-		return err
+		return o, err
 	}
 	if len(pos) > 1 {
-		return usagef("one study at a time, got %s", strings.Join(pos, " "))
+		return o, usagef("one study at a time, got %s", strings.Join(pos, " "))
 	}
 	if len(pos) == 1 {
 		o.Study = pos[0]
 	}
 	if o.Inventory == "" {
-		return usagef("name the devices: -i INVENTORY (an Ansible inventory; see docs/fleet.md for an example)")
+		return o, usagef("name the devices: -i INVENTORY (an Ansible inventory; see docs/fleet.md for an example)")
 	}
-	if o.Resume && (o.Study != "" || envs != "" || workloads != "" || reps != 0 || warmup != -1 || seed != 0 || runArgs != "") {
-		return usagef("--resume continues each device's stored study as planned: leave out the study and its flags")
+	if o.Run.HostLabel != "" || o.Run.SkipUnavailable {
+		return o, usagef("--host-label and --skip-unavailable are the playbook's: each device is labelled with its inventory name and leaves out what it cannot run")
+	}
+	if o.Resume && (o.Study != "" || o.Run.Overridden() || runArgs != "") {
+		return o, usagef("--resume continues each device's stored study as planned: leave out the study and its flags")
+	}
+	o.Run.Study = o.Study
+	if err := o.Run.Check(fs); err != nil {
+		return o, usageError{err}
 	}
 	if !o.Resume && o.Study == "" {
 		o.Study = "quick"
 	}
-	add := func(flag, v string) { o.RunArgs = append(o.RunArgs, flag, v) }
-	if envs != "" {
-		add("--envs", envs)
-	}
-	if workloads != "" {
-		add("--workloads", workloads)
-	}
-	if reps != 0 {
-		add("--reps", strconv.Itoa(reps))
-	}
-	if warmup >= 0 {
-		add("--warmup", strconv.Itoa(warmup))
-	}
-	if seed != 0 {
-		add("--seed", strconv.FormatInt(seed, 10))
-	}
-	if settle >= 0 {
-		add("--settle", settle.String())
-	}
-	if monitor >= 0 {
-		add("--monitor-interval", monitor.String())
-	}
-	o.RunArgs = append(o.RunArgs, strings.Fields(runArgs)...)
+	o.RunArgs = append(o.Run.FlagArgs(), strings.Fields(runArgs)...)
 	o.Extra = ansibleArgs
-	o.Terminal = fleet.ForegroundTerminal(os.Stdin) // for Ansible's password prompts
 	if o.Forks == 0 {
 		o.Forks = 50 // Ansible's default is 5; a study is long, so every device at once
 	}
-	return runFleet(ctx, g, o)
+	return o, nil
 }
 
 // runFleet runs the playbook, merges what came back and prints a line per

@@ -60,7 +60,7 @@ func imageFromHostCmd(ctx context.Context, g *Globals, args []string) error {
 		return usagef("name at least one executable, e.g. boxtax image from-host /usr/bin/redis-server")
 	}
 	o.Files, o.Version = files, g.Version
-	c, err := docker.FromEnv()
+	c, err := docker.FromGetenv(g.Getenv)
 	if err != nil {
 		return err
 	}

@@ -38,11 +38,19 @@ type Client struct {
 	engine *Engine // set once negotiated
 }
 
-// FromEnv returns a client for the daemon the docker CLI would use: the
-// DOCKER_HOST environment variable, else the current docker context, else
-// DefaultHost (see ResolveEndpoint).
-func FromEnv() (*Client, error) {
-	ep, err := ResolveEndpoint(os.Getenv)
+// FromEnv is FromGetenv of the process environment, for a program or a
+// test that is given no environment of its own.
+func FromEnv() (*Client, error) { return FromGetenv(os.Getenv) }
+
+// FromGetenv returns a client for the daemon the docker CLI would use with
+// the environment getenv reads: DOCKER_HOST, else the current docker
+// context, else DefaultHost (see ResolveEndpoint). A nil getenv reads the
+// process environment.
+func FromGetenv(getenv Getenv) (*Client, error) {
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	ep, err := ResolveEndpoint(getenv)
 	if err != nil {
 		return nil, err
 	}

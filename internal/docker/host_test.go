@@ -65,3 +65,20 @@ func TestFromEnvRejectsUnsupportedScheme(t *testing.T) {
 		t.Fatalf("error = %v, want unsupported scheme", err)
 	}
 }
+
+// TestFromGetenvReadsOnlyTheGivenEnvironment: the daemon is the one the
+// caller's environment names, whatever the process's says.
+func TestFromGetenvReadsOnlyTheGivenEnvironment(t *testing.T) {
+	t.Setenv("DOCKER_HOST", "unix:///process/docker.sock")
+	given := map[string]string{"DOCKER_HOST": "tcp://127.0.0.1:2375", "HOME": t.TempDir()}
+	c, err := FromGetenv(func(k string) string { return given[k] })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Host() != "tcp://127.0.0.1:2375" {
+		t.Errorf("host = %s, want the given tcp://127.0.0.1:2375", c.Host())
+	}
+	if c, err := FromGetenv(nil); err != nil || c.Host() != "unix:///process/docker.sock" {
+		t.Errorf("nil getenv: host %v, %v; want the process's unix:///process/docker.sock", c, err)
+	}
+}

@@ -49,9 +49,9 @@ type dockerEnv struct {
 }
 
 func newDockerEnv(name, networkMode, description string, o Options) *dockerEnv {
-	// DOCKER_HOST is read here, as the docker CLI does, for want of a field
-	// in Options; an unusable value is reported by Available.
-	c, err := docker.FromEnv()
+	// DOCKER_HOST is read here, as the docker CLI does, from the caller's
+	// environment; an unusable value is reported by Available.
+	c, err := docker.FromGetenv(o.Getenv)
 	d := &dockerEnv{name: name, networkMode: networkMode, description: description, opts: o, client: c, clientErr: err}
 	d.withVariant()
 	return d

@@ -118,6 +118,10 @@ type Options struct {
 	// Variant holds the options of an environment named with them
 	// (docker-bridge+seccomp=unconfined); New sets it from the name.
 	Variant Variant
+	// Getenv reads the environment variables that choose an engine's
+	// daemon (DOCKER_HOST, DOCKER_CONFIG, ...): the caller's, not
+	// necessarily the process's; nil: the process environment.
+	Getenv func(string) string
 }
 
 var factories = registry.Registry[Factory]{

@@ -99,7 +99,7 @@ func (h Host) MarshalJSON() ([]byte, error) {
 		return nil, err
 	}
 	var members bytes.Buffer
-	engines := h.engines()
+	engines := h.Engines
 	for _, key := range orderedKeys(engines) {
 		e, err := json.Marshal(engines[key])
 		if err != nil {
@@ -144,7 +144,6 @@ func (h *Host) UnmarshalJSON(b []byte) error {
 		}
 		h.Engines[key] = e
 	}
-	h.setDeprecated()
 	return nil
 }
 

@@ -33,20 +33,9 @@ type Host struct {
 	// records them under ("docker" for docker-bridge and docker-host; env
 	// says which, env.FactsKey). In JSON each is a member of the host
 	// object, where the fields per engine were (engine.go).
-	Engines map[string]Engine `json:"-"`
-	// Docker, Podman, PodmanRootless and LXC are the engines of
-	// Engines["docker"], ["podman"], ["podman_rootless"] and ["lxc"],
-	// set from it when facts are read, and written for a key Engines
-	// lacks.
-	//
-	// Deprecated: read and write Engines. These remain for cli/run.go and
-	// the report's host lines until they move to Engines (issue 26).
-	Docker         *Docker   `json:"-"`
-	Podman         *Docker   `json:"-"`
-	PodmanRootless *Docker   `json:"-"`
-	LXC            *LXC      `json:"-"`
-	Boxtax         string    `json:"boxtax_version"`
-	CollectedAt    time.Time `json:"collected_at"`
+	Engines     map[string]Engine `json:"-"`
+	Boxtax      string            `json:"boxtax_version"`
+	CollectedAt time.Time         `json:"collected_at"`
 
 	DeviceFacts // which device of a fleet this is (device.go)
 }

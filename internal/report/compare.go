@@ -156,7 +156,7 @@ func comparedStudy(label string, r *Report) ComparedStudy {
 	if h.CPUs > 0 {
 		cs.CPU = fmt.Sprintf("%s x%d", h.CPUModel, h.CPUs)
 	}
-	if d := h.Docker; d != nil && d.ServerVersion != "" {
+	if d := h.DockerEngine(); d != nil && d.ServerVersion != "" {
 		cs.Docker = d.ServerVersion
 		if d.StorageDriver != "" {
 			cs.Docker += " (" + d.StorageDriver + ")"

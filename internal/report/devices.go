@@ -356,8 +356,8 @@ func nameOf(d *Devices) string {
 // hostLine describes a device's hardware and software in one line.
 func hostLine(h hostinfo.Host) string {
 	s := fmt.Sprintf("%s/%s, %d CPUs (%s), %.1f GiB, kernel %s", h.OS, h.Arch, h.CPUs, h.CPUModel, float64(h.MemTotalBytes)/(1<<30), h.KernelRelease)
-	if h.Docker != nil && h.Docker.ServerVersion != "" {
-		s += fmt.Sprintf(", Docker %s (%s)", h.Docker.ServerVersion, h.Docker.StorageDriver)
+	if d := h.DockerEngine(); d != nil && d.ServerVersion != "" {
+		s += fmt.Sprintf(", Docker %s (%s)", d.ServerVersion, d.StorageDriver)
 	}
 	if h.Device != "" && h.Hostname != "" && h.Hostname != h.Device {
 		s += ", hostname " + h.Hostname

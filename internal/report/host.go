@@ -43,8 +43,8 @@ func HostFacts(h hostinfo.Host) ([]Fact, string) {
 	if h.KernelRelease != "" {
 		line += ", kernel " + h.KernelRelease
 	}
-	if name := h.Docker.Name(); name != "" {
-		line += fmt.Sprintf(", %s (%s)", name, h.Docker.StorageDriver)
+	if d := h.DockerEngine(); d.Name() != "" {
+		line += fmt.Sprintf(", %s (%s)", d.Name(), d.StorageDriver)
 	}
 	if h.Hostname != "" {
 		line = h.Hostname + ": " + line

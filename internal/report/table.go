@@ -36,8 +36,8 @@ func heading(r *Report) string {
 	h := r.host
 	host := fmt.Sprintf("%s, %d CPUs (%s), %.1f GiB, kernel %s", h.Label(), h.CPUs, h.CPUModel,
 		float64(h.MemTotalBytes)/(1<<30), h.KernelRelease)
-	if name := h.Docker.Name(); name != "" {
-		host += fmt.Sprintf(", %s (%s)", name, h.Docker.StorageDriver)
+	if d := h.DockerEngine(); d.Name() != "" {
+		host += fmt.Sprintf(", %s (%s)", d.Name(), d.StorageDriver)
 	}
 	if engines := enginesLine(h, r.envs); engines != "" {
 		host += "\nengines: " + engines

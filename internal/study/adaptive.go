@@ -40,11 +40,20 @@ func (s *Spec) validateAdaptive(bad func(Pos, string, ...any)) {
 	if len(s.Envs) < 2 {
 		bad(Pos{}, "adaptive repetitions need an environment besides the baseline: their target is the precision of the overhead against it")
 	}
-	if s.Repetitions < MinAdaptiveRepetitions {
-		s.Repetitions = MinAdaptiveRepetitions
-	}
 	if a.MaxRepetitions >= MinAdaptiveRepetitions && s.Repetitions > a.MaxRepetitions {
 		bad(Pos{}, "repetitions (%d, the rounds an adaptive study starts with) exceed adaptive max_repetitions (%d)", s.Repetitions, a.MaxRepetitions)
+	}
+}
+
+// UseAdaptive makes the spec adaptive as the command line asks (--reps
+// auto): a study whose own repetitions exceed a.MaxRepetitions starts with
+// a.MaxRepetitions rounds, since its count was written for a fixed run. A
+// spec that writes both itself contradicts itself, and Validate refuses
+// it. This is the one place the two meet.
+func (s *Spec) UseAdaptive(a Adaptive) {
+	s.Adaptive = &a
+	if a.MaxRepetitions >= MinAdaptiveRepetitions && s.Repetitions > a.MaxRepetitions {
+		s.Repetitions = a.MaxRepetitions
 	}
 }
 

@@ -1,15 +1,11 @@
 package study
 
-import (
-	"strings"
+import "strings"
 
-	"github.com/boxtax/boxtax/internal/env"
-)
-
-// checkBaseline names the baseline canonically, as Validate names the
-// environments, so that a baseline spelled otherwise than its environment
-// (options in another order, 1.50 for 1.5, an option restating the
-// default) is that environment. A baseline naming an environment already
+// checkBaseline refuses a baseline that is none of the study's
+// environments (Normalize has named it canonically, as the environments,
+// so that a baseline spelled otherwise than its environment is that
+// environment). A baseline naming an environment already
 // reported as invalid adds no error of its own: "baseline X is not one of
 // the study's environments (X)" contradicted itself (issue 25, item 23).
 // seenEnv holds the valid environments by canonical name, invalidEnv the
@@ -18,12 +14,7 @@ func (s *Spec) checkBaseline(seenEnv map[string]string, invalidEnv map[string]bo
 	if s.Baseline == "" || invalidEnv[s.Baseline] {
 		return
 	}
-	canon := s.Baseline
-	if c, err := env.Check(s.Baseline); err == nil {
-		canon = c
-	}
-	if _, ok := seenEnv[canon]; ok {
-		s.Baseline = canon
+	if _, ok := seenEnv[s.Baseline]; ok {
 		return
 	}
 	var valid []string

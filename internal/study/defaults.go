@@ -1,7 +1,7 @@
 package study
 
 // FillDefaults sets what a spec may leave out: the repetitions, the
-// warm-up rounds and the baseline. Validate calls it first; a stored spec,
+// warm-up rounds and the baseline. Normalize calls it first; a stored spec,
 // which is read back without validating it again, gets it from Open.
 func (s *Spec) FillDefaults() {
 	if s.Repetitions == 0 {

@@ -15,7 +15,7 @@ func FuzzSpec(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if err := s.Validate(testEnvs); err != nil {
+		if err := s.Normalize(testEnvs).Validate(testEnvs); err != nil {
 			return
 		}
 		if _, err := s.Plan(1); err != nil {

@@ -46,7 +46,7 @@ func TestCheckHostRefusesMissingPrograms(t *testing.T) {
 		t.Fatalf("CheckHost = %v", err)
 	}
 	ok, _ := ParseSpec("s.yaml", []byte("name: x\nenvs: [native]\nworkloads: [test.a, test.needs]\n"))
-	if err := ok.Validate(testEnvs); err != nil {
+	if err := ok.Normalize(testEnvs).Validate(testEnvs); err != nil {
 		t.Fatal(err)
 	}
 	if err := ok.CheckHost(); err != nil {

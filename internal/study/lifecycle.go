@@ -59,6 +59,7 @@ func Resume(ctx context.Context, db *store.Store) (s *Stored, release func(), er
 	}
 	err = s.SpecErr
 	if err == nil {
+		s.Spec.Normalize(env.Names())
 		if err = s.Spec.Validate(env.Names()); err == nil {
 			err = s.Spec.CheckHost()
 		}

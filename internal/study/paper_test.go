@@ -33,7 +33,7 @@ func TestPaperAndAdaptiveBlocksAreValidated(t *testing.T) {
 			}
 			s, err := ParseSpec("a.yaml", []byte("name: a\n"+envs+"workloads: [test.a]\n"+tt.extra))
 			if err == nil {
-				err = s.Validate(testEnvs)
+				err = s.Normalize(testEnvs).Validate(testEnvs)
 			}
 			switch {
 			case tt.want == "" && err != nil:
@@ -77,7 +77,7 @@ func TestEveryPresetStatesThePapersRepetitions(t *testing.T) {
 
 func TestNextRoundContinuesThePlan(t *testing.T) {
 	s, _ := ParseSpec("t.yaml", []byte(twoByThree))
-	if err := s.Validate(testEnvs); err != nil {
+	if err := s.Normalize(testEnvs).Validate(testEnvs); err != nil {
 		t.Fatal(err)
 	}
 	s.Repetitions = 5

@@ -97,7 +97,7 @@ func TestPlanIsBlockedRandomizedAndReproducible(t *testing.T) {
 func TestOverridesKeepOnlyWhatIsAsked(t *testing.T) {
 	s, _ := ParseSpec("t.yaml", []byte(twoByThree))
 	Overrides{Envs: []string{"docker-host"}, Workloads: []string{"test.b"}, Repetitions: 2, Warmup: 0, Seed: 9}.Apply(s)
-	if err := s.Validate(testEnvs); err != nil {
+	if err := s.Normalize(testEnvs).Validate(testEnvs); err != nil {
 		t.Fatal(err)
 	}
 	if len(s.Envs) != 1 || s.Baseline != "docker-host" || len(s.Workloads) != 1 || s.Repetitions != 2 || *s.Warmup != 0 || s.Seed != 9 {
@@ -114,7 +114,7 @@ func TestOverridesDropTheDeviationsOfWorkloadsLeftOut(t *testing.T) {
 		t.Fatal(err)
 	}
 	Overrides{Workloads: []string{"test.b"}, Warmup: -1}.Apply(s)
-	if err := s.Validate(testEnvs); err != nil {
+	if err := s.Normalize(testEnvs).Validate(testEnvs); err != nil {
 		t.Fatal(err)
 	}
 	if len(s.Paper.Deviations) != 1 || s.Paper.Deviations[0].Param != "repetitions" {

@@ -16,7 +16,7 @@ func TestTooManyInstancesForMemoryAreRefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = s.Validate(testEnvs)
+	err = s.Normalize(testEnvs).Validate(testEnvs)
 	if err == nil || !strings.Contains(err.Error(), "instance(s) would need") || !strings.Contains(err.Error(), "GiB is available") {
 		t.Fatalf("error %v", err)
 	}

@@ -61,8 +61,9 @@ type Pos struct{ Line, Column int }
 
 // Named is a name with the place it was written.
 type Named struct {
-	Name string
-	Pos  Pos
+	Name    string
+	Pos     Pos
+	Written string // the name as written, when Normalize renamed it
 }
 
 // UnmarshalYAML records where the name was written.

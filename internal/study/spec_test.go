@@ -13,7 +13,7 @@ func validSpec(t *testing.T, name, yaml string) *Spec {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Validate(testEnvs); err != nil {
+	if err := s.Normalize(testEnvs).Validate(testEnvs); err != nil {
 		t.Fatal(err)
 	}
 	return s
@@ -87,7 +87,7 @@ func TestValidateNamesLineColumnAndValidNames(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			err = s.Validate(testEnvs)
+			err = s.Normalize(testEnvs).Validate(testEnvs)
 			if err == nil {
 				t.Fatal("no error")
 			}
@@ -110,7 +110,7 @@ func TestValidateFillsDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatalf("rendered spec does not parse: %v\n%s", err, s.YAML())
 	}
-	if err := again.Validate(testEnvs); err != nil || again.Baseline != "native" || len(again.Envs) != 2 {
+	if err := again.Normalize(testEnvs).Validate(testEnvs); err != nil || again.Baseline != "native" || len(again.Envs) != 2 {
 		t.Errorf("round trip: %v %+v", err, again)
 	}
 }
@@ -165,12 +165,12 @@ func TestBackgroundFactor(t *testing.T) {
 	}
 	bad := strings.Replace(yaml, "busy: {workload: test.b", "busy: {workload: test.z", 1)
 	s, _ = ParseSpec("bg.yaml", []byte(bad))
-	if err := s.Validate(testEnvs); err == nil || !strings.Contains(err.Error(), `unknown workload "test.z"`) {
+	if err := s.Normalize(testEnvs).Validate(testEnvs); err == nil || !strings.Contains(err.Error(), `unknown workload "test.z"`) {
 		t.Errorf("error %v", err)
 	}
 	missing := strings.Replace(yaml, "levels: [none, busy]", "levels: [none, busy, heavy]", 1)
 	s, _ = ParseSpec("bg.yaml", []byte(missing))
-	if err := s.Validate(testEnvs); err == nil || !strings.Contains(err.Error(), `level "heavy" is not under background`) {
+	if err := s.Normalize(testEnvs).Validate(testEnvs); err == nil || !strings.Contains(err.Error(), `level "heavy" is not under background`) {
 		t.Errorf("error %v", err)
 	}
 }
@@ -184,7 +184,7 @@ func TestBaselineIsNamedAsItsEnvironment(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Validate(testEnvs); err != nil {
+	if err := s.Normalize(testEnvs).Validate(testEnvs); err != nil {
 		t.Fatalf("the baseline is the environment, spelled otherwise: %v", err)
 	}
 	if s.Baseline != "docker-bridge+cpus=1.5+seccomp=unconfined" {
@@ -194,7 +194,7 @@ func TestBaselineIsNamedAsItsEnvironment(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = s.Validate(testEnvs)
+	err = s.Normalize(testEnvs).Validate(testEnvs)
 	if err == nil || !strings.Contains(err.Error(), "not a positive number of CPUs") || strings.Contains(err.Error(), "baseline") {
 		t.Errorf("Validate = %v; want the environment's error alone", err)
 	}

@@ -18,9 +18,9 @@ const (
 	DefaultWarmup      = 1
 )
 
-// Validate checks a spec against the registered workloads and the given
-// environment names, fills in defaults, and reports every problem with its
-// place in the file.
+// Validate checks a normalized spec (Normalize) against the registered
+// workloads and the given environment names and reports every problem with
+// its place in the file. It changes nothing.
 func (s *Spec) Validate(envNames []string) error {
 	var errs []string
 	bad := func(p Pos, format string, a ...any) {
@@ -29,7 +29,10 @@ func (s *Spec) Validate(envNames []string) error {
 	if strings.TrimSpace(s.Name) == "" {
 		bad(Pos{}, "the study needs a name")
 	}
-	s.FillDefaults()
+	if s.Warmup == nil || s.Repetitions == 0 || (s.Baseline == "" && len(s.Envs) > 0) {
+		bad(Pos{}, "the spec is not normalized: call Normalize before Validate")
+		return fmt.Errorf("%s", strings.Join(errs, "\n"))
+	}
 	if s.Repetitions < 0 || s.Repetitions > MaxAdaptiveRepetitions {
 		bad(Pos{}, "repetitions must be 1 to %d, not %d", MaxAdaptiveRepetitions, s.Repetitions)
 	}
@@ -43,18 +46,16 @@ func (s *Spec) Validate(envNames []string) error {
 	}
 	seenEnv := map[string]string{}  // by canonical name, the name as written
 	invalidEnv := map[string]bool{} // as written, already reported
-	for i, e := range s.Envs {
-		written := e.Name
+	for _, e := range s.Envs {
+		written := e.written()
 		if base := env.BaseName(e.Name); base != e.Name && slices.Contains(envNames, base) {
-			// An environment with options: checked and named canonically,
-			// so that one variant has one name in the plan and the store.
-			canon, err := env.Check(e.Name)
-			if err != nil {
+			// An environment with options: Normalize named it canonically
+			// when it could; when not, here is why.
+			if _, err := env.Check(e.Name); err != nil {
 				bad(e.Pos, "%v", err)
 				invalidEnv[written] = true
 				continue
 			}
-			s.Envs[i].Name, e.Name = canon, canon
 		} else if !slices.Contains(envNames, e.Name) {
 			bad(e.Pos, "unknown environment %q; valid environments: %s", e.Name, strings.Join(envNames, ", "))
 			invalidEnv[written] = true

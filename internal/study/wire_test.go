@@ -96,7 +96,7 @@ func TestWireFactorErrors(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			err = s.Validate(testEnvs)
+			err = s.Normalize(testEnvs).Validate(testEnvs)
 			if err == nil || !strings.Contains(err.Error(), want[name]) {
 				t.Errorf("error %v, want %q", err, want[name])
 			}
@@ -127,7 +127,7 @@ func TestSetWireFromTheCommandLine(t *testing.T) {
 			if err := s.SetWire(c.levels, c.rate); err != nil {
 				t.Fatal(err)
 			}
-			if err := s.Validate(testEnvs); err != nil {
+			if err := s.Normalize(testEnvs).Validate(testEnvs); err != nil {
 				t.Fatal(err)
 			}
 			var got []string

@@ -268,8 +268,8 @@ func hostLine(hostJSON string) string {
 	if h.KernelRelease != "" {
 		line += ", kernel " + h.KernelRelease
 	}
-	if h.Docker != nil && h.Docker.ServerVersion != "" {
-		line += ", Docker " + h.Docker.ServerVersion
+	if d := h.DockerEngine(); d != nil && d.ServerVersion != "" {
+		line += ", Docker " + d.ServerVersion
 	}
 	if h.Hostname != "" {
 		line = h.Hostname + ": " + line

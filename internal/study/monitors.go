@@ -1,23 +1,25 @@
-package cli
+package study
 
 import (
 	"fmt"
+	"maps"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/boxtax/boxtax/internal/monitor"
 )
 
-// monitorOptions are the flags that choose what is watched during runs.
-type monitorOptions struct {
+// Monitors choose what is watched during runs (--monitor-interval, --power).
+type Monitors struct {
 	Interval time.Duration // 0: no monitors
 	Power    string        // auto, none, estimate:idle=W,full=W, meter:FILE
 }
 
-// sampler builds the monitors and the power source the options ask for, and
+// Sampler builds the monitors and the power source the options ask for, and
 // a line saying what will be watched and what is not available here.
-func (o monitorOptions) sampler() (*monitor.Sampler, map[string]string, string, error) {
+func (o Monitors) Sampler() (*monitor.Sampler, map[string]string, string, error) {
 	if o.Interval <= 0 {
 		return nil, nil, "monitors: off", nil
 	}
@@ -38,25 +40,25 @@ func (o monitorOptions) sampler() (*monitor.Sampler, map[string]string, string, 
 	case strings.HasPrefix(p, "estimate:"):
 		est, err := monitor.ParseEstimate(strings.TrimPrefix(p, "estimate:"))
 		if err != nil {
-			return nil, nil, "", usageError{fmt.Errorf("--power: %w", err)}
+			return nil, nil, "", refused(fmt.Errorf("--power: %w", err))
 		}
 		s.Power, power = est, fmt.Sprintf("power: estimated from CPU utilisation (idle %.2f W, full %.2f W)", est.IdleW, est.FullW)
 	case strings.HasPrefix(p, "meter:"):
 		m := monitor.MeterLog{Path: strings.TrimPrefix(p, "meter:")}
 		if f, err := os.Open(m.Path); err != nil {
-			return nil, nil, "", usagef("--power meter: cannot read the meter's log: %v (start the meter's logging first)", err)
+			return nil, nil, "", refused(fmt.Errorf("--power meter: cannot read the meter's log: %v (start the meter's logging first)", err))
 		} else {
 			f.Close()
 		}
 		s.Power, power = m, "power: external meter log "+m.Path
 	default:
-		return nil, nil, "", usagef("--power %q: use auto, none, estimate:idle=W,full=W or meter:FILE", p)
+		return nil, nil, "", refused(fmt.Errorf("--power %q: use auto, none, estimate:idle=W,full=W or meter:FILE", p))
 	}
 	var names []string
 	for _, src := range sources {
 		names = append(names, src.Name())
 	}
-	missing := sortedKeys(absent)
+	missing := slices.Sorted(maps.Keys(absent))
 	line := fmt.Sprintf("monitors every %s: %s; %s", o.Interval, strings.Join(names, ", "), power)
 	if len(missing) > 0 {
 		line += "; not available here: " + strings.Join(missing, ", ")

@@ -1,0 +1,111 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"io"
+	"os"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/boxtax/boxtax/internal/study"
+)
+
+// runOnlyFlags are the flags of boxtax run that fleet run does not take,
+// and why; every other flag of run goes to each device.
+var runOnlyFlags = map[string]string{
+	"db": "each device's database is the playbook's", "resume": "fleet run --resume resumes every device",
+	"host-label": "the playbook labels each device with its inventory name", "skip-unavailable": "the playbook always skips",
+	"quiet": "the device's table is not shown", "max-overhead": "gate the merged database with boxtax report --max-overhead",
+	"cmd": "a fleet runs a study file", "metric": "with --cmd", "file": "with --cmd", "setup": "with --cmd",
+	"parse": "with --cmd", "cmd-timeout": "with --cmd", "image": "with --cmd",
+}
+
+// fleetTestValues give every forwarded flag a value other than its default.
+var fleetTestValues = map[string]string{
+	"envs": "native,docker-host", "workloads": "cpu.prime,mem.stream", "reps": "auto", "precision": "3",
+	"max-reps": "12", "warmup": "0", "seed": "42", "monitor-interval": "250ms", "power": "none",
+	"settle": "2s", "wire": "host,netns", "wire-rate": "100mbit",
+}
+
+// TestFleetRunForwardsEveryRunOption: fleet run takes every option of run
+// but those the playbook sets, and the argv it hands each device reads
+// back, with run's own flags, as the same options (issue 26: fleet run
+// declared run's flags a second time, refused --reps auto and had no
+// --precision, --max-reps, --wire or --power).
+func TestFleetRunForwardsEveryRunOption(t *testing.T) {
+	var runFlags, fleetFlags *flag.FlagSet
+	for _, c := range commandFlagSets(context.Background(), &Globals{Getenv: os.Getenv}) {
+		switch strings.Join(c.Words, " ") {
+		case "run":
+			runFlags = c.Flags
+		case "fleet run":
+			fleetFlags = c.Flags
+		}
+	}
+	if runFlags == nil || fleetFlags == nil {
+		t.Fatal("no flags for run or fleet run")
+	}
+	args := []string{"quick", "-i", "pi1,pi2"}
+	runFlags.VisitAll(func(f *flag.Flag) {
+		if _, skip := runOnlyFlags[f.Name]; skip {
+			return
+		}
+		v, ok := fleetTestValues[f.Name]
+		if !ok {
+			t.Errorf("run's --%s has no test value here: add one, or say in runOnlyFlags why a fleet does not take it", f.Name)
+			return
+		}
+		if fleetFlags.Lookup(f.Name) == nil {
+			t.Errorf("fleet run does not take run's --%s", f.Name)
+		}
+		args = append(args, "--"+f.Name, v)
+	})
+	g := &Globals{Stdout: io.Discard, Stderr: io.Discard, Getenv: os.Getenv}
+	o, err := fleetRunOptions(g, args)
+	if err != nil {
+		t.Fatalf("fleet run %v: %v", args, err)
+	}
+	// What each device's boxtax run reads from the forwarded argv.
+	got := study.NewOptions()
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	got.AddFlags(fs)
+	if err := fs.Parse(o.RunArgs); err != nil {
+		t.Fatalf("run cannot read the forwarded %v: %v", o.RunArgs, err)
+	}
+	got.Study = o.Study
+	if !reflect.DeepEqual(got, o.Run) {
+		t.Errorf("forwarded %v reads as\n%+v, fleet run was given\n%+v", o.RunArgs, got, o.Run)
+	}
+	for name, v := range fleetTestValues {
+		if !slices.Contains(o.RunArgs, "--"+name) {
+			t.Errorf("--%s %s is not forwarded: %v", name, v, o.RunArgs)
+		}
+	}
+	if !got.Reps.Auto || got.Reps.PrecisionPct != 3 || got.Reps.Max != 12 {
+		t.Errorf("--reps auto --precision 3 --max-reps 12 reaches the device as %+v", got.Reps)
+	}
+}
+
+func TestFleetRunRefusesWhatThePlaybookSets(t *testing.T) {
+	g := &Globals{Stdout: io.Discard, Stderr: io.Discard, Getenv: os.Getenv}
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-i", "pi1", "--host-label", "x"}, "--host-label and --skip-unavailable are the playbook's"},
+		{[]string{"-i", "pi1", "--skip-unavailable"}, "--host-label and --skip-unavailable are the playbook's"},
+		{[]string{"-i", "pi1", "--resume", "--reps", "auto"}, "--resume continues each device's stored study as planned"},
+		{[]string{"-i", "pi1", "--precision", "3"}, "--precision and --max-reps go with --reps auto"},
+		{[]string{"-i", "pi1", "--warmup", "-1"}, "--warmup must be 0 or more"},
+	} {
+		_, err := fleetRunOptions(g, tt.args)
+		var u usageError
+		if err == nil || !strings.Contains(err.Error(), tt.want) || !errors.As(err, &u) {
+			t.Errorf("%v: %v, want a usage error %q", tt.args, err, tt.want)
+		}
+	}
+}

@@ -1,0 +1,42 @@
+package study
+
+import (
+	"slices"
+
+	"github.com/boxtax/boxtax/internal/env"
+)
+
+// Normalize puts a spec in the one form Validate checks and Plan plans:
+// the defaults filled in (FillDefaults), an adaptive study's first rounds
+// raised to MinAdaptiveRepetitions, and every environment with options,
+// and the baseline, named canonically (its options in one order and
+// spelling), so that one variant has one name in the plan and the store.
+// A name that cannot be made canonical is left as written, for Validate to
+// say why. envNames are the environments this boxtax has. It returns s.
+func (s *Spec) Normalize(envNames []string) *Spec {
+	s.FillDefaults()
+	if s.Adaptive != nil && s.Repetitions < MinAdaptiveRepetitions {
+		s.Repetitions = MinAdaptiveRepetitions
+	}
+	canonical := map[string]bool{}
+	for i, e := range s.Envs {
+		if base := env.BaseName(e.Name); base != e.Name && slices.Contains(envNames, base) {
+			if canon, err := env.Check(e.Name); err == nil && canon != e.Name {
+				s.Envs[i].Name, s.Envs[i].Written = canon, e.written()
+			}
+		}
+		canonical[s.Envs[i].Name] = true
+	}
+	if canon, err := env.Check(s.Baseline); s.Baseline != "" && err == nil && canonical[canon] {
+		s.Baseline = canon
+	}
+	return s
+}
+
+// written is the environment's name as the spec wrote it.
+func (n Named) written() string {
+	if n.Written != "" {
+		return n.Written
+	}
+	return n.Name
+}

@@ -1,0 +1,103 @@
+package study
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Reps is the repetitions rule of a run (--reps): a count, "paper" (the
+// published study's count) or "auto" (whole rounds until every overhead is
+// known to PrecisionPct, at most Max rounds).
+type Reps struct {
+	N            int // a count; 0: the study's
+	Paper        bool
+	Auto         bool
+	PrecisionPct float64 // --precision; 0: DefaultPrecisionPct
+	Max          int     // --max-reps
+	set          bool
+}
+
+// DefaultPrecisionPct is --precision's default.
+const DefaultPrecisionPct = 2.0
+
+// String renders the rule as Set reads it; "" when none was given.
+func (r *Reps) String() string {
+	switch {
+	case r == nil:
+		return ""
+	case r.Paper:
+		return "paper"
+	case r.Auto:
+		return "auto"
+	case r.N > 0:
+		return strconv.Itoa(r.N)
+	}
+	return ""
+}
+
+// Set reads --reps.
+func (r *Reps) Set(s string) error {
+	r.set = true
+	r.N, r.Paper, r.Auto = 0, false, false
+	switch s = strings.TrimSpace(s); s {
+	case "paper":
+		r.Paper = true
+	case "auto":
+		r.Auto = true
+	default:
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 1 || n > MaxAdaptiveRepetitions {
+			return fmt.Errorf("want a whole number from 1 to %d, paper or auto, not %q", MaxAdaptiveRepetitions, s)
+		}
+		r.N = n
+	}
+	return nil
+}
+
+// check refuses --precision and --max-reps without --reps auto, and a
+// maximum out of range.
+func (r *Reps) check(given map[string]bool) error {
+	if !r.Auto && (given["precision"] || given["max-reps"]) {
+		return fmt.Errorf("--precision and --max-reps go with --reps auto")
+	}
+	if r.Auto && (r.Max < MinAdaptiveRepetitions || r.Max > MaxAdaptiveRepetitions) {
+		return fmt.Errorf("--max-reps must be %d to %d, not %d", MinAdaptiveRepetitions, MaxAdaptiveRepetitions, r.Max)
+	}
+	return nil
+}
+
+// apply sets the spec's repetitions for paper and auto (a count is an
+// ordinary override, Overrides.Repetitions).
+func (r Reps) apply(spec *Spec) error {
+	switch {
+	case r.Paper:
+		return spec.UsePaperRepetitions()
+	case r.Auto:
+		p := r.PrecisionPct
+		if p == 0 {
+			p = DefaultPrecisionPct
+		}
+		spec.UseAdaptive(Adaptive{PrecisionPct: p, MaxRepetitions: r.Max})
+	}
+	return nil
+}
+
+// precisionFlag is --precision: a percentage, with or without the % sign.
+type precisionFlag struct{ dst *float64 }
+
+func (p precisionFlag) String() string {
+	if p.dst == nil || *p.dst == 0 {
+		return ""
+	}
+	return strconv.FormatFloat(*p.dst, 'g', -1, 64) + "%"
+}
+
+func (p precisionFlag) Set(s string) error {
+	v, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(s), "%"), 64)
+	if err != nil || !(v > 0 && v <= 100) {
+		return fmt.Errorf("want a percentage above 0 and at most 100, like 2%%, not %q", s)
+	}
+	*p.dst = v
+	return nil
+}

@@ -1,0 +1,214 @@
+package study
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"time"
+
+	"github.com/boxtax/boxtax/internal/env"
+	"github.com/boxtax/boxtax/internal/hostinfo"
+	"github.com/boxtax/boxtax/internal/monitor"
+	"github.com/boxtax/boxtax/internal/progress"
+	"github.com/boxtax/boxtax/internal/store"
+	"github.com/boxtax/boxtax/internal/termtext"
+)
+
+// Process is what a study run needs from the program that runs it, beside
+// its Options: how environments start a worker, where to say what it does,
+// and the checks and facts that belong to other packages.
+type Process struct {
+	Env      env.Options       // the boxtax binary and its version, as workers run it
+	Log      io.Writer         // what the run says as it goes (stderr); nil: nothing
+	Terminal bool              // Log is a terminal: progress redraws its line
+	Labels   map[string]string // added to every container's labels
+	// PaperIDs are the papers with published values; a spec naming another
+	// is refused. Nil: not checked.
+	PaperIDs []string
+	// Check refuses a spec before anything is stored (a gate rule that
+	// names what it lacks); nil: nothing more to check.
+	Check func(*Spec) error
+	// Facts are the host facts a new study records, given its opened
+	// environments and those left out as unavailable; nil: hostinfo.Collect.
+	// Device and Unavailable are set from the options afterwards.
+	Facts func(ctx context.Context, spec *Spec, envs map[string]env.Environment, unavailable map[string]string) hostinfo.Host
+}
+
+// Run does a study from start to end as o asks: it reads the spec (or
+// resumes the latest unfinished study of o.DB), leaves out the
+// environments that cannot run here when asked, refuses what cannot run
+// before the database is made, opens and prepares the environments, stores
+// the plan with the host facts, does every run (adding rounds while an
+// adaptive target is not reached) and closes what it opened. It returns
+// the stored study as read back at the end, without its store; on an
+// error after the study was stored, the study as far as it got. A
+// *RefusedError says nothing ran and the options are at fault.
+func Run(ctx context.Context, o Options, p Process) (*Stored, error) {
+	var spec *Spec
+	var unavailable map[string]string
+	if !o.Resume {
+		var err error
+		if spec, err = o.spec(ctx, p.PaperIDs); err != nil {
+			return nil, refused(err)
+		}
+		if o.SkipUnavailable {
+			if unavailable, err = p.dropUnavailable(ctx, spec); err != nil {
+				return nil, err
+			}
+		}
+		if err := p.check(spec); err != nil {
+			return nil, err
+		}
+	} else if _, err := os.Stat(o.DB); errors.Is(err, fs.ErrNotExist) {
+		return nil, refused(fmt.Errorf("nothing to resume: no database at %s: start a study with boxtax run, or pass --db", o.DB))
+	}
+	db, err := store.Open(ctx, o.DB)
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
+	var st *Stored
+	if o.Resume {
+		var release func()
+		if st, release, err = Resume(ctx, db); errors.Is(err, store.ErrNotFound) {
+			return nil, refused(err)
+		} else if err != nil {
+			return nil, err
+		}
+		defer release()
+		spec = st.Spec
+		if err := p.check(spec); err != nil {
+			return nil, err
+		}
+	}
+	envs, err := p.openEnvs(ctx, spec.EnvNames())
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		if err := env.CloseAll(ctx, envs); err != nil {
+			p.warn("%v", err)
+		}
+	}()
+	if err := spec.checkEnvs(ctx, envs); err != nil {
+		return nil, refused(err)
+	}
+	sampler, absent, watching, err := o.Monitors.Sampler()
+	if err != nil {
+		return nil, err
+	}
+	if o.Resume {
+		p.logf("resuming study %d %q from %s\n", st.ID, st.Name, o.DB)
+	} else {
+		var release func()
+		if st, release, err = Start(ctx, db, spec, p.facts(ctx, o, spec, envs, unavailable)); err != nil {
+			return nil, err
+		}
+		defer release()
+		p.logf("study %d %q: %d runs (%d cells x %d repetitions + %d warm-up rounds), seed %d, stored in %s\n",
+			st.ID, st.Name, len(st.Runs), len(st.Runs)/(spec.Repetitions+*spec.Warmup), spec.Repetitions, *spec.Warmup, spec.Seed, o.DB)
+		if line := spec.RepetitionsLine(); line != "" {
+			p.logf("%s\n", line)
+		}
+	}
+	started := time.Now()
+	runner, err := p.runner(db, spec, envs, o.Settle)
+	if err != nil {
+		return st, err
+	}
+	runner.Monitor, runner.MonitorsAbsent = sampler, absent
+	p.logf("%s\n", watching)
+	if err := runner.ExecuteAdaptive(ctx, st.Study, st.Runs, p.precisionReached(db, st)); err != nil {
+		return st, err
+	}
+	done, err := Open(ctx, db, st.ID)
+	if err != nil {
+		return st, err
+	}
+	done.Store = nil // closed when Run returns
+	p.logf("study %d finished in %s\n", st.ID, time.Since(started).Round(time.Second))
+	return done, nil
+}
+
+// checkEnvs checks the spec against its opened environments: the wire
+// levels it asks for, and what each environment can give.
+func (s *Spec) checkEnvs(ctx context.Context, envs map[string]env.Environment) error {
+	if err := s.CheckWire(ctx); err != nil {
+		return err
+	}
+	if err := s.CheckWireEnvs(envs); err != nil {
+		return err
+	}
+	return s.CheckEnvs(ctx, envs)
+}
+
+// runner is the Runner of the study: background loads natively, progress
+// on the log, and the settler when settle is above zero.
+func (p Process) runner(db *store.Store, spec *Spec, envs map[string]env.Environment, settle time.Duration) (*Runner, error) {
+	host, err := env.New("native", p.Env)
+	if err != nil {
+		return nil, err
+	}
+	r := &Runner{Store: db, Spec: spec, Envs: envs, Host: host,
+		Progress: progress.New(p.log(), p.Terminal, 10*time.Second), Labels: p.Labels}
+	if settle > 0 {
+		settler := monitor.DefaultSettler
+		settler.Max = settle
+		r.Settle = settler.Settle
+	}
+	return r, nil
+}
+
+// precisionReached is the adaptive stopping rule of a stored study: it
+// reads the stored runs and samples and says how far the target is.
+func (p Process) precisionReached(db *store.Store, st *Stored) func(context.Context) (bool, error) {
+	return func(ctx context.Context) (bool, error) {
+		runs, err := db.Runs(ctx, st.ID)
+		if err != nil {
+			return false, err
+		}
+		samples, err := db.Samples(ctx, st.ID)
+		if err != nil {
+			return false, err
+		}
+		pr := PrecisionOf(st.Spec, runs, samples)
+		p.logf("after %d rounds: %s\n", MeasuredRounds(runs), pr.Summary)
+		return pr.Reached, nil
+	}
+}
+
+// facts are the host facts a new study records.
+func (p Process) facts(ctx context.Context, o Options, spec *Spec, envs map[string]env.Environment, unavailable map[string]string) hostinfo.Host {
+	var h hostinfo.Host
+	if p.Facts != nil {
+		h = p.Facts(ctx, spec, envs, unavailable)
+	} else {
+		h = hostinfo.Collect(p.Env.Version)
+	}
+	h.Device, h.Unavailable = o.HostLabel, unavailable
+	return h
+}
+
+func (p Process) check(spec *Spec) error {
+	if p.Check == nil {
+		return nil
+	}
+	return p.Check(spec)
+}
+
+func (p Process) log() io.Writer {
+	if p.Log == nil {
+		return io.Discard
+	}
+	return p.Log
+}
+
+func (p Process) logf(format string, a ...any) { fmt.Fprintf(p.log(), format, a...) }
+
+// warn says on the log what the user should know, made safe for a terminal.
+func (p Process) warn(format string, a ...any) {
+	fmt.Fprintf(p.log(), "warning: %s\n", termtext.Visible(fmt.Sprintf(format, a...)))
+}
