@@ -113,6 +113,9 @@ func Run(ctx context.Context, o Options, p Process) (*Stored, error) {
 		if line := spec.RepetitionsLine(); line != "" {
 			p.logf("%s\n", line)
 		}
+		for _, n := range spec.CommandNotes() {
+			p.logf("note: %s\n", termtext.Visible(n))
+		}
 	}
 	started := time.Now()
 	runner, err := p.runner(db, spec, envs, o.Settle)
