@@ -3,6 +3,7 @@ package command
 import (
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -124,4 +125,44 @@ func TestShort(t *testing.T) {
 			t.Errorf("Short(%q) = %q, want %q", tc.line, got, tc.want)
 		}
 	}
+}
+
+// TestAdapterTable: every adapter gets its rows of adapterMetrics, each
+// name once, and a row for a tool without an adapter stops the program.
+func TestAdapterTable(t *testing.T) {
+	for _, name := range AdapterNames() {
+		a := adapters[name]
+		seen := map[string]bool{}
+		for _, m := range a.metrics {
+			if seen[m.Name] || m.Unit == "" || m.Label == "" || m.Description == "" {
+				t.Errorf("%s: metric %+v repeated or incomplete", name, m)
+			}
+			seen[m.Name] = true
+		}
+		if len(a.metrics) == 0 || a.parse == nil || a.debian == "" {
+			t.Errorf("adapter %s: %d metrics, parse %v, debian %q", name, len(a.metrics), a.parse != nil, a.debian)
+		}
+	}
+	if got := adapters["ab"].metrics; len(got) != 3 || got[0].Name != "requests_per_s" || !got[0].HigherIsBetter || got[1].HigherIsBetter {
+		t.Errorf("ab's metrics in their order: %+v", got)
+	}
+	var list []adapter
+	for _, name := range AdapterNames() {
+		a := adapters[name]
+		a.metrics = nil
+		list = append(list, a)
+	}
+	if again := adapterTable(list); !reflect.DeepEqual(len(again["sysbench"].metrics), len(adapters["sysbench"].metrics)) {
+		t.Errorf("the table made twice differs")
+	}
+	saved := adapterMetrics
+	defer func() {
+		adapterMetrics = saved
+		if recover() == nil {
+			t.Error("a row for a tool without an adapter was taken")
+		}
+	}()
+	adapterMetrics = append(slices.Clone(saved), saved[0])
+	adapterMetrics[len(adapterMetrics)-1].tool = "iozone"
+	adapterTable(list)
 }
