@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"io"
 	"net/http"
 	"os"
@@ -8,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/boxtax/boxtax/internal/docker"
 	"github.com/boxtax/boxtax/internal/store"
 	"github.com/boxtax/boxtax/internal/testenv"
 )
@@ -58,7 +60,7 @@ func TestRunCmdKeepsItsRowsAndTakesYourMetric(t *testing.T) {
 // {level}; --prepare runs before each measured run in the same
 // environment (the container too) and directory, outside the timing.
 func TestRunSeveralCommandsWithParamsAndPrepare(t *testing.T) {
-	testenv.RequireDocker(t)
+	engine := testenv.RequireDocker(t)
 	dir := t.TempDir()
 	data := filepath.Join(dir, "data")
 	if err := os.WriteFile(data, []byte(strings.Repeat("boxtax measures containers\n", 20000)), 0o644); err != nil {
@@ -70,6 +72,7 @@ func TestRunSeveralCommandsWithParamsAndPrepare(t *testing.T) {
 	stdoutSays(t, res, "command=gzip -n -c -{level} data level=1", "command=gzip -n -c -{level} data level=9",
 		"command=sh -c 'test -f prepared' level=9", "docker-bridge")
 	st, runs, samples := testenv.Stored(t, filepath.Join(dir, "boxtax.db"))
+	removeHostFileImages(t, engine, runs)
 	if st.Name != "gzip -n -c -{level} data vs sh -c 'te..." {
 		t.Errorf("study named %q", st.Name)
 	}
@@ -115,4 +118,23 @@ func TestCompareRefusesOtherCommands(t *testing.T) {
 	if strings.Contains(same.stdout, "Not the same work") {
 		t.Errorf("the same command twice is not a difference:\n%s", same.stdout)
 	}
+}
+
+// removeHostFileImages removes, when the test ends, the images made from
+// host files for the runs (boxtax-worker:BINARY-CONTENT; their files are
+// the test's own, so no other test uses them), not the worker image.
+func removeHostFileImages(t *testing.T, engine *docker.Client, runs []store.Run) {
+	tags := map[string]bool{}
+	for _, r := range runs {
+		if tag := r.Settings["image"]; strings.Count(tag, "-") > 1 {
+			tags[tag] = true
+		}
+	}
+	t.Cleanup(func() {
+		for tag := range tags {
+			if err := engine.ImageRemove(context.Background(), tag, true); err != nil && !docker.IsNotFound(err) {
+				t.Errorf("removing %s: %v", tag, err)
+			}
+		}
+	})
 }
