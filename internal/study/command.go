@@ -30,7 +30,7 @@ func (c *Command) AddFlags(fs *flag.FlagSet) {
 	fs.Var((*repeated)(&c.Cmds), "cmd", "measure this command (program and arguments, split as a shell would, no shell) instead of a study: natively and in each environment; several --cmd are compared as the levels of a factor named command")
 	fs.Var((*repeated)(&c.Metrics), "metric", "with --cmd: a figure from its output, NAME[:UNIT][:higher|:lower]=REGEX or NAME=json:PATH (repeatable); one named as the adapter's replaces it")
 	fs.Var((*repeated)(&c.Files), "file", "with --cmd: a host file or directory the command needs in a container (repeatable)")
-	fs.Var((*repeated)(&c.Params), "param", "with --cmd: NAME=V1,V2,...: a factor whose value replaces {NAME} in the commands, --setup and --prepare (repeatable: every combination runs)")
+	fs.Var((*repeated)(&c.Params), "param", "with --cmd: a factor `NAME=V1,V2`, whose level replaces {NAME} in the commands, --setup and --prepare (repeatable: every combination runs)")
 	fs.StringVar(&c.Setup, "setup", "", "with --cmd: a command run before each measured one, not timed (e.g. sysbench fileio prepare)")
 	fs.StringVar(&c.Prepare, "prepare", "", "with --cmd: a command run right before each measured one (after --setup), in the same environment, not timed (as hyperfine's --prepare)")
 	fs.StringVar(&c.Parse, "parse", "", "with --cmd: read a known tool's output: auto (by the program's name), none, "+strings.Join(cmdwl.AdapterNames(), ", "))
