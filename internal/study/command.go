@@ -67,6 +67,15 @@ func (c Command) Spec() (*Spec, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := c.checkPlaceholders(factors); err != nil {
+		return nil, err
+	}
+	lines := strings.Join(append(slices.Clone(c.Cmds), c.Setup, c.Prepare), "\n")
+	for _, f := range factors {
+		if !strings.Contains(lines, "{"+f.Name+"}") {
+			return nil, fmt.Errorf("--param %s: {%s} is in none of the commands, --setup or --prepare: put it where its value goes, e.g. --cmd 'sysbench cpu --threads={%s} run'", f.Name, f.Name, f.Name)
+		}
+	}
 	params := map[string]any{}
 	for k, v := range map[string]string{"setup": c.Setup, "prepare": c.Prepare, "parse": c.Parse, "timeout": c.Timeout, "image": c.Image} {
 		if v != "" {
@@ -106,6 +115,25 @@ func (c Command) Spec() (*Spec, error) {
 		Factors:   factors,
 		file:      "--cmd",
 	}, nil
+}
+
+// checkPlaceholders refuses a {NAME} in the commands that no --param
+// names, naming the known ones.
+func (c Command) checkPlaceholders(factors []Factor) error {
+	known := map[string]string{}
+	for _, f := range factors {
+		known[f.Name] = ""
+	}
+	flags := map[string][]string{"cmd": c.Cmds, "setup": {c.Setup}, "prepare": {c.Prepare}}
+	for _, flag := range []string{"cmd", "setup", "prepare"} {
+		for _, line := range flags[flag] {
+			argv, _ := cmdwl.Split(line) // split before
+			if _, err := cmdwl.Substitute(argv, known, flag); err != nil {
+				return fmt.Errorf("--%s %s: %v", flag, cmdwl.Join([]string{line}), strings.TrimPrefix(err.Error(), "parameter "+flag+": "))
+			}
+		}
+	}
+	return nil
 }
 
 // commandLevels are the commands' short names (cmdwl.Short), one each:
@@ -157,7 +185,10 @@ func paramFactors(params []string) ([]Factor, error) {
 		seen[name] = true
 		f := Factor{Name: name, Param: "placeholders." + name}
 		for _, v := range strings.Split(list, ",") {
-			f.Levels = append(f.Levels, strings.TrimSpace(v))
+			if v = strings.TrimSpace(v); v == "" {
+				return nil, fmt.Errorf("--param %q: an empty value; give NAME=V1,V2,... without empty ones", p)
+			}
+			f.Levels = append(f.Levels, v)
 		}
 		out = append(out, f)
 	}

@@ -64,18 +64,23 @@ func TestCommandStudyRefusals(t *testing.T) {
 		{Command{Params: []string{"n=1"}}, "--param, --setup, --prepare"},
 		{Command{Cmds: []string{"echo"}, Params: []string{"n"}}, "want NAME=V1,V2"},
 		{Command{Cmds: []string{"echo"}, Params: []string{"a b=1"}}, `"a b" is not a name`},
-		{Command{Cmds: []string{"echo"}, Params: []string{"n=1", "n=2"}}, "the name n is taken"},
-		{Command{Cmds: []string{"echo"}, Params: []string{"command=1"}}, "the name command is taken"},
+		{Command{Cmds: []string{"echo {n}"}, Params: []string{"n=1", "n=2"}}, "the name n is taken"},
+		{Command{Cmds: []string{"echo {command}"}, Params: []string{"command=1"}}, "the name command is taken"},
 		{Command{Cmds: []string{"echo"}, Prepare: "sh -c 'x"}, "unclosed quote"},
+		{Command{Cmds: []string{"echo {n}"}, Params: []string{"n=1,,2"}}, "an empty value"},
+		{Command{Cmds: []string{"echo {n}"}, Prepare: "echo {m}", Params: []string{"n=1"}}, "--prepare 'echo {m}': {m} names no parameter; known parameters: n"},
+		{Command{Cmds: []string{"echo {n}"}, Params: []string{"n=1", "m=2"}}, "--param m: {m} is in none of the commands"},
 	} {
 		_, err := tc.c.Spec()
 		errtest.Want(t, err, tc.want)
 	}
-	spec, err := Command{Cmds: []string{"echo {thread}"}, Params: []string{"threads=1,2"}}.Spec()
+	_, err := Command{Cmds: []string{"echo {thread}"}, Params: []string{"threads=1,2"}}.Spec()
+	errtest.Want(t, err, "--cmd 'echo {thread}': {thread} names no parameter; known parameters: threads")
+	// a study file's {NAME} is checked when the spec is validated
+	spec, err := ParseSpec("t.yaml", []byte("name: t\nenvs: [native]\nworkloads: [{name: cmd, params: {cmd: 'echo {thread}'}}]\nfactors: [{name: threads, param: placeholders.threads, levels: [1, 2]}]\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	spec.Envs = []Named{{Name: "native"}}
 	errtest.Want(t, spec.Normalize(testEnvs).Validate(testEnvs), "{thread} names no parameter; known parameters: threads")
 }
 
