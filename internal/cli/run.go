@@ -67,8 +67,8 @@ func runStudy(ctx context.Context, g *Globals, o runOptions) error {
 
 // studyProcess is what study.Run needs from this process: the binary
 // workers run as, stderr, the container label of this controller, the
-// papers with published values, the gate's check of the spec and the host
-// facts.
+// papers with published values and the gate's check of the spec (the host
+// facts are study.Run's own).
 func studyProcess(g *Globals, rules []gate.Rule) study.Process {
 	return study.Process{
 		Env: env.Options{BinaryPath: g.Executable, Version: g.Version, Getenv: g.Getenv},
@@ -76,7 +76,6 @@ func studyProcess(g *Globals, rules []gate.Rule) study.Process {
 		Labels:   map[string]string{ControllerLabel: controllerID()},
 		PaperIDs: papers.IDs(),
 		Check:    func(spec *study.Spec) error { return checkGateSpec(rules, spec) },
-		Facts:    hostFacts(g),
 	}
 }
 
