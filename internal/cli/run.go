@@ -9,7 +9,6 @@ import (
 	"github.com/boxtax/boxtax/internal/env"
 	"github.com/boxtax/boxtax/internal/gate"
 	"github.com/boxtax/boxtax/internal/report"
-	"github.com/boxtax/boxtax/internal/report/papers"
 	"github.com/boxtax/boxtax/internal/study"
 )
 
@@ -74,7 +73,7 @@ func studyProcess(g *Globals, rules []gate.Rule) study.Process {
 		Env: env.Options{BinaryPath: g.Executable, Version: g.Version, Getenv: g.Getenv},
 		Log: g.Stderr, Terminal: g.IsTerminal(g.Stderr),
 		Labels:   map[string]string{ControllerLabel: controllerID()},
-		PaperIDs: papers.IDs(),
+		PaperIDs: report.PaperIDs(),
 		Check:    func(spec *study.Spec) error { return checkGateSpec(rules, spec) },
 	}
 }
@@ -89,5 +88,5 @@ func controllerID() string {
 
 // checkPaperID refuses a spec whose paper id names no transcribed paper.
 func checkPaperID(spec *study.Spec) error {
-	return spec.CheckPaperID(papers.IDs())
+	return spec.CheckPaperID(report.PaperIDs())
 }
