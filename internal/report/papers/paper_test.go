@@ -3,7 +3,6 @@ package papers
 import (
 	"bytes"
 	"flag"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -199,11 +198,7 @@ var update = flag.Bool("update", false, "rewrite the golden files")
 // checkGolden compares what write prints with testdata/NAME.golden.
 func checkGolden(t *testing.T, name string, write func(*bytes.Buffer) error) {
 	t.Helper()
-	var buf bytes.Buffer
-	if err := write(&buf); err != nil {
-		t.Fatal(err)
-	}
-	testenv.Golden(t, filepath.Join("testdata", name+".golden"), buf.Bytes(), *update)
+	testenv.GoldenWrite(t, name, *update, write)
 }
 
 // wireStudy ran net.rr over TCP on two wires, the host's own path (fast)
