@@ -5,7 +5,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/boxtax/boxtax/internal/crash"
 	"github.com/boxtax/boxtax/internal/termtext"
 	"io"
 	"os"
@@ -23,8 +22,8 @@ const (
 	// ExitOverheadExceeded: a --max-overhead rule failed (an overhead beyond
 	// noise above its limit, or nothing to check).
 	ExitOverheadExceeded = 4
-	ExitCrash            = crash.ExitCode // 70, a bug in boxtax: a Go panic (EX_SOFTWARE); the stack goes to stderr
-	ExitInterrupted      = 130            // Ctrl-C or SIGTERM; finished runs are kept
+	ExitCrash            = 70  // a bug in boxtax: a Go panic (EX_SOFTWARE, crash.ExitCode: TestPanicExitsWithCrashCode); the stack goes to stderr
+	ExitInterrupted      = 130 // Ctrl-C or SIGTERM; finished runs are kept
 )
 
 // Globals is the process state commands may touch.
