@@ -100,6 +100,19 @@ func Run(ctx context.Context, o Options, p Process) (*Stored, error) {
 	if err != nil {
 		return nil, err
 	}
+	runner, err := p.runner(db, spec, envs, o.Settle)
+	if err != nil {
+		return nil, err
+	}
+	runner.Monitor, runner.MonitorsAbsent = sampler, absent
+	var checked checkedRuns
+	if !o.Resume {
+		var failed map[string]string
+		if checked, failed, err = p.failFast(ctx, spec, runner, o.SkipUnavailable); err != nil {
+			return nil, err
+		}
+		unavailable = joinReasons(unavailable, failed)
+	}
 	if o.Resume {
 		p.logf("resuming study %d %q from %s\n", st.ID, st.Name, o.DB)
 	} else {
@@ -113,13 +126,14 @@ func Run(ctx context.Context, o Options, p Process) (*Stored, error) {
 		if line := spec.RepetitionsLine(); line != "" {
 			p.logf("%s\n", line)
 		}
+		for _, note := range spec.planNotes {
+			p.logf("%s\n", note)
+		}
+		if err := runner.keepChecks(ctx, st.Runs, checked); err != nil {
+			return st, err
+		}
 	}
 	started := time.Now()
-	runner, err := p.runner(db, spec, envs, o.Settle)
-	if err != nil {
-		return st, err
-	}
-	runner.Monitor, runner.MonitorsAbsent = sampler, absent
 	p.logf("%s\n", watching)
 	if err := runner.ExecuteAdaptive(ctx, st.Study, st.Runs, p.precisionReached(db, st)); err != nil {
 		return st, err
