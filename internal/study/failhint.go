@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/boxtax/boxtax/internal/workload"
@@ -43,12 +44,17 @@ func failureHint(reason string, params workload.Params) string {
 		}
 		return fmt.Sprintf("%s cannot be started in the container (exec format error or a missing interpreter): is it a script whose #! line names a program, or a binary of another architecture?", argv[0])
 	}
-	if m := missingCommand.FindStringSubmatch(reason); m != nil {
-		if p, err := exec.LookPath(m[1]); err == nil {
+	var names, paths []string
+	for _, m := range missingCommand.FindAllStringSubmatch(reason, -1) {
+		if p, err := exec.LookPath(m[1]); err == nil && !slices.Contains(names, m[1]) {
 			if abs, err := filepath.Abs(p); err == nil {
-				return fmt.Sprintf("the command starts %s, which is not in the image (only the program itself and what it links are): add --file %s", m[1], abs)
+				names, paths = append(names, m[1]), append(paths, abs)
 			}
 		}
+	}
+	if len(names) > 0 {
+		return fmt.Sprintf("the command starts %s, not in the image (only the program itself and what it links are): add --file %s",
+			strings.Join(names, " and "), strings.Join(paths, " --file "))
 	}
 	if notFound.MatchString(reason) {
 		if missing := hostPathsIn(reason, wd, append(paramWords(params["files"]), argv...)); len(missing) > 0 {

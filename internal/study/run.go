@@ -166,14 +166,28 @@ func (p Process) runner(db *store.Store, spec *Spec, envs map[string]env.Environ
 	if err != nil {
 		return nil, err
 	}
-	r := &Runner{Store: db, Spec: spec, Envs: envs, Host: host,
-		Progress: progress.New(p.log(), p.Terminal, 10*time.Second), Labels: p.Labels}
+	shown := progress.New(p.log(), p.Terminal, 10*time.Second)
+	r := &Runner{Store: db, Spec: spec, Envs: envs, Host: host, Progress: shown, Labels: p.Labels}
 	if settle > 0 {
-		settler := monitor.DefaultSettler
-		settler.Max = settle
-		r.Settle = settler.Settle
+		r.Settle = showSettling(settle, shown)
 	}
 	return r, nil
+}
+
+// showSettling is the wait for a quiet host before each run, up to max,
+// shown on the progress line as it goes: what it waits for and the load
+// it sees.
+func showSettling(max time.Duration, shown *progress.Reporter) func(context.Context) map[string]string {
+	settler := monitor.DefaultSettler
+	settler.Max = max
+	settler.OnWait = func(busy float64, waited time.Duration) {
+		shown.Waiting(fmt.Sprintf("settling: host %.0f%% busy > %.0f%%, %s of at most %s (--settle)",
+			busy*100, settler.Threshold*100, waited.Round(time.Second), max))
+	}
+	return func(ctx context.Context) map[string]string {
+		defer shown.Waiting("")
+		return settler.Settle(ctx)
+	}
 }
 
 // precisionReached is the adaptive stopping rule of a stored study: it
