@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/boxtax/boxtax/internal/env"
 	"github.com/boxtax/boxtax/internal/store"
 	"github.com/boxtax/boxtax/internal/termtext"
 	"github.com/boxtax/boxtax/internal/workload"
@@ -42,6 +43,22 @@ func (e *CheckError) Error() string {
 		return msg + fmt.Sprintf("\nto go on without %s: --skip-unavailable, or --envs %s", e.Env, strings.Join(e.Others, ","))
 	}
 	return msg
+}
+
+// beforeStart says which images of host files the containers run (built
+// now or before), then, for a new study, runs the fail-fast checks.
+func (p Process) beforeStart(ctx context.Context, o Options, spec *Spec, envs map[string]env.Environment, r *Runner) (checkedRuns, map[string]string, error) {
+	images, err := imageLines(ctx, spec, envs)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, line := range images {
+		p.logf("%s\n", line)
+	}
+	if o.Resume {
+		return nil, nil, nil
+	}
+	return p.failFast(ctx, spec, r, o.SkipUnavailable)
 }
 
 // checkedRuns are the check runs that passed, by cell key.

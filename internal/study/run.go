@@ -105,14 +105,11 @@ func Run(ctx context.Context, o Options, p Process) (*Stored, error) {
 		return nil, err
 	}
 	runner.Monitor, runner.MonitorsAbsent = sampler, absent
-	var checked checkedRuns
-	if !o.Resume {
-		var failed map[string]string
-		if checked, failed, err = p.failFast(ctx, spec, runner, o.SkipUnavailable); err != nil {
-			return nil, err
-		}
-		unavailable = joinReasons(unavailable, failed)
+	checked, failed, err := p.beforeStart(ctx, o, spec, envs, runner)
+	if err != nil {
+		return nil, err
 	}
+	unavailable = joinReasons(unavailable, failed)
 	if o.Resume {
 		p.logf("resuming study %d %q from %s\n", st.ID, st.Name, o.DB)
 	} else {
