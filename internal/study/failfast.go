@@ -52,13 +52,15 @@ func (p Process) beforeStart(ctx context.Context, o Options, spec *Spec, envs ma
 	if err != nil {
 		return nil, nil, err
 	}
-	for _, line := range images {
-		p.logf("%s\n", line)
-	}
 	if o.Resume {
+		p.sayImages(images, "")
 		return nil, nil, nil
 	}
-	return p.failFast(ctx, spec, r, o.SkipUnavailable)
+	passed, dropped, err := p.failFast(ctx, spec, r, o.SkipUnavailable, images)
+	if err == nil {
+		p.sayImages(images, "") // those of environments with nothing to check
+	}
+	return passed, dropped, err
 }
 
 // checkedRuns are the check runs that passed, by cell key.
@@ -67,7 +69,7 @@ type checkedRuns map[string]*executedRun
 // failFast runs the check of each cell that runs a program of the user's
 // and leaves out (skip) or refuses the environments where one fails. It
 // returns the runs that passed and the environments left out, with why.
-func (p Process) failFast(ctx context.Context, spec *Spec, r *Runner, skip bool) (checkedRuns, map[string]string, error) {
+func (p Process) failFast(ctx context.Context, spec *Spec, r *Runner, skip bool, images []imageLine) (checkedRuns, map[string]string, error) {
 	cells, err := spec.Cells()
 	if err != nil {
 		return nil, nil, err
@@ -85,6 +87,9 @@ func (p Process) failFast(ctx context.Context, spec *Spec, r *Runner, skip bool)
 	names := spec.EnvNames()
 	p.logf("checking the command once in each environment before the measured runs\n")
 	for _, n := range names {
+		if len(byEnv[n]) > 0 {
+			p.sayImages(images, n)
+		}
 		for _, c := range byEnv[n] {
 			start := time.Now()
 			done := r.one(ctx, store.Run{CellKey: c.Key(), Workload: c.Workload, Env: c.Env, Levels: c.Levels, Params: c.Params, Warmup: true})
@@ -96,7 +101,11 @@ func (p Process) failFast(ctx context.Context, spec *Spec, r *Runner, skip bool)
 				p.logf("  %s: ok (%s)\n", termtext.Visible(n), time.Since(start).Round(100*time.Millisecond))
 				continue
 			}
-			cerr := &CheckError{Env: n, Reason: termtext.Visible(done.Reason), Hint: failureHint(done.Reason, c.Params), Native: n == spec.Baseline}
+			hint := "it fails on this host itself: run it by hand to see why; boxtax measures a command that succeeds"
+			if _, image := r.Envs[n].(env.ImageTeller); image {
+				hint = failureHint(done.Reason, c.Params)
+			}
+			cerr := &CheckError{Env: n, Reason: termtext.Visible(done.Reason), Hint: hint, Native: n == spec.Baseline}
 			p.logf("  %s: failed\n", termtext.Visible(n))
 			if cerr.Native || !skip {
 				cerr.Others = slices.DeleteFunc(slices.Clone(names), func(e string) bool { return e == n })
