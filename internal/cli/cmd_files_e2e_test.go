@@ -106,6 +106,11 @@ func TestRunCmdScriptReadsARelativeDataFile(t *testing.T) {
 	testenv.RequireDocker(t)
 	testenv.RequireTool(t, "sh", "dash")
 	dir := t.TempDir()
+	for _, sub := range []string{"bin", "data"} {
+		if err := os.Mkdir(filepath.Join(dir, sub), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
 	testenv.WriteFile(t, filepath.Join(dir, "bin", "read-sensor"), []byte("#!/bin/sh\nset -e\nread value < \"$1\"\necho \"value $value\"\n"), 0o755)
 	testenv.WriteFile(t, filepath.Join(dir, "data", "sensor.txt"), []byte("42\n"), 0o644)
 	res := runOK(t, dir, append([]string{"run", "--cmd", "./bin/read-sensor data/sensor.txt", "--metric", `value=value ([0-9]+)`}, quickCmd...)...)
@@ -133,14 +138,14 @@ func TestRunCmdFailsFastInTheContainer(t *testing.T) {
 	secret := filepath.Join(dir, "calibration.txt")
 	testenv.WriteFile(t, secret, []byte("7\n"), 0o644)
 	script := filepath.Join(dir, "calibrate.sh")
-	testenv.WriteFile(t, script, []byte("#!/bin/sh\nset -e\necho starting\nread c < "+secret+"\necho \"calibrated $c\"\n"), 0o755)
+	testenv.WriteFile(t, script, []byte("#!/bin/sh\nset -e\necho starting >&2\nread c < "+secret+"\necho \"calibrated $c\"\n"), 0o755)
 
 	res := runIn(t, dir, "run", "--cmd", script, "--envs", "native,docker-bridge", "--reps", "3", "--warmup", "0", "--settle", "0", "--monitor-interval", "0", "--db", "stop.db")
 	removeBuiltImage(t, res)
 	if res.code != ExitRunsFailed {
 		t.Fatalf("exit %d, want %d\n%s", res.code, ExitRunsFailed, res.stderr)
 	}
-	stderrSays(t, res, "the command failed in docker-bridge before the measured runs", "exited with status 2", "starting", "cannot open "+secret,
+	stderrSays(t, res, "the command failed in docker-bridge before the measured runs", "exited with status 2; its output: starting | ", "cannot open "+secret,
 		"hint: a file the program opens is not in the image: add --file "+secret, "--skip-unavailable, or --envs native")
 	if strings.Contains(res.stderr, "runs to do") {
 		t.Errorf("measured runs were started:\n%s", res.stderr)
