@@ -94,7 +94,7 @@ func (p Process) failFast(ctx context.Context, spec *Spec, r *Runner, skip bool,
 			start := time.Now()
 			done := r.one(ctx, store.Run{CellKey: c.Key(), Workload: c.Workload, Env: c.Env, Levels: c.Levels, Params: c.Params, Warmup: true})
 			if ctx.Err() != nil {
-				return nil, nil, ctx.Err()
+				return nil, nil, fmt.Errorf("interrupted during the check runs, before the study was stored (nothing is kept): %w", ctx.Err())
 			}
 			if done.Status == store.RunOK {
 				passed[c.Key()] = done
