@@ -179,7 +179,7 @@ func showSettling(max time.Duration, shown *progress.Reporter) func(context.Cont
 	settler.Max = max
 	settler.OnWait = func(busy float64, waited time.Duration) {
 		shown.Waiting(fmt.Sprintf("settling: host %.0f%% busy > %.0f%%, %s of at most %s (--settle)",
-			busy*100, settler.Threshold*100, waited.Round(time.Second), max))
+			busy*100, settler.Threshold*100, waited.Round(100*time.Millisecond), max))
 	}
 	return func(ctx context.Context) map[string]string {
 		defer shown.Waiting("")
