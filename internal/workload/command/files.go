@@ -38,7 +38,8 @@ var containerOwn = []string{"/proc", "/sys", "/dev"}
 // NamedPaths finds the host paths among the arguments of each command
 // (argv[0], the program, is the image's already): a word, or the value of
 // --opt=VALUE and if=VALUE, that exists on this host, absolute or relative
-// to dir (not looked for when dir is ""). A word holding blanks, such as
+// to dir (not looked for when dir is ""); not what -o, --output or dd's of=
+// name, which the program writes. A word holding blanks, such as
 // sh -c's script, is split as a command and searched too, its program
 // included. Paths under /proc, /sys and /dev, and / itself, are left
 // out: the container has its own.
@@ -48,7 +49,7 @@ func NamedPaths(dir string, commands ...[]string) []NamedPath {
 	var visit func(words []string, skipFirst bool)
 	visit = func(words []string, skipFirst bool) {
 		for i, w := range words {
-			if i == 0 && skipFirst {
+			if i == 0 && skipFirst || i > 0 && outputFlags[words[i-1]] {
 				continue
 			}
 			if strings.ContainsAny(w, " \t\n") {
@@ -71,14 +72,22 @@ func NamedPaths(dir string, commands ...[]string) []NamedPath {
 	return out
 }
 
+// outputFlags name the file a program writes, in the next word or after
+// '=' (gzip -o, dd of=): one a previous run left is not the program's
+// input, and is not brought into the image.
+var outputFlags = map[string]bool{"-o": true, "--output": true, "--out": true, "of": true, "--output-file": true, "--log-file": true}
+
 // candidates are the words of w that may be paths: w itself, unless an
-// option, and what follows its first '='.
+// option, and what follows its first '=', unless an output's.
 func candidates(w string) []string {
 	var out []string
 	if w != "" && !strings.HasPrefix(w, "-") {
 		out = append(out, w)
 	}
-	if _, v, ok := strings.Cut(w, "="); ok && v != "" {
+	if k, v, ok := strings.Cut(w, "="); ok && v != "" {
+		if outputFlags[k] {
+			return nil
+		}
 		out = append(out, v)
 	}
 	return out

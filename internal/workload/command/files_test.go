@@ -55,6 +55,7 @@ func TestNamedPaths(t *testing.T) {
 		{"the container's own and missing ones", "", []string{"cat", "/proc/cpuinfo", "/dev/null", "/sys/kernel", "/", filepath.Join(dir, "none")}, nil},
 		{"too big", "", []string{"gzip", "-c", big}, []NamedPath{{Word: big, Path: big, Bytes: MaxNamedBytes + 1, Over: true}}},
 		{"a socket", "", []string{"nc", "-U", sock}, []NamedPath{{Word: sock, Path: sock, Special: "socket"}}},
+		{"not what it writes", "", []string{"dd", "if=" + data, "of=" + big, "--output=" + big, "-o", big}, []NamedPath{{Word: data, Path: data, Bytes: 3}}},
 		{"once each", "", []string{"cat", data, data}, []NamedPath{{Word: data, Path: data, Bytes: 3}}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
