@@ -56,6 +56,9 @@ func (p Process) beforeStart(ctx context.Context, o Options, spec *Spec, envs ma
 		p.sayImages(images, "")
 		return nil, nil, nil
 	}
+	for _, note := range spec.planNotes { // what goes into the image, before it is built
+		p.logf("%s\n", note)
+	}
 	passed, dropped, err := p.failFast(ctx, spec, r, o.SkipUnavailable, images)
 	if err == nil {
 		p.sayImages(images, "") // those of environments with nothing to check

@@ -123,9 +123,6 @@ func Run(ctx context.Context, o Options, p Process) (*Stored, error) {
 		if line := spec.RepetitionsLine(); line != "" {
 			p.logf("%s\n", line)
 		}
-		for _, note := range spec.planNotes {
-			p.logf("%s\n", note)
-		}
 		if err := runner.keepChecks(ctx, st.Runs, checked); err != nil {
 			return st, err
 		}
