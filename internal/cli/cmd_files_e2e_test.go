@@ -76,9 +76,10 @@ func TestRunCmdGzipOfABigHostFile(t *testing.T) {
 	removeBuiltImage(t, res)
 	stderrSays(t, res, "adds "+big+" (21 MB) to the image", "built now for this study", "docker-bridge: ok")
 	_, runs, all := testenv.Stored(t, filepath.Join(dir, "boxtax.db"))
+	measured := samplesOf(all)
 	for _, r := range runs {
-		if r.Status != store.RunOK {
-			t.Errorf("run %d in %s: %s %s", r.Seq, r.Env, r.Status, r.Reason)
+		if r.Status != store.RunOK || measured[r.ID]["wall_s"] <= 0 || measured[r.ID]["user_s"] <= 0 {
+			t.Errorf("run %d in %s: %s %s, samples %v", r.Seq, r.Env, r.Status, r.Reason, measured[r.ID])
 		}
 	}
 	if len(runs) != 2 {
