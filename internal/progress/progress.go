@@ -152,7 +152,7 @@ func (p *Reporter) settling(d time.Duration) string {
 	if p.settled < time.Second {
 		return ""
 	}
-	return " (" + d.Round(time.Second).String() + " of it settling, --settle 0 skips it)"
+	return " (" + d.Round(time.Second).String() + " of it settling)"
 }
 
 // label names a run in the progress lines: workload @ environment.

@@ -175,7 +175,7 @@ func showSettling(max time.Duration, shown *progress.Reporter) func(context.Cont
 	settler := monitor.DefaultSettler
 	settler.Max = max
 	settler.OnWait = func(busy float64, waited time.Duration) {
-		shown.Waiting(fmt.Sprintf("settling: host %.0f%% busy > %.0f%%, %s of at most %s (--settle)",
+		shown.Waiting(fmt.Sprintf("settling: host %.0f%% busy > %.0f%%, %s of at most %s",
 			busy*100, settler.Threshold*100, waited.Round(100*time.Millisecond), max))
 	}
 	return func(ctx context.Context) map[string]string {
