@@ -93,6 +93,9 @@ func (p Process) failFast(ctx context.Context, spec *Spec, r *Runner, skip bool,
 	defer func() { r.Settle = settle }()
 	passed, dropped := checkedRuns{}, map[string]string{}
 	names := spec.EnvNames()
+	if i := slices.Index(names, spec.Baseline); i > 0 { // the baseline first: without it nothing goes on
+		names = append([]string{spec.Baseline}, slices.Delete(slices.Clone(names), i, i+1)...)
+	}
 	p.logf("checking the command once in each environment before the measured runs\n")
 	for _, n := range names {
 		if len(byEnv[n]) > 0 {
@@ -110,7 +113,7 @@ func (p Process) failFast(ctx context.Context, spec *Spec, r *Runner, skip bool,
 				continue
 			}
 			hint := "it fails on this host itself: run it by hand to see why; boxtax measures a command that succeeds"
-			if _, image := r.Envs[n].(env.ImageTeller); image {
+			if _, container := r.Envs[n].(env.SpecChecker); container { // runs an image or root filesystem of its own
 				hint = failureHint(done.Reason, c.Params)
 			}
 			cerr := &CheckError{Env: n, Reason: termtext.Visible(done.Reason), Hint: hint, Native: n == spec.Baseline}
