@@ -3,6 +3,7 @@ package study
 import (
 	"flag"
 	"fmt"
+	"slices"
 	"strings"
 
 	cmdwl "github.com/boxtax/boxtax/internal/workload/command"
@@ -53,7 +54,14 @@ func (c Command) Spec() (*Spec, error) {
 			params[k] = v
 		}
 	}
-	for k, v := range map[string][]string{"files": c.Files, "metrics": c.Metrics} {
+	named, err := c.namedFiles()
+	if err != nil {
+		return nil, err
+	}
+	if named.workdir != "" {
+		params["workdir"] = named.workdir
+	}
+	for k, v := range map[string][]string{"files": append(slices.Clone(c.Files), named.files...), "metrics": c.Metrics} {
 		if len(v) > 0 {
 			list := make([]any, len(v)) // as a YAML file gives a list
 			for i, s := range v {
@@ -68,7 +76,7 @@ func (c Command) Spec() (*Spec, error) {
 		Repetitions: 5, Warmup: &warmup, Baseline: "native",
 		Envs:      []Named{{Name: "native"}, {Name: "docker-bridge"}, {Name: "docker-host"}},
 		Workloads: []WorkloadSpec{{Name: "cmd", Params: params}},
-		file:      "--cmd",
+		file:      "--cmd", planNotes: named.notes,
 	}, nil
 }
 

@@ -74,6 +74,8 @@ type config struct {
 	caps        []string
 	timeout     time.Duration
 	maxOutput   int64
+	workdir     string // the workdir parameter
+	home        string // HOME: the scratch directory, also with a workdir
 }
 
 // Declare implements workload.Declarer.
@@ -82,6 +84,7 @@ func (c *config) Declare(d *workload.Decl) {
 	d.Required()
 	argvVar(d, &c.setup, "setup", "a command run before the timed one in the same directory, not measured (e.g. sysbench fileio ... prepare)")
 	stringsVar(d, &c.files, "files", "host files or directories the program needs in a container (at the same paths): programs it starts, data, configuration")
+	d.String(&c.workdir, "workdir", "", "the directory the program runs in, natively and in a container, where relative paths in the command resolve (boxtax run --cmd: the current one when the command names a file in it); default: a new scratch directory, removed afterwards")
 	d.String(&c.image, "image", "", "a local image (Docker or Podman) holding the program, to run it in instead of one made from this host's files; the boxtax binary is mounted into it")
 	listVar(d, &c.metrics, "metrics", "figures read from its output: NAME[:UNIT][:higher|:lower]=REGEX or NAME=json:PATH, or mappings with name, unit, regex or json, higher_is_better")
 	d.String(&c.parseName, "parse", "auto", "read a known tool's output: auto (by the program's name), none, "+strings.Join(AdapterNames(), ", "))
@@ -329,6 +332,11 @@ func normalize(p workload.Params, commands ...string) (workload.Params, error) {
 		return nil, err
 	}
 	out["files"] = files
+	if wd, _ := p["workdir"].(string); wd != "" {
+		if out["workdir"], err = filepath.Abs(wd); err != nil {
+			return nil, fmt.Errorf("parameter workdir: %w", err)
+		}
+	}
 	return out, nil
 }
 
@@ -507,20 +515,28 @@ func (c *config) CheckHost() error {
 	if c.image != "" {
 		return nil // the image's program and files; natively the host's, found when it runs
 	}
+	if err := checkWorkdir(c.workdir); err != nil {
+		return err
+	}
 	return checkHostFiles(c.files, command{"cmd", c.argv}, command{"setup", c.setup})
 }
 
 // Run implements workload.Config.
 func (c *config) Run(ctx context.Context, env workload.Env, e workload.Emitter) error {
+	dir, err := c.dir(env.ScratchDir)
+	if err != nil {
+		return err
+	}
+	c.home = env.ScratchDir
 	if len(c.setup) > 0 {
 		sctx, cancel := context.WithTimeout(ctx, c.timeout)
-		_, err := c.exec(sctx, c.setup, env.ScratchDir, "setup")
+		_, err := c.exec(sctx, c.setup, dir, "setup")
 		cancel()
 		if err != nil {
 			return err
 		}
 	}
-	return c.measure(ctx, env.ScratchDir, e)
+	return c.measure(ctx, dir, e)
 }
 
 // measure runs the program in dir and reports what it cost and printed.
@@ -589,7 +605,11 @@ type result struct {
 func (c config) exec(ctx context.Context, argv []string, dir, what string) (result, error) {
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = dir
-	cmd.Env = programEnv(c.env, dir)
+	home := c.home
+	if home == "" {
+		home = dir
+	}
+	cmd.Env = programEnv(c.env, home)
 	// Pipes of our own (files, so exec starts no copying goroutines):
 	// Wait then returns when the program exits, not when the last process
 	// holding its output (a background child, a daemon) lets go, so the
