@@ -5,7 +5,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/boxtax/boxtax/internal/crash"
 	"github.com/boxtax/boxtax/internal/termtext"
 	"io"
 	"os"
@@ -19,12 +18,12 @@ const (
 	ExitOK         = 0
 	ExitError      = 1 // something went wrong while working
 	ExitUsage      = 2 // bad command line, unknown name, broken study file
-	ExitRunsFailed = 3 // the study finished but some runs failed; wins over ExitOverheadExceeded
+	ExitRunsFailed = 3 // the study finished but some runs failed, or a command failed its check run; wins over ExitOverheadExceeded
 	// ExitOverheadExceeded: a --max-overhead rule failed (an overhead beyond
 	// noise above its limit, or nothing to check).
 	ExitOverheadExceeded = 4
-	ExitCrash            = crash.ExitCode // 70, a bug in boxtax: a Go panic (EX_SOFTWARE); the stack goes to stderr
-	ExitInterrupted      = 130            // Ctrl-C or SIGTERM; finished runs are kept
+	ExitCrash            = 70  // a bug in boxtax: a Go panic (EX_SOFTWARE, crash.ExitCode: TestPanicExitsWithCrashCode); the stack goes to stderr
+	ExitInterrupted      = 130 // Ctrl-C or SIGTERM; finished runs are kept
 )
 
 // Globals is the process state commands may touch.

@@ -82,7 +82,14 @@ func (c Command) Spec() (*Spec, error) {
 			params[k] = v
 		}
 	}
-	for k, v := range map[string][]string{"files": c.Files, "metrics": c.Metrics} {
+	named, err := c.namedFiles()
+	if err != nil {
+		return nil, err
+	}
+	if named.workdir != "" {
+		params["workdir"] = named.workdir
+	}
+	for k, v := range map[string][]string{"files": append(slices.Clone(c.Files), named.files...), "metrics": c.Metrics} {
 		if len(v) > 0 {
 			list := make([]any, len(v)) // as a YAML file gives a list
 			for i, s := range v {
@@ -113,7 +120,7 @@ func (c Command) Spec() (*Spec, error) {
 		Envs:      []Named{{Name: "native"}, {Name: "docker-bridge"}, {Name: "docker-host"}},
 		Workloads: []WorkloadSpec{{Name: "cmd", Params: params}},
 		Factors:   factors,
-		file:      "--cmd",
+		file:      "--cmd", planNotes: named.notes,
 	}, nil
 }
 

@@ -30,6 +30,9 @@ type Spec struct {
 	Adaptive *Adaptive `yaml:"adaptive,omitempty"`
 
 	file string // where the spec came from, for messages
+	// planNotes are said under the plan line: what a --cmd study brings
+	// into the image unasked (cmdfiles.go).
+	planNotes []string
 }
 
 // PaperRef ties a study to the published one it reproduces: the id of its

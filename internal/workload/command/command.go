@@ -81,6 +81,8 @@ type config struct {
 	caps         []string
 	timeout      time.Duration
 	maxOutput    int64
+	workdir      string // the workdir parameter
+	home         string // HOME: the scratch directory, also with a workdir
 }
 
 // Declare implements workload.Declarer.
@@ -91,6 +93,7 @@ func (c *config) Declare(d *workload.Decl) {
 	argvVar(d, &c.prepare, "prepare", "a command run right before each timed one (after setup), in the same environment and directory, not measured (as hyperfine's --prepare)")
 	varsVar(d, &c.placeholders, "placeholders", "values of {NAME} in cmd, setup and prepare (a factor sets one with param: placeholders.NAME; boxtax run --param NAME=V1,V2)")
 	stringsVar(d, &c.files, "files", "host files or directories the program needs in a container (at the same paths): programs it starts, data, configuration")
+	d.String(&c.workdir, "workdir", "", "the directory the program runs in, natively and in a container, where relative paths in the command resolve (boxtax run --cmd: the current one when the command names a file in it); default: a new scratch directory, removed afterwards")
 	d.String(&c.image, "image", "", "a local image (Docker or Podman) holding the program, to run it in instead of one made from this host's files; the boxtax binary is mounted into it")
 	listVar(d, &c.metrics, "metrics", "figures read from its output: NAME[:UNIT][:higher|:lower]=REGEX or NAME=json:PATH, or mappings with name, unit, regex or json, higher_is_better")
 	d.String(&c.parseName, "parse", "auto", "read a known tool's output: auto (by the program's name), none, "+strings.Join(AdapterNames(), ", "))
@@ -396,6 +399,11 @@ func normalize(p workload.Params, commands ...string) (workload.Params, error) {
 		return nil, err
 	}
 	out["files"] = files
+	if wd, _ := p["workdir"].(string); wd != "" {
+		if out["workdir"], err = filepath.Abs(wd); err != nil {
+			return nil, fmt.Errorf("parameter workdir: %w", err)
+		}
+	}
 	return out, nil
 }
 
@@ -575,24 +583,33 @@ func (c *config) CheckHost() error {
 	if c.image != "" {
 		return nil // the image's program and files; natively the host's, found when it runs
 	}
+	if err := checkWorkdir(c.workdir); err != nil {
+		return err
+	}
 	return checkHostFiles(c.files, command{"cmd", c.argv}, command{"setup", c.setup}, command{"prepare", c.prepare})
 }
 
 // Run implements workload.Config: setup, then prepare, then the timed
-// command, all in the run's scratch directory; only the last is measured.
+// command, all in the run's directory (workdir, else the scratch
+// directory); only the last is measured.
 func (c *config) Run(ctx context.Context, env workload.Env, e workload.Emitter) error {
+	dir, err := c.dir(env.ScratchDir)
+	if err != nil {
+		return err
+	}
+	c.home = env.ScratchDir
 	for _, before := range []command{{"setup", c.setup}, {"prepare", c.prepare}} {
 		if len(before.argv) == 0 {
 			continue
 		}
 		sctx, cancel := context.WithTimeout(ctx, c.timeout)
-		_, err := c.exec(sctx, before.argv, env.ScratchDir, before.name)
+		_, err := c.exec(sctx, before.argv, dir, before.name)
 		cancel()
 		if err != nil {
 			return err
 		}
 	}
-	return c.measure(ctx, env.ScratchDir, e)
+	return c.measure(ctx, dir, e)
 }
 
 // measure runs the program in dir and reports what it cost and printed.
@@ -664,7 +681,11 @@ type result struct {
 func (c config) exec(ctx context.Context, argv []string, dir, what string) (result, error) {
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = dir
-	cmd.Env = programEnv(c.env, dir)
+	home := c.home
+	if home == "" {
+		home = dir
+	}
+	cmd.Env = programEnv(c.env, home)
 	// Pipes of our own (files, so exec starts no copying goroutines):
 	// Wait then returns when the program exits, not when the last process
 	// holding its output (a background child, a daemon) lets go, so the
