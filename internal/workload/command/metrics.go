@@ -25,10 +25,10 @@ func baseMetrics() []workload.Metric {
 // checkMetrics reads the figures asked for. A figure named as one of the
 // adapter's replaces the adapter's, and a note says so (Notes).
 func (c *config) checkMetrics() error {
-	adapters := map[string]bool{}
+	adapterHas := map[string]bool{}
 	if c.adapter != nil {
 		for _, m := range c.adapter.metrics {
-			adapters[m.Name] = true
+			adapterHas[m.Name] = true
 		}
 	}
 	seen := map[string]bool{}
@@ -42,7 +42,7 @@ func (c *config) checkMetrics() error {
 			return fmt.Errorf("parameter metrics: %s is named twice: give each figure once", e.Name)
 		}
 		seen[e.Name] = true
-		if adapters[e.Name] {
+		if adapterHas[e.Name] {
 			c.replaced = append(c.replaced, e.Name)
 		}
 		c.extracts = append(c.extracts, e)
