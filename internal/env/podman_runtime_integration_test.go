@@ -61,6 +61,24 @@ func TestPodmanRuntimesAsTheContainerSeesThem(t *testing.T) {
 				if err == nil || !strings.Contains(errOut.String(), "/proc/self/limits: no such file") {
 					t.Errorf("%s: /proc/self/limits is there (%v, %q): not gVisor's /proc", name, err, errOut.String())
 				}
+				// gVisor's own tmpfs at /tmp, the scratch directory (the
+				// disk workloads note it); storage=bind puts a host
+				// directory there instead.
+				const tmpfsMagic = "1021994"
+				bind := newPrepared(t, name+"+storage=bind", e.opts).(*podmanEnv)
+				t.Cleanup(func() { _ = bind.Close(context.Background()) }) // before e's: the last close stops the service
+				for _, v := range []struct {
+					e    Environment
+					want bool
+				}{{e, true}, {bind, false}} {
+					out.Reset()
+					if _, err := Run(context.Background(), v.e, Spec{Args: []string{"fstype", "/tmp"}}, &out, os.Stderr); err != nil {
+						t.Fatalf("%s: %v", v.e.Name(), err)
+					}
+					if got := strings.TrimSpace(out.String()) == tmpfsMagic; got != v.want {
+						t.Errorf("%s: /tmp is filesystem %s; tmpfs %v, want %v", v.e.Name(), strings.TrimSpace(out.String()), got, v.want)
+					}
+				}
 				return
 			}
 			if err != nil {
