@@ -63,10 +63,10 @@ func (p *podmanEnv) checkPodmanRuntime() error {
 			"measure it on a host with cgroup v2 alone (systemd.unified_cgroup_hierarchy=1), or leave it out")
 	}
 	if rt == "runsc" && p.rootless {
-		return fmt.Errorf("runtime=runsc: boxtax runs gVisor under rootful Podman only (rootless runsc needs flags of its own that Podman's service cannot give per runtime): use podman-bridge+runtime=runsc")
+		return fmt.Errorf("runtime=runsc: boxtax runs gVisor under rootful Podman only (runsc under rootless Podman has not been tried with boxtax): use podman-bridge+runtime=runsc")
 	}
 	if rt == "runsc" && p.opts.Variant["userns"] == "auto" {
-		return fmt.Errorf("runtime=runsc: gVisor with a user namespace per container (userns=auto) is not supported by boxtax: leave one of the two out")
+		return fmt.Errorf("runtime=runsc: gVisor with a user namespace per container (userns=auto) has not been tried with boxtax: leave one of the two out")
 	}
 	return nil
 }
