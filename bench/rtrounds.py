@@ -56,7 +56,9 @@ def main():
     path = sys.argv[1]
     goal = float(sys.argv[2]) if len(sys.argv) > 2 else 20.0
     rows = {}
-    for line in open(path):
+    with open(path) as lines:
+        text = lines.read().splitlines()
+    for line in text:
         f = line.split()
         if len(f) < 7:
             continue
@@ -107,7 +109,7 @@ def main():
     why = []
     wide = [p for p in ("cyclictest", "rt.none") if med[p]["iqr"] > goal]
     if wide:
-        why.append(" and ".join(wide) + f"'s p99 varies between rounds by more than {goal:g} us (IQR)")
+        why.append("the p99 of " + " and ".join(wide) + f" varies between rounds by more than {goal:g} us (IQR)")
     ci = sign_interval(per)
     if ci is None:
         why.append(f"{len(per)} rounds give no interval for the median difference (5 give 94 %)")
