@@ -73,6 +73,9 @@ trap cleanup EXIT
 mkdir "$inst"
 printf '%x' $((1 << CPU)) > "$inst/tracing_cpumask"
 echo mono > "$inst/trace_clock" # CLOCK_MONOTONIC, the probes' clock
+# A buffer that holds some seconds of a busy CPU's events, should the reader
+# fall behind (a wake-up the reader lost is left out of the split).
+echo 16384 > "$inst/buffer_size_kb"
 echo 1 > "$inst/options/record-tgid" # which process each thread belongs to
 for e in sched/sched_switch sched/sched_wakeup timer/hrtimer_start timer/hrtimer_expire_entry raw_syscalls/sys_exit; do
   echo 1 > "$inst/events/$e/enable"
@@ -152,7 +155,7 @@ for part in ("reported", "timer", "kernel", "probe"):
     s = d[part]
     note = ""
     if part == "reported":
-        note = f"{d['samples']} samples, {d['aligned']} matched to the trace (offset {d['offset']}, {d['probe_negative']} below zero)"
+        note = f"{d['samples']} samples, {d['aligned']} matched to the trace (offset {d['offset']}, {d['probe_negative']} below zero; the reader lost events {d['lost_gaps']} times)"
     if part == "probe":
         note = f"{d['probe_over_20us']} wake-ups with a probe part over 20 us; other threads of its process ran on the CPU {d['own_threads_ran']} times while it measured"
     print("%-6s %-12s %-9s %8.1f %8.1f %9.1f   %s" % (rnd, probe, part, s["p50"], s["p99"], s["max"], note))

@@ -61,13 +61,16 @@ def summary(values):
 
 def main():
     trace, lats, period_us = sys.argv[1], sys.argv[2], float(sys.argv[3])
-    events = []
+    events, lost = [], 0
     with open(trace) as f:
         for line in f:
             m = LINE.match(line)
             if m:
                 comm, tid, tgid, _cpu, ts, ev, rest = m.groups()
                 events.append((comm.strip(), tid, tgid, float(ts), ev, rest))
+            elif "[LOST" in line:  # the reader fell behind: the events between are gone
+                lost += 1
+                events.append(("", "", "", events[-1][3] if events else 0.0, "lost", line))
     # The probe's measuring thread: the one woken at a real-time priority
     # (kernel prio below 100) most often.
     count = {}
@@ -86,7 +89,9 @@ def main():
     armed, pending, wakeups = {}, None, []
     own_ran = []  # when another thread of the probe's process left the CPU
     for comm, tid, tgid, ts, ev, rest in events:
-        if ev == "hrtimer_start" and tid == rt and "function=hrtimer_wakeup" in rest:
+        if ev == "lost":  # a timer armed before may have expired unseen
+            armed, pending = {}, None
+        elif ev == "hrtimer_start" and tid == rt and "function=hrtimer_wakeup" in rest:
             addr = re.search(r"hrtimer=(\S+)", rest).group(1)
             armed[addr] = int(re.search(r" expires=(\d+)", rest).group(1))
         elif ev == "hrtimer_expire_entry" and "function=hrtimer_wakeup" in rest:
@@ -109,27 +114,41 @@ def main():
     # Align the probe's samples with the traced wake-ups by their slot on
     # the grid of periods: a traced wake-up's slot is its timer's expiry
     # (the probe's deadline) counted in periods from the first; a sample's
-    # is the one before it plus one, plus the slots a late wake-up made the
-    # probe skip (both probes skip the slots whose start has passed). So a
-    # wake-up the trace lost (its buffer overran) costs that wake-up, not
-    # the alignment of all that follow. The trace may hold a wake-up or two
-    # more at the start (a sleep before measuring): take the offset whose
-    # probe parts are the tightest. Aligned, nine in ten are a few
-    # microseconds (and none is negative); one off, each part is the
-    # difference of two wake-ups' latencies, tens of microseconds either way
-    # (around the same median, so the median cannot tell).
+    # is the one after the sample before, or a later one when that sample
+    # was more than a period late and the probe skipped slots (cyclictest
+    # and work none skip every slot whose start has passed; the task with
+    # work only those past by a whole period after its end): of those, the
+    # traced one whose latency is closest to the sample's. So a wake-up the
+    # trace lost (its buffer overran) costs that wake-up, not the alignment
+    # of all that follow. The trace may hold a wake-up or two more at the
+    # start (a sleep before measuring): take the first slot whose probe
+    # parts are the tightest. Aligned, nine in ten are a few microseconds
+    # (and none is negative); one off, each part is the difference of two
+    # wake-ups' latencies, tens of microseconds either way (around the same
+    # median, so the median cannot tell).
+    # Only wake-ups on the probe's grid count: the thread may have slept on
+    # other timers before it measured (the runtime's futex waits).
     period_ns = period_us * 1000
+    ref = wakeups[len(wakeups) // 2][4]
+    wakeups = [w for w in wakeups if abs((w[4] - ref + period_ns / 2) % period_ns - period_ns / 2) < 1000]
     by_slot = {}
     for w in wakeups:
         by_slot.setdefault(round((w[4] - wakeups[0][4]) / period_ns), w)
-    slots, slot = [], 0
-    for i, lat in enumerate(reported):
-        if i > 0:
-            slot += 1 + max(0, int((reported[i - 1] * 1000 - 1) // period_ns))
-        slots.append(slot)
+
+    def align(first_slot):
+        pairs, slot = [], first_slot
+        for i, lat in enumerate(reported):
+            if i > 0:
+                late = max(0, int((reported[i - 1] * 1000 - 1) // period_ns))
+                here = [c for c in range(slot + 1, slot + 2 + late) if c in by_slot]
+                slot = min(here, key=lambda c: abs(lat - by_slot[c][2])) if here else slot + 1 + late
+            if slot in by_slot:
+                pairs.append((i, by_slot[slot]))
+        return pairs
+
     best = None
     for off in range(-3, 4):
-        pairs = [(i, by_slot[slots[i] + off]) for i in range(len(reported)) if slots[i] + off in by_slot]
+        pairs = align(off)
         if len(pairs) < len(reported) * 0.5:
             continue
         parts = [reported[i] - w[2] for i, w in pairs]
@@ -190,7 +209,7 @@ def main():
             touched[key] = touched.get(key, 0) + 1
     out = {
         "thread": f"{rtcomm}/{rt}", "samples": len(reported), "traced_wakeups": len(wakeups), "aligned": len(probe),
-        "offset": off, "own_threads_ran": own, "worst": worst, "tail": tail,
+        "offset": off, "lost_gaps": lost, "own_threads_ran": own, "worst": worst, "tail": tail,
         "seconds": round(last - first, 1), "touched": touched,
         "reported": summary(reported), "timer": summary(timer), "kernel": summary(kernel), "probe": summary(probe),
         # The trace prints microseconds: a part is exact to about one.
