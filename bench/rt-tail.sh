@@ -124,18 +124,20 @@ probes="ct none"
 [ "$WORK" = 0 ] || probes="ct none work"
 label() { case $1 in ct) echo cyclictest ;; none) echo rt.none ;; work) echo rt.work ;; esac; }
 printf '%-6s %-12s %-9s %8s %8s %9s   %s\n' round probe part p50_us p99_us max_us notes
-for round in $(seq 1 "$ROUNDS"); do
+# run_ct, run_rt MODE: one traced run of round $round's probe.
+run_ct() {
   # cyclictest -v prints every sample: "thread: index: latency_us".
   traced "ct$round" cyclictest -m -q -v -p "$PRIO" -i "$INTERVAL_US" -D "$SECONDS_EACH" -a "$CPU" --mainaffinity="$OTHER" -t 1 --laptop > "$work/ct$round.out"
   awk -F: 'NF == 3 && $1 ~ /^ *0$/ {print $3 + 0}' "$work/ct$round.out" > "$work/ct$round.lat"
-  for mode in none work; do
-    [[ " $probes " == *" $mode "* ]] || continue
-    w=$mode
-    [ "$mode" = work ] && w=calibrated
-    params=$(printf '{"frequency_hz":%s,"work":"%s","occupancy_pct":%s,"duration":"%ss","priority":%s,"cpu":%s}' \
-      "$freq" "$w" "$OCCUPANCY_PCT" "$SECONDS_EACH" "$PRIO" "$CPU")
-    traced "$mode$round" ./bin/boxtax worker --workload rt.periodic --params "$params" > "$work/$mode$round.json"
-    python3 - "$work/$mode$round.json" > "$work/$mode$round.lat" <<'EOF'
+}
+run_rt() {
+  local mode=$1 w=$1 params
+  [[ " $probes " == *" $mode "* ]] || return 0
+  [ "$mode" = work ] && w=calibrated
+  params=$(printf '{"frequency_hz":%s,"work":"%s","occupancy_pct":%s,"duration":"%ss","priority":%s,"cpu":%s}' \
+    "$freq" "$w" "$OCCUPANCY_PCT" "$SECONDS_EACH" "$PRIO" "$CPU")
+  traced "$mode$round" ./bin/boxtax worker --workload rt.periodic --params "$params" > "$work/$mode$round.json"
+  python3 - "$work/$mode$round.json" > "$work/$mode$round.lat" <<'EOF'
 import base64, json, struct, sys
 for line in open(sys.argv[1]):
     m = json.loads(line)
@@ -144,7 +146,14 @@ for line in open(sys.argv[1]):
         for (v,) in struct.iter_unpack("<d", raw):
             print(v / 1000)
 EOF
-  done
+}
+for round in $(seq 1 "$ROUNDS"); do
+  # The order alternates, so that neither probe always follows the other.
+  if (( round % 2 )); then
+    run_ct; run_rt none; run_rt work
+  else
+    run_rt work; run_rt none; run_ct
+  fi
   for probe in $probes; do
     python3 bench/rttail.py "$work/$probe$round.txt" "$work/$probe$round.lat" "$INTERVAL_US" > "$work/$probe$round.parts"
     python3 - "$work/$probe$round.parts" "$round" "$(label "$probe")" <<'EOF' | tee -a "$work/all.txt"

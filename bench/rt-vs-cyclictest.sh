@@ -127,8 +127,10 @@ for run in $(seq 1 "$RUNS"); do
 done
 if [ "$RUNS" -gt 1 ]; then
   echo
-  met=$(grep -c '^verdict: .*: met' "$work"/verdict*.txt | awk -F: '{s += $NF} END {print s}')
-  decided=$(grep -c 'the spread lets the rounds decide' "$work"/verdict*.txt | awk -F: '{s += $NF} END {print s}')
-  echo "over $RUNS runs back to back: the p99 goal met in $met, the spread small enough to decide in $decided"
+  met=$(cat "$work"/verdict*.txt | awk '/^verdict: .*: met/ {n++} END {print n + 0}')
+  decided=$(cat "$work"/verdict*.txt | awk '/the spread lets the rounds decide/ {n++} END {print n + 0}')
+  shown="not shown met"
+  [ "$met" = "$RUNS" ] && [ "$decided" = "$RUNS" ] && shown="met"
+  echo "over $RUNS runs back to back: the p99 goal met in $met of $RUNS, the spread small enough to decide in $decided of $RUNS: the goal is $shown"
   grep -h '^verdict:' "$work"/verdict*.txt | sed 's/; spread:.*//; s/^/  /'
 fi
