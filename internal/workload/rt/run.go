@@ -184,7 +184,7 @@ func prepareThread(c *config, t *task) threadSetup {
 		return s
 	}
 	switch {
-	case t.none:
+	case t.none: // no work to warm up or calibrate
 	case t.timed:
 		t.sink += sched.Leibniz(1 << 16) // warm the code up
 	default:
