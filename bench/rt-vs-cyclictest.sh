@@ -53,6 +53,7 @@ mainaffinity() {
   return 0
 }
 command -v cyclictest >/dev/null || { echo "cyclictest is not installed (Debian: apt-get install rt-tests)"; exit 1; }
+command -v python3 >/dev/null || { echo "python3 is not installed (Debian: apt-get install python3): bench/rtrounds.py summarises the rounds"; exit 1; }
 make -s build
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
