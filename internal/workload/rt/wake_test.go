@@ -69,14 +69,19 @@ func TestRuntimeKeptOffTheMeasuredCPU(t *testing.T) {
 	for _, work := range []string{WorkNone, WorkCalibrated} {
 		t.Run(work, func(t *testing.T) {
 			p, _ := workload.Check(Periodic{}.Info(), workload.Params{
-				"frequency_hz": 1000, "duration": "1500ms", "policy": "other", "lock_memory": false,
-				"work": work, "occupancy_pct": 5, "cpu": cpu,
+				"frequency_hz": 1000, "policy": "other", "lock_memory": false,
+				"work": work, "occupancy_pct": 5, "cpu": cpu, "duration": "2500ms",
 			})
 			done := make(chan error, 1)
 			go func() {
 				done <- workload.Run(context.Background(), Periodic{}, p, workload.Env{ScratchDir: t.TempDir()}, &workloadtest.Recorder{})
 			}()
-			time.Sleep(400 * time.Millisecond)
+			// Until the task measures: its thread alone on the CPU.
+			for start := time.Now(); time.Since(start) < 2*time.Second; time.Sleep(20 * time.Millisecond) {
+				if m, _ := threadsOn(t, cpu); len(m) == 1 {
+					break
+				}
+			}
 			cycles := gcCycles()
 			var garbage [][]byte
 			for range 256 { // 256 MiB: several collections' worth with GC on
