@@ -64,7 +64,9 @@ qos="neither sets /dev/cpu_dma_latency"
 echo "each probe: ${SECONDS_EACH} s, period ${INTERVAL_US} us, SCHED_FIFO ${PRIO}, CPU ${CPU}, mlockall; ${qos}; cyclictest ${CT_EXTRA} $(mainaffinity)"
 echo "rt.none: rt.periodic work none (what cyclictest does)$([ "$WORK" = 0 ] || echo "; rt.work: rt.periodic work calibrated, occupancy ${OCCUPANCY_PCT} % of each period")"
 
-# cyclictest's histogram (1 us buckets) -> samples p50 p99 max
+# cyclictest's histogram (1 us buckets) -> samples p50 p99 max. The
+# histogram counts latencies up to 20 ms; cyclictest prints the rest as
+# overflows, which count as samples above every bucket.
 ct_stats() {
   awk '/^# Max Latencies:/ {mx=$4+0}
        /^# Histogram Overflows:/ {tot+=$4+0}
@@ -86,8 +88,6 @@ rt_stats() {
 # not the probe.
 steal() { awk -v c="cpu$CPU" '$1 == c {print $9 * 10}' /proc/stat; }
 
-# The histogram counts latencies up to 20 ms; cyclictest prints the rest
-# as overflows, which count as samples above every bucket.
 row() { printf '%-6s %-12s %8s %9s %9s %9s %9s\n' "$@"; }
 freq=$(awk "BEGIN{print 1e6/$INTERVAL_US}")
 # rt NAME WORK: one run of rt.periodic with work WORK, as round $round's NAME.
