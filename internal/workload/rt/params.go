@@ -20,6 +20,11 @@ const (
 	// since point 2, as the thesis's task does (Appendix A): the work then
 	// lasts the same in every environment and interference shows elsewhere.
 	WorkTimed = "timed"
+	// WorkNone does no work at all: the task wakes, reads the clock and
+	// sleeps to the next period, as cyclictest does, so that the two probes
+	// can be compared like with like (bench/rt-vs-cyclictest.sh). Only the
+	// wake-up latency is recorded; occupancy_pct is not used.
+	WorkNone = "none"
 )
 
 // Sync modes of rt.periodic-io's frame writes.
@@ -59,6 +64,9 @@ func (c config) slices() int {
 
 // seriesPerSlice is how many values a slice records.
 func (c config) seriesPerSlice() int {
+	if c.work == WorkNone {
+		return 1
+	}
 	if c.io {
 		return 7
 	}
@@ -78,7 +86,8 @@ func (c *config) Declare(d *workload.Decl) {
 	d.Int(&c.priority, "priority", 49, "real-time priority 1-99 for fifo and rr (the thesis: 49, above the load's 48)")
 	d.Int(&c.cpu, "cpu", -1, "pin the task's thread to this CPU; -1 leaves placement to the kernel")
 	d.Duration(&c.duration, "duration", 10*time.Second, "how long the task runs (the thesis: 3600s); duration x frequency slices are recorded")
-	d.String(&c.work, "work", WorkCalibrated, "calibrated: a fixed number of pi terms taking occupancy_pct when undisturbed; timed: compute until occupancy_pct of the slice has passed, as the thesis")
+	d.String(&c.work, "work", WorkCalibrated, "calibrated: a fixed number of pi terms taking occupancy_pct when undisturbed; timed: compute until occupancy_pct of the slice has passed, as the thesis; "+
+		"none: no work, only wake, read the clock and sleep, as cyclictest (records the wake-up latency only)")
 	d.Bool(&c.lockMemory, "lock_memory", true, "lock all memory with mlockall so no page fault delays the task")
 	if c.io {
 		d.String(&c.frame, "frame", "640x480", "frame size in pixels; frames are YUYV, 2 bytes a pixel (640x480: 614400 bytes)")
@@ -107,8 +116,10 @@ func (c *config) Check() error {
 		return fmt.Errorf("parameter occupancy_pct: %v must be between 0 and 100 (exclusive), e.g. 80", c.occupancyPct)
 	case c.cpu < -1:
 		return fmt.Errorf("parameter cpu: %d must be a CPU number or -1 (not pinned)", c.cpu)
-	case c.work != WorkCalibrated && c.work != WorkTimed:
-		return fmt.Errorf("parameter work: %q must be %s or %s", c.work, WorkCalibrated, WorkTimed)
+	case c.work != WorkCalibrated && c.work != WorkTimed && c.work != WorkNone:
+		return fmt.Errorf("parameter work: %q must be %s, %s or %s", c.work, WorkCalibrated, WorkTimed, WorkNone)
+	case c.work == WorkNone && c.io:
+		return fmt.Errorf("parameter work: %s is for rt.periodic only: rt.periodic-io's frame is its work; use %s or %s", WorkNone, WorkCalibrated, WorkTimed)
 	}
 	if err := sched.CheckPriority(c.policy, c.priority); err != nil {
 		return fmt.Errorf("parameter priority: %w", err)

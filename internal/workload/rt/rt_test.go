@@ -34,7 +34,9 @@ func TestParams(t *testing.T) {
 		{name: "shorter than a slice", params: workload.Params{"duration": "5ms"}, wantErr: "duration"},
 		{name: "too long to keep", params: workload.Params{"duration": "1000h", "frequency_hz": 1000}, wantErr: "MiB"},
 		{name: "bad cpu", params: workload.Params{"cpu": -2}, wantErr: "cpu"},
-		{name: "bad work", params: workload.Params{"work": "lots"}, wantErr: "work"},
+		{name: "bad work", params: workload.Params{"work": "lots"}, wantErr: "calibrated, timed or none"},
+		{name: "no work", params: workload.Params{"work": "none", "frequency_hz": 1000}},
+		{name: "no work for io", params: workload.Params{"work": "none"}, io: true, wantErr: "rt.periodic only"},
 		{name: "bad frame", params: workload.Params{"frame": "640by480"}, io: true, wantErr: "frame"},
 		{name: "bad sync", params: workload.Params{"sync": "always"}, io: true, wantErr: "sync"},
 		{name: "fdatasync", params: workload.Params{"sync": "fdatasync", "frame": "320x240"}, io: true},
@@ -79,10 +81,19 @@ func TestRequirements(t *testing.T) {
 // allocates nothing: an allocation could start a garbage collection whose
 // stop-the-world would wait for the real-time thread.
 func TestLoopAllocatesNothing(t *testing.T) {
+	tk := &task{periodNs: 200_000, none: true}
+	tk.rec = newRecord(50, false, true)
+	allocs := testing.AllocsPerRun(5, func() {
+		tk.n = 50
+		tk.wakeLoop()
+	})
+	if allocs != 0 || tk.errno != 0 || tk.n != 50 {
+		t.Errorf("work none: the loop allocated %v times a run (errno %v, %d slices)", allocs, tk.errno, tk.n)
+	}
 	for _, io := range []bool{false, true} {
 		c := config{periodNs: 200_000, occupancyPct: 50, io: io, frameWidth: 64, frameHeight: 48, frameBytes: 2 * 64 * 48, sync: SyncNone}
 		tk := &task{periodNs: c.periodNs, terms: 1000}
-		tk.rec = newRecord(50, io)
+		tk.rec = newRecord(50, io, false)
 		if io {
 			fs, err := newFrameSink(t.TempDir(), c)
 			if err != nil {

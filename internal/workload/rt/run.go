@@ -33,9 +33,10 @@ func run(ctx context.Context, c *config, env workload.Env, e workload.Emitter) e
 		periodNs: c.periodNs,
 		n:        c.slices() + 1, // slice 0 warms up and is not kept, as in the thesis
 		timed:    c.work == WorkTimed,
+		none:     c.work == WorkNone,
 		occupyNs: int64(float64(c.periodNs) * c.occupancyPct / 100),
 	}
-	t.rec = newRecord(t.n, c.io)
+	t.rec = newRecord(t.n, c.io, t.none)
 	t.rec.touch()
 	if c.io {
 		fs, err := newFrameSink(env.ScratchDir, *c)
@@ -83,7 +84,11 @@ func run(ctx context.Context, c *config, env workload.Env, e workload.Emitter) e
 		if setup.err != nil {
 			return
 		}
-		t.loop()
+		if t.none {
+			t.wakeLoop()
+		} else {
+			t.loop()
+		}
 		sched.UnblockPreemption()
 		if setup.isolation != nil {
 			setup.isolation.Restore()
@@ -116,7 +121,7 @@ func run(ctx context.Context, c *config, env workload.Env, e workload.Emitter) e
 	e.Note("cpu", fmt.Sprintf("%s; on CPU %d when measuring began", cpu, setup.cpu))
 	e.Note("period_ns", strconv.FormatInt(c.periodNs, 10))
 	e.Note("work", c.work)
-	if !t.timed {
+	if !t.timed && !t.none {
 		e.Note("work_terms", fmt.Sprintf("%d Leibniz terms a slice, %.0f ns when calibrated (target %d ns)", setup.terms, float64(setup.calibratedNs), t.occupyNs))
 	}
 	e.Note("lock_memory", strconv.FormatBool(c.lockMemory))
@@ -178,9 +183,11 @@ func prepareThread(c *config, t *task) threadSetup {
 		s.err = fmt.Errorf("blocking the runtime's preemption signal: %w", s.err)
 		return s
 	}
-	if t.timed {
+	switch {
+	case t.none: // no work to warm up or calibrate
+	case t.timed:
 		t.sink += sched.Leibniz(1 << 16) // warm the code up
-	} else {
+	default:
 		s.terms, s.calibratedNs = calibrate(t.occupyNs, &t.sink)
 		t.terms = s.terms
 	}

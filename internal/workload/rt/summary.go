@@ -14,6 +14,9 @@ type namedSeries struct {
 
 // series lists the records in the thesis's order of the measuring points.
 func (r record) series() []namedSeries {
+	if r.oh1 == nil { // work none: the wake-up latency only
+		return []namedSeries{{"latency_ns", r.latency}}
+	}
 	out := []namedSeries{{"oh1_ns", r.oh1}}
 	if r.capture != nil {
 		out = append(out, namedSeries{"capture_ns", r.capture}, namedSeries{"write_ns", r.write})
@@ -40,14 +43,20 @@ type sample struct {
 	value  float64
 }
 
-// summarize computes the run's figures from its slices.
+// summarize computes the run's figures from its slices. A record of the
+// wake-up latency only (work none) has no parts to summarise: its slices
+// are used up to point 1, and an overrun is a wake-up after the next slot
+// began.
 func summarize(r record, periodNs int64, overruns, skipped int) []sample {
-	n := len(r.oh1)
+	n := len(r.latency)
 	lat := slices.Clone(r.latency)
 	slices.Sort(lat)
 	used := 0.0
 	for i := range n {
-		busy := r.latency[i] + r.oh1[i] + r.work[i] + r.oh2[i]
+		busy := r.latency[i]
+		if r.oh1 != nil {
+			busy += r.oh1[i] + r.work[i] + r.oh2[i]
+		}
 		if r.capture != nil {
 			busy += r.capture[i] + r.write[i]
 		}
@@ -60,6 +69,9 @@ func summarize(r record, periodNs int64, overruns, skipped int) []sample {
 		{"latency_max_us", lat[n-1] / 1e3},
 		{"violations_pct", 100 * float64(overruns) / float64(n)},
 		{"slice_used_pct", 100 * used / float64(n) / float64(periodNs)},
+	}
+	if r.oh1 == nil {
+		return append(out, sample{"slices", float64(n)}, sample{"skipped_slots", float64(skipped)})
 	}
 	meanStd := func(name string, v []float64) {
 		s := stats.Describe(v)

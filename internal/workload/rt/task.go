@@ -14,7 +14,12 @@ type record struct {
 	capture, write                 []float64 // rt.periodic-io only
 }
 
-func newRecord(n int, io bool) record {
+// newRecord allocates n slices' records: the wake-up latency only for work
+// none, else every part (and the frame's for io).
+func newRecord(n int, io, latencyOnly bool) record {
+	if latencyOnly {
+		return record{latency: make([]float64, n)}
+	}
 	r := record{
 		oh1: make([]float64, n), work: make([]float64, n), oh2: make([]float64, n),
 		sleep: make([]float64, n), latency: make([]float64, n),
@@ -42,6 +47,7 @@ type task struct {
 	periodNs  int64
 	n         int    // slices to record; lowered when stopped early
 	timed     bool   // work until occupyNs has passed, else compute terms
+	none      bool   // no work: wake, read the clock, sleep (wakeLoop)
 	terms     int    // Leibniz terms a slice (calibrated mode)
 	occupyNs  int64  // the work's share of a period (timed mode)
 	rec       record //

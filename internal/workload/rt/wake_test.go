@@ -1,0 +1,164 @@
+package rt
+
+import (
+	"context"
+	"os"
+	"runtime"
+	rtmetrics "runtime/metrics"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/boxtax/boxtax/internal/workload"
+	"github.com/boxtax/boxtax/internal/workload/workloadtest"
+)
+
+// Work none records the wake-up latency of every slice and nothing else.
+func TestRunWorkNone(t *testing.T) {
+	p, _ := workload.Check(Periodic{}.Info(), workload.Params{
+		"frequency_hz": 500, "duration": "400ms", "policy": "other", "lock_memory": false, "work": WorkNone,
+	})
+	r := workloadtest.Run(t, context.Background(), Periodic{}, p, workload.Env{ScratchDir: t.TempDir()})
+	if got := r.SeriesOrder; !slices.Equal(got, []string{"latency_ns"}) {
+		t.Fatalf("series %v, want only latency_ns", got)
+	}
+	lat := r.SeriesValues["latency_ns"]
+	if len(lat) != 200 {
+		t.Errorf("%d slices, want 200", len(lat))
+	}
+	for i, v := range lat {
+		if v < 0 {
+			t.Fatalf("latency[%d] = %v: woke before its start", i, v)
+		}
+	}
+	for _, m := range []string{"latency_p50_us", "latency_p99_us", "latency_max_us", "violations_pct", "slices"} {
+		if len(r.Samples[m]) != 1 {
+			t.Errorf("sample %s: %v", m, r.Samples[m])
+		}
+	}
+	for _, m := range []string{"work_mean_ns", "oh1_mean_ns", "sleep_mean_ns"} {
+		if _, ok := r.Samples[m]; ok {
+			t.Errorf("sample %s reported for a task with no work", m)
+		}
+	}
+	if r.Notes["work"] != WorkNone || r.Notes["work_terms"] != "" {
+		t.Errorf("notes %v", r.Notes)
+	}
+}
+
+// While the task measures, nothing of the Go runtime may come to its CPU:
+// every other thread of the process is kept off it, the measuring thread
+// blocks the preemption signal (SIGURG), and garbage collection is off, so
+// that allocating elsewhere in the process starts no collection (whose
+// workers and stop-the-world would need the task's P and CPU).
+func TestRuntimeKeptOffTheMeasuredCPU(t *testing.T) {
+	var all unix.CPUSet
+	if err := unix.SchedGetaffinity(0, &all); err != nil || all.Count() < 2 {
+		t.Skip("needs a process that may run on 2 CPUs")
+	}
+	cpu := -1
+	for i := range 1024 {
+		if all.IsSet(i) {
+			cpu = i
+		}
+	}
+	for _, work := range []string{WorkNone, WorkCalibrated} {
+		t.Run(work, func(t *testing.T) {
+			p, _ := workload.Check(Periodic{}.Info(), workload.Params{
+				"frequency_hz": 1000, "policy": "other", "lock_memory": false,
+				"work": work, "occupancy_pct": 5, "cpu": cpu, "duration": "2500ms",
+			})
+			done := make(chan error, 1)
+			go func() {
+				done <- workload.Run(context.Background(), Periodic{}, p, workload.Env{ScratchDir: t.TempDir()}, &workloadtest.Recorder{})
+			}()
+			// Until the task measures: its thread alone on the CPU.
+			for start := time.Now(); time.Since(start) < 2*time.Second; time.Sleep(20 * time.Millisecond) {
+				if m, _ := threadsOn(t, cpu); len(m) == 1 {
+					break
+				}
+			}
+			cycles := gcCycles()
+			var garbage [][]byte
+			for range 256 { // 256 MiB: several collections' worth with GC on
+				garbage = append(garbage, make([]byte, 1<<20))
+				garbage = garbage[len(garbage)-1:]
+			}
+			runtime.KeepAlive(garbage)
+			if gogc := readMetric("/gc/gogc:percent"); gogc != -1 {
+				t.Errorf("GOGC is %d while the task measures, want -1 (off)", gogc)
+			}
+			if after := gcCycles(); after != cycles {
+				t.Errorf("%d garbage collections ran while the task measured", after-cycles)
+			}
+			measuring, others := threadsOn(t, cpu)
+			if len(measuring) != 1 {
+				t.Errorf("threads pinned to CPU %d with SIGURG blocked: %v, want the measuring thread alone", cpu, measuring)
+			}
+			if len(others) != 0 {
+				t.Errorf("other threads of the process may run on the measured CPU %d: %v", cpu, others)
+			}
+			if err := <-done; err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}
+
+func gcCycles() uint64 { return uint64(readMetric("/gc/cycles/total:gc-cycles")) }
+
+func readMetric(name string) int64 {
+	s := []rtmetrics.Sample{{Name: name}}
+	rtmetrics.Read(s)
+	if s[0].Value.Kind() == rtmetrics.KindUint64 {
+		return int64(s[0].Value.Uint64())
+	}
+	return -2
+}
+
+// threadsOn sorts the process's threads that may run on cpu: those pinned
+// to it alone with SIGURG blocked (a measuring thread), and the others.
+func threadsOn(t *testing.T, cpu int) (measuring, others []string) {
+	t.Helper()
+	entries, err := os.ReadDir("/proc/self/task")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const sigurgBit = 1 << (unix.SIGURG - 1)
+	for _, e := range entries {
+		b, err := os.ReadFile("/proc/self/task/" + e.Name() + "/status")
+		if err != nil {
+			continue // ended meanwhile
+		}
+		var allowed string
+		var blocked uint64
+		for _, line := range strings.Split(string(b), "\n") {
+			if v, ok := strings.CutPrefix(line, "Cpus_allowed_list:"); ok {
+				allowed = strings.TrimSpace(v)
+			}
+			if v, ok := strings.CutPrefix(line, "SigBlk:"); ok {
+				blocked, _ = strconv.ParseUint(strings.TrimSpace(v), 16, 64)
+			}
+		}
+		var set unix.CPUSet
+		if unix.SchedGetaffinity(mustAtoi(e.Name()), &set) != nil || !set.IsSet(cpu) {
+			continue
+		}
+		who := e.Name() + " (CPUs " + allowed + ")"
+		if set.Count() == 1 && blocked&sigurgBit != 0 {
+			measuring = append(measuring, who)
+		} else {
+			others = append(others, who)
+		}
+	}
+	return measuring, others
+}
+
+func mustAtoi(s string) int {
+	n, _ := strconv.Atoi(s)
+	return n
+}
