@@ -61,11 +61,9 @@ func newCompletion(ctx context.Context, g *Globals) completion {
 	cmds := commands()
 	c := completion{summary: map[string]string{}, verbs: map[string]string{"fleet": "run", "image": "from-host"},
 		flags: commandFlagSets(ctx, g), lists: map[string]bool{"--envs": true, "--workloads": true}}
-	for _, n := range sortedKeys(cmds) {
-		if n != "worker" {
-			c.commands = append(c.commands, n)
-			c.summary[n] = cmds[n].summary
-		}
+	for _, n := range publicCommands(cmds) {
+		c.commands = append(c.commands, n)
+		c.summary[n] = cmds[n].summary
 	}
 	c.values = map[string]map[string][]string{
 		"run":        {"": study.Presets()},

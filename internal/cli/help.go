@@ -12,17 +12,17 @@ import (
 )
 
 // flagOutput is the output of a command's flag set. Go's flag package
-// writes its own error messages ("flag provided but not defined") to it,
-// which go to stderr; it also remembers the command, so that parse can print
-// the help itself: to stdout when asked for with -h or --help, to stderr
-// after a usage error.
+// writes its own error messages ("flag provided but not defined: -x") to
+// it, which are dropped: parse says them once, in boxtax's words (flagError).
+// It also remembers the command, so that parse can print the help itself,
+// to stdout when asked for with -h or --help.
 type flagOutput struct {
 	g         *Globals
 	name      string // "run", "fleet run"
 	argsUsage string
 }
 
-func (o *flagOutput) Write(p []byte) (int, error) { return o.g.Stderr.Write(p) }
+func (o *flagOutput) Write(p []byte) (int, error) { return len(p), nil }
 
 // printHelp writes the usage line and every flag of fs, as --name VALUE.
 func (o *flagOutput) printHelp(w io.Writer, fs *flag.FlagSet) {
@@ -93,8 +93,9 @@ func isStringFlag(f *flag.Flag) bool {
 	return ok
 }
 
-// parseError turns what fs.Parse returned into parse's error, printing the
-// help where it belongs.
+// parseError turns what fs.Parse returned into parse's error: the help on
+// stdout when asked for, else a usage error that names the flag once, with
+// --, and ends in a short usage line (flagError).
 func parseError(fs *flag.FlagSet, err error) error {
 	o, ok := fs.Output().(*flagOutput)
 	if errors.Is(err, flag.ErrHelp) {
@@ -103,10 +104,7 @@ func parseError(fs *flag.FlagSet, err error) error {
 		}
 		return err
 	}
-	if ok {
-		o.printHelp(o.g.Stderr, fs)
-	}
-	return usageError{err}
+	return usageError{flagError(fs, err)}
 }
 
 // flagCommand is a command line that has its own flag set: "run", or
@@ -123,10 +121,7 @@ type flagCommand struct {
 func commandFlagSets(ctx context.Context, g *Globals) []flagCommand {
 	var out []flagCommand
 	cmds := commands()
-	for _, n := range sortedKeys(cmds) {
-		if n == "worker" {
-			continue
-		}
+	for _, n := range publicCommands(cmds) {
 		var words []string
 		switch n {
 		case "fleet":
