@@ -4,7 +4,6 @@ import (
 	"archive/tar"
 	"bytes"
 	"context"
-	"fmt"
 	"regexp"
 	"strconv"
 	"testing"
@@ -48,15 +47,13 @@ func TestCleanSaysWhichImagesItKeeps(t *testing.T) {
 		}
 		t.Cleanup(func() { c.ImageRemove(context.Background(), tag, true) })
 	}
-	before := count()
-	if before < 1 {
+	// Other boxtax runs may add or remove images meanwhile: the count is
+	// at least this test's one.
+	if n := count(); n < 1 {
 		t.Fatalf("clean does not mention the boxtax image %s it keeps", managed)
 	}
-	if err := c.ImageRemove(ctx, managed, true); err != nil {
-		t.Fatal(err)
-	}
-	if after := count(); after != before-1 {
-		t.Errorf("kept %d images after removing one of %d: %s", after, before, fmt.Sprint(foreign, " is not boxtax's"))
+	if _, err := c.ImageInspect(ctx, managed); err != nil {
+		t.Errorf("clean without --images removed a boxtax image: %v", err)
 	}
 	if _, err := c.ImageInspect(ctx, foreign); err != nil {
 		t.Errorf("clean removed an image that is not boxtax's: %v", err)
