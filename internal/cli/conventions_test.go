@@ -171,3 +171,22 @@ func TestCompareOneStudyIDSaysWhatIsMissing(t *testing.T) {
 		t.Errorf("reads the id as a file:\n%s", res.stderr)
 	}
 }
+
+// TestQuietQuietsTheProgressLines is issue 27 item 8: -q and --quiet leave
+// out the progress lines as well as the table.
+func TestQuietQuietsTheProgressLines(t *testing.T) {
+	dir := t.TempDir()
+	args := []string{"run", "--cmd", "true", "--envs", "native", "--reps", "2", "--warmup", "0", "--settle", "0", "--monitor-interval", "0"}
+	loud := runOK(t, dir, append(args, "--db", filepath.Join(dir, "loud.db"))...)
+	stderrSays(t, loud, "runs to do")
+	stdoutSays(t, loud, "workload")
+	for _, q := range []string{"-q", "--quiet"} {
+		res := runOK(t, dir, append(args, q, "--db", filepath.Join(dir, q+".db"))...)
+		if strings.Contains(res.stderr, "runs to do") || strings.Contains(res.stderr, "runs done") {
+			t.Errorf("%s: progress lines:\n%s", q, res.stderr)
+		}
+		if strings.Contains(res.stdout, "workload") {
+			t.Errorf("%s: the table:\n%s", q, res.stdout)
+		}
+	}
+}

@@ -24,10 +24,14 @@ type flagOutput struct {
 
 func (o *flagOutput) Write(p []byte) (int, error) { return len(p), nil }
 
-// printHelp writes the usage line and every flag of fs, as --name VALUE.
+// printHelp writes the usage line and every flag of fs, as --name VALUE,
+// in the command's groups (helpGroups), then its examples.
 func (o *flagOutput) printHelp(w io.Writer, fs *flag.FlagSet) {
-	fmt.Fprintf(w, "Usage: boxtax %s %s\n\nFlags:\n", o.name, o.argsUsage)
-	printFlags(w, fs)
+	fmt.Fprintf(w, "Usage: boxtax %s %s\n", o.name, o.argsUsage)
+	printGroupedFlags(w, o.name, fs)
+	if ex := helpExamples[o.name]; ex != "" {
+		fmt.Fprintf(w, "\nExamples:\n%s", ex)
+	}
 }
 
 // printFlags writes fs's flags as Go's PrintDefaults does, with two dashes:
@@ -35,7 +39,12 @@ func (o *flagOutput) printHelp(w io.Writer, fs *flag.FlagSet) {
 // names it). Flags of one letter
 // keep one dash (-i, -o), as users expect.
 func printFlags(w io.Writer, fs *flag.FlagSet) {
-	fs.VisitAll(func(f *flag.Flag) {
+	fs.VisitAll(func(f *flag.Flag) { printFlag(w, f) })
+}
+
+// printFlag writes one flag as printFlags does.
+func printFlag(w io.Writer, f *flag.Flag) {
+	{
 		var b strings.Builder
 		b.WriteString("  " + dashed(f.Name))
 		name, usage := flag.UnquoteUsage(f)
@@ -54,7 +63,7 @@ func printFlags(w io.Writer, fs *flag.FlagSet) {
 			}
 		}
 		fmt.Fprintln(w, b.String())
-	})
+	}
 }
 
 // dashed is how a flag is written on the command line: -i, --db. Go's
