@@ -48,8 +48,9 @@ func terminalOut(g *Globals) io.Writer {
 }
 
 // colourTable is the writer the table is written to: it marks each cell
-// (report.CellStyler).
-type colourTable struct{ io.Writer }
+// (report.CellStyler), and its writer makes control characters visible
+// (termtext.Safe).
+type colourTable struct{ *termtext.Writer }
 
 // StyleCell implements report.CellStyler.
 func (colourTable) StyleCell(c *report.Cell, text string) string {

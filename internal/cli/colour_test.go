@@ -97,7 +97,7 @@ func TestTableColoursCostsOnATerminal(t *testing.T) {
 	}
 	// Aligned: each environment's column starts where its heading does.
 	plain := regexp.MustCompile("\x1b\\[[0-9]*m").ReplaceAllString(coloured, "")
-	head := row(plain, "workload   metric")
+	head := row(plain, "metric ")
 	col := strings.Index(head, "docker-bridge")
 	for _, metric := range []string{"triad", "events"} {
 		r := row(plain, metric)
