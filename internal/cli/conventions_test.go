@@ -190,3 +190,27 @@ func TestQuietQuietsTheProgressLines(t *testing.T) {
 		}
 	}
 }
+
+// TestHelpRunGroupsTheCmdFlagsAndShowsExamples is issue 27 item 8.
+func TestHelpRunGroupsTheCmdFlagsAndShowsExamples(t *testing.T) {
+	res := runOK(t, t.TempDir(), "help", "run")
+	out := res.stdout
+	group := strings.Index(out, "\nYour own program (--cmd")
+	examples := strings.Index(out, "\nExamples:\n")
+	if group < 0 || examples < group {
+		t.Fatalf("no --cmd group before the examples:\n%s", out)
+	}
+	for _, f := range []string{"  --cmd STRING", "  --metric ", "  --file ", "  --setup ", "  --parse ", "  --image ", "  --cmd-timeout "} {
+		if i := strings.Index(out, f); i < group || i > examples {
+			t.Errorf("%s is not in the --cmd group", strings.TrimSpace(f))
+		}
+	}
+	for _, f := range []string{"  --db ", "  --envs ", "  --reps "} {
+		if i := strings.Index(out, f); i < 0 || i > group {
+			t.Errorf("%s is not among the other flags", strings.TrimSpace(f))
+		}
+	}
+	if !strings.Contains(out[examples:], "boxtax run --cmd ") {
+		t.Errorf("no --cmd example:\n%s", out[examples:])
+	}
+}
