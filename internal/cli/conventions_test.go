@@ -57,6 +57,7 @@ func TestUnknownNamesSuggestTheNearest(t *testing.T) {
 		{[]string{"help", "reprot"}, `did you mean "report"?`},
 		{[]string{"list", "workloads", "cpu.prim"}, `did you mean "cpu.prime"?`},
 		{[]string{"list", "workfloads"}, `did you mean "workloads"?`},
+		{[]string{"report", "--db", filepath.Join(dir, "x.db"), "--format", "mardown"}, `did you mean "markdown"?`},
 		{[]string{"run", "--db", filepath.Join(dir, "x.db"), "--workloads", "cpu.prim", "--envs", "native"}, `did you mean "cpu.prime"?`},
 		{[]string{"run", "--db", filepath.Join(dir, "x.db"), "--workloads", "cpu.prime", "--envs", "dokcer-bridge"}, `did you mean "docker-bridge"?`},
 		{[]string{"run", "--db", filepath.Join(dir, "x.db"), "quik"}, `did you mean "quick"?`},

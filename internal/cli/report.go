@@ -18,6 +18,7 @@ import (
 	"github.com/boxtax/boxtax/internal/report/papers"
 	"github.com/boxtax/boxtax/internal/store"
 	"github.com/boxtax/boxtax/internal/study"
+	"github.com/boxtax/boxtax/internal/suggest"
 )
 
 // reportOptions are the flags of `boxtax report`.
@@ -108,7 +109,7 @@ func writeReport(ctx context.Context, g *Globals, o reportOptions) error {
 		valid = papers.Formats()
 	}
 	if !slices.Contains(valid, o.Format) {
-		return usagef("unknown report format %q; valid formats: %s", o.Format, strings.Join(valid, ", "))
+		return usagef("unknown report format %q%s; valid formats: %s", o.Format, suggest.DidYouMean(o.Format, valid), strings.Join(valid, ", "))
 	}
 	var rsvg string
 	if o.PNG {
