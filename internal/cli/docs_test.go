@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"os"
 	"strings"
 	"testing"
@@ -25,6 +26,15 @@ func TestUserGuideListsEveryCommand(t *testing.T) {
 	}
 	if !strings.Contains(string(guide), "\n## Your own program in three steps\n") {
 		t.Error("the user guide has no section Your own program in three steps")
+	}
+	// The warm-up round is described as run --help describes it.
+	for _, c := range commandFlagSets(context.Background(), &Globals{Getenv: os.Getenv}) {
+		if f := c.Flags.Lookup("warmup"); f != nil && c.Words[0] == "run" {
+			words, _, _ := strings.Cut(f.Usage, " (default")
+			if !strings.Contains(string(guide), words) {
+				t.Errorf("the user guide does not describe the warm-up rounds as run --help does: %q", words)
+			}
+		}
 	}
 	readme, err := os.ReadFile("../../README.md")
 	if err != nil {
