@@ -27,10 +27,11 @@ var (
 )
 
 // phases are the steps of the shipped playbook a device's line reports,
-// by the first words of their tasks' names; other tasks say nothing until
-// they fail.
+// by the first words of their tasks' names (deploy/ansible/roles/boxtax/
+// tasks/main.yml, where most are set_fact markers of boxtax_step); other
+// tasks say nothing until they fail.
 var phases = []struct{ task, phase string }{
-	{"Connect and read the architecture", "connected"},
+	{"Gather the facts", "connected"}, // the first task that connects
 	{"Copy the binary", "installing boxtax"},
 	{"Run the study", "running the study"},
 	{"Wait for the study", "running the study"},
