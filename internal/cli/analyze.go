@@ -7,12 +7,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/boxtax/boxtax/internal/analysis"
-	"github.com/boxtax/boxtax/internal/stats"
 	"github.com/boxtax/boxtax/internal/study"
 	"github.com/boxtax/boxtax/internal/termtext"
 )
@@ -121,7 +119,7 @@ func runAnalyze(ctx context.Context, g *Globals, o analyzeOptions) error {
 			continue
 		}
 		r, err := analysis.Analyze(ctx, d, o.Model)
-		if errors.Is(err, stats.ErrNoResidualDF) && o.Unit == "both" {
+		if errors.Is(err, analysis.ErrNoResidualDF) && o.Unit == "both" {
 			// Too few runs for the run-level test: say so and go on.
 			fmt.Fprintf(g.Stderr, "boxtax analyze: %s per %s left out: %v; repeat each scenario at least twice\n", termtext.Visible(d.Workload), d.Unit, err)
 			continue
@@ -168,16 +166,9 @@ func csvDatasets(ctx context.Context, o analyzeOptions) ([]*analysis.Dataset, er
 		}
 		model = strings.Join(factors, " + ")
 	}
-	terms, err := stats.ParseFormula(model)
+	factors, err := analysis.ModelFactors(model, factors)
 	if err != nil {
 		return nil, usageError{err}
-	}
-	for _, t := range terms {
-		for _, v := range t {
-			if !slices.Contains(factors, v) {
-				factors = append(factors, v)
-			}
-		}
 	}
 	if len(o.Responses) == 0 {
 		return nil, usagef("--csv needs --responses: the numeric columns to analyse")

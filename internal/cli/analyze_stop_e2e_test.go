@@ -1,17 +1,13 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/boxtax/boxtax/internal/testenv"
 )
 
 // crossedCSV writes a CSV in which factor a has levelsA levels, b has
@@ -54,26 +50,8 @@ func TestAnalyzeRefusesAModelTooLarge(t *testing.T) {
 // at the first SIGINT, with 130.
 func TestAnalyzeStopsOnCtrlC(t *testing.T) {
 	csv := crossedCSV(t, 1500, 3)
-	cmd := exec.Command(boxtaxBin, "analyze", "--csv", csv, "--responses", "y", "--factors", "a,b", "--unit", "slice")
-	var stderr testenv.LockedBuffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer cmd.Process.Kill()
-	waited := make(chan error, 1)
-	go func() { waited <- cmd.Wait() }()
-	time.Sleep(1500 * time.Millisecond) // into the fit
-	cmd.Process.Signal(syscall.SIGINT)
-	select {
-	case err := <-waited:
-		var ee *exec.ExitError
-		if !errors.As(err, &ee) || ee.ExitCode() != ExitInterrupted {
-			t.Errorf("ended with %v, want exit %d; stderr:\n%s", err, ExitInterrupted, stderr.String())
-		}
-	case <-time.After(3 * time.Second):
-		t.Fatalf("analyze did not stop within 3 s of SIGINT; stderr:\n%s", stderr.String())
-	}
+	cmd, stderr, waited := startBoxtax(t, "analyze", "--csv", csv, "--responses", "y", "--factors", "a,b", "--unit", "slice")
+	interruptWithin(t, cmd, stderr, waited, 1500*time.Millisecond, 3*time.Second, "analyze") // into the fit
 }
 
 // TestAnalyzeStopsReadingOnCtrlC: a CSV that keeps coming (here a FIFO
@@ -84,13 +62,7 @@ func TestAnalyzeStopsReadingOnCtrlC(t *testing.T) {
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(boxtaxBin, "analyze", "--csv", fifo, "--responses", "y", "--factors", "a")
-	var stderr testenv.LockedBuffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer cmd.Process.Kill()
+	cmd, stderr, waited := startBoxtax(t, "analyze", "--csv", fifo, "--responses", "y", "--factors", "a")
 	fed := make(chan struct{})
 	go func() {
 		defer close(fed)
@@ -107,18 +79,6 @@ func TestAnalyzeStopsReadingOnCtrlC(t *testing.T) {
 			time.Sleep(10 * time.Millisecond)
 		}
 	}()
-	waited := make(chan error, 1)
-	go func() { waited <- cmd.Wait() }()
-	time.Sleep(time.Second) // into the rows
-	cmd.Process.Signal(syscall.SIGINT)
-	select {
-	case err := <-waited:
-		var ee *exec.ExitError
-		if !errors.As(err, &ee) || ee.ExitCode() != ExitInterrupted {
-			t.Errorf("ended with %v, want exit %d; stderr:\n%s", err, ExitInterrupted, stderr.String())
-		}
-	case <-time.After(3 * time.Second):
-		t.Fatalf("analyze did not stop reading within 3 s of SIGINT; stderr:\n%s", stderr.String())
-	}
+	interruptWithin(t, cmd, stderr, waited, time.Second, 3*time.Second, "analyze's reading") // into the rows
 	<-fed
 }

@@ -7,9 +7,9 @@ import (
 	"slices"
 	"sort"
 
-	"github.com/boxtax/boxtax/internal/hostinfo"
 	"github.com/boxtax/boxtax/internal/report"
 	"github.com/boxtax/boxtax/internal/store"
+	"github.com/boxtax/boxtax/internal/study"
 	"github.com/boxtax/boxtax/internal/termtext"
 )
 
@@ -35,9 +35,9 @@ func deviceStudies(ctx context.Context, db *store.Store, ref int64) ([]deviceStu
 	if err != nil {
 		return nil, err
 	}
-	byLabel := map[string]int64{hostinfo.LabelOf(refSt.HostJSON): refSt.ID}
+	byLabel := map[string]int64{study.DeviceOf(refSt): refSt.ID}
 	for _, st := range all { // oldest first: a later study of a device wins
-		label := hostinfo.LabelOf(st.HostJSON)
+		label := study.DeviceOf(st)
 		if st.Name != refSt.Name || byLabel[label] == refSt.ID {
 			continue
 		}

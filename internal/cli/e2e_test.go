@@ -144,13 +144,8 @@ func TestEndToEndNativeAndDocker(t *testing.T) {
 // process while a container runs: the container must go, the finished runs
 // must stay, and --resume must finish the study.
 func TestInterruptKeepsFinishedRunsAndResumes(t *testing.T) {
-	c := testenv.RequireDocker(t)
-	dir := t.TempDir()
-	dbPath := filepath.Join(dir, "i.db")
-	cmd, stderr := startRun(t, dir, nil, testdata(t, "slow.yaml"), "--db", dbPath, "--seed", "3", "--settle", "0")
-	pid := cmd.Process.Pid
-	// Wait until a run has finished and a container of this process runs.
-	waitForRunAndContainer(t, c, dbPath, pid, stderr)
+	r := startSlowRun(t, nil, "i.db", "3", true) // a run finished and a container of it runs
+	c, dir, dbPath, cmd, stderr, pid := r.c, r.dir, r.db, r.cmd, r.stderr, r.pid
 	time.Sleep(300 * time.Millisecond) // into the workload
 	start := time.Now()
 	cmd.Process.Signal(syscall.SIGINT)

@@ -99,12 +99,8 @@ func resumeKeeps(t *testing.T, dir, dbPath string, kept, want int) {
 // controller label, the database is intact, and --resume completes the
 // study with every finished run kept once.
 func TestKilledControllerIsCleanedAndResumed(t *testing.T) {
-	c := testenv.RequireDocker(t)
-	dir := t.TempDir()
-	dbPath := filepath.Join(dir, "k.db")
-	cmd, stderr := startRun(t, dir, nil, testdata(t, "slow.yaml"), "--db", dbPath, "--seed", "3", "--settle", "0", "--monitor-interval", "0")
-	pid := cmd.Process.Pid
-	waitForRunAndContainer(t, c, dbPath, pid, stderr)
+	r := startSlowRun(t, nil, "k.db", "3", true, "--monitor-interval", "0")
+	c, dir, dbPath, cmd, pid := r.c, r.dir, r.db, r.cmd, r.pid
 	time.Sleep(faultDelay(t))
 	cmd.Process.Kill()
 	cmd.Wait()
@@ -125,11 +121,8 @@ func TestKilledControllerIsCleanedAndResumed(t *testing.T) {
 // process killed, and the container killed (docker kill): each is a failed
 // run with its reason, and every other run finishes.
 func TestKilledWorkerIsAFailedRunAndTheStudyGoesOn(t *testing.T) {
-	c := testenv.RequireDocker(t)
-	dir := t.TempDir()
-	dbPath := filepath.Join(dir, "w.db")
-	cmd, stderr := startRun(t, dir, nil, testdata(t, "slow.yaml"), "--db", dbPath, "--seed", "5", "--settle", "0", "--monitor-interval", "0")
-	pid := cmd.Process.Pid
+	r := startSlowRun(t, nil, "w.db", "5", false, "--monitor-interval", "0")
+	c, dir, dbPath, cmd, stderr, pid := r.c, r.dir, r.db, r.cmd, r.stderr, r.pid
 	var killedNative, killedContainer bool
 	waitFor(t, 90*time.Second, "a native worker and a container to kill", stderr, func() bool {
 		if !killedNative {
@@ -262,11 +255,9 @@ func TestDockerConnectionLostMidStudy(t *testing.T) {
 	sock := filepath.Join(sockDir, "docker.sock")
 	target := strings.TrimPrefix(c.Host(), "unix://")
 	proxy := newSocketProxy(t, sock, target)
-	dbPath := filepath.Join(dir, "d.db")
 	hostEnv := "DOCKER_HOST=unix://" + sock
-	cmd, stderr := startRun(t, dir, []string{hostEnv}, testdata(t, "slow.yaml"), "--db", dbPath, "--seed", "3", "--settle", "0", "--monitor-interval", "0")
-	pid := cmd.Process.Pid
-	waitForRunAndContainer(t, c, dbPath, pid, stderr)
+	r := startSlowRunIn(t, c, dir, []string{hostEnv}, "d.db", "3", true, "--monitor-interval", "0")
+	dbPath, cmd, stderr, pid := r.db, r.cmd, r.stderr, r.pid
 	time.Sleep(faultDelay(t))
 	proxy.cut()
 	os.Remove(sock)

@@ -66,14 +66,7 @@ func sharedDir(t *testing.T) string {
 // and the owner's next `run` failed "attempt to write a readonly
 // database".
 func TestAnotherUsersReaderLeavesNothingBehind(t *testing.T) {
-	testenv.RequireRoot(t, "running boxtax as two other users")
-	dir := sharedDir(t)
-	db := filepath.Join(dir, "r.db")
-	run := []string{"run", testdata(t, "tiny.yaml"), "--envs", "native", "--workloads", "cpu.prime", "--warmup", "0",
-		"--settle", "0", "--monitor-interval", "0", "--quiet", "--db", db}
-	if out, err := asUser(t, ownerUID, dir, run...); err != nil {
-		t.Fatalf("the owner's first run: %v\n%s", err, out)
-	}
+	dir, db, run := ownersFirstRun(t)
 	for _, args := range [][]string{{"report", "--db", db}, {"list", "studies", "--db", db}} {
 		if out, err := asUser(t, readerUID, dir, args...); err != nil || !strings.Contains(out, "cpu.prime") && !strings.Contains(out, "tiny") {
 			t.Fatalf("boxtax %s as another user: %v\n%s", strings.Join(args, " "), err, out)
@@ -124,14 +117,7 @@ func TestAnotherUsersReaderLeavesNothingBehind(t *testing.T) {
 // outright (no clean-up), it leaves them; the owner's next run removes
 // them, as nobody has the database open any more, and runs.
 func TestAKilledReaderOfAnotherUserDoesNotLockTheOwnerOut(t *testing.T) {
-	testenv.RequireRoot(t, "running boxtax as two other users")
-	dir := sharedDir(t)
-	db := filepath.Join(dir, "r.db")
-	run := []string{"run", testdata(t, "tiny.yaml"), "--envs", "native", "--workloads", "cpu.prime", "--warmup", "0",
-		"--settle", "0", "--monitor-interval", "0", "--quiet", "--db", db}
-	if out, err := asUser(t, ownerUID, dir, run...); err != nil {
-		t.Fatalf("the owner's first run: %v\n%s", err, out)
-	}
+	dir, db, run := ownersFirstRun(t)
 	addr := "127.0.0.1:" + strconv.Itoa(testenv.FreePort(t))
 	serve := userCommand(t, readerUID, dir, "serve", "--db", db, "--addr", addr)
 	var serveOut testenv.LockedBuffer
@@ -217,4 +203,20 @@ func ownerOf(fi os.FileInfo) int {
 		return int(st.Uid)
 	}
 	return -1
+}
+
+// ownersFirstRun makes a database in a directory both users reach by a
+// native run of tiny.yaml as the owner; it returns the directory, the
+// database and the run's arguments, for the owner to run again.
+func ownersFirstRun(t *testing.T) (dir, db string, run []string) {
+	t.Helper()
+	testenv.RequireRoot(t, "running boxtax as two other users")
+	dir = sharedDir(t)
+	db = filepath.Join(dir, "r.db")
+	run = []string{"run", testdata(t, "tiny.yaml"), "--envs", "native", "--workloads", "cpu.prime", "--warmup", "0",
+		"--settle", "0", "--monitor-interval", "0", "--quiet", "--db", db}
+	if out, err := asUser(t, ownerUID, dir, run...); err != nil {
+		t.Fatalf("the owner's first run: %v\n%s", err, out)
+	}
+	return dir, db, run
 }

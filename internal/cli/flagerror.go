@@ -6,7 +6,7 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/boxtax/boxtax/internal/suggest"
+	"github.com/boxtax/boxtax/internal/termtext"
 )
 
 // Go's flag package words its errors with one dash and, for a bad value,
@@ -29,7 +29,7 @@ func flagError(fs *flag.FlagSet, err error) error {
 			name = n
 		}
 		msg = fmt.Sprintf("unknown flag %s", dashed(name))
-		if c := suggest.Closest(name, flagNames(fs)); c != "" {
+		if c := termtext.Closest(name, flagNames(fs)); c != "" {
 			msg += fmt.Sprintf("; did you mean %s?", dashed(c))
 		}
 	case flagNoValue.MatchString(msg):

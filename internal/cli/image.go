@@ -2,13 +2,11 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"path/filepath"
 	"strings"
 
-	"github.com/boxtax/boxtax/internal/docker"
 	"github.com/boxtax/boxtax/internal/hostimage"
 )
 
@@ -60,18 +58,11 @@ func imageFromHostCmd(ctx context.Context, g *Globals, args []string) error {
 		return usagef("name at least one executable, e.g. boxtax image from-host /usr/bin/redis-server")
 	}
 	o.Files, o.Version = files, g.Version
-	c, err := docker.FromGetenv(g.Getenv)
-	if err != nil {
-		return err
+	res, err := hostimage.FromHostGetenv(ctx, g.Getenv, programs, o)
+	if hostimage.IsUserError(err) {
+		return usageError{err}
 	}
-	res, err := hostimage.FromHost(ctx, c, programs, o)
 	if err != nil {
-		var unreachable *docker.UnreachableError
-		var input *hostimage.InputError
-		var tagInUse *hostimage.TagInUseError
-		if errors.As(err, &unreachable) || errors.As(err, &input) || errors.As(err, &tagInUse) {
-			return usageError{err}
-		}
 		return err
 	}
 	printFromHost(g, res)

@@ -129,12 +129,8 @@ func TestSecondSignalEndsAStuckProcess(t *testing.T) {
 // container in flight and keeps the finished runs; a second one, once
 // that is done, ends the process at once.
 func TestSecondSignalAfterTheFirstCleanedUp(t *testing.T) {
-	c := testenv.RequireDocker(t)
-	dir := t.TempDir()
-	dbPath := filepath.Join(dir, "i.db")
-	cmd, stderr := startRun(t, dir, nil, testdata(t, "slow.yaml"), "--db", dbPath, "--seed", "3", "--settle", "0")
-	pid := cmd.Process.Pid
-	waitForRunAndContainer(t, c, dbPath, pid, stderr)
+	r := startSlowRun(t, nil, "i.db", "3", true)
+	c, dbPath, cmd, stderr, pid := r.c, r.db, r.cmd, r.stderr, r.pid
 	waited := make(chan error, 1)
 	go func() { waited <- cmd.Wait() }()
 	cmd.Process.Signal(syscall.SIGINT)

@@ -11,7 +11,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/boxtax/boxtax/internal/env"
-	"github.com/boxtax/boxtax/internal/suggest"
 	"github.com/boxtax/boxtax/internal/termtext"
 	"github.com/boxtax/boxtax/internal/workload"
 )
@@ -46,7 +45,7 @@ func listCmd(ctx context.Context, g *Globals, args []string) error {
 		return usagef("say what to list: %s", strings.Join(listKinds, ", "))
 	}
 	if o.Format != "table" && o.Format != "json" {
-		return usagef("unknown --format %q%s; formats: %s", o.Format, suggest.DidYouMean(o.Format, listFormats), strings.Join(listFormats, ", "))
+		return usagef("unknown --format %q%s; formats: %s", o.Format, termtext.DidYouMean(o.Format, listFormats), strings.Join(listFormats, ", "))
 	}
 	switch pos[0] {
 	case "workloads", "workload":
@@ -58,7 +57,7 @@ func listCmd(ctx context.Context, g *Globals, args []string) error {
 	case "studies", "study", "presets":
 		o.Kind = "studies"
 	default:
-		return usagef("cannot list %q%s; valid: %s", pos[0], suggest.DidYouMean(pos[0], listKinds), strings.Join(listKinds, ", "))
+		return usagef("cannot list %q%s; valid: %s", pos[0], termtext.DidYouMean(pos[0], listKinds), strings.Join(listKinds, ", "))
 	}
 	switch {
 	case len(pos) == 2 && o.Kind == "workloads":

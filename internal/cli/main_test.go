@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	_ "github.com/boxtax/boxtax/internal/report/papers" // linked into report, as cmd/boxtax links it
 	"github.com/boxtax/boxtax/internal/testenv"
 	_ "github.com/boxtax/boxtax/internal/workload/all"
 )

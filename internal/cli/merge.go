@@ -8,8 +8,8 @@ import (
 	"os"
 	"strings"
 
-	"github.com/boxtax/boxtax/internal/hostinfo"
 	"github.com/boxtax/boxtax/internal/store"
+	"github.com/boxtax/boxtax/internal/study"
 )
 
 // mergeOptions are the arguments of `boxtax merge`.
@@ -73,7 +73,7 @@ func describeMerge(w io.Writer, out *store.Store, res store.MergeResult) {
 	line := func(verb string, m store.MergedStudy) {
 		host := "?"
 		if st, err := out.Study(context.Background(), m.ToID); err == nil {
-			host = hostinfo.LabelOf(st.HostJSON)
+			host = study.DeviceOf(st)
 		}
 		if verb == "skipped" {
 			fmt.Fprintf(w, "%s: skipped study %d %q (%s, host %s): already in %s as study %d\n", res.Input, m.FromID, m.Name, m.Status, host, out.Path(), m.ToID)

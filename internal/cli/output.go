@@ -47,11 +47,7 @@ func writeOutput(g *Globals, path string, dbs []string, write func(io.Writer) er
 	if err != nil {
 		return err
 	}
-	defer f.Abort()
-	if err := write(f); err != nil {
-		return err
-	}
-	return f.Commit()
+	return f.writeAll(write)
 }
 
 // databaseKind names what an existing file is when it is an SQLite database

@@ -175,9 +175,15 @@ func writeFileAt(path string, write func(io.Writer) error) error {
 	if err != nil {
 		return err
 	}
-	defer f.Abort()
-	if err := write(f); err != nil {
+	return f.writeAll(write)
+}
+
+// writeAll writes the whole file through write and commits it only when
+// write succeeded; otherwise the target is left as it was.
+func (o *outputFile) writeAll(write func(io.Writer) error) error {
+	defer o.Abort()
+	if err := write(o); err != nil {
 		return err
 	}
-	return f.Commit()
+	return o.Commit()
 }

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/boxtax/boxtax/internal/report"
-	"github.com/boxtax/boxtax/internal/report/papers"
 )
 
 // formatByExtension is the format an output file's extension names, as
@@ -78,8 +77,6 @@ func reportFormats(o reportOptions) []string {
 	switch {
 	case o.By != "":
 		return report.DeviceFormats()
-	case o.Paper != "":
-		return papers.Formats()
 	}
-	return report.Formats()
+	return report.OutputFormats(o.Paper != "")
 }

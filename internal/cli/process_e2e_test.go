@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -146,5 +147,72 @@ func refusedBeforeStudy(t *testing.T, dir, envs string, want ...string) {
 	}
 	if took := time.Since(start); took > 20*time.Second {
 		t.Errorf("the refusal took %v, want < 20 s", took)
+	}
+}
+
+// slowRun is `boxtax run slow.yaml` (two workloads in native and Docker,
+// slow enough to strike mid-run) as a real process in a new directory.
+type slowRun struct {
+	c      *docker.Client
+	dir    string
+	db     string
+	cmd    *exec.Cmd
+	stderr *testenv.LockedBuffer
+	pid    int
+}
+
+// startSlowRun starts slow.yaml into dbName with the seed, extra flags and
+// environment, and waits for a finished run and a running container of it
+// (waitForRunAndContainer) unless the test waits for something else.
+func startSlowRun(t *testing.T, env []string, dbName, seed string, waitForContainer bool, extra ...string) slowRun {
+	t.Helper()
+	c := testenv.RequireDocker(t)
+	dir := t.TempDir()
+	return startSlowRunIn(t, c, dir, env, dbName, seed, waitForContainer, extra...)
+}
+
+// startSlowRunIn is startSlowRun in dir, on the engine c.
+func startSlowRunIn(t *testing.T, c *docker.Client, dir string, env []string, dbName, seed string, waitForContainer bool, extra ...string) slowRun {
+	t.Helper()
+	r := slowRun{c: c, dir: dir, db: filepath.Join(dir, dbName)}
+	args := append([]string{testdata(t, "slow.yaml"), "--db", r.db, "--seed", seed, "--settle", "0"}, extra...)
+	r.cmd, r.stderr = startRun(t, dir, env, args...)
+	r.pid = r.cmd.Process.Pid
+	if waitForContainer {
+		waitForRunAndContainer(t, c, r.db, r.pid, r.stderr)
+	}
+	return r
+}
+
+// startBoxtax starts boxtax with args as a real process; waited receives
+// its end, and it is killed at the end of the test if still running.
+func startBoxtax(t *testing.T, args ...string) (cmd *exec.Cmd, stderr *testenv.LockedBuffer, waited <-chan error) {
+	t.Helper()
+	cmd = exec.Command(boxtaxBin, args...)
+	stderr = &testenv.LockedBuffer{}
+	cmd.Stderr = stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill() })
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	return cmd, stderr, done
+}
+
+// interruptWithin sends SIGINT after a while and wants the process to end
+// as interrupted within limit; what says what it was doing.
+func interruptWithin(t *testing.T, cmd *exec.Cmd, stderr *testenv.LockedBuffer, waited <-chan error, after, limit time.Duration, what string) {
+	t.Helper()
+	time.Sleep(after)
+	cmd.Process.Signal(syscall.SIGINT)
+	select {
+	case err := <-waited:
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != ExitInterrupted {
+			t.Errorf("ended with %v, want exit %d; stderr:\n%s", err, ExitInterrupted, stderr.String())
+		}
+	case <-time.After(limit):
+		t.Fatalf("%s did not stop within %v of SIGINT; stderr:\n%s", what, limit, stderr.String())
 	}
 }

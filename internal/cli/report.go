@@ -14,11 +14,9 @@ import (
 
 	"github.com/boxtax/boxtax/internal/gate"
 	"github.com/boxtax/boxtax/internal/report"
-	"github.com/boxtax/boxtax/internal/report/page"
-	"github.com/boxtax/boxtax/internal/report/papers"
 	"github.com/boxtax/boxtax/internal/store"
 	"github.com/boxtax/boxtax/internal/study"
-	"github.com/boxtax/boxtax/internal/suggest"
+	"github.com/boxtax/boxtax/internal/termtext"
 )
 
 // reportOptions are the flags of `boxtax report`.
@@ -75,7 +73,7 @@ func reportCmd(ctx context.Context, g *Globals, args []string) error {
 	fs.Int64Var(&o.StudyID, "study", 0, "study id (default: the latest)")
 	fs.StringVar(&o.Format, "format", "table", formatHelp(report.Formats()))
 	fs.StringVar(&o.Output, "o", "", "write to this file instead of stdout")
-	fs.Var(paperFlag{&o.Paper}, "compare-paper", "print a published study's tables beside this one's numbers: --compare-paper (the paper the study's spec names, else "+DefaultPaper+") or --compare-paper=PAPER, one of "+strings.Join(papers.IDs(), ", "))
+	fs.Var(paperFlag{&o.Paper}, "compare-paper", "print a published study's tables beside this one's numbers: --compare-paper (the paper the study's spec names, else "+DefaultPaper+") or --compare-paper=PAPER, one of "+strings.Join(report.PaperIDs(), ", "))
 	fs.StringVar(&o.PlotsDir, "plots", "", "also write every plot as an SVG file into this directory")
 	fs.BoolVar(&o.Paired, "paired", false, "overhead intervals, p-values and stars paired by round (the runs are randomized complete blocks): drift between rounds drops out")
 	fs.BoolVar(&o.PNG, "png", false, "with --plots: also write each plot as PNG (needs rsvg-convert, Debian package librsvg2-bin)")
@@ -104,12 +102,9 @@ func reportCmd(ctx context.Context, g *Globals, args []string) error {
 }
 
 func writeReport(ctx context.Context, g *Globals, o reportOptions) error {
-	valid := report.Formats()
-	if o.Paper != "" {
-		valid = papers.Formats()
-	}
+	valid := report.OutputFormats(o.Paper != "")
 	if !slices.Contains(valid, o.Format) {
-		return usagef("unknown report format %q%s; valid formats: %s", o.Format, suggest.DidYouMean(o.Format, valid), strings.Join(valid, ", "))
+		return usagef("unknown report format %q%s; valid formats: %s", o.Format, termtext.DidYouMean(o.Format, valid), strings.Join(valid, ", "))
 	}
 	var rsvg string
 	if o.PNG {
@@ -150,21 +145,12 @@ func writeReport(ctx context.Context, g *Globals, o reportOptions) error {
 		}
 	}
 	if o.Paper != "" {
-		if cmps, err = papers.Compare(rep, o.Paper); err != nil {
+		if cmps, err = report.ComparePaper(rep, o.Paper); err != nil {
 			return usageError{err}
 		}
 	}
 	err = writeOutput(g, o.Output, []string{o.DB}, func(out io.Writer) error {
-		var werr error
-		if o.Paper != "" {
-			werr = papers.Write(out, o.Format, rep, cmps)
-		} else {
-			if o.Format == "html" { // the published tables that share a metric with the study
-				rep.ShowPapers(papers.Shared(rep))
-			}
-			werr = report.Write(out, o.Format, rep)
-		}
-		if werr != nil {
+		if werr := report.WriteAs(out, o.Format, rep, o.Paper != "", cmps); werr != nil {
 			return usageError{werr}
 		}
 		return nil
@@ -219,7 +205,7 @@ func writePlots(ctx context.Context, g *Globals, rep *report.Report, dir, rsvg s
 	if err := os.MkdirAll(dir, 0o777); err != nil { // less the umask
 		return fmt.Errorf("creating the plot directory: %w", err)
 	}
-	files := report.PlotFiles(page.Figures(rep))
+	files := report.Plots(rep)
 	for _, pf := range files {
 		svg := filepath.Join(dir, pf.Name)
 		if err := writeFileAt(svg, func(w io.Writer) error { _, err := w.Write(pf.SVG); return err }); err != nil {

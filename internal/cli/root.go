@@ -5,8 +5,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/boxtax/boxtax/internal/crash"
-	"github.com/boxtax/boxtax/internal/suggest"
 	"github.com/boxtax/boxtax/internal/termtext"
 	"io"
 	"os"
@@ -24,8 +22,8 @@ const (
 	// ExitOverheadExceeded: a --max-overhead rule failed (an overhead beyond
 	// noise above its limit, or nothing to check).
 	ExitOverheadExceeded = 4
-	ExitCrash            = crash.ExitCode // 70, a bug in boxtax: a Go panic (EX_SOFTWARE); the stack goes to stderr
-	ExitInterrupted      = 130            // Ctrl-C or SIGTERM; finished runs are kept
+	ExitCrash            = 70  // a bug in boxtax: a Go panic (EX_SOFTWARE, crash.ExitCode: TestPanicExitsWithCrashCode); the stack goes to stderr
+	ExitInterrupted      = 130 // Ctrl-C or SIGTERM; finished runs are kept
 )
 
 // Globals is the process state commands may touch.
@@ -98,7 +96,7 @@ func Execute(ctx context.Context, g *Globals, args []string) int {
 		// boxtax help run, boxtax help fleet run: the command's own help.
 		args = append(slices.Clone(args[1:]), "--help")
 		if _, ok := cmds[args[0]]; !ok {
-			fmt.Fprintf(g.Stderr, "boxtax help: unknown command %q%s; commands: %s\n", args[0], suggest.DidYouMean(args[0], publicCommands(cmds)), strings.Join(publicCommands(cmds), ", "))
+			fmt.Fprintf(g.Stderr, "boxtax help: unknown command %q%s; commands: %s\n", args[0], termtext.DidYouMean(args[0], publicCommands(cmds)), strings.Join(publicCommands(cmds), ", "))
 			return ExitUsage
 		}
 	case "--version", "-V":
@@ -110,7 +108,7 @@ func Execute(ctx context.Context, g *Globals, args []string) int {
 	}
 	cmd, ok := cmds[args[0]]
 	if !ok {
-		fmt.Fprintf(g.Stderr, "boxtax: unknown command %q%s; commands: %s\n", args[0], suggest.DidYouMean(args[0], publicCommands(cmds)), strings.Join(publicCommands(cmds), ", "))
+		fmt.Fprintf(g.Stderr, "boxtax: unknown command %q%s; commands: %s\n", args[0], termtext.DidYouMean(args[0], publicCommands(cmds)), strings.Join(publicCommands(cmds), ", "))
 		return ExitUsage
 	}
 	err, crashed := runGuarded(ctx, g, cmd, args)

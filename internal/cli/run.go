@@ -9,7 +9,6 @@ import (
 	"github.com/boxtax/boxtax/internal/env"
 	"github.com/boxtax/boxtax/internal/gate"
 	"github.com/boxtax/boxtax/internal/report"
-	"github.com/boxtax/boxtax/internal/report/papers"
 	"github.com/boxtax/boxtax/internal/study"
 )
 
@@ -72,16 +71,15 @@ func runStudy(ctx context.Context, g *Globals, o runOptions) error {
 
 // studyProcess is what study.Run needs from this process: the binary
 // workers run as, stderr, the container label of this controller, the
-// papers with published values, the gate's check of the spec and the host
-// facts.
+// papers with published values and the gate's check of the spec (the host
+// facts are study.Run's own).
 func studyProcess(g *Globals, rules []gate.Rule) study.Process {
 	return study.Process{
 		Env: env.Options{BinaryPath: g.Executable, Version: g.Version, Getenv: g.Getenv},
 		Log: g.Stderr, Terminal: g.IsTerminal(g.Stderr),
 		Labels:   map[string]string{ControllerLabel: controllerID()},
-		PaperIDs: papers.IDs(),
+		PaperIDs: report.PaperIDs(),
 		Check:    func(spec *study.Spec) error { return checkGateSpec(rules, spec) },
-		Facts:    hostFacts(g),
 	}
 }
 
@@ -95,5 +93,5 @@ func controllerID() string {
 
 // checkPaperID refuses a spec whose paper id names no transcribed paper.
 func checkPaperID(spec *study.Spec) error {
-	return spec.CheckPaperID(papers.IDs())
+	return spec.CheckPaperID(report.PaperIDs())
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"path/filepath"
 
-	"github.com/boxtax/boxtax/internal/hostinfo"
 	"github.com/boxtax/boxtax/internal/store"
 	"github.com/boxtax/boxtax/internal/study"
 )
@@ -28,7 +27,7 @@ func (m *manySource) Studies(ctx context.Context) ([]store.Study, error) {
 			return nil, fmt.Errorf("%s: %w", db.Path(), err)
 		}
 		for _, st := range sts {
-			st.Name = fmt.Sprintf("%s [%s, %s:%d]", st.Name, hostinfo.LabelOf(st.HostJSON), filepath.Base(db.Path()), st.ID)
+			st.Name = fmt.Sprintf("%s [%s, %s:%d]", st.Name, study.DeviceOf(st), filepath.Base(db.Path()), st.ID)
 			st.ID += int64(k) * manyStride
 			out = append(out, st)
 		}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"strings"
+
+	"github.com/boxtax/boxtax/internal/wire"
 )
 
 // CleanOptions say what Clean removes besides what boxtax processes that
@@ -35,8 +37,8 @@ var (
 var oneOfEachEngine = []string{"docker-bridge", "podman-host", "lxc"}
 
 // Clean removes what boxtax left behind in every engine (Cleaner), then the
-// storage=bind directories of processes that no longer run, and says what
-// it did, a line each. It stops at the first that fails.
+// storage=bind directories and the wires of processes that no longer run,
+// and says what it did, a line each. It stops at the first that fails.
 func Clean(ctx context.Context, o Options, co CleanOptions) (done []string, err error) {
 	for _, name := range oneOfEachEngine {
 		e, err := New(name, o)
@@ -53,9 +55,24 @@ func Clean(ctx context.Context, o Options, co CleanOptions) (done []string, err 
 			return done, err
 		}
 	}
+	lines, err := removeLeftovers(ctx)
+	return append(done, lines...), err
+}
+
+// removeLeftovers removes what boxtax processes that no longer run left
+// outside the engines: their storage=bind directories, then their wires
+// (network namespaces with their links), and says what it removed.
+func removeLeftovers(ctx context.Context) (done []string, err error) {
 	dirs, err := RemoveStorageLeftovers()
 	if len(dirs) > 0 {
 		done = append(done, fmt.Sprintf("removed %d storage=bind director(ies) of boxtax processes that no longer run: %s", len(dirs), strings.Join(dirs, " ")))
+	}
+	if err != nil {
+		return done, err
+	}
+	wires, err := wire.RemoveStale(ctx)
+	if len(wires) > 0 {
+		done = append(done, fmt.Sprintf("removed %d network namespace(s) of boxtax processes that no longer run: %s", len(wires), strings.Join(wires, " ")))
 	}
 	return done, err
 }

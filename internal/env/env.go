@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/boxtax/boxtax/internal/crash"
 	"github.com/boxtax/boxtax/internal/registry"
@@ -122,6 +123,14 @@ type Options struct {
 	// daemon (DOCKER_HOST, DOCKER_CONFIG, ...): the caller's, not
 	// necessarily the process's; nil: the process environment.
 	Getenv func(string) string
+}
+
+// getenv is o.Getenv, or the process environment when it is nil.
+func (o Options) getenv() func(string) string {
+	if o.Getenv == nil {
+		return os.Getenv
+	}
+	return o.Getenv
 }
 
 var factories = registry.Registry[Factory]{

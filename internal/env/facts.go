@@ -80,6 +80,14 @@ func EngineFacts(ctx context.Context, opened map[string]Environment, unavailable
 	return out
 }
 
+// HostFacts are this host's facts (hostinfo.Collect) with every installed
+// engine's (HostEngines), as boxtax sysinfo shows them.
+func HostFacts(ctx context.Context, o Options) hostinfo.Host {
+	h := hostinfo.Collect(o.Version)
+	h.Engines = HostEngines(ctx, o)
+	return h
+}
+
 // HostEngines asks every engine installed here about itself, for boxtax
 // sysinfo: one environment of each is made, checked (which finds or starts
 // Podman's service), asked and closed.

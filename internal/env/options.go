@@ -51,37 +51,46 @@ type OptionInfo struct {
 func OptionCatalogue() []OptionInfo { return slices.Clone(optionCatalogue) }
 
 var optionCatalogue = []OptionInfo{
-	{Key: "network", Values: "bridge|host|none", Default: "the environment's own (bridge with NAT, or host)",
+	choice(OptionInfo{Key: "network", Default: "the environment's own (bridge with NAT, or host)",
 		Mechanism: "the network path: a veth pair into a bridge with NAT and port forwarding (bridge), the host's stack (host), only a loopback (none)",
-		Envs:      "docker, podman", check: oneOf("bridge", "host", "none"), Short: "network",
-		Removes: map[string]string{"host": "network path (veth, bridge, NAT)", "none": "network path (veth, bridge, NAT)"}},
-	{Key: "seccomp", Values: "default|unconfined", Default: "default (the engine's system-call filter)",
+		Envs:      "docker, podman", Short: "network",
+		Removes: map[string]string{"host": "network path (veth, bridge, NAT)", "none": "network path (veth, bridge, NAT)"}}, "bridge", "host", "none"),
+	choice(OptionInfo{Key: "seccomp", Default: "default (the engine's system-call filter)",
 		Mechanism: "the seccomp system-call filter every system call passes through",
-		Envs:      "docker, podman, lxc", check: oneOf("default", "unconfined"), implied: "default", Short: "seccomp",
-		Removes: map[string]string{"unconfined": "seccomp system-call filter"}},
-	{Key: "apparmor", Values: "default|unconfined", Default: "default (the engine's profile, where AppArmor is on)",
+		Envs:      "docker, podman, lxc", implied: "default", Short: "seccomp",
+		Removes: map[string]string{"unconfined": "seccomp system-call filter"}}, "default", "unconfined"),
+	choice(OptionInfo{Key: "apparmor", Default: "default (the engine's profile, where AppArmor is on)",
 		Mechanism: "the AppArmor profile (only where the kernel has AppArmor enabled)",
-		Envs:      "docker, podman", check: oneOf("default", "unconfined"), implied: "default", Short: "AppArmor",
-		Removes: map[string]string{"unconfined": "AppArmor profile"}},
-	{Key: "storage", Values: "own|bind|volume|tmpfs", Default: "own (the container's layered filesystem: overlay2 or fuse-overlayfs)",
+		Envs:      "docker, podman", implied: "default", Short: "AppArmor",
+		Removes: map[string]string{"unconfined": "AppArmor profile"}}, "default", "unconfined"),
+	choice(OptionInfo{Key: "storage", Default: "own (the container's layered filesystem: overlay2 or fuse-overlayfs)",
 		Mechanism: "where the worker's scratch files (disk workloads) go: the container's own filesystem, a bind-mounted host directory, a named volume, or memory",
-		Envs:      "docker, podman", check: oneOf("own", "bind", "volume", "tmpfs"), implied: "own", Short: "scratch storage",
-		Removes: map[string]string{"bind": "storage layer (the container's own filesystem)"}},
-	{Key: "cpus", Values: "a number of CPUs, e.g. 1.5", Default: "no quota",
-		Mechanism: "a CFS CPU quota on the container's cgroup (docker run --cpus)",
-		Envs:      "docker, podman, lxc", check: checkCPUs, Short: "CPU quota"},
-	{Key: "cpuset", Values: "CPU list, e.g. 0 or 0-1", Default: "every CPU (or the study's placement)",
-		Mechanism: "a cpuset on the container's cgroup (docker run --cpuset-cpus)",
-		Envs:      "docker, podman, lxc", check: checkCPUSet, Short: "cpuset"},
-	{Key: "memory", Values: "a size, e.g. 512m or 2g", Default: "no limit",
-		Mechanism: "a memory limit on the container's cgroup (docker run --memory)",
-		Envs:      "docker, podman, lxc", check: checkMemory, Short: "memory limit"},
+		Envs:      "docker, podman", implied: "own", Short: "scratch storage",
+		Removes: map[string]string{"bind": "storage layer (the container's own filesystem)"}}, "own", "bind", "volume", "tmpfs"),
+	cgroupLimit("cpus", "a number of CPUs, e.g. 1.5", "no quota", "a CFS CPU quota", "--cpus", checkCPUs, "CPU quota"),
+	cgroupLimit("cpuset", "CPU list, e.g. 0 or 0-1", "every CPU (or the study's placement)", "a cpuset", "--cpuset-cpus", checkCPUSet, "cpuset"),
+	cgroupLimit("memory", "a size, e.g. 512m or 2g", "no limit", "a memory limit", "--memory", checkMemory, "memory limit"),
 	{Key: "runtime", Values: "an OCI runtime the engine knows, e.g. runc or crun", Default: "the engine's default runtime",
 		Mechanism: "the OCI runtime that sets the container up (runc in Go, crun in C)",
 		Envs:      "docker (Podman's compatible API ignores it per container)", check: checkWord, Short: "OCI runtime"},
-	{Key: "userns", Values: "host|auto", Default: "host (no user namespace, for rootful engines)",
+	choice(OptionInfo{Key: "userns", Default: "host (no user namespace, for rootful engines)",
 		Mechanism: "a user namespace of its own mapping the container's root to unprivileged host IDs (podman run --userns=auto)",
-		Envs:      "podman (Docker remaps users daemon-wide only)", check: oneOf("host", "auto"), implied: "host", Short: "user namespace"},
+		Envs:      "podman (Docker remaps users daemon-wide only)", implied: "host", Short: "user namespace"}, "host", "auto"),
+}
+
+// choice is an option whose value is one of values: its Values lists them
+// and its check takes only them, so the list is written once.
+func choice(o OptionInfo, values ...string) OptionInfo {
+	o.Values, o.check = strings.Join(values, "|"), oneOf(values...)
+	return o
+}
+
+// cgroupLimit is an option that sets a limit on the container's cgroup, as
+// docker run's flag does, in every engine: what is the limit in words.
+func cgroupLimit(key, values, def, what, flag string, check func(string) (string, error), short string) OptionInfo {
+	return OptionInfo{Key: key, Values: values, Default: def,
+		Mechanism: what + " on the container's cgroup (docker run " + flag + ")",
+		Envs:      "docker, podman, lxc", check: check, Short: short}
 }
 
 // Variant is a set of options by key, values in canonical form.

@@ -59,10 +59,10 @@ func (p *podmanEnv) service(ctx context.Context) (*podmanService, error) {
 	if p.svc == nil && p.openErr == nil {
 		var u *podmanUser
 		if p.rootless {
-			u, p.openErr = rootlessUser()
+			u, p.openErr = rootlessUser(p.opts.getenv())
 		}
 		if p.openErr == nil {
-			p.svc, p.openErr = openPodmanService(ctx, u)
+			p.svc, p.openErr = openPodmanService(ctx, u, p.opts.getenv())
 		}
 		if p.openErr == nil {
 			p.client = p.svc.client
@@ -194,7 +194,7 @@ func (p *podmanEnv) Close(ctx context.Context) error {
 // reached through the user's service or one started for the purpose.
 // Where Podman is not installed it does nothing.
 func (p *podmanEnv) Clean(ctx context.Context, o CleanOptions) (done []string, err error) {
-	svc, err := openPodmanService(ctx, nil)
+	svc, err := openPodmanService(ctx, nil, p.opts.getenv())
 	if err != nil {
 		if _, lookErr := exec.LookPath("podman"); lookErr != nil {
 			return nil, nil

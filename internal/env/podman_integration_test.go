@@ -24,7 +24,7 @@ func requirePodman(t *testing.T, name string) *podmanEnv {
 	testenv.SkipShort(t, "Podman")
 	testenv.RequireTool(t, "podman", "podman")
 	if name == "podman-rootless" {
-		if _, err := rootlessUser(); err != nil {
+		if _, err := rootlessUser(os.Getenv); err != nil {
 			testenv.Missing(t, "no user for rootless Podman here (CI sets BOXTAX_PODMAN_USER, .ci/run): %v", err)
 		}
 	}

@@ -14,14 +14,15 @@ import (
 // rootlessUser is the user podman-rootless runs Podman as: boxtax's own
 // user when boxtax does not run as root (nil), else BOXTAX_PODMAN_USER or
 // the user who ran sudo (SUDO_USER), who needs subordinate id ranges in
-// /etc/subuid and /etc/subgid for Podman's user namespace.
-func rootlessUser() (*podmanUser, error) {
+// /etc/subuid and /etc/subgid for Podman's user namespace. getenv is the
+// caller's environment (Options.Getenv).
+func rootlessUser(getenv func(string) string) (*podmanUser, error) {
 	if os.Geteuid() != 0 {
 		return nil, nil
 	}
-	name, from := os.Getenv("BOXTAX_PODMAN_USER"), "BOXTAX_PODMAN_USER"
+	name, from := getenv("BOXTAX_PODMAN_USER"), "BOXTAX_PODMAN_USER"
 	if name == "" {
-		name, from = os.Getenv("SUDO_USER"), "SUDO_USER"
+		name, from = getenv("SUDO_USER"), "SUDO_USER"
 	}
 	if name == "" || name == "root" {
 		return nil, fmt.Errorf("rootless Podman runs as an ordinary user and boxtax runs as root: " +
@@ -65,8 +66,8 @@ func hasSubordinateIDs(file, name, uid string) bool {
 
 // asPodmanUser makes cmd run as the user, with their home and runtime
 // directory (made, as a login would, when missing), and gives them dir,
-// where the private socket goes.
-func asPodmanUser(cmd *exec.Cmd, u *podmanUser, dir string) error {
+// where the private socket goes; the PATH it gets is the caller's (getenv).
+func asPodmanUser(cmd *exec.Cmd, u *podmanUser, dir string, getenv func(string) string) error {
 	run := u.runtimeDir()
 	if _, err := os.Stat(run); os.IsNotExist(err) {
 		if err := os.MkdirAll(run, 0o700); err != nil {
@@ -81,7 +82,7 @@ func asPodmanUser(cmd *exec.Cmd, u *podmanUser, dir string) error {
 	}
 	cmd.SysProcAttr.Credential = &syscall.Credential{Uid: uint32(u.uid), Gid: uint32(u.gid)}
 	cmd.Dir = u.home
-	path := os.Getenv("PATH")
+	path := getenv("PATH")
 	if path == "" {
 		path = "/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin"
 	}

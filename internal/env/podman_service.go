@@ -85,19 +85,19 @@ const podmanServiceTimeout = 20 * time.Second
 
 // openPodmanService returns the process's Podman service, finding or
 // starting it on first use; each call is paired with a close.
-func openPodmanService(ctx context.Context, u *podmanUser) (*podmanService, error) {
+func openPodmanService(ctx context.Context, u *podmanUser, getenv func(string) string) (*podmanService, error) {
 	podmanShared.Lock()
 	defer podmanShared.Unlock()
 	if s := podmanShared.byUser[u.key()]; s != nil {
 		s.refs++
 		return s, nil
 	}
-	s, err := findPodmanService(ctx, u)
+	s, err := findPodmanService(ctx, u, getenv)
 	if err != nil {
 		return nil, err
 	}
 	if s == nil {
-		if s, err = startPodmanService(ctx, u); err != nil {
+		if s, err = startPodmanService(ctx, u, getenv); err != nil {
 			return nil, err
 		}
 	}
@@ -141,18 +141,19 @@ func (s *podmanService) close(ctx context.Context) error {
 
 // podmanSockets are where a user's Podman service listens: CONTAINER_HOST
 // (Podman's own variable) when it names a unix socket, else the rootful
-// socket for root and the user's rootless socket for others.
-func podmanSockets(u *podmanUser) []string {
+// socket for root and the user's rootless socket for others. getenv is
+// the caller's environment (Options.Getenv), not necessarily the process's.
+func podmanSockets(u *podmanUser, getenv func(string) string) []string {
 	if u != nil {
 		return []string{"unix://" + filepath.Join(u.runtimeDir(), "podman", "podman.sock")}
 	}
-	if h := os.Getenv("CONTAINER_HOST"); strings.HasPrefix(h, "unix://") {
+	if h := getenv("CONTAINER_HOST"); strings.HasPrefix(h, "unix://") {
 		return []string{h}
 	}
 	if os.Geteuid() == 0 {
 		return []string{"unix:///run/podman/podman.sock"}
 	}
-	if d := os.Getenv("XDG_RUNTIME_DIR"); d != "" {
+	if d := getenv("XDG_RUNTIME_DIR"); d != "" {
 		return []string{"unix://" + filepath.Join(d, "podman", "podman.sock")}
 	}
 	return []string{fmt.Sprintf("unix:///run/user/%d/podman/podman.sock", os.Geteuid())}
@@ -160,8 +161,8 @@ func podmanSockets(u *podmanUser) []string {
 
 // findPodmanService returns the user's Podman service when its socket
 // answers as Podman does, nil when there is none.
-func findPodmanService(ctx context.Context, u *podmanUser) (*podmanService, error) {
-	for _, host := range podmanSockets(u) {
+func findPodmanService(ctx context.Context, u *podmanUser, getenv func(string) string) (*podmanService, error) {
+	for _, host := range podmanSockets(u, getenv) {
 		path := strings.TrimPrefix(host, "unix://")
 		if _, err := os.Stat(path); err != nil {
 			continue
@@ -192,11 +193,11 @@ func findPodmanService(ctx context.Context, u *podmanUser) (*podmanService, erro
 // startPodmanService starts podman system service on a private socket and
 // waits until it answers. The service dies with boxtax (parent-death
 // signal) should boxtax itself be killed.
-func startPodmanService(ctx context.Context, u *podmanUser) (*podmanService, error) {
+func startPodmanService(ctx context.Context, u *podmanUser, getenv func(string) string) (*podmanService, error) {
 	bin, err := exec.LookPath("podman")
 	if err != nil {
 		return nil, errors.New("podman is not installed (Debian/Ubuntu: apt-get install podman), " +
-			"and no Podman service answers at " + strings.Join(podmanSockets(u), " or "))
+			"and no Podman service answers at " + strings.Join(podmanSockets(u, getenv), " or "))
 	}
 	dir, err := os.MkdirTemp("", "boxtax-podman-")
 	if err != nil {
@@ -216,7 +217,7 @@ func startPodmanService(ctx context.Context, u *podmanUser) (*podmanService, err
 		// Rootless Podman as the user: their own credentials, home and
 		// runtime directory (made here if no login made it), and the
 		// socket in a directory they own.
-		if err := asPodmanUser(cmd, u, dir); err != nil {
+		if err := asPodmanUser(cmd, u, dir, getenv); err != nil {
 			os.RemoveAll(dir)
 			return nil, err
 		}

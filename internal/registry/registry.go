@@ -9,7 +9,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/boxtax/boxtax/internal/suggest"
+	"github.com/boxtax/boxtax/internal/termtext"
 )
 
 // Registry maps names to things of type T. Register is called from init
@@ -69,7 +69,7 @@ func (r *Registry[T]) Lookup(name string) (T, error) {
 	if !ok {
 		var zero T
 		names := r.Names()
-		return zero, fmt.Errorf(r.Unknown+"%s", name, strings.Join(names, ", "), suggest.DidYouMean(name, names))
+		return zero, fmt.Errorf(r.Unknown+"%s", name, strings.Join(names, ", "), termtext.DidYouMean(name, names))
 	}
 	return v, nil
 }

@@ -271,14 +271,14 @@ func (a Attribution) name() string {
 	return strings.Join(parts, " ")
 }
 
-// writeAttributions prints the attribution section for a terminal.
-func (r *Report) writeAttributions(w io.Writer) {
-	if len(r.Attributions) == 0 {
+// writeAttributions prints a report's attributions for a terminal.
+func writeAttributions(w io.Writer, as []Attribution) {
+	if len(as) == 0 {
 		return
 	}
 	fmt.Fprintf(w, "\nwhat the overhead is made of: each line switches one mechanism of the container off (or swaps it); pp = percentage points of the %s mean, [95%% CI], n.s. = the interval includes 0 (docs/attribution.md)\n",
-		r.Attributions[0].Baseline)
-	for _, a := range r.Attributions {
+		as[0].Baseline)
+	for _, a := range as {
 		fmt.Fprintf(w, "\n%s, %s, %s: %s vs %s\n", a.name(), a.Label, a.Env, a.totalLine(), a.Baseline)
 		rows := [][3]string{}
 		for _, p := range a.Parts {
@@ -357,14 +357,14 @@ func attribViews(as []Attribution) []attribView {
 	return out
 }
 
-// writeAttributionsMarkdown prints the attribution section in Markdown.
-func (r *Report) writeAttributionsMarkdown(w io.Writer) {
-	if len(r.Attributions) == 0 {
+// writeAttributionsMarkdown prints a report's attributions in Markdown.
+func writeAttributionsMarkdown(w io.Writer, as []Attribution) {
+	if len(as) == 0 {
 		return
 	}
 	fmt.Fprintf(w, "\n## What the overhead is made of\n\nEach line switches one mechanism of the container off (or swaps it): its part in percentage points of the %s mean, [95 %% CI], and its share of the whole overhead.\n",
-		mdEscape(r.Attributions[0].Baseline))
-	for _, v := range attribViews(r.Attributions) {
+		mdEscape(as[0].Baseline))
+	for _, v := range attribViews(as) {
 		fmt.Fprintf(w, "\n**%s**: %s %s vs %s\n\n| mechanism | variant | part | 95 %% CI | share |\n|---|---|---|---|---|\n",
 			mdEscape(v.Title), mdEscape(v.Env), mdEscape(v.Total), mdEscape(v.Baseline))
 		for _, l := range v.Lines {

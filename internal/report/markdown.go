@@ -37,7 +37,7 @@ func writeMarkdown(w io.Writer, r *Report) error {
 		}
 		fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
 	}
-	r.writeAttributionsMarkdown(w)
+	writeAttributionsMarkdown(w, r.Attributions)
 	if len(r.Effects) > 0 {
 		fmt.Fprintf(w, "\n## Effect sizes\n\n| workload | metric | term | df | F | p | η² | partial η² |\n|---|---|---|---|---|---|---|---|\n")
 		var flat []string

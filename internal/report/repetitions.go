@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/boxtax/boxtax/internal/study"
 )
 
 // Repetitions is how often each cell was measured, beside how often the
@@ -120,26 +122,7 @@ func (r *Report) PrecisionSummary() string {
 			reached++
 			continue
 		}
-		hw := precisionHalfWidth(c)
-		w := "no interval"
-		switch {
-		case math.IsInf(hw, 1):
-		case hw >= 10:
-			w = fmt.Sprintf("±%.0f%%", hw)
-		default:
-			w = fmt.Sprintf("±%.2g%%", hw)
-		}
-		missed = append(missed, fmt.Sprintf("%s %s @ %s (%s)", strings.TrimSpace(RowName(c, r.factors)), c.Label, c.Env, w))
+		missed = append(missed, study.MissedCell(strings.TrimSpace(RowName(c, r.factors)), c.Label, c.Env, precisionHalfWidth(c)))
 	}
-	s := fmt.Sprintf("%d of %d cells have their overhead's 95%% interval within ±%g%%", reached, len(cells), target)
-	if len(missed) > 0 {
-		const show = 5
-		more := ""
-		if len(missed) > show {
-			more = fmt.Sprintf(" and %d more", len(missed)-show)
-			missed = missed[:show]
-		}
-		s += "; not yet: " + strings.Join(missed, ", ") + more
-	}
-	return s
+	return study.PrecisionLine(reached, len(cells), target, missed)
 }

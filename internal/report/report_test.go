@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"flag"
 	"math"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -228,11 +227,7 @@ func TestFormatsMatchGoldenFiles(t *testing.T) {
 // checkGolden compares what write prints with testdata/NAME.golden.
 func checkGolden(t *testing.T, name string, write func(*bytes.Buffer) error) {
 	t.Helper()
-	var buf bytes.Buffer
-	if err := write(&buf); err != nil {
-		t.Fatal(err)
-	}
-	testenv.Golden(t, filepath.Join("testdata", name+".golden"), buf.Bytes(), *update)
+	testenv.GoldenWrite(t, name, *update, write)
 }
 
 func TestJSONFollowsSchemaV1(t *testing.T) {

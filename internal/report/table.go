@@ -42,7 +42,7 @@ func writeTable(w io.Writer, r *Report) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	r.writeAttributions(w)
+	writeAttributions(w, r.Attributions)
 	writeFootnotes(w, r)
 	return nil
 }

@@ -296,13 +296,9 @@ func unixNano(ns int64) time.Time { return time.Unix(0, ns) }
 // (tables appear before the schema version is set). Another program's
 // SQLite file, or no SQLite file at all, is refused, unchanged.
 func CheckOutput(ctx context.Context, path string) error {
-	uri, err := fileURI(path)
+	db, err := openFile(path, true)
 	if err != nil {
 		return err
-	}
-	db, err := sql.Open("sqlite", uri+"?mode=ro&_pragma=busy_timeout(10000)")
-	if err != nil {
-		return fmt.Errorf("opening %s: %w", path, err)
 	}
 	defer db.Close()
 	var tables int

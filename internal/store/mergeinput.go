@@ -19,13 +19,9 @@ func openMergeInput(ctx context.Context, path string) (*sql.DB, error) {
 	if !fi.Mode().IsRegular() {
 		return nil, fmt.Errorf("%s: %w: not a regular file", path, ErrNotBoxtax)
 	}
-	uri, err := fileURI(path)
+	db, err := openFile(path, true)
 	if err != nil {
 		return nil, err
-	}
-	db, err := sql.Open("sqlite", uri+"?mode=ro&_pragma=busy_timeout(10000)")
-	if err != nil {
-		return nil, fmt.Errorf("opening %s: %w", path, err)
 	}
 	db.SetMaxOpenConns(1)
 	fail := func(format string, a ...any) (*sql.DB, error) {

@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -24,15 +23,11 @@ func Snapshot(ctx context.Context, path, dest string) error {
 	if err := checkExisting(ctx, path); err != nil {
 		return err
 	}
-	uri, err := fileURI(path)
-	if err != nil {
-		return err
-	}
 	// Read-write, not mode=ro: after a crash the WAL index must be rebuilt
 	// from the log, which a read-only connection may not do.
-	db, err := sql.Open("sqlite", uri+"?_pragma=busy_timeout(10000)")
+	db, err := openFile(path, false)
 	if err != nil {
-		return fmt.Errorf("opening %s: %w", path, err)
+		return err
 	}
 	defer db.Close()
 	var tables int

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"database/sql"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -25,4 +26,23 @@ func fileURI(path string) (string, error) {
 		return "", fmt.Errorf("database %q: %w", path, err)
 	}
 	return "file:" + uriEscaper.Replace(filepath.ToSlash(abs)), nil
+}
+
+// openFile opens the SQLite file at path (fileURI) with a busy timeout of
+// 10 s, read-only when readOnly, for a one-off look or copy beside the
+// Store (merge inputs, the merge output's check, snapshots).
+func openFile(path string, readOnly bool) (*sql.DB, error) {
+	uri, err := fileURI(path)
+	if err != nil {
+		return nil, err
+	}
+	query := "?_pragma=busy_timeout(10000)"
+	if readOnly {
+		query = "?mode=ro&_pragma=busy_timeout(10000)"
+	}
+	db, err := sql.Open("sqlite", uri+query)
+	if err != nil {
+		return nil, fmt.Errorf("opening %s: %w", path, err)
+	}
+	return db, nil
 }

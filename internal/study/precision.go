@@ -66,17 +66,31 @@ func PrecisionOf(spec *Spec, runs []store.Run, samples []store.Sample) Precision
 		if hw <= target {
 			continue
 		}
-		w := "no interval"
-		switch {
-		case math.IsInf(hw, 1):
-		case hw >= 10:
-			w = fmt.Sprintf("±%.0f%%", hw)
-		default:
-			w = fmt.Sprintf("±%.2g%%", hw)
-		}
-		missed = append(missed, fmt.Sprintf("%s %s @ %s (%s)", rowOf(c.run, factors), c.label, c.run.Env, w))
+		missed = append(missed, MissedCell(rowOf(c.run, factors), c.label, c.run.Env, hw))
 	}
-	s := fmt.Sprintf("%d of %d cells have their overhead's 95%% interval within ±%g%%", len(judged)-len(missed), len(judged), target)
+	return Precision{Reached: len(judged) > 0 && len(missed) == 0, Summary: PrecisionLine(len(judged)-len(missed), len(judged), target, missed)}
+}
+
+// MissedCell names a cell whose overhead's interval is still wider than
+// the target, with its half-width: "cpu.prime events/s @ docker-bridge
+// (±3.2%)", or "no interval" when none could be computed (hw +Inf).
+func MissedCell(row, label, env string, hw float64) string {
+	w := "no interval"
+	switch {
+	case math.IsInf(hw, 1):
+	case hw >= 10:
+		w = fmt.Sprintf("±%.0f%%", hw)
+	default:
+		w = fmt.Sprintf("±%.2g%%", hw)
+	}
+	return fmt.Sprintf("%s %s @ %s (%s)", row, label, env, w)
+}
+
+// PrecisionLine sums up the precision of a study's overheads in one line:
+// how many of the cells reached the target, and the first five that did
+// not (MissedCell), as the adaptive rule logs it and reports print it.
+func PrecisionLine(reached, cells int, targetPct float64, missed []string) string {
+	s := fmt.Sprintf("%d of %d cells have their overhead's 95%% interval within ±%g%%", reached, cells, targetPct)
 	if len(missed) > 0 {
 		const show = 5
 		more := ""
@@ -85,7 +99,7 @@ func PrecisionOf(spec *Spec, runs []store.Run, samples []store.Sample) Precision
 		}
 		s += "; not yet: " + strings.Join(missed[:min(show, len(missed))], ", ") + more
 	}
-	return Precision{Reached: len(judged) > 0 && len(missed) == 0, Summary: s}
+	return s
 }
 
 // precisionCells gathers the measured values of every cell and metric.

@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
+	"slices"
 	"time"
 
 	"github.com/boxtax/boxtax/internal/env"
@@ -32,7 +34,9 @@ type Process struct {
 	// names what it lacks); nil: nothing more to check.
 	Check func(*Spec) error
 	// Facts are the host facts a new study records, given its opened
-	// environments and those left out as unavailable; nil: hostinfo.Collect.
+	// environments and those left out as unavailable; nil: this host's
+	// (hostinfo.Collect) with those of the engines the study's environments
+	// use, opened or left out, as each engine tells them (env.EngineFacts).
 	// Device and Unavailable are set from the options afterwards.
 	Facts func(ctx context.Context, spec *Spec, envs map[string]env.Environment, unavailable map[string]string) hostinfo.Host
 }
@@ -187,6 +191,7 @@ func (p Process) facts(ctx context.Context, o Options, spec *Spec, envs map[stri
 		h = p.Facts(ctx, spec, envs, unavailable)
 	} else {
 		h = hostinfo.Collect(p.Env.Version)
+		h.Engines = env.EngineFacts(ctx, envs, slices.Sorted(maps.Keys(unavailable)), p.Env)
 	}
 	h.Device, h.Unavailable = o.HostLabel, unavailable
 	return h

@@ -67,6 +67,11 @@ func TestRunDoesTheWholeStudy(t *testing.T) {
 	if st.Host.Device != "bench-1" || st.Host.Unavailable["docker-host"] == "" {
 		t.Errorf("host facts: device %q, unavailable %v", st.Host.Device, st.Host.Unavailable)
 	}
+	// The host facts are study.Run's own (no Process.Facts): the engine of
+	// the environment left out is asked too, and tells why it could not be.
+	if d := st.Host.DockerEngine(); d == nil || d.Detail() == "" {
+		t.Errorf("host facts: no Docker engine facts recorded for the unavailable docker-host: %+v", st.Host.Engines)
+	}
 	if checked != 1 || !strings.Contains(log.String(), "warning: environment docker-host is not available here") ||
 		!strings.Contains(log.String(), "finished in") {
 		t.Errorf("checked %d times; log:\n%s", checked, log)

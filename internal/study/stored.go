@@ -46,3 +46,8 @@ func Open(ctx context.Context, db *store.Store, id int64) (*Stored, error) {
 	}
 	return s, nil
 }
+
+// DeviceOf is the device a stored study ran on, as its host facts name it
+// (hostinfo.Host.Label): the --device label of a fleet, else the hostname,
+// else "unknown". A database merged from a fleet holds several.
+func DeviceOf(st store.Study) string { return hostinfo.LabelOf(st.HostJSON) }

@@ -3,6 +3,7 @@ package testenv
 import (
 	"bytes"
 	"os"
+	"path/filepath"
 	"testing"
 )
 
@@ -30,4 +31,15 @@ func Golden(tb testing.TB, path string, got []byte, update bool) {
 	if !bytes.Equal(got, want) {
 		tb.Errorf("output differs from %s (go test -update rewrites it):\n%s", path, got)
 	}
+}
+
+// GoldenWrite is Golden for what write prints: it compares it with
+// testdata/NAME.golden, failing the test when write fails.
+func GoldenWrite(tb testing.TB, name string, update bool, write func(*bytes.Buffer) error) {
+	tb.Helper()
+	var buf bytes.Buffer
+	if err := write(&buf); err != nil {
+		tb.Fatal(err)
+	}
+	Golden(tb, filepath.Join("testdata", name+".golden"), buf.Bytes(), update)
 }

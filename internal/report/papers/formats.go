@@ -19,6 +19,7 @@ type paperWriter func(w io.Writer, r *report.Report, cmps []report.PaperComparis
 var paperFormats = registry.Registry[paperWriter]{Unknown: "cannot compare with a paper in format %q; valid formats: %s"}
 
 func init() {
+	report.RegisterPapers(report.Papers{IDs: IDs, Formats: Formats, Compare: Compare, Shared: Shared, Write: Write})
 	paperFormats.Register("table", writePapersTable)
 	paperFormats.Register("markdown", writePapersMarkdown)
 	paperFormats.Register("csv", writePapersCSV)

@@ -171,20 +171,7 @@ func TestComparePaperMarques(t *testing.T) {
 // class, so a study of npb.mg in class S (or any) is not compared with it
 // (issue 29 item 2: the first npb.mg cell, class S, was).
 func TestMarquesMGComparesNothing(t *testing.T) {
-	st := store.Study{ID: 6, Name: "seed004-npb", Status: store.StudyFinished, HostJSON: epycHost, SpecYAML: "name: seed004-npb\n"}
-	var runs []store.Run
-	var samples []store.Sample
-	for rep := range 3 {
-		for _, env := range []string{"native", "lxc"} {
-			for _, class := range []string{"S", "A"} {
-				id := int64(len(runs) + 1)
-				runs = append(runs, store.Run{ID: id, Seq: len(runs), Rep: rep, CellKey: "npb.mg|class=" + class + "|env=" + env, Workload: "npb.mg",
-					Env: env, Levels: map[string]string{"env": env, "class": class}, Params: map[string]any{"class": class}, Status: store.RunOK})
-				samples = append(samples, store.Sample{RunID: id, Metric: "energy.edp_Js", Value: 10 + float64(rep), Unit: "J*s"})
-			}
-		}
-	}
-	r := report.Build(st, report.Layout{Baseline: "native", Envs: []string{"native", "lxc"}, Workloads: []string{"npb.mg"}}, runs, samples)
+	r := factorStudy(6, "seed004-npb", "lxc", "npb.mg", "class", []string{"S", "A"}, "energy.edp_Js", "J*s", 10)
 	cmps, err := Compare(r, "marques")
 	if err != nil {
 		t.Fatal(err)
@@ -203,20 +190,7 @@ func TestMarquesMGComparesNothing(t *testing.T) {
 // size; this study ran two), no cell is compared and the row names the
 // candidates (issue 29 item 2: the first was taken, e.g. NPB class S).
 func TestComparePaperComparesNoneOfSeveralMatches(t *testing.T) {
-	st := store.Study{ID: 7, Name: "two sizes", Status: store.StudyFinished, HostJSON: epycHost, SpecYAML: "name: x\n"}
-	var runs []store.Run
-	var samples []store.Sample
-	for rep := range 3 {
-		for _, env := range []string{"native", "docker-bridge"} {
-			for _, size := range []string{"25.4", "76.3"} {
-				id := int64(len(runs) + 1)
-				runs = append(runs, store.Run{ID: id, Seq: len(runs), Rep: rep, CellKey: "mem.stream|array_MiB=" + size + "|env=" + env, Workload: "mem.stream",
-					Env: env, Levels: map[string]string{"env": env, "array_MiB": size}, Params: map[string]any{"array_MiB": size}, Status: store.RunOK})
-				samples = append(samples, store.Sample{RunID: id, Metric: "scale_MBps", Value: 1000 + float64(rep), Unit: "MB/s"})
-			}
-		}
-	}
-	r := report.Build(st, report.Layout{Baseline: "native", Envs: []string{"native", "docker-bridge"}, Workloads: []string{"mem.stream"}}, runs, samples)
+	r := factorStudy(7, "two sizes", "docker-bridge", "mem.stream", "array_MiB", []string{"25.4", "76.3"}, "scale_MBps", "MB/s", 1000)
 	cmps, err := Compare(r, "krylovskiy2015")
 	if err != nil {
 		t.Fatal(err)
@@ -228,4 +202,25 @@ func TestComparePaperComparesNoneOfSeveralMatches(t *testing.T) {
 	if row.Status == report.PaperMeasured || !strings.Contains(row.Missing, "2 cells match") || !strings.Contains(row.Missing, "76.3") {
 		t.Errorf("SCALE docker: %s, cell %q, missing %q: want none compared and both candidates named", row.Status, row.Cell, row.Missing)
 	}
+}
+
+// factorStudy is a study of one workload, three rounds, in native and env,
+// with a factor at levels (also the workload's parameter of that name);
+// every run gives metric the value base + its round.
+func factorStudy(id int64, name, env, wl, factor string, levels []string, metric, unit string, base float64) *report.Report {
+	st := store.Study{ID: id, Name: name, Status: store.StudyFinished, HostJSON: epycHost, SpecYAML: "name: " + name + "\n"}
+	envs := []string{"native", env}
+	var runs []store.Run
+	var samples []store.Sample
+	for rep := range 3 {
+		for _, e := range envs {
+			for _, level := range levels {
+				id := int64(len(runs) + 1)
+				runs = append(runs, store.Run{ID: id, Seq: len(runs), Rep: rep, CellKey: wl + "|" + factor + "=" + level + "|env=" + e, Workload: wl,
+					Env: e, Levels: map[string]string{"env": e, factor: level}, Params: map[string]any{factor: level}, Status: store.RunOK})
+				samples = append(samples, store.Sample{RunID: id, Metric: metric, Value: base + float64(rep), Unit: unit})
+			}
+		}
+	}
+	return report.Build(st, report.Layout{Baseline: "native", Envs: envs, Workloads: []string{wl}}, runs, samples)
 }

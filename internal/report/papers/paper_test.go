@@ -3,14 +3,11 @@ package papers
 import (
 	"bytes"
 	"flag"
-	"maps"
-	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/boxtax/boxtax/internal/report"
+	"github.com/boxtax/boxtax/internal/report/testdata/testfixture"
 	"github.com/boxtax/boxtax/internal/store"
 	"github.com/boxtax/boxtax/internal/testenv"
 	"github.com/boxtax/boxtax/internal/workload"
@@ -126,51 +123,16 @@ func TestParsePublishedCells(t *testing.T) {
 	}
 }
 
-const epycHost = `{"hostname":"vm","cpus":2,"cpu_model":"AMD EPYC","mem_total_bytes":25232932864,"kernel_release":"6.18.44","docker":{"server_version":"20.10.24","storage_driver":"fuse-overlayfs"}}`
+const epycHost = testfixture.EpycHost
 
 // quickish is a study of mem.stream, disk.seq and net.rr over TCP, with
-// three runs per cell in every environment.
+// three runs per cell in every environment (testfixture.Quickish).
 func quickish() *report.Report { return quickishOn(1, epycHost, 1, 0.97, true) }
 
-// quickishOn is quickish on another host: speed scales every value, bridge
-// the docker-bridge environment's; withNet adds net.rr.
+// quickishOn is quickish on another host (testfixture.QuickishOn).
 func quickishOn(id int64, host string, speed, bridge float64, withNet bool) *report.Report {
-	st := store.Study{ID: id, Name: "quick", Status: store.StudyFinished, Seed: 5,
-		CreatedAt: time.Date(2026, 11, 21, 4, 53, 0, 0, time.UTC),
-		HostJSON:  host,
-		SpecYAML:  "name: quick\n"}
-	envs := []string{"native", "docker-bridge", "docker-host"}
-	var runs []store.Run
-	var samples []store.Sample
-	values := map[string]map[string]float64{
-		"mem.stream": {"copy_MBps": 15916, "scale_MBps": 26880, "add_MBps": 24871, "triad_MBps": 19424},
-		"disk.seq":   {"write_MBps": 589.1, "read_MBps": 1288, "rewrite_MBps": 1048},
-		"net.rr":     {"transactions_per_s": 20000, "rtt_mean_us": 50, "rtt_p50_us": 45, "rtt_p99_us": 90},
-	}
-	factor := map[string]float64{"native": speed, "docker-bridge": speed * bridge, "docker-host": speed * 1.01}
-	jitter := []float64{-0.004, 0, 0.005}
-	wls := []string{"mem.stream", "disk.seq"}
-	if withNet {
-		wls = append(wls, "net.rr")
-	}
-	for rep := range 3 {
-		for _, env := range envs {
-			for _, wl := range wls {
-				id := int64(len(runs) + 1)
-				params := map[string]any{}
-				if wl == "net.rr" {
-					params["protocol"] = "tcp"
-				}
-				runs = append(runs, store.Run{ID: id, Seq: len(runs), CellKey: wl + "|env=" + env, Workload: wl, Env: env,
-					Levels: map[string]string{"env": env}, Params: params, Status: store.RunOK})
-				for _, m := range slices.Sorted(maps.Keys(values[wl])) {
-					v := values[wl][m] * factor[env] * (1 + jitter[rep])
-					samples = append(samples, store.Sample{RunID: id, Metric: m, Value: v, Unit: "x"})
-				}
-			}
-		}
-	}
-	return report.Build(st, report.Layout{Baseline: "native", Envs: envs, Workloads: []string{"mem.stream", "disk.seq", "net.rr"}}, runs, samples)
+	f := testfixture.QuickishOn(id, host, speed, bridge, withNet)
+	return report.Build(f.Study, report.Layout{Baseline: f.Baseline, Envs: f.Envs, Workloads: f.Workloads}, f.Runs, f.Samples)
 }
 
 func TestComparePaperFindsWhatThisStudyMeasured(t *testing.T) {
@@ -236,11 +198,7 @@ var update = flag.Bool("update", false, "rewrite the golden files")
 // checkGolden compares what write prints with testdata/NAME.golden.
 func checkGolden(t *testing.T, name string, write func(*bytes.Buffer) error) {
 	t.Helper()
-	var buf bytes.Buffer
-	if err := write(&buf); err != nil {
-		t.Fatal(err)
-	}
-	testenv.Golden(t, filepath.Join("testdata", name+".golden"), buf.Bytes(), *update)
+	testenv.GoldenWrite(t, name, *update, write)
 }
 
 // wireStudy ran net.rr over TCP on two wires, the host's own path (fast)

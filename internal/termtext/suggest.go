@@ -1,7 +1,10 @@
-// Package suggest finds, for a name a user mistyped (a flag, a workload, an
-// environment, a preset, a command), the valid name they most likely meant,
-// by edit distance, so that an error can say "did you mean ...?".
-package suggest
+package termtext
+
+// The nearest valid name for a name a user mistyped (a flag, a workload, an
+// environment, a preset, a command), by edit distance, so that an error can
+// say "did you mean ...?". It lives here, with the other text boxtax shows
+// about what it was given, so that every package that names things may use
+// it (the cli imports few packages).
 
 import (
 	"fmt"

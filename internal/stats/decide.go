@@ -1,0 +1,113 @@
+package stats
+
+import "math"
+
+// Decision is what an overhead's interval lets one say about it.
+type Decision int
+
+const (
+	// Undecided: the interval holds 0 and reaches beyond the equivalence
+	// margin, or there is no interval at all. Neither a cost nor its
+	// absence is shown.
+	Undecided Decision = iota
+	// Costs: the interval excludes 0; the overhead is real, in the
+	// direction of its estimate.
+	Costs
+	// NoDifference: the whole interval lies inside ±margin; an
+	// equivalence statement, not merely "not significant".
+	NoDifference
+)
+
+// String is the decision as the verdict names it.
+func (d Decision) String() string {
+	switch d {
+	case Costs:
+		return "costs"
+	case NoDifference:
+		return "no difference"
+	}
+	return "undecided"
+}
+
+// MaxMoreRounds caps Verdict.MoreRounds: a cell that needs more is, for a
+// user, one that this host will not decide at this effect size.
+const MaxMoreRounds = 1000
+
+// Verdict is a Decision with the figures behind it.
+type Verdict struct {
+	Decision Decision
+	// Pct, LoPct and HiPct are the overhead and its interval in percent,
+	// as OverheadResult has them.
+	Pct, LoPct, HiPct float64
+	// MarginPct is the equivalence margin p of "no difference beyond ±p %".
+	MarginPct float64
+	// N is the number of values (rounds) the interval came from: the
+	// smaller of the two samples.
+	N int
+	// MoreRounds, for an undecided cell, is about how many further rounds
+	// would likely decide it, if the spread stays as measured and the
+	// interval narrows as 1/sqrt(n): the fewer of the rounds that would
+	// exclude 0 at the current estimate and the rounds that would bring
+	// the interval within ±margin. 0 when decided; -1 when no estimate can
+	// be made (no interval, or the estimate sits on the margin); at most
+	// MaxMoreRounds.
+	MoreRounds int
+}
+
+// Decide classifies an overhead against the equivalence margin marginPct
+// (in percent, > 0). n is the number of rounds behind the interval (the
+// smaller sample); it is used only for MoreRounds.
+//
+//   - Costs when the interval excludes 0 (r.Significant, so the same test
+//     as the report's asterisk);
+//   - NoDifference when LoPct >= -margin and HiPct <= margin;
+//   - Undecided otherwise, including when the interval is undefined (NaN).
+func Decide(r OverheadResult, n int, marginPct float64) Verdict {
+	v := Verdict{Pct: r.Pct, LoPct: r.LoPct, HiPct: r.HiPct, MarginPct: marginPct, N: n}
+	defined := !math.IsNaN(r.LoPct) && !math.IsNaN(r.HiPct) && !math.IsInf(r.LoPct, 0) && !math.IsInf(r.HiPct, 0)
+	switch {
+	case defined && r.Significant:
+		v.Decision = Costs
+	case defined && marginPct > 0 && r.LoPct >= -marginPct && r.HiPct <= marginPct:
+		v.Decision = NoDifference
+	default:
+		v.Decision = Undecided
+		v.MoreRounds = moreRounds(r, n, marginPct, defined)
+	}
+	return v
+}
+
+// moreRounds estimates the further rounds an undecided interval needs; see
+// Verdict.MoreRounds.
+func moreRounds(r OverheadResult, n int, marginPct float64, defined bool) int {
+	if !defined || n < 2 || math.IsNaN(r.Pct) {
+		return -1
+	}
+	hw := math.Max(r.HiPct-r.Pct, r.Pct-r.LoPct)
+	if !(hw > 0) {
+		return -1
+	}
+	// The half-width that would decide, for either outcome.
+	best := math.Inf(1)
+	if a := math.Abs(r.Pct); a > 0 {
+		best = math.Min(best, need(n, hw, a)) // exclude 0
+	}
+	if m := marginPct - math.Abs(r.Pct); marginPct > 0 && m > 0 {
+		best = math.Min(best, need(n, hw, m)) // fit inside ±margin
+	}
+	if math.IsInf(best, 1) {
+		return -1
+	}
+	more := int(math.Ceil(best)) - n
+	if more < 1 {
+		more = 1 // the interval is at the edge: one more round may tip it
+	}
+	return min(more, MaxMoreRounds)
+}
+
+// need is the rounds at which a half-width hw at n rounds shrinks to target,
+// narrowing as 1/sqrt(n).
+func need(n int, hw, target float64) float64 {
+	r := hw / target
+	return float64(n) * r * r
+}
