@@ -44,26 +44,24 @@ func printFlags(w io.Writer, fs *flag.FlagSet) {
 
 // printFlag writes one flag as printFlags does.
 func printFlag(w io.Writer, f *flag.Flag) {
-	{
-		var b strings.Builder
-		b.WriteString("  " + dashed(f.Name))
-		name, usage := flag.UnquoteUsage(f)
-		if name != "" {
-			b.WriteString(" " + strings.ToUpper(name))
-		}
-		b.WriteString("\n        ")
-		b.WriteString(strings.ReplaceAll(usage, "\n", "\n        "))
-		// A description that names its default ("default $BOXTAX_DB, else
-		// boxtax.db", "default: the study's") is not followed by Go's.
-		if !isZeroDefault(f) && !strings.Contains(usage, "(default") {
-			if isStringFlag(f) {
-				fmt.Fprintf(&b, " (default %q)", f.DefValue)
-			} else {
-				fmt.Fprintf(&b, " (default %v)", f.DefValue)
-			}
-		}
-		fmt.Fprintln(w, b.String())
+	var b strings.Builder
+	b.WriteString("  " + dashed(f.Name))
+	name, usage := flag.UnquoteUsage(f)
+	if name != "" {
+		b.WriteString(" " + strings.ToUpper(name))
 	}
+	b.WriteString("\n        ")
+	b.WriteString(strings.ReplaceAll(usage, "\n", "\n        "))
+	// A description that names its default ("default $BOXTAX_DB, else
+	// boxtax.db", "default: the study's") is not followed by Go's.
+	if !isZeroDefault(f) && !strings.Contains(usage, "(default") {
+		if isStringFlag(f) {
+			fmt.Fprintf(&b, " (default %q)", f.DefValue)
+		} else {
+			fmt.Fprintf(&b, " (default %v)", f.DefValue)
+		}
+	}
+	fmt.Fprintln(w, b.String())
 }
 
 // dashed is how a flag is written on the command line: -i, --db. Go's
