@@ -2,8 +2,14 @@ package fleet
 
 import (
 	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/boxtax/boxtax/internal/testenv"
 )
 
 // TestDeviceProgressSaysALineADevice feeds Ansible's default output, as
@@ -74,5 +80,36 @@ dev-a: done
 	}
 	if strings.Contains(out.String(), "localhost") {
 		t.Error("the summary play's localhost is shown as a device")
+	}
+}
+
+// TestRunKeepsTheWholeLogAndShowsALineADevice runs a stand-in for
+// ansible-playbook that prints a device's tasks and a recap: without
+// Verbose, out gets the device's line and the log file everything; with
+// Verbose, out gets everything too. (TestFleetOverSSH in internal/cli runs
+// the real Ansible.)
+func TestRunKeepsTheWholeLogAndShowsALineADevice(t *testing.T) {
+	dir := t.TempDir()
+	inv := filepath.Join(dir, "inventory.ini")
+	testenv.WriteFile(t, inv, []byte("dev-a ansible_host=127.0.0.1\n"), 0o644)
+	prog := filepath.Join(dir, "ansible-playbook")
+	testenv.WriteFile(t, prog, []byte("#!/bin/sh\nprintf 'TASK [boxtax : Gather the facts boxtax needs] ***\\nok: [dev-a]\\nTASK [boxtax : Refuse a full disk] ***\\nfatal: [dev-a]: FAILED! => {\"msg\": \"only 3 MB free\"}\\nPLAY RECAP ***\\ndev-a : ok=1 changed=0 unreachable=0 failed=1\\n'\nexit 2\n"), 0o755)
+	for _, verbose := range []bool{false, true} {
+		var out strings.Builder
+		results := filepath.Join(dir, fmt.Sprint("results-", verbose))
+		sum, err := Run(context.Background(), Options{Inventory: inv, Dist: dir, Results: results, AnsiblePlaybook: prog, Verbose: verbose}, &out)
+		if err != nil || len(sum.Hosts) != 1 || sum.Hosts[0].Status != StatusFailed {
+			t.Fatalf("verbose %v: %+v, %v", verbose, sum, err)
+		}
+		log, err := os.ReadFile(LogPath(results))
+		if err != nil || !strings.Contains(string(log), "TASK [boxtax : Refuse a full disk]") || !strings.Contains(string(log), "PLAY RECAP") {
+			t.Errorf("verbose %v: the log lacks Ansible's output: %v\n%s", verbose, err, log)
+		}
+		if got := strings.Contains(out.String(), "PLAY RECAP"); got != verbose {
+			t.Errorf("verbose %v: Ansible's output shown: %v\n%s", verbose, got, out.String())
+		}
+		if !verbose && !strings.Contains(out.String(), "dev-a: connected\ndev-a: failed at \"Refuse a full disk\": only 3 MB free\n") {
+			t.Errorf("no line a device:\n%s", out.String())
+		}
 	}
 }
