@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/boxtax/boxtax/internal/report"
+	"github.com/boxtax/boxtax/internal/termtext"
 )
 
 // compareOptions are the flags and arguments of `boxtax compare`.
@@ -18,6 +19,9 @@ type compareOptions struct {
 	Format  string
 	Output  string
 	Studies []studyRef // the first is the reference
+	// IgnoreDifferences puts side by side cells that ran other commands
+	// or parameters (refused without it).
+	IgnoreDifferences bool
 }
 
 // studyRef names one study: a database file and a study id (0: its latest).
@@ -33,6 +37,7 @@ func compareCmd(ctx context.Context, g *Globals, args []string) error {
 	fs.StringVar(&o.DB, "db", defaultDB(g), "database of the studies named by ID alone ("+dbDefaultHelp+")")
 	fs.StringVar(&o.Format, "format", "table", formatHelp(report.CompareFormats()))
 	fs.StringVar(&o.Output, "o", "", "write to this file instead of stdout")
+	fs.BoolVar(&o.IgnoreDifferences, "ignore-differences", false, "compare cells even when they ran other commands or parameters (listed above the table)")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -104,6 +109,9 @@ func compareStudies(ctx context.Context, g *Globals, o compareOptions) error {
 	if len(cmp.Rows) == 0 {
 		return usagef("the studies share no cell (same workload, environment, levels and metric): nothing to compare")
 	}
+	if err := refuseDifferences(cmp, o.IgnoreDifferences); err != nil {
+		return err
+	}
 	dbs := []string{o.DB}
 	for _, ref := range o.Studies {
 		dbs = append(dbs, ref.Path)
@@ -124,4 +132,22 @@ func loadStudy(ctx context.Context, ref studyRef) (*report.Report, error) {
 		return nil, err
 	}
 	return buildReport(ctx, db, id)
+}
+
+// refuseDifferences refuses to put side by side cells that ran other
+// commands or parameters, naming them, unless told to go ahead.
+func refuseDifferences(cmp *report.Comparison, ignore bool) error {
+	if ignore || len(cmp.Differences) == 0 {
+		return nil
+	}
+	var lines []string
+	for i, d := range cmp.Differences {
+		if i == 5 {
+			lines = append(lines, fmt.Sprintf("and %d more", len(cmp.Differences)-i))
+			break
+		}
+		lines = append(lines, termtext.Visible(d.String()))
+	}
+	return usagef("the studies ran other work in the cells they share, so a difference would not be the machine's or the environment's:\n  %s\ncompare studies of the same commands and parameters, or give --ignore-differences to compare them anyway",
+		strings.Join(lines, "\n  "))
 }

@@ -21,7 +21,7 @@ var runOnlyFlags = map[string]string{
 	"host-label": "the playbook labels each device with its inventory name", "skip-unavailable": "the playbook always skips",
 	"quiet": "the device's table is not shown", "q": "as --quiet", "max-overhead": "gate the merged database with boxtax report --max-overhead",
 	"cmd": "a fleet runs a study file", "metric": "with --cmd", "file": "with --cmd", "setup": "with --cmd",
-	"parse": "with --cmd", "cmd-timeout": "with --cmd", "image": "with --cmd",
+	"parse": "with --cmd", "cmd-timeout": "with --cmd", "image": "with --cmd", "prepare": "with --cmd", "param": "with --cmd",
 }
 
 // fleetTestValues give every forwarded flag a value other than its default.

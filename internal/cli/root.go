@@ -18,7 +18,7 @@ const (
 	ExitOK         = 0
 	ExitError      = 1 // something went wrong while working
 	ExitUsage      = 2 // bad command line, unknown name, broken study file
-	ExitRunsFailed = 3 // the study finished but some runs failed; wins over ExitOverheadExceeded
+	ExitRunsFailed = 3 // the study finished but some runs failed, or a command failed its check run; wins over ExitOverheadExceeded
 	// ExitOverheadExceeded: a --max-overhead rule failed (an overhead beyond
 	// noise above its limit, or nothing to check).
 	ExitOverheadExceeded = 4

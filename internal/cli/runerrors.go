@@ -12,13 +12,18 @@ import (
 )
 
 // runError maps what stopped study.Run to an exit code and says how to go
-// on: a refused study is a usage error; an interrupted one, a lost
+// on: a refused study is a usage error; a command that failed its check
+// run (study.CheckError) a failed run; an interrupted one, a lost
 // environment and a full disk keep what was stored and say how to resume
 // it. st is the study as far as it got (nil when none was stored).
 func runError(db string, st *study.Stored, err error) error {
 	var refused *study.RefusedError
 	if errors.As(err, &refused) {
 		return usageError{refused.Err}
+	}
+	var check *study.CheckError
+	if errors.As(err, &check) { // the command failed its check run: nothing stored
+		return exitError{ExitRunsFailed, err}
 	}
 	if st == nil {
 		return err

@@ -15,8 +15,10 @@ import (
 
 // SpecChecker is implemented by environments that can tell, before a
 // study's first run, whether a worker with spec can start: its image is on
-// the engine, its host programs and files can go into one. It reads only
-// Image, HostPrograms and HostFiles (a study asks once for each).
+// the engine, its host programs and files can go into one, the runtime
+// can give what it needs of the kernel (gVisor: no real-time). It reads
+// only Image, HostPrograms, HostFiles, CapAdd and CPURealtimeRuntimeUs (a
+// study asks once for each).
 type SpecChecker interface {
 	CheckSpec(ctx context.Context, spec Spec) error
 }

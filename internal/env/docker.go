@@ -42,6 +42,9 @@ type dockerEnv struct {
 	limitCaps map[string]int64
 	// waitAfterOutput: see dockerInstance.waitAfterOutput.
 	waitAfterOutput bool
+	// runtimeByService: the runtime option chooses the engine's service
+	// (Podman, podman_runtime.go), not a setting of each container.
+	runtimeByService bool
 
 	mu            sync.Mutex
 	image         workerImage // set by Prepare
@@ -106,6 +109,11 @@ func (d *dockerEnv) Available(ctx context.Context) error {
 		}
 		if err := checkVariantHost(d.opts.Variant, firstCPUs(info.NCPU)); err != nil {
 			return fmt.Errorf("%s: %w", d.name, err)
+		}
+		if rt := d.opts.Variant["runtime"]; rt != "" && !d.runtimeByService {
+			if err := runtimeListed(info, rt); err != nil {
+				return fmt.Errorf("%s: %w", d.name, err)
+			}
 		}
 	}
 	return nil

@@ -28,13 +28,10 @@ func (d *dockerEnv) optionKeys() []string {
 }
 
 // optionKeys implements optionTaker for Podman, which also makes a user
-// namespace per container.
-//
-// Not runtime: Podman's Docker-compatible API ignores HostConfig.Runtime
-// (Podman 4.3 ran runc for runtime=crun and reported "oci"), so the option
-// would record a switch that did not happen.
+// namespace per container. Its runtime option chooses the Podman service
+// (podman_runtime.go): Podman 4.3 ignores a runtime per container.
 func (p *podmanEnv) optionKeys() []string {
-	return append(slices.DeleteFunc(p.dockerEnv.optionKeys(), func(k string) bool { return k == "runtime" }), "userns")
+	return append(p.dockerEnv.optionKeys(), "userns")
 }
 
 // applyVariant sets the host config for the environment's options and
@@ -93,6 +90,9 @@ func (d *dockerEnv) applyVariant(ctx context.Context, hc *docker.HostConfig, spe
 			}
 			hc.MemoryBytes = n
 		case "runtime":
+			if d.runtimeByService { // Podman: the service's runtime
+				continue
+			}
 			if err := d.checkRuntime(ctx, val); err != nil {
 				return undo, err
 			}
@@ -137,9 +137,11 @@ func (d *dockerEnv) checkRuntime(ctx context.Context, name string) error {
 	if err != nil {
 		return fmt.Errorf("runtime=%s: asking the engine for its runtimes: %w", name, err)
 	}
-	if len(info.Runtimes) == 0 { // Podman's compatible API does not list them; it answers at create
-		return nil
-	}
+	return runtimeListed(info, name)
+}
+
+// runtimeListed refuses a runtime the engine's /info does not list.
+func runtimeListed(info docker.Info, name string) error {
 	if _, ok := info.Runtimes[name]; ok {
 		return nil
 	}

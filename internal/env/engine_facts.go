@@ -37,6 +37,9 @@ func (p *podmanEnv) Facts(ctx context.Context) hostinfo.Engine {
 	if c := p.Client(); c != nil {
 		d := askEngine(ctx, c)
 		d.Host = p.ServiceOrigin()
+		if p.opts.Variant["runtime"] != "" { // this service's runtime is one of several
+			d.OCIRuntime = "one Podman service per runtime option; each run records its oci_runtime"
+		}
 		return &hostinfo.Podman{Docker: *d}
 	}
 	p.mu.Lock()

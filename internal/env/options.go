@@ -40,7 +40,11 @@ type OptionInfo struct {
 	// a native process has, each with what it removes in words: their
 	// parts of an overhead add up to it (docs/attribution.md).
 	Removes map[string]string
-	check   func(string) (string, error)
+	// Swaps are values that put another mechanism in place of the
+	// default's, each named in words, as the attribution report says what
+	// switching to it changed ("gVisor (runsc), a user-space kernel").
+	Swaps map[string]string
+	check func(string) (string, error)
 	// implied is the value that restates what every environment taking
 	// the option does without it (seccomp=default); empty when that
 	// depends on the environment (network) or there is none (cpus).
@@ -70,9 +74,11 @@ var optionCatalogue = []OptionInfo{
 	cgroupLimit("cpus", "a number of CPUs, e.g. 1.5", "no quota", "a CFS CPU quota", "--cpus", checkCPUs, "CPU quota"),
 	cgroupLimit("cpuset", "CPU list, e.g. 0 or 0-1", "every CPU (or the study's placement)", "a cpuset", "--cpuset-cpus", checkCPUSet, "cpuset"),
 	cgroupLimit("memory", "a size, e.g. 512m or 2g", "no limit", "a memory limit", "--memory", checkMemory, "memory limit"),
-	{Key: "runtime", Values: "an OCI runtime the engine knows, e.g. runc or crun", Default: "the engine's default runtime",
-		Mechanism: "the OCI runtime that sets the container up (runc in Go, crun in C)",
-		Envs:      "docker (Podman's compatible API ignores it per container)", check: checkWord, Short: "OCI runtime"},
+	{Key: "runtime", Values: "runc|crun|runsc on Podman; a runtime the daemon lists on Docker", Default: "the engine's default runtime",
+		Mechanism: "the OCI runtime that sets the container up (runc in Go, crun in C) or runs it in a sandbox (runsc: gVisor, a user-space kernel between the workload and Linux)",
+		Envs:      "docker, podman (one Podman service per runtime)", check: checkWord, Short: "OCI runtime",
+		Swaps: map[string]string{"runc": "runc, the OCI runtime in Go", "crun": "crun, the OCI runtime in C",
+			"runsc": "gVisor (runsc), a user-space kernel between the workload and Linux"}},
 	choice(OptionInfo{Key: "userns", Default: "host (no user namespace, for rootful engines)",
 		Mechanism: "a user namespace of its own mapping the container's root to unprivileged host IDs (podman run --userns=auto)",
 		Envs:      "podman (Docker remaps users daemon-wide only)", implied: "host", Short: "user namespace"}, "host", "auto"),
@@ -176,9 +182,13 @@ func (o Option) Removes() (string, bool) {
 	return what, ok
 }
 
-// Mechanism names in a word or two what the option switches ("CPU quota").
+// Mechanism names in a word or two what the option switches ("CPU quota"),
+// or what its value puts in place ("gVisor (runsc), a user-space kernel").
 func (o Option) Mechanism() string {
 	info, _ := optionInfo(o.Key)
+	if what, ok := info.Swaps[o.Value]; ok {
+		return what
+	}
 	return info.Short
 }
 

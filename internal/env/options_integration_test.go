@@ -126,5 +126,17 @@ func TestDockerOptionsAsTheContainerSeesThem(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), "the engine knows the runtimes") || !strings.Contains(err.Error(), "daemon.json") {
 			t.Errorf("an unknown runtime: %v, want the known ones and how to add one", err)
 		}
+		// Refused before the study too, where the daemon does not list
+		// it: gVisor's runsc, which boxtax never registers.
+		info, err := c.Info(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, listed := info.Runtimes["runsc"]; !listed {
+			e, _ := New("docker-bridge+runtime=runsc", opts)
+			if err := e.Available(ctx); err == nil || !strings.Contains(err.Error(), "\"runtimes\"") || !strings.Contains(err.Error(), "daemon.json") {
+				t.Errorf("runtime=runsc on a daemon without it: Available = %v, want how to register it", err)
+			}
+		}
 	})
 }

@@ -48,7 +48,7 @@ func TestParseNameErrors(t *testing.T) {
 		"native+seccomp=unconfined":                     "native takes no options",
 		"lxc+network=host":                              "lxc has no network option; it takes seccomp, cpus, cpuset, memory",
 		"docker-bridge+userns=auto":                     "docker-bridge has no userns option",
-		"podman-bridge+runtime=crun":                    "podman-bridge has no runtime option",
+		"lxc+runtime=runsc":                             "lxc has no runtime option",
 		"dokcer-bridge+seccomp=unconfined":              `unknown environment "dokcer-bridge"; valid environments: native, `,
 	} {
 		_, err := Check(in)
@@ -200,7 +200,7 @@ func TestOptionTable(t *testing.T) {
 	if what, ok := opts[1].Removes(); !ok || what != "seccomp system-call filter" {
 		t.Errorf("seccomp=unconfined removes %q, %v", what, ok)
 	}
-	if what, ok := opts[0].Removes(); ok || opts[0].Mechanism() != "OCI runtime" {
-		t.Errorf("runtime=crun: removes %q %v, mechanism %q; want no removal, OCI runtime", what, ok, opts[0].Mechanism())
+	if what, ok := opts[0].Removes(); ok || opts[0].Mechanism() != "crun, the OCI runtime in C" {
+		t.Errorf("runtime=crun: removes %q %v, mechanism %q; want no removal, crun named", what, ok, opts[0].Mechanism())
 	}
 }

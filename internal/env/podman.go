@@ -46,7 +46,7 @@ type podmanEnv struct {
 }
 
 func newPodmanEnv(name, networkMode, description string, o Options) *podmanEnv {
-	d := &dockerEnv{name: name, networkMode: networkMode, description: description, opts: o, waitAfterOutput: true}
+	d := &dockerEnv{name: name, networkMode: networkMode, description: description, opts: o, waitAfterOutput: true, runtimeByService: true}
 	d.withVariant()
 	return &podmanEnv{dockerEnv: d}
 }
@@ -62,7 +62,7 @@ func (p *podmanEnv) service(ctx context.Context) (*podmanService, error) {
 			u, p.openErr = rootlessUser(p.opts.getenv())
 		}
 		if p.openErr == nil {
-			p.svc, p.openErr = openPodmanService(ctx, u, p.opts.getenv())
+			p.svc, p.openErr = openPodmanService(ctx, u, p.opts.Variant["runtime"], p.opts.getenv())
 		}
 		if p.openErr == nil {
 			p.client = p.svc.client
@@ -79,6 +79,9 @@ func (p *podmanEnv) service(ctx context.Context) (*podmanService, error) {
 // the worker: the binary's architecture, and an OCI runtime that works on
 // this host's cgroup layout.
 func (p *podmanEnv) Available(ctx context.Context) error {
+	if err := p.checkPodmanRuntime(); err != nil {
+		return fmt.Errorf("%s: %w", p.name, err)
+	}
 	svc, err := p.service(ctx)
 	if err != nil {
 		return err
@@ -116,6 +119,9 @@ func (p *podmanEnv) Start(ctx context.Context, spec Spec, stdout, stderr io.Writ
 		return nil, fmt.Errorf("%s: rootless Podman cannot give a container CPUs %q or a real-time budget on a cgroup v1 host "+
 			"(it ignores resource limits there): run this workload in podman-bridge, or on a cgroup v2 host", p.name, spec.CPUSet)
 	}
+	if why := gVisorRefuses(spec); why != "" && p.opts.Variant["runtime"] == "runsc" {
+		return nil, fmt.Errorf("%s: %s", p.name, why)
+	}
 	inst, err := p.dockerEnv.Start(ctx, spec, stdout, stderr)
 	if err != nil {
 		return nil, svc.explain(err)
@@ -123,8 +129,10 @@ func (p *podmanEnv) Start(ctx context.Context, spec Spec, stdout, stderr io.Writ
 	s := inst.Settings()
 	s["engine"] = "podman"
 	s["podman_service"] = p.ServiceOrigin()
-	if svc.runtime != "" {
-		s["oci_runtime"] = svc.runtime
+	if err := p.recordRuntime(ctx, s); err != nil {
+		stopCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), stopTimeout)
+		defer cancel()
+		return nil, errors.Join(fmt.Errorf("%s: %w", p.name, err), inst.Stop(stopCtx))
 	}
 	if svc.rootless {
 		s["rootless"] = "true"
@@ -194,7 +202,7 @@ func (p *podmanEnv) Close(ctx context.Context) error {
 // reached through the user's service or one started for the purpose.
 // Where Podman is not installed it does nothing.
 func (p *podmanEnv) Clean(ctx context.Context, o CleanOptions) (done []string, err error) {
-	svc, err := openPodmanService(ctx, nil, p.opts.getenv())
+	svc, err := openPodmanService(ctx, nil, "", p.opts.getenv())
 	if err != nil {
 		if _, lookErr := exec.LookPath("podman"); lookErr != nil {
 			return nil, nil

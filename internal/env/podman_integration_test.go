@@ -124,6 +124,7 @@ func TestPodmanIntegration(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		defer inst.Stop(context.Background()) // removes the container, which Wait leaves
 		time.Sleep(time.Second)
 		before := processCPU(t, pid)
 		time.Sleep(2 * time.Second)

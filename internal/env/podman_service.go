@@ -39,6 +39,7 @@ type podmanService struct {
 	// rlimit type 7: operation not permitted").
 	limits map[string]int64
 	refs   int
+	key    podmanKey
 	info   docker.Info
 	// forward: boxtax's FORWARD rule for Podman's bridge is in place
 	// (podman_forward.go), to be removed with the service's last close.
@@ -59,7 +60,15 @@ func (s *podmanService) allowForward(ctx context.Context) error {
 
 var podmanShared struct {
 	sync.Mutex
-	byUser map[int]*podmanService // by the uid the service runs as; -1: this process's user
+	byUser map[podmanKey]*podmanService
+}
+
+// podmanKey tells services apart: the uid the service runs as (-1: this
+// process's user) and the OCI runtime it was started with ("": the
+// default; a runtime option, podman_runtime.go).
+type podmanKey struct {
+	uid     int
+	runtime string
 }
 
 // podmanUser is the ordinary user a rootless Podman service runs as when
@@ -84,24 +93,30 @@ func (u *podmanUser) runtimeDir() string { return fmt.Sprintf("/run/user/%d", u.
 const podmanServiceTimeout = 20 * time.Second
 
 // openPodmanService returns the process's Podman service, finding or
-// starting it on first use; each call is paired with a close.
-func openPodmanService(ctx context.Context, u *podmanUser, getenv func(string) string) (*podmanService, error) {
+// starting it on first use; each call is paired with a close. With a
+// runtime (runc, crun, runsc) it is always boxtax's own service, started
+// with that runtime, one per runtime.
+func openPodmanService(ctx context.Context, u *podmanUser, runtime string, getenv func(string) string) (*podmanService, error) {
 	podmanShared.Lock()
 	defer podmanShared.Unlock()
-	if s := podmanShared.byUser[u.key()]; s != nil {
+	key := podmanKey{u.key(), runtime}
+	if s := podmanShared.byUser[key]; s != nil {
 		s.refs++
 		return s, nil
 	}
-	s, err := findPodmanService(ctx, u, getenv)
-	if err != nil {
-		return nil, err
-	}
-	if s == nil {
-		if s, err = startPodmanService(ctx, u, getenv); err != nil {
+	var s *podmanService
+	var err error
+	if runtime == "" {
+		if s, err = findPodmanService(ctx, u, getenv); err != nil {
 			return nil, err
 		}
 	}
-	s.user = u
+	if s == nil {
+		if s, err = startPodmanService(ctx, u, runtime, getenv); err != nil {
+			return nil, err
+		}
+	}
+	s.user, s.key = u, key
 	info, err := s.client.Info(ctx)
 	if err != nil {
 		_ = s.stop()
@@ -114,9 +129,9 @@ func openPodmanService(ctx context.Context, u *podmanUser, getenv func(string) s
 	}
 	s.refs = 1
 	if podmanShared.byUser == nil {
-		podmanShared.byUser = map[int]*podmanService{}
+		podmanShared.byUser = map[podmanKey]*podmanService{}
 	}
-	podmanShared.byUser[u.key()] = s
+	podmanShared.byUser[key] = s
 	return s, nil
 }
 
@@ -128,8 +143,8 @@ func (s *podmanService) close(ctx context.Context) error {
 	if s.refs > 0 {
 		return nil
 	}
-	if podmanShared.byUser[s.user.key()] == s {
-		delete(podmanShared.byUser, s.user.key())
+	if podmanShared.byUser[s.key] == s {
+		delete(podmanShared.byUser, s.key)
 	}
 	var ferr error
 	if s.forward {
@@ -193,7 +208,7 @@ func findPodmanService(ctx context.Context, u *podmanUser, getenv func(string) s
 // startPodmanService starts podman system service on a private socket and
 // waits until it answers. The service dies with boxtax (parent-death
 // signal) should boxtax itself be killed.
-func startPodmanService(ctx context.Context, u *podmanUser, getenv func(string) string) (*podmanService, error) {
+func startPodmanService(ctx context.Context, u *podmanUser, ociRuntime string, getenv func(string) string) (*podmanService, error) {
 	bin, err := exec.LookPath("podman")
 	if err != nil {
 		return nil, errors.New("podman is not installed (Debian/Ubuntu: apt-get install podman), " +
@@ -206,7 +221,9 @@ func startPodmanService(ctx context.Context, u *podmanUser, getenv func(string) 
 	sock := "unix://" + filepath.Join(dir, "podman.sock")
 	var args []string
 	runtime := ""
-	if r, why := podmanRuntimeFor(); r != "" {
+	if ociRuntime != "" {
+		args, runtime = runtimeServiceArgs(ociRuntime), ociRuntime
+	} else if r, why := podmanRuntimeFor(); r != "" {
 		args = append(args, "--runtime", r)
 		runtime = r + " (" + why + ")"
 	}

@@ -15,6 +15,7 @@
 // users, never the host's own files) and an empty /tmp. Libraries a program
 // opens with dlopen and its configuration files are the caller's to add.
 //
-// The same files give the same archive, byte for byte (sorted entries, fixed
-// times, root ownership), so a content hash names the image.
+// The same files give the same archive, byte for byte (sorted entries, root
+// ownership, host files with their own mode and modification time, the rest
+// at time 0), so a content hash names the image.
 package hostimage

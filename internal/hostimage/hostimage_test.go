@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/boxtax/boxtax/internal/testenv"
 )
@@ -156,12 +157,22 @@ func TestGeneratedAccounts(t *testing.T) {
 }
 
 // TestTarDeterministic: the same programs give the same archive, byte for
-// byte, sorted, owned by root, with times 0; another program another hash.
+// byte, sorted, owned by root; host files keep their mode and modification
+// time (gzip refused a copy with time 0: issue 27), the rest has time 0;
+// another program another hash.
 func TestTarDeterministic(t *testing.T) {
 	requireProgram(t, "/bin/ls")
+	data := filepath.Join(t.TempDir(), "data.txt")
+	testenv.WriteFile(t, data, []byte("readings\n"), 0o640)
+	mtime := time.Date(2024, 5, 17, 8, 30, 12, 0, time.UTC)
+	if err := os.Chtimes(data, mtime, mtime); err != nil {
+		t.Fatal(err)
+	}
 	var archives [2]bytes.Buffer
+	var s *Set
 	for i := range archives {
-		s, err := Build([]string{"/bin/ls"}, Options{})
+		var err error
+		s, err = Build([]string{"/bin/ls"}, Options{Files: []string{data}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -186,8 +197,20 @@ func TestTarDeterministic(t *testing.T) {
 			t.Errorf("%s comes after %s: not sorted", hdr.Name, prev)
 		}
 		prev = hdr.Name
-		if strings.HasPrefix(hdr.Name, "/") || hdr.Uid != 0 || hdr.Gid != 0 || !hdr.ModTime.Equal(epoch) {
-			t.Errorf("%s: uid %d gid %d mtime %v; want a relative name, root, time 0", hdr.Name, hdr.Uid, hdr.Gid, hdr.ModTime)
+		if strings.HasPrefix(hdr.Name, "/") || hdr.Uid != 0 || hdr.Gid != 0 {
+			t.Errorf("%s: uid %d gid %d; want a relative name, root", hdr.Name, hdr.Uid, hdr.Gid)
+		}
+		switch {
+		case hdr.Name == strings.TrimPrefix(data, "/"):
+			if !hdr.ModTime.Equal(mtime) || hdr.Mode != 0o640 {
+				t.Errorf("%s: mtime %v mode %o; want the host's, %v and 640", hdr.Name, hdr.ModTime, hdr.Mode, mtime)
+			}
+		case hdr.Typeflag == tar.TypeReg && s.Entry("/"+hdr.Name).Source != "":
+			if fi, err := os.Stat("/" + hdr.Name); err != nil || !hdr.ModTime.Equal(fi.ModTime().Truncate(time.Second)) {
+				t.Errorf("%s: mtime %v; want the host file's", hdr.Name, hdr.ModTime)
+			}
+		case !hdr.ModTime.Equal(epoch):
+			t.Errorf("%s: mtime %v; a directory or link has time 0", hdr.Name, hdr.ModTime)
 		}
 		if hdr.Name == "tmp/" && hdr.Mode != 0o1777 {
 			t.Errorf("tmp/ has mode %o, want 1777", hdr.Mode)

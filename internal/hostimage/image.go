@@ -22,7 +22,7 @@ func (s *Set) AddHostFile(dst, src string, mode fs.FileMode) error {
 	}
 	s.AddData(dst, nil, mode, RoleExtra)
 	e := s.entries[dst]
-	e.Source, e.Size = src, fi.Size()
+	e.Source, e.Size, e.ModTime = src, fi.Size(), fi.ModTime()
 	return nil
 }
 

@@ -8,6 +8,7 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"time"
 )
 
 // Kind is what an entry of the image is.
@@ -43,7 +44,11 @@ type Entry struct {
 	Source string      // the host file holding a file's content; empty when Data holds it
 	Data   []byte      // generated content
 	Size   int64       // of a file, in bytes
-	Role   Role
+	// ModTime is a host file's modification time, kept in the image so
+	// that the copy is the host's file (gzip refuses a time of 0);
+	// generated files, directories and symlinks have none (the epoch).
+	ModTime time.Time
+	Role    Role
 }
 
 // Set is the files of an image, by path.
@@ -156,7 +161,7 @@ func (s *Set) addHostPath(p string, role Role, allowDangling bool) (string, erro
 				return "", fmt.Errorf("%s: %s is not a directory", p, next)
 			}
 			if e, ok := s.entries[next]; !ok || e.Kind != File || e.Source == "" { // a host file replaces a generated one
-				s.entries[next] = &Entry{Path: next, Kind: File, Mode: modeBits(fi.Mode()), Source: next, Size: fi.Size(), Role: role}
+				s.entries[next] = &Entry{Path: next, Kind: File, Mode: modeBits(fi.Mode()), Source: next, Size: fi.Size(), ModTime: fi.ModTime(), Role: role}
 			}
 			cur = next
 		default:

@@ -14,13 +14,15 @@ import (
 
 const fsSticky = fs.ModeSticky
 
-// epoch is every entry's modification time, so that the same files give
+// epoch is the modification time of the entries that have none of their
+// own (directories, symlinks, generated files), so that the same files give
 // the same archive.
 var epoch = time.Unix(0, 0)
 
 // WriteTar writes the set as a tar archive for the root of an image: paths
-// relative to / sorted, owner root, times 0. Files are read from the host
-// now; one that changed size since Build is an error.
+// relative to / sorted, owner root, host files with their mode and
+// modification time (to the second), everything else at time 0. Files are
+// read from the host now; one that changed size since Build is an error.
 func (s *Set) WriteTar(w io.Writer) error {
 	tw := tar.NewWriter(w)
 	for _, e := range s.Entries() {
@@ -37,6 +39,11 @@ func writeEntry(tw *tar.Writer, e *Entry) error {
 		Mode:    tarMode(e.Mode),
 		ModTime: epoch,
 		Format:  tar.FormatPAX,
+	}
+	if e.Kind == File && !e.ModTime.IsZero() {
+		// Whole seconds: PAX would otherwise record sub-second times,
+		// which not every engine's import keeps.
+		hdr.ModTime = e.ModTime.Truncate(time.Second)
 	}
 	switch e.Kind {
 	case Dir:

@@ -59,6 +59,10 @@ type Settler struct {
 	Threshold float64       // e.g. 0.10: 10 % of all CPUs
 	Window    time.Duration // e.g. 250 ms
 	Max       time.Duration // give up waiting after this
+	// OnWait, when set, hears after each window the host was still busy
+	// how busy it was (a fraction of all CPUs) and how long the wait has
+	// lasted, so the wait can be shown as it goes (issue 27).
+	OnWait func(busy float64, waited time.Duration)
 }
 
 // DefaultSettler is what `boxtax run` uses.
@@ -86,6 +90,9 @@ func (s Settler) Settle(ctx context.Context) map[string]string {
 		busy = BusyFraction(a, b)
 		if busy < s.Threshold || time.Since(start) >= s.Max {
 			break
+		}
+		if s.OnWait != nil {
+			s.OnWait(busy, time.Since(start))
 		}
 	}
 	out := map[string]string{

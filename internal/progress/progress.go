@@ -5,6 +5,7 @@ package progress
 import (
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -28,6 +29,9 @@ type Reporter struct {
 	lastLine    time.Time
 	current     string
 	width       int
+	waiting     string        // what the run about to start waits for
+	lastWait    time.Time     // plain mode: when a wait was last said
+	settled     time.Duration // of the runs done: waiting for a quiet host (their settle_ms)
 }
 
 // New writes progress to w; terminal selects the bar, otherwise a line is
@@ -53,7 +57,7 @@ func (p *Reporter) Begin(total, alreadyDone int) {
 func (p *Reporter) RunStarted(r store.Run) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.current = label(r)
+	p.current, p.waiting = label(r), ""
 	if p.terminal {
 		p.drawBar()
 	}
@@ -64,6 +68,10 @@ func (p *Reporter) RunEnded(r store.Run) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.done++
+	p.waiting = ""
+	if ms, err := strconv.ParseInt(r.Settings["settle_ms"], 10, 64); err == nil {
+		p.settled += time.Duration(ms) * time.Millisecond
+	}
 	if r.Status == store.RunFailed {
 		p.failed++
 		if p.terminal {
@@ -79,6 +87,25 @@ func (p *Reporter) RunEnded(r store.Run) {
 		p.lastLine = now
 		fmt.Fprintf(p.w, "%d/%d runs done, %d failed, elapsed %s, %s\n", p.done, p.total, p.failed,
 			now.Sub(p.start).Round(time.Second), p.eta())
+	}
+}
+
+// Waiting shows what the run about to start waits for, e.g. "settling:
+// host 35% busy > 10%, 4s" (the settle wait was invisible: an ETA of 3
+// minutes for 18 runs of echo, and nothing said why); "" ends the wait. On
+// a terminal it follows the run's name on the bar; elsewhere it is a line
+// at most once per interval.
+func (p *Reporter) Waiting(what string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.waiting = termtext.Visible(what)
+	if p.terminal {
+		p.drawBar()
+		return
+	}
+	if now := p.now(); what != "" && now.Sub(p.lastWait) >= p.every {
+		p.lastWait = now
+		fmt.Fprintf(p.w, "%s waits, %s\n", p.current, p.waiting)
 	}
 }
 
@@ -99,7 +126,11 @@ func (p *Reporter) drawBar() {
 	}
 	filled := int(frac * float64(p.width))
 	bar := strings.Repeat("#", filled) + strings.Repeat(".", p.width-filled)
-	fmt.Fprintf(p.w, "\r\033[K[%s] %d/%d %s  %s", bar, p.done, p.total, p.eta(), p.current)
+	what := p.current
+	if p.waiting != "" {
+		what += ", " + p.waiting
+	}
+	fmt.Fprintf(p.w, "\r\033[K[%s] %d/%d %s  %s", bar, p.done, p.total, p.eta(), what)
 }
 
 func (p *Reporter) eta() string {
@@ -109,9 +140,19 @@ func (p *Reporter) eta() string {
 	elapsed := p.now().Sub(p.start)
 	left := time.Duration(float64(elapsed) / float64(p.done) * float64(p.total-p.done))
 	if p.done == p.total {
-		return "done in " + elapsed.Round(time.Second).String()
+		return "done in " + elapsed.Round(time.Second).String() + p.settling(p.settled)
 	}
-	return "ETA " + left.Round(time.Second).String()
+	// The runs to come settle as the runs done did: the ETA counts it, and says how much.
+	leftSettling := time.Duration(float64(p.settled) / float64(p.done) * float64(p.total-p.done))
+	return "ETA " + left.Round(time.Second).String() + p.settling(leftSettling)
+}
+
+// settling says how much of d is the settle wait, when a second or more.
+func (p *Reporter) settling(d time.Duration) string {
+	if p.settled < time.Second {
+		return ""
+	}
+	return " (" + d.Round(time.Second).String() + " of it settling)"
 }
 
 // label names a run in the progress lines: workload @ environment.

@@ -31,3 +31,36 @@ func TestFailedRunReasonIsShownNotObeyed(t *testing.T) {
 		}
 	}
 }
+
+// TestSettleWaitShownAndCounted is issue 27 item 5: the wait for a quiet
+// host before a run is said as it goes (what it waits for, the load it
+// sees), and the ETA says how much of it is settling.
+func TestSettleWaitShownAndCounted(t *testing.T) {
+	for _, terminal := range []bool{false, true} {
+		var b strings.Builder
+		p := New(&b, terminal, 0)
+		clock := time.Unix(1000, 0)
+		p.now = func() time.Time { return clock }
+		p.Begin(3, 0)
+		r := store.Run{Seq: 0, Workload: "cmd", Env: "native"}
+		p.RunStarted(r)
+		p.Waiting("settling: host 35% busy > 10%, 4s")
+		if !strings.Contains(b.String(), "cmd @ native") || !strings.Contains(b.String(), "settling: host 35% busy > 10%, 4s") {
+			t.Errorf("terminal %v: the wait is not shown: %q", terminal, b.String())
+		}
+		clock = clock.Add(10 * time.Second)
+		r.Status, r.Settings = store.RunOK, map[string]string{"settle_ms": "8000"}
+		p.RunEnded(r)
+		// 10 s a run, 8 of them settling: 20 s to go, 16 of them settling.
+		if !strings.Contains(b.String(), "ETA 20s (16s of it settling") {
+			t.Errorf("terminal %v: the ETA does not count the settling: %q", terminal, b.String())
+		}
+		b.Reset()
+		r.Settings = nil
+		p.RunStarted(r)
+		p.RunEnded(r)
+		if strings.Contains(b.String(), "35% busy") {
+			t.Errorf("terminal %v: a wait is shown after its run: %q", terminal, b.String())
+		}
+	}
+}

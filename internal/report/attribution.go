@@ -68,7 +68,7 @@ type AttributionPart struct {
 func (r *Report) buildAttributions() {
 	baseline := r.Study.Baseline
 	for _, full := range r.envs {
-		if _, v, err := env.ParseName(full); full == baseline || err != nil || len(v) > 0 {
+		if _, v, err := env.ParseName(full); full == baseline || err != nil || len(v) > 0 && !r.referenceVariant(full) {
 			continue
 		}
 		var parts, others []string
@@ -108,14 +108,46 @@ func (r *Report) buildAttributions() {
 	}
 }
 
-// variantOf is e's options when e is the environment full with options;
-// nil when e is another environment or full itself.
+// variantOf is what e changes of the environment full: e's options that
+// full has not, or has with another value (podman-bridge+runtime=runsc
+// against podman-bridge+runtime=runc is runtime=runsc); nil when e is
+// another environment, full itself, or lacks one of full's options.
 func variantOf(e, full string) env.Variant {
 	base, v, err := env.ParseName(e)
-	if err != nil || base != full {
+	fullBase, fullV, fullErr := env.ParseName(full)
+	if err != nil || fullErr != nil || base != fullBase || e == full {
 		return nil
 	}
-	return v
+	out := env.Variant{}
+	for k := range fullV {
+		if _, ok := v[k]; !ok {
+			return nil
+		}
+	}
+	for k, val := range v {
+		if fullV[k] != val {
+			out[k] = val
+		}
+	}
+	return out
+}
+
+// referenceVariant tells whether full, an environment with options, is the
+// reference of its base's variants: the base itself is not in the study
+// and full is the first of them in the study's order. The runtimes preset
+// has podman-bridge+runtime=runc first, so its report reads "switching to
+// runtime=runsc changes it by ...", as a study with podman-bridge would.
+func (r *Report) referenceVariant(full string) bool {
+	base := env.BaseName(full)
+	for _, e := range r.envs {
+		if e == base {
+			return false
+		}
+		if env.BaseName(e) == base {
+			return e == full
+		}
+	}
+	return false
 }
 
 // removalsOnly tells whether every option switches a mechanism off.

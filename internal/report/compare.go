@@ -7,6 +7,7 @@ import (
 
 	"github.com/boxtax/boxtax/internal/registry"
 	"github.com/boxtax/boxtax/internal/stats"
+	"github.com/boxtax/boxtax/internal/termtext"
 )
 
 // CompareSchema names the JSON form of a comparison of studies.
@@ -22,6 +23,10 @@ type Comparison struct {
 	// Unmatched counts, per study, the cells not in every other study.
 	Unmatched []int  `json:"unmatched"`
 	Baseline  string `json:"baseline"` // the env the in-study overheads are against
+	// Differences are the parameters with which shared cells ran
+	// otherwise than in the reference: a caller refuses such a comparison
+	// unless told to go ahead, and the formats list them.
+	Differences []Difference `json:"differences,omitempty"`
 }
 
 // ComparedStudy is one study of a comparison, with the host it ran on.
@@ -137,6 +142,7 @@ func Compare(labels []string, reports []*Report) *Comparison {
 		}
 		cmp.Rows = append(cmp.Rows, row)
 	}
+	cmp.Differences = differences(reports, cmp.Rows)
 	return cmp
 }
 
@@ -248,6 +254,9 @@ func summaryOf(c *Comparison) []string {
 		if n > 0 {
 			out = append(out, fmt.Sprintf("%s has %d cell(s) that not every other study has; they are left out.", letter(i), n))
 		}
+	}
+	for _, d := range c.Differences {
+		out = append(out, "Not the same work: "+termtext.Visible(d.String())+".")
 	}
 	return out
 }

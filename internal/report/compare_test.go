@@ -2,9 +2,11 @@ package report
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 
 	"github.com/boxtax/boxtax/internal/report/testdata/testfixture"
+	"github.com/boxtax/boxtax/internal/store"
 	_ "github.com/boxtax/boxtax/internal/workload/all" // the real workloads: the comparison's labels and metric order
 )
 
@@ -60,4 +62,39 @@ func quickish() *Report { return quickishOn(1, epycHost, 1, 0.97, true) }
 func quickishOn(id int64, host string, speed, bridge float64, withNet bool) *Report {
 	f := testfixture.QuickishOn(id, host, speed, bridge, withNet)
 	return Build(f.Study, Layout{Baseline: f.Baseline, Envs: f.Envs, Workloads: f.Workloads}, f.Runs, f.Samples)
+}
+
+// TestCompareNamesCellsThatRanOtherWork: issue 27, two --cmd studies of
+// different commands were one cell (+12060.9 %); the comparison now lists
+// the parameter that differs, and a program found in another directory
+// is not a difference.
+func TestCompareNamesCellsThatRanOtherWork(t *testing.T) {
+	study := func(id int64, cmd ...any) *Report {
+		st := store.Study{ID: id, Name: "cmd", Status: store.StudyFinished, HostJSON: epycHost, SpecYAML: "name: cmd\n"}
+		var runs []store.Run
+		var samples []store.Sample
+		for i, env := range []string{"native", "native", "docker-bridge", "docker-bridge"} {
+			runs = append(runs, store.Run{ID: int64(i + 1), Seq: i, CellKey: "cmd|env=" + env, Workload: "cmd", Env: env,
+				Levels: map[string]string{"env": env}, Params: map[string]any{"cmd": cmd, "timeout": "10m"}, Status: store.RunOK})
+			samples = append(samples, store.Sample{RunID: int64(i + 1), Metric: "wall_s", Value: 1 + float64(i%2)/10, Unit: "s"})
+		}
+		return Build(st, Layout{Baseline: "native", Envs: []string{"native", "docker-bridge"}}, runs, samples)
+	}
+	gzip := study(1, "/usr/bin/gzip", "-c", "/data/go")
+	same := Compare([]string{"1", "2"}, []*Report{gzip, study(2, "/bin/gzip", "-c", "/data/go")})
+	if len(same.Rows) != 2 || len(same.Differences) != 0 {
+		t.Errorf("the same command from another directory: %d rows, differences %v", len(same.Rows), same.Differences)
+	}
+	other := Compare([]string{"1", "3"}, []*Report{gzip, study(3, "/usr/bin/xz", "-c", "/data/go")})
+	if len(other.Differences) != 1 {
+		t.Fatalf("differences %v, want one: cmd", other.Differences)
+	}
+	d := other.Differences[0]
+	if want := `cmd: parameter cmd is [gzip -c /data/go] in A, [xz -c /data/go] in B`; strings.Replace(d.String(), "/usr/bin/", "", 2) != want {
+		t.Errorf("difference %q, want %q", d.String(), want)
+	}
+	var buf bytes.Buffer
+	if err := WriteComparison(&buf, "table", other); err != nil || !strings.Contains(buf.String(), "Not the same work: cmd: parameter cmd") {
+		t.Errorf("the table does not say what differs: %v\n%s", err, buf.String())
+	}
 }

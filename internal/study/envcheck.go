@@ -38,8 +38,10 @@ func (s *Spec) CheckEnvs(ctx context.Context, envs map[string]env.Environment) e
 			return fmt.Errorf("workload %s: %w", c.Workload, err)
 		}
 		// Cells of one environment differ mostly in their arguments, which
-		// no check reads: ask once per image, programs and files.
-		key := strings.Join([]string{c.Env, spec.Image, strings.Join(spec.HostPrograms, ","), strings.Join(spec.HostFiles, ",")}, "\x00")
+		// no check reads: ask once per image, programs, files and what
+		// the worker needs of the kernel (gVisor refuses real-time).
+		key := strings.Join([]string{c.Env, spec.Image, strings.Join(spec.HostPrograms, ","), strings.Join(spec.HostFiles, ","),
+			strings.Join(spec.CapAdd, ","), fmt.Sprint(spec.CPURealtimeRuntimeUs)}, "\x00")
 		if asked[key] {
 			continue
 		}

@@ -53,11 +53,19 @@ func (p Process) dropUnavailable(ctx context.Context, spec *Spec) (map[string]st
 func (p Process) openEnvs(ctx context.Context, names []string) (map[string]env.Environment, error) {
 	out := map[string]env.Environment{}
 	var problems, usable []string
+	made := map[string]env.Environment{} // closed on refusal: Available may have started a Podman service
+	closeMade := func() {
+		if err := env.CloseAll(ctx, made); err != nil {
+			p.warn("%v", err)
+		}
+	}
 	for _, n := range names {
 		e, err := env.New(n, p.Env)
 		if err != nil {
+			closeMade()
 			return nil, refused(err)
 		}
+		made[n] = e
 		if err := e.Available(ctx); err != nil {
 			problems = append(problems, fmt.Sprintf("environment %s is not available: %v", n, err))
 			continue
@@ -66,6 +74,7 @@ func (p Process) openEnvs(ctx context.Context, names []string) (map[string]env.E
 		out[n] = e
 	}
 	if len(problems) > 0 {
+		closeMade()
 		hint := "no environment of this study can run here"
 		if len(usable) > 0 {
 			hint = "to run without it: --envs " + strings.Join(usable, ",")

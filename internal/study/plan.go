@@ -70,7 +70,7 @@ func (s *Spec) Cells() ([]Cell, error) {
 				for _, f := range s.Factors {
 					if lv, ok := combo[f.Name]; ok {
 						if f.setsParam() {
-							params[f.param()] = lv
+							setParam(params, f.param(), f.value(lv))
 						}
 						levels[f.Name] = fmt.Sprint(lv)
 					}

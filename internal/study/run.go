@@ -104,6 +104,16 @@ func Run(ctx context.Context, o Options, p Process) (*Stored, error) {
 	if err != nil {
 		return nil, err
 	}
+	runner, err := p.runner(db, spec, envs, o.Settle)
+	if err != nil {
+		return nil, err
+	}
+	runner.Monitor, runner.MonitorsAbsent = sampler, absent
+	checked, failed, err := p.beforeStart(ctx, o, spec, envs, runner)
+	if err != nil {
+		return nil, err
+	}
+	unavailable = joinReasons(unavailable, failed)
 	if o.Resume {
 		p.logf("resuming study %d %q from %s\n", st.ID, st.Name, o.DB)
 	} else {
@@ -117,13 +127,14 @@ func Run(ctx context.Context, o Options, p Process) (*Stored, error) {
 		if line := spec.RepetitionsLine(); line != "" {
 			p.logf("%s\n", line)
 		}
+		for _, n := range spec.CommandNotes() {
+			p.logf("note: %s\n", termtext.Visible(n))
+		}
+		if err := runner.keepChecks(ctx, st.Runs, checked); err != nil {
+			return st, err
+		}
 	}
 	started := time.Now()
-	runner, err := p.runner(db, spec, envs, o.Settle)
-	if err != nil {
-		return st, err
-	}
-	runner.Monitor, runner.MonitorsAbsent = sampler, absent
 	p.logf("%s\n", watching)
 	if err := runner.ExecuteAdaptive(ctx, st.Study, st.Runs, p.precisionReached(db, st)); err != nil {
 		return st, err
@@ -156,14 +167,28 @@ func (p Process) runner(db *store.Store, spec *Spec, envs map[string]env.Environ
 	if err != nil {
 		return nil, err
 	}
-	r := &Runner{Store: db, Spec: spec, Envs: envs, Host: host,
-		Progress: progress.New(p.log(), p.Terminal, 10*time.Second), Labels: p.Labels}
+	shown := progress.New(p.log(), p.Terminal, 10*time.Second)
+	r := &Runner{Store: db, Spec: spec, Envs: envs, Host: host, Progress: shown, Labels: p.Labels}
 	if settle > 0 {
-		settler := monitor.DefaultSettler
-		settler.Max = settle
-		r.Settle = settler.Settle
+		r.Settle = showSettling(settle, shown)
 	}
 	return r, nil
+}
+
+// showSettling is the wait for a quiet host before each run, up to max,
+// shown on the progress line as it goes: what it waits for and the load
+// it sees.
+func showSettling(max time.Duration, shown *progress.Reporter) func(context.Context) map[string]string {
+	settler := monitor.DefaultSettler
+	settler.Max = max
+	settler.OnWait = func(busy float64, waited time.Duration) {
+		shown.Waiting(fmt.Sprintf("settling: host %.0f%% busy > %.0f%%, %s of at most %s",
+			busy*100, settler.Threshold*100, waited.Round(100*time.Millisecond), max))
+	}
+	return func(ctx context.Context) map[string]string {
+		defer shown.Waiting("")
+		return settler.Settle(ctx)
+	}
 }
 
 // precisionReached is the adaptive stopping rule of a stored study: it

@@ -30,6 +30,9 @@ type Spec struct {
 	Adaptive *Adaptive `yaml:"adaptive,omitempty"`
 
 	file string // where the spec came from, for messages
+	// planNotes are said under the plan line: what a --cmd study brings
+	// into the image unasked (cmdfiles.go).
+	planNotes []string
 }
 
 // PaperRef ties a study to the published one it reproduces: the id of its
@@ -101,12 +104,17 @@ func (w *WorkloadSpec) UnmarshalYAML(v *yaml.Node) error {
 
 // Factor varies a workload parameter over levels; every level makes its own
 // cells. It applies to the workloads listed, or to every workload that has
-// the parameter.
+// the parameter. A param such as placeholders.threads sets one key of a
+// mapping parameter (setParam).
 type Factor struct {
 	Name      string   `yaml:"name"`
 	Param     string   `yaml:"param,omitempty"` // defaults to Name
 	Levels    []any    `yaml:"levels"`
 	Workloads []string `yaml:"workloads,omitempty"`
+	// Values, when set, give a level's parameter value when it is not the
+	// level itself: the command factor's levels are shortened commands,
+	// its values the commands.
+	Values map[string]any `yaml:"values,omitempty"`
 	// Background, when set, makes this a background factor: each level names
 	// what runs on the host beside the measured workload (a level mapped to
 	// nothing, e.g. none, runs nothing). It sets no parameter.

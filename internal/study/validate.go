@@ -101,8 +101,8 @@ func (s *Spec) Validate(envNames []string) error {
 		}
 		for _, f := range s.Factors {
 			if f.setsParam() && len(f.Levels) > 0 && f.appliesTo(wl.Info()) {
-				if _, given := params[f.param()]; !given {
-					params[f.param()] = f.Levels[0]
+				if !hasParam(params, f.param()) {
+					setParam(params, f.param(), f.value(f.Levels[0]))
 				}
 			}
 		}
@@ -137,6 +137,7 @@ func (s *Spec) Validate(envNames []string) error {
 				bad(f.Pos, "factor %q: level %v is not a finite number", f.Name, lv)
 			}
 		}
+		f.validateValues(bad)
 		applies := 0
 		for _, w := range s.Workloads {
 			info, ok := infos[w.Name]
@@ -234,8 +235,9 @@ func (f Factor) appliesTo(info workload.Info) bool {
 	if !f.setsParam() {
 		return f.Name != WireFactor || isNetworkWorkload(info.Name)
 	}
+	name, _, _ := strings.Cut(f.param(), ".")
 	for _, p := range info.Params {
-		if p.Name == f.param() {
+		if p.Name == name {
 			return true
 		}
 	}

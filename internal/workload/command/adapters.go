@@ -36,131 +36,108 @@ type adapter struct {
 	check func(argv []string) error
 }
 
-func m(name, unit, label string, higher bool, desc string) workload.Metric {
-	return workload.Metric{Name: name, Unit: unit, Label: label, HigherIsBetter: higher, Description: desc}
+// adapterMetrics are the figures the adapters read, a row each: the
+// tool, the metric's name, unit and label, whether higher is better, and
+// what it is. An adapter's metrics are its rows, in this order.
+var adapterMetrics = []struct {
+	tool, name, unit, label string
+	higher                  bool
+	desc                    string
+}{
+	{"sysbench", "events_per_s", "events/s", "events/s", true, "sysbench's events per second (cpu: prime searches; threads)"},
+	{"sysbench", "mib_per_s", "MiB/s", "MiB/s", true, "sysbench memory: MiB transferred per second"},
+	{"sysbench", "reads_per_s", "reads/s", "reads/s", true, "sysbench fileio: reads per second"},
+	{"sysbench", "writes_per_s", "writes/s", "writes/s", true, "sysbench fileio: writes per second"},
+	{"sysbench", "fsyncs_per_s", "fsyncs/s", "fsyncs/s", true, "sysbench fileio: fsyncs per second"},
+	{"sysbench", "read_mib_per_s", "MiB/s", "read MiB/s", true, "sysbench fileio: MiB read per second"},
+	{"sysbench", "written_mib_per_s", "MiB/s", "written MiB/s", true, "sysbench fileio: MiB written per second"},
+	{"sysbench", "lat_avg_ms", "ms", "latency avg ms", false, "sysbench's average event latency"},
+	{"sysbench", "lat_p95_ms", "ms", "latency p95 ms", false, "sysbench's 95th percentile of event latency"},
+	{"fio", "read_iops", "IOPS", "read IOPS", true, "fio: read operations per second, all jobs"},
+	{"fio", "read_mib_per_s", "MiB/s", "read MiB/s", true, "fio: read bandwidth, all jobs"},
+	{"fio", "read_clat_mean_us", "us", "read clat us", false, "fio: mean read completion latency, weighted by I/Os"},
+	{"fio", "write_iops", "IOPS", "write IOPS", true, "fio: write operations per second, all jobs"},
+	{"fio", "write_mib_per_s", "MiB/s", "write MiB/s", true, "fio: write bandwidth, all jobs"},
+	{"fio", "write_clat_mean_us", "us", "write clat us", false, "fio: mean write completion latency, weighted by I/Os"},
+	{"stress-ng", "bogo_ops_per_s", "ops/s", "bogo ops/s", true, "stress-ng: bogo operations per second of real time, all stressors summed"},
+	{"stress-ng", "bogo_ops_per_cpu_s", "ops/s", "bogo ops/cpu-s", true, "stress-ng: bogo operations per second of user+system CPU time, all stressors"},
+	{"cyclictest", "lat_min_us", "us", "latency min us", false, "cyclictest: the smallest wake-up latency of any thread"},
+	{"cyclictest", "lat_avg_us", "us", "latency avg us", false, "cyclictest: the mean of the threads' average wake-up latencies"},
+	{"cyclictest", "lat_max_us", "us", "latency max us", false, "cyclictest: the largest wake-up latency of any thread"},
+	{"iperf3", "received_mbit_per_s", "Mbit/s", "received Mbit/s", true, "iperf3: the receiver's rate, all streams (end.sum_received, UDP end.sum)"},
+	{"iperf3", "sent_mbit_per_s", "Mbit/s", "sent Mbit/s", true, "iperf3: the sender's rate, all streams (end.sum_sent)"},
+	{"iperf3", "jitter_ms", "ms", "jitter ms", false, "iperf3 UDP: jitter (end.sum.jitter_ms)"},
+	{"iperf3", "lost_pct", "%", "lost %", false, "iperf3 UDP: datagrams lost (end.sum.lost_percent)"},
+	{"ab", "requests_per_s", "req/s", "req/s", true, "ab: Requests per second (mean)"},
+	{"ab", "time_per_request_ms", "ms", "ms/request", false, "ab: Time per request (mean), one client's view"},
+	{"ab", "failed_requests", "requests", "failed", false, "ab: Failed requests"},
+	{"wrk", "requests_per_s", "req/s", "req/s", true, "wrk: Requests/sec"},
+	{"wrk", "latency_avg_ms", "ms", "latency ms", false, "wrk: the mean latency of the threads"},
+	{"mbw", "memcpy_mib_per_s", "MiB/s", "memcpy MiB/s", true, "mbw: memcpy() copy rate"},
+	{"mbw", "dumb_mib_per_s", "MiB/s", "dumb MiB/s", true, "mbw: element-by-element copy rate"},
+	{"mbw", "mcblock_mib_per_s", "MiB/s", "mcblock MiB/s", true, "mbw: memcpy() in blocks copy rate"},
 }
 
-var adapters = map[string]adapter{
-	"sysbench": {
-		name:    "sysbench",
-		debian:  "sysbench",
-		summary: "sysbench cpu, memory, fileio and threads: its text report",
-		metrics: []workload.Metric{
-			m("events_per_s", "events/s", "events/s", true, "sysbench's events per second (cpu: prime searches; threads)"),
-			m("mib_per_s", "MiB/s", "MiB/s", true, "sysbench memory: MiB transferred per second"),
-			m("reads_per_s", "reads/s", "reads/s", true, "sysbench fileio: reads per second"),
-			m("writes_per_s", "writes/s", "writes/s", true, "sysbench fileio: writes per second"),
-			m("fsyncs_per_s", "fsyncs/s", "fsyncs/s", true, "sysbench fileio: fsyncs per second"),
-			m("read_mib_per_s", "MiB/s", "read MiB/s", true, "sysbench fileio: MiB read per second"),
-			m("written_mib_per_s", "MiB/s", "written MiB/s", true, "sysbench fileio: MiB written per second"),
-			m("lat_avg_ms", "ms", "latency avg ms", false, "sysbench's average event latency"),
-			m("lat_p95_ms", "ms", "latency p95 ms", false, "sysbench's 95th percentile of event latency"),
-		},
-		parse: parseSysbench,
-	},
-	"fio": {
-		name:    "fio",
-		debian:  "fio",
-		summary: "fio --output-format=json (added when not given): every job summed",
-		metrics: []workload.Metric{
-			m("read_iops", "IOPS", "read IOPS", true, "fio: read operations per second, all jobs"),
-			m("read_mib_per_s", "MiB/s", "read MiB/s", true, "fio: read bandwidth, all jobs"),
-			m("read_clat_mean_us", "us", "read clat us", false, "fio: mean read completion latency, weighted by I/Os"),
-			m("write_iops", "IOPS", "write IOPS", true, "fio: write operations per second, all jobs"),
-			m("write_mib_per_s", "MiB/s", "write MiB/s", true, "fio: write bandwidth, all jobs"),
-			m("write_clat_mean_us", "us", "write clat us", false, "fio: mean write completion latency, weighted by I/Os"),
-		},
-		args:  addUnless("--output-format=json", func(a string) bool { return strings.HasPrefix(a, "--output-format") }),
-		parse: parseFio,
-	},
-	"stress-ng": {
-		name:    "stress-ng",
-		debian:  "stress-ng",
-		summary: "stress-ng with --metrics-brief (added when not given): bogo ops per second, all stressors",
-		metrics: []workload.Metric{
-			m("bogo_ops_per_s", "ops/s", "bogo ops/s", true, "stress-ng: bogo operations per second of real time, all stressors summed"),
-			m("bogo_ops_per_cpu_s", "ops/s", "bogo ops/cpu-s", true, "stress-ng: bogo operations per second of user+system CPU time, all stressors"),
-		},
-		args:  addUnless("--metrics-brief", func(a string) bool { return strings.HasPrefix(a, "--metrics") || a == "-M" }),
-		parse: parseStressNG,
-	},
-	"cyclictest": {
-		name:    "cyclictest",
-		debian:  "rt-tests",
-		summary: "cyclictest: its per-thread Min/Avg/Max wake-up latencies (use -q and -l or -D)",
-		metrics: []workload.Metric{
-			m("lat_min_us", "us", "latency min us", false, "cyclictest: the smallest wake-up latency of any thread"),
-			m("lat_avg_us", "us", "latency avg us", false, "cyclictest: the mean of the threads' average wake-up latencies"),
-			m("lat_max_us", "us", "latency max us", false, "cyclictest: the largest wake-up latency of any thread"),
-		},
-		parse: parseCyclictest,
-		check: func(argv []string) error {
-			for _, a := range argv {
-				if a == "-N" || a == "--nsecs" {
-					return fmt.Errorf("parameter cmd: cyclictest -N prints nanoseconds; the adapter reads microseconds: leave -N out")
-				}
-			}
-			return nil
-		},
-		caps: func(argv []string) []string {
-			var caps []string
-			for _, a := range argv {
-				switch {
-				case a == "-p" || strings.HasPrefix(a, "-p") || strings.HasPrefix(a, "--priority") || strings.HasPrefix(a, "--prio"):
-					caps = append(caps, "SYS_NICE")
-				case a == "-m" || a == "--mlockall":
-					caps = append(caps, "IPC_LOCK")
-				}
-			}
-			slices.Sort(caps)
-			return slices.Compact(caps)
-		},
-	},
-	"iperf3": {
-		name:    "iperf3",
-		debian:  "iperf3",
-		summary: "iperf3 -J (added when not given): received and sent rate; UDP jitter and loss",
-		metrics: []workload.Metric{
-			m("received_mbit_per_s", "Mbit/s", "received Mbit/s", true, "iperf3: the receiver's rate, all streams (end.sum_received, UDP end.sum)"),
-			m("sent_mbit_per_s", "Mbit/s", "sent Mbit/s", true, "iperf3: the sender's rate, all streams (end.sum_sent)"),
-			m("jitter_ms", "ms", "jitter ms", false, "iperf3 UDP: jitter (end.sum.jitter_ms)"),
-			m("lost_pct", "%", "lost %", false, "iperf3 UDP: datagrams lost (end.sum.lost_percent)"),
-		},
-		args:  addUnless("-J", func(a string) bool { return a == "-J" || a == "--json" }),
-		parse: parseIperf3,
-	},
-	"ab": {
-		name:    "ab",
-		debian:  "apache2-utils",
-		summary: "ApacheBench: requests per second, time per request, failed requests",
-		metrics: []workload.Metric{
-			m("requests_per_s", "req/s", "req/s", true, "ab: Requests per second (mean)"),
-			m("time_per_request_ms", "ms", "ms/request", false, "ab: Time per request (mean), one client's view"),
-			m("failed_requests", "requests", "failed", false, "ab: Failed requests"),
-		},
-		parse: parseAb,
-	},
-	"wrk": {
-		name:    "wrk",
-		debian:  "wrk",
-		summary: "wrk: requests per second and mean latency",
-		metrics: []workload.Metric{
-			m("requests_per_s", "req/s", "req/s", true, "wrk: Requests/sec"),
-			m("latency_avg_ms", "ms", "latency ms", false, "wrk: the mean latency of the threads"),
-		},
-		parse: parseWrk,
-	},
-	"mbw": {
-		name:    "mbw",
-		debian:  "mbw",
-		summary: "mbw: the AVG line of each method",
-		metrics: []workload.Metric{
-			m("memcpy_mib_per_s", "MiB/s", "memcpy MiB/s", true, "mbw: memcpy() copy rate"),
-			m("dumb_mib_per_s", "MiB/s", "dumb MiB/s", true, "mbw: element-by-element copy rate"),
-			m("mcblock_mib_per_s", "MiB/s", "mcblock MiB/s", true, "mbw: memcpy() in blocks copy rate"),
-		},
-		parse: parseMbw,
-	},
+// adapters are the tools with an adapter, by name: the Debian package
+// that installs each, what it prints and how that is read; their metrics
+// come from adapterMetrics.
+var adapters = adapterTable([]adapter{
+	{name: "sysbench", debian: "sysbench", summary: "sysbench cpu, memory, fileio and threads: its text report", parse: parseSysbench},
+	{name: "fio", debian: "fio", summary: "fio --output-format=json (added when not given): every job summed", parse: parseFio,
+		args: addUnless("--output-format=json", func(a string) bool { return strings.HasPrefix(a, "--output-format") })},
+	{name: "stress-ng", debian: "stress-ng", summary: "stress-ng with --metrics-brief (added when not given): bogo ops per second, all stressors", parse: parseStressNG,
+		args: addUnless("--metrics-brief", func(a string) bool { return strings.HasPrefix(a, "--metrics") || a == "-M" })},
+	{name: "cyclictest", debian: "rt-tests", summary: "cyclictest: its per-thread Min/Avg/Max wake-up latencies (use -q and -l or -D)", parse: parseCyclictest,
+		check: checkCyclictest, caps: cyclictestCaps},
+	{name: "iperf3", debian: "iperf3", summary: "iperf3 -J (added when not given): received and sent rate; UDP jitter and loss", parse: parseIperf3,
+		args: addUnless("-J", func(a string) bool { return a == "-J" || a == "--json" })},
+	{name: "ab", debian: "apache2-utils", summary: "ApacheBench: requests per second, time per request, failed requests", parse: parseAb},
+	{name: "wrk", debian: "wrk", summary: "wrk: requests per second and mean latency", parse: parseWrk},
+	{name: "mbw", debian: "mbw", summary: "mbw: the AVG line of each method", parse: parseMbw},
+})
+
+// adapterTable indexes the adapters by name and gives each its rows of
+// adapterMetrics; a row naming no adapter is a mistake caught at start.
+func adapterTable(list []adapter) map[string]adapter {
+	out := map[string]adapter{}
+	for _, a := range list {
+		out[a.name] = a
+	}
+	for _, r := range adapterMetrics {
+		a, ok := out[r.tool]
+		if !ok {
+			panic("adapterMetrics: no adapter " + r.tool)
+		}
+		a.metrics = append(a.metrics, workload.Metric{Name: r.name, Unit: r.unit, Label: r.label, HigherIsBetter: r.higher, Description: r.desc})
+		out[r.tool] = a
+	}
+	return out
+}
+
+// checkCyclictest refuses -N: the adapter reads microseconds.
+func checkCyclictest(argv []string) error {
+	for _, a := range argv {
+		if a == "-N" || a == "--nsecs" {
+			return fmt.Errorf("parameter cmd: cyclictest -N prints nanoseconds; the adapter reads microseconds: leave -N out")
+		}
+	}
+	return nil
+}
+
+// cyclictestCaps are what cyclictest's arguments need: SYS_NICE for a
+// real-time priority, IPC_LOCK for locked memory.
+func cyclictestCaps(argv []string) []string {
+	var caps []string
+	for _, a := range argv {
+		switch {
+		case a == "-p" || strings.HasPrefix(a, "-p") || strings.HasPrefix(a, "--priority") || strings.HasPrefix(a, "--prio"):
+			caps = append(caps, "SYS_NICE")
+		case a == "-m" || a == "--mlockall":
+			caps = append(caps, "IPC_LOCK")
+		}
+	}
+	slices.Sort(caps)
+	return slices.Compact(caps)
 }
 
 // addUnless is an adapter's args: it adds flag unless an argument given

@@ -47,16 +47,7 @@ func (Cmd) Info() workload.Info {
 		Summary:  "your own program (or sysbench, fio, stress-ng, cyclictest, mbw, iperf3, ab, wrk), run in each environment: time, CPU, memory and figures from its output",
 		SeedTool: "any command",
 		Params:   workload.Declared(&config{}),
-		Metrics:  baseMetrics(false),
-	}
-}
-
-func baseMetrics(secondary bool) []workload.Metric {
-	return []workload.Metric{
-		{Name: "wall_s", Unit: "s", Label: "wall s", Description: "real time from starting the program to its exit, measured inside the environment"},
-		{Name: "user_s", Unit: "s", Label: "user CPU s", Secondary: secondary, Description: "user CPU time of the program and the children it waited for (rusage)"},
-		{Name: "sys_s", Unit: "s", Label: "system CPU s", Secondary: secondary, Description: "system CPU time of the program and the children it waited for (rusage)"},
-		{Name: "maxrss_mib", Unit: "MiB", Label: "peak RSS MiB", Secondary: secondary, Description: "peak resident set of the program or of its largest waited-for child (rusage ru_maxrss)"},
+		Metrics:  baseMetrics(),
 	}
 }
 
@@ -64,16 +55,23 @@ func baseMetrics(secondary bool) []workload.Metric {
 type config struct {
 	image       string
 	argv, setup []string
-	files       []string
-	parseName   string // the parse parameter
-	metrics     []any  // the metrics parameter's items
-	extracts    []Extract
-	adapter     *adapter
-	env         map[string]string
-	capNames    []string // the cap_add parameter
-	caps        []string
-	timeout     time.Duration
-	maxOutput   int64
+	prepare     []string
+	// placeholders are the values of {NAME} in the commands (nil in
+	// cmd.server's client, whose {host}, {port} and {addr} are its own).
+	placeholders map[string]string
+	files        []string
+	parseName    string // the parse parameter
+	metrics      []any  // the metrics parameter's items
+	extracts     []Extract
+	replaced     []string // the adapter's metrics that extracts replace
+	adapter      *adapter
+	env          map[string]string
+	capNames     []string // the cap_add parameter
+	caps         []string
+	timeout      time.Duration
+	maxOutput    int64
+	workdir      string // the workdir parameter
+	home         string // HOME: the scratch directory, also with a workdir
 }
 
 // Declare implements workload.Declarer.
@@ -81,7 +79,10 @@ func (c *config) Declare(d *workload.Decl) {
 	argvVar(d, &c.argv, "cmd", "the program and its arguments: a string split as a shell would split it (quotes, no expansion; write sh -c '...' for a shell) or a list; the program is looked up on PATH")
 	d.Required()
 	argvVar(d, &c.setup, "setup", "a command run before the timed one in the same directory, not measured (e.g. sysbench fileio ... prepare)")
+	argvVar(d, &c.prepare, "prepare", "a command run right before each timed one (after setup), in the same environment and directory, not measured (as hyperfine's --prepare)")
+	varsVar(d, &c.placeholders, "placeholders", "values of {NAME} in cmd, setup and prepare (a factor sets one with param: placeholders.NAME; boxtax run --param NAME=V1,V2)")
 	stringsVar(d, &c.files, "files", "host files or directories the program needs in a container (at the same paths): programs it starts, data, configuration")
+	d.String(&c.workdir, "workdir", "", "the directory the program runs in, natively and in a container, where relative paths in the command resolve (boxtax run --cmd: the current one when the command names a file in it); default: a new scratch directory, removed afterwards")
 	d.String(&c.image, "image", "", "a local image (Docker or Podman) holding the program, to run it in instead of one made from this host's files; the boxtax binary is mounted into it")
 	listVar(d, &c.metrics, "metrics", "figures read from its output: NAME[:UNIT][:higher|:lower]=REGEX or NAME=json:PATH, or mappings with name, unit, regex or json, higher_is_better")
 	d.String(&c.parseName, "parse", "auto", "read a known tool's output: auto (by the program's name), none, "+strings.Join(AdapterNames(), ", "))
@@ -121,34 +122,40 @@ func stringsVar(d *workload.Decl, dst *[]string, name, desc string) {
 	})
 }
 
-// varsVar declares the vars parameter: a mapping of names to values.
+// varsVar declares a mapping of names to values (the vars parameter).
 func varsVar(d *workload.Decl, dst *map[string]string, name, desc string) {
-	d.Func(name, map[string]any{}, desc, func(v any) error {
-		env := map[string]string{}
-		*dst = env
-		switch v := v.(type) {
-		case nil:
-		case map[string]any:
-			for k, val := range v {
-				if k == "" || strings.ContainsAny(k, "=\x00") {
-					return fmt.Errorf("parameter %s: %q is not a variable name", name, k)
-				}
-				switch x := val.(type) {
-				case float64: // JSON numbers, on the way to the worker
-					env[k] = strconv.FormatFloat(x, 'f', -1, 64)
-				default:
-					env[k] = fmt.Sprint(val)
-				}
-			}
-		case map[string]string:
-			for k, val := range v {
-				env[k] = val
-			}
-		default:
-			return fmt.Errorf("parameter %s: want a mapping of names to values, not %T", name, v)
-		}
-		return nil
+	d.Func(name, map[string]any{}, desc, func(v any) (err error) {
+		*dst, err = stringMap(v, name)
+		return err
 	})
+}
+
+// stringMap reads the mapping parameter name: names to values, numbers
+// written as they were given.
+func stringMap(v any, name string) (map[string]string, error) {
+	out := map[string]string{}
+	switch v := v.(type) {
+	case nil:
+	case map[string]any:
+		for k, val := range v {
+			if k == "" || strings.ContainsAny(k, "=\x00") {
+				return nil, fmt.Errorf("parameter %s: %q is not a variable name", name, k)
+			}
+			switch x := val.(type) {
+			case float64: // JSON numbers, on the way to the worker
+				out[k] = strconv.FormatFloat(x, 'f', -1, 64)
+			default:
+				out[k] = fmt.Sprint(val)
+			}
+		}
+	case map[string]string:
+		for k, val := range v {
+			out[k] = val
+		}
+	default:
+		return nil, fmt.Errorf("parameter %s: want a mapping of names to values, not %T", name, v)
+	}
+	return out, nil
 }
 
 // argvParam reads a command: a string (split) or a list of strings.
@@ -227,26 +234,14 @@ func (c *config) Check() error {
 	if len(c.argv) == 0 {
 		return errors.New("parameter cmd: no command given; e.g. cmd: sysbench cpu --time=5 run (or boxtax run --cmd '...')")
 	}
+	if err := c.substitute(); err != nil {
+		return err
+	}
 	if c.adapter, err = adapterFor(c.parseName, c.argv); err != nil {
 		return err
 	}
-	seen := map[string]bool{}
-	if c.adapter != nil {
-		for _, m := range c.adapter.metrics {
-			seen[m.Name] = true
-		}
-	}
-	c.extracts = nil
-	for _, it := range c.metrics {
-		e, err := extractFrom(it)
-		if err != nil {
-			return fmt.Errorf("parameter metrics: %w", err)
-		}
-		if seen[e.Name] {
-			return fmt.Errorf("parameter metrics: %s is named twice (or is one of the %s adapter's)", e.Name, adapterName(c.adapter))
-		}
-		seen[e.Name] = true
-		c.extracts = append(c.extracts, e)
+	if err := c.checkMetrics(); err != nil {
+		return err
 	}
 	c.caps = nil
 	for _, cp := range c.capNames {
@@ -275,13 +270,6 @@ func (c *config) Check() error {
 	return nil
 }
 
-func adapterName(a *adapter) string {
-	if a == nil {
-		return "tool"
-	}
-	return a.name
-}
-
 // Configure implements workload.Workload.
 func (Cmd) Configure(p workload.Params) (workload.Config, error) { return parse(p) }
 
@@ -290,12 +278,16 @@ func (Cmd) Configure(p workload.Params) (workload.Config, error) { return parse(
 // files as absolute paths, so the worker runs the same file natively and
 // in a container, wherever its working directory is.
 func (Cmd) Normalize(p workload.Params) (workload.Params, error) {
+	p, err := substituteParams(p, "cmd", "setup", "prepare")
+	if err != nil {
+		return nil, err
+	}
 	if image, _ := p["image"].(string); image != "" {
 		// The program is the image's, found on its PATH (and natively
 		// on this host's) when it runs.
 		return normalize(p)
 	}
-	return normalize(p, "cmd", "setup")
+	return normalize(p, "cmd", "setup", "prepare")
 }
 
 // normalize is p with the named commands' programs as absolute paths
@@ -329,6 +321,11 @@ func normalize(p workload.Params, commands ...string) (workload.Params, error) {
 		return nil, err
 	}
 	out["files"] = files
+	if wd, _ := p["workdir"].(string); wd != "" {
+		if out["workdir"], err = filepath.Abs(wd); err != nil {
+			return nil, fmt.Errorf("parameter workdir: %w", err)
+		}
+	}
 	return out, nil
 }
 
@@ -427,25 +424,6 @@ func findProgram(name string) (string, error) {
 	return "", fmt.Errorf("program %q not found on PATH (%s) nor in %s: %s or give its path", name, os.Getenv("PATH"), strings.Join(programDirs, ", "), install)
 }
 
-// MetricsFor implements workload.MetricDeclarer: the measured ones, then
-// the adapter's, then the user's. With figures from the output, the CPU
-// times and memory leave the overhead table (they stay in every format).
-func (Cmd) MetricsFor(p workload.Params) []workload.Metric {
-	c, err := parse(p)
-	if err != nil {
-		return baseMetrics(false)
-	}
-	extra := len(c.extracts) > 0 || c.adapter != nil
-	out := baseMetrics(extra)
-	if c.adapter != nil {
-		out = append(out, c.adapter.metrics...)
-	}
-	for _, e := range c.extracts {
-		out = append(out, e.Metric())
-	}
-	return out
-}
-
 // Requirements implements workload.Requirer: the program and setup's, the
 // named files, and the capabilities asked for.
 func (c *config) Requirements() workload.Requirements {
@@ -454,7 +432,7 @@ func (c *config) Requirements() workload.Requirements {
 		r.Image = c.image
 	} else {
 		r.HostFiles = c.files
-		for _, argv := range [][]string{c.argv, c.setup} {
+		for _, argv := range [][]string{c.argv, c.setup, c.prepare} {
 			if len(argv) == 0 || !filepath.IsAbs(argv[0]) {
 				continue
 			}
@@ -507,20 +485,33 @@ func (c *config) CheckHost() error {
 	if c.image != "" {
 		return nil // the image's program and files; natively the host's, found when it runs
 	}
-	return checkHostFiles(c.files, command{"cmd", c.argv}, command{"setup", c.setup})
+	if err := checkWorkdir(c.workdir); err != nil {
+		return err
+	}
+	return checkHostFiles(c.files, command{"cmd", c.argv}, command{"setup", c.setup}, command{"prepare", c.prepare})
 }
 
-// Run implements workload.Config.
+// Run implements workload.Config: setup, then prepare, then the timed
+// command, all in the run's directory (workdir, else the scratch
+// directory); only the last is measured.
 func (c *config) Run(ctx context.Context, env workload.Env, e workload.Emitter) error {
-	if len(c.setup) > 0 {
+	dir, err := c.dir(env.ScratchDir)
+	if err != nil {
+		return err
+	}
+	c.home = env.ScratchDir
+	for _, before := range []command{{"setup", c.setup}, {"prepare", c.prepare}} {
+		if len(before.argv) == 0 {
+			continue
+		}
 		sctx, cancel := context.WithTimeout(ctx, c.timeout)
-		_, err := c.exec(sctx, c.setup, env.ScratchDir, "setup")
+		_, err := c.exec(sctx, before.argv, dir, before.name)
 		cancel()
 		if err != nil {
 			return err
 		}
 	}
-	return c.measure(ctx, env.ScratchDir, e)
+	return c.measure(ctx, dir, e)
 }
 
 // measure runs the program in dir and reports what it cost and printed.
@@ -543,12 +534,15 @@ func (c config) measure(ctx context.Context, dir string, e workload.Emitter) err
 	e.Sample("user_s", res.user.Seconds())
 	e.Sample("sys_s", res.sys.Seconds())
 	e.Sample("maxrss_mib", float64(res.maxRSSKiB)/1024)
+	if notes := c.Notes(); len(notes) > 0 {
+		e.Note("metric_replaced", strings.Join(notes, "; "))
+	}
 	if c.adapter != nil {
 		vals, err := c.adapter.parse(res.stdout, res.stderr)
 		if err != nil {
 			return fmt.Errorf("%w; its output: %s", err, tail(res.stdout, res.stderr))
 		}
-		for _, mt := range c.adapter.metrics { // in declaration order
+		for _, mt := range c.adapterMetrics() { // in declaration order
 			if v, ok := vals[mt.Name]; ok {
 				e.Sample(mt.Name, v)
 			}
@@ -589,7 +583,11 @@ type result struct {
 func (c config) exec(ctx context.Context, argv []string, dir, what string) (result, error) {
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = dir
-	cmd.Env = programEnv(c.env, dir)
+	home := c.home
+	if home == "" {
+		home = dir
+	}
+	cmd.Env = programEnv(c.env, home)
 	// Pipes of our own (files, so exec starts no copying goroutines):
 	// Wait then returns when the program exits, not when the last process
 	// holding its output (a background child, a daemon) lets go, so the

@@ -4,6 +4,7 @@ import (
 	"context"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -286,11 +287,20 @@ func TestMetricsFor(t *testing.T) {
 		t.Errorf("plain command: primary metrics %v", got)
 	}
 	p = workloadtest.Prepare(t, Cmd{}, workload.Params{"cmd": "true", "metrics": []any{"fps=([0-9]+)"}})
-	if got := names(Cmd{}.MetricsFor(p)); !reflect.DeepEqual(got, []string{"wall_s", "fps"}) {
+	// issue 27: the measured rows stay in the table beside the figures
+	if got := names(Cmd{}.MetricsFor(p)); !reflect.DeepEqual(got, []string{"wall_s", "user_s", "sys_s", "maxrss_mib", "fps"}) {
 		t.Errorf("with a figure: primary metrics %v", got)
 	}
 	if m, ok := workload.MetricOf("cmd", p, "fps"); !ok || !m.HigherIsBetter {
 		t.Errorf("MetricOf fps: %+v %v", m, ok)
+	}
+	p = workloadtest.Prepare(t, Cmd{}, workload.Params{"cmd": "sysbench cpu run", "metrics": []any{`events/s=events per second:\s*([0-9.]+)`}})
+	got := names(Cmd{}.MetricsFor(p))
+	if !reflect.DeepEqual(got[:4], []string{"wall_s", "user_s", "sys_s", "maxrss_mib"}) || got[len(got)-1] != "events_per_s" || slices.Index(got, "events_per_s") != len(got)-1 {
+		t.Errorf("a figure named as the adapter's: metrics %v, want the user's events_per_s once, last", got)
+	}
+	if notes := Notes(p); len(notes) != 1 || !strings.Contains(notes[0], "events_per_s is yours (regex events per second") || !strings.Contains(notes[0], "sysbench adapter's") {
+		t.Errorf("notes %q", notes)
 	}
 }
 

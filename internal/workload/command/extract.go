@@ -25,12 +25,17 @@ type Extract struct {
 	path           []any // string keys and int indexes
 }
 
+// how says where e is read: regex ... or JSON path ....
+func (e Extract) how() string {
+	if e.JSON != "" {
+		return "JSON path " + e.JSON
+	}
+	return "regex " + e.Regex
+}
+
 // Metric is how the study declares e.
 func (e Extract) Metric() workload.Metric {
-	how := "regex " + e.Regex
-	if e.JSON != "" {
-		how = "JSON path " + e.JSON
-	}
+	how := e.how()
 	label := e.label
 	if label == "" {
 		label = e.Name

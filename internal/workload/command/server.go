@@ -37,7 +37,7 @@ func (Server) Info() workload.Info {
 		Summary:  "your own server in each environment and your own client (wrk, ab, iperf3, a load tool) outside it: the client's time and figures",
 		SeedTool: "any server and client",
 		Params:   workload.Declared(&serverConfig{}),
-		Metrics:  baseMetrics(false),
+		Metrics:  baseMetrics(),
 	}
 }
 
@@ -146,17 +146,9 @@ func (Server) Normalize(p workload.Params) (workload.Params, error) {
 func (Server) MetricsFor(p workload.Params) []workload.Metric {
 	s, err := parseServer(p)
 	if err != nil {
-		return baseMetrics(false)
+		return baseMetrics()
 	}
-	extra := len(s.client.extracts) > 0 || s.client.adapter != nil
-	out := baseMetrics(extra)
-	if s.client.adapter != nil {
-		out = append(out, s.client.adapter.metrics...)
-	}
-	for _, e := range s.client.extracts {
-		out = append(out, e.Metric())
-	}
-	return out
+	return s.client.metricsOut()
 }
 
 // Requirements implements workload.Requirer: the server program (the

@@ -87,3 +87,45 @@ func Join(argv []string) string {
 	}
 	return strings.Join(out, " ")
 }
+
+// MaxShort is the longest Short name, in characters.
+const MaxShort = 40
+
+// Short names a command in a line of at most MaxShort characters, the
+// same every time: its words with every path cut to its last element
+// (gzip -c /usr/local/go/bin/go is "gzip -c go"), cut at the end with
+// "..." when still longer. Studies and the command factor's levels are
+// named so.
+func Short(line string) string {
+	argv, err := Split(line)
+	if err != nil || len(argv) == 0 {
+		argv = strings.Fields(line)
+	}
+	words := make([]string, len(argv))
+	for i, a := range argv {
+		if words[i] = shortWord(a); strings.ContainsAny(words[i], " \t\n") {
+			words[i] = "'" + words[i] + "'"
+		}
+	}
+	s := strings.Join(words, " ")
+	if r := []rune(s); len(r) > MaxShort {
+		s = strings.TrimRight(string(r[:MaxShort-3]), " ") + "..."
+	}
+	return s
+}
+
+// shortWord is a path's last element (--file=/a/b: --file=b), else the word.
+func shortWord(w string) string {
+	prefix, path := "", w
+	if i := strings.Index(w, "="); i >= 0 && strings.HasPrefix(w[i+1:], "/") {
+		prefix, path = w[:i+1], w[i+1:]
+	}
+	if !strings.Contains(path, "/") || strings.ContainsAny(path, " \t") || strings.Contains(path, "://") {
+		return w
+	}
+	base := path[strings.LastIndex(strings.TrimRight(path, "/"), "/")+1:]
+	if base == "" {
+		return w
+	}
+	return prefix + base
+}

@@ -1,0 +1,104 @@
+package study
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	cmdwl "github.com/boxtax/boxtax/internal/workload/command"
+)
+
+// namedFiles are what --cmd, --setup and --prepare name on this host, decided before
+// the study starts (issue 27): a file or directory up to
+// cmdwl.MaxNamedBytes goes into the containers' image at its path (files
+// keep their mode and time), and a relative one makes the program run in
+// the current directory, natively and in a container, so it resolves
+// the same way in both. A path too big for that, or a socket or device, is
+// refused with the flags that would do; so is one the containers could
+// not see the same.
+type namedFiles struct {
+	files   []string // absolute paths to add to the files parameter
+	workdir string   // the current directory, when a relative path is named
+	notes   []string // for the plan line: what goes into the image
+}
+
+// namedFiles finds the paths the commands, setup and prepare name. With --image the
+// image is the user's and nothing is added.
+func (c Command) namedFiles() (namedFiles, error) {
+	var out namedFiles
+	if c.Image != "" {
+		return out, nil
+	}
+	var argvs [][]string
+	for _, line := range append(slices.Clone(c.Cmds), c.Setup, c.Prepare) {
+		if argv, err := cmdwl.Split(line); err == nil && len(argv) > 0 {
+			argvs = append(argvs, argv)
+		}
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		wd = "" // relative paths are not looked for
+	}
+	given := absAll(c.Files)
+	var refused []string
+	for _, p := range cmdwl.NamedPaths(wd, argvs...) {
+		if p.Relative {
+			out.workdir = wd
+		}
+		if under(p.Path, given) {
+			continue // --file brings it
+		}
+		switch {
+		case p.Special != "":
+			refused = append(refused, fmt.Sprintf("the command names %s, a %s: no image can hold one, so it cannot run in a container as it does here; measure it natively (--envs native), or name a file instead", p.Word, p.Special))
+		case p.Over:
+			refused = append(refused, fmt.Sprintf("the command names %s, %s: more than the %s boxtax brings into the containers' image unasked; add --file %s to bring it anyway, or name a smaller one",
+				p.Word, what(p), cmdwl.Size(cmdwl.MaxNamedBytes), p.Path))
+		default:
+			out.files = append(out.files, p.Path)
+			out.notes = append(out.notes, fmt.Sprintf("adds %s (%s) to the image", p.Path, sizeOf(p)))
+		}
+	}
+	if len(refused) > 0 {
+		return namedFiles{}, fmt.Errorf("--cmd: %s", strings.Join(refused, "\n"))
+	}
+	if out.workdir != "" {
+		out.notes = append(out.notes, fmt.Sprintf("runs the command in %s, natively and in the containers, where its relative paths resolve", out.workdir))
+	}
+	return out, nil
+}
+
+// what names a path that is too big: a file of 80 MB, a directory of more than 64 MB.
+func what(p cmdwl.NamedPath) string {
+	if p.Dir {
+		return "a directory of more than " + cmdwl.Size(p.Bytes)
+	}
+	return "a file of " + cmdwl.Size(p.Bytes)
+}
+
+func sizeOf(p cmdwl.NamedPath) string {
+	if p.Dir {
+		return "a directory, " + cmdwl.Size(p.Bytes)
+	}
+	return cmdwl.Size(p.Bytes)
+}
+
+// absAll is the paths made absolute against the current directory.
+func absAll(paths []string) []string {
+	out := make([]string, 0, len(paths))
+	for _, p := range paths {
+		if a, err := filepath.Abs(p); err == nil {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// under reports whether p is one of dirs or under one.
+func under(p string, dirs []string) bool {
+	return slices.ContainsFunc(dirs, func(d string) bool {
+		return p == d || strings.HasPrefix(p, strings.TrimSuffix(d, "/")+"/")
+	})
+}

@@ -1,0 +1,35 @@
+package study
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/boxtax/boxtax/internal/env"
+)
+
+// A real-time workload in gVisor is refused before the first run, also
+// when a workload that gVisor runs comes first in the environment: the
+// check asks again for what a worker needs of the kernel.
+func TestCheckEnvsRefusesRealTimeInGVisor(t *testing.T) {
+	const name = "podman-bridge+runtime=runsc"
+	envs := []string{"native", name}
+	s, err := ParseSpec("t.yaml", []byte("name: t\nrepetitions: 1\nenvs: [native, "+name+"]\nworkloads: [cpu.prime, rt.periodic]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Normalize(envs).Validate(envs); err != nil {
+		t.Fatal(err)
+	}
+	e, err := env.New(name, env.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = s.CheckEnvs(context.Background(), map[string]env.Environment{name: e})
+	if err == nil || !strings.Contains(err.Error(), "cannot run workload rt.periodic") || !strings.Contains(err.Error(), "no real-time scheduling") {
+		t.Errorf("CheckEnvs = %v; want rt.periodic refused in gVisor", err)
+	}
+	if err != nil && strings.Contains(err.Error(), "workload cpu.prime") {
+		t.Errorf("cpu.prime refused too: %v", err)
+	}
+}

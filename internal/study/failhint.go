@@ -1,0 +1,154 @@
+package study
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/boxtax/boxtax/internal/workload"
+)
+
+// What a program's failure in a container usually means, read from the
+// reason its run failed with (its exit status and the first and last
+// lines of its output): a file or library the image lacks (which --file
+// brings it), a program it starts that is not there, a permission the
+// container's user lacks, a script whose #! interpreter is missing.
+var (
+	missingLibrary = regexp.MustCompile(`error while loading shared libraries: ([^\s:]+): cannot open shared object file`)
+	missingCommand = regexp.MustCompile(`(?:^|[\s|:])([A-Za-z0-9_.+-]+): (?:command )?not found`)
+	notFound       = regexp.MustCompile(`(?i)no such file or directory|cannot open|can't open|not found|cannot access|cannot stat|does not exist`)
+	permission     = regexp.MustCompile(`(?i)permission denied|operation not permitted`)
+	badInterpreter = regexp.MustCompile(`(?i)exec format error|bad interpreter|starting the program \S+: fork/exec \S+: no such file or directory`)
+)
+
+// failureHint says what to do about a program that failed in a container
+// with reason, given its cell's parameters (the command, its files and
+// working directory).
+func failureHint(reason string, params workload.Params) string {
+	argv := paramWords(params["cmd"])
+	wd, _ := params["workdir"].(string)
+	if m := missingLibrary.FindStringSubmatch(reason); m != nil {
+		if lib := findLibrary(m[1]); lib != "" {
+			return fmt.Sprintf("the program loads the library %s, which the image lacks (a library opened at run time is not linked, so boxtax cannot see it): add --file %s", m[1], lib)
+		}
+		return fmt.Sprintf("the program loads the library %s, which neither the image nor this host's library directories hold: install it, then add it with --file", m[1])
+	}
+	if badInterpreter.MatchString(reason) && len(argv) > 0 {
+		if interp := interpreterOf(argv[0]); interp != "" {
+			return fmt.Sprintf("%s is a script for %s, which the image lacks: add --file %s (or run the interpreter: --cmd '%s %s ...')", argv[0], interp, interp, interp, argv[0])
+		}
+		return fmt.Sprintf("%s cannot be started in the container (exec format error or a missing interpreter): is it a script whose #! line names a program, or a binary of another architecture?", argv[0])
+	}
+	var names, paths []string
+	for _, m := range missingCommand.FindAllStringSubmatch(reason, -1) {
+		if p, err := exec.LookPath(m[1]); err == nil && !slices.Contains(names, m[1]) {
+			if abs, err := filepath.Abs(p); err == nil {
+				names, paths = append(names, m[1]), append(paths, abs)
+			}
+		}
+	}
+	if len(names) > 0 {
+		return fmt.Sprintf("the command starts %s, not in the image (only the program itself and what it links are): add --file %s",
+			strings.Join(names, " and "), strings.Join(paths, " --file "))
+	}
+	if notFound.MatchString(reason) {
+		if missing := hostPathsIn(reason, wd, append(paramWords(params["files"]), argv...)); len(missing) > 0 {
+			return fmt.Sprintf("a file the program opens is not in the image: add --file %s", strings.Join(missing, " --file "))
+		}
+		return "a file or library the program needs is not in the image: add it with --file PATH (files the command names are brought in; files it finds by itself are not)"
+	}
+	if permission.MatchString(reason) {
+		return "a permission the container lacks: there the program runs as the image's user (root for an image of host files, the image's USER with --image) with only Docker's default capabilities " +
+			"(a study file's cap_add asks for more), and files keep the host's modes; check the mode of what it opens, or ask for the capability it needs"
+	}
+	return "the program runs natively but not here: compare what it needs with what the image holds (the program, its libraries, the files the command names and --file's)"
+}
+
+// paramWords is a command parameter as words: a list or a line.
+func paramWords(v any) []string {
+	switch v := v.(type) {
+	case []any:
+		out := make([]string, 0, len(v))
+		for _, w := range v {
+			out = append(out, fmt.Sprint(w))
+		}
+		return out
+	case []string:
+		return v
+	case string:
+		return strings.Fields(v)
+	}
+	return nil
+}
+
+// hostPathsIn are the host files the text names that exist here (relative
+// ones against wd, else the current directory), but for those the image
+// has: the ones a container lacked.
+func hostPathsIn(text, wd string, has []string) []string {
+	if wd == "" {
+		wd, _ = os.Getwd()
+	}
+	var out []string
+	seen := map[string]bool{}
+	words := strings.FieldsFunc(text, func(r rune) bool { return strings.ContainsRune(" \t\n|:;,()'\"‘’“”`=<>", r) })
+	for _, p := range words {
+		p = strings.TrimRight(p, ".")
+		if !strings.Contains(p, "/") && !strings.Contains(p, ".") {
+			continue // a bare word: a program's name or an English one
+		}
+		if !filepath.IsAbs(p) {
+			if wd == "" {
+				continue
+			}
+			p = filepath.Join(wd, p)
+		}
+		if fi, err := os.Stat(p); err != nil || seen[p] || p == "/" || under(p, has) || (!fi.Mode().IsRegular() && !fi.IsDir()) {
+			continue
+		}
+		seen[p] = true
+		out = append(out, p)
+	}
+	return out
+}
+
+// findLibrary is where this host keeps the shared library name, "" when
+// not in its usual directories.
+func findLibrary(name string) string {
+	for _, pattern := range []string{"/lib/*-linux-gnu*/", "/usr/lib/*-linux-gnu*/", "/usr/local/lib/", "/usr/lib/", "/lib/"} {
+		matches, _ := filepath.Glob(pattern + name)
+		if len(matches) > 0 {
+			return matches[0]
+		}
+	}
+	return ""
+}
+
+// interpreterOf is the program a script's #! line names, "" for no script.
+func interpreterOf(path string) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	buf := make([]byte, 256)
+	n, _ := f.Read(buf)
+	line, _, _ := bytes.Cut(buf[:n], []byte("\n"))
+	if !bytes.HasPrefix(line, []byte("#!")) {
+		return ""
+	}
+	words := strings.Fields(string(line[2:]))
+	if len(words) == 0 {
+		return ""
+	}
+	if filepath.Base(words[0]) == "env" && len(words) > 1 {
+		if p, err := exec.LookPath(words[1]); err == nil {
+			return p
+		}
+	}
+	return words[0]
+}

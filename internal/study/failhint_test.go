@@ -1,0 +1,52 @@
+package study
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/boxtax/boxtax/internal/testenv"
+	"github.com/boxtax/boxtax/internal/workload"
+)
+
+// TestFailureHint: what a program's failure in a container asks of the
+// user (issue 27 item 2), read from real programs' messages: the file to
+// bring (a missing file, a program a script starts, a library), the
+// interpreter of a script, the permission the container's user lacks.
+func TestFailureHint(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "data.txt")
+	testenv.WriteFile(t, data, []byte("42\n"), 0o644)
+	script := filepath.Join(dir, "run.py")
+	testenv.WriteFile(t, script, []byte("#!/usr/bin/python3-of-nowhere\nprint(1)\n"), 0o755)
+	sh := testenv.RequireTool(t, "sh", "dash")
+	gzip := testenv.RequireTool(t, "gzip", "gzip")
+	for _, tt := range []struct {
+		name, reason string
+		params       workload.Params
+		want         string
+	}{
+		{"a file it opens", "cmd: the program exited with status 2; its output: /tmp/run.sh: 3: cannot open " + data + ": No such file",
+			workload.Params{"cmd": []any{sh, "/tmp/run.sh"}}, "add --file " + data},
+		{"a relative file in its directory", "cmd: the program exited with status 1; its output: cat: data.txt: No such file or directory",
+			workload.Params{"cmd": []any{"/usr/bin/cat", "data.txt"}, "workdir": dir}, "add --file " + data},
+		{"not the files it has", "cmd: the program exited with status 1; its output: gzip: " + data + ": No such file or directory",
+			workload.Params{"cmd": []any{gzip, "-c", data}, "files": []any{dir}}, "a file or library the program needs is not in the image"},
+		{"programs a script starts", "cmd: the program exited with status 127; its output: /usr/bin/sh: 1: gzip: not found | /usr/bin/sh: 1: sh: not found",
+			workload.Params{"cmd": []any{sh, "-c", "gzip -c x | sh"}}, "the command starts gzip and sh, not in the image (only the program itself and what it links are): add --file " + gzip + " --file " + sh},
+		{"a library opened at run time", "cmd: the program exited with status 127; its output: x: error while loading shared libraries: libc.so.6: cannot open shared object file: No such file or directory",
+			workload.Params{"cmd": []any{"/usr/bin/x"}}, "the program loads the library libc.so.6, which the image lacks"},
+		{"a script's interpreter", "cmd: starting the program " + script + ": fork/exec " + script + ": no such file or directory",
+			workload.Params{"cmd": []any{script}}, script + " is a script for /usr/bin/python3-of-nowhere, which the image lacks: add --file /usr/bin/python3-of-nowhere"},
+		{"permission", "cmd: the program exited with status 1; its output: chrt: failed to set pid 0's policy: Operation not permitted",
+			workload.Params{"cmd": []any{"/usr/bin/chrt", "-f", "50", "true"}}, "as the image's user"},
+		{"something else", "cmd: the program exited with status 3; its output: sensor offline",
+			workload.Params{"cmd": []any{"/usr/bin/x"}}, "the program runs natively but not here"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := failureHint(tt.reason, tt.params); !strings.Contains(got, tt.want) {
+				t.Errorf("hint\n%s\nwant it to contain\n%s", got, tt.want)
+			}
+		})
+	}
+}
