@@ -201,7 +201,7 @@ func TestHelpRunGroupsTheCmdFlagsAndShowsExamples(t *testing.T) {
 	if group < 0 || examples < group {
 		t.Fatalf("no --cmd group before the examples:\n%s", out)
 	}
-	for _, f := range []string{"  --cmd STRING", "  --metric ", "  --file ", "  --setup ", "  --parse ", "  --image ", "  --cmd-timeout "} {
+	for _, f := range []string{"  --cmd ", "  --metric ", "  --file ", "  --setup ", "  --parse ", "  --image ", "  --cmd-timeout "} {
 		if i := strings.Index(out, f); i < group || i > examples {
 			t.Errorf("%s is not in the --cmd group", strings.TrimSpace(f))
 		}

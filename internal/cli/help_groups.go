@@ -28,7 +28,7 @@ var helpGroups = map[string][]helpGroup{
 // helpExamples are the examples at the end of a command's help.
 var helpExamples = map[string]string{
 	"run": `  boxtax run                                  the quick preset: a few workloads, native and in Docker
-  boxtax run seed001-cpu --reps paper        a published study, as many rounds as it had
+  boxtax run seed001-cpu --reps paper         a published study, as many rounds as it had
   boxtax run --workloads cpu.prime --envs native,docker-bridge --reps auto
   boxtax run --cmd 'gzip -c data.bin' --file data.bin
                                               your own program, natively and in each environment
