@@ -30,7 +30,7 @@ var helpExamples = map[string]string{
 	"run": `  boxtax run                                  the quick preset: a few workloads, native and in Docker
   boxtax run seed001-cpu --reps paper         a published study, as many rounds as it had
   boxtax run --workloads cpu.prime --envs native,docker-bridge --reps auto
-  boxtax run --cmd 'gzip -c data.bin' --file data.bin
+  boxtax run --cmd 'gzip -c data.bin' --envs native,docker-bridge
                                               your own program, natively and in each environment
   boxtax run --cmd 'sysbench cpu --time=2 run' --envs native,docker-host --warmup 1
   boxtax run --resume                         finish the study an interrupted run left
