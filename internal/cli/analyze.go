@@ -54,9 +54,12 @@ func analyzeCmd(ctx context.Context, g *Globals, args []string) error {
 	fs.StringVar(&levels, "levels", "sorted", "CSV: order of factor levels, the first the reference: sorted (as R's factor()) or appearance")
 	fs.StringVar(&refs, "reference", "", "reference levels, e.g. deployment=native,kernel=vanilla")
 	fs.StringVar(&o.Unit, "unit", "both", "observations to analyse: slice (every one), run (one mean per run) or both")
-	fs.StringVar(&o.Format, "format", "table", "output format: table or json")
+	fs.StringVar(&o.Format, "format", "table", formatHelp(analyzeFormats))
 	fs.StringVar(&o.Output, "o", "", "write to this file instead of stdout")
 	if err := parseNoArgs(fs, args, "use --db, --study or --csv"); err != nil {
+		return err
+	}
+	if err := resolveFormat(fs, &o.Format, o.Output, analyzeFormats); err != nil {
 		return err
 	}
 	if len(dbs) == 0 && o.CSV == "" {

@@ -26,7 +26,7 @@ func TestBadInputExitsTwoAndListsValidNames(t *testing.T) {
 		{"unknown list", []string{"list", "things"}, []string{`cannot list "things"`, "workloads, envs, options, studies"}},
 		{"no database", []string{"report"}, []string{"no database at boxtax.db"}},
 		{"resume nothing", []string{"run", "--resume", "--db", "empty.db"}, []string{"nothing to resume"}},
-		{"bad flag", []string{"run", "--reps", "many"}, []string{"invalid value"}},
+		{"bad flag", []string{"run", "--reps", "many"}, []string{`--reps "many": want a whole number`, "usage: boxtax run [STUDY] [flags]; boxtax help run for more"}},
 		{"negative reps", []string{"run", "--reps", "-3"}, []string{"want a whole number from 1"}},
 		{"negative warmup", []string{"run", "--warmup", "-2"}, []string{"--warmup must be 0 or more, not -2"}},
 		{"warmup -1", []string{"run", "--warmup", "-1"}, []string{"--warmup must be 0 or more, not -1"}},

@@ -35,14 +35,20 @@ func compareCmd(ctx context.Context, g *Globals, args []string) error {
 	o := compareOptions{}
 	fs := newFlags(g, "compare", "STUDY STUDY... [flags]\n\nSTUDY is FILE (its latest study), FILE:ID, or ID alone (a study in --db).\nThe first STUDY is the reference the others are compared with.\nWith one FILE merged from a fleet (boxtax merge): its latest study on every device.")
 	fs.StringVar(&o.DB, "db", defaultDB(g), "database of the studies named by ID alone ("+dbDefaultHelp+")")
-	fs.StringVar(&o.Format, "format", "table", "output format: "+strings.Join(report.CompareFormats(), ", "))
+	fs.StringVar(&o.Format, "format", "table", formatHelp(report.CompareFormats()))
 	fs.StringVar(&o.Output, "o", "", "write to this file instead of stdout")
 	fs.BoolVar(&o.IgnoreDifferences, "ignore-differences", false, "compare cells even when they ran other commands or parameters (listed above the table)")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
 	}
+	if err := resolveFormat(fs, &o.Format, o.Output, report.CompareFormats()); err != nil {
+		return err
+	}
 	if len(pos) == 1 {
+		if ref, err := parseStudyRef(pos[0], o.DB); err != nil || ref.ID != 0 {
+			return usagef("compare needs at least two studies (e.g. boxtax compare --db %s %s 2), or one database merged from several devices; %q names one study", o.DB, pos[0], pos[0])
+		}
 		refs, err := deviceRefs(ctx, pos[0])
 		if err != nil {
 			return err

@@ -72,6 +72,14 @@ func TestBashCompletionCompletes(t *testing.T) {
 		{"boxtax completion ", []string{"bash", "zsh", "fish"}, nil},
 		{"boxtax help fl", []string{"fleet"}, nil},
 		{"boxtax report --f", []string{"--format"}, []string{"--envs"}},
+		// Values from a list, not file names (issue 27 item 8).
+		{"boxtax report --format ", []string{"html", "markdown", "md", "csv", "json", "latex", "table"}, []string{"main_test.go"}},
+		{"boxtax compare --format m", []string{"markdown", "md"}, []string{"main_test.go"}},
+		{"boxtax run --reps ", []string{"auto", "paper"}, []string{"main_test.go"}},
+		{"boxtax run --wire host,n", []string{"host,netns"}, nil},
+		{"boxtax fleet run --reps a", []string{"auto"}, nil},
+		{"boxtax analyze --unit ", []string{"slice", "run", "both"}, []string{"main_test.go"}},
+		{"boxtax report -o ", []string{"main_test.go"}, nil}, // a file name stays a file name
 	} {
 		t.Run(tt.line, func(t *testing.T) {
 			words := strings.Split(tt.line, " ")

@@ -59,6 +59,7 @@ func fleetRunOptions(g *Globals, args []string) (fleetOptions, error) {
 	fs.BoolVar(&o.Resume, "resume", false, "continue the unfinished study in each device's database (after a device dropped mid-study)")
 	fs.StringVar(&o.Playbook, "playbook", "", "a playbook of your own instead of the one shipped with boxtax")
 	fs.StringVar(&runArgs, "run-args", "", "more flags for boxtax run on every device, e.g. \"--wire netns --power none\"")
+	fs.BoolVar(&o.Verbose, "verbose", false, "show Ansible's whole output (every task of every device) instead of a line a device as it moves on; it is kept in RESULTS/"+fleet.LogName+" either way")
 	o.Run.AddFlags(fs)
 	pos, err := parse(fs, args)
 	if err != nil {
@@ -97,6 +98,11 @@ func fleetRunOptions(g *Globals, args []string) (fleetOptions, error) {
 // runFleet runs the playbook, merges what came back and prints a line per
 // device. Exit 3 when a device did not finish its study.
 func runFleet(ctx context.Context, g *Globals, o fleetOptions) error {
+	defer func() {
+		if _, err := os.Stat(fleet.LogPath(o.Results)); err == nil {
+			fmt.Fprintf(g.Stderr, "the playbook's whole log: %s\n", fleet.LogPath(o.Results))
+		}
+	}()
 	sum, err := fleet.Run(ctx, o.Options, g.Stderr)
 	if err == fleet.ErrNoAnsible {
 		return usageError{err}

@@ -19,7 +19,7 @@ import (
 var runOnlyFlags = map[string]string{
 	"db": "each device's database is the playbook's", "resume": "fleet run --resume resumes every device",
 	"host-label": "the playbook labels each device with its inventory name", "skip-unavailable": "the playbook always skips",
-	"quiet": "the device's table is not shown", "max-overhead": "gate the merged database with boxtax report --max-overhead",
+	"quiet": "the device's table is not shown", "q": "as --quiet", "max-overhead": "gate the merged database with boxtax report --max-overhead",
 	"cmd": "a fleet runs a study file", "metric": "with --cmd", "file": "with --cmd", "setup": "with --cmd",
 	"parse": "with --cmd", "cmd-timeout": "with --cmd", "image": "with --cmd", "prepare": "with --cmd", "param": "with --cmd",
 }

@@ -233,6 +233,22 @@ func TestFleetOverSSH(t *testing.T) {
 			t.Errorf("%s: status %q, want %q (%s)", dev, got[dev].status, w, got[dev].line)
 		}
 	}
+	// Quiet by default (issue 27 item 7): a line a device as it moves on,
+	// Ansible's whole output kept in the results directory.
+	for _, bad := range []string{"TASK [", "PLAY RECAP", "ok: [dev-a]"} {
+		if strings.Contains(res.stderr, bad) {
+			t.Errorf("fleet run streams Ansible's output (%q) without --verbose:\n%s", bad, res.stderr)
+		}
+	}
+	ansibleLog := filepath.Join(work, "results", "ansible.log")
+	for _, line := range []string{"dev-a: connected\n", "dev-a: running the study\n", "dev-a: done\n", "dev-gone: unreachable: ", "dev-full: failed at ", "the playbook's whole log: " + ansibleLog} {
+		if !strings.Contains(res.stderr, line) {
+			t.Errorf("fleet run does not say %q:\n%s", line, res.stderr)
+		}
+	}
+	if b, err := os.ReadFile(ansibleLog); err != nil || !strings.Contains(string(b), "PLAY RECAP") || !strings.Contains(string(b), "TASK [") {
+		t.Errorf("the playbook's log %s lacks Ansible's output: %v\n%.2000s", ansibleLog, err, b)
+	}
 	// dev-gone: ssh's own reason, which Ansible words as the refused
 	// connection or, when the refusal comes mid-handshake, as a broken pipe
 	// (a CI run saw the second).

@@ -12,22 +12,26 @@ import (
 )
 
 // flagOutput is the output of a command's flag set. Go's flag package
-// writes its own error messages ("flag provided but not defined") to it,
-// which go to stderr; it also remembers the command, so that parse can print
-// the help itself: to stdout when asked for with -h or --help, to stderr
-// after a usage error.
+// writes its own error messages ("flag provided but not defined: -x") to
+// it, which are dropped: parse says them once, in boxtax's words (flagError).
+// It also remembers the command, so that parse can print the help itself,
+// to stdout when asked for with -h or --help.
 type flagOutput struct {
 	g         *Globals
 	name      string // "run", "fleet run"
 	argsUsage string
 }
 
-func (o *flagOutput) Write(p []byte) (int, error) { return o.g.Stderr.Write(p) }
+func (o *flagOutput) Write(p []byte) (int, error) { return len(p), nil }
 
-// printHelp writes the usage line and every flag of fs, as --name VALUE.
+// printHelp writes the usage line and every flag of fs, as --name VALUE,
+// in the command's groups (helpGroups), then its examples.
 func (o *flagOutput) printHelp(w io.Writer, fs *flag.FlagSet) {
-	fmt.Fprintf(w, "Usage: boxtax %s %s\n\nFlags:\n", o.name, o.argsUsage)
-	printFlags(w, fs)
+	fmt.Fprintf(w, "Usage: boxtax %s %s\n", o.name, o.argsUsage)
+	printGroupedFlags(w, o.name, fs)
+	if ex := helpExamples[o.name]; ex != "" {
+		fmt.Fprintf(w, "\nExamples:\n%s", ex)
+	}
 }
 
 // printFlags writes fs's flags as Go's PrintDefaults does, with two dashes:
@@ -35,26 +39,29 @@ func (o *flagOutput) printHelp(w io.Writer, fs *flag.FlagSet) {
 // names it). Flags of one letter
 // keep one dash (-i, -o), as users expect.
 func printFlags(w io.Writer, fs *flag.FlagSet) {
-	fs.VisitAll(func(f *flag.Flag) {
-		var b strings.Builder
-		b.WriteString("  " + dashed(f.Name))
-		name, usage := flag.UnquoteUsage(f)
-		if name != "" {
-			b.WriteString(" " + strings.ToUpper(name))
+	fs.VisitAll(func(f *flag.Flag) { printFlag(w, f) })
+}
+
+// printFlag writes one flag as printFlags does.
+func printFlag(w io.Writer, f *flag.Flag) {
+	var b strings.Builder
+	b.WriteString("  " + dashed(f.Name))
+	name, usage := flag.UnquoteUsage(f)
+	if name != "" {
+		b.WriteString(" " + strings.ToUpper(name))
+	}
+	b.WriteString("\n        ")
+	b.WriteString(strings.ReplaceAll(usage, "\n", "\n        "))
+	// A description that names its default ("default $BOXTAX_DB, else
+	// boxtax.db", "default: the study's") is not followed by Go's.
+	if !isZeroDefault(f) && !strings.Contains(usage, "(default") {
+		if isStringFlag(f) {
+			fmt.Fprintf(&b, " (default %q)", f.DefValue)
+		} else {
+			fmt.Fprintf(&b, " (default %v)", f.DefValue)
 		}
-		b.WriteString("\n        ")
-		b.WriteString(strings.ReplaceAll(usage, "\n", "\n        "))
-		// A description that names its default ("default $BOXTAX_DB, else
-		// boxtax.db", "default: the study's") is not followed by Go's.
-		if !isZeroDefault(f) && !strings.Contains(usage, "(default") {
-			if isStringFlag(f) {
-				fmt.Fprintf(&b, " (default %q)", f.DefValue)
-			} else {
-				fmt.Fprintf(&b, " (default %v)", f.DefValue)
-			}
-		}
-		fmt.Fprintln(w, b.String())
-	})
+	}
+	fmt.Fprintln(w, b.String())
 }
 
 // dashed is how a flag is written on the command line: -i, --db. Go's
@@ -93,8 +100,9 @@ func isStringFlag(f *flag.Flag) bool {
 	return ok
 }
 
-// parseError turns what fs.Parse returned into parse's error, printing the
-// help where it belongs.
+// parseError turns what fs.Parse returned into parse's error: the help on
+// stdout when asked for, else a usage error that names the flag once, with
+// --, and ends in a short usage line (flagError).
 func parseError(fs *flag.FlagSet, err error) error {
 	o, ok := fs.Output().(*flagOutput)
 	if errors.Is(err, flag.ErrHelp) {
@@ -103,10 +111,7 @@ func parseError(fs *flag.FlagSet, err error) error {
 		}
 		return err
 	}
-	if ok {
-		o.printHelp(o.g.Stderr, fs)
-	}
-	return usageError{err}
+	return usageError{flagError(fs, err)}
 }
 
 // flagCommand is a command line that has its own flag set: "run", or
@@ -123,10 +128,7 @@ type flagCommand struct {
 func commandFlagSets(ctx context.Context, g *Globals) []flagCommand {
 	var out []flagCommand
 	cmds := commands()
-	for _, n := range sortedKeys(cmds) {
-		if n == "worker" {
-			continue
-		}
+	for _, n := range publicCommands(cmds) {
 		var words []string
 		switch n {
 		case "fleet":

@@ -51,7 +51,7 @@ func TestUsageErrorsGoToStderrWithExitTwo(t *testing.T) {
 	}{
 		{nil, []string{"Usage: boxtax COMMAND"}},
 		{[]string{"help", "rnu"}, []string{`unknown command "rnu"`, "run"}},
-		{[]string{"run", "--bogus"}, []string{"flag provided but not defined: -bogus", "Usage: boxtax run", "--max-overhead RULE"}},
+		{[]string{"run", "--bogus"}, []string{"unknown flag --bogus", "usage: boxtax run", "boxtax help run for more"}},
 		{[]string{"image"}, []string{"name an image command: from-host"}},
 		{[]string{"--version", "x"}, []string{"takes no arguments"}},
 	} {
@@ -75,7 +75,7 @@ func TestUsageErrorsGoToStderrWithExitTwo(t *testing.T) {
 func TestVersionFlagsPrintTheVersionCommand(t *testing.T) {
 	dir := t.TempDir()
 	want := runIn(t, dir, "version")
-	if want.code != ExitOK || want.stdout != "boxtax test\n" {
+	if want.code != ExitOK || !strings.HasPrefix(want.stdout, "boxtax test\ncommit: ") {
 		t.Fatalf("version: exit %d %q", want.code, want.stdout)
 	}
 	for _, a := range []string{"--version", "-V"} {
@@ -140,7 +140,7 @@ func TestHelpShowsFlagsWithTwoDashes(t *testing.T) {
 				t.Errorf("help differs from Go's defaults:\nours:\n%s\ngo's:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 			}
 			for _, line := range got {
-				if strings.HasPrefix(line, "  -") && !strings.HasPrefix(line, "  --") && len(strings.Fields(line)[0]) > 2 {
+				if flagWord, _, _ := strings.Cut(line, "|"); strings.HasPrefix(line, "  -") && !strings.HasPrefix(line, "  --") && len(strings.Fields(flagWord)[0]) > 2 {
 					t.Errorf("one dash: %s", line)
 				}
 			}

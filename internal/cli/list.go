@@ -4,18 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"strings"
 	"text/tabwriter"
-	"time"
 	"unicode/utf8"
 
 	"github.com/boxtax/boxtax/internal/env"
-	"github.com/boxtax/boxtax/internal/store"
-	"github.com/boxtax/boxtax/internal/study"
 	"github.com/boxtax/boxtax/internal/termtext"
 	"github.com/boxtax/boxtax/internal/workload"
 )
@@ -26,7 +21,8 @@ var listFormats = []string{"table", "json"}
 
 // listOptions are the flags of `boxtax list`.
 type listOptions struct {
-	Kind   string // workloads, envs, studies
+	Kind   string // workloads, envs, options, studies
+	Name   string // list workloads NAME: that workload alone
 	DB     string
 	Format string // table or json
 	// Wide shows every column (a workload's seed tool and metrics) and
@@ -37,7 +33,7 @@ type listOptions struct {
 
 func listCmd(ctx context.Context, g *Globals, args []string) error {
 	o := listOptions{}
-	fs := newFlags(g, "list", "workloads|envs|options|studies [--format table|json] [--wide] [--db FILE]")
+	fs := newFlags(g, "list", "workloads [NAME]|envs|options|studies [--format table|json] [--wide] [--db FILE]")
 	fs.StringVar(&o.DB, "db", defaultDB(g), "database whose stored studies 'list studies' shows too ("+dbDefaultHelp+")")
 	fs.StringVar(&o.Format, "format", "table", "output format: "+strings.Join(listFormats, " or ")+" (every field, with workloads' parameters and metrics)")
 	fs.BoolVar(&o.Wide, "wide", false, "table: every column (workloads' seed tools and metrics), lines not cut to the terminal's width")
@@ -45,11 +41,11 @@ func listCmd(ctx context.Context, g *Globals, args []string) error {
 	if err != nil {
 		return err
 	}
-	if len(pos) != 1 {
+	if len(pos) == 0 {
 		return usagef("say what to list: %s", strings.Join(listKinds, ", "))
 	}
 	if o.Format != "table" && o.Format != "json" {
-		return usagef("unknown --format %q; formats: %s", o.Format, strings.Join(listFormats, ", "))
+		return usagef("unknown --format %q%s; formats: %s", o.Format, termtext.DidYouMean(o.Format, listFormats), strings.Join(listFormats, ", "))
 	}
 	switch pos[0] {
 	case "workloads", "workload":
@@ -61,48 +57,19 @@ func listCmd(ctx context.Context, g *Globals, args []string) error {
 	case "studies", "study", "presets":
 		o.Kind = "studies"
 	default:
-		return usagef("cannot list %q; valid: %s", pos[0], strings.Join(listKinds, ", "))
+		return usagef("cannot list %q%s; valid: %s", pos[0], termtext.DidYouMean(pos[0], listKinds), strings.Join(listKinds, ", "))
+	}
+	switch {
+	case len(pos) == 2 && o.Kind == "workloads":
+		return showWorkload(g, pos[1], o.Format)
+	case len(pos) > 1:
+		return usagef("list %s takes no name (only list workloads NAME shows one), got %q", o.Kind, strings.Join(pos[1:], " "))
 	}
 	width := 0 // no cutting
 	if o.Format == "table" && !o.Wide && g.IsTerminal != nil && g.IsTerminal(g.Stdout) {
 		width = terminalWidth(g)
 	}
 	return list(ctx, g, o, width)
-}
-
-// envRow is one environment in `list envs`.
-type envRow struct {
-	Name        string `json:"name"`
-	Available   bool   `json:"available"`
-	Reason      string `json:"reason,omitempty"` // why not available
-	Description string `json:"description"`
-}
-
-// optionRow is one environment option in `list options`.
-type optionRow struct {
-	Key       string `json:"key"`
-	Values    string `json:"values"`
-	Default   string `json:"default"`
-	Mechanism string `json:"mechanism"`
-	Envs      string `json:"envs"`
-}
-
-// studyRow is one study in `list studies`: a preset, or one stored in --db.
-type studyRow struct {
-	Kind        string    `json:"kind"` // preset or stored
-	Name        string    `json:"name"`
-	Repetitions int       `json:"repetitions,omitempty"`
-	Paper       *paperRow `json:"paper,omitempty"`
-	Description string    `json:"description,omitempty"`
-	ID          int64     `json:"id,omitempty"`     // stored
-	DB          string    `json:"db,omitempty"`     // stored
-	Status      string    `json:"status,omitempty"` // stored
-	Created     time.Time `json:"created,omitzero"` // stored
-}
-
-type paperRow struct {
-	ID          string `json:"id"`
-	Repetitions int    `json:"repetitions"`
 }
 
 // list prints o.Kind; width > 0 cuts a table's lines to it.
@@ -153,7 +120,7 @@ func list(ctx context.Context, g *Globals, o listOptions, width int) error {
 		var optRows []optionRow
 		fmt.Fprintln(tw, "OPTION\tVALUES\tENVS\tSWITCHES")
 		for _, info := range env.OptionCatalogue() {
-			optRows = append(optRows, optionRow{info.Key, info.Values, info.Default, info.Mechanism, info.Envs})
+			optRows = append(optRows, newOptionRow(info))
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", info.Key, info.Values, info.Envs, info.Mechanism)
 		}
 		rows = optRows
@@ -197,62 +164,6 @@ func list(ctx context.Context, g *Globals, o listOptions, width int) error {
 		fmt.Fprintf(g.Stderr, "(lines cut to %d columns: --wide or --format json for everything)\n", width)
 	}
 	return nil
-}
-
-// listEnvs opens every environment to ask whether it can run here.
-func listEnvs(ctx context.Context, g *Globals) (rows []envRow, err error) {
-	opened := map[string]env.Environment{}
-	defer func() {
-		// Closed together, so that environments sharing a service
-		// (Podman's) start it once.
-		if err := env.CloseAll(ctx, opened); err != nil {
-			warn(g, "%v", err)
-		}
-	}()
-	for _, n := range env.Names() {
-		e, _ := env.New(n, env.Options{BinaryPath: g.Executable, Version: g.Version})
-		r := envRow{Name: n, Available: true, Description: e.Description()}
-		if err := e.Available(ctx); err != nil {
-			r.Available, r.Reason = false, oneLine(err.Error())
-		}
-		opened[n] = e
-		rows = append(rows, r)
-	}
-	return rows, nil
-}
-
-// listStudies is the presets, then the studies stored in db if it exists.
-func listStudies(ctx context.Context, db string) ([]studyRow, error) {
-	var rows []studyRow
-	for _, n := range study.Presets() {
-		r := studyRow{Kind: "preset", Name: n}
-		if spec, err := study.Preset(n); err == nil {
-			r.Description, r.Repetitions = oneLine(spec.Description), spec.Repetitions
-			if r.Repetitions == 0 {
-				r.Repetitions = study.DefaultRepetitions
-			}
-			if p := spec.Paper; p != nil {
-				r.Paper = &paperRow{p.ID, p.Repetitions}
-			}
-		}
-		rows = append(rows, r)
-	}
-	s, err := store.OpenReadOnly(ctx, db)
-	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, store.ErrEmpty) {
-		return rows, nil // no stored studies yet
-	}
-	if err != nil {
-		return nil, err
-	}
-	defer s.Close()
-	studies, err := s.Studies(ctx)
-	if err != nil {
-		return nil, err
-	}
-	for _, st := range studies {
-		rows = append(rows, studyRow{Kind: "stored", Name: st.Name, ID: st.ID, DB: db, Status: st.Status, Created: st.CreatedAt})
-	}
-	return rows, nil
 }
 
 // cutLines writes text, each line cut to width runes with "…" (width 0:

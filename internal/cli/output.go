@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"io"
 	"os"
-
-	"github.com/boxtax/boxtax/internal/termtext"
 )
 
 // createOutput opens path for writing a command's output (see outputFile).
@@ -39,13 +37,11 @@ func createOutput(path string, dbs ...string) (*outputFile, error) {
 
 // writeOutput writes to path (stdout when path is "") through write, and
 // commits the file only when write succeeded. Whatever the format, what
-// goes to a terminal has its control characters made visible (termtext).
+// goes to a terminal has its control characters made visible (termtext),
+// and the text table is coloured there (terminalOut).
 func writeOutput(g *Globals, path string, dbs []string, write func(io.Writer) error) error {
 	if path == "" {
-		if g.IsTerminal != nil && g.IsTerminal(g.Stdout) {
-			return write(termtext.NewWriter(g.Stdout))
-		}
-		return write(g.Stdout)
+		return write(terminalOut(g))
 	}
 	f, err := createOutput(path, dbs...)
 	if err != nil {

@@ -16,6 +16,7 @@ import (
 	"github.com/boxtax/boxtax/internal/report"
 	"github.com/boxtax/boxtax/internal/store"
 	"github.com/boxtax/boxtax/internal/study"
+	"github.com/boxtax/boxtax/internal/termtext"
 )
 
 // reportOptions are the flags of `boxtax report`.
@@ -70,7 +71,7 @@ func reportCmd(ctx context.Context, g *Globals, args []string) error {
 	fs := newFlags(g, "report", "[flags]")
 	fs.StringVar(&o.DB, "db", defaultDB(g), "SQLite database file to read ("+dbDefaultHelp+")")
 	fs.Int64Var(&o.StudyID, "study", 0, "study id (default: the latest)")
-	fs.StringVar(&o.Format, "format", "table", "output format: "+strings.Join(report.Formats(), ", "))
+	fs.StringVar(&o.Format, "format", "table", formatHelp(report.Formats()))
 	fs.StringVar(&o.Output, "o", "", "write to this file instead of stdout")
 	fs.Var(paperFlag{&o.Paper}, "compare-paper", "print a published study's tables beside this one's numbers: --compare-paper (the paper the study's spec names, else "+DefaultPaper+") or --compare-paper=PAPER, one of "+strings.Join(report.PaperIDs(), ", "))
 	fs.StringVar(&o.PlotsDir, "plots", "", "also write every plot as an SVG file into this directory")
@@ -79,6 +80,9 @@ func reportCmd(ctx context.Context, g *Globals, args []string) error {
 	fs.StringVar(&o.By, "by", "", "host: the study on every device of a database merged from a fleet, a column group per device (formats: "+strings.Join(report.DeviceFormats(), ", ")+")")
 	addGateFlag(fs, &o.MaxOverhead)
 	if err := parseNoArgs(fs, args, "use --study ID"); err != nil {
+		return err
+	}
+	if err := resolveFormat(fs, &o.Format, o.Output, reportFormats(o)); err != nil {
 		return err
 	}
 	switch o.By {
@@ -100,7 +104,7 @@ func reportCmd(ctx context.Context, g *Globals, args []string) error {
 func writeReport(ctx context.Context, g *Globals, o reportOptions) error {
 	valid := report.OutputFormats(o.Paper != "")
 	if !slices.Contains(valid, o.Format) {
-		return usagef("unknown report format %q; valid formats: %s", o.Format, strings.Join(valid, ", "))
+		return usagef("unknown report format %q%s; valid formats: %s", o.Format, termtext.DidYouMean(o.Format, valid), strings.Join(valid, ", "))
 	}
 	var rsvg string
 	if o.PNG {

@@ -70,16 +70,13 @@ func commands() map[string]command {
 		"analyze":    {"ANOVA/MANOVA with effect sizes and coefficients of a factorial study, or of a CSV", analyzeCmd},
 		"merge":      {"merge the studies of other databases (other devices) into one: boxtax merge OUT.db IN.db...", mergeCmd},
 		"fleet":      {"run a study on many devices with Ansible and merge the results: boxtax fleet run STUDY -i INVENTORY", fleetCmd},
-		"list":       {"list workloads, envs (with availability) or studies", listCmd},
+		"list":       {"list workloads (or one: list workloads NAME), envs (with availability), env options or studies", listCmd},
 		"sysinfo":    {"print the facts recorded about this machine", sysinfoCmd},
 		"image":      {"build a local image from host programs: boxtax image from-host PATH...", imageCmd},
-		"clean":      {"remove every container boxtax started and left behind", cleanCmd},
+		"clean":      {"remove every container boxtax started and left behind; --images: the images it built", cleanCmd},
 		"completion": {"print a shell completion script: boxtax completion bash|zsh|fish", completionCmd},
 		"worker":     {"(internal) run one workload and print samples as JSON lines", workerCmd},
-		"version": {"print the version", func(_ context.Context, g *Globals, _ []string) error {
-			fmt.Fprintln(g.Stdout, "boxtax", g.Version)
-			return nil
-		}},
+		"version":    {"print the version, commit, Go version and platform", versionCmd},
 	}
 }
 
@@ -99,7 +96,7 @@ func Execute(ctx context.Context, g *Globals, args []string) int {
 		// boxtax help run, boxtax help fleet run: the command's own help.
 		args = append(slices.Clone(args[1:]), "--help")
 		if _, ok := cmds[args[0]]; !ok {
-			fmt.Fprintf(g.Stderr, "boxtax help: unknown command %q; commands: %s\n", args[0], strings.Join(sortedKeys(cmds), ", "))
+			fmt.Fprintf(g.Stderr, "boxtax help: unknown command %q%s; commands: %s\n", args[0], termtext.DidYouMean(args[0], publicCommands(cmds)), strings.Join(publicCommands(cmds), ", "))
 			return ExitUsage
 		}
 	case "--version", "-V":
@@ -111,7 +108,7 @@ func Execute(ctx context.Context, g *Globals, args []string) int {
 	}
 	cmd, ok := cmds[args[0]]
 	if !ok {
-		fmt.Fprintf(g.Stderr, "boxtax: unknown command %q; commands: %s\n", args[0], strings.Join(sortedKeys(cmds), ", "))
+		fmt.Fprintf(g.Stderr, "boxtax: unknown command %q%s; commands: %s\n", args[0], termtext.DidYouMean(args[0], publicCommands(cmds)), strings.Join(publicCommands(cmds), ", "))
 		return ExitUsage
 	}
 	err, crashed := runGuarded(ctx, g, cmd, args)
@@ -140,8 +137,13 @@ func Execute(ctx context.Context, g *Globals, args []string) int {
 
 func usage(w io.Writer, cmds map[string]command) {
 	fmt.Fprintf(w, "boxtax measures what running software in containers costs on this machine.\n\nUsage: boxtax COMMAND [ARGS] [FLAGS]\n\nCommands:\n")
-	for _, n := range sortedKeys(cmds) {
-		fmt.Fprintf(w, "  %-8s %s\n", n, cmds[n].summary)
+	names := publicCommands(cmds)
+	width := 0
+	for _, n := range names {
+		width = max(width, len(n))
+	}
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-*s  %s\n", width, n, cmds[n].summary)
 	}
 	fmt.Fprintf(w, "\nRun 'boxtax help COMMAND' (or 'boxtax COMMAND --help') for a command's flags; 'boxtax --version' for the version.\n"+
 		"First steps: boxtax run && boxtax report\n")

@@ -16,7 +16,7 @@ import (
 // is printed and gated at the end.
 type runOptions struct {
 	study.Options
-	Quiet       bool        // no table at the end
+	Quiet       bool        // no table at the end, no progress lines
 	MaxOverhead []gate.Rule // --max-overhead: the overhead gate
 }
 
@@ -26,7 +26,8 @@ func runCmd(ctx context.Context, g *Globals, args []string) error {
 	o.AddStoreFlags(fs, defaultDB(g), dbDefaultHelp)
 	o.AddFlags(fs)
 	o.Command.AddFlags(fs)
-	fs.BoolVar(&o.Quiet, "quiet", false, "do not print the table at the end")
+	fs.BoolVar(&o.Quiet, "quiet", false, "print neither the progress lines nor the table at the end (warnings and failed runs still)")
+	fs.BoolVar(&o.Quiet, "q", false, "same as --quiet")
 	addGateFlag(fs, &o.MaxOverhead)
 	pos, err := parse(fs, args)
 	if err != nil {
@@ -47,13 +48,17 @@ func runCmd(ctx context.Context, g *Globals, args []string) error {
 // runStudy runs (or resumes) the study, prints its table and judges the
 // gate: exit 3 when runs failed, 4 when the gate failed.
 func runStudy(ctx context.Context, g *Globals, o runOptions) error {
-	st, err := study.Run(ctx, o.Options, studyProcess(g, o.MaxOverhead))
+	p := studyProcess(g, o.MaxOverhead)
+	if o.Quiet {
+		p.Log, p.Terminal = quietLog(p.Log), false
+	}
+	st, err := study.Run(ctx, o.Options, p)
 	if err != nil {
 		return runError(o.DB, st, err)
 	}
 	rep := report.FromStudy(st, false)
 	if !o.Quiet {
-		if err := report.Write(g.Stdout, "table", rep); err != nil {
+		if err := report.Write(terminalOut(g), "table", rep); err != nil {
 			return err
 		}
 	}

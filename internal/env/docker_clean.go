@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/boxtax/boxtax/internal/docker"
 )
@@ -26,11 +25,8 @@ func (d *dockerEnv) Clean(ctx context.Context, o CleanOptions) ([]string, error)
 	if live > 0 {
 		done = append(done, fmt.Sprintf("left %d container(s) of a boxtax that is still running (--force removes them too)", live))
 	}
-	if !o.Images {
-		return done, nil
-	}
-	tags, err := removeManagedImages(ctx, d.client, map[string]string{labelManaged: "true"})
-	return append(done, fmt.Sprintf("removed %d image(s) built by boxtax %s", len(tags), strings.Join(tags, " "))), err
+	images, err := cleanImages(ctx, d.client, "", o.Images)
+	return append(done, images...), err
 }
 
 // removeManaged removes the containers that carry all the labels, except
@@ -56,35 +52,4 @@ func removeManaged(ctx context.Context, c *docker.Client, labels map[string]stri
 		}
 	}
 	return removed, live, errors.Join(errs...)
-}
-
-// removeManagedImages removes every image boxtax built (labelled
-// io.boxtax.managed=true: worker images, with or without host programs,
-// and `boxtax image from-host` images) that carry the labels on the daemon
-// behind c, tag by tag, and returns the tags (or ids) it removed. An image
-// a container still uses stays, with an error naming it.
-func removeManagedImages(ctx context.Context, c *docker.Client, labels map[string]string) ([]string, error) {
-	list, err := c.ImageList(ctx, labels)
-	if err != nil {
-		return nil, fmt.Errorf("finding boxtax images: %w", err)
-	}
-	var removed []string
-	var errs []error
-	for _, img := range list {
-		refs := img.RepoTags
-		if len(refs) == 0 || len(refs) == 1 && refs[0] == "<none>:<none>" {
-			refs = []string{img.ID}
-		}
-		for _, ref := range refs {
-			err := c.ImageRemove(ctx, ref, false)
-			switch {
-			case err == nil:
-				removed = append(removed, ref)
-			case docker.IsNotFound(err): // gone meanwhile
-			default:
-				errs = append(errs, fmt.Errorf("removing image %s: %w", ref, err))
-			}
-		}
-	}
-	return removed, errors.Join(errs...)
 }

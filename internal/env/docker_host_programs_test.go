@@ -159,7 +159,9 @@ func redisPing(addr string, within time.Duration) (string, error) {
 }
 
 // TestRemoveManagedImages removes the images boxtax built, here only this
-// test's own (other boxtax runs may share the daemon).
+// test's own (other boxtax runs may share the daemon), saying each with its
+// size and the space freed; without removing, it counts them (issue 27
+// item 4).
 func TestRemoveManagedImages(t *testing.T) {
 	c, opts := setupDocker(t)
 	ctx := context.Background()
@@ -177,9 +179,18 @@ func TestRemoveManagedImages(t *testing.T) {
 		Labels: map[string]string{labelManaged: "true", "io.boxtax.test": labels["io.boxtax.test"]}}); err != nil {
 		t.Fatal(err)
 	}
-	removed, err := removeManagedImages(ctx, c, map[string]string{labelManaged: "true", "io.boxtax.test": labels["io.boxtax.test"]})
-	if err != nil || strings.Join(removed, " ") != tag {
-		t.Fatalf("removeManagedImages = %v, %v; want [%s]", removed, err, tag)
+	mine := map[string]string{labelManaged: "true", "io.boxtax.test": labels["io.boxtax.test"]}
+	kept, err := cleanLabelledImages(ctx, c, mine, "", false)
+	if err != nil || len(kept) != 1 || !strings.HasPrefix(kept[0], "kept 1 image(s) built by boxtax (") || !strings.Contains(kept[0], "boxtax clean --images") {
+		t.Fatalf("cleanLabelledImages without removing = %q, %v", kept, err)
+	}
+	if _, err := c.ImageInspect(ctx, tag); err != nil {
+		t.Fatalf("counting removed the image: %v", err)
+	}
+	removed, err := cleanLabelledImages(ctx, c, mine, "", true)
+	if err != nil || len(removed) != 2 || !strings.HasPrefix(removed[0], "removed image "+tag+" (") || !strings.HasSuffix(removed[0], " B)") ||
+		!strings.HasPrefix(removed[1], "removed 1 image(s) built by boxtax, ") || !strings.HasSuffix(removed[1], "B freed") {
+		t.Fatalf("cleanLabelledImages = %q, %v; want %s removed with its size", removed, err, tag)
 	}
 	if _, err := c.ImageInspect(ctx, tag); !docker.IsNotFound(err) {
 		t.Errorf("image %s still there: %v", tag, err)

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os/exec"
-	"strings"
 	"sync"
 
 	"github.com/boxtax/boxtax/internal/docker"
@@ -214,19 +213,16 @@ func (p *podmanEnv) Clean(ctx context.Context, o CleanOptions) (done []string, e
 	_, ferr := removePodmanForward(ctx, 0)
 	removed, live, err := removeManaged(ctx, svc.client, map[string]string{labelManaged: "true"}, o.Force)
 	err = errors.Join(ferr, err)
-	var tags []string
-	if err == nil && o.Images {
-		tags, err = removeManagedImages(ctx, svc.client, map[string]string{labelManaged: "true"})
+	var images []string
+	if err == nil {
+		images, err = cleanImages(ctx, svc.client, "Podman: ", o.Images)
 	}
-	if removed > 0 || live > 0 || len(tags) > 0 {
+	if removed > 0 || live > 0 {
 		line := fmt.Sprintf("Podman: removed %d container(s) started by boxtax", removed)
 		if live > 0 {
 			line += fmt.Sprintf(", left %d of a boxtax that is still running", live)
 		}
-		if o.Images {
-			line += fmt.Sprintf("; removed %d image(s) %s", len(tags), strings.Join(tags, " "))
-		}
 		done = append(done, line)
 	}
-	return done, err
+	return append(done, images...), err
 }

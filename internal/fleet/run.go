@@ -40,6 +40,10 @@ type Options struct {
 	// AnsiblePlaybook is the program to call; empty: ansible-playbook on PATH.
 	AnsiblePlaybook string
 	Env             []string // the environment for Ansible; nil: this process's
+	// Verbose streams Ansible's whole output (every task of every device)
+	// to out; without it out gets a line a device as it moves on, and the
+	// whole output is in the results directory's ansible.log either way.
+	Verbose bool
 }
 
 // Device is one device's outcome, as the playbook summarised it.
@@ -73,8 +77,10 @@ type Summary struct {
 // ErrNoAnsible says ansible-playbook is not installed.
 var ErrNoAnsible = errors.New("ansible-playbook not found: install Ansible (Debian: apt-get install ansible-core; elsewhere: pipx install ansible-core)")
 
-// Run calls ansible-playbook with the playbook and the inventory, streaming
-// its output to out, and returns the summary the playbook wrote. A device
+// Run calls ansible-playbook with the playbook and the inventory, keeping
+// its output in LogPath(o.Results) and writing to out a line a device as
+// it moves on (all of the output with o.Verbose), and returns the summary
+// the playbook wrote. A device
 // that failed is in the summary, not an error; the error is for Ansible
 // failing as a whole (a broken inventory, say).
 func Run(ctx context.Context, o Options, out io.Writer) (*Summary, error) {
@@ -153,8 +159,18 @@ func Run(ctx context.Context, o Options, out io.Writer) (*Summary, error) {
 	shown := append(append(slices.Clone(args), RedactExtraVars(o.Extra)...), playbook)
 	args = append(append(args, o.Extra...), playbook)
 	cmd := exec.CommandContext(ctx, prog, args...)
+	logPath := LogPath(results)
+	logFile, err := os.Create(logPath)
+	if err != nil {
+		return nil, fmt.Errorf("creating the playbook's log: %w", err)
+	}
+	defer logFile.Close()
 	var log bytes.Buffer // for the recap, should the playbook end before its summary
-	cmd.Stdout = io.MultiWriter(out, &log)
+	shownTo := io.Writer(newDeviceProgress(out))
+	if o.Verbose {
+		shownTo = out
+	}
+	cmd.Stdout = io.MultiWriter(shownTo, logFile, &log)
 	cmd.Stderr = cmd.Stdout
 	// Ansible and its SSH clients are one process group: a cancelled
 	// context (Ctrl-C, a deadline) ends all of them, not ansible-playbook
@@ -175,7 +191,7 @@ func Run(ctx context.Context, o Options, out io.Writer) (*Summary, error) {
 		cmd.Env = os.Environ()
 	}
 	cmd.Env = append(cmd.Env, "ANSIBLE_RETRY_FILES_ENABLED=false")
-	fmt.Fprintf(out, "boxtax fleet: %s %s\n", prog, strings.Join(shown, " "))
+	fmt.Fprintf(io.MultiWriter(out, logFile), "boxtax fleet: %s %s\n", prog, strings.Join(shown, " "))
 	runErr := cmd.Run()
 	code := 0
 	if runErr != nil {
@@ -199,7 +215,7 @@ func Run(ctx context.Context, o Options, out io.Writer) (*Summary, error) {
 		}
 	}
 	if err != nil {
-		return nil, fmt.Errorf("ansible-playbook ended (exit %d) before every device was summarised (output above): %w", code, err)
+		return nil, fmt.Errorf("ansible-playbook ended (exit %d) before every device was summarised (its output: %s): %w", code, logPath, err)
 	}
 	sum.AnsibleExit = code
 	return sum, nil
@@ -248,7 +264,7 @@ func recapSummary(output string) *Summary {
 		if m[1] == "localhost" {
 			continue
 		}
-		d := Device{Host: m[1], Status: StatusFailed, Reason: "stopped before the summary: see the Ansible output above"}
+		d := Device{Host: m[1], Status: StatusFailed, Reason: "stopped before the summary: see the playbook's log (" + LogName + " in the results directory)"}
 		if m[2] != "0" {
 			d.Status = StatusUnreachable
 		}

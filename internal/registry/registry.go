@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/boxtax/boxtax/internal/termtext"
 )
 
 // Registry maps names to things of type T. Register is called from init
@@ -58,14 +60,16 @@ func (r *Registry[T]) Names() []string {
 }
 
 // Lookup finds the thing registered under name; an unknown name yields
-// the Unknown error listing the valid ones.
+// the Unknown error listing the valid ones, and the nearest of them when
+// the name looks like a typo of it ("did you mean").
 func (r *Registry[T]) Lookup(name string) (T, error) {
 	r.mu.RLock()
 	v, ok := r.items[name]
 	r.mu.RUnlock()
 	if !ok {
 		var zero T
-		return zero, fmt.Errorf(r.Unknown, name, strings.Join(r.Names(), ", "))
+		names := r.Names()
+		return zero, fmt.Errorf(r.Unknown+"%s", name, strings.Join(names, ", "), termtext.DidYouMean(name, names))
 	}
 	return v, nil
 }

@@ -42,7 +42,7 @@ func writeWith[T any, F ~func(io.Writer, T) error](reg *registry.Registry[F], w 
 // their own way.
 func TextSafe(w io.Writer, format string) io.Writer {
 	if format == "table" || format == "markdown" {
-		return termtext.NewWriter(w)
+		return termtext.Wrap(w) // a Safe writer (the cli's colours) stays as it is
 	}
 	return w
 }

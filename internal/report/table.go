@@ -9,17 +9,33 @@ import (
 
 func init() { RegisterFormat("table", writeTable) }
 
+// CellStyler is implemented by a writer that marks the table's cells, as
+// the cli's colours on a terminal do: StyleCell returns a cell's text as
+// written (c is nil for a column heading). It must add as many runes to
+// every cell of the environments' columns, so that the columns stay aligned.
+type CellStyler interface {
+	StyleCell(c *Cell, text string) string
+}
+
 // writeTable prints the overhead table for a terminal.
 func writeTable(w io.Writer, r *Report) error {
 	fmt.Fprintln(w, heading(r))
 	fmt.Fprintf(w, "%s: mean (std) over the measured runs; other environments: %% deviation from the %s mean (std in the metric's unit); * the 95%% CI of the deviation excludes 0.\n\n",
 		r.Study.Baseline, r.Study.Baseline)
 	tw := tabwriter.NewWriter(w, 0, 0, 3, ' ', 0)
-	fmt.Fprintf(tw, "workload\tmetric\t%s\n", strings.Join(r.envs, "\t"))
+	style := func(_ *Cell, text string) string { return text }
+	if s, ok := w.(CellStyler); ok { // colour on a terminal
+		style = s.StyleCell
+	}
+	heads := make([]string, len(r.envs))
+	for i, e := range r.envs {
+		heads[i] = style(nil, e)
+	}
+	fmt.Fprintf(tw, "workload\tmetric\t%s\n", strings.Join(heads, "\t"))
 	for _, row := range r.rows() {
 		cells := make([]string, len(r.envs))
 		for i, e := range r.envs {
-			cells[i] = SeedCell(row.cells[e])
+			cells[i] = style(row.cells[e], SeedCell(row.cells[e]))
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\n", row.name, row.metric, strings.Join(cells, "\t"))
 	}

@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/boxtax/boxtax/internal/termtext"
 	"github.com/boxtax/boxtax/internal/workload"
 )
 
@@ -37,7 +38,7 @@ func Presets() []string {
 func Preset(name string) (*Spec, error) {
 	data, err := presetFS.ReadFile(path.Join("presets", name+".yaml"))
 	if err != nil {
-		return nil, fmt.Errorf("unknown study %q; presets: %s (or give a path to a YAML file)", name, strings.Join(Presets(), ", "))
+		return nil, fmt.Errorf("unknown study %q%s; presets: %s (or give a path to a YAML file)", name, termtext.DidYouMean(name, Presets()), strings.Join(Presets(), ", "))
 	}
 	return ParseSpec("preset "+name, data)
 }

@@ -62,7 +62,7 @@ func (o *Options) AddFlags(fs *flag.FlagSet) {
 	fs.Var(&o.Reps, "reps", "measured repetitions per cell: N, paper (the published study's count) or auto (rounds until --precision; default: the study's)")
 	fs.Var(precisionFlag{&o.Reps.PrecisionPct}, "precision", "with --reps auto: the half-width of every primary metric's 95% interval of the overhead to reach, e.g. 2% (default 2%)")
 	fs.IntVar(&o.Reps.Max, "max-reps", d.Reps.Max, "with --reps auto: stop after this many rounds even if the precision is not reached")
-	fs.IntVar(&o.Warmup, "warmup", d.Warmup, "warm-up rounds, discarded (default: the study's)")
+	fs.IntVar(&o.Warmup, "warmup", d.Warmup, "warm-up rounds: each runs every cell once before the measured rounds; stored, never in the statistics (default: the study's)")
 	fs.Int64Var(&o.Seed, "seed", 0, "seed for the run order (default: the study's, else random; always recorded)")
 	fs.DurationVar(&o.Monitors.Interval, "monitor-interval", d.Monitors.Interval, "sample host load, CPU, memory, temperatures and power this often during runs (0: off)")
 	fs.StringVar(&o.Monitors.Power, "power", d.Monitors.Power, "power source: auto (RAPL or hwmon), none, estimate:idle=W,full=W, or meter:FILE (CSV of time,watts)")

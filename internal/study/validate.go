@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/boxtax/boxtax/internal/env"
+	"github.com/boxtax/boxtax/internal/termtext"
 	"github.com/boxtax/boxtax/internal/workload"
 )
 
@@ -57,7 +58,7 @@ func (s *Spec) Validate(envNames []string) error {
 				continue
 			}
 		} else if !slices.Contains(envNames, e.Name) {
-			bad(e.Pos, "unknown environment %q; valid environments: %s", e.Name, strings.Join(envNames, ", "))
+			bad(e.Pos, "unknown environment %q%s; valid environments: %s", e.Name, termtext.DidYouMean(e.Name, envNames), strings.Join(envNames, ", "))
 			invalidEnv[written] = true
 			continue
 		}

@@ -82,3 +82,23 @@ func (t *Writer) Write(p []byte) (int, error) {
 	}
 	return len(p), nil
 }
+
+// Safe is a writer that makes control characters visible itself: a
+// *Writer, or a writer around one that adds an ability of its own (the
+// cli's coloured table). Wrap leaves it as it is.
+type Safe interface {
+	io.Writer
+	VisibleText()
+}
+
+// VisibleText implements Safe.
+func (t *Writer) VisibleText() {}
+
+// Wrap returns w when it is Safe, else NewWriter(w): what is written to it
+// has its control characters made visible, once.
+func Wrap(w io.Writer) io.Writer {
+	if s, ok := w.(Safe); ok {
+		return s
+	}
+	return NewWriter(w)
+}
