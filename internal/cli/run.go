@@ -19,6 +19,9 @@ type runOptions struct {
 	study.Options
 	Quiet       bool        // no table at the end
 	MaxOverhead []gate.Rule // --max-overhead: the overhead gate
+	// FailUndecided is --fail-undecided: cells not shown within their
+	// limit fail the gate too.
+	FailUndecided bool
 }
 
 func runCmd(ctx context.Context, g *Globals, args []string) error {
@@ -28,7 +31,7 @@ func runCmd(ctx context.Context, g *Globals, args []string) error {
 	o.AddFlags(fs)
 	o.Command.AddFlags(fs)
 	fs.BoolVar(&o.Quiet, "quiet", false, "do not print the table at the end")
-	addGateFlag(fs, &o.MaxOverhead)
+	addGateFlag(fs, &o.MaxOverhead, &o.FailUndecided)
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -58,7 +61,7 @@ func runStudy(ctx context.Context, g *Globals, o runOptions) error {
 			return err
 		}
 	}
-	gateErr := finishGate(g, judgeGate(o.MaxOverhead, rep))
+	gateErr := finishGate(g, judgeGate(o.MaxOverhead, rep, o.FailUndecided))
 	if rep.Runs.Failed > 0 { // incomplete numbers: exit 3 wins over the gate's 4
 		return exitError{ExitRunsFailed, fmt.Errorf("%d of %d runs failed (reasons above and in: boxtax report --db %s --study %d)", rep.Runs.Failed, rep.Runs.Total, o.DB, st.ID)}
 	}
