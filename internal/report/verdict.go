@@ -75,8 +75,8 @@ func (r *Report) Decide(marginPct float64) {
 	r.Verdicts = []Verdict{}
 	for i := range r.Cells {
 		c := &r.Cells[i]
-		if c.IsBaseline || c.Secondary {
-			continue
+		if c.IsBaseline || c.Secondary || c.absolute {
+			continue // an absolute figure (a start-up time) has no ratio to speak of
 		}
 		r.Verdicts = append(r.Verdicts, verdictOf(c, RowName(c, r.factors), marginPct))
 	}

@@ -46,7 +46,7 @@ func writeVerdict(w io.Writer, r *Report) error {
 		fmt.Fprintf(w, "  no difference beyond ±%g%% (%d cells): %s\n", r.margin, len(eq), equalRows(eq))
 	}
 	if und := by[VerdictUndecided]; len(und) > 0 {
-		fmt.Fprintf(w, "  undecided (%d cells): the interval holds 0 and reaches past ±%g%%:\n", len(und), r.margin)
+		fmt.Fprintf(w, "  undecided (%d cells): the runs show neither a difference nor its absence within ±%g%%:\n", len(und), r.margin)
 		for i, v := range und {
 			if i == shownUndecided {
 				fmt.Fprintf(tw, "    +%d more undecided: %s\n", len(und)-shownUndecided, moreLine)

@@ -21,44 +21,42 @@ type WarningGroup struct {
 const MaxWarningLines = 5
 
 // groupWarnings sets WarningGroups and Warnings from the warnings of the
-// cells: each cause once, storage first, then the workloads' other notes,
-// the busy host, the noisy cells and the outliers.
+// cells: each cause once, storage first, then the busy host, the noisy
+// cells, the workloads' other notes and the outliers.
 func (r *Report) groupWarnings() {
-	r.WarningGroups = []WarningGroup{}
-	for _, kind := range []string{WarnStorage, WarnNote} {
-		var messages []string
-		cells := map[string][]string{}
-		for _, w := range r.warns {
-			if w.Kind != kind {
-				continue
-			}
-			if _, ok := cells[w.Message]; !ok {
-				messages = append(messages, w.Message)
-			}
-			cells[w.Message] = append(cells[w.Message], w.Subject)
-		}
-		for _, m := range messages {
-			r.WarningGroups = append(r.WarningGroups, WarningGroup{Kind: kind, Cells: cells[m],
-				Text: fmt.Sprintf("%s: %s: %s", kind, compactCells(cells[m]), m)})
-		}
-	}
-	if g, ok := r.busyGroup(); ok {
-		r.WarningGroups = append(r.WarningGroups, g)
-	}
-	if g, ok := r.noisyGroup(); ok {
-		r.WarningGroups = append(r.WarningGroups, g)
-	}
-	if g, ok := r.outlierGroup(); ok {
-		r.WarningGroups = append(r.WarningGroups, g)
-	}
+	r.WarningGroups = append(r.noteGroups(WarnStorage), r.busyGroup()...)
+	r.WarningGroups = append(r.WarningGroups, r.noisyGroup()...)
+	r.WarningGroups = append(r.WarningGroups, r.noteGroups(WarnNote)...)
+	r.WarningGroups = append(r.WarningGroups, r.outlierGroup()...)
 	r.Warnings = []string{}
 	for _, g := range r.WarningGroups {
 		r.Warnings = append(r.Warnings, g.Text)
 	}
 }
 
+// noteGroups are the notes of one kind the workloads made, a group per
+// message naming the cells that said it.
+func (r *Report) noteGroups(kind string) []WarningGroup {
+	var messages []string
+	cells := map[string][]string{}
+	for _, w := range r.warns {
+		if w.Kind != kind {
+			continue
+		}
+		if _, ok := cells[w.Message]; !ok {
+			messages = append(messages, w.Message)
+		}
+		cells[w.Message] = append(cells[w.Message], w.Subject)
+	}
+	out := []WarningGroup{}
+	for _, m := range messages {
+		out = append(out, WarningGroup{Kind: kind, Cells: cells[m], Text: fmt.Sprintf("%s: %s: %s", kind, compactCells(cells[m]), m)})
+	}
+	return out
+}
+
 // busyGroup counts the measured runs that started on a busy host.
-func (r *Report) busyGroup() (WarningGroup, bool) {
+func (r *Report) busyGroup() []WarningGroup {
 	g := WarningGroup{Kind: WarnBusy}
 	runs, most, mostRuns := 0, "", 0
 	for _, w := range r.warns {
@@ -72,15 +70,15 @@ func (r *Report) busyGroup() (WarningGroup, bool) {
 		}
 	}
 	if runs == 0 {
-		return g, false
+		return nil
 	}
 	g.Text = fmt.Sprintf("busy host: %d measured run(s) in %d cell(s) started while another program kept the CPU busy (waiting for quiet, --settle, ran out): expect noise there; most in %s (%d)",
 		runs, len(g.Cells), most, mostRuns)
-	return g, true
+	return []WarningGroup{g}
 }
 
 // noisyGroup is the cells marked ~ in the table, in one line.
-func (r *Report) noisyGroup() (WarningGroup, bool) {
+func (r *Report) noisyGroup() []WarningGroup {
 	g := WarningGroup{Kind: WarnNoisy}
 	primary, widest, widestCV := 0, "", 0.0
 	for i := range r.Cells {
@@ -99,16 +97,16 @@ func (r *Report) noisyGroup() (WarningGroup, bool) {
 		}
 	}
 	if len(g.Cells) == 0 {
-		return g, false
+		return nil
 	}
 	g.Text = fmt.Sprintf("noisy: %d of %d cells (marked ~) spread by more than %.0f%% of their mean, widest %s: more repetitions (--reps) or a quieter host would help",
 		len(g.Cells), primary, NoisyCV*100, widest)
-	return g, true
+	return []WarningGroup{g}
 }
 
 // outlierGroup is the outlier runs, in one line: the first cell's in
 // full, the others counted.
-func (r *Report) outlierGroup() (WarningGroup, bool) {
+func (r *Report) outlierGroup() []WarningGroup {
 	g := WarningGroup{Kind: WarnOutlier}
 	runs, first := 0, ""
 	for _, w := range r.warns {
@@ -122,13 +120,13 @@ func (r *Report) outlierGroup() (WarningGroup, bool) {
 		runs += w.Runs
 	}
 	if runs == 0 {
-		return g, false
+		return nil
 	}
 	g.Text = "outliers: " + first
 	if len(g.Cells) > 1 {
 		g.Text = fmt.Sprintf("outliers: %d run(s) in %d cells (modified z-score above %.1f); the first: %s", runs, len(g.Cells), OutlierZ, first)
 	}
-	return g, true
+	return []WarningGroup{g}
 }
 
 // compactCells names "workload @ env" cells in one phrase: "disk.seq,
