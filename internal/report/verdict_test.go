@@ -43,11 +43,11 @@ func verdictOfCase(t *testing.T, r *Report, name string) Verdict {
 // first, then gains, then undecided, then no difference.
 func TestVerdictOfEachCell(t *testing.T) {
 	r := cellStudy(map[string][2][]float64{
-		"slower":  {{1000, 1010, 990}, {950, 960, 940}},                  // -5 %: costs 5 % less throughput
-		"slowest": {{1000, 1010, 990}, {800, 810, 790}},                  // -20 %
-		"faster":  {{1000, 1010, 990}, {1100, 1110, 1090}},               // +10 %: gains
+		"slower":  {{1000, 1010, 990}, {950, 960, 940}},                 // -5 %: costs 5 % less throughput
+		"slowest": {{1000, 1010, 990}, {800, 810, 790}},                 // -20 %
+		"faster":  {{1000, 1010, 990}, {1100, 1110, 1090}},              // +10 %: gains
 		"same":    {{1000, 1001, 999, 1000}, {1000, 1001, 999, 1000.5}}, // inside ±2 %
-		"wide":    {{1000, 1200, 800}, {1100, 1300, 900}},                // holds 0, reaches past ±2 %
+		"wide":    {{1000, 1200, 800}, {1100, 1300, 900}},               // holds 0, reaches past ±2 %
 	}, nil)
 	for _, tc := range []struct{ name, decision, text string }{
 		{"slowest", VerdictCosts, "costs 20.0% ["},
