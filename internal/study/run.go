@@ -113,6 +113,9 @@ func Run(ctx context.Context, o Options, p Process) (*Stored, error) {
 		if line := spec.RepetitionsLine(); line != "" {
 			p.logf("%s\n", line)
 		}
+		if line := spec.StorageNote(st.Host); line != "" {
+			p.logf("%s\n", line)
+		}
 	}
 	started := time.Now()
 	runner, err := p.runner(db, spec, envs, o.Settle)
