@@ -42,7 +42,7 @@ func (s *Spec) StorageNote(h hostinfo.Host) string {
 	if len(envs) == 0 {
 		return ""
 	}
-	return fmt.Sprintf("storage: %s keep a container's files on %s, where O_DIRECT stops at the driver and reads may come from the host's page cache: %s there measure the driver, not the disk (+storage=volume or +storage=bind measures the disk)",
+	return fmt.Sprintf("storage: in %s a container's files lie on %s, where O_DIRECT stops at the driver and reads may come from the host's page cache: the figures of %s there are the driver's, not the disk's (+storage=volume or +storage=bind measures the disk)",
 		strings.Join(envs, ", "), driver, strings.Join(disks, ", "))
 }
 

@@ -18,12 +18,12 @@ func TestStorageNoteBeforeTheFirstRun(t *testing.T) {
 	}
 	fuse := hostinfo.Host{Engines: map[string]hostinfo.Engine{"docker": &hostinfo.Docker{ServerVersion: "20.10.24", StorageDriver: "fuse-overlayfs"}}}
 	note := spec.StorageNote(fuse)
-	for _, w := range []string{"storage: docker-bridge, docker-host keep a container's files on fuse-overlayfs", "disk.seq, disk.rand there measure the driver"} {
+	for _, w := range []string{"storage: in docker-bridge, docker-host a container's files lie on fuse-overlayfs", "the figures of disk.seq, disk.rand there are the driver's"} {
 		if !strings.Contains(note, w) {
 			t.Errorf("note %q lacks %q", note, w)
 		}
 	}
-	if strings.Contains(note, "cpu.prime") || strings.Contains(note, "storage=volume keep") || strings.Contains(note, "native") {
+	if strings.Contains(note, "cpu.prime") || strings.Contains(note, "storage=volume a container") || strings.Contains(note, "native") {
 		t.Errorf("note %q names what does not use the container's storage", note)
 	}
 	overlay := hostinfo.Host{Engines: map[string]hostinfo.Engine{"docker": &hostinfo.Docker{ServerVersion: "29.0.0", StorageDriver: "overlay2"}}}
