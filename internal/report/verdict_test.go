@@ -92,7 +92,7 @@ func TestAnUndecidedCellIsNeverNoDifference(t *testing.T) {
 	if err := writeVerdict(&b, r); err != nil {
 		t.Fatal(err)
 	}
-	if strings.Contains(b.String(), "no difference beyond") || !strings.Contains(b.String(), "undecided (1 cells)") {
+	if strings.Contains(b.String(), "no difference beyond") || !strings.Contains(b.String(), "undecided (1 cell)") {
 		t.Errorf("verdict:\n%s", b.String())
 	}
 }

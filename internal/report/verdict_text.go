@@ -43,10 +43,10 @@ func writeVerdict(w io.Writer, r *Report) error {
 		return err
 	}
 	if eq := by[VerdictNoDifference]; len(eq) > 0 {
-		fmt.Fprintf(w, "  no difference beyond ±%g%% (%d cells): %s\n", r.margin, len(eq), equalRows(eq))
+		fmt.Fprintf(w, "  no difference beyond ±%g%% (%s): %s\n", r.margin, cellCount(len(eq)), equalRows(eq))
 	}
 	if und := by[VerdictUndecided]; len(und) > 0 {
-		fmt.Fprintf(w, "  undecided (%d cells): the runs show neither a difference nor its absence within ±%g%%:\n", len(und), r.margin)
+		fmt.Fprintf(w, "  undecided (%s): the runs show neither a difference nor its absence within ±%g%%:\n", cellCount(len(und)), r.margin)
 		for i, v := range und {
 			if i == shownUndecided {
 				fmt.Fprintf(tw, "    +%d more undecided: %s\n", len(und)-shownUndecided, moreLine)
@@ -99,4 +99,12 @@ func writeVerdictMarkdown(w io.Writer, r *Report) {
 		fmt.Fprintf(w, "| %s | %s | %s | %s |\n", MarkdownEscape(v.Env), MarkdownEscape(v.row), MarkdownEscape(v.Label), MarkdownEscape(v.Text))
 	}
 	fmt.Fprintln(w)
+}
+
+// cellCount is "1 cell" or "n cells".
+func cellCount(n int) string {
+	if n == 1 {
+		return "1 cell"
+	}
+	return fmt.Sprintf("%d cells", n)
 }
