@@ -39,6 +39,12 @@ func writeMarkdown(w io.Writer, r *Report) error {
 		}
 		fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
 	}
+	if notes := plainCellNotes(r); len(notes) > 0 {
+		fmt.Fprintln(w)
+		for _, line := range notes {
+			fmt.Fprintf(w, "%s\n", MarkdownEscape(line))
+		}
+	}
 	r.writeAttributionsMarkdown(w)
 	if len(r.Effects) > 0 {
 		fmt.Fprintf(w, "\n## Effect sizes\n\n| workload | metric | term | df | F | p | η² | partial η² |\n|---|---|---|---|---|---|---|---|\n")

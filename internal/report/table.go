@@ -21,22 +21,19 @@ func writeTable(w io.Writer, r *Report) error {
 		r.Study.Baseline, r.Study.Baseline, NoisyCV*100)
 	tw := tabwriter.NewWriter(w, 0, 0, 3, ' ', 0)
 	fmt.Fprintf(tw, "workload\tmetric\t%s\n", strings.Join(r.envs, "\t"))
-	var plain []*Cell // shown as mean (sd): no deviation
 	for _, row := range r.rows() {
 		cells := make([]string, len(r.envs))
 		for i, e := range r.envs {
-			c := row.cells[e]
-			cells[i] = tableCell(c)
-			if c != nil && !c.IsBaseline && (c.absolute || c.OverheadPct == nil) {
-				plain = append(plain, c)
-			}
+			cells[i] = tableCell(row.cells[e])
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\n", row.name, row.metric, strings.Join(cells, "\t"))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	writePlainCells(w, r, plain)
+	for _, line := range plainCellNotes(r) {
+		fmt.Fprintln(w, line)
+	}
 	r.writeAttributions(w)
 	writeFootnotes(w, r)
 	return nil
@@ -162,25 +159,32 @@ func tableCell(c *Cell) string {
 	return fmt.Sprintf("%s%s%s (sd %s)", FmtPct(*c.OverheadPct), star, noisy, FmtValue(c.Std))
 }
 
-// writePlainCells says why cells of other environments show their own
-// mean (sd) rather than a deviation: once per reason.
-func writePlainCells(w io.Writer, r *Report, cells []*Cell) {
-	var reasons []string
+// plainCellNotes say why cells of other environments show their own
+// mean (sd) rather than a deviation: a line per reason, naming the cells.
+func plainCellNotes(r *Report) []string {
+	var reasons, out []string
 	rows := map[string][]string{}
-	for _, c := range cells {
-		why := "an absolute figure (a start-up time), compared as it is"
-		if !c.absolute {
-			why = "abs: no % deviation, " + c.OverheadNote
-			if c.OverheadNote == "" {
-				why = "abs: no % deviation"
+	for _, row := range r.rows() {
+		for _, e := range r.envs {
+			c := row.cells[e]
+			if c == nil || c.IsBaseline || !(c.absolute || c.OverheadPct == nil) {
+				continue
 			}
+			why := "an absolute figure (a start-up time), compared as it is"
+			if !c.absolute {
+				why = "abs: no % deviation, " + c.OverheadNote
+				if c.OverheadNote == "" {
+					why = "abs: no % deviation"
+				}
+			}
+			if _, ok := rows[why]; !ok {
+				reasons = append(reasons, why)
+			}
+			rows[why] = append(rows[why], fmt.Sprintf("%s %s @ %s", RowName(c, r.factors), c.Label, c.Env))
 		}
-		if _, ok := rows[why]; !ok {
-			reasons = append(reasons, why)
-		}
-		rows[why] = append(rows[why], fmt.Sprintf("%s %s @ %s", RowName(c, r.factors), c.Label, c.Env))
 	}
 	for _, why := range reasons {
-		fmt.Fprintf(w, "mean (sd) in the metric's unit, %s: %s\n", why, strings.Join(rows[why], ", "))
+		out = append(out, fmt.Sprintf("mean (sd) in the metric's unit, %s: %s", why, strings.Join(rows[why], ", ")))
 	}
+	return out
 }

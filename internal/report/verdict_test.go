@@ -190,4 +190,11 @@ func TestTableSaysWhatEachFigureIs(t *testing.T) {
 			t.Errorf("table lacks %q:\n%s", w, out)
 		}
 	}
+	var md bytes.Buffer
+	if err := Write(&md, "markdown", r); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(md.String(), "abs: no % deviation, baseline mean is zero") || !strings.Contains(md.String(), "(sd 10.00)") {
+		t.Errorf("markdown does not say what abs and sd are:\n%s", md.String())
+	}
 }
