@@ -52,10 +52,11 @@ func (f gateFlag) Set(s string) error {
 	return nil
 }
 
-// addGateFlag declares --max-overhead on a command.
-func addGateFlag(fs *flag.FlagSet, rules *[]gate.Rule) {
-	fs.Var(gateFlag{rules}, "max-overhead", "exit with code 4 when an overhead beyond noise exceeds a limit; `RULE` is "+gate.RuleForm+
+// addGateFlag declares --max-overhead and --fail-undecided on a command.
+func addGateFlag(fs *flag.FlagSet, rules *[]gate.Rule, failUndecided *bool) {
+	fs.Var(gateFlag{rules}, "max-overhead", "exit with code 4 when an overhead is shown to exceed a limit (its 95% interval lies above it); `RULE` is "+gate.RuleForm+
 		"; * is every environment but the baseline, or every workload; WORKLOAD alone is its primary metrics; repeatable, or comma-separated (docs/user-guide.md, Gate it in CI)")
+	fs.BoolVar(failUndecided, "fail-undecided", false, "with --max-overhead: fail also the cells not shown to be within their limit (the interval reaches past it)")
 }
 
 // checkGateSpec refuses rules that name what the study does not contain,
@@ -86,13 +87,14 @@ func checkGateReport(rules []gate.Rule, rep *report.Report) error {
 	return nil
 }
 
-// judgeGate judges the report against the rules and keeps the result in
-// it (the JSON report's gate field); nil without rules.
-func judgeGate(rules []gate.Rule, rep *report.Report) *gate.Result {
+// judgeGate judges the report against the rules, failing undecided cells
+// too when asked, and keeps the result in it (the JSON report's gate
+// field); nil without rules.
+func judgeGate(rules []gate.Rule, rep *report.Report, failUndecided bool) *gate.Result {
 	if len(rules) == 0 {
 		return nil
 	}
-	res := gateCatalog().Evaluate(rep, rules)
+	res := gateCatalog().Judge(rep, rules, failUndecided)
 	rep.Gate = &res
 	return &res
 }
@@ -113,7 +115,11 @@ func finishGate(g *Globals, res *gate.Result) error {
 	for _, r := range res.Rules {
 		switch r.Status {
 		case gate.Fail:
-			failed = append(failed, fmt.Sprintf("%s (%d of %d cells above the limit)", r.Text, r.Failed, r.Checked))
+			msg := fmt.Sprintf("%s (%d of %d cells above the limit", r.Text, r.Failed, r.Checked)
+			if res.FailUndecided && r.Undecided > 0 {
+				msg += fmt.Sprintf(", %d not shown within it", r.Undecided)
+			}
+			failed = append(failed, msg+")")
 		case gate.Unchecked:
 			failed = append(failed, fmt.Sprintf("%s (no cell could be checked)", r.Text))
 		}

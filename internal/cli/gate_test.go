@@ -23,12 +23,17 @@ func TestGateOnReport(t *testing.T) {
 		want []string
 	}{
 		{"tight", []string{"--max-overhead", "docker-bridge:cpu.prime.events_per_s=1%"}, ExitOverheadExceeded,
-			[]string{"gate: FAIL (1 of 1 rules)", "docker-bridge:cpu.prime.events_per_s=1%: FAIL (1 checked, 1 failed, 0 unchecked)",
+			[]string{"gate: FAIL (1 of 1 rules)", "docker-bridge:cpu.prime.events_per_s=1%: FAIL (1 checked, 1 failed, 0 undecided, 0 unchecked)",
 				"+5.0%", "overhead gate failed: 1 of 1 rules: docker-bridge:cpu.prime.events_per_s=1% (1 of 1 cells above the limit)"}},
 		{"loose", []string{"--max-overhead", "docker-bridge:cpu.prime=10%", "--max-overhead", "*:mem.stream=10%"}, ExitOK,
-			[]string{"gate: PASS", "docker-bridge:cpu.prime=10%: PASS (1 checked, 0 failed, 0 unchecked)", "*:mem.stream=10%: PASS (4 checked, 0 failed, 0 unchecked)"}},
-		{"comma-separated, one fails", []string{"--max-overhead", "*:cpu.prime=10%,*:mem.stream.triad_MBps=4.5%"}, ExitOverheadExceeded,
-			[]string{"gate: FAIL (1 of 2 rules)", "*:mem.stream.triad_MBps=4.5%: FAIL"}},
+			[]string{"gate: PASS", "docker-bridge:cpu.prime=10%: PASS (1 checked, 0 failed, 0 undecided, 0 unchecked)", "*:mem.stream=10%: PASS (4 checked, 0 failed, 0 undecided, 0 unchecked)"}},
+		{"comma-separated, one fails", []string{"--max-overhead", "*:cpu.prime=10%,*:mem.stream.triad_MBps=4%"}, ExitOverheadExceeded,
+			[]string{"gate: FAIL (1 of 2 rules)", "*:mem.stream.triad_MBps=4%: FAIL"}},
+		// +5.0 % [+4.4, +5.6] is neither shown over 4.5 % nor within it.
+		{"undecided passes", []string{"--max-overhead", "*:mem.stream.triad_MBps=4.5%"}, ExitOK,
+			[]string{"gate: PASS", "1 undecided", "UNDECIDED", "--fail-undecided fails the gate on them"}},
+		{"undecided fails with --fail-undecided", []string{"--max-overhead", "*:mem.stream.triad_MBps=4.5%", "--fail-undecided"}, ExitOverheadExceeded,
+			[]string{"gate: FAIL (1 of 1 rules)", "(0 of 1 cells above the limit, 1 not shown within it)"}},
 		{"no gate", nil, ExitOK, nil},
 	}
 	for _, tt := range tests {
@@ -163,8 +168,8 @@ func TestGateOnARealRun(t *testing.T) {
 	if res.code != ExitRunsFailed {
 		t.Fatalf("exit %d, want %d (failed runs win over the gate)\nstderr: %s", res.code, ExitRunsFailed, res.stderr)
 	}
-	stderrSays(t, res, "gate: FAIL (1 of 2 rules)", "*:cpu.prime=1000%: PASS (1 checked, 0 failed, 0 unchecked)",
-		"docker-bridge:disk.seq=5%: UNCHECKED (0 checked, 0 failed, 0 unchecked)", "no cell of the study matches", "runs failed")
+	stderrSays(t, res, "gate: FAIL (1 of 2 rules)", "*:cpu.prime=1000%: PASS (1 checked, 0 failed, 0 undecided, 0 unchecked)",
+		"docker-bridge:disk.seq=5%: UNCHECKED (0 checked, 0 failed, 0 undecided, 0 unchecked)", "no cell of the study matches", "runs failed")
 	if _, err := os.Stat(filepath.Join(dir, "boxtax.db")); err != nil {
 		t.Fatal(err)
 	}

@@ -32,6 +32,9 @@ type reportOptions struct {
 	By       string // --by host: the study on every device of a merged database
 	// MaxOverhead is --max-overhead: the overhead gate.
 	MaxOverhead []gate.Rule
+	// --fail-undecided; --precision: the verdict's ±p (0: the study's, else 2).
+	FailUndecided bool
+	PrecisionPct  float64
 }
 
 // DefaultPaper is the published study --compare-paper compares with when
@@ -78,7 +81,8 @@ func reportCmd(ctx context.Context, g *Globals, args []string) error {
 	fs.BoolVar(&o.Paired, "paired", false, "overhead intervals, p-values and stars paired by round (the runs are randomized complete blocks): drift between rounds drops out")
 	fs.BoolVar(&o.PNG, "png", false, "with --plots: also write each plot as PNG (needs rsvg-convert, Debian package librsvg2-bin)")
 	fs.StringVar(&o.By, "by", "", "host: the study on every device of a database merged from a fleet, a column group per device (formats: "+strings.Join(report.DeviceFormats(), ", ")+")")
-	addGateFlag(fs, &o.MaxOverhead)
+	addGateFlag(fs, &o.MaxOverhead, &o.FailUndecided)
+	fs.Var(percentFlag{&o.PrecisionPct}, "precision", "the verdict's margin p: \"no difference beyond ±p%\" when the overhead's whole 95% interval lies inside it (default: the study's --precision, else 2%)")
 	if err := parseNoArgs(fs, args, "use --study ID"); err != nil {
 		return err
 	}
@@ -128,10 +132,11 @@ func writeReport(ctx context.Context, g *Globals, o reportOptions) error {
 		return err
 	}
 	rep := report.FromStudy(s, o.Paired)
+	rep.Decide(o.PrecisionPct)
 	if err := checkGateReport(o.MaxOverhead, rep); err != nil {
 		return err
 	}
-	judged := judgeGate(o.MaxOverhead, rep)
+	judged := judgeGate(o.MaxOverhead, rep, o.FailUndecided)
 	if o.Format == "html" || o.PlotsDir != "" {
 		if err := rep.LoadSeries(ctx, s); err != nil {
 			return err

@@ -18,6 +18,9 @@ type runOptions struct {
 	study.Options
 	Quiet       bool        // no table at the end, no progress lines
 	MaxOverhead []gate.Rule // --max-overhead: the overhead gate
+	// FailUndecided is --fail-undecided: cells not shown within their
+	// limit fail the gate too.
+	FailUndecided bool
 }
 
 func runCmd(ctx context.Context, g *Globals, args []string) error {
@@ -28,7 +31,7 @@ func runCmd(ctx context.Context, g *Globals, args []string) error {
 	o.Command.AddFlags(fs)
 	fs.BoolVar(&o.Quiet, "quiet", false, "print neither the progress lines nor the table at the end (warnings and failed runs still)")
 	fs.BoolVar(&o.Quiet, "q", false, "same as --quiet")
-	addGateFlag(fs, &o.MaxOverhead)
+	addGateFlag(fs, &o.MaxOverhead, &o.FailUndecided)
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -62,7 +65,7 @@ func runStudy(ctx context.Context, g *Globals, o runOptions) error {
 			return err
 		}
 	}
-	gateErr := finishGate(g, judgeGate(o.MaxOverhead, rep))
+	gateErr := finishGate(g, judgeGate(o.MaxOverhead, rep, o.FailUndecided))
 	if rep.Runs.Failed > 0 { // incomplete numbers: exit 3 wins over the gate's 4
 		return exitError{ExitRunsFailed, fmt.Errorf("%d of %d runs failed (reasons above and in: boxtax report --db %s --study %d)", rep.Runs.Failed, rep.Runs.Total, o.DB, st.ID)}
 	}

@@ -9,16 +9,20 @@ import (
 
 // Gate results of a cell and of a rule.
 const (
-	Pass      = "pass"
-	Fail      = "fail"
+	Pass      = "pass"      // a cell: the cost's interval lies at or below the limit
+	Fail      = "fail"      // a cell: the cost's interval lies above the limit
+	Undecided = "undecided" // a cell: the interval reaches past the limit but not wholly; fails only with FailUndecided
 	Unchecked = "unchecked" // a cell: no overhead or no interval; a rule: no cell could be checked (fails the gate)
 )
 
 // Result is the outcome of every rule; its JSON form is the report's
 // "gate" field.
 type Result struct {
-	Passed bool         `json:"passed"`
-	Rules  []RuleResult `json:"rules"`
+	Passed bool `json:"passed"`
+	// FailUndecided says that undecided cells failed their rules
+	// (--fail-undecided): a cell had to be shown within its limit.
+	FailUndecided bool         `json:"fail_undecided"`
+	Rules         []RuleResult `json:"rules"`
 }
 
 // RuleResult is one rule and every cell it matched.
@@ -27,6 +31,7 @@ type RuleResult struct {
 	Status    string `json:"status"` // pass, fail, or unchecked (nothing could be checked: fails)
 	Checked   int    `json:"checked"`
 	Failed    int    `json:"failed"`
+	Undecided int    `json:"undecided"` // checked cells not shown within the limit nor above it
 	Unchecked int    `json:"unchecked"`
 	Cells     []Cell `json:"cells"`
 }
@@ -42,7 +47,7 @@ type Cell struct {
 	CostCI95       []*float64        `json:"cost_ci95"` // its 95 % interval
 	Significant    bool              `json:"significant"`
 	LimitPct       float64           `json:"limit_pct"`
-	Status         string            `json:"status"`         // pass, fail or unchecked
+	Status         string            `json:"status"`         // pass, fail, undecided or unchecked
 	Note           string            `json:"note,omitempty"` // why unchecked
 }
 
@@ -57,15 +62,22 @@ func (g Result) Failed() int {
 	return n
 }
 
-// Evaluate checks every rule against the report's cells.
+// Evaluate checks every rule against the report's cells; an undecided
+// cell is listed and does not fail its rule.
 func (cat Catalog) Evaluate(r *report.Report, rules []Rule) Result {
+	return cat.Judge(r, rules, false)
+}
+
+// Judge checks every rule against the report's cells; with failUndecided
+// a cell that cannot be shown within its limit fails its rule too.
+func (cat Catalog) Judge(r *report.Report, rules []Rule, failUndecided bool) Result {
 	type cellKey struct{ group, metric, env string }
 	have := map[cellKey]bool{}
 	for i := range r.Cells {
 		c := &r.Cells[i]
 		have[cellKey{c.Group, c.Metric, c.Env}] = true
 	}
-	out := Result{Passed: true, Rules: []RuleResult{}}
+	out := Result{Passed: true, FailUndecided: failUndecided, Rules: []RuleResult{}}
 	for _, rule := range rules {
 		res := RuleResult{Rule: rule, Cells: []Cell{}}
 		for i := range r.Cells {
@@ -95,7 +107,7 @@ func (cat Catalog) Evaluate(r *report.Report, rules []Rule) Result {
 			}
 		}
 		switch {
-		case res.Failed > 0:
+		case res.Failed > 0, failUndecided && res.Undecided > 0:
 			res.Status = Fail
 		case res.Checked == 0:
 			res.Status = Unchecked
@@ -117,6 +129,9 @@ func (res *RuleResult) add(c Cell) {
 		res.Unchecked++
 	case Fail:
 		res.Failed++
+		res.Checked++
+	case Undecided:
+		res.Undecided++
 		res.Checked++
 	default:
 		res.Checked++
@@ -178,9 +193,13 @@ func judge(c *report.Cell, limitPct float64) Cell {
 	if g.Status == Unchecked {
 		return g
 	}
-	g.Status = Pass
-	if c.Significant && cost > limitPct {
-		g.Status = Fail
+	switch {
+	case *lo > limitPct:
+		g.Status = Fail // shown above the limit
+	case *hi > limitPct:
+		g.Status = Undecided // neither shown above nor within
+	default:
+		g.Status = Pass // shown within: the whole interval at or below the limit
 	}
 	return g
 }

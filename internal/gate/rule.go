@@ -6,12 +6,18 @@
 //
 // The cost of a cell is its overhead in the bad direction: -overhead_pct
 // when higher is better (throughput lost), +overhead_pct otherwise (latency
-// or time gained). A cell breaches a rule when its overhead is significant
-// (the 95 % interval excludes 0) and its cost exceeds the limit: a large
-// overhead that the noise cannot tell from zero passes. A cell without an
-// overhead or without an interval (no data, no baseline, one run) is
-// unchecked; a rule under which no cell at all could be checked fails, so a
-// gate never passes on missing numbers.
+// or time gained), and its 95 % interval turned the same way. A cell
+// fails its rule when the cost is shown to be over the limit: the whole
+// interval lies above it (its lower end > limit). It passes when it is
+// shown to be within: the whole interval at or below the limit. Between
+// the two it is undecided: the interval reaches past the limit, so the
+// runs can show neither; it is listed, and fails only when the gate is
+// judged with failUndecided (--fail-undecided). So fewer repetitions never
+// make a gate easier to pass with --fail-undecided, and never make a cell
+// fail by chance without it (design note 013). A cell without an overhead
+// or without an interval (no data, no baseline, one run) is unchecked; a
+// rule under which no cell at all could be checked fails, so a gate never
+// passes on missing numbers.
 package gate
 
 import (

@@ -20,12 +20,13 @@ func Write(w io.Writer, g Result) error {
 	if !g.Passed {
 		verdict = fmt.Sprintf("FAIL (%d of %d rules)", g.Failed(), len(g.Rules))
 	}
-	fmt.Fprintf(w, "\ngate: %s; cost = overhead in the bad direction, FAIL when significant (95 %% interval excludes 0) and above the limit\n", verdict)
+	fmt.Fprintf(w, "\ngate: %s; cost = overhead in the bad direction; FAIL: its 95%% interval lies above the limit; PASS: at or below it; UNDECIDED: it reaches past the limit (%s)\n",
+		verdict, map[bool]string{true: "fails: --fail-undecided", false: "passes; --fail-undecided fails it"}[g.FailUndecided])
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	for _, r := range g.Rules {
 		// A line without tabs ends tabwriter's columns: each rule's cells
 		// align among themselves.
-		fmt.Fprintf(tw, "%s: %s (%d checked, %d failed, %d unchecked)\n", plainText(r.Text), strings.ToUpper(r.Status), r.Checked, r.Failed, r.Unchecked)
+		fmt.Fprintf(tw, "%s: %s (%d checked, %d failed, %d undecided, %d unchecked)\n", plainText(r.Text), strings.ToUpper(r.Status), r.Checked, r.Failed, r.Undecided, r.Unchecked)
 		if len(r.Cells) == 0 {
 			fmt.Fprintf(tw, "  no cell of the study matches\n")
 			continue
@@ -44,7 +45,23 @@ func Write(w io.Writer, g Result) error {
 				strconv.FormatFloat(c.LimitPct, 'g', -1, 64), status)
 		}
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if n := g.Undecided(); n > 0 && !g.FailUndecided {
+		fmt.Fprintf(w, "%d cell(s) UNDECIDED: not shown to be within their limit; more rounds would tell, and --fail-undecided fails the gate on them\n", n)
+	}
+	return nil
+}
+
+// Undecided is the number of cells no rule could show within or above its
+// limit.
+func (g Result) Undecided() int {
+	n := 0
+	for _, r := range g.Rules {
+		n += r.Undecided
+	}
+	return n
 }
 
 func fmtInterval(ci []*float64) string {

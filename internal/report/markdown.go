@@ -10,7 +10,7 @@ func init() { RegisterFormat("markdown", writeMarkdown) }
 
 // MarkdownEscape makes text safe inside a markdown table cell.
 func MarkdownEscape(s string) string {
-	r := strings.NewReplacer("|", `\|`, "\n", " ", "<", "&lt;", ">", "&gt;", "*", `\*`, "_", `\_`, "`", "\\`")
+	r := strings.NewReplacer("|", `\|`, "~", `\~`, "\n", " ", "<", "&lt;", ">", "&gt;", "*", `\*`, "_", `\_`, "`", "\\`")
 	return r.Replace(s)
 }
 
@@ -23,8 +23,10 @@ func writeMarkdown(w io.Writer, r *Report) error {
 	for _, line := range strings.Split(heading(r), "\n")[1:] {
 		fmt.Fprintf(w, "- %s\n", MarkdownEscape(line))
 	}
-	fmt.Fprintf(w, "\n%s: mean (std). Other environments: %% deviation from the %s mean, [95 %% CI], (std in the metric's unit); ** marks an interval that excludes 0.\n\n",
-		MarkdownEscape(r.Study.Baseline), MarkdownEscape(r.Study.Baseline))
+	fmt.Fprintln(w)
+	writeVerdictMarkdown(w, r)
+	fmt.Fprintf(w, "## Overhead\n\n%s: mean (sd). Other environments: %% deviation from the %s mean, [95 %% CI], (sd); sd: the runs' standard deviation, in the metric's unit; ** marks an interval that excludes 0; ~ a noisy cell (sd above %.0f %% of the mean).\n\n",
+		MarkdownEscape(r.Study.Baseline), MarkdownEscape(r.Study.Baseline), NoisyCV*100)
 	head := []string{"workload", "metric"}
 	for _, e := range r.envs {
 		head = append(head, MarkdownEscape(e))
@@ -36,6 +38,12 @@ func writeMarkdown(w io.Writer, r *Report) error {
 			cells = append(cells, mdCell(row.cells[e]))
 		}
 		fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
+	}
+	if notes := plainCellNotes(r); len(notes) > 0 {
+		fmt.Fprintln(w)
+		for _, line := range notes {
+			fmt.Fprintf(w, "%s\n", MarkdownEscape(line))
+		}
 	}
 	writeAttributionsMarkdown(w, r.Attributions)
 	if len(r.Effects) > 0 {
@@ -73,7 +81,7 @@ func writeMarkdown(w io.Writer, r *Report) error {
 
 func mdCell(c *Cell) string {
 	if c == nil || c.IsBaseline || c.absolute || c.OverheadPct == nil {
-		return MarkdownEscape(SeedCell(c))
+		return MarkdownEscape(tableCell(c))
 	}
 	ci := "[n/a]"
 	if iv, ok := PctInterval(c.OverheadCI95); ok {
@@ -83,5 +91,8 @@ func mdCell(c *Cell) string {
 	if c.Significant {
 		pct = "**" + pct + "**"
 	}
-	return fmt.Sprintf("%s %s (%s)", pct, ci, FmtValue(c.Std))
+	if c.Noisy() {
+		pct += `\~`
+	}
+	return fmt.Sprintf("%s %s (sd %s)", pct, ci, FmtValue(c.Std))
 }

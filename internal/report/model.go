@@ -24,7 +24,11 @@ type Report struct {
 	Cells    []Cell    `json:"cells"`
 	Runs     RunCounts `json:"runs"`
 	Failures []Failure `json:"failures"`
-	Warnings []string  `json:"warnings"` // things a reader must know to trust the numbers
+	// Warnings are the things a reader must know to trust the numbers,
+	// each cause once (WarningGroups' texts).
+	Warnings []string `json:"warnings"`
+	// WarningGroups are Warnings with their kind and the cells each names.
+	WarningGroups []WarningGroup `json:"warning_groups"`
 	// Effects holds the effect sizes of an analysis of variance when one was
 	// run (see analyze); absent until then.
 	Effects []Effect `json:"effects,omitempty"`
@@ -35,6 +39,11 @@ type Report struct {
 	// the study ran variants of it (docker-bridge+seccomp=unconfined...);
 	// see attribution.go.
 	Attributions []Attribution `json:"attributions,omitempty"`
+	// Verdicts answer, for every environment but the baseline and every
+	// primary metric, whether it costs, gains, shows no difference beyond
+	// ±margin_pct or is undecided; ordered by decision, then by the size
+	// of the cost (verdict.go).
+	Verdicts []Verdict `json:"verdicts"`
 
 	samples []tidySample            // for the tidy CSV
 	factors []string                // non-env factor names, sorted
@@ -46,6 +55,7 @@ type Report struct {
 	warns   []Warning               // Warnings with their kinds
 	papers  []PaperComparison       // published tables to show (ShowPapers)
 	host    hostinfo.Host           // Study.Host, read once for the formats
+	margin  float64                 // the verdicts' equivalence margin, percent
 	layout  Layout                  // what Build was given from the spec
 }
 
@@ -56,28 +66,27 @@ func (r *Report) ShowPapers(cmps []PaperComparison) {
 	r.papers = append([]PaperComparison{}, cmps...)
 }
 
-// Warning is one entry of Report.Warnings with its kind, by which the HTML
-// report groups them.
+// Warning is one thing a reader must know about one cell, with its kind;
+// WarningGroups say each cause once, and the HTML report lists them all.
 type Warning struct {
-	Kind    string // note, busy, noisy, outlier
+	Kind    string // storage, note, busy, noisy, outlier
 	Text    string
-	Subject string // for notes: "workload @ env"
+	Subject string // the cell: "workload @ env" (notes, busy), "row @ env label" (noisy, outliers)
 	Message string // for notes: what the workload said
+	Runs    int    // busy: the runs that started on a busy host; outliers: the outlier runs
 }
 
 // Warning kinds.
 const (
-	WarnNote    = "note"    // a workload said its numbers need care (e.g. O_DIRECT on FUSE)
+	WarnStorage = "storage" // a disk workload's file system lets memory serve its I/O (e.g. O_DIRECT on FUSE)
+	WarnNote    = "note"    // a workload said its numbers need care
 	WarnBusy    = "busy"    // runs started while another program kept the CPU busy
 	WarnNoisy   = "noisy"   // runs of a cell spread widely
 	WarnOutlier = "outlier" // single runs far from the others
 )
 
 func (r *Report) addWarnings(ws []Warning) {
-	for _, w := range ws {
-		r.warns = append(r.warns, w)
-		r.Warnings = append(r.Warnings, w.Text)
-	}
+	r.warns = append(r.warns, ws...)
 }
 
 // StudyInfo describes the study a report is about.
@@ -140,6 +149,11 @@ type Cell struct {
 
 	reps     []int // the round of each value, parallel to Values
 	absolute bool  // shown as mean (std) in every environment
+	// baseN is the baseline cell's runs; pairedInterval says that the
+	// overhead's interval is the paired one: what the verdict's rounds
+	// count.
+	baseN          int
+	pairedInterval bool
 }
 
 // RunCounts summarises a study's runs.
@@ -264,6 +278,7 @@ func Build(st store.Study, lay Layout, runs []store.Run, samples []store.Sample)
 			continue
 		}
 		o := stats.Overhead(base.Values, c.Values, 0.95)
+		c.baseN = base.N
 		c.OverheadPct = finite(o.Pct)
 		c.OverheadCI95 = []*float64{finite(o.LoPct), finite(o.HiPct)}
 		c.OverheadNote = o.Reason
@@ -283,8 +298,10 @@ func Build(st store.Study, lay Layout, runs []store.Run, samples []store.Sample)
 	}
 	r.markPrecision()
 	r.sortCells(lay.Workloads)
+	r.Decide(0)
 	r.addWarnings(noisyCells(r.Cells, r.factors))
 	r.addWarnings(outliers(r.Cells, r.factors))
+	r.groupWarnings()
 	r.Effects = analyze(r)
 	r.buildAttributions()
 	return r

@@ -63,6 +63,7 @@ func (c *Cell) pairWith(base *Cell) {
 func (c *Cell) usePaired() {
 	p := c.Paired
 	c.OverheadPct, c.OverheadCI95, c.PValue, c.Significant = p.Pct, p.CI95, p.PValue, p.Significant
+	c.pairedInterval = true
 	c.OverheadNote = fmt.Sprintf("paired by round (%d pairs)", p.Pairs)
 	if p.Note != "" {
 		c.OverheadNote += ": " + p.Note

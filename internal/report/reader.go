@@ -24,7 +24,9 @@ func (r *Report) Layout() Layout { return r.layout }
 // envs (the baseline first): what the gate and the published values read,
 // without a stored study.
 func OfCells(envs []string, cells []Cell) *Report {
-	return &Report{Schema: Schema, Cells: cells, envs: envs, Failures: []Failure{}, Warnings: []string{}}
+	r := &Report{Schema: Schema, Cells: cells, envs: envs, Failures: []Failure{}, Warnings: []string{}, WarningGroups: []WarningGroup{}}
+	r.Decide(0)
+	return r
 }
 
 // Host is the machine's facts the study recorded.

@@ -17,11 +17,16 @@ type CellStyler interface {
 	StyleCell(c *Cell, text string) string
 }
 
-// writeTable prints the overhead table for a terminal.
+// writeTable prints, for a terminal, the study's heading, the verdict and
+// the overhead table.
 func writeTable(w io.Writer, r *Report) error {
 	fmt.Fprintln(w, heading(r))
-	fmt.Fprintf(w, "%s: mean (std) over the measured runs; other environments: %% deviation from the %s mean (std in the metric's unit); * the 95%% CI of the deviation excludes 0.\n\n",
-		r.Study.Baseline, r.Study.Baseline)
+	fmt.Fprintln(w)
+	if err := writeVerdict(w, r); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "%s: mean (sd) over the measured runs; other environments: %% deviation from the %s mean (sd); sd: the runs' standard deviation, in the metric's unit; * the 95%% CI of the deviation excludes 0; ~ noisy: sd above %.0f%% of the mean.\n\n",
+		r.Study.Baseline, r.Study.Baseline, NoisyCV*100)
 	tw := tabwriter.NewWriter(w, 0, 0, 3, ' ', 0)
 	style := func(_ *Cell, text string) string { return text }
 	if s, ok := w.(CellStyler); ok { // colour on a terminal
@@ -35,12 +40,15 @@ func writeTable(w io.Writer, r *Report) error {
 	for _, row := range r.rows() {
 		cells := make([]string, len(r.envs))
 		for i, e := range r.envs {
-			cells[i] = style(row.cells[e], SeedCell(row.cells[e]))
+			cells[i] = style(row.cells[e], tableCell(row.cells[e]))
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\n", row.name, row.metric, strings.Join(cells, "\t"))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
+	}
+	for _, line := range plainCellNotes(r) {
+		fmt.Fprintln(w, line)
 	}
 	writeAttributions(w, r.Attributions)
 	writeFootnotes(w, r)
@@ -77,7 +85,11 @@ func writeFootnotes(w io.Writer, r *Report) {
 	writeThinCells(w, r)
 	if len(r.Warnings) > 0 {
 		fmt.Fprintf(w, "\nwarnings:\n")
-		for _, warn := range r.Warnings {
+		for i, warn := range r.Warnings {
+			if i == MaxWarningLines {
+				fmt.Fprintf(w, "  +%d more: %s\n", len(r.Warnings)-MaxWarningLines, moreLine)
+				break
+			}
 			fmt.Fprintf(w, "  %s\n", warn)
 		}
 	}
@@ -136,4 +148,59 @@ func levelsSuffix(levels map[string]string) string {
 		parts[i] = k + "=" + levels[k]
 	}
 	return " (" + strings.Join(parts, ", ") + ")"
+}
+
+// tableCell is one cell of the terminal table: the baseline as mean (sd),
+// another environment as % deviation (sd), * when the deviation's 95 %
+// interval excludes 0, ~ when the cell is noisy; a cell without a
+// deviation as mean (sd) marked abs (writePlainCells says why).
+func tableCell(c *Cell) string {
+	if c == nil {
+		return "-"
+	}
+	noisy := ""
+	if c.Noisy() {
+		noisy = "~"
+	}
+	switch {
+	case c.IsBaseline, c.absolute:
+		return fmt.Sprintf("%s%s (sd %s)", FmtValue(c.Mean), noisy, FmtValue(c.Std))
+	case c.OverheadPct == nil:
+		return fmt.Sprintf("%s%s (sd %s) abs", FmtValue(c.Mean), noisy, FmtValue(c.Std))
+	}
+	star := ""
+	if c.Significant {
+		star = "*"
+	}
+	return fmt.Sprintf("%s%s%s (sd %s)", FmtPct(*c.OverheadPct), star, noisy, FmtValue(c.Std))
+}
+
+// plainCellNotes say why cells of other environments show their own
+// mean (sd) rather than a deviation: a line per reason, naming the cells.
+func plainCellNotes(r *Report) []string {
+	var reasons, out []string
+	rows := map[string][]string{}
+	for _, row := range r.rows() {
+		for _, e := range r.envs {
+			c := row.cells[e]
+			if c == nil || c.IsBaseline || !(c.absolute || c.OverheadPct == nil) {
+				continue
+			}
+			why := "an absolute figure (a start-up time), compared as it is"
+			if !c.absolute {
+				why = "abs: no % deviation, " + c.OverheadNote
+				if c.OverheadNote == "" {
+					why = "abs: no % deviation"
+				}
+			}
+			if _, ok := rows[why]; !ok {
+				reasons = append(reasons, why)
+			}
+			rows[why] = append(rows[why], fmt.Sprintf("%s %s @ %s", RowName(c, r.factors), c.Label, c.Env))
+		}
+	}
+	for _, why := range reasons {
+		out = append(out, fmt.Sprintf("mean (sd) in the metric's unit, %s: %s", why, strings.Join(rows[why], ", ")))
+	}
+	return out
 }

@@ -10,6 +10,10 @@ import (
 	"github.com/boxtax/boxtax/internal/store"
 )
 
+// storageNote is the note key of a disk workload's warning about the file
+// system it wrote on (package disk): the storage cause.
+const storageNote = "fs_warning"
+
 // warnings collects what the runs said a reader must know: notes whose key
 // ends in "warning" (once per workload and environment) and measured runs
 // that started while another program kept the host busy.
@@ -32,7 +36,11 @@ func warnings(runs []store.Run) []Warning {
 				w := fmt.Sprintf("%s @ %s: %s", run.Workload, run.Env, run.Notes[k])
 				if !seen[w] {
 					seen[w] = true
-					out = append(out, Warning{Kind: WarnNote, Text: w, Subject: run.Workload + " @ " + run.Env, Message: run.Notes[k]})
+					kind := WarnNote
+					if k == storageNote {
+						kind = WarnStorage
+					}
+					out = append(out, Warning{Kind: kind, Text: w, Subject: run.Workload + " @ " + run.Env, Message: run.Notes[k]})
 				}
 			}
 		}
@@ -45,7 +53,8 @@ func warnings(runs []store.Run) []Warning {
 		}
 	}
 	for _, cell := range busyOrder {
-		out = append(out, Warning{Kind: WarnBusy, Text: fmt.Sprintf("%s: %d measured run(s) started while the host stayed busy (another program competed for the CPU): expect noise", cell, busy[cell])})
+		out = append(out, Warning{Kind: WarnBusy, Subject: cell, Runs: busy[cell],
+			Text: fmt.Sprintf("%s: %d measured run(s) started while the host stayed busy (another program competed for the CPU): expect noise", cell, busy[cell])})
 	}
 	return out
 }
@@ -62,7 +71,7 @@ func noisyCells(cells []Cell, factors []string) []Warning {
 		if !c.Noisy() {
 			continue
 		}
-		out = append(out, Warning{Kind: WarnNoisy, Text: fmt.Sprintf("%s @ %s %s: noisy, std is %.0f%% of the mean (min %s, max %s): more repetitions (--reps) or a quieter host would help",
+		out = append(out, Warning{Kind: WarnNoisy, Subject: fmt.Sprintf("%s @ %s %s", RowName(c, factors), c.Env, c.Label), Text: fmt.Sprintf("%s @ %s %s: noisy, std is %.0f%% of the mean (min %s, max %s): more repetitions (--reps) or a quieter host would help",
 			RowName(c, factors), c.Env, c.Label, c.Std/math.Abs(c.Mean)*100, FmtValue(c.Min), FmtValue(c.Max))})
 	}
 	return out
@@ -104,7 +113,7 @@ func outliers(cells []Cell, factors []string) []Warning {
 			}
 		}
 		if len(odd) > 0 {
-			out = append(out, Warning{Kind: WarnOutlier, Text: fmt.Sprintf("%s @ %s %s: %d outlier run(s) (%s; median %s; modified z-score above %.1f): look for what disturbed them",
+			out = append(out, Warning{Kind: WarnOutlier, Subject: fmt.Sprintf("%s @ %s %s", RowName(c, factors), c.Env, c.Label), Runs: len(odd), Text: fmt.Sprintf("%s @ %s %s: %d outlier run(s) (%s; median %s; modified z-score above %.1f): look for what disturbed them",
 				RowName(c, factors), c.Env, c.Label, len(odd), strings.Join(odd, ", "), FmtValue(c.Median), OutlierZ)})
 		}
 	}

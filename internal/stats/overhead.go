@@ -18,6 +18,10 @@ type OverheadResult struct {
 	PValue       float64 // PValue is Welch's two-sided p-value for Mean - BaselineMean.
 	Significant  bool    // Significant reports that LoPct..HiPct excludes 0.
 	Reason       string  // Reason says why a field is NaN or degenerate; empty when all are defined.
+	// LoBounded reports that Fieller's lower end lay below -100 % and was
+	// raised to -100 %: no value of either sample is negative, so neither
+	// is the ratio of their means (see BoundBelow).
+	LoBounded bool
 }
 
 // Overhead compares the finite values of x with those of baseline. The
@@ -37,6 +41,13 @@ type OverheadResult struct {
 // both samples are constant the interval is the point Pct, and a difference
 // is not marked significant: there is no test of it (Welch's t is undefined,
 // R's t.test stops with "data are essentially constant").
+//
+// When no value of either sample is negative (throughput, times, memory:
+// nearly every metric), the ratio of the means cannot be negative either,
+// and a lower end below -100 % is cut to -100 % (LoBounded): Fieller's set
+// intersected with the ratios that are possible, which holds the true
+// ratio whenever Fieller's set does, so the coverage is kept (design note
+// 013).
 //
 // A negative baseline mean is allowed: Pct is then the signed ratio's
 // deviation from 1, which reads as "x is Pct % larger in magnitude" when both
@@ -89,6 +100,7 @@ func Overhead(baseline, x []float64, level float64) OverheadResult {
 		return r
 	}
 	r.LoPct, r.HiPct = lo*100, hi*100
+	r.boundBelow(b, v)
 	r.Significant = r.LoPct > 0 || r.HiPct < 0
 	return r
 }

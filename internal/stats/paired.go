@@ -96,6 +96,7 @@ func PairedOverhead(baseline, x []float64, level float64) OverheadResult {
 		lo, hi = hi, lo
 	}
 	r.LoPct, r.HiPct = lo*100, hi*100
+	r.boundBelow(b, v)
 	r.Significant = r.LoPct > 0 || r.HiPct < 0
 	return r
 }

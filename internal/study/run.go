@@ -127,6 +127,9 @@ func Run(ctx context.Context, o Options, p Process) (*Stored, error) {
 		if line := spec.RepetitionsLine(); line != "" {
 			p.logf("%s\n", line)
 		}
+		if line := spec.StorageNote(st.Host); line != "" {
+			p.logf("%s\n", line)
+		}
 		for _, n := range spec.CommandNotes() {
 			p.logf("note: %s\n", termtext.Visible(n))
 		}

@@ -189,6 +189,14 @@ type Requirements struct {
 	Image string
 }
 
+// StorageUser is a workload whose figures are those of the storage it
+// writes to (the disk workloads): in a container, by default, the
+// engine's storage driver. A study says before its first run when that
+// driver lets memory serve the I/O (study.Spec.StorageNote).
+type StorageUser interface {
+	UsesStorage() bool
+}
+
 // Requirer is implemented by configs that need more than the defaults.
 // Containers get exactly these and nothing more (never --privileged).
 type Requirer interface {

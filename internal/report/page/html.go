@@ -65,11 +65,15 @@ type htmlView struct {
 	HasFactors bool
 }
 
+// glance is the verdict at the top of the page.
 type glance struct {
-	Comparisons, Beyond int
-	Costs, Gains        []string
-	Quiet               []string // workloads with no deviation beyond noise
-	Noisy               string   // "12 of 42", empty when none is
+	Comparisons                         int     // verdicts: environments but the baseline x primary metrics
+	Margin                              float64 // p of "no difference beyond ±p %"
+	NCosts, NGains, NEqual, NUndecided  int
+	Costs, Gains, Undecided             []string // the largest first, a few of each
+	MoreCosts, MoreGains, MoreUndecided int      // those left out
+	Equal                               []string // workloads with no difference beyond ±p % in any cell
+	Noisy                               string   // "12 of 42", empty when none is
 }
 
 type htmlRow struct {

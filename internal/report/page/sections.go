@@ -5,7 +5,6 @@ import (
 	"maps"
 	"math"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/boxtax/boxtax/internal/report"
@@ -20,41 +19,37 @@ func costly(c *report.Cell) bool {
 	return c.OverheadPct != nil && (*c.OverheadPct < 0) == c.HigherIsBetter
 }
 
-// glanceOf sums up the study for the top of the page: how many deviations
-// are beyond noise, the largest costs and gains, the quiet workloads and
-// the noisy cells.
+// glanceOf sums up the study for the top of the page from its verdicts:
+// how many comparisons cost, gain, show no difference or are undecided;
+// the largest costs and gains, the workloads with no difference anywhere,
+// the undecided cells with the rounds that would decide them, and the
+// noisy cells. An undecided cell is never counted as "no difference".
 func glanceOf(r *report.Report) glance {
-	var g glance
-	type hit struct {
-		abs  float64
-		text string
-	}
-	var costs, gains []hit
-	noisyWL := map[string]bool{}
+	g := glance{Margin: r.MarginPct(), Comparisons: len(r.Verdicts)}
+	allEqual := map[string]bool{}
 	var order []string
-	for i := range r.Cells {
-		c := &r.Cells[i]
-		if c.Secondary || c.IsBaseline || c.Absolute() {
-			continue
+	for _, v := range r.Verdicts {
+		text := v.Subject() + ": " + v.Text
+		switch v.Decision {
+		case report.VerdictCosts:
+			g.Costs = appendUpTo(g.Costs, text, 5, &g.MoreCosts)
+		case report.VerdictGains:
+			g.Gains = appendUpTo(g.Gains, text, 3, &g.MoreGains)
+		case report.VerdictUndecided:
+			g.Undecided = appendUpTo(g.Undecided, text, 5, &g.MoreUndecided)
+		case report.VerdictNoDifference:
+			g.NEqual++
 		}
-		if _, ok := noisyWL[c.Workload]; !ok {
-			noisyWL[c.Workload] = false
-			order = append(order, c.Workload)
+		if _, ok := allEqual[v.Workload]; !ok {
+			allEqual[v.Workload] = true
+			order = append(order, v.Workload)
 		}
-		if c.OverheadPct == nil {
-			continue
-		}
-		g.Comparisons++
-		if !c.Significant {
-			continue
-		}
-		g.Beyond++
-		noisyWL[c.Workload] = true
-		t := hit{math.Abs(*c.OverheadPct), fmt.Sprintf("%s %s in %s: %s", report.RowName(c, r.Factors()), c.Label, c.Env, report.OverheadText(c))}
-		if costly(c) {
-			costs = append(costs, t)
-		} else {
-			gains = append(gains, t)
+		allEqual[v.Workload] = allEqual[v.Workload] && v.Decision == report.VerdictNoDifference
+	}
+	g.NCosts, g.NGains, g.NUndecided = len(g.Costs)+g.MoreCosts, len(g.Gains)+g.MoreGains, len(g.Undecided)+g.MoreUndecided
+	for _, w := range order {
+		if allEqual[w] {
+			g.Equal = append(g.Equal, w)
 		}
 	}
 	noisy, primary := 0, 0
@@ -69,20 +64,17 @@ func glanceOf(r *report.Report) glance {
 	if noisy > 0 {
 		g.Noisy = fmt.Sprintf("%d of %d", noisy, primary)
 	}
-	sort.SliceStable(costs, func(i, j int) bool { return costs[i].abs > costs[j].abs })
-	sort.SliceStable(gains, func(i, j int) bool { return gains[i].abs > gains[j].abs })
-	for i := 0; i < len(costs) && i < 5; i++ {
-		g.Costs = append(g.Costs, costs[i].text)
-	}
-	for i := 0; i < len(gains) && i < 3; i++ {
-		g.Gains = append(g.Gains, gains[i].text)
-	}
-	for _, w := range order {
-		if !noisyWL[w] {
-			g.Quiet = append(g.Quiet, w)
-		}
-	}
 	return g
+}
+
+// appendUpTo appends s to xs while xs has fewer than n entries, else
+// counts it in *more.
+func appendUpTo(xs []string, s string, n int, more *int) []string {
+	if len(xs) < n {
+		return append(xs, s)
+	}
+	*more++
+	return xs
 }
 
 // htmlRows is the overhead table, a row per metric and row group.
@@ -203,7 +195,7 @@ func warnGroups(r *report.Report) []warnGroup {
 	subjects := map[string][]string{}
 	var messages []string
 	for _, w := range r.WarningDetails() {
-		if w.Kind != report.WarnNote {
+		if w.Kind != report.WarnNote && w.Kind != report.WarnStorage {
 			continue
 		}
 		if _, ok := subjects[w.Message]; !ok {

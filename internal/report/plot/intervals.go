@@ -69,16 +69,19 @@ func (f Intervals) SVG() string {
 	// Interval ends widen the axis, but only up to a limit: one unbounded
 	// interval must not squash every other row into the zero line.
 	limit := math.Max(2*maxEst, 10)
+	dataLo := lo // the smallest value drawn, however far
 	for _, s := range f.Series {
 		for i := range f.Rows {
 			for _, v := range []float64{at(s.Lo, i), at(s.Hi, i)} {
 				if !missing(v) {
 					lo, hi = math.Min(lo, math.Max(v, -limit)), math.Max(hi, math.Min(v, limit))
+					dataLo = math.Min(dataLo, v)
 				}
 			}
 		}
 	}
 	lo, hi, ticks := niceRange(lo, hi, 7)
+	lo, ticks = floorAt(lo, ticks, dataLo, MinPct)
 	x := scale{lo: lo, hi: hi, p0: left + 6, p1: right}
 	for i, r := range f.Rows {
 		ry := top + rowH*float64(i)
@@ -134,6 +137,27 @@ func (f Intervals) SVG() string {
 		}
 	}
 	return c.close()
+}
+
+// MinPct is the smallest deviation a ratio of non-negative means has:
+// -100 %. An axis of deviations ends there unless a value lies below.
+const MinPct = -100.0
+
+// floorAt raises an axis's lower end lo, rounded out to a tick below
+// floor, back to floor when no value (dataLo) lies below it, and drops the
+// ticks beyond: a deviation axis does not run to -200 % for data that stop
+// at -100 %.
+func floorAt(lo float64, ticks []float64, dataLo, floor float64) (float64, []float64) {
+	if lo >= floor || dataLo < floor {
+		return lo, ticks
+	}
+	kept := []float64{floor}
+	for _, t := range ticks {
+		if t > floor {
+			kept = append(kept, t)
+		}
+	}
+	return floor, kept
 }
 
 func (f Intervals) legendItems() []legendItem {

@@ -5,6 +5,8 @@ import (
 	"io"
 	"math"
 	"reflect"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -151,5 +153,39 @@ func TestEmptyAndDegenerateChartsStillDraw(t *testing.T) {
 		if strings.Contains(svg, "NaN") || strings.Contains(svg, "Inf") || !strings.HasSuffix(svg, "</svg>\n") {
 			t.Errorf("%s: %s", name, svg)
 		}
+	}
+}
+
+// Issue 28: a throughput interval reached -165.5 % and the axis ran to
+// -200 %. Intervals of non-negative values now stop at -100 %, and so
+// does the axis; an estimate of -60 % with an interval to -100 % gets no
+// tick below -100 %.
+func TestIntervalAxisFitsTheData(t *testing.T) {
+	for _, tc := range []struct {
+		name        string
+		est, lo, hi float64
+	}{
+		{"the issue's cell, cut at -100", 81.2, -100, 384.6},
+		{"-60 down to -100", -60, -100, 10},
+		{"-95.8 down to -100", -95.8, -100, 20},
+		{"-100 beside a large gain: ticks of 200", 500, -100, 1000},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			svg := Intervals{Title: "t", Rows: []string{"r"}, Series: []IntervalSeries{{Name: "docker-bridge",
+				Est: []float64{tc.est}, Lo: []float64{tc.lo}, Hi: []float64{tc.hi}}}}.SVG()
+			ticks := regexp.MustCompile(`class="tick">([-+0-9.]+)%?<`).FindAllStringSubmatch(svg, -1)
+			if len(ticks) == 0 {
+				t.Fatalf("no ticks:\n%s", svg)
+			}
+			first, err := strconv.ParseFloat(ticks[0][1], 64)
+			if err != nil || first != -100 {
+				t.Errorf("the axis starts at %s, want -100%%", ticks[0][1])
+			}
+		})
+	}
+	// A value below -100 % (a signed metric) still widens the axis.
+	svg := Intervals{Title: "t", Rows: []string{"r"}, Series: []IntervalSeries{{Name: "e", Est: []float64{-150}, Lo: []float64{-180}, Hi: []float64{-120}}}}.SVG()
+	if !strings.Contains(svg, `class="tick">-200%<`) {
+		t.Errorf("a value below -100 %% must stay on the axis:\n%s", svg)
 	}
 }

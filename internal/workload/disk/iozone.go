@@ -29,6 +29,9 @@ func init() { workload.Register(IOZone{}) }
 var iozonePhases = []string{"write", "rewrite", "read", "reread"}
 
 // Info implements workload.Workload.
+// UsesStorage: its figures are the storage it writes to.
+func (IOZone) UsesStorage() bool { return true }
+
 func (IOZone) Info() workload.Info {
 	rate := func(what string) string {
 		return "sum over the children of file_size / the child's time to " + what + ", in KB/s (1024 bytes), as IOZone's \"Children see throughput\""

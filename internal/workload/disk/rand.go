@@ -18,6 +18,9 @@ type Rand struct{}
 func init() { workload.Register(Rand{}) }
 
 // Info implements workload.Workload.
+// UsesStorage: its figures are the storage it writes to.
+func (Rand) UsesStorage() bool { return true }
+
 func (Rand) Info() workload.Info {
 	return workload.Info{
 		Name:     "disk.rand",

@@ -16,6 +16,9 @@ type Seq struct{}
 func init() { workload.Register(Seq{}) }
 
 // Info implements workload.Workload.
+// UsesStorage: its figures are the storage it writes to.
+func (Seq) UsesStorage() bool { return true }
+
 func (Seq) Info() workload.Info {
 	return workload.Info{
 		Name:     "disk.seq",

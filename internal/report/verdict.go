@@ -1,0 +1,249 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/boxtax/boxtax/internal/stats"
+	"github.com/boxtax/boxtax/internal/study"
+)
+
+// The verdict is the report's answer: for every environment against the
+// baseline and every primary metric, what the overhead's 95 % interval
+// lets one say (stats.Decide): a cost, a gain, no difference beyond ±p %,
+// or undecided with the further rounds that would likely decide it. Design
+// note 013 gives the rules.
+
+// Verdict decisions as the JSON names them.
+const (
+	VerdictCosts        = "costs"         // the interval excludes 0, in the bad direction
+	VerdictGains        = "gains"         // the interval excludes 0, in the good direction
+	VerdictNoDifference = "no_difference" // the whole interval lies inside ±margin
+	VerdictUndecided    = "undecided"     // neither: more rounds, or a quieter host
+)
+
+// Verdict is the answer for one cell: an environment's primary metric
+// against the baseline.
+type Verdict struct {
+	Workload       string            `json:"workload"`
+	Env            string            `json:"env"`
+	Levels         map[string]string `json:"levels"`
+	Metric         string            `json:"metric"`
+	Label          string            `json:"label"`
+	HigherIsBetter bool              `json:"higher_is_better"`
+	Decision       string            `json:"decision"`     // costs | gains | no_difference | undecided
+	OverheadPct    *float64          `json:"overhead_pct"` // the cell's overhead_pct
+	OverheadCI95   []*float64        `json:"overhead_ci95"`
+	// CostPct is the overhead in the bad direction (-overhead_pct when
+	// higher is better), as the gate has it; CostCI95 its interval.
+	CostPct   *float64   `json:"cost_pct"`
+	CostCI95  []*float64 `json:"cost_ci95"`
+	MarginPct float64    `json:"margin_pct"` // p of "no difference beyond ±p %"
+	N         int        `json:"n"`          // rounds behind the interval: the smaller sample, or the pairs
+	// MoreRounds, when undecided, is about how many further rounds would
+	// likely decide it (stats.Verdict.MoreRounds); absent when decided or
+	// when no estimate can be made.
+	MoreRounds *int `json:"more_rounds,omitempty"`
+	// Direction is what the difference means in words: "slower", "less
+	// throughput", "more memory"; empty when no difference is shown.
+	Direction string `json:"direction,omitempty"`
+	Text      string `json:"text"` // the verdict in one phrase, as the formats print it
+
+	row string // the table's row name: workload and non-env levels
+}
+
+// DefaultMarginPct is the equivalence margin p of "no difference beyond
+// ±p %" when the study sets none: --precision's default.
+const DefaultMarginPct = study.DefaultPrecisionPct
+
+// MarginPct is the margin the verdicts were decided with.
+func (r *Report) MarginPct() float64 { return r.margin }
+
+// Decide (re)computes the verdicts with the equivalence margin marginPct
+// (percent, > 0; 0: the study's adaptive precision, else
+// DefaultMarginPct), as report --precision asks.
+func (r *Report) Decide(marginPct float64) {
+	if marginPct <= 0 {
+		marginPct = r.Study.Repetitions.PrecisionPct
+	}
+	if marginPct <= 0 {
+		marginPct = DefaultMarginPct
+	}
+	r.margin = marginPct
+	r.Verdicts = []Verdict{}
+	for i := range r.Cells {
+		c := &r.Cells[i]
+		if c.IsBaseline || c.Secondary || c.absolute {
+			continue // an absolute figure (a start-up time) has no ratio to speak of
+		}
+		r.Verdicts = append(r.Verdicts, verdictOf(c, RowName(c, r.factors), marginPct))
+	}
+	sortVerdicts(r.Verdicts)
+}
+
+// verdictOf decides one cell.
+func verdictOf(c *Cell, row string, marginPct float64) Verdict {
+	v := Verdict{Workload: c.Workload, Env: c.Env, Levels: c.Levels, Metric: c.Metric, Label: c.Label, HigherIsBetter: c.HigherIsBetter,
+		OverheadPct: c.OverheadPct, OverheadCI95: c.OverheadCI95, CostCI95: []*float64{nil, nil}, MarginPct: marginPct, N: c.rounds(), row: row}
+	nan := math.NaN()
+	o := stats.OverheadResult{Pct: nan, LoPct: nan, HiPct: nan, Significant: c.Significant}
+	if c.OverheadPct != nil {
+		o.Pct = *c.OverheadPct
+		cost := *c.OverheadPct
+		if c.HigherIsBetter {
+			cost = -cost
+		}
+		v.CostPct = &cost
+	}
+	if lo, hi, ok := ends(c.OverheadCI95); ok {
+		o.LoPct, o.HiPct = lo, hi
+		if c.HigherIsBetter {
+			lo, hi = -hi, -lo
+		}
+		v.CostCI95 = []*float64{&lo, &hi}
+	}
+	d := stats.Decide(o, v.N, marginPct)
+	switch {
+	case d.Decision == stats.Costs && v.CostPct != nil && *v.CostPct > 0:
+		v.Decision = VerdictCosts
+	case d.Decision == stats.Costs:
+		v.Decision = VerdictGains
+	case d.Decision == stats.NoDifference:
+		v.Decision = VerdictNoDifference
+	default:
+		v.Decision = VerdictUndecided
+		if d.MoreRounds > 0 {
+			more := d.MoreRounds
+			v.MoreRounds = &more
+		}
+	}
+	worse, better := directionWords(c)
+	switch v.Decision {
+	case VerdictCosts:
+		v.Direction = worse
+	case VerdictGains:
+		v.Direction = better
+	}
+	v.Text = v.phrase(c.OverheadNote)
+	return v
+}
+
+// rounds is the number of values behind c's interval: the pairs when the
+// interval is the paired one, else the smaller of c's and its baseline's
+// runs.
+func (c *Cell) rounds() int {
+	if c.pairedInterval {
+		return c.Paired.Pairs
+	}
+	if c.baseN > 0 && c.baseN < c.N {
+		return c.baseN
+	}
+	return c.N
+}
+
+// phrase is the verdict in words: "costs 12.0% [8.1, 15.9]: slower",
+// "no difference beyond ±2% [-1.1%, +0.9%]", "undecided [-30.1%,
+// +58.0%]: about 9 more round(s) would likely decide it"; note says why
+// an interval is missing or degenerate.
+func (v Verdict) phrase(note string) string {
+	switch v.Decision {
+	case VerdictCosts, VerdictGains:
+		size, lo, hi := *v.CostPct, v.CostCI95[0], v.CostCI95[1]
+		if v.Decision == VerdictGains {
+			size, lo, hi = -size, neg(hi), neg(lo)
+		}
+		return fmt.Sprintf("%s %s%% [%s, %s]: %s", v.Decision, fmtSize(size), fmtSize(*lo), fmtSize(*hi), v.Direction)
+	case VerdictNoDifference:
+		iv, _ := PctInterval(v.OverheadCI95)
+		return fmt.Sprintf("no difference beyond ±%g%% %s", v.MarginPct, iv)
+	}
+	iv, ok := PctInterval(v.OverheadCI95)
+	if !ok {
+		if note == "" {
+			note = "no overhead"
+		}
+		return "undecided: no interval (" + note + ")"
+	}
+	switch {
+	case v.MoreRounds == nil && note != "":
+		return fmt.Sprintf("undecided %s (%s)", iv, note)
+	case v.MoreRounds == nil:
+		return "undecided " + iv
+	case *v.MoreRounds >= stats.MaxMoreRounds:
+		return fmt.Sprintf("undecided %s: more than %d further rounds at this spread; a quieter host or a larger effect would decide it", iv, stats.MaxMoreRounds)
+	}
+	return fmt.Sprintf("undecided %s: about %d more round(s) would likely decide it", iv, *v.MoreRounds)
+}
+
+// fmtSize prints a cost's size without a sign: 12.0, 0.35.
+func fmtSize(p float64) string {
+	if math.Abs(p) < 1 {
+		return fmt.Sprintf("%.2f", p)
+	}
+	return fmt.Sprintf("%.1f", p)
+}
+
+func neg(p *float64) *float64 {
+	v := -*p
+	return &v
+}
+
+// directionWords says in words what a worse and a better value of c's
+// metric mean: less or more throughput for rates, slower or faster for
+// times, more or less memory for sizes; higher or lower otherwise. The
+// unit decides, else the label's last word ("copy MB/s").
+func directionWords(c *Cell) (worse, better string) {
+	worse, better = unitWords(c.Unit, c.HigherIsBetter)
+	if f := strings.Fields(c.Label); (worse == "higher" || worse == "lower") && len(f) > 0 {
+		if w, b := unitWords(f[len(f)-1], c.HigherIsBetter); w != worse {
+			return w, b
+		}
+	}
+	return worse, better
+}
+
+// unitWords is directionWords for one unit.
+func unitWords(u string, higherIsBetter bool) (worse, better string) {
+	switch {
+	case higherIsBetter && (strings.Contains(u, "/s") || strings.HasSuffix(u, "PS") || strings.HasSuffix(u, "ops")):
+		return "less throughput", "more throughput"
+	case higherIsBetter:
+		return "lower", "higher"
+	}
+	switch u {
+	case "s", "ms", "us", "µs", "ns", "ms/request", "min", "h":
+		return "slower", "faster"
+	case "B", "bytes", "KiB", "MiB", "GiB", "kB", "KB", "MB", "GB":
+		return "more memory", "less memory"
+	}
+	return "higher", "lower"
+}
+
+// verdictRank orders the decisions: what costs first, then what is
+// better, then what could not be decided, then what showed no difference.
+var verdictRank = map[string]int{VerdictCosts: 0, VerdictGains: 1, VerdictUndecided: 2, VerdictNoDifference: 3}
+
+// sortVerdicts orders verdicts by decision, then by the size of the cost
+// (of the gain, of the estimate), largest first; ties keep the table's
+// order.
+func sortVerdicts(vs []Verdict) {
+	size := func(v Verdict) float64 {
+		if v.CostPct == nil {
+			return -1
+		}
+		return math.Abs(*v.CostPct)
+	}
+	sort.SliceStable(vs, func(i, j int) bool {
+		a, b := vs[i], vs[j]
+		if verdictRank[a.Decision] != verdictRank[b.Decision] {
+			return verdictRank[a.Decision] < verdictRank[b.Decision]
+		}
+		return size(a) > size(b)
+	})
+}
+
+// Subject names the cell of a verdict: "mem.stream copy MB/s in
+// docker-bridge".
+func (v Verdict) Subject() string { return fmt.Sprintf("%s %s in %s", v.row, v.Label, v.Env) }

@@ -1,0 +1,200 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/boxtax/boxtax/internal/store"
+)
+
+// cellStudy is a study of test.cpu (events/s, higher is better) with one
+// row group per name in values: native's runs, then docker-bridge's.
+func cellStudy(rows map[string][2][]float64, notes map[string]string) *Report {
+	var runs []store.Run
+	var samples []store.Sample
+	for _, name := range sortedKeys(rows) {
+		for e, env := range []string{"native", "docker-bridge"} {
+			for rep, v := range rows[name][e] {
+				id := int64(len(runs) + 1)
+				runs = append(runs, store.Run{ID: id, Seq: len(runs), Rep: rep, CellKey: "test.cpu|case=" + name + "|env=" + env, Workload: "test.cpu", Env: env,
+					Levels: map[string]string{"env": env, "case": name}, Status: store.RunOK, Notes: notes})
+				samples = append(samples, store.Sample{RunID: id, Metric: "events_per_s", Value: v, Unit: "events/s"})
+			}
+		}
+	}
+	return Build(store.Study{ID: 1, Name: "verdict"}, Layout{Baseline: "native", Envs: []string{"native", "docker-bridge"}, Workloads: []string{"test.cpu"}}, runs, samples)
+}
+
+func verdictOfCase(t *testing.T, r *Report, name string) Verdict {
+	t.Helper()
+	for _, v := range r.Verdicts {
+		if v.Levels["case"] == name {
+			return v
+		}
+	}
+	t.Fatalf("no verdict for %s in %+v", name, r.Verdicts)
+	return Verdict{}
+}
+
+// Each kind of verdict, with its words and its order: costs largest
+// first, then gains, then undecided, then no difference.
+func TestVerdictOfEachCell(t *testing.T) {
+	r := cellStudy(map[string][2][]float64{
+		"slower":  {{1000, 1010, 990}, {950, 960, 940}},                 // -5 %: costs 5 % less throughput
+		"slowest": {{1000, 1010, 990}, {800, 810, 790}},                 // -20 %
+		"faster":  {{1000, 1010, 990}, {1100, 1110, 1090}},              // +10 %: gains
+		"same":    {{1000, 1001, 999, 1000}, {1000, 1001, 999, 1000.5}}, // inside ±2 %
+		"wide":    {{1000, 1200, 800}, {1100, 1300, 900}},               // holds 0, reaches past ±2 %
+	}, nil)
+	for _, tc := range []struct{ name, decision, text string }{
+		{"slowest", VerdictCosts, "costs 20.0% ["},
+		{"slower", VerdictCosts, "costs 5.0% [2.8, 7.2]: less throughput"},
+		{"faster", VerdictGains, "gains 10.0% ["},
+		{"wide", VerdictUndecided, "more round(s) would likely decide it"},
+		{"same", VerdictNoDifference, "no difference beyond ±2% [-"},
+	} {
+		v := verdictOfCase(t, r, tc.name)
+		if v.Decision != tc.decision || !strings.Contains(v.Text, tc.text) {
+			t.Errorf("%s: %s %q, want %s %q", tc.name, v.Decision, v.Text, tc.decision, tc.text)
+		}
+	}
+	var order []string
+	for _, v := range r.Verdicts {
+		order = append(order, v.Levels["case"])
+	}
+	if got := strings.Join(order, ","); got != "slowest,slower,faster,wide,same" {
+		t.Errorf("order %s, want the costs largest first, then gains, undecided, no difference", got)
+	}
+	if v := verdictOfCase(t, r, "wide"); v.N != 3 || v.MoreRounds == nil || *v.MoreRounds < 1 {
+		t.Errorf("undecided: %+v", v)
+	}
+	// A wider margin (report --precision 80) turns the undecided cell no
+	// difference only when its whole interval fits.
+	r.Decide(80)
+	if v := verdictOfCase(t, r, "wide"); v.Decision != VerdictNoDifference || !strings.Contains(v.Text, "±80%") {
+		t.Errorf("with ±80%%: %+v", v)
+	}
+}
+
+// Issue 28: a -95.8 % cell with n = 2 was listed under "No difference
+// beyond noise": its baseline's two runs spread so that the interval was
+// unbounded, and nothing was significant. It is undecided.
+func TestAnUndecidedCellIsNeverNoDifference(t *testing.T) {
+	r := cellStudy(map[string][2][]float64{"collapse": {{600, 1500}, {0, 88}}}, nil)
+	v := verdictOfCase(t, r, "collapse")
+	if v.Decision != VerdictUndecided || fmt.Sprintf("%.1f", *v.OverheadPct) != "-95.8" || !strings.Contains(v.Text, "undecided: no interval (baseline mean not distinguishable from zero") {
+		t.Fatalf("verdict %+v", v)
+	}
+	var b bytes.Buffer
+	if err := writeVerdict(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(b.String(), "no difference beyond") || !strings.Contains(b.String(), "undecided (1 cell)") {
+		t.Errorf("verdict:\n%s", b.String())
+	}
+}
+
+// The terminal verdict fits one screen however many cells the study has.
+func TestVerdictFitsOneScreen(t *testing.T) {
+	rows := map[string][2][]float64{}
+	for i := range 40 {
+		f := 1 - float64(i%4)*0.05 // costs, and no difference
+		rows[fmt.Sprintf("c%02d", i)] = [2][]float64{{1000, 1001, 999}, {1000 * f, 1001 * f, 999 * f}}
+		rows[fmt.Sprintf("u%02d", i)] = [2][]float64{{1000, 1300, 700}, {1100, 1400, 800}}
+	}
+	r := cellStudy(rows, nil)
+	var b bytes.Buffer
+	if err := writeVerdict(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	if n := strings.Count(out, "\n"); n > 20 {
+		t.Errorf("%d lines:\n%s", n, out)
+	}
+	for _, w := range []string{"+22 more costs and gains: boxtax report --format html", "no difference beyond ±2% (10 cells)", "undecided (40 cells)", "+35 more undecided"} {
+		if !strings.Contains(out, w) {
+			t.Errorf("verdict lacks %q:\n%s", w, out)
+		}
+	}
+}
+
+// Issue 28: make run printed 26 warning lines, the storage sentence once
+// per cell and a noisy line per cell. Each cause is said once now, at most
+// 5 lines, and the JSON has them with their kind and cells.
+func TestWarningsGroupedByCause(t *testing.T) {
+	rows := map[string][2][]float64{}
+	for i := range 13 {
+		rows[fmt.Sprintf("n%02d", i)] = [2][]float64{{1000, 1300, 700}, {1000, 1300, 700}}
+	}
+	fuse := "FUSE filesystem (e.g. Docker's fuse-overlayfs): reads may come from memory"
+	r := cellStudy(rows, map[string]string{"fs_warning": fuse})
+	for i := range 6 {
+		r.warns = append(r.warns, Warning{Kind: WarnNote, Subject: "test.cpu @ docker-bridge", Message: fmt.Sprintf("note %d", i)})
+	}
+	r.groupWarnings()
+	var b bytes.Buffer
+	writeFootnotes(&b, r)
+	out := b.String()
+	if strings.Count(out, "FUSE") != 1 || !strings.Contains(out, "storage: test.cpu @ native, docker-bridge: "+fuse) {
+		t.Errorf("the storage cause is not said once, naming its cells:\n%s", out)
+	}
+	if strings.Count(out, "noisy") != 1 || !strings.Contains(out, "noisy: 26 of 26 cells (marked ~)") {
+		t.Errorf("the noisy cells are not one line:\n%s", out)
+	}
+	if lines := strings.Count(out, "\n  "); lines != MaxWarningLines+1 || !strings.Contains(out, "  +3 more: boxtax report --format html") {
+		t.Errorf("%d warning lines, want %d and a +N more line:\n%s", lines, MaxWarningLines+1, out)
+	}
+	var doc struct {
+		WarningGroups []WarningGroup `json:"warning_groups"`
+		Warnings      []string       `json:"warnings"`
+	}
+	var js bytes.Buffer
+	if err := Write(&js, "json", r); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(js.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.WarningGroups) != 8 || len(doc.Warnings) != 8 || doc.WarningGroups[0].Kind != WarnStorage || len(doc.WarningGroups[0].Cells) != 2 ||
+		doc.WarningGroups[1].Kind != WarnNoisy || len(doc.WarningGroups[1].Cells) != 26 || doc.WarningGroups[7].Kind != WarnNote {
+		t.Errorf("JSON warnings: %+v", doc)
+	}
+	if !strings.Contains(tableOf(t, r), "+0.0%~ (sd 300.0)") {
+		t.Errorf("a noisy cell is not marked ~:\n%s", tableOf(t, r))
+	}
+}
+
+func tableOf(t *testing.T, r *Report) string {
+	t.Helper()
+	var b bytes.Buffer
+	if err := Write(&b, "table", r); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+// Issue 28: a --cmd table showed "-3.0% (0.0179)" and "0 (0) abs" with
+// nothing to say what the figures are.
+func TestTableSaysWhatEachFigureIs(t *testing.T) {
+	r := cellStudy(map[string][2][]float64{
+		"time": {{1000, 1010, 990}, {950, 960, 940}},
+		"zero": {{0, 0, 0}, {0.01, 0, 0.02}},
+	}, nil)
+	out := tableOf(t, r)
+	for _, w := range []string{"1000 (sd 10.00)", "-5.0%* (sd 10.00)", "0.01~ (sd 0.01) abs", "sd: the runs' standard deviation, in the metric's unit",
+		"mean (sd) in the metric's unit, abs: no % deviation, baseline mean is zero: a percentage of it is undefined: test.cpu case=zero events/s @ docker-bridge"} {
+		if !strings.Contains(out, w) {
+			t.Errorf("table lacks %q:\n%s", w, out)
+		}
+	}
+	var md bytes.Buffer
+	if err := Write(&md, "markdown", r); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(md.String(), "abs: no % deviation, baseline mean is zero") || !strings.Contains(md.String(), "(sd 10.00)") {
+		t.Errorf("markdown does not say what abs and sd are:\n%s", md.String())
+	}
+}

@@ -1,0 +1,110 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+)
+
+// How many verdicts of each kind the terminal shows, so that the verdict
+// fits one screen: the rest are counted in a "+N more" line.
+const (
+	shownDecided   = 8 // costs and gains
+	shownUndecided = 5
+	shownEqual     = 6 // rows named in the no-difference line
+)
+
+// moreLine is where the verdicts and warnings a terminal leaves out are.
+const moreLine = "boxtax report --format html"
+
+// writeVerdict prints the verdict for a terminal: the costs and gains
+// largest first, the rows with no difference in one line, the undecided
+// cells with the rounds that would likely decide them; one screen at most.
+func writeVerdict(w io.Writer, r *Report) error {
+	if len(r.Verdicts) == 0 {
+		return nil
+	}
+	fmt.Fprintf(w, "verdict, each environment against %s (95%% intervals; no difference: the whole interval within ±%g%%):\n", r.Study.Baseline, r.margin)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	by := map[string][]Verdict{}
+	for _, v := range r.Verdicts {
+		by[v.Decision] = append(by[v.Decision], v)
+	}
+	decided := append(append([]Verdict{}, by[VerdictCosts]...), by[VerdictGains]...)
+	for i, v := range decided {
+		if i == shownDecided {
+			fmt.Fprintf(tw, "  +%d more costs and gains: %s\n", len(decided)-shownDecided, moreLine)
+			break
+		}
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", v.Env, v.row, v.Label, v.Text)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if eq := by[VerdictNoDifference]; len(eq) > 0 {
+		fmt.Fprintf(w, "  no difference beyond ±%g%% (%s): %s\n", r.margin, cellCount(len(eq)), equalRows(eq))
+	}
+	if und := by[VerdictUndecided]; len(und) > 0 {
+		fmt.Fprintf(w, "  undecided (%s): the runs show neither a difference nor its absence within ±%g%%:\n", cellCount(len(und)), r.margin)
+		for i, v := range und {
+			if i == shownUndecided {
+				fmt.Fprintf(tw, "    +%d more undecided: %s\n", len(und)-shownUndecided, moreLine)
+				break
+			}
+			fmt.Fprintf(tw, "    %s\t%s\t%s\t%s\n", v.Env, v.row, v.Label, v.Text)
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintln(w)
+	return nil
+}
+
+// equalRows names the rows whose cells showed no difference, each with
+// its environments, at most shownEqual of them: "cpu.prime events/s
+// (docker-bridge, docker-host), cpu.linpack MFLOPS (docker-host) +3 more".
+func equalRows(vs []Verdict) string {
+	var rows []string
+	envs := map[string][]string{}
+	for _, v := range vs {
+		name := v.row + " " + v.Label
+		if _, ok := envs[name]; !ok {
+			rows = append(rows, name)
+		}
+		envs[name] = append(envs[name], v.Env)
+	}
+	var parts []string
+	for i, name := range rows {
+		if i == shownEqual {
+			parts[len(parts)-1] += fmt.Sprintf(" +%d more", len(rows)-shownEqual)
+			break
+		}
+		parts = append(parts, fmt.Sprintf("%s (%s)", name, strings.Join(envs[name], ", ")))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// writeVerdictMarkdown prints every verdict as a table, in the verdict's
+// order.
+func writeVerdictMarkdown(w io.Writer, r *Report) {
+	if len(r.Verdicts) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "## Verdict\n\nEach environment against %s, from the 95 %% interval of the overhead; no difference: the whole interval within ±%g %%.\n\n",
+		MarkdownEscape(r.Study.Baseline), r.margin)
+	fmt.Fprintf(w, "| environment | workload | metric | verdict |\n|---|---|---|---|\n")
+	for _, v := range r.Verdicts {
+		fmt.Fprintf(w, "| %s | %s | %s | %s |\n", MarkdownEscape(v.Env), MarkdownEscape(v.row), MarkdownEscape(v.Label), MarkdownEscape(v.Text))
+	}
+	fmt.Fprintln(w)
+}
+
+// cellCount is "1 cell" or "n cells".
+func cellCount(n int) string {
+	if n == 1 {
+		return "1 cell"
+	}
+	return fmt.Sprintf("%d cells", n)
+}
