@@ -41,19 +41,8 @@ func PrecisionOf(spec *Spec, runs []store.Run, samples []store.Sample) Precision
 	}
 	target := spec.Adaptive.PrecisionPct
 	cells := precisionCells(runs, samples)
-	var judged []precisionKey
-	for k, c := range cells {
-		if c.primary && c.run.Env != spec.Baseline {
-			judged = append(judged, k)
-		}
-	}
+	judged := spec.judgedCells(cells, runs)
 	factors := levelNames(runs)
-	slices.SortFunc(judged, func(a, b precisionKey) int {
-		ra, rb := cells[a].run, cells[b].run
-		return cmp.Or(cmp.Compare(spec.workloadIndex(ra.Workload), spec.workloadIndex(rb.Workload)),
-			cmp.Compare(rowOf(ra, factors), rowOf(rb, factors)), cmp.Compare(spec.envIndex(ra.Env), spec.envIndex(rb.Env)),
-			cmp.Compare(a.metric, b.metric))
-	})
 	var missed []string
 	for _, k := range judged {
 		c := cells[k]
@@ -86,6 +75,17 @@ func PrecisionOf(spec *Spec, runs []store.Run, samples []store.Sample) Precision
 		s += "; not yet: " + strings.Join(missed[:min(show, len(missed))], ", ") + more
 	}
 	return Precision{Reached: len(judged) > 0 && len(missed) == 0, Summary: s}
+}
+
+// sortJudged orders judged cells as the spec lists workloads, then rows,
+// environments and metrics.
+func (s *Spec) sortJudged(judged []precisionKey, cells map[precisionKey]*precisionCell, factors []string) {
+	slices.SortFunc(judged, func(a, b precisionKey) int {
+		ra, rb := cells[a].run, cells[b].run
+		return cmp.Or(cmp.Compare(s.workloadIndex(ra.Workload), s.workloadIndex(rb.Workload)),
+			cmp.Compare(rowOf(ra, factors), rowOf(rb, factors)), cmp.Compare(s.envIndex(ra.Env), s.envIndex(rb.Env)),
+			cmp.Compare(a.metric, b.metric))
+	})
 }
 
 // precisionCells gathers the measured values of every cell and metric.
