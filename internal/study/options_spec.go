@@ -32,6 +32,9 @@ func (o Options) spec(ctx context.Context, paperIDs []string) (*Spec, error) {
 		return nil, err
 	}
 	spec.Normalize(env.Names())
+	if o.Explain && len(spec.AddExplainVariants()) == 0 {
+		return nil, fmt.Errorf("--explain switches options of container environments, and this study has none besides the baseline (%s): add one, e.g. --envs native,docker-bridge", spec.Baseline)
+	}
 	if err := spec.Validate(env.Names()); err != nil {
 		return nil, err
 	}

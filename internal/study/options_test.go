@@ -18,7 +18,7 @@ func everyOption(t *testing.T) []string {
 		"envs": "native,docker-host", "workloads": "cpu.prime,mem.stream", "reps": "auto", "precision": "3%",
 		"max-reps": "12", "warmup": "0", "seed": "42", "monitor-interval": "250ms", "power": "none",
 		"settle": "2s", "wire": "host,netns", "wire-rate": "100mbit", "host-label": "pi4-kitchen", "skip-unavailable": "true",
-		"budget": "8m",
+		"budget": "8m", "explain": "true",
 	}
 	var o Options
 	fs := flag.NewFlagSet("t", flag.ContinueOnError)
@@ -74,7 +74,7 @@ func TestOptionsRenderTheirOwnFlags(t *testing.T) {
 	}
 	o, _ := parseOptions(t, everyOption(t))
 	want := Options{Envs: []string{"native", "docker-host"}, Workloads: []string{"cpu.prime", "mem.stream"},
-		Reps: Reps{Auto: true, PrecisionPct: 3, Max: 12, set: true}, Budget: Budget(8 * time.Minute), Warmup: 0, Seed: 42, Settle: 2 * time.Second,
+		Reps: Reps{Auto: true, PrecisionPct: 3, Max: 12, set: true}, Budget: Budget(8 * time.Minute), Explain: true, Warmup: 0, Seed: 42, Settle: 2 * time.Second,
 		Monitors: Monitors{Interval: 250 * time.Millisecond, Power: "none"}, Wire: []string{"host", "netns"},
 		WireRate: "100mbit", HostLabel: "pi4-kitchen", SkipUnavailable: true}
 	if !reflect.DeepEqual(o, want) {
