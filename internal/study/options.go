@@ -30,8 +30,8 @@ type Options struct {
 	// mechanism switched off at a time and all at once (ExplainOptions), so
 	// the report says what each costs and which option removes a cost.
 	Explain bool
-	Warmup    int      // -1: the study's
-	Seed      int64    // 0: the study's, else drawn
+	Warmup  int   // -1: the study's
+	Seed    int64 // 0: the study's, else drawn
 
 	Settle   time.Duration // longest wait for a quiet host before each run; 0: none
 	Monitors Monitors
