@@ -67,7 +67,10 @@ func pct(v float64) string {
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		return "n/a"
 	}
-	return fmt.Sprintf("%.2g%%", math.Abs(v))
+	if v = math.Abs(v); v >= 10 {
+		return fmt.Sprintf("%.0f%%", v)
+	}
+	return fmt.Sprintf("%.2g%%", v)
 }
 
 // more is about how much longer a cell needs.
@@ -84,10 +87,14 @@ func (e AdaptiveEnd) more(v stats.Verdict) string {
 	}
 }
 
-// roundDur rounds a duration for reading: seconds, or minutes past ten.
+// roundDur rounds a duration for reading: tenths of a second below ten
+// seconds, seconds, or minutes past ten.
 func roundDur(d time.Duration) time.Duration {
-	if d >= 10*time.Minute {
+	switch {
+	case d >= 10*time.Minute:
 		return d.Round(time.Minute)
+	case d < 10*time.Second:
+		return d.Round(100 * time.Millisecond)
 	}
 	return d.Round(time.Second)
 }
