@@ -10,15 +10,17 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// Adaptive asks for repetitions until the overheads are precise enough,
-// after Phoronix's dynamic run count but kept blocked: whole randomized
-// rounds (every cell once) are added, never single runs of a noisy cell, so
-// the design stays a randomized complete block design. After each round the
-// caller checks whether every primary metric's 95 % interval of the overhead
-// has a half-width of at most PrecisionPct percentage points; if not, and
-// fewer than MaxRepetitions rounds have run, one more round is planned.
+// Adaptive asks for repetitions until every overhead is decided, after
+// Phoronix's dynamic run count but kept blocked: whole randomized rounds
+// (every cell once) are added, never single runs of a noisy cell, so the
+// design stays a randomized complete block design. After each round the
+// stopping rule (DecisionsOf, Stopping) checks whether every primary
+// metric's overhead is decided: a cost (its 95 % interval excludes 0) or no
+// difference beyond ±PrecisionPct; if not, fewer than MaxRepetitions
+// rounds have run and the study's budget allows another round, one more
+// round is planned.
 type Adaptive struct {
-	PrecisionPct   float64 `yaml:"precision_pct"`   // target half-width of the 95 % interval, in % of the baseline
+	PrecisionPct   float64 `yaml:"precision_pct"`   // the margin p of "no difference beyond ±p %", in % of the baseline
 	MaxRepetitions int     `yaml:"max_repetitions"` // stop after this many rounds even if not reached
 }
 

@@ -13,10 +13,13 @@ import (
 	"github.com/boxtax/boxtax/internal/workload"
 )
 
-// Precision is an adaptive study's stopping rule read from its stored
-// samples: whether every primary metric's overhead against the baseline
-// has a 95 % interval (stats.Overhead, as the report computes it) whose
-// wider side is within the target, and a line saying how far it got.
+// Precision is how precise an adaptive study's overheads are, read from
+// its stored samples: whether every primary metric's overhead against the
+// baseline has a 95 % interval (stats.Overhead, as the report computes it)
+// whose wider side is within the target, and a line saying how far it
+// got; the report's header says the same. It was the stopping rule until
+// issue 28; the study now stops on DecisionsOf (a cost shown, or no
+// difference beyond ±target), which a wide interval can satisfy.
 type Precision struct {
 	Reached bool
 	Summary string
