@@ -21,6 +21,7 @@ import (
 	"github.com/boxtax/boxtax/internal/stats"
 	"github.com/boxtax/boxtax/internal/store"
 	"github.com/boxtax/boxtax/internal/study"
+	_ "github.com/boxtax/boxtax/internal/workload/all" // which metrics are primary, as in boxtax itself
 )
 
 func main() {
