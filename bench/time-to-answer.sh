@@ -56,19 +56,21 @@ measure fixed3 --reps 3
 measure fixed10 --reps 10
 measure long --reps "$long"
 
-# row NAME LABEL: minutes, rounds, cells decided, agreement with the reference.
+# row NAME LABEL: minutes, rounds, cells decided, the same verdict as the
+# reference's (of every cell, and of those the reference decided), and
+# contradictions (decided both ways: a cost against none or the opposite cost).
 row() {
   awk -F'\t' -v label="$2" -v secs="$(cat "$tmp/$1.s")" '
-    FNR == NR { ref[$1] = $2; next }
+    FNR == NR { ref[$1] = $2; if ($2 != "undecided") refdec++; next }
     {
       n++; if ($2 != "undecided") decided++
       if ($6 > rounds) rounds = $6
-      if (!($1 in ref)) next
-      if ($2 == ref[$1]) agree++
+      if ($2 == ref[$1]) { agree++; if ($2 != "undecided") agreedec++ }
       else if ($2 != "undecided" && ref[$1] != "undecided") contra++
     }
     END {
-      printf "%-26s %7.1f %7d %5d/%-4d %5d/%-4d = %5.1f %%  %d\n", label, secs / 60, rounds, decided, n, agree, n, n ? 100 * agree / n : 0, contra
+      printf "%-26s %7.1f %7d %5d/%-4d %5d/%-4d = %5.1f %%   %5d/%-4d %14d\n", label, secs / 60, rounds, decided, n,
+        agree, n, n ? 100 * agree / n : 0, agreedec, refdec, contra
     }' "$tmp/long.v" "$tmp/$1.v"
 }
 
@@ -79,7 +81,7 @@ echo "time to answer: $study${TTA_WORKLOADS:+ ($TTA_WORKLOADS)}, $cells primary 
 echo "reference: $long rounds in $(awk '{printf "%.1f", $1 / 60}' "$tmp/long.s") min, $ref_decided of $cells cells decided"
 echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs"
 echo
-printf "%-26s %7s %7s %10s %20s  %s\n" run minutes rounds decided "agree with reference" contradictions
+printf "%-26s %7s %7s %10s %20s %12s %14s\n" run minutes rounds decided "same verdict" "of decided" contradictions
 row adaptive "adaptive (--budget $budget)"
 row fixed3 "fixed 3 repetitions"
 row fixed10 "fixed 10 repetitions"
@@ -87,7 +89,11 @@ echo
 grep -E '^(every cell decided|stopped after)' "$tmp/adaptive.err" | sed 's/^/adaptive run: /' || true
 awk -v a="$(cat "$tmp/adaptive.s")" -v f3="$(cat "$tmp/fixed3.s")" -v f10="$(cat "$tmp/fixed10.s")" 'BEGIN {
   printf "adaptive time / fixed 3: %.2f, / fixed 10: %.2f\n", a / f3, a / f10 }'
-awk -F'\t' -v secs="$(cat "$tmp/adaptive.s")" 'FNR == NR { ref[$1] = $2; next } { n++; if ($2 == ref[$1]) agree++ }
+awk -F'\t' -v secs="$(cat "$tmp/adaptive.s")" 'FNR == NR { ref[$1] = $2; if ($2 != "undecided") refdec++; next }
+  { n++; if ($2 == ref[$1]) agree++; if ($2 != "undecided") decided++ }
   END { pct = n ? 100 * agree / n : 0
-        printf "goal (>= 95 %% agreement in < 10 min): %.1f %% in %.1f min: %s\n", pct, secs / 60, (pct >= 95 && secs < 600) ? "met" : "not met" }' \
+        printf "goal (>= 95 %% the same verdict as the long run, in < 10 min): %.1f %% in %.1f min, %d of %d cells decided: %s\n",
+          pct, secs / 60, decided, n, (pct >= 95 && secs < 600) ? "met" : "not met"
+        if (refdec < n / 2)
+          printf "note: the reference decided only %d of %d cells, so agreeing with it says little: run on a quieter machine, or with more rounds (TTA_LONG)\n", refdec, n }' \
   "$tmp/long.v" "$tmp/adaptive.v"
