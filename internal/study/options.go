@@ -26,12 +26,12 @@ type Options struct {
 	Workloads []string // keep only these workloads
 	Reps      Reps     // --reps N, paper or auto
 	Budget    Budget   // --budget: decide adaptively within this time; 0: the study's
+	Warmup    int      // -1: the study's
+	Seed      int64    // 0: the study's, else drawn
 	// Explain adds, to every container environment, its variants with one
 	// mechanism switched off at a time and all at once (ExplainOptions), so
 	// the report says what each costs and which option removes a cost.
 	Explain bool
-	Warmup  int   // -1: the study's
-	Seed    int64 // 0: the study's, else drawn
 
 	Settle   time.Duration // longest wait for a quiet host before each run; 0: none
 	Monitors Monitors
