@@ -81,7 +81,7 @@ echo "time to answer: $study${TTA_WORKLOADS:+ ($TTA_WORKLOADS)}, $cells primary 
 echo "reference: $long rounds in $(awk '{printf "%.1f", $1 / 60}' "$tmp/long.s") min, $ref_decided of $cells cells decided"
 echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs"
 echo
-printf "%-26s %7s %7s %10s %20s %12s %14s\n" run minutes rounds decided "same verdict" "of decided" contradictions
+printf "%-26s %7s %7s %10s %21s %13s %14s\n" run minutes rounds decided "same verdict" "of decided" contradictions
 row adaptive "adaptive (--budget $budget)"
 row fixed3 "fixed 3 repetitions"
 row fixed10 "fixed 10 repetitions"
