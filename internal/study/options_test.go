@@ -97,6 +97,7 @@ func TestOptionsCheck(t *testing.T) {
 		{[]string{"--budget", "8m", "--reps", "paper"}, false, "not --reps paper"},
 		{[]string{"--budget", "8m", "--max-reps", "1"}, false, "--max-reps must be 2 to 1000, not 1"},
 		{[]string{"--budget", "8m"}, true, "--resume continues a stored study as planned"},
+		{[]string{"--explain"}, true, "--resume continues a stored study as planned"},
 		{[]string{"--warmup", "-2"}, false, "--warmup must be 0 or more, not -2"},
 		{[]string{"--settle", "-1s"}, false, "--settle must be 0 or more"},
 		{[]string{"--monitor-interval", "-1s"}, false, "--monitor-interval must be 0 or more"},
