@@ -29,16 +29,16 @@ func TestRepsFlagRefusesBadValues(t *testing.T) {
 }
 
 // TestAdaptiveRepetitionsEndToEnd runs a short real study with --reps auto:
-// rounds are added until every overhead's interval is within ±50 % (easily
-// reached) or 3 rounds; the report says how many ran and which cells met
+// rounds are added until every cell is decided (a cost, or no difference
+// beyond ±50 %: easily reached) or 3 rounds; the report says how many ran and which cells met
 // the target.
 func TestAdaptiveRepetitionsEndToEnd(t *testing.T) {
 	testenv.RequireDocker(t)
 	dir := t.TempDir()
 	res := runOK(t, dir, "run", testdata(t, "tiny.yaml"), "--envs", "native,docker-host", "--workloads", "cpu.prime",
 		"--reps", "auto", "--precision", "50%", "--max-reps", "3", "--warmup", "0", "--seed", "3", "--settle", "0", "--monitor-interval", "0")
-	if !strings.Contains(res.stderr, "adaptive: rounds are added until every overhead's 95% interval is within ±50%, at most 3 rounds") ||
-		!strings.Contains(res.stderr, "cells have their overhead's 95% interval within ±50%") {
+	if !strings.Contains(res.stderr, "adaptive: rounds are added until every cell is decided (a cost shown, or no difference beyond ±50%), at most 3 rounds") ||
+		!strings.Contains(res.stderr, "cells decided (") {
 		t.Errorf("run did not report the adaptive target:\n%s", res.stderr)
 	}
 	rep := runIn(t, dir, "report", "--format", "json")

@@ -44,7 +44,11 @@ func New(w io.Writer, terminal bool, interval time.Duration) *Reporter {
 func (p *Reporter) Begin(total, alreadyDone int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	// Each call counts its own runs: an adaptive study calls Begin again for
+	// every round it adds, with the runs done so far as alreadyDone (issue
+	// 28: the count ran on across rounds, "94/18 runs done, ETA -12s").
 	p.total, p.before, p.start = total, alreadyDone, p.now()
+	p.done, p.failed = 0, 0
 	p.lastLine = p.start
 	resumed := ""
 	if alreadyDone > 0 {

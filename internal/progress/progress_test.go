@@ -64,3 +64,36 @@ func TestSettleWaitShownAndCounted(t *testing.T) {
 		}
 	}
 }
+
+// TestEachBeginCountsItsOwnRuns: an adaptive study begins again for every
+// round it adds; the count starts over with the runs before it said once,
+// never "94/18 runs done, ETA -12s" (issue 28).
+func TestEachBeginCountsItsOwnRuns(t *testing.T) {
+	var b strings.Builder
+	p := New(&b, false, 0)
+	clock := time.Date(2026, 11, 26, 20, 0, 0, 0, time.UTC)
+	p.now = func() time.Time { clock = clock.Add(time.Second); return clock }
+	run := store.Run{Workload: "cpu.prime", Env: "native", Status: store.RunOK}
+	p.Begin(6, 0)
+	for range 6 {
+		p.RunStarted(run)
+		p.RunEnded(run)
+	}
+	p.End()
+	b.Reset()
+	p.Begin(2, 6) // the next round
+	for range 2 {
+		p.RunStarted(run)
+		p.RunEnded(run)
+	}
+	p.End()
+	out := b.String()
+	for _, want := range []string{"2 runs to do (6 done before)", "1/2 runs done, 0 failed", "2/2 runs done, 0 failed"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the second round's lines lack %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "ETA -") || strings.Contains(out, "7/2") {
+		t.Errorf("the count ran on across rounds:\n%s", out)
+	}
+}

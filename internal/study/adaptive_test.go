@@ -21,6 +21,8 @@ type scriptedEnv struct {
 	name string
 	mu   sync.Mutex
 	n    int
+	base float64 // the value around which it reports rate; 0: 100
+	tick func()  // called at each start, e.g. to move a test's clock on
 }
 
 func (e *scriptedEnv) Name() string                    { return e.name }
@@ -30,7 +32,14 @@ func (e *scriptedEnv) Prepare(context.Context) error   { return nil }
 func (e *scriptedEnv) Start(_ context.Context, _ env.Spec, stdout, _ io.Writer) (env.Instance, error) {
 	e.mu.Lock()
 	e.n++
-	v := 100 + float64(e.n%3)
+	base := e.base
+	if base == 0 {
+		base = 100
+	}
+	v := base + float64(e.n%3)
+	if e.tick != nil {
+		e.tick()
+	}
 	e.mu.Unlock()
 	fmt.Fprintf(stdout, "{\"kind\":\"hello\"}\n{\"kind\":\"sample\",\"metric\":\"rate\",\"value\":%g}\n{\"kind\":\"done\"}\n", v)
 	return doneInstance{}, nil
@@ -93,14 +102,14 @@ func TestAdaptiveAddsWholeRoundsUntilReached(t *testing.T) {
 			r, st, runs := newAdaptiveStudy(t)
 			ctx := context.Background()
 			calls := 0
-			err := r.ExecuteAdaptive(ctx, st, runs, func(ctx context.Context) (bool, error) {
+			_, err := r.ExecuteAdaptive(ctx, st, runs, Stopping{Judge: func(ctx context.Context) (Decisions, error) {
 				calls++
 				stored, err := r.Store.Runs(ctx, st.ID)
 				if err != nil {
-					return false, err
+					return Decisions{}, err
 				}
-				return tt.reachAfter > 0 && MeasuredRounds(stored) >= tt.reachAfter, nil
-			})
+				return Decisions{Done: tt.reachAfter > 0 && MeasuredRounds(stored) >= tt.reachAfter}, nil
+			}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -168,10 +177,10 @@ func TestAdaptiveResumesWhereItStopped(t *testing.T) {
 	r, st, runs := newAdaptiveStudy(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	// Interrupted when the first check comes: the study stops interrupted.
-	err := r.ExecuteAdaptive(ctx, st, runs, func(context.Context) (bool, error) {
+	_, err := r.ExecuteAdaptive(ctx, st, runs, Stopping{Judge: func(context.Context) (Decisions, error) {
 		cancel()
-		return false, ctx.Err()
-	})
+		return Decisions{}, ctx.Err()
+	}})
 	if err == nil {
 		t.Fatal("no error after the interruption")
 	}
@@ -182,10 +191,10 @@ func TestAdaptiveResumesWhereItStopped(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = r.ExecuteAdaptive(context.Background(), st, stored, func(ctx context.Context) (bool, error) {
+	_, err = r.ExecuteAdaptive(context.Background(), st, stored, Stopping{Judge: func(ctx context.Context) (Decisions, error) {
 		now, err := r.Store.Runs(ctx, st.ID)
-		return MeasuredRounds(now) >= 4, err
-	})
+		return Decisions{Done: MeasuredRounds(now) >= 4}, err
+	}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -137,6 +137,7 @@ func (o Overrides) Apply(s *Spec) {
 	}
 	if o.Repetitions > 0 {
 		s.Repetitions = o.Repetitions
+		s.Budget = 0 // a count asked: no rounds until decided
 	}
 	if o.Warmup >= 0 {
 		w := o.Warmup

@@ -7,7 +7,8 @@ import (
 )
 
 // Normalize puts a spec in the one form Validate checks and Plan plans:
-// the defaults filled in (FillDefaults), an adaptive study's first rounds
+// the defaults filled in (FillDefaults), a study with a time budget made
+// adaptive (the default precision and most rounds), an adaptive study's first rounds
 // raised to MinAdaptiveRepetitions, and every environment with options,
 // and the baseline, named canonically (its options in one order and
 // spelling), so that one variant has one name in the plan and the store.
@@ -15,6 +16,9 @@ import (
 // say why. envNames are the environments this boxtax has. It returns s.
 func (s *Spec) Normalize(envNames []string) *Spec {
 	s.FillDefaults()
+	if s.Budget > 0 && s.Adaptive == nil {
+		s.UseAdaptive(Adaptive{PrecisionPct: DefaultPrecisionPct, MaxRepetitions: DefaultMaxReps})
+	}
 	if s.Adaptive != nil && s.Repetitions < MinAdaptiveRepetitions {
 		s.Repetitions = MinAdaptiveRepetitions
 	}

@@ -25,8 +25,13 @@ type Options struct {
 	Envs      []string // keep only these environments
 	Workloads []string // keep only these workloads
 	Reps      Reps     // --reps N, paper or auto
+	Budget    Budget   // --budget: decide adaptively within this time; 0: the study's
 	Warmup    int      // -1: the study's
 	Seed      int64    // 0: the study's, else drawn
+	// Explain adds, to every container environment, its variants with one
+	// mechanism switched off at a time and all at once (ExplainOptions), so
+	// the report says what each costs and which option removes a cost.
+	Explain bool
 
 	Settle   time.Duration // longest wait for a quiet host before each run; 0: none
 	Monitors Monitors
@@ -60,8 +65,10 @@ func (o *Options) AddFlags(fs *flag.FlagSet) {
 	fs.Var((*listFlag)(&o.Envs), "envs", "comma-separated environments to run (default: the study's)")
 	fs.Var((*listFlag)(&o.Workloads), "workloads", "comma-separated workloads to run (default: the study's)")
 	fs.Var(&o.Reps, "reps", "measured repetitions per cell: N, paper (the published study's count) or auto (rounds until --precision; default: the study's)")
-	fs.Var(precisionFlag{&o.Reps.PrecisionPct}, "precision", "with --reps auto: the half-width of every primary metric's 95% interval of the overhead to reach, e.g. 2% (default 2%)")
-	fs.IntVar(&o.Reps.Max, "max-reps", d.Reps.Max, "with --reps auto: stop after this many rounds even if the precision is not reached")
+	fs.Var(precisionFlag{&o.Reps.PrecisionPct}, "precision", `with --reps auto or --budget: the margin p of "no difference beyond ±p%": a cell is decided when its overhead's 95% interval excludes 0 or lies within ±p (default 2%)`)
+	fs.Var(&o.Budget, "budget", "decide within this much time, e.g. 8m: rounds are added until every cell is decided (a cost shown, or no difference beyond --precision) or the next round would end past it (default: the study's)")
+	fs.IntVar(&o.Reps.Max, "max-reps", d.Reps.Max, "with --reps auto or --budget: stop after this many rounds even if cells are undecided")
+	fs.BoolVar(&o.Explain, "explain", false, "also run each container environment with its network path, seccomp filter and layered storage switched off, one at a time and all at once, to measure what each costs and which option removes a cost (docs/attribution.md)")
 	fs.IntVar(&o.Warmup, "warmup", d.Warmup, "warm-up rounds: each runs every cell once before the measured rounds; stored, never in the statistics (default: the study's)")
 	fs.Int64Var(&o.Seed, "seed", 0, "seed for the run order (default: the study's, else random; always recorded)")
 	fs.DurationVar(&o.Monitors.Interval, "monitor-interval", d.Monitors.Interval, "sample host load, CPU, memory, temperatures and power this often during runs (0: off)")
@@ -97,8 +104,14 @@ func (o Options) FlagArgs() []string {
 	if o.Reps.PrecisionPct != 0 {
 		add("precision", precisionFlag{&o.Reps.PrecisionPct}.String())
 	}
+	if o.Budget != 0 {
+		add("budget", o.Budget.String())
+	}
 	if o.Reps.Max != d.Reps.Max {
 		add("max-reps", strconv.Itoa(o.Reps.Max))
+	}
+	if o.Explain {
+		args = append(args, "--explain")
 	}
 	if o.Warmup != d.Warmup {
 		add("warmup", strconv.Itoa(o.Warmup))
@@ -133,7 +146,7 @@ func (o Options) FlagArgs() []string {
 // Overridden tells whether any option changes the study: what --resume,
 // which runs a stored study as planned, refuses.
 func (o Options) Overridden() bool {
-	return o.Study != "" || len(o.Envs) > 0 || len(o.Workloads) > 0 || o.Reps.set || o.Warmup != -1 ||
+	return o.Study != "" || len(o.Envs) > 0 || len(o.Workloads) > 0 || o.Reps.set || o.Budget != 0 || o.Explain || o.Warmup != -1 ||
 		o.Seed != 0 || len(o.Wire) > 0 || o.WireRate != ""
 }
 

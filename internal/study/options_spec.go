@@ -25,13 +25,16 @@ func (o Options) spec(ctx context.Context, paperIDs []string) (*Spec, error) {
 		return nil, err
 	}
 	Overrides{Envs: o.Envs, Workloads: o.Workloads, Repetitions: o.Reps.N, Warmup: o.Warmup, Seed: o.Seed}.Apply(spec)
-	if err := o.Reps.apply(spec); err != nil {
+	if err := o.Reps.apply(spec, o.Budget); err != nil {
 		return nil, err
 	}
 	if err := spec.SetWire(o.Wire, o.WireRate); err != nil {
 		return nil, err
 	}
 	spec.Normalize(env.Names())
+	if o.Explain && len(spec.AddExplainVariants()) == 0 {
+		return nil, fmt.Errorf("--explain switches options of container environments, and this study has none besides the baseline (%s): add one, e.g. --envs native,docker-bridge", spec.Baseline)
+	}
 	if err := spec.Validate(env.Names()); err != nil {
 		return nil, err
 	}
@@ -84,7 +87,11 @@ func (s *Spec) RepetitionsLine() string {
 		}
 	}
 	if a := s.Adaptive; a != nil {
-		parts = append(parts, fmt.Sprintf("adaptive: rounds are added until every overhead's 95%% interval is within ±%g%%, at most %d rounds", a.PrecisionPct, a.MaxRepetitions))
+		line := fmt.Sprintf("adaptive: rounds are added until every cell is decided (a cost shown, or no difference beyond ±%g%%), at most %d rounds", a.PrecisionPct, a.MaxRepetitions)
+		if s.Budget > 0 {
+			line += fmt.Sprintf(", within %s", s.Budget)
+		}
+		parts = append(parts, line)
 	}
 	return strings.Join(parts, "; ")
 }

@@ -18,6 +18,7 @@ func everyOption(t *testing.T) []string {
 		"envs": "native,docker-host", "workloads": "cpu.prime,mem.stream", "reps": "auto", "precision": "3%",
 		"max-reps": "12", "warmup": "0", "seed": "42", "monitor-interval": "250ms", "power": "none",
 		"settle": "2s", "wire": "host,netns", "wire-rate": "100mbit", "host-label": "pi4-kitchen", "skip-unavailable": "true",
+		"budget": "8m", "explain": "true",
 	}
 	var o Options
 	fs := flag.NewFlagSet("t", flag.ContinueOnError)
@@ -56,6 +57,7 @@ func TestOptionsRenderTheirOwnFlags(t *testing.T) {
 		{"a count", []string{"--reps", "7", "--settle", "0s", "--monitor-interval", "0s"}},
 		{"paper", []string{"--reps", "paper", "--warmup", "2"}},
 		{"auto with its defaults", []string{"--reps", "auto"}},
+		{"a budget alone", []string{"--budget", "1h30m"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -72,7 +74,7 @@ func TestOptionsRenderTheirOwnFlags(t *testing.T) {
 	}
 	o, _ := parseOptions(t, everyOption(t))
 	want := Options{Envs: []string{"native", "docker-host"}, Workloads: []string{"cpu.prime", "mem.stream"},
-		Reps: Reps{Auto: true, PrecisionPct: 3, Max: 12, set: true}, Warmup: 0, Seed: 42, Settle: 2 * time.Second,
+		Reps: Reps{Auto: true, PrecisionPct: 3, Max: 12, set: true}, Budget: Budget(8 * time.Minute), Explain: true, Warmup: 0, Seed: 42, Settle: 2 * time.Second,
 		Monitors: Monitors{Interval: 250 * time.Millisecond, Power: "none"}, Wire: []string{"host", "netns"},
 		WireRate: "100mbit", HostLabel: "pi4-kitchen", SkipUnavailable: true}
 	if !reflect.DeepEqual(o, want) {
@@ -90,6 +92,12 @@ func TestOptionsCheck(t *testing.T) {
 		{[]string{"--precision", "2%"}, false, "--precision and --max-reps go with --reps auto"},
 		{[]string{"--max-reps", "9"}, false, "--precision and --max-reps go with --reps auto"},
 		{[]string{"--reps", "auto", "--max-reps", "1"}, false, "--max-reps must be 2 to 1000, not 1"},
+		{[]string{"--budget", "8m", "--precision", "5%", "--max-reps", "40"}, false, ""},
+		{[]string{"--budget", "8m", "--reps", "3"}, false, "--budget adds rounds until every cell is decided: give --reps auto or no --reps, not --reps 3"},
+		{[]string{"--budget", "8m", "--reps", "paper"}, false, "not --reps paper"},
+		{[]string{"--budget", "8m", "--max-reps", "1"}, false, "--max-reps must be 2 to 1000, not 1"},
+		{[]string{"--budget", "8m"}, true, "--resume continues a stored study as planned"},
+		{[]string{"--explain"}, true, "--resume continues a stored study as planned"},
 		{[]string{"--warmup", "-2"}, false, "--warmup must be 0 or more, not -2"},
 		{[]string{"--settle", "-1s"}, false, "--settle must be 0 or more"},
 		{[]string{"--monitor-interval", "-1s"}, false, "--monitor-interval must be 0 or more"},
@@ -115,7 +123,7 @@ func TestOptionsCheck(t *testing.T) {
 // that writes both itself is refused by Validate.
 func TestAdaptiveFromTheCommandLineStartsAtMost(t *testing.T) {
 	s := validSpec(t, "r.yaml", "name: r\nrepetitions: 9\nenvs: [native, docker-host]\nworkloads: [test.a]\n")
-	Reps{Auto: true, Max: 4}.apply(s)
+	Reps{Auto: true, Max: 4}.apply(s, 0)
 	if s.Repetitions != 4 || s.Adaptive == nil || s.Adaptive.MaxRepetitions != 4 || s.Adaptive.PrecisionPct != DefaultPrecisionPct {
 		t.Errorf("repetitions %d, adaptive %+v: want 4 rounds to start, at most 4, target %g%%", s.Repetitions, s.Adaptive, DefaultPrecisionPct)
 	}

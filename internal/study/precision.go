@@ -13,10 +13,13 @@ import (
 	"github.com/boxtax/boxtax/internal/workload"
 )
 
-// Precision is an adaptive study's stopping rule read from its stored
-// samples: whether every primary metric's overhead against the baseline
-// has a 95 % interval (stats.Overhead, as the report computes it) whose
-// wider side is within the target, and a line saying how far it got.
+// Precision is how precise an adaptive study's overheads are, read from
+// its stored samples: whether every primary metric's overhead against the
+// baseline has a 95 % interval (stats.Overhead, as the report computes it)
+// whose wider side is within the target, and a line saying how far it
+// got; the report's header says the same. It was the stopping rule until
+// issue 28; the study now stops on DecisionsOf (a cost shown, or no
+// difference beyond ±target), which a wide interval can satisfy.
 type Precision struct {
 	Reached bool
 	Summary string
@@ -41,19 +44,8 @@ func PrecisionOf(spec *Spec, runs []store.Run, samples []store.Sample) Precision
 	}
 	target := spec.Adaptive.PrecisionPct
 	cells := precisionCells(runs, samples)
-	var judged []precisionKey
-	for k, c := range cells {
-		if c.primary && c.run.Env != spec.Baseline {
-			judged = append(judged, k)
-		}
-	}
+	judged := spec.judgedCells(cells, runs)
 	factors := levelNames(runs)
-	slices.SortFunc(judged, func(a, b precisionKey) int {
-		ra, rb := cells[a].run, cells[b].run
-		return cmp.Or(cmp.Compare(spec.workloadIndex(ra.Workload), spec.workloadIndex(rb.Workload)),
-			cmp.Compare(rowOf(ra, factors), rowOf(rb, factors)), cmp.Compare(spec.envIndex(ra.Env), spec.envIndex(rb.Env)),
-			cmp.Compare(a.metric, b.metric))
-	})
 	var missed []string
 	for _, k := range judged {
 		c := cells[k]
@@ -100,6 +92,17 @@ func PrecisionLine(reached, cells int, targetPct float64, missed []string) strin
 		s += "; not yet: " + strings.Join(missed[:min(show, len(missed))], ", ") + more
 	}
 	return s
+}
+
+// sortJudged orders judged cells as the spec lists workloads, then rows,
+// environments and metrics.
+func (s *Spec) sortJudged(judged []precisionKey, cells map[precisionKey]*precisionCell, factors []string) {
+	slices.SortFunc(judged, func(a, b precisionKey) int {
+		ra, rb := cells[a].run, cells[b].run
+		return cmp.Or(cmp.Compare(s.workloadIndex(ra.Workload), s.workloadIndex(rb.Workload)),
+			cmp.Compare(rowOf(ra, factors), rowOf(rb, factors)), cmp.Compare(s.envIndex(ra.Env), s.envIndex(rb.Env)),
+			cmp.Compare(a.metric, b.metric))
+	})
 }
 
 // precisionCells gathers the measured values of every cell and metric.

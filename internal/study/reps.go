@@ -58,28 +58,48 @@ func (r *Reps) Set(s string) error {
 // check refuses --precision and --max-reps without --reps auto, and a
 // maximum out of range.
 func (r *Reps) check(given map[string]bool) error {
-	if !r.Auto && (given["precision"] || given["max-reps"]) {
-		return fmt.Errorf("--precision and --max-reps go with --reps auto")
+	adaptive := r.Auto || given["budget"]
+	if given["budget"] && (r.N > 0 || r.Paper) {
+		return fmt.Errorf("--budget adds rounds until every cell is decided: give --reps auto or no --reps, not --reps %s", r.String())
 	}
-	if r.Auto && (r.Max < MinAdaptiveRepetitions || r.Max > MaxAdaptiveRepetitions) {
+	if !adaptive && (given["precision"] || given["max-reps"]) {
+		return fmt.Errorf("--precision and --max-reps go with --reps auto or --budget")
+	}
+	if adaptive && (r.Max < MinAdaptiveRepetitions || r.Max > MaxAdaptiveRepetitions) {
 		return fmt.Errorf("--max-reps must be %d to %d, not %d", MinAdaptiveRepetitions, MaxAdaptiveRepetitions, r.Max)
 	}
 	return nil
 }
 
-// apply sets the spec's repetitions for paper and auto (a count is an
-// ordinary override, Overrides.Repetitions).
-func (r Reps) apply(spec *Spec) error {
+// apply sets the spec's repetitions for paper and auto, and a budget
+// given on the command line, which makes the study adaptive (a count is
+// an ordinary override, Overrides.Repetitions, and ends the spec's own
+// budget).
+func (r Reps) apply(spec *Spec, budget Budget) error {
 	switch {
 	case r.Paper:
+		spec.Budget = 0 // the paper's count, not rounds until decided
 		return spec.UsePaperRepetitions()
-	case r.Auto:
+	case r.Auto || budget > 0:
+		if budget > 0 {
+			spec.Budget = budget
+		}
 		p := r.PrecisionPct
 		if p == 0 {
 			p = DefaultPrecisionPct
 		}
 		spec.UseAdaptive(Adaptive{PrecisionPct: p, MaxRepetitions: r.Max})
 	}
+	return nil
+}
+
+// Set reads --budget.
+func (b *Budget) Set(s string) error {
+	d, err := ParseBudget(s)
+	if err != nil {
+		return err
+	}
+	*b = d
 	return nil
 }
 

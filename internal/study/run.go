@@ -51,6 +51,7 @@ type Process struct {
 // error after the study was stored, the study as far as it got. A
 // *RefusedError says nothing ran and the options are at fault.
 func Run(ctx context.Context, o Options, p Process) (*Stored, error) {
+	begun := time.Now() // a time budget counts from here
 	var spec *Spec
 	var unavailable map[string]string
 	if !o.Resume {
@@ -139,8 +140,12 @@ func Run(ctx context.Context, o Options, p Process) (*Stored, error) {
 	}
 	started := time.Now()
 	p.logf("%s\n", watching)
-	if err := runner.ExecuteAdaptive(ctx, st.Study, st.Runs, p.precisionReached(db, st)); err != nil {
+	end, err := runner.ExecuteAdaptive(ctx, st.Study, st.Runs, p.stopping(db, st, begun))
+	if err != nil {
 		return st, err
+	}
+	for _, line := range end.Lines(time.Duration(spec.Budget)) {
+		p.logf("%s\n", line)
 	}
 	done, err := Open(ctx, db, st.ID)
 	if err != nil {
@@ -194,22 +199,27 @@ func showSettling(max time.Duration, shown *progress.Reporter) func(context.Cont
 	}
 }
 
-// precisionReached is the adaptive stopping rule of a stored study: it
-// reads the stored runs and samples and says how far the target is.
-func (p Process) precisionReached(db *store.Store, st *Stored) func(context.Context) (bool, error) {
-	return func(ctx context.Context) (bool, error) {
+// stopping is the adaptive stopping rule of a stored study: it reads the
+// stored runs and samples and says how many cells are decided; the
+// study's budget, if any, ends at begun + budget.
+func (p Process) stopping(db *store.Store, st *Stored, begun time.Time) Stopping {
+	s := Stopping{Judge: func(ctx context.Context) (Decisions, error) {
 		runs, err := db.Runs(ctx, st.ID)
 		if err != nil {
-			return false, err
+			return Decisions{}, err
 		}
 		samples, err := db.Samples(ctx, st.ID)
 		if err != nil {
-			return false, err
+			return Decisions{}, err
 		}
-		pr := PrecisionOf(st.Spec, runs, samples)
-		p.logf("after %d rounds: %s\n", MeasuredRounds(runs), pr.Summary)
-		return pr.Reached, nil
+		d := DecisionsOf(st.Spec, runs, samples)
+		p.logf("after %d rounds: %s\n", MeasuredRounds(runs), d.Summary())
+		return d, nil
+	}}
+	if st.Spec.Budget > 0 {
+		s.Deadline = begun.Add(time.Duration(st.Spec.Budget))
 	}
+	return s
 }
 
 // facts are the host facts a new study records.

@@ -28,6 +28,10 @@ type Spec struct {
 	// Adaptive, when set, adds rounds after the first Repetitions until the
 	// overheads are known to the precision asked (--reps auto).
 	Adaptive *Adaptive `yaml:"adaptive,omitempty"`
+	// Budget, when set, makes the study adaptive within this much time:
+	// rounds are added until every cell is decided or the next round would
+	// end past it (--budget; Stopping).
+	Budget Budget `yaml:"budget,omitempty"`
 
 	file string // where the spec came from, for messages
 	// planNotes are said under the plan line: what a --cmd study brings

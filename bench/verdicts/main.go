@@ -1,0 +1,75 @@
+// Command verdicts prints the verdict of every primary cell of the latest
+// study in a boxtax database, by the rule an adaptive study stops on
+// (study.DecisionsOf: stats.Decide on the stored samples, the margin the
+// study's precision or 2 %), one line a cell, tab-separated:
+//
+//	cell  verdict  overhead%  lo  hi  rounds
+//
+// verdict is cost+ or cost- (the interval excludes 0, above or below the
+// baseline), none (no difference beyond the margin) or undecided. It feeds
+// bench/time-to-answer.sh:
+//
+//	go run ./bench/verdicts -margin 2 study.db
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+
+	"github.com/boxtax/boxtax/internal/stats"
+	"github.com/boxtax/boxtax/internal/store"
+	"github.com/boxtax/boxtax/internal/study"
+	_ "github.com/boxtax/boxtax/internal/workload/all" // which metrics are primary, as in boxtax itself
+)
+
+func main() {
+	margin := flag.Float64("margin", 0, "the margin p of no difference beyond ±p % (default: the study's precision, else 2)")
+	flag.Parse()
+	if flag.NArg() != 1 {
+		fmt.Fprintln(os.Stderr, "usage: verdicts [-margin P] STUDY.db")
+		os.Exit(2)
+	}
+	if err := run(flag.Arg(0), *margin); err != nil {
+		fmt.Fprintln(os.Stderr, "verdicts:", err)
+		os.Exit(1)
+	}
+}
+
+func run(path string, margin float64) error {
+	ctx := context.Background()
+	db, err := store.OpenReadOnly(ctx, path)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	latest, err := db.LatestStudy(ctx, false)
+	if err != nil {
+		return err
+	}
+	st, err := study.Open(ctx, db, latest.ID)
+	if err != nil {
+		return err
+	}
+	spec := *st.Spec
+	if margin > 0 {
+		a := study.Adaptive{PrecisionPct: margin, MaxRepetitions: study.MaxAdaptiveRepetitions}
+		spec.Adaptive = &a
+	}
+	d := study.DecisionsOf(&spec, st.Runs, st.Samples)
+	for _, c := range d.Cells {
+		v := c.Verdict
+		verdict := "undecided"
+		switch {
+		case v.Decision == stats.Costs && v.Pct > 0:
+			verdict = "cost+"
+		case v.Decision == stats.Costs:
+			verdict = "cost-"
+		case v.Decision == stats.NoDifference:
+			verdict = "none"
+		}
+		fmt.Printf("%s\t%s\t%.2f\t%.2f\t%.2f\t%d\n", c.Name(), verdict, v.Pct, v.LoPct, v.HiPct, v.N)
+	}
+	return nil
+}

@@ -1,0 +1,73 @@
+package report
+
+import (
+	"math"
+	"testing"
+	"time"
+
+	"github.com/boxtax/boxtax/internal/store"
+)
+
+// adviceStudy is test.cpu's events/s (higher is better) at threads=1
+// natively at 1000, in
+// the full container at 190 (-81 %), with storage=bind at 900 (removes
+// 71 pp), storage=volume at 970 (an option that swaps the storage: removes
+// 78 pp), seccomp off at 200 (1 pp, within noise); and at threads=2,
+// which the container makes faster (+20 %): nothing to remove.
+func adviceStudy() *Report {
+	st := store.Study{ID: 3, Name: "explain", Status: store.StudyFinished, Seed: 1,
+		CreatedAt: time.Date(2026, 11, 26, 5, 0, 0, 0, time.UTC), HostJSON: `{"hostname":"box","cpus":2}`, SpecYAML: "name: explain\n"}
+	envs := []string{"native", "docker-bridge", "docker-bridge+storage=bind", "docker-bridge+storage=volume", "docker-bridge+seccomp=unconfined"}
+	means := map[string]map[string]float64{
+		"1": {"native": 1000, "docker-bridge": 190, "docker-bridge+storage=bind": 900, "docker-bridge+storage=volume": 970, "docker-bridge+seccomp=unconfined": 200},
+		"2": {"native": 1000, "docker-bridge": 1200, "docker-bridge+storage=bind": 1000, "docker-bridge+storage=volume": 1000, "docker-bridge+seccomp=unconfined": 1200},
+	}
+	var runs []store.Run
+	var samples []store.Sample
+	for rep, d := range []float64{-5, 0, 5} {
+		for _, threads := range []string{"1", "2"} {
+			for _, env := range envs {
+				id := int64(len(runs) + 1)
+				runs = append(runs, store.Run{ID: id, Seq: len(runs), CellKey: "test.cpu|env=" + env + "|threads=" + threads, Workload: "test.cpu", Env: env,
+					Levels: map[string]string{"env": env, "threads": threads}, Rep: rep, Status: store.RunOK})
+				samples = append(samples, store.Sample{RunID: id, Metric: "events_per_s", Value: means[threads][env] + d, Unit: "events/s"})
+			}
+		}
+	}
+	return Build(st, Layout{Baseline: "native", Envs: envs, Workloads: []string{"test.cpu"}}, runs, samples)
+}
+
+func TestAdviceNamesTheOptionThatRemovesMostOfACost(t *testing.T) {
+	r := adviceStudy()
+	got := Advise(r)
+	if len(got) != 1 {
+		t.Fatalf("advice %+v: want one, for threads=1 (threads=2 is faster in the container)", got)
+	}
+	a := got[0]
+	if a.Workload != "test.cpu" || a.Levels["threads"] != "1" || a.Env != "docker-bridge" || a.Option != "storage=volume" || a.Variant != "docker-bridge+storage=volume" {
+		t.Errorf("advice %+v: want storage=volume for test.cpu threads=1 in docker-bridge", a)
+	}
+	if math.Abs(a.CostPct-(-81)) > 1e-9 || math.Abs(a.RemovesPts-78) > 1e-9 {
+		t.Errorf("cost %g%%, removes %g pts: want -81 and 78", a.CostPct, a.RemovesPts)
+	}
+	if !(a.CI95[0] > 0 && a.CI95[0] < 78 && a.CI95[1] > 78) {
+		t.Errorf("interval %v: want it around 78 and above 0", a.CI95)
+	}
+}
+
+// An option whose part is within noise is not advice, however large.
+func TestNoAdviceFromAPartWithinNoise(t *testing.T) {
+	r := adviceStudy()
+	for i := range r.Attributions {
+		a := &r.Attributions[i]
+		for j := range a.Parts {
+			a.Parts[j].Significant = false
+		}
+		for j := range a.Others {
+			a.Others[j].Significant = false
+		}
+	}
+	if got := Advise(r); len(got) != 0 {
+		t.Errorf("advice %+v from parts within noise", got)
+	}
+}

@@ -1,0 +1,100 @@
+package study
+
+import (
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/boxtax/boxtax/internal/stats"
+)
+
+// maxUndecidedLines bounds the undecided cells Lines lists one by one.
+const maxUndecidedLines = 8
+
+// Lines say how an adaptive study ended, for the run's log: why it
+// stopped and, for every cell left undecided, its interval, why (the
+// noise measured on this host: the coefficients of variation of the cell
+// and its baseline) and about how much more time would decide it (the
+// further rounds stats.Decide estimates, times the measured round).
+// budget is the study's (0: none).
+func (e AdaptiveEnd) Lines(budget time.Duration) []string {
+	d := e.Last
+	var out []string
+	switch e.Stopped {
+	case StoppedDecided:
+		return []string{fmt.Sprintf("every cell decided after %d rounds: %s", e.Rounds, d.Summary())}
+	case StoppedBudget:
+		out = append(out, fmt.Sprintf("stopped after %d rounds: another round (about %s) would pass the budget of %s", e.Rounds, roundDur(e.RoundTime), budget))
+	case StoppedMax:
+		out = append(out, fmt.Sprintf("stopped after %d rounds, the most the study allows (max_repetitions, --max-reps)", e.Rounds))
+	default:
+		return nil
+	}
+	und := d.Undecided()
+	out = append(out, fmt.Sprintf("%d of %d cells undecided (neither a cost nor within ±%g%% shown); the noise measured here is why:", len(und), len(d.Cells), d.MarginPct))
+	most := 0 // the most further rounds any undecided cell needs; -1: one cannot be estimated
+	for i, c := range und {
+		if i < maxUndecidedLines {
+			out = append(out, "  "+c.Name()+": "+interval(c.Verdict)+"; "+noise(c)+"; "+e.more(c.Verdict))
+		}
+		switch m := c.Verdict.MoreRounds; {
+		case m < 0 || m >= stats.MaxMoreRounds || most < 0:
+			most = -1
+		default:
+			most = max(most, m)
+		}
+	}
+	if len(und) > maxUndecidedLines {
+		out = append(out, fmt.Sprintf("  and %d more (boxtax report lists every cell)", len(und)-maxUndecidedLines))
+	}
+	if most > 0 && e.RoundTime > 0 {
+		need := time.Duration(most) * e.RoundTime
+		out = append(out, fmt.Sprintf("about %d more rounds (%s) would likely decide them all: a new run with --budget %s", most, roundDur(need), roundDur(need+time.Duration(e.Rounds+1)*e.RoundTime)))
+	}
+	return out
+}
+
+// noise is a cell's spread and its baseline's, in words.
+func noise(c CellDecision) string {
+	s := "noise: CV " + pct(c.CVPct)
+	if !math.IsNaN(c.BaselineCVPct) {
+		s += " (baseline " + pct(c.BaselineCVPct) + ")"
+	}
+	return s
+}
+
+func pct(v float64) string {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return "n/a"
+	}
+	if v = math.Abs(v); v >= 10 {
+		return fmt.Sprintf("%.0f%%", v)
+	}
+	return fmt.Sprintf("%.2g%%", v)
+}
+
+// more is about how much longer a cell needs.
+func (e AdaptiveEnd) more(v stats.Verdict) string {
+	switch m := v.MoreRounds; {
+	case m < 0:
+		return "no estimate of the rounds it needs"
+	case m >= stats.MaxMoreRounds:
+		return fmt.Sprintf("more than %d rounds: not decidable at this noise", stats.MaxMoreRounds)
+	case e.RoundTime > 0:
+		return fmt.Sprintf("about %d more rounds (%s at %s a round)", m, roundDur(time.Duration(m)*e.RoundTime), roundDur(e.RoundTime))
+	default:
+		return fmt.Sprintf("about %d more rounds", m)
+	}
+}
+
+// roundDur rounds a duration for reading: tenths of a second below ten
+// seconds, seconds, or minutes past ten.
+func roundDur(d time.Duration) time.Duration {
+	switch {
+	case d >= 10*time.Minute:
+		return d.Round(time.Minute)
+	case d < 10*time.Second:
+		return d.Round(100 * time.Millisecond)
+	}
+	return d.Round(time.Second)
+}

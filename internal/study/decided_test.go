@@ -1,0 +1,239 @@
+package study
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/boxtax/boxtax/internal/env"
+	"github.com/boxtax/boxtax/internal/stats"
+	"github.com/boxtax/boxtax/internal/store"
+	"github.com/boxtax/boxtax/internal/testenv"
+)
+
+// decideSpec is a study of 4 cells a round (test.a at two thread levels,
+// natively and in docker-host) judged against a margin of precision_pct.
+func decideSpec(precisionPct string) string {
+	return `
+name: decide
+repetitions: 2
+warmup: 1
+seed: 7
+envs: [native, docker-host]
+workloads: [test.a]
+factors:
+  - {name: threads, levels: [1, 2]}
+adaptive: {precision_pct: ` + precisionPct + `, max_repetitions: 50}
+`
+}
+
+// newDecideStudy stores the study of yaml with scripted environments whose
+// rate is around nativeRate and containerRate; every worker started moves
+// the returned clock on by a second.
+func newDecideStudy(t *testing.T, yaml string, nativeRate, containerRate float64) (*Runner, store.Study, []store.Run, *fakeClock) {
+	t.Helper()
+	s := validSpec(t, "decide.yaml", yaml)
+	db := testenv.OpenStore(t, filepath.Join(t.TempDir(), "d.db"))
+	runs, err := s.Plan(s.Seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := store.Study{Name: s.Name, SpecYAML: s.YAML(), Seed: s.Seed}
+	if err := db.CreateStudy(context.Background(), &st, runs); err != nil {
+		t.Fatal(err)
+	}
+	clock := &fakeClock{t: time.Date(2026, 11, 26, 20, 0, 0, 0, time.UTC)}
+	tick := func() { clock.t = clock.t.Add(time.Second) }
+	r := &Runner{Store: db, Spec: s, Progress: quietProgress{}, Envs: map[string]env.Environment{
+		"native":      &scriptedEnv{name: "native", base: nativeRate, tick: tick},
+		"docker-host": &scriptedEnv{name: "docker-host", base: containerRate, tick: tick}}}
+	return r, st, runs, clock
+}
+
+type fakeClock struct{ t time.Time }
+
+func (c *fakeClock) now() time.Time { return c.t }
+
+// judgeStored is the stopping rule as study.Run applies it: DecisionsOf
+// the stored runs and samples, with no CLI in between.
+func judgeStored(r *Runner, st store.Study) func(context.Context) (Decisions, error) {
+	return func(ctx context.Context) (Decisions, error) {
+		runs, err := r.Store.Runs(ctx, st.ID)
+		if err != nil {
+			return Decisions{}, err
+		}
+		samples, err := r.Store.Samples(ctx, st.ID)
+		if err != nil {
+			return Decisions{}, err
+		}
+		return DecisionsOf(r.Spec, runs, samples), nil
+	}
+}
+
+// TestStoppingRuleDecidesAClearCostAtOnce: a container at half the native
+// rate costs, shown by the first rounds' interval however wide; the study
+// stops there instead of narrowing it to ±2 % (issue 28 item 5).
+func TestStoppingRuleDecidesAClearCostAtOnce(t *testing.T) {
+	r, st, runs, clock := newDecideStudy(t, decideSpec("2"), 100, 50)
+	end, err := r.ExecuteAdaptive(context.Background(), st, runs, Stopping{Judge: judgeStored(r, st), Now: clock.now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if end.Stopped != StoppedDecided || end.Rounds != 2 || !end.Last.Done {
+		t.Fatalf("stopped %q after %d rounds (done %v), want decided after the first 2", end.Stopped, end.Rounds, end.Last.Done)
+	}
+	if len(end.Last.Cells) != 2 {
+		t.Fatalf("%d cells judged, want 2 (docker-host at 2 thread levels)", len(end.Last.Cells))
+	}
+	for _, c := range end.Last.Cells {
+		if c.Verdict.Decision != stats.Costs || c.Verdict.Pct > -45 {
+			t.Errorf("%s: %v %+.1f%%, want a cost near -50%%", c.Name(), c.Verdict.Decision, c.Verdict.Pct)
+		}
+	}
+	if end.RoundTime != 4*time.Second {
+		t.Errorf("round time %s, want 4s (4 runs of 1 s a round, the warm-up counted)", end.RoundTime)
+	}
+	lines := strings.Join(end.Lines(0), "\n")
+	if !strings.Contains(lines, "every cell decided after 2 rounds: 2 of 2 cells decided (2 cost, 0 no difference beyond ±2%)") {
+		t.Errorf("end lines:\n%s", lines)
+	}
+}
+
+// TestBudgetStopsAnUndecidableStudy: with a margin no interval reaches
+// and no difference to show, only the budget ends the study: it stops
+// before a round that would end past the deadline, and says which cells
+// stayed undecided, their noise and about how much longer they need.
+func TestBudgetStopsAnUndecidableStudy(t *testing.T) {
+	r, st, runs, clock := newDecideStudy(t, decideSpec("0.001"), 100, 100)
+	start := clock.t
+	deadline := start.Add(30 * time.Second)
+	end, err := r.ExecuteAdaptive(context.Background(), st, runs, Stopping{Judge: judgeStored(r, st), Deadline: deadline, Now: clock.now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 12 s for the warm-up and 2 rounds, then 4 s a round: rounds 3 to 6
+	// end at 16, 20, 24 and 28 s; a 7th would end at 32 s, past 30 s.
+	if end.Stopped != StoppedBudget || end.Rounds != 6 {
+		t.Fatalf("stopped %q after %d rounds, want the budget after 6", end.Stopped, end.Rounds)
+	}
+	if clock.t.After(deadline) {
+		t.Errorf("the study ran until %s, past its deadline %s", clock.t.Sub(start), deadline.Sub(start))
+	}
+	checkRounds(t, r, st, 6)
+	if len(end.Last.Undecided()) != 2 {
+		t.Fatalf("undecided: %+v, want both cells", end.Last.Undecided())
+	}
+	lines := end.Lines(30 * time.Second)
+	text := strings.Join(lines, "\n")
+	for _, want := range []string{
+		"stopped after 6 rounds: another round (about 4s) would pass the budget of 30s",
+		"2 of 2 cells undecided (neither a cost nor within ±0.001% shown)",
+		"test.a threads=1 rate @ docker-host: ",
+		"noise: CV ",
+		"(baseline ",
+		"more rounds (",
+		" at 4s a round)",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("end lines lack %q:\n%s", want, text)
+		}
+	}
+	for _, c := range end.Last.Undecided() {
+		if c.Verdict.MoreRounds < 1 || !(c.CVPct > 0) || !(c.BaselineCVPct > 0) {
+			t.Errorf("%s: more rounds %d, CV %g%%, baseline CV %g%%: want an estimate and the measured noise", c.Name(), c.Verdict.MoreRounds, c.CVPct, c.BaselineCVPct)
+		}
+	}
+}
+
+// TestMaxRoundsStillEndsAStudyWithoutBudget: no deadline, an undecidable
+// margin: the spec's max_repetitions ends it, and says so.
+func TestMaxRoundsStillEndsAStudyWithoutBudget(t *testing.T) {
+	r, st, runs, clock := newDecideStudy(t, strings.Replace(decideSpec("0.001"), "max_repetitions: 50", "max_repetitions: 3", 1), 100, 100)
+	end, err := r.ExecuteAdaptive(context.Background(), st, runs, Stopping{Judge: judgeStored(r, st), Now: clock.now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if end.Stopped != StoppedMax || end.Rounds != 3 {
+		t.Fatalf("stopped %q after %d rounds, want the maximum, 3", end.Stopped, end.Rounds)
+	}
+	if text := strings.Join(end.Lines(0), "\n"); !strings.Contains(text, "stopped after 3 rounds, the most the study allows") {
+		t.Errorf("end lines:\n%s", text)
+	}
+}
+
+// TestDecisionsOfJudgesWithTheSharedRule: each cell's verdict is
+// stats.Decide's on the stored values, a cell without its baseline is
+// undecided, and secondary metrics and monitors are not judged.
+func TestDecisionsOfJudgesWithTheSharedRule(t *testing.T) {
+	s := validSpec(t, "decide.yaml", decideSpec("5"))
+	runs, err := s.Plan(s.Seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var samples []store.Sample
+	for i := range runs {
+		runs[i].ID, runs[i].Status = int64(i+1), store.RunOK
+		r := runs[i]
+		v := 1000 + float64(r.Rep%2) // tight: no difference beyond ±5 %
+		if r.Env == "docker-host" && r.Levels["threads"] == "2" {
+			v = 700 + float64(r.Rep%2) // a 30 % cost
+		}
+		samples = append(samples, store.Sample{RunID: r.ID, Metric: "rate", Value: v},
+			store.Sample{RunID: r.ID, Metric: "mon.cpu_pct", Value: float64(i % 7)})
+	}
+	d := DecisionsOf(s, runs, samples)
+	if !d.Done || len(d.Cells) != 2 {
+		t.Fatalf("done %v, %d cells: want both judged and decided", d.Done, len(d.Cells))
+	}
+	want := map[string]stats.Decision{"test.a threads=1 rate @ docker-host": stats.NoDifference, "test.a threads=2 rate @ docker-host": stats.Costs}
+	for _, c := range d.Cells {
+		if c.Verdict.Decision != want[c.Name()] {
+			t.Errorf("%s: %v, want %v", c.Name(), c.Verdict.Decision, want[c.Name()])
+		}
+	}
+	// Without the baseline's figures of threads=2, that cell is undecided.
+	var kept []store.Sample
+	for _, smp := range samples {
+		r := runs[smp.RunID-1]
+		if !(r.Env == "native" && r.Levels["threads"] == "2") {
+			kept = append(kept, smp)
+		}
+	}
+	d = DecisionsOf(s, runs, kept)
+	if d.Done || len(d.Undecided()) != 1 || !strings.Contains(d.Summary(), "undecided: test.a threads=2 rate @ docker-host (no interval)") {
+		t.Errorf("without a baseline: done %v, summary %q", d.Done, d.Summary())
+	}
+}
+
+// TestBudgetInAStudyFile: budget: makes a study adaptive with the default
+// margin and most rounds, is stored with the spec, and a count asked on
+// the command line (--reps 3) ends it; a budget too short is refused with
+// its line.
+func TestBudgetInAStudyFile(t *testing.T) {
+	const yaml = "name: b\nrepetitions: 3\nbudget: 8m\nenvs: [native, docker-host]\nworkloads: [test.a]\n"
+	s := validSpec(t, "b.yaml", yaml)
+	if s.Budget != Budget(8*time.Minute) || s.Adaptive == nil || s.Adaptive.PrecisionPct != DefaultPrecisionPct || s.Adaptive.MaxRepetitions != DefaultMaxReps {
+		t.Errorf("budget %s, adaptive %+v: want 8m, ±%g%%, at most %d rounds", s.Budget, s.Adaptive, DefaultPrecisionPct, DefaultMaxReps)
+	}
+	back, err := ParseSpec("stored", []byte(s.YAML()))
+	if err != nil || back.Budget != s.Budget {
+		t.Errorf("stored spec reads back with budget %v (%v):\n%s", back.Budget, err, s.YAML())
+	}
+	if !strings.Contains(s.RepetitionsLine(), "within 8m0s") {
+		t.Errorf("repetitions line %q does not name the budget", s.RepetitionsLine())
+	}
+	fixed, err := ParseSpec("b.yaml", []byte(yaml))
+	if err != nil {
+		t.Fatal(err)
+	}
+	Overrides{Repetitions: 3, Warmup: -1}.Apply(fixed)
+	if fixed.Normalize(testEnvs); fixed.Budget != 0 || fixed.Adaptive != nil {
+		t.Errorf("--reps 3 leaves budget %s, adaptive %+v: want a fixed count", fixed.Budget, fixed.Adaptive)
+	}
+	_, err = ParseSpec("b.yaml", []byte(strings.Replace(yaml, "8m", "8s", 1)))
+	if err == nil || !strings.Contains(err.Error(), "budget: want a duration of at least 30s") {
+		t.Errorf("budget: 8s: %v", err)
+	}
+}
