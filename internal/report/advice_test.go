@@ -2,6 +2,7 @@ package report
 
 import (
 	"math"
+	"strings"
 	"testing"
 	"time"
 
@@ -69,5 +70,36 @@ func TestNoAdviceFromAPartWithinNoise(t *testing.T) {
 	}
 	if got := Advise(r); len(got) != 0 {
 		t.Errorf("advice %+v from parts within noise", got)
+	}
+}
+
+// TestTheVerdictSaysWhatToChange is issue 28 item 6 as a user reads it:
+// the cost's verdict names the option that removes most of it, with the
+// figure, in the text every format prints and in the JSON's advice; a
+// verdict that is not a cost gets none.
+func TestTheVerdictSaysWhatToChange(t *testing.T) {
+	r := adviceStudy()
+	var advised int
+	for _, v := range r.Verdicts {
+		if v.Advice == nil {
+			continue
+		}
+		advised++
+		if v.Decision != VerdictCosts || v.Env != "docker-bridge" || v.Levels["threads"] != "1" {
+			t.Errorf("advice on %s %v %s (%s): want only the threads=1 cost in docker-bridge", v.Env, v.Levels, v.Decision, v.Text)
+		}
+		if !strings.Contains(v.Text, "less throughput; storage=volume removes 78.0 points of it [") {
+			t.Errorf("verdict %q does not say what to change", v.Text)
+		}
+	}
+	if advised != 1 {
+		t.Errorf("%d verdicts advised, want 1: %+v", advised, r.Verdicts)
+	}
+	var b strings.Builder
+	if err := writeTable(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "storage=volume removes 78.0 points of it") {
+		t.Errorf("the terminal's verdict lacks the advice:\n%s", b.String())
 	}
 }

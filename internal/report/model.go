@@ -304,6 +304,7 @@ func Build(st store.Study, lay Layout, runs []store.Run, samples []store.Sample)
 	r.groupWarnings()
 	r.Effects = analyze(r)
 	r.buildAttributions()
+	r.adviseVerdicts() // the attributions came after the verdicts
 	return r
 }
 

@@ -50,6 +50,10 @@ type Verdict struct {
 	// throughput", "more memory"; empty when no difference is shown.
 	Direction string `json:"direction,omitempty"`
 	Text      string `json:"text"` // the verdict in one phrase, as the formats print it
+	// Advice, for a cost, is the option measured in the same study that
+	// removes most of it (Advise), also said at the end of Text; absent
+	// when the study measured no option that does.
+	Advice *Advice `json:"advice,omitempty"`
 
 	row string // the table's row name: workload and non-env levels
 }
@@ -81,6 +85,28 @@ func (r *Report) Decide(marginPct float64) {
 		r.Verdicts = append(r.Verdicts, verdictOf(c, RowName(c, r.factors), marginPct))
 	}
 	sortVerdicts(r.Verdicts)
+	r.adviseVerdicts()
+}
+
+// adviseVerdicts adds to each cost's verdict the option that removes most
+// of it, where the study measured one (Advise): "...; storage=bind removes
+// 277.5 points of it [198.1, 356.9]".
+func (r *Report) adviseVerdicts() {
+	advice := Advise(r)
+	for i := range r.Verdicts {
+		v := &r.Verdicts[i]
+		if v.Decision != VerdictCosts || v.Advice != nil {
+			continue
+		}
+		for j := range advice {
+			a := advice[j]
+			if a.Workload == v.Workload && a.Env == v.Env && a.Metric == v.Metric && sameLevels(v.Levels, a.Levels) {
+				v.Advice = &a
+				v.Text += fmt.Sprintf("; %s removes %s points of it [%s, %s]", a.Option, fmtSize(a.RemovesPts), fmtSize(a.CI95[0]), fmtSize(a.CI95[1]))
+				break
+			}
+		}
+	}
 }
 
 // verdictOf decides one cell.
