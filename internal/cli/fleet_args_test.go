@@ -22,12 +22,13 @@ var runOnlyFlags = map[string]string{
 	"quiet": "the device's table is not shown", "q": "as --quiet", "max-overhead": "gate the merged database with boxtax report --max-overhead",
 	"cmd": "a fleet runs a study file", "metric": "with --cmd", "file": "with --cmd", "setup": "with --cmd",
 	"parse": "with --cmd", "cmd-timeout": "with --cmd", "image": "with --cmd", "prepare": "with --cmd", "param": "with --cmd",
+	"fail-undecided": "with --max-overhead: gate the merged database with boxtax report",
 }
 
 // fleetTestValues give every forwarded flag a value other than its default.
 var fleetTestValues = map[string]string{
 	"envs": "native,docker-host", "workloads": "cpu.prime,mem.stream", "reps": "auto", "precision": "3",
-	"max-reps": "12", "warmup": "0", "seed": "42", "monitor-interval": "250ms", "power": "none",
+	"max-reps": "12", "budget": "7m", "explain": "true", "warmup": "0", "seed": "42", "monitor-interval": "250ms", "power": "none",
 	"settle": "2s", "wire": "host,netns", "wire-rate": "100mbit",
 }
 
@@ -62,7 +63,7 @@ func TestFleetRunForwardsEveryRunOption(t *testing.T) {
 		if fleetFlags.Lookup(f.Name) == nil {
 			t.Errorf("fleet run does not take run's --%s", f.Name)
 		}
-		args = append(args, "--"+f.Name, v)
+		args = append(args, "--"+f.Name+"="+v) // one word: a bool flag takes no separate value
 	})
 	g := &Globals{Stdout: io.Discard, Stderr: io.Discard, Getenv: os.Getenv}
 	o, err := fleetRunOptions(g, args)

@@ -16,7 +16,9 @@ import (
 // say why. envNames are the environments this boxtax has. It returns s.
 func (s *Spec) Normalize(envNames []string) *Spec {
 	s.FillDefaults()
-	if s.Budget > 0 && s.Adaptive == nil {
+	// A budget decides cells against the baseline: with the baseline
+	// alone there is nothing to decide, and the study runs its rounds.
+	if s.Budget > 0 && s.Adaptive == nil && len(s.Envs) > 1 {
 		s.UseAdaptive(Adaptive{PrecisionPct: DefaultPrecisionPct, MaxRepetitions: DefaultMaxReps})
 	}
 	if s.Adaptive != nil && s.Repetitions < MinAdaptiveRepetitions {

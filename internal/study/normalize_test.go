@@ -40,3 +40,36 @@ repetitions: 1
 		t.Errorf("Validate changed the normalized spec:\n%s\nwas:\n%s", s.YAML(), normal)
 	}
 }
+
+// TestABudgetWithTheBaselineAloneRunsItsRounds: the quick study has a
+// budget; `boxtax run --envs native` has no cell to decide against the
+// baseline, so it runs its rounds instead of being refused as an adaptive
+// study without a second environment (an adaptive: block written so is
+// still refused).
+func TestABudgetWithTheBaselineAloneRunsItsRounds(t *testing.T) {
+	for _, tc := range []struct {
+		yaml     string
+		adaptive bool
+		refused  string
+	}{
+		{"name: n\nenvs: [native]\nworkloads: [test.a]\nrepetitions: 3\nbudget: 5m\n", false, ""},
+		{"name: n\nenvs: [native, docker-bridge]\nworkloads: [test.a]\nrepetitions: 3\nbudget: 5m\n", true, ""},
+		{"name: n\nenvs: [native]\nworkloads: [test.a]\nadaptive: {precision_pct: 2, max_repetitions: 5}\n", true, "adaptive repetitions need an environment besides the baseline"},
+	} {
+		s, err := ParseSpec("n.yaml", []byte(tc.yaml))
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.Normalize(testEnvs)
+		if (s.Adaptive != nil) != tc.adaptive {
+			t.Errorf("%q: adaptive %v, want %v", tc.yaml, s.Adaptive != nil, tc.adaptive)
+		}
+		err = s.Validate(testEnvs)
+		if tc.refused == "" && err != nil {
+			t.Errorf("%q: %v", tc.yaml, err)
+		}
+		if tc.refused != "" && (err == nil || !strings.Contains(err.Error(), tc.refused)) {
+			t.Errorf("%q: %v, want %q", tc.yaml, err, tc.refused)
+		}
+	}
+}
