@@ -80,7 +80,7 @@ func TestAdaptiveRepetitionsEndToEnd(t *testing.T) {
 		t.Errorf("%d docker-host events_per_s cells", marked)
 	}
 	tab := runIn(t, dir, "report")
-	if !strings.Contains(tab.stdout, "precision: ") || !strings.Contains(tab.stdout, "(adaptive: started with 2, target ±50%, at most 3)") {
+	if !strings.Contains(tab.stdout, "\ndecided: ") || !strings.Contains(tab.stdout, "(adaptive: started with 2, target ±50%, at most 3)") {
 		t.Errorf("the table does not say which cells reached the target:\n%s", tab.stdout)
 	}
 }

@@ -72,8 +72,8 @@ func heading(r *Report) string {
 	if r.Study.Repetitions.Rounds > 0 {
 		head += "\n" + r.Study.Repetitions.String()
 	}
-	if s := r.PrecisionSummary(); s != "" {
-		head += "\nprecision: " + s
+	if s := r.decidedSummary(); s != "" && r.Study.Repetitions.PrecisionPct > 0 {
+		head += "\ndecided: " + s
 	}
 	if r.Study.Interval == intervalPaired {
 		head += "\noverhead intervals: " + intervalPaired

@@ -270,6 +270,21 @@ func sortVerdicts(vs []Verdict) {
 	})
 }
 
+// decidedSummary counts the verdicts, as an adaptive study's stopping
+// rule judges them: "6 of 28 cells (6 costs, 0 gains, 0 no difference
+// beyond ±2%); 22 undecided".
+func (r *Report) decidedSummary() string {
+	if len(r.Verdicts) == 0 {
+		return ""
+	}
+	n := map[string]int{}
+	for _, v := range r.Verdicts {
+		n[v.Decision]++
+	}
+	return fmt.Sprintf("%d of %d cells (%d costs, %d gains, %d no difference beyond ±%g%%); %d undecided",
+		len(r.Verdicts)-n[VerdictUndecided], len(r.Verdicts), n[VerdictCosts], n[VerdictGains], n[VerdictNoDifference], r.margin, n[VerdictUndecided])
+}
+
 // Subject names the cell of a verdict: "mem.stream copy MB/s in
 // docker-bridge".
 func (v Verdict) Subject() string { return fmt.Sprintf("%s %s in %s", v.row, v.Label, v.Env) }
