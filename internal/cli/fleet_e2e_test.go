@@ -92,9 +92,24 @@ func (d *testDevice) startSSHD(t *testing.T, base, clientPub string, extraConfig
 	_ = os.Remove(hostKey + ".pub")
 	mustRun(t, "ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", name, "-f", hostKey)
 	testenv.WriteFile(t, filepath.Join(cfgDir, "authorized_keys"), []byte(clientPub), 0o600)
+	// A login shell that runs `pyenv init` (root's ~/.bashrc on some
+	// machines, CI's among them) rehashes under a lock file; a session the
+	// drop test cuts mid-rehash leaves the lock behind, and pyenv makes every
+	// later session wait 60 s for it. One second is enough here. sshd takes
+	// the variables of one SetEnv line, so a device's own go on it.
+	setEnv := "SetEnv PYENV_REHASH_TIMEOUT=1"
+	var extra []string
+	for _, line := range extraConfig {
+		if vars, ok := strings.CutPrefix(line, "SetEnv "); ok {
+			setEnv += " " + vars
+			continue
+		}
+		extra = append(extra, line)
+	}
 	// StrictModes would refuse the keys: they live under /tmp, which anyone
 	// may write to. The directory itself is 0700 and root's.
 	cfg := strings.Join(append([]string{
+		setEnv,
 		"ListenAddress " + w.ClientAddr.String() + ":22",
 		"HostKey " + hostKey,
 		"PidFile " + filepath.Join(cfgDir, "sshd.pid"),
@@ -105,7 +120,7 @@ func (d *testDevice) startSSHD(t *testing.T, base, clientPub string, extraConfig
 		"UsePAM no",
 		"StrictModes no",
 		"Subsystem sftp internal-sftp",
-	}, extraConfig...), "\n") + "\n"
+	}, extra...), "\n") + "\n"
 	cfgFile := filepath.Join(cfgDir, "sshd_config")
 	testenv.WriteFile(t, cfgFile, []byte(cfg), 0o600)
 	if err := os.MkdirAll("/run/sshd", 0o755); err != nil { // sshd's privilege separation directory
