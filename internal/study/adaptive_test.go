@@ -72,16 +72,7 @@ adaptive: {precision_pct: 2, max_repetitions: 5}
 
 func newAdaptiveStudy(t *testing.T) (*Runner, store.Study, []store.Run) {
 	t.Helper()
-	s := validSpec(t, "adaptive.yaml", adaptiveSpec)
-	db := testenv.OpenStore(t, filepath.Join(t.TempDir(), "a.db"))
-	runs, err := s.Plan(s.Seed)
-	if err != nil {
-		t.Fatal(err)
-	}
-	st := store.Study{Name: s.Name, SpecYAML: s.YAML(), Seed: s.Seed}
-	if err := db.CreateStudy(context.Background(), &st, runs); err != nil {
-		t.Fatal(err)
-	}
+	s, db, st, runs := storedPlan(t, "adaptive.yaml", adaptiveSpec)
 	r := &Runner{Store: db, Spec: s, Progress: quietProgress{},
 		Envs: map[string]env.Environment{"native": &scriptedEnv{name: "native"}, "docker-host": &scriptedEnv{name: "docker-host"}}}
 	return r, st, runs
@@ -247,4 +238,21 @@ func TestPrecisionLineWording(t *testing.T) {
 			t.Errorf("PrecisionLine = %q, want %q", got, tt.want)
 		}
 	}
+}
+
+// storedPlan validates the study of yaml, plans its runs and stores both in
+// a new database.
+func storedPlan(t *testing.T, name, yaml string) (*Spec, *store.Store, store.Study, []store.Run) {
+	t.Helper()
+	s := validSpec(t, name, yaml)
+	db := testenv.OpenStore(t, filepath.Join(t.TempDir(), "s.db"))
+	runs, err := s.Plan(s.Seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := store.Study{Name: s.Name, SpecYAML: s.YAML(), Seed: s.Seed}
+	if err := db.CreateStudy(context.Background(), &st, runs); err != nil {
+		t.Fatal(err)
+	}
+	return s, db, st, runs
 }

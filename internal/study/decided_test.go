@@ -2,7 +2,6 @@ package study
 
 import (
 	"context"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -10,7 +9,6 @@ import (
 	"github.com/boxtax/boxtax/internal/env"
 	"github.com/boxtax/boxtax/internal/stats"
 	"github.com/boxtax/boxtax/internal/store"
-	"github.com/boxtax/boxtax/internal/testenv"
 )
 
 // decideSpec is a study of 4 cells a round (test.a at two thread levels,
@@ -34,16 +32,7 @@ adaptive: {precision_pct: ` + precisionPct + `, max_repetitions: 50}
 // the returned clock on by a second.
 func newDecideStudy(t *testing.T, yaml string, nativeRate, containerRate float64) (*Runner, store.Study, []store.Run, *fakeClock) {
 	t.Helper()
-	s := validSpec(t, "decide.yaml", yaml)
-	db := testenv.OpenStore(t, filepath.Join(t.TempDir(), "d.db"))
-	runs, err := s.Plan(s.Seed)
-	if err != nil {
-		t.Fatal(err)
-	}
-	st := store.Study{Name: s.Name, SpecYAML: s.YAML(), Seed: s.Seed}
-	if err := db.CreateStudy(context.Background(), &st, runs); err != nil {
-		t.Fatal(err)
-	}
+	s, db, st, runs := storedPlan(t, "decide.yaml", yaml)
 	clock := &fakeClock{t: time.Date(2026, 11, 26, 20, 0, 0, 0, time.UTC)}
 	tick := func() { clock.t = clock.t.Add(time.Second) }
 	r := &Runner{Store: db, Spec: s, Progress: quietProgress{}, Envs: map[string]env.Environment{
