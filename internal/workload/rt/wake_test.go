@@ -2,6 +2,8 @@ package rt
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"os"
 	"runtime"
 	rtmetrics "runtime/metrics"
@@ -76,19 +78,30 @@ func TestRuntimeKeptOffTheMeasuredCPU(t *testing.T) {
 	}
 	for _, work := range []string{WorkNone, WorkCalibrated} {
 		t.Run(work, func(t *testing.T) {
+			// Long enough to outlast a slow start on a loaded machine; the
+			// test ends the task once it has looked.
 			p, _ := workload.Check(Periodic{}.Info(), workload.Params{
 				"frequency_hz": 1000, "policy": "other", "lock_memory": false,
-				"work": work, "occupancy_pct": 5, "cpu": cpu, "duration": "2500ms",
+				"work": work, "occupancy_pct": 5, "cpu": cpu, "duration": "60s",
 			})
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
 			done := make(chan error, 1)
 			go func() {
-				done <- workload.Run(context.Background(), Periodic{}, p, workload.Env{ScratchDir: t.TempDir()}, &workloadtest.Recorder{})
+				done <- workload.Run(ctx, Periodic{}, p, workload.Env{ScratchDir: t.TempDir()}, &workloadtest.Recorder{})
 			}()
-			// Until the task measures: its thread alone on the CPU.
-			for start := time.Now(); time.Since(start) < 2*time.Second; time.Sleep(20 * time.Millisecond) {
+			// Until the task measures: its thread alone on the CPU. Under
+			// load, pinning, moving the others and calibrating take a while.
+			deadline := time.Now().Add(30 * time.Second)
+			for {
 				if m, _ := threadsOn(t, cpu); len(m) == 1 {
 					break
 				}
+				if time.Now().After(deadline) {
+					m, o := threadsOn(t, cpu)
+					t.Fatalf("after 30 s no thread measures alone on CPU %d: pinned with SIGURG blocked %v, others %v", cpu, m, o)
+				}
+				time.Sleep(20 * time.Millisecond)
 			}
 			cycles := gcCycles()
 			var garbage [][]byte
@@ -110,7 +123,8 @@ func TestRuntimeKeptOffTheMeasuredCPU(t *testing.T) {
 			if len(others) != 0 {
 				t.Errorf("other threads of the process may run on the measured CPU %d: %v", cpu, others)
 			}
-			if err := <-done; err != nil {
+			cancel()
+			if err := <-done; err != nil && !errors.Is(err, context.Canceled) {
 				t.Fatal(err)
 			}
 		})
@@ -142,11 +156,17 @@ func threadsOn(t *testing.T, cpu int) (measuring, others []string) {
 		if err != nil {
 			continue // ended meanwhile
 		}
-		var allowed string
+		var allowed, name, state string
 		var blocked uint64
 		for _, line := range strings.Split(string(b), "\n") {
 			if v, ok := strings.CutPrefix(line, "Cpus_allowed_list:"); ok {
 				allowed = strings.TrimSpace(v)
+			}
+			if v, ok := strings.CutPrefix(line, "Name:"); ok {
+				name = strings.TrimSpace(v)
+			}
+			if v, ok := strings.CutPrefix(line, "State:"); ok {
+				state = strings.TrimSpace(v)
 			}
 			if v, ok := strings.CutPrefix(line, "SigBlk:"); ok {
 				blocked, _ = strconv.ParseUint(strings.TrimSpace(v), 16, 64)
@@ -156,7 +176,9 @@ func threadsOn(t *testing.T, cpu int) (measuring, others []string) {
 		if unix.SchedGetaffinity(mustAtoi(e.Name()), &set) != nil || !set.IsSet(cpu) {
 			continue
 		}
-		who := e.Name() + " (CPUs " + allowed + ")"
+		// Name and state too: a thread ending (Go blocks every signal as
+		// it exits) or a new one not yet started differ from a measuring one.
+		who := fmt.Sprintf("%s (%s, %s, CPUs %s, SigBlk %x)", e.Name(), name, state, allowed, blocked)
 		if set.Count() == 1 && blocked&sigurgBit != 0 {
 			measuring = append(measuring, who)
 		} else {
