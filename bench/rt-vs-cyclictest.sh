@@ -8,7 +8,11 @@
 # lock_memory), then rt.periodic with its work per period (rt.work: calibrated
 # Leibniz terms for OCCUPANCY_PCT of each period), which is compared with
 # rt.none: what the work adds, measured on its own. The order of the probes
-# alternates from round to round. Per round: samples, p50, p99, max of the
+# alternates from slice to slice: each probe's round is SECONDS_EACH/SLICE_SECONDS
+# slices (default 10 s) interleaved with the other's, pooled into one row
+# (bench/rtmerge.py; both probes' quantiles taken as cyclictest takes them:
+# 1 us buckets), so that both meet the same minutes of the hypervisor; with
+# SLICE_SECONDS=SECONDS_EACH each probe has the round's minute alone. Per round: samples, p50, p99, max of the
 # wake-up latency and the measured CPU's steal time (what the hypervisor took
 # from the vCPU); then per probe the median over the rounds beside the spread
 # of its p99 over the rounds (min, max, IQR), both comparisons, and a verdict
@@ -44,6 +48,9 @@ CT_EXTRA=${CT_EXTRA---laptop}
 WORK=${WORK:-1}
 OCCUPANCY_PCT=${OCCUPANCY_PCT:-1}
 GOAL_US=${GOAL_US:-20}
+SLICE_SECONDS=${SLICE_SECONDS:-10}
+(( SECONDS_EACH % SLICE_SECONDS == 0 )) || { echo "SECONDS_EACH ($SECONDS_EACH) is not a multiple of SLICE_SECONDS ($SLICE_SECONDS)"; exit 1; }
+SLICES=$(( SECONDS_EACH / SLICE_SECONDS ))
 # mainaffinity: cyclictest's option that puts its main thread on every CPU but
 # the measured one (none on a 1-CPU machine, or with CT_MAIN=same).
 mainaffinity() {
@@ -61,26 +68,8 @@ trap 'rm -rf "$work"' EXIT
 echo "machine: $(nproc) CPUs, $(uname -r), $(uname -v | grep -o 'PREEMPT[_A-Z]*' | head -1); load: $(cut -d' ' -f1-3 /proc/loadavg); $(date -u '+%Y-%m-%d %H:%M UTC')"
 qos="neither sets /dev/cpu_dma_latency"
 [[ "$CT_EXTRA" == *--laptop* ]] || qos="both hold /dev/cpu_dma_latency at 0"
-echo "each probe: ${SECONDS_EACH} s, period ${INTERVAL_US} us, SCHED_FIFO ${PRIO}, CPU ${CPU}, mlockall; ${qos}; cyclictest ${CT_EXTRA} $(mainaffinity)"
+echo "each probe: ${SECONDS_EACH} s a round in ${SLICES} slices of ${SLICE_SECONDS} s interleaved with the other probes', period ${INTERVAL_US} us, SCHED_FIFO ${PRIO}, CPU ${CPU}, mlockall; ${qos}; cyclictest ${CT_EXTRA} $(mainaffinity)"
 echo "rt.none: rt.periodic work none (what cyclictest does)$([ "$WORK" = 0 ] || echo "; rt.work: rt.periodic work calibrated, occupancy ${OCCUPANCY_PCT} % of each period")"
-
-# cyclictest's histogram (1 us buckets) -> samples p50 p99 max. The
-# histogram counts latencies up to 20 ms; cyclictest prints the rest as
-# overflows, which count as samples above every bucket.
-ct_stats() {
-  awk '/^# Max Latencies:/ {mx=$4+0}
-       /^# Histogram Overflows:/ {tot+=$4+0}
-       !/^#/ && NF>=2 {k=$1+0; c=$2+0; tot+=c; a[k]+=c; if(k>top)top=k}
-       END {n=0; for(i=0;i<=top;i++) if(i in a){n+=a[i]; if(p50==""&&n>=tot*0.5)p50=i; if(p99==""&&n>=tot*0.99)p99=i}
-            printf "%d %s %s %s\n", tot, p50, p99, mx}' "$1"
-}
-# rt.periodic's samples -> samples p50 p99 max
-rt_stats() {
-  awk -F'[:,}]' '/"metric":"slices"/ {n=$NF} /"kind":"sample"/ {
-      for(i=1;i<=NF;i++){ if($i ~ /"metric"/) m=$(i+1); if($i ~ /"value"/) v=$(i+1) }
-      gsub(/"/,"",m); val[m]=v }
-    END {printf "%d %.1f %.1f %.1f\n", val["slices"], val["latency_p50_us"], val["latency_p99_us"], val["latency_max_us"]}' "$1"
-}
 
 # steal: the measured CPU's steal time so far, in ms (/proc/stat counts it
 # in USER_HZ ticks, 100 a second): the time the hypervisor ran something else
@@ -90,11 +79,15 @@ steal() { awk -v c="cpu$CPU" '$1 == c {print $9 * 10}' /proc/stat; }
 
 row() { printf '%-6s %-12s %8s %9s %9s %9s %9s\n' "$@"; }
 freq=$(awk "BEGIN{print 1e6/$INTERVAL_US}")
-# rt NAME WORK: one run of rt.periodic with work WORK, as round $round's NAME.
-rt() {
-  local params out=$work/$1$round.json s0
+# A probe's round is SLICES slices of SLICE_SECONDS, interleaved with the
+# other probes' slices, so that a burst of steal falls on all of them alike
+# rather than on whichever probe had that minute. Each slice's output is
+# kept as $work/NAME.ROUND.SLICE; stolen ms are summed in $work/NAME.steal.
+# rt_slice NAME WORK: one slice of rt.periodic with work WORK.
+rt_slice() {
+  local params out=$work/$1.$round.$slice s0
   params=$(printf '{"frequency_hz":%s,"work":"%s","occupancy_pct":%s,"duration":"%ss","priority":%s,"cpu":%s}' \
-    "$freq" "$2" "$OCCUPANCY_PCT" "$SECONDS_EACH" "$PRIO" "$CPU")
+    "$freq" "$2" "$OCCUPANCY_PCT" "$SLICE_SECONDS" "$PRIO" "$CPU")
   s0=$(steal)
   if [[ "$CT_EXTRA" == *--laptop* ]]; then
     ./bin/boxtax worker --workload rt.periodic --params "$params" > "$out"
@@ -102,27 +95,37 @@ rt() {
     (exec 3>/dev/cpu_dma_latency && printf '\x00\x00\x00\x00' >&3 &&
       ./bin/boxtax worker --workload rt.periodic --params "$params" > "$out")
   fi
-  read -r n p50 p99 mx < <(rt_stats "$out")
-  row "$round" "$1" "$n" "$p50" "$p99" "$mx" "$(($(steal) - s0))" | tee -a "$work/run$run.txt"
+  echo $(($(steal) - s0)) >> "$work/$1.$round.steal"
 }
-ct() {
+ct_slice() {
   local s0
   s0=$(steal)
-  cyclictest -m -q -p "$PRIO" -i "$INTERVAL_US" -D "$SECONDS_EACH" -a "$CPU" $(mainaffinity) -t 1 -h 20000 $CT_EXTRA > "$work/ct$round.txt"
-  read -r n p50 p99 mx < <(ct_stats "$work/ct$round.txt")
-  row "$round" cyclictest "$n" "$p50" "$p99" "$mx" "$(($(steal) - s0))" | tee -a "$work/run$run.txt"
+  cyclictest -m -q -p "$PRIO" -i "$INTERVAL_US" -D "$SLICE_SECONDS" -a "$CPU" $(mainaffinity) -t 1 -h 20000 $CT_EXTRA > "$work/cyclictest.$round.$slice"
+  echo $(($(steal) - s0)) >> "$work/cyclictest.$round.steal"
+}
+# round_row NAME KIND: the round's row of one probe, its slices pooled
+# (bench/rtmerge.py: both probes' quantiles taken as cyclictest takes them).
+round_row() {
+  local n p50 p99 mx
+  read -r n p50 p99 mx < <(python3 bench/rtmerge.py "$2" "$work/$1.$round".[0-9]*)
+  row "$round" "$1" "$n" "$p50" "$p99" "$mx" "$(awk '{s += $1} END {print s}' "$work/$1.$round.steal")" | tee -a "$work/run$run.txt"
 }
 
 for run in $(seq 1 "$RUNS"); do
   [ "$RUNS" -gt 1 ] && echo && echo "run $run of $RUNS (load: $(cut -d' ' -f1-3 /proc/loadavg); $(date -u '+%H:%M UTC'))"
   row round probe samples p50_us p99_us max_us steal_ms
   for round in $(seq 1 "$ROUNDS"); do
-    # The order alternates, so that neither probe always follows the other.
-    if (( round % 2 )); then
-      ct; rt rt.none none; [ "$WORK" = 0 ] || rt rt.work calibrated
-    else
-      [ "$WORK" = 0 ] || rt rt.work calibrated; rt rt.none none; ct
-    fi
+    for slice in $(seq 1 "$SLICES"); do
+      # The order alternates, so that neither probe always follows the other.
+      if (( (round + slice) % 2 )); then
+        ct_slice; rt_slice rt.none none; [ "$WORK" = 0 ] || rt_slice rt.work calibrated
+      else
+        [ "$WORK" = 0 ] || rt_slice rt.work calibrated; rt_slice rt.none none; ct_slice
+      fi
+    done
+    round_row cyclictest ct
+    round_row rt.none rt
+    [ "$WORK" = 0 ] || round_row rt.work rt
   done
   python3 bench/rtrounds.py "$work/run$run.txt" "$GOAL_US" | tee "$work/verdict$run.txt"
 done
