@@ -447,7 +447,7 @@ func (c *config) Requirements() workload.Requirements {
 	}
 	r.CapAdd = c.caps
 	if slices.Contains(c.caps, "SYS_NICE") {
-		r.CPURealtimeRuntimeUs = 950000 // as rt.periodic: the kernel's own default budget
+		r.AddRealtime() // as rt.periodic: the kernel's own default budget
 	}
 	return r
 }
