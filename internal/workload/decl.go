@@ -72,9 +72,12 @@ func (d *Decl) value(name string, shown any, desc string) (Params, bool) {
 	return Params{name: shown}, true
 }
 
-// declare declares a parameter that get reads: its entry in the list,
-// its default shown as shown, and its value set into dst.
-func declare[T any](d *Decl, dst *T, name string, shown any, desc string, get func(p Params, name string) (T, error)) {
+// Var declares a parameter that get reads from the parameters into dst,
+// with its default listed as shown: the one declaration behind Int, String
+// and the others, and for a parameter of a form of its own (a command
+// line, a list, a mapping). get's error is reported as is, so it should
+// name the parameter.
+func Var[T any](d *Decl, dst *T, name string, shown any, desc string, get func(p Params, name string) (T, error)) {
 	if p, ok := d.value(name, shown, desc); ok {
 		v, err := get(p, name)
 		set(d, dst, v, err)
@@ -92,40 +95,40 @@ func set[T any](d *Decl, dst *T, v T, err error) {
 
 // Int declares a whole-number parameter.
 func (d *Decl) Int(dst *int, name string, def int, desc string) {
-	declare(d, dst, name, def, desc, Params.Int)
+	Var(d, dst, name, def, desc, Params.Int)
 }
 
 // Float declares a number parameter.
 func (d *Decl) Float(dst *float64, name string, def float64, desc string) {
-	declare(d, dst, name, shownNumber(def), desc, Params.Float)
+	Var(d, dst, name, shownNumber(def), desc, Params.Float)
 }
 
 // String declares a string parameter.
 func (d *Decl) String(dst *string, name, def, desc string) {
-	declare(d, dst, name, def, desc, Params.String)
+	Var(d, dst, name, def, desc, Params.String)
 }
 
 // Bool declares a true-or-false parameter.
 func (d *Decl) Bool(dst *bool, name string, def bool, desc string) {
-	declare(d, dst, name, def, desc, Params.Bool)
+	Var(d, dst, name, def, desc, Params.Bool)
 }
 
 // Duration declares a duration parameter ("5s", or a number of seconds);
 // its default is listed as a duration string such as "3s" or "10m".
 func (d *Decl) Duration(dst *time.Duration, name string, def time.Duration, desc string) {
-	declare(d, dst, name, FormatDuration(def), desc, Params.Duration)
+	Var(d, dst, name, FormatDuration(def), desc, Params.Duration)
 }
 
 // Bytes declares a size parameter (a number of bytes, or "64MiB", "50MB");
 // its default is listed with the largest unit that divides it, e.g. "64MiB".
 func (d *Decl) Bytes(dst *int64, name string, def int64, desc string) {
-	declare(d, dst, name, FormatBytes(def), desc, Params.Bytes)
+	Var(d, dst, name, FormatBytes(def), desc, Params.Bytes)
 }
 
 // ByteCount declares a small size parameter (a payload) listed as a plain
 // number of bytes, 36 rather than "36"; it takes a unit too ("1KiB").
 func (d *Decl) ByteCount(dst *int, name string, def int, desc string) {
-	declare(d, dst, name, def, desc, func(p Params, name string) (int, error) {
+	Var(d, dst, name, def, desc, func(p Params, name string) (int, error) {
 		v, err := p.Bytes(name)
 		if err == nil && v != int64(int(v)) {
 			err = tooLarge(name, strconv.FormatInt(v, 10))
@@ -137,19 +140,7 @@ func (d *Decl) ByteCount(dst *int, name string, def int, desc string) {
 // BitRate declares a rate in bits per second ("90mbit", "1.5G"); its
 // default is listed as written.
 func (d *Decl) BitRate(dst *float64, name, def, desc string) {
-	declare(d, dst, name, def, desc, Params.BitRate)
-}
-
-// Func declares a parameter of a form of its own (a list, a mapping, a
-// number or "auto"): its default is listed as given, and parse reads the
-// value (the default when it is not given). parse's error is reported as is,
-// so it should name the parameter.
-func (d *Decl) Func(name string, def any, desc string, parse func(v any) error) {
-	if p, ok := d.value(name, def, desc); ok {
-		if err := parse(p[name]); err != nil {
-			d.errs = append(d.errs, err)
-		}
-	}
+	Var(d, dst, name, def, desc, Params.BitRate)
 }
 
 // Required marks the parameter declared last as one a study must give (it

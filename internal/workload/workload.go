@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/boxtax/boxtax/internal/registry"
 )
@@ -187,6 +188,21 @@ type Requirements struct {
 	// Image is a local container image of the user's to run the worker
 	// in, instead of boxtax's own (the program under test is in it).
 	Image string
+}
+
+// RealtimeRuntimeUs is the real-time CPU time per second a container with
+// real-time threads asks for (Requirements.CPURealtimeRuntimeUs): the
+// kernel's own default (sched_rt_runtime_us), so container and host tasks
+// are throttled alike.
+const RealtimeRuntimeUs = 950000
+
+// AddRealtime adds to r what real-time threads need in a container:
+// CAP_SYS_NICE (unless r has it) and the real-time budget RealtimeRuntimeUs.
+func (r *Requirements) AddRealtime() {
+	if !slices.Contains(r.CapAdd, "SYS_NICE") {
+		r.CapAdd = append(r.CapAdd, "SYS_NICE")
+	}
+	r.CPURealtimeRuntimeUs = RealtimeRuntimeUs
 }
 
 // StorageUser is a workload whose figures are those of the storage it

@@ -22,7 +22,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -97,126 +96,6 @@ var (
 	_ workload.HostChecker = (*config)(nil)
 	_ workload.Requirer    = (*config)(nil)
 )
-
-// argvVar declares a command parameter: a command line or a list of words.
-func argvVar(d *workload.Decl, dst *[]string, name, desc string) {
-	d.Func(name, "", desc, func(v any) (err error) {
-		*dst, err = argvParam(workload.Params{name: v}, name)
-		return err
-	})
-}
-
-// listVar declares a list parameter.
-func listVar(d *workload.Decl, dst *[]any, name, desc string) {
-	d.Func(name, []any{}, desc, func(v any) (err error) {
-		*dst, err = listParam(workload.Params{name: v}, name)
-		return err
-	})
-}
-
-// stringsVar declares a list-of-strings parameter.
-func stringsVar(d *workload.Decl, dst *[]string, name, desc string) {
-	d.Func(name, []any{}, desc, func(v any) (err error) {
-		*dst, err = stringsParam(workload.Params{name: v}, name)
-		return err
-	})
-}
-
-// varsVar declares a mapping of names to values (the vars parameter).
-func varsVar(d *workload.Decl, dst *map[string]string, name, desc string) {
-	d.Func(name, map[string]any{}, desc, func(v any) (err error) {
-		*dst, err = stringMap(v, name)
-		return err
-	})
-}
-
-// stringMap reads the mapping parameter name: names to values, numbers
-// written as they were given.
-func stringMap(v any, name string) (map[string]string, error) {
-	out := map[string]string{}
-	switch v := v.(type) {
-	case nil:
-	case map[string]any:
-		for k, val := range v {
-			if k == "" || strings.ContainsAny(k, "=\x00") {
-				return nil, fmt.Errorf("parameter %s: %q is not a variable name", name, k)
-			}
-			switch x := val.(type) {
-			case float64: // JSON numbers, on the way to the worker
-				out[k] = strconv.FormatFloat(x, 'f', -1, 64)
-			default:
-				out[k] = fmt.Sprint(val)
-			}
-		}
-	case map[string]string:
-		for k, val := range v {
-			out[k] = val
-		}
-	default:
-		return nil, fmt.Errorf("parameter %s: want a mapping of names to values, not %T", name, v)
-	}
-	return out, nil
-}
-
-// argvParam reads a command: a string (split) or a list of strings.
-func argvParam(p workload.Params, name string) ([]string, error) {
-	switch v := p[name].(type) {
-	case nil:
-		return nil, nil
-	case string:
-		return Split(v)
-	case []string:
-		return v, nil
-	case []any:
-		return words(name, v)
-	default:
-		return nil, fmt.Errorf("parameter %s: want a command line or a list of words, not %T", name, v)
-	}
-}
-
-func listParam(p workload.Params, name string) ([]any, error) {
-	switch v := p[name].(type) {
-	case nil:
-		return nil, nil
-	case []any:
-		return v, nil
-	case []string:
-		out := make([]any, len(v))
-		for i, s := range v {
-			out[i] = s
-		}
-		return out, nil
-	case string:
-		if v == "" {
-			return nil, nil
-		}
-		return []any{v}, nil
-	default:
-		return nil, fmt.Errorf("parameter %s: want a list, not %T", name, v)
-	}
-}
-
-func stringsParam(p workload.Params, name string) ([]string, error) {
-	l, err := listParam(p, name)
-	if err != nil {
-		return nil, err
-	}
-	return words(name, l)
-}
-
-// words are the items of the list parameter name, each of which must be a
-// string.
-func words(name string, l []any) ([]string, error) {
-	out := make([]string, len(l))
-	for i, a := range l {
-		s, ok := a.(string)
-		if !ok {
-			return nil, fmt.Errorf("parameter %s: item %d (%v) is not a string", name, i, a)
-		}
-		out[i] = s
-	}
-	return out, nil
-}
 
 // capabilities boxtax lets a command ask for; SYS_ADMIN, SYS_TIME (the
 // host's clock, boxtax's timestamps) and the like are refused. NET_ADMIN
@@ -447,7 +326,7 @@ func (c *config) Requirements() workload.Requirements {
 	}
 	r.CapAdd = c.caps
 	if slices.Contains(c.caps, "SYS_NICE") {
-		r.CPURealtimeRuntimeUs = 950000 // as rt.periodic: the kernel's own default budget
+		r.AddRealtime() // as rt.periodic: the kernel's own default budget
 	}
 	return r
 }

@@ -72,7 +72,7 @@ func (c *config) substitute() error {
 // substituteParams is p with the {NAME}s of the named commands replaced
 // by the values of its placeholders parameter.
 func substituteParams(p workload.Params, commands ...string) (workload.Params, error) {
-	values, err := stringMap(p["placeholders"], "placeholders")
+	values, err := mapParam(p, "placeholders")
 	if err != nil {
 		return nil, err
 	}

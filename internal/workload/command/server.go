@@ -164,7 +164,7 @@ func (s *serverConfig) Requirements() workload.Requirements {
 		}
 	}
 	if slices.Contains(r.CapAdd, "SYS_NICE") {
-		r.CPURealtimeRuntimeUs = 950000
+		r.AddRealtime()
 	}
 	return r
 }

@@ -98,24 +98,14 @@ func TestResidualCheckFailsWrongSolution(t *testing.T) {
 }
 
 func TestLinpackParams(t *testing.T) {
-	tests := []struct {
-		name    string
-		params  workload.Params
-		wantErr string
-	}{
-		{name: "defaults"},
-		{name: "small", params: workload.Params{"n": 10, "repeats": 1}},
-		{name: "n too small", params: workload.Params{"n": 1}, wantErr: "parameter n"},
-		{name: "n too large for 32-bit", params: workload.Params{"n": 50000}, wantErr: "parameter n"},
-		{name: "n fractional", params: workload.Params{"n": 10.5}, wantErr: "n"},
-		{name: "no repeats", params: workload.Params{"repeats": 0}, wantErr: "repeats"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			p := workloadtest.Check(t, Linpack{}.Info(), tt.params)
-			workloadtest.CheckErr(t, workload.Validate(Linpack{}, p), tt.wantErr)
-		})
-	}
+	workloadtest.CheckParams(t, Linpack{}, []workloadtest.ParamCase{
+		{Name: "defaults"},
+		{Name: "small", Params: workload.Params{"n": 10, "repeats": 1}},
+		{Name: "n too small", Params: workload.Params{"n": 1}, WantErr: "parameter n"},
+		{Name: "n too large for 32-bit", Params: workload.Params{"n": 50000}, WantErr: "parameter n"},
+		{Name: "n fractional", Params: workload.Params{"n": 10.5}, WantErr: "n"},
+		{Name: "no repeats", Params: workload.Params{"repeats": 0}, WantErr: "repeats"},
+	})
 }
 
 func TestLinpackRun(t *testing.T) {

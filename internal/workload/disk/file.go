@@ -73,21 +73,36 @@ func createFile(ctx context.Context, dir, pattern string, size int64, buf []byte
 	if err != nil {
 		return nil, 0, fmt.Errorf("creating the test file: %w", err)
 	}
-	block := int64(len(buf))
 	start := time.Now()
-	for n := int64(0); n*block < size; n++ {
-		if n%64 == 0 && ctx.Err() != nil {
-			return f, 0, ctx.Err()
-		}
+	err = eachBlock(ctx, size, len(buf), func(n int64) error {
 		stamp(buf, n)
 		if _, err := f.Write(buf); err != nil {
-			return f, 0, fmt.Errorf("writing %s: %w", f.Name(), err)
+			return fmt.Errorf("writing %s: %w", f.Name(), err)
 		}
+		return nil
+	})
+	if err != nil {
+		return f, 0, err
 	}
 	if err := f.Sync(); err != nil {
 		return f, 0, fmt.Errorf("fsync of %s: %w", f.Name(), err)
 	}
 	return f, time.Since(start), nil
+}
+
+// eachBlock calls do with the number of each block of size bytes in
+// blocks of block bytes, in order, and stops at do's first error. It looks
+// at ctx every 64 blocks: the loop of the sequential phases.
+func eachBlock(ctx context.Context, size int64, block int, do func(n int64) error) error {
+	for n := int64(0); n*int64(block) < size; n++ {
+		if n%64 == 0 && ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if err := do(n); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // removeFile closes and removes f, ignoring a nil f.

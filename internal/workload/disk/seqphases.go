@@ -17,18 +17,18 @@ func readBack(ctx context.Context, f *os.File, size int64, buf []byte) (time.Dur
 		return 0, "", fmt.Errorf("opening %s to read: %w", f.Name(), err)
 	}
 	defer r.Close()
-	block := int64(len(buf))
 	start := time.Now()
-	for n := int64(0); n*block < size; n++ {
-		if n%64 == 0 && ctx.Err() != nil {
-			return 0, "", ctx.Err()
-		}
+	err = eachBlock(ctx, size, len(buf), func(n int64) error {
 		if _, err := io.ReadFull(r, buf); err != nil {
-			return 0, "", fmt.Errorf("reading block %d of %s: %w", n, f.Name(), err)
+			return fmt.Errorf("reading block %d of %s: %w", n, f.Name(), err)
 		}
 		if got := stamped(buf); got != n {
-			return 0, "", fmt.Errorf("block %d of %s reads back as block %d: the storage returned wrong data", n, f.Name(), got)
+			return fmt.Errorf("block %d of %s reads back as block %d: the storage returned wrong data", n, f.Name(), got)
 		}
+		return nil
+	})
+	if err != nil {
+		return 0, "", err
 	}
 	return time.Since(start), method, nil
 }
@@ -47,22 +47,22 @@ func rewrite(ctx context.Context, f *os.File, size int64, buf []byte) (time.Dura
 		return 0, "", fmt.Errorf("opening %s to rewrite: %w", f.Name(), err)
 	}
 	defer rw.Close()
-	block := int64(len(buf))
 	start := time.Now()
-	for n := int64(0); n*block < size; n++ {
-		if n%64 == 0 && ctx.Err() != nil {
-			return 0, "", ctx.Err()
-		}
+	err = eachBlock(ctx, size, len(buf), func(n int64) error {
 		if _, err := io.ReadFull(rw, buf); err != nil {
-			return 0, "", fmt.Errorf("rewrite: reading block %d of %s: %w", n, f.Name(), err)
+			return fmt.Errorf("rewrite: reading block %d of %s: %w", n, f.Name(), err)
 		}
 		buf[len(buf)-1]++ // dirty the block
-		if _, err := rw.Seek(-block, io.SeekCurrent); err != nil {
-			return 0, "", fmt.Errorf("rewrite: seeking in %s: %w", f.Name(), err)
+		if _, err := rw.Seek(-int64(len(buf)), io.SeekCurrent); err != nil {
+			return fmt.Errorf("rewrite: seeking in %s: %w", f.Name(), err)
 		}
 		if _, err := rw.Write(buf); err != nil {
-			return 0, "", fmt.Errorf("rewrite: writing block %d of %s: %w", n, f.Name(), err)
+			return fmt.Errorf("rewrite: writing block %d of %s: %w", n, f.Name(), err)
 		}
+		return nil
+	})
+	if err != nil {
+		return 0, "", err
 	}
 	if err := rw.Sync(); err != nil {
 		return 0, "", fmt.Errorf("rewrite: fsync of %s: %w", f.Name(), err)

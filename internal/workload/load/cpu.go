@@ -39,10 +39,11 @@ func (CPU) Info() workload.Info {
 // Requirements implements workload.Requirer: in a container, a real-time
 // policy needs CAP_SYS_NICE and a real-time budget.
 func (c *cpuConfig) Requirements() workload.Requirements {
-	if !c.policy.RealTime() {
-		return workload.Requirements{}
+	var r workload.Requirements
+	if c.policy.RealTime() {
+		r.AddRealtime()
 	}
-	return workload.Requirements{CapAdd: []string{"SYS_NICE"}, CPURealtimeRuntimeUs: 950000}
+	return r
 }
 
 // cpuConfig is load.cpu's parameters, checked.

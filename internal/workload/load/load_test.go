@@ -15,27 +15,17 @@ import (
 )
 
 func TestCPUParams(t *testing.T) {
-	tests := []struct {
-		params  workload.Params
-		wantErr string
-	}{
-		{params: nil},
-		{params: workload.Params{"workers": 4, "duty_pct": 50, "period": "20ms", "policy": "other", "priority": 0}},
-		{params: workload.Params{"workers": 0}, wantErr: "workers"},
-		{params: workload.Params{"duty_pct": 0}, wantErr: "duty_pct"},
-		{params: workload.Params{"duty_pct": 101}, wantErr: "duty_pct"},
-		{params: workload.Params{"period": "10us"}, wantErr: "period"},
-		{params: workload.Params{"priority": 0}, wantErr: "priority"},
-		{params: workload.Params{"policy": "batch"}, wantErr: "policy"},
-		{params: workload.Params{"duration": "-1s"}, wantErr: "duration"},
-	}
-	for _, tt := range tests {
-		p := workloadtest.Check(t, CPU{}.Info(), tt.params)
-		err := workload.Validate(CPU{}, p)
-		if (tt.wantErr == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), tt.wantErr)) {
-			t.Errorf("%v: error %v, want %q", tt.params, err, tt.wantErr)
-		}
-	}
+	workloadtest.CheckParams(t, CPU{}, []workloadtest.ParamCase{
+		{Name: "defaults"},
+		{Name: "other policy", Params: workload.Params{"workers": 4, "duty_pct": 50, "period": "20ms", "policy": "other", "priority": 0}},
+		{Name: "no workers", Params: workload.Params{"workers": 0}, WantErr: "workers"},
+		{Name: "duty zero", Params: workload.Params{"duty_pct": 0}, WantErr: "duty_pct"},
+		{Name: "duty above 100", Params: workload.Params{"duty_pct": 101}, WantErr: "duty_pct"},
+		{Name: "period too short", Params: workload.Params{"period": "10us"}, WantErr: "period"},
+		{Name: "priority zero for fifo", Params: workload.Params{"priority": 0}, WantErr: "priority"},
+		{Name: "bad policy", Params: workload.Params{"policy": "batch"}, WantErr: "policy"},
+		{Name: "negative duration", Params: workload.Params{"duration": "-1s"}, WantErr: "duration"},
+	})
 }
 
 func TestCPURunsForItsDuty(t *testing.T) {

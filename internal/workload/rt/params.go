@@ -170,16 +170,10 @@ func (c *config) Requirements() workload.Requirements {
 	policy, lock := c.policy, c.lockMemory
 	var req workload.Requirements
 	if policy.RealTime() {
-		req.CapAdd = append(req.CapAdd, "SYS_NICE")
-		req.CPURealtimeRuntimeUs = defaultRealtimeRuntimeUs
+		req.AddRealtime()
 	}
 	if lock {
 		req.CapAdd = append(req.CapAdd, "IPC_LOCK")
 	}
 	return req
 }
-
-// defaultRealtimeRuntimeUs is the real-time CPU time per second a container
-// gets on kernels with CONFIG_RT_GROUP_SCHED: the kernel's own default
-// (sched_rt_runtime_us), so container and host tasks are throttled alike.
-const defaultRealtimeRuntimeUs = 950000

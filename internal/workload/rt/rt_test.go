@@ -15,46 +15,29 @@ import (
 )
 
 func TestParams(t *testing.T) {
-	tests := []struct {
-		name    string
-		params  workload.Params
-		io      bool
-		wantErr string
-	}{
-		{name: "defaults"},
-		{name: "io defaults", io: true},
-		{name: "strings", params: workload.Params{"frequency_hz": "50", "occupancy_pct": "60", "priority": "80", "duration": "2s"}},
-		{name: "other policy", params: workload.Params{"policy": "other", "priority": 0}},
-		{name: "timed", params: workload.Params{"work": "timed"}},
-		{name: "bad policy", params: workload.Params{"policy": "deadline"}, wantErr: "policy"},
-		{name: "priority too high", params: workload.Params{"priority": 100}, wantErr: "priority"},
-		{name: "priority zero for fifo", params: workload.Params{"priority": 0}, wantErr: "priority"},
-		{name: "occupancy 100", params: workload.Params{"occupancy_pct": 100}, wantErr: "occupancy_pct"},
-		{name: "zero frequency", params: workload.Params{"frequency_hz": 0}, wantErr: "frequency_hz"},
-		{name: "shorter than a slice", params: workload.Params{"duration": "5ms"}, wantErr: "duration"},
-		{name: "too long to keep", params: workload.Params{"duration": "1000h", "frequency_hz": 1000}, wantErr: "MiB"},
-		{name: "bad cpu", params: workload.Params{"cpu": -2}, wantErr: "cpu"},
-		{name: "bad work", params: workload.Params{"work": "lots"}, wantErr: "calibrated, timed or none"},
-		{name: "no work", params: workload.Params{"work": "none", "frequency_hz": 1000}},
-		{name: "no work for io", params: workload.Params{"work": "none"}, io: true, wantErr: "rt.periodic only"},
-		{name: "bad frame", params: workload.Params{"frame": "640by480"}, io: true, wantErr: "frame"},
-		{name: "bad sync", params: workload.Params{"sync": "always"}, io: true, wantErr: "sync"},
-		{name: "fdatasync", params: workload.Params{"sync": "fdatasync", "frame": "320x240"}, io: true},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			var w workload.Workload = Periodic{}
-			if tt.io {
-				w = PeriodicIO{}
-			}
-			p, err := workload.Check(w.Info(), tt.params)
-			if err != nil {
-				t.Fatal(err)
-			}
-			err = workload.Validate(w, p)
-			workloadtest.CheckErr(t, err, tt.wantErr)
-		})
-	}
+	workloadtest.CheckParams(t, Periodic{}, []workloadtest.ParamCase{
+		{Name: "defaults"},
+		{Name: "strings", Params: workload.Params{"frequency_hz": "50", "occupancy_pct": "60", "priority": "80", "duration": "2s"}},
+		{Name: "other policy", Params: workload.Params{"policy": "other", "priority": 0}},
+		{Name: "timed", Params: workload.Params{"work": "timed"}},
+		{Name: "bad policy", Params: workload.Params{"policy": "deadline"}, WantErr: "policy"},
+		{Name: "priority too high", Params: workload.Params{"priority": 100}, WantErr: "priority"},
+		{Name: "priority zero for fifo", Params: workload.Params{"priority": 0}, WantErr: "priority"},
+		{Name: "occupancy 100", Params: workload.Params{"occupancy_pct": 100}, WantErr: "occupancy_pct"},
+		{Name: "zero frequency", Params: workload.Params{"frequency_hz": 0}, WantErr: "frequency_hz"},
+		{Name: "shorter than a slice", Params: workload.Params{"duration": "5ms"}, WantErr: "duration"},
+		{Name: "too long to keep", Params: workload.Params{"duration": "1000h", "frequency_hz": 1000}, WantErr: "MiB"},
+		{Name: "bad cpu", Params: workload.Params{"cpu": -2}, WantErr: "cpu"},
+		{Name: "bad work", Params: workload.Params{"work": "lots"}, WantErr: "calibrated, timed or none"},
+		{Name: "no work", Params: workload.Params{"work": "none", "frequency_hz": 1000}},
+	})
+	workloadtest.CheckParams(t, PeriodicIO{}, []workloadtest.ParamCase{
+		{Name: "io defaults"},
+		{Name: "no work for io", Params: workload.Params{"work": "none"}, WantErr: "rt.periodic only"},
+		{Name: "bad frame", Params: workload.Params{"frame": "640by480"}, WantErr: "frame"},
+		{Name: "bad sync", Params: workload.Params{"sync": "always"}, WantErr: "sync"},
+		{Name: "fdatasync", Params: workload.Params{"sync": "fdatasync", "frame": "320x240"}},
+	})
 }
 
 func TestRequirements(t *testing.T) {
