@@ -31,6 +31,23 @@ func testTag(t *testing.T, c *docker.Client, name string) string {
 	return tag
 }
 
+// importHelloImage imports under tag an image of one file, /hello holding
+// content, with labels, and returns its ID.
+func importHelloImage(t *testing.T, c *docker.Client, tag, content string, labels map[string]string) string {
+	t.Helper()
+	var rootfs bytes.Buffer
+	s := NewSet()
+	s.AddData("/hello", []byte(content), 0o644, RoleExtra)
+	if err := s.WriteTar(&rootfs); err != nil {
+		t.Fatal(err)
+	}
+	id, err := c.ImageImport(context.Background(), &rootfs, docker.ImportOptions{Tag: tag, Labels: labels})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
 // runContainer runs cmd in a container of the image and returns its output
 // and exit code; the container is removed.
 func runContainer(t *testing.T, c *docker.Client, image, network string, cmd ...string) (stdout, stderr string, code int) {
@@ -217,19 +234,9 @@ func TestFromHostLeavesForeignImagesAlone(t *testing.T) {
 	c := testenv.RequireDocker(t)
 	requireProgram(t, "/bin/ls")
 	ctx := context.Background()
-	var rootfs bytes.Buffer
-	s := NewSet()
-	s.AddData("/hello", []byte("not boxtax's"), 0o644, RoleExtra)
-	if err := s.WriteTar(&rootfs); err != nil {
-		t.Fatal(err)
-	}
 	foreign := testTag(t, c, "foreign")
-	foreignID, err := c.ImageImport(ctx, bytes.NewReader(rootfs.Bytes()), docker.ImportOptions{Tag: foreign,
-		Labels: map[string]string{"org.example.owner": "someone else"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = FromHost(ctx, c, []string{"/bin/ls"}, FromHostOptions{Tag: foreign, Version: "test"})
+	foreignID := importHelloImage(t, c, foreign, "not boxtax's", map[string]string{"org.example.owner": "someone else"})
+	_, err := FromHost(ctx, c, []string{"/bin/ls"}, FromHostOptions{Tag: foreign, Version: "test"})
 	var inUse *TagInUseError
 	if !errors.As(err, &inUse) || !strings.Contains(err.Error(), "was not made by boxtax") || !strings.Contains(err.Error(), "choose another --tag") {
 		t.Fatalf("FromHost over a foreign image = %v, want a *TagInUseError saying what to do", err)
@@ -239,11 +246,7 @@ func TestFromHostLeavesForeignImagesAlone(t *testing.T) {
 	}
 
 	own := testTag(t, c, "own")
-	oldID, err := c.ImageImport(ctx, bytes.NewReader(rootfs.Bytes()), docker.ImportOptions{Tag: own,
-		Labels: map[string]string{LabelManaged: "true", LabelFilesHash: "0000"}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	oldID := importHelloImage(t, c, own, "not boxtax's", map[string]string{LabelManaged: "true", LabelFilesHash: "0000"})
 	res, err := FromHost(ctx, c, []string{"/bin/ls"}, FromHostOptions{Tag: own, Version: "test"})
 	if err != nil {
 		t.Fatal(err)
@@ -262,18 +265,8 @@ func TestFromHostNeverRemovesAnotherNamesImage(t *testing.T) {
 	c := testenv.RequireDocker(t)
 	requireProgram(t, "/bin/ls")
 	ctx := context.Background()
-	var rootfs bytes.Buffer
-	s := NewSet()
-	s.AddData("/hello", []byte("boxtax's, of other files"), 0o644, RoleExtra)
-	if err := s.WriteTar(&rootfs); err != nil {
-		t.Fatal(err)
-	}
 	own := testTag(t, c, "named")
-	id, err := c.ImageImport(ctx, bytes.NewReader(rootfs.Bytes()), docker.ImportOptions{Tag: own,
-		Labels: map[string]string{LabelManaged: "true", LabelFilesHash: "0000"}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	id := importHelloImage(t, c, own, "boxtax's, of other files", map[string]string{LabelManaged: "true", LabelFilesHash: "0000"})
 	hex := strings.TrimPrefix(id, "sha256:")
 	for _, tag := range []string{hex[:12], id, hex} {
 		_, err := FromHost(ctx, c, []string{"/bin/ls"}, FromHostOptions{Tag: tag, Version: "test"})
