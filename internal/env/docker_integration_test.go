@@ -64,6 +64,16 @@ func testLabels(tb testing.TB) map[string]string {
 	return map[string]string{"io.boxtax.test": hex.EncodeToString(b)}
 }
 
+// setupLabelledDocker is setupDocker with labels for the test's containers,
+// none of which may be left when the test ends (assertNoContainers).
+func setupLabelledDocker(t *testing.T) (*docker.Client, Options, map[string]string) {
+	t.Helper()
+	c, opts := setupDocker(t)
+	labels := testLabels(t)
+	t.Cleanup(func() { assertNoContainers(t, c, labels) })
+	return c, opts, labels
+}
+
 func assertNoContainers(t *testing.T, c *docker.Client, labels map[string]string) {
 	t.Helper()
 	list, err := c.ContainerList(context.Background(), labels)
@@ -104,9 +114,7 @@ func TestRemoveManaged(t *testing.T) {
 }
 
 func TestDockerIntegration(t *testing.T) {
-	c, opts := setupDocker(t)
-	labels := testLabels(t)
-	defer assertNoContainers(t, c, labels)
+	c, opts, labels := setupLabelledDocker(t)
 	for _, tt := range []struct{ env, networkMode string }{{"docker-bridge", "bridge"}, {"docker-host", "host"}} {
 		t.Run(tt.env, func(t *testing.T) {
 			e := newPrepared(t, tt.env, opts)
