@@ -25,8 +25,7 @@ const testImageRepo = "boxtax-worker-test"
 // setupDocker builds the fake worker, points the worker images at the test
 // repository, and removes the images built under it when the test ends.
 func setupDocker(tb testing.TB) (*docker.Client, Options) {
-	testenv.SkipShort(tb, "the Docker engine")
-	c := testenv.RequireDocker(tb)
+	c := testenv.DockerIntegration(tb)
 	bin := buildFakeWorker(tb, tb.TempDir())
 	saved := workerImageRepo
 	workerImageRepo = testImageRepo

@@ -31,10 +31,11 @@ func testTag(t *testing.T, c *docker.Client, name string) string {
 	return tag
 }
 
-// importHelloImage imports under tag an image of one file, /hello holding
-// content, with labels, and returns its ID.
-func importHelloImage(t *testing.T, c *docker.Client, tag, content string, labels map[string]string) string {
+// importHelloImage imports under a test tag (testTag) an image of one file,
+// /hello holding content, with labels, and returns the tag and the ID.
+func importHelloImage(t *testing.T, c *docker.Client, name, content string, labels map[string]string) (tag, id string) {
 	t.Helper()
+	tag = testTag(t, c, name)
 	var rootfs bytes.Buffer
 	s := NewSet()
 	s.AddData("/hello", []byte(content), 0o644, RoleExtra)
@@ -45,7 +46,7 @@ func importHelloImage(t *testing.T, c *docker.Client, tag, content string, label
 	if err != nil {
 		t.Fatal(err)
 	}
-	return id
+	return tag, id
 }
 
 // runContainer runs cmd in a container of the image and returns its output
@@ -83,8 +84,7 @@ func runContainer(t *testing.T, c *docker.Client, image, network string, cmd ...
 // version or help in a container: the host's binary with the host's
 // libraries runs in an otherwise empty image.
 func TestImagesOfServices(t *testing.T) {
-	testenv.SkipShort(t, "the Docker engine")
-	c := testenv.RequireDocker(t)
+	c := testenv.DockerIntegration(t)
 	for _, tt := range []struct {
 		name, program string
 		args          []string
@@ -128,8 +128,7 @@ func TestImagesOfServices(t *testing.T) {
 // broker drops to user mosquitto, nginx's workers to nobody) and the
 // services answer.
 func TestServicesServeInContainers(t *testing.T) {
-	testenv.SkipShort(t, "the Docker engine")
-	c := testenv.RequireDocker(t)
+	c := testenv.DockerIntegration(t)
 	programs := []string{"/usr/bin/redis-server", "/usr/sbin/mosquitto", "/usr/sbin/nginx"}
 	for _, p := range programs {
 		requireProgram(t, p)
@@ -230,12 +229,10 @@ func request(addr, msg string) (string, error) {
 // make is refused and the image stays as it was; boxtax's own image of other
 // files under the tag is replaced (issue 15, item 2).
 func TestFromHostLeavesForeignImagesAlone(t *testing.T) {
-	testenv.SkipShort(t, "the Docker engine")
-	c := testenv.RequireDocker(t)
+	c := testenv.DockerIntegration(t)
 	requireProgram(t, "/bin/ls")
 	ctx := context.Background()
-	foreign := testTag(t, c, "foreign")
-	foreignID := importHelloImage(t, c, foreign, "not boxtax's", map[string]string{"org.example.owner": "someone else"})
+	foreign, foreignID := importHelloImage(t, c, "foreign", "not boxtax's", map[string]string{"org.example.owner": "someone else"})
 	_, err := FromHost(ctx, c, []string{"/bin/ls"}, FromHostOptions{Tag: foreign, Version: "test"})
 	var inUse *TagInUseError
 	if !errors.As(err, &inUse) || !strings.Contains(err.Error(), "was not made by boxtax") || !strings.Contains(err.Error(), "choose another --tag") {
@@ -245,8 +242,7 @@ func TestFromHostLeavesForeignImagesAlone(t *testing.T) {
 		t.Fatalf("the foreign image %s is gone or changed: %+v, %v", foreign, img.ID, err)
 	}
 
-	own := testTag(t, c, "own")
-	oldID := importHelloImage(t, c, own, "not boxtax's", map[string]string{LabelManaged: "true", LabelFilesHash: "0000"})
+	own, oldID := importHelloImage(t, c, "own", "not boxtax's", map[string]string{LabelManaged: "true", LabelFilesHash: "0000"})
 	res, err := FromHost(ctx, c, []string{"/bin/ls"}, FromHostOptions{Tag: own, Version: "test"})
 	if err != nil {
 		t.Fatal(err)
@@ -261,12 +257,10 @@ func TestFromHostLeavesForeignImagesAlone(t *testing.T) {
 // replaced it: deleted it. A tag that is an ID, or finds an image not
 // named so, is refused and the image stays.
 func TestFromHostNeverRemovesAnotherNamesImage(t *testing.T) {
-	testenv.SkipShort(t, "the Docker engine")
-	c := testenv.RequireDocker(t)
+	c := testenv.DockerIntegration(t)
 	requireProgram(t, "/bin/ls")
 	ctx := context.Background()
-	own := testTag(t, c, "named")
-	id := importHelloImage(t, c, own, "boxtax's, of other files", map[string]string{LabelManaged: "true", LabelFilesHash: "0000"})
+	own, id := importHelloImage(t, c, "named", "boxtax's, of other files", map[string]string{LabelManaged: "true", LabelFilesHash: "0000"})
 	hex := strings.TrimPrefix(id, "sha256:")
 	for _, tag := range []string{hex[:12], id, hex} {
 		_, err := FromHost(ctx, c, []string{"/bin/ls"}, FromHostOptions{Tag: tag, Version: "test"})
