@@ -22,3 +22,17 @@ start_gateway() {
   echo "the gateway did not listen: $(cat "$out")" >&2
   exit 1
 }
+
+# rt_settings: what both rt probes (rt.periodic and cyclictest, in
+# bench/rt-vs-cyclictest.sh and bench/rt-tail.sh) are run with, from the
+# environment, else the defaults: SECONDS_EACH a probe's run, INTERVAL_US its
+# period, PRIO its SCHED_FIFO priority, CPU the measured CPU (the last), WORK
+# (0: without rt.work) and OCCUPANCY_PCT (rt.work's share of each period).
+rt_settings() {
+  SECONDS_EACH=${SECONDS_EACH:-30}
+  INTERVAL_US=${INTERVAL_US:-1000}
+  PRIO=${PRIO:-49}
+  CPU=${CPU:-$(( $(nproc) - 1 ))}
+  WORK=${WORK:-1}
+  OCCUPANCY_PCT=${OCCUPANCY_PCT:-1}
+}

@@ -46,15 +46,11 @@
 # (rt-tests) and python3. Neither probe sets /dev/cpu_dma_latency.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. bench/lib.sh
+rt_settings
 ROUNDS=${ROUNDS:-2}
-SECONDS_EACH=${SECONDS_EACH:-30}
-INTERVAL_US=${INTERVAL_US:-1000}
-PRIO=${PRIO:-49}
-CPU=${CPU:-$(( $(nproc) - 1 ))}
 OTHER=$(( CPU == 0 ? 1 : 0 ))
 LOAD=${LOAD:-}
-WORK=${WORK:-1}
-OCCUPANCY_PCT=${OCCUPANCY_PCT:-1}
 for t in cyclictest python3 taskset; do
   command -v "$t" >/dev/null || { echo "$t is not installed (Debian: apt-get install rt-tests python3 util-linux)" >&2; exit 2; }
 done

@@ -38,15 +38,11 @@
 # CPU, as cyclictest places it by default).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. bench/lib.sh
+rt_settings
 RUNS=${RUNS:-1}
 ROUNDS=${ROUNDS:-3}
-SECONDS_EACH=${SECONDS_EACH:-30}
-INTERVAL_US=${INTERVAL_US:-1000}
-PRIO=${PRIO:-49}
-CPU=${CPU:-$(( $(nproc) - 1 ))}
 CT_EXTRA=${CT_EXTRA---laptop}
-WORK=${WORK:-1}
-OCCUPANCY_PCT=${OCCUPANCY_PCT:-1}
 GOAL_US=${GOAL_US:-20}
 SLICE_SECONDS=${SLICE_SECONDS:-10}
 (( SECONDS_EACH % SLICE_SECONDS == 0 )) || { echo "SECONDS_EACH ($SECONDS_EACH) is not a multiple of SLICE_SECONDS ($SLICE_SECONDS)"; exit 1; }

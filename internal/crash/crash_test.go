@@ -2,8 +2,9 @@ package crash
 
 import (
 	"bytes"
-	"strings"
 	"testing"
+
+	"github.com/boxtax/boxtax/internal/testenv"
 )
 
 // A panic in a goroutine started with Go is a crash report and exit 70,
@@ -17,9 +18,5 @@ func TestGoReportsAPanicAndExits70(t *testing.T) {
 	if code := <-codes; code != ExitCode {
 		t.Errorf("exit %d, want %d", code, ExitCode)
 	}
-	for _, want := range []string{"crashed in a background task", "boom", "crash_test.go", "boxtax clean"} {
-		if !strings.Contains(out.String(), want) {
-			t.Errorf("the report lacks %q:\n%s", want, out.String())
-		}
-	}
+	testenv.Says(t, "the report", out.String(), "crashed in a background task", "boom", "crash_test.go", "boxtax clean")
 }

@@ -17,14 +17,16 @@ import (
 )
 
 func init() {
-	Register("docker-bridge", func(o Options) Environment {
-		return newDockerEnv("docker-bridge", "bridge",
-			`the worker in a Docker container on the default bridge network with NAT, as "docker run" does (the seeds' "docker")`, o)
-	})
-	Register("docker-host", func(o Options) Environment {
-		return newDockerEnv("docker-host", "host",
-			`the worker in a Docker container sharing the host's network stack, "docker run --network host" (the seeds' "dockerhost")`, o)
-	})
+	registerContainerEnv("docker-bridge", "bridge",
+		`the worker in a Docker container on the default bridge network with NAT, as "docker run" does (the seeds' "docker")`, newDockerEnv)
+	registerContainerEnv("docker-host", "host",
+		`the worker in a Docker container sharing the host's network stack, "docker run --network host" (the seeds' "dockerhost")`, newDockerEnv)
+}
+
+// registerContainerEnv registers the container environment name, which
+// newEnv makes on the network mode with the description.
+func registerContainerEnv[E Environment](name, networkMode, description string, newEnv func(name, networkMode, description string, o Options) E) {
+	Register(name, func(o Options) Environment { return newEnv(name, networkMode, description, o) })
 }
 
 // dockerEnv runs the worker in a Docker container made from the worker image,

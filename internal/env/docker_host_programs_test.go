@@ -39,9 +39,7 @@ func TestHostProgramList(t *testing.T) {
 func TestDockerHostPrograms(t *testing.T) {
 	const redis = "/usr/bin/redis-server"
 	testenv.RequireTool(t, redis, "redis-server")
-	c, opts := setupDocker(t)
-	labels := testLabels(t)
-	defer assertNoContainers(t, c, labels)
+	c, opts, labels := setupLabelledDocker(t)
 	e := newPrepared(t, "docker-host", opts)
 	ctx := context.Background()
 	spec := Spec{Args: []string{"exec", redis, "--version"}, Labels: labels, HostPrograms: []string{redis}}

@@ -25,8 +25,7 @@ const testImageRepo = "boxtax-worker-test"
 // setupDocker builds the fake worker, points the worker images at the test
 // repository, and removes the images built under it when the test ends.
 func setupDocker(tb testing.TB) (*docker.Client, Options) {
-	testenv.SkipShort(tb, "the Docker engine")
-	c := testenv.RequireDocker(tb)
+	c := testenv.DockerIntegration(tb)
 	bin := buildFakeWorker(tb, tb.TempDir())
 	saved := workerImageRepo
 	workerImageRepo = testImageRepo
@@ -62,6 +61,16 @@ func testLabels(tb testing.TB) map[string]string {
 	b := make([]byte, 6)
 	_, _ = rand.Read(b)
 	return map[string]string{"io.boxtax.test": hex.EncodeToString(b)}
+}
+
+// setupLabelledDocker is setupDocker with labels for the test's containers,
+// none of which may be left when the test ends (assertNoContainers).
+func setupLabelledDocker(t *testing.T) (*docker.Client, Options, map[string]string) {
+	t.Helper()
+	c, opts := setupDocker(t)
+	labels := testLabels(t)
+	t.Cleanup(func() { assertNoContainers(t, c, labels) })
+	return c, opts, labels
 }
 
 func assertNoContainers(t *testing.T, c *docker.Client, labels map[string]string) {
@@ -104,9 +113,7 @@ func TestRemoveManaged(t *testing.T) {
 }
 
 func TestDockerIntegration(t *testing.T) {
-	c, opts := setupDocker(t)
-	labels := testLabels(t)
-	defer assertNoContainers(t, c, labels)
+	c, opts, labels := setupLabelledDocker(t)
 	for _, tt := range []struct{ env, networkMode string }{{"docker-bridge", "bridge"}, {"docker-host", "host"}} {
 		t.Run(tt.env, func(t *testing.T) {
 			e := newPrepared(t, tt.env, opts)

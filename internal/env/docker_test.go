@@ -51,8 +51,7 @@ func dynamicBinary(t *testing.T) string {
 
 func TestCheckStaticELF(t *testing.T) {
 	dir := t.TempDir()
-	script := filepath.Join(dir, "script.sh")
-	testenv.WriteFile(t, script, []byte("#!/bin/sh\necho hi\n"), 0o755)
+	script := testenv.WriteFileIn(t, dir, "script.sh", []byte("#!/bin/sh\necho hi\n"), 0o755)
 	static := buildFakeWorker(t, dir)
 	t.Run("static", func(t *testing.T) {
 		arch, err := checkStaticELF(static)

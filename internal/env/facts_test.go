@@ -71,8 +71,7 @@ func TestFactsKey(t *testing.T) {
 // TestEngineFactsAskTheDockerEngine asks the engine here, and an address
 // where none answers, which is recorded with the reason.
 func TestEngineFactsAskTheDockerEngine(t *testing.T) {
-	testenv.SkipShort(t, "the Docker engine")
-	c := testenv.RequireDocker(t)
+	c := testenv.DockerIntegration(t)
 	ctx := context.Background()
 	eng, err := c.Engine(ctx)
 	if err != nil {

@@ -14,9 +14,7 @@ import (
 func TestImageFor(t *testing.T) {
 	const ls = "/bin/ls"
 	testenv.RequireTool(t, ls, "coreutils")
-	c, opts := setupDocker(t)
-	labels := testLabels(t)
-	defer assertNoContainers(t, c, labels)
+	_, opts, labels := setupLabelledDocker(t)
 	e := newPrepared(t, "docker-bridge", opts)
 	ctx := context.Background()
 	teller, ok := e.(ImageTeller)

@@ -12,6 +12,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/boxtax/boxtax/internal/wire"
 )
 
 // lxcInstance is a worker running in an LXC container under lxc-execute.
@@ -101,7 +103,7 @@ func (i *lxcInstance) cleanup(ctx context.Context, thorough bool) error {
 		errs = append(errs, removeLXCRules(ctx, i.comment, false))
 	}
 	if thorough {
-		if err := lxcCmd(ctx, "ip", "link", "del", i.veth); err != nil && !lxcGone(err) {
+		if err := lxcCmd(ctx, "ip", "link", "del", i.veth); err != nil && !wire.Gone(err) {
 			errs = append(errs, err)
 		}
 		errs = append(errs, removeLXCCgroups(i.name))

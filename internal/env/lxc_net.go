@@ -15,6 +15,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/boxtax/boxtax/internal/wire"
 )
 
 // The LXC network of one boxtax process is what Debian's lxc-net makes
@@ -130,7 +132,7 @@ func (n *lxcNetwork) removeLocked(ctx context.Context) error {
 // comment names it (its containers' too).
 func removeLXCNetwork(ctx context.Context, pid int) error {
 	errs := []error{removeLXCRules(ctx, lxcRuleComment+strconv.Itoa(pid), true)}
-	if err := lxcCmd(ctx, "ip", "link", "del", lxcBridgePrefix+strconv.Itoa(pid)); err != nil && !lxcGone(err) {
+	if err := lxcCmd(ctx, "ip", "link", "del", lxcBridgePrefix+strconv.Itoa(pid)); err != nil && !wire.Gone(err) {
 		errs = append(errs, err)
 	}
 	return errors.Join(errs...)
@@ -263,18 +265,13 @@ func parseCommentedRules(out, prefix string) []lxcRule {
 // route of the host overlaps, starting at a place drawn from the pid so
 // that two boxtax processes rarely try the same one.
 func freeLXCSubnet(pid int) (netip.Prefix, error) {
-	var taken []netip.Prefix
-	addrs, err := net.InterfaceAddrs()
+	addrs, err := wire.HostIPv4()
 	if err != nil {
-		return netip.Prefix{}, fmt.Errorf("listing the host's addresses: %w", err)
+		return netip.Prefix{}, err
 	}
+	var taken []netip.Prefix
 	for _, a := range addrs {
-		if ipn, ok := a.(*net.IPNet); ok {
-			if ip, ok := netip.AddrFromSlice(ipn.IP.To4()); ok {
-				ones, _ := ipn.Mask.Size()
-				taken = append(taken, netip.PrefixFrom(ip, ones).Masked())
-			}
-		}
+		taken = append(taken, a.Masked())
 	}
 	taken = append(taken, hostRoutes()...)
 	for i := range 251 {
@@ -374,10 +371,4 @@ func explainLXCNet(err error) error {
 		return fmt.Errorf("%w: making a bridge and NAT rules needs root (run boxtax as root)", err)
 	}
 	return err
-}
-
-// lxcGone tells a failure to delete something that does not exist.
-func lxcGone(err error) bool {
-	s := err.Error()
-	return strings.Contains(s, "Cannot find device") || strings.Contains(s, "No such file") || strings.Contains(s, "does not exist")
 }

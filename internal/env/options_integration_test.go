@@ -25,9 +25,7 @@ func hostFSType(dir string) (string, error) {
 // Each option, as the container sees it from inside: what the option says
 // is what the worker gets, on the real engine.
 func TestDockerOptionsAsTheContainerSeesThem(t *testing.T) {
-	c, opts := setupDocker(t)
-	labels := testLabels(t)
-	defer assertNoContainers(t, c, labels)
+	c, opts, labels := setupLabelledDocker(t)
 	ctx := context.Background()
 	run := func(t *testing.T, name string, args ...string) (string, Settings) {
 		t.Helper()

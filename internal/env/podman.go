@@ -12,20 +12,17 @@ import (
 )
 
 func init() {
-	Register("podman-bridge", func(o Options) Environment {
-		return newPodmanEnv("podman-bridge", "bridge",
-			`the worker in a Podman container on Podman's default bridge network with NAT (netavark), as "podman run" does`, o)
-	})
-	Register("podman-host", func(o Options) Environment {
-		return newPodmanEnv("podman-host", "host",
-			`the worker in a Podman container sharing the host's network stack, "podman run --network host"`, o)
-	})
-	Register("podman-rootless", func(o Options) Environment {
-		e := newPodmanEnv("podman-rootless", "bridge",
-			`the worker in a rootless Podman container (an ordinary user's, in a user namespace) on its bridge network, ports forwarded by rootlessport`, o)
-		e.rootless = true
-		return e
-	})
+	registerContainerEnv("podman-bridge", "bridge",
+		`the worker in a Podman container on Podman's default bridge network with NAT (netavark), as "podman run" does`, newPodmanEnv)
+	registerContainerEnv("podman-host", "host",
+		`the worker in a Podman container sharing the host's network stack, "podman run --network host"`, newPodmanEnv)
+	registerContainerEnv("podman-rootless", "bridge",
+		`the worker in a rootless Podman container (an ordinary user's, in a user namespace) on its bridge network, ports forwarded by rootlessport`,
+		func(name, networkMode, description string, o Options) *podmanEnv {
+			e := newPodmanEnv(name, networkMode, description, o)
+			e.rootless = true
+			return e
+		})
 }
 
 // podmanEnv runs the worker in a Podman container through Podman's

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/boxtax/boxtax/internal/testenv"
 )
 
 // Checks that every container environment (Docker, Podman, LXC) passes,
@@ -130,12 +132,7 @@ func checkStopEndsWait(t *testing.T, e Environment, labels map[string]string, de
 	if err := inst.Stop(ctx); err != nil {
 		t.Fatal(err)
 	}
-	select {
-	case err := <-waited:
-		if err == nil || !strings.Contains(err.Error(), "stopped before it exited") {
-			t.Errorf("Wait = %v, want an error saying the container was stopped", err)
-		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("Wait still blocks 5s after Stop returned")
+	if err := testenv.Receive(t, waited, 5*time.Second, "Wait still blocks after Stop returned"); err == nil || !strings.Contains(err.Error(), "stopped before it exited") {
+		t.Errorf("Wait = %v, want an error saying the container was stopped", err)
 	}
 }

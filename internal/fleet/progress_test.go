@@ -90,10 +90,8 @@ dev-a: done
 // the real Ansible.)
 func TestRunKeepsTheWholeLogAndShowsALineADevice(t *testing.T) {
 	dir := t.TempDir()
-	inv := filepath.Join(dir, "inventory.ini")
-	testenv.WriteFile(t, inv, []byte("dev-a ansible_host=127.0.0.1\n"), 0o644)
-	prog := filepath.Join(dir, "ansible-playbook")
-	testenv.WriteFile(t, prog, []byte("#!/bin/sh\nprintf 'TASK [boxtax : Gather the facts boxtax needs] ***\\nok: [dev-a]\\nTASK [boxtax : Refuse a full disk] ***\\nfatal: [dev-a]: FAILED! => {\"msg\": \"only 3 MB free\"}\\nPLAY RECAP ***\\ndev-a : ok=1 changed=0 unreachable=0 failed=1\\n'\nexit 2\n"), 0o755)
+	inv := testenv.WriteFileIn(t, dir, "inventory.ini", []byte("dev-a ansible_host=127.0.0.1\n"), 0o644)
+	prog := testenv.WriteFileIn(t, dir, "ansible-playbook", []byte("#!/bin/sh\nprintf 'TASK [boxtax : Gather the facts boxtax needs] ***\\nok: [dev-a]\\nTASK [boxtax : Refuse a full disk] ***\\nfatal: [dev-a]: FAILED! => {\"msg\": \"only 3 MB free\"}\\nPLAY RECAP ***\\ndev-a : ok=1 changed=0 unreachable=0 failed=1\\n'\nexit 2\n"), 0o755)
 	for _, verbose := range []bool{false, true} {
 		var out strings.Builder
 		results := filepath.Join(dir, fmt.Sprint("results-", verbose))

@@ -45,8 +45,7 @@ func TestRunNeverPrintsExtraVars(t *testing.T) {
 	}
 	dir := t.TempDir()
 	got := filepath.Join(dir, "got")
-	playbook := filepath.Join(dir, "own.yml")
-	testenv.WriteFile(t, playbook, []byte(`- hosts: localhost
+	playbook := testenv.WriteFileIn(t, dir, "own.yml", []byte(`- hosts: localhost
   connection: local
   gather_facts: false
   tasks:

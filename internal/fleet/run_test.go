@@ -57,8 +57,7 @@ func TestReadSummary(t *testing.T) {
 
 func TestRunSaysWhatIsMissing(t *testing.T) {
 	dir := t.TempDir()
-	inv := filepath.Join(dir, "inventory.ini")
-	testenv.WriteFile(t, inv, []byte("pi ansible_host=127.0.0.1\n"), 0o644)
+	inv := testenv.WriteFileIn(t, dir, "inventory.ini", []byte("pi ansible_host=127.0.0.1\n"), 0o644)
 	for _, tc := range []struct {
 		name string
 		o    Options

@@ -233,8 +233,7 @@ func TestTarDeterministic(t *testing.T) {
 
 func TestBuildErrors(t *testing.T) {
 	dir := t.TempDir()
-	script := filepath.Join(dir, "script.sh")
-	testenv.WriteFile(t, script, []byte("#!/bin/sh\necho hi\n"), 0o755)
+	script := testenv.WriteFileIn(t, dir, "script.sh", []byte("#!/bin/sh\necho hi\n"), 0o755)
 	for _, tt := range []struct {
 		name, program string
 		want          string
@@ -285,9 +284,7 @@ func elfNeeding(t *testing.T, dir, lib string) string {
 		t.Skip("/bin/ls does not link libselinux.so.1 here")
 	}
 	copy(data[i:], append([]byte(lib), make([]byte, len(old)-len(lib))...))
-	p := filepath.Join(dir, "needs-missing")
-	testenv.WriteFile(t, p, data, 0o755)
-	return p
+	return testenv.WriteFileIn(t, dir, "needs-missing", data, 0o755)
 }
 
 func TestLdSoConf(t *testing.T) {
@@ -399,8 +396,7 @@ func TestExtraFiles(t *testing.T) {
 func TestFileDirSymlinksStayInside(t *testing.T) {
 	requireProgram(t, "/bin/ls")
 	outside := t.TempDir()
-	secret := filepath.Join(outside, "secret")
-	testenv.WriteFile(t, secret, []byte("host secret"), 0o600)
+	secret := testenv.WriteFileIn(t, outside, "secret", []byte("host secret"), 0o600)
 	if err := os.Mkdir(filepath.Join(outside, "keys"), 0o700); err != nil {
 		t.Fatal(err)
 	}

@@ -31,6 +31,24 @@ func testTag(t *testing.T, c *docker.Client, name string) string {
 	return tag
 }
 
+// importHelloImage imports under a test tag (testTag) an image of one file,
+// /hello holding content, with labels, and returns the tag and the ID.
+func importHelloImage(t *testing.T, c *docker.Client, name, content string, labels map[string]string) (tag, id string) {
+	t.Helper()
+	tag = testTag(t, c, name)
+	var rootfs bytes.Buffer
+	s := NewSet()
+	s.AddData("/hello", []byte(content), 0o644, RoleExtra)
+	if err := s.WriteTar(&rootfs); err != nil {
+		t.Fatal(err)
+	}
+	id, err := c.ImageImport(context.Background(), &rootfs, docker.ImportOptions{Tag: tag, Labels: labels})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tag, id
+}
+
 // runContainer runs cmd in a container of the image and returns its output
 // and exit code; the container is removed.
 func runContainer(t *testing.T, c *docker.Client, image, network string, cmd ...string) (stdout, stderr string, code int) {
@@ -66,8 +84,7 @@ func runContainer(t *testing.T, c *docker.Client, image, network string, cmd ...
 // version or help in a container: the host's binary with the host's
 // libraries runs in an otherwise empty image.
 func TestImagesOfServices(t *testing.T) {
-	testenv.SkipShort(t, "the Docker engine")
-	c := testenv.RequireDocker(t)
+	c := testenv.DockerIntegration(t)
 	for _, tt := range []struct {
 		name, program string
 		args          []string
@@ -111,8 +128,7 @@ func TestImagesOfServices(t *testing.T) {
 // broker drops to user mosquitto, nginx's workers to nobody) and the
 // services answer.
 func TestServicesServeInContainers(t *testing.T) {
-	testenv.SkipShort(t, "the Docker engine")
-	c := testenv.RequireDocker(t)
+	c := testenv.DockerIntegration(t)
 	programs := []string{"/usr/bin/redis-server", "/usr/sbin/mosquitto", "/usr/sbin/nginx"}
 	for _, p := range programs {
 		requireProgram(t, p)
@@ -213,23 +229,11 @@ func request(addr, msg string) (string, error) {
 // make is refused and the image stays as it was; boxtax's own image of other
 // files under the tag is replaced (issue 15, item 2).
 func TestFromHostLeavesForeignImagesAlone(t *testing.T) {
-	testenv.SkipShort(t, "the Docker engine")
-	c := testenv.RequireDocker(t)
+	c := testenv.DockerIntegration(t)
 	requireProgram(t, "/bin/ls")
 	ctx := context.Background()
-	var rootfs bytes.Buffer
-	s := NewSet()
-	s.AddData("/hello", []byte("not boxtax's"), 0o644, RoleExtra)
-	if err := s.WriteTar(&rootfs); err != nil {
-		t.Fatal(err)
-	}
-	foreign := testTag(t, c, "foreign")
-	foreignID, err := c.ImageImport(ctx, bytes.NewReader(rootfs.Bytes()), docker.ImportOptions{Tag: foreign,
-		Labels: map[string]string{"org.example.owner": "someone else"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = FromHost(ctx, c, []string{"/bin/ls"}, FromHostOptions{Tag: foreign, Version: "test"})
+	foreign, foreignID := importHelloImage(t, c, "foreign", "not boxtax's", map[string]string{"org.example.owner": "someone else"})
+	_, err := FromHost(ctx, c, []string{"/bin/ls"}, FromHostOptions{Tag: foreign, Version: "test"})
 	var inUse *TagInUseError
 	if !errors.As(err, &inUse) || !strings.Contains(err.Error(), "was not made by boxtax") || !strings.Contains(err.Error(), "choose another --tag") {
 		t.Fatalf("FromHost over a foreign image = %v, want a *TagInUseError saying what to do", err)
@@ -238,12 +242,7 @@ func TestFromHostLeavesForeignImagesAlone(t *testing.T) {
 		t.Fatalf("the foreign image %s is gone or changed: %+v, %v", foreign, img.ID, err)
 	}
 
-	own := testTag(t, c, "own")
-	oldID, err := c.ImageImport(ctx, bytes.NewReader(rootfs.Bytes()), docker.ImportOptions{Tag: own,
-		Labels: map[string]string{LabelManaged: "true", LabelFilesHash: "0000"}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	own, oldID := importHelloImage(t, c, "own", "not boxtax's", map[string]string{LabelManaged: "true", LabelFilesHash: "0000"})
 	res, err := FromHost(ctx, c, []string{"/bin/ls"}, FromHostOptions{Tag: own, Version: "test"})
 	if err != nil {
 		t.Fatal(err)
@@ -258,22 +257,10 @@ func TestFromHostLeavesForeignImagesAlone(t *testing.T) {
 // replaced it: deleted it. A tag that is an ID, or finds an image not
 // named so, is refused and the image stays.
 func TestFromHostNeverRemovesAnotherNamesImage(t *testing.T) {
-	testenv.SkipShort(t, "the Docker engine")
-	c := testenv.RequireDocker(t)
+	c := testenv.DockerIntegration(t)
 	requireProgram(t, "/bin/ls")
 	ctx := context.Background()
-	var rootfs bytes.Buffer
-	s := NewSet()
-	s.AddData("/hello", []byte("boxtax's, of other files"), 0o644, RoleExtra)
-	if err := s.WriteTar(&rootfs); err != nil {
-		t.Fatal(err)
-	}
-	own := testTag(t, c, "named")
-	id, err := c.ImageImport(ctx, bytes.NewReader(rootfs.Bytes()), docker.ImportOptions{Tag: own,
-		Labels: map[string]string{LabelManaged: "true", LabelFilesHash: "0000"}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	own, id := importHelloImage(t, c, "named", "boxtax's, of other files", map[string]string{LabelManaged: "true", LabelFilesHash: "0000"})
 	hex := strings.TrimPrefix(id, "sha256:")
 	for _, tag := range []string{hex[:12], id, hex} {
 		_, err := FromHost(ctx, c, []string{"/bin/ls"}, FromHostOptions{Tag: tag, Version: "test"})

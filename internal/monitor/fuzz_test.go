@@ -1,7 +1,6 @@
 package monitor
 
 import (
-	"path/filepath"
 	"testing"
 
 	"github.com/boxtax/boxtax/internal/testenv"
@@ -16,8 +15,7 @@ func FuzzMeterLog(f *testing.F) {
 	f.Add([]byte("\"a\nb\",1\n"))
 	dir := f.TempDir()
 	f.Fuzz(func(t *testing.T, data []byte) {
-		path := filepath.Join(dir, "meter.csv")
-		testenv.WriteFile(t, path, data, 0o644)
+		path := testenv.WriteFileIn(t, dir, "meter.csv", data, 0o644)
 		rows, err := MeterLog{Path: path}.read()
 		if err == nil && len(rows) < 2 {
 			t.Fatalf("%d rows accepted", len(rows))

@@ -30,26 +30,31 @@ type Source interface {
 // that cannot, why: "not available here" is reported, never a zero.
 func Sources(sysfs, procfs string) (available []Source, absent map[string]string) {
 	absent = map[string]string{}
-	try := func(name string, s Source, err error) {
+	for _, src := range []struct {
+		name string
+		open func() (Source, error)
+	}{
+		{"cpu", openIn(procfs, newCPUSource)},
+		{"load", openIn(procfs, newLoadSource)},
+		{"memory", openIn(procfs, newMemSource)},
+		{"temperature", openIn(sysfs, newThermalSource)},
+		{"cpu frequency", openIn(sysfs, newFreqSource)},
+		{"throttling", openIn(sysfs, newThrottleSource)},
+	} {
+		s, err := src.open()
 		if err != nil {
-			absent[name] = "not available here: " + err.Error()
-			return
+			absent[src.name] = "not available here: " + err.Error()
+			continue
 		}
 		available = append(available, s)
 	}
-	s1, err := newCPUSource(procfs)
-	try("cpu", s1, err)
-	s2, err := newLoadSource(procfs)
-	try("load", s2, err)
-	s3, err := newMemSource(procfs)
-	try("memory", s3, err)
-	s4, err := newThermalSource(sysfs)
-	try("temperature", s4, err)
-	s5, err := newFreqSource(sysfs)
-	try("cpu frequency", s5, err)
-	s6, err := newThrottleSource(sysfs)
-	try("throttling", s6, err)
 	return available, absent
+}
+
+// openIn makes the opening of a source whose files are in dir (procfs or
+// sysfs).
+func openIn[S Source](dir string, open func(dir string) (S, error)) func() (Source, error) {
+	return func() (Source, error) { return open(dir) }
 }
 
 // readNumber reads a file holding one number.

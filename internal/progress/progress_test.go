@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/boxtax/boxtax/internal/store"
+	"github.com/boxtax/boxtax/internal/testenv"
 )
 
 // TestFailedRunReasonIsShownNotObeyed is issue 25 item 21: a failed run's
@@ -88,11 +89,7 @@ func TestEachBeginCountsItsOwnRuns(t *testing.T) {
 	}
 	p.End()
 	out := b.String()
-	for _, want := range []string{"2 runs to do (6 done before)", "1/2 runs done, 0 failed", "2/2 runs done, 0 failed"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("the second round's lines lack %q:\n%s", want, out)
-		}
-	}
+	testenv.Says(t, "the second round's lines", out, "2 runs to do (6 done before)", "1/2 runs done, 0 failed", "2/2 runs done, 0 failed")
 	if strings.Contains(out, "ETA -") || strings.Contains(out, "7/2") {
 		t.Errorf("the count ran on across rounds:\n%s", out)
 	}

@@ -6,60 +6,40 @@ import "math"
 // (real, finite) degrees of freedom. It returns NaN for NaN arguments or an
 // invalid k.
 func ChiSquareCDF(x, k float64) float64 {
-	if math.IsNaN(x) || !validDF(k) {
-		return math.NaN()
-	}
-	if x <= 0 {
-		return 0
-	}
-	return regIncGammaLower(0.5*k, 0.5*x)
+	return onPositiveHalfLine(x, validDF(k), 0, func() float64 {
+		p, _ := regIncGamma(0.5*k, 0.5*x)
+		return p
+	})
 }
 
 // ChiSquareSurvival returns P(X > x) for the chi-square distribution with k
 // degrees of freedom, computed directly so that small p-values keep their
 // relative accuracy.
 func ChiSquareSurvival(x, k float64) float64 {
-	if math.IsNaN(x) || !validDF(k) {
-		return math.NaN()
-	}
-	if x <= 0 {
-		return 1
-	}
-	return regIncGammaUpper(0.5*k, 0.5*x)
+	return onPositiveHalfLine(x, validDF(k), 1, func() float64 {
+		_, q := regIncGamma(0.5*k, 0.5*x)
+		return q
+	})
 }
 
-// regIncGammaLower returns the regularized lower incomplete gamma function
-// P(a, x) = γ(a, x)/Γ(a) for a > 0, x >= 0.
-func regIncGammaLower(a, x float64) float64 {
+// regIncGamma returns the regularized incomplete gamma functions for a > 0,
+// x >= 0: the lower P(a, x) = γ(a, x)/Γ(a) and the upper Q(a, x) = 1 - P(a,
+// x), the one of them its series or continued fraction gives computed
+// directly, so that small tails keep their relative accuracy.
+func regIncGamma(a, x float64) (lower, upper float64) {
 	switch {
 	case math.IsNaN(a) || math.IsNaN(x) || !(a > 0) || x < 0:
-		return math.NaN()
+		return math.NaN(), math.NaN()
 	case x == 0:
-		return 0
+		return 0, 1
 	case math.IsInf(x, 1):
-		return 1
+		return 1, 0
 	case x < a+1:
-		return gammaSeries(a, x)
+		p := gammaSeries(a, x)
+		return p, 1 - p
 	default:
-		return 1 - gammaContinuedFraction(a, x)
-	}
-}
-
-// regIncGammaUpper returns the regularized upper incomplete gamma function
-// Q(a, x) = 1 - P(a, x), computed directly so that small tails keep their
-// relative accuracy.
-func regIncGammaUpper(a, x float64) float64 {
-	switch {
-	case math.IsNaN(a) || math.IsNaN(x) || !(a > 0) || x < 0:
-		return math.NaN()
-	case x == 0:
-		return 1
-	case math.IsInf(x, 1):
-		return 0
-	case x < a+1:
-		return 1 - gammaSeries(a, x)
-	default:
-		return gammaContinuedFraction(a, x)
+		q := gammaContinuedFraction(a, x)
+		return 1 - q, q
 	}
 }
 

@@ -134,12 +134,20 @@ func fiellerRoots(xb, vb, xx, vx, t float64) (lo, hi float64, ok bool) {
 	b := xb*diff + t*t*vb
 	c := diff*diff - t*t*(vb+vx)
 	q := b + math.Copysign(t*math.Sqrt(vx*a+vb*xx*xx), b)
+	lo, hi = quadraticRoots(a, b, c, q)
+	return lo, hi, true
+}
+
+// quadraticRoots returns the roots lo <= hi of d² a - 2 d b + c = 0 from q
+// = b + sign(b) sqrt(b² - a c): q/a, and c/q from the product of the roots,
+// so that the root nearer zero is not lost to cancellation.
+func quadraticRoots(a, b, c, q float64) (lo, hi float64) {
 	if q == 0 {
-		return b / a, b / a, true
+		return b / a, b / a
 	}
 	lo, hi = q/a, c/q
 	if lo > hi {
 		lo, hi = hi, lo
 	}
-	return lo, hi, true
+	return lo, hi
 }

@@ -85,16 +85,7 @@ func PairedOverhead(baseline, x []float64, level float64) OverheadResult {
 	if disc < 0 {
 		disc = 0 // rounding: the discriminant is t²/n (A var(x) + ...) >= 0 when A > 0
 	}
-	q := bq + math.Copysign(math.Sqrt(disc), bq)
-	var lo, hi float64
-	if q == 0 {
-		lo, hi = bq/a, bq/a
-	} else {
-		lo, hi = q/a, cq/q
-	}
-	if lo > hi {
-		lo, hi = hi, lo
-	}
+	lo, hi := quadraticRoots(a, bq, cq, bq+math.Copysign(math.Sqrt(disc), bq))
 	r.LoPct, r.HiPct = lo*100, hi*100
 	r.boundBelow(b, v)
 	r.Significant = r.LoPct > 0 || r.HiPct < 0

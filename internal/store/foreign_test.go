@@ -43,10 +43,7 @@ func TestOpenLeavesForeignFilesAlone(t *testing.T) {
 
 	if os.Geteuid() != 0 { // root may write anything
 		ro := filepath.Join(dir, "ro.db")
-		s, err := Open(ctx, ro)
-		if err != nil {
-			t.Fatal(err)
-		}
+		s := openForTest(t, Open, ro)
 		s.Close()
 		os.Chmod(ro, 0o444)
 		if _, err := Open(ctx, ro); err == nil || !strings.Contains(err.Error(), "permission denied") {

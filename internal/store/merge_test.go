@@ -16,10 +16,7 @@ import (
 func newStudyDB(t *testing.T, path, host string) (*Store, []Run) {
 	t.Helper()
 	ctx := context.Background()
-	s, err := Open(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := openForTest(t, Open, path)
 	st := &Study{Name: "quick", SpecYAML: "name: quick\n", Seed: 3, HostJSON: fmt.Sprintf(`{"hostname":%q}`, host)}
 	runs := []Run{
 		{Seq: 0, CellKey: "w|env=native", Workload: "w", Env: "native", Levels: map[string]string{"env": "native"}, Params: map[string]any{}},

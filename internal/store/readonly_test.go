@@ -54,10 +54,7 @@ func TestReadOnlyNeverWaitsForAWriter(t *testing.T) {
 func TestReadOnlyUpgradesAnOlderDatabaseItMayWrite(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "t.db")
-	w, err := Open(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	w := openForTest(t, Open, path)
 	if _, err := w.db.ExecContext(ctx, "PRAGMA user_version = 1"); err != nil {
 		t.Fatal(err)
 	}

@@ -17,10 +17,7 @@ func TestSnapshotHoldsWhatOnlyTheLogHeld(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
 	live := filepath.Join(dir, "live.db")
-	s, err := Open(ctx, live)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := openForTest(t, Open, live)
 	defer s.Close()
 	st := &Study{Name: "killed", SpecYAML: "name: killed\n", Seed: 1, HostJSON: `{}`}
 	runs := []Run{

@@ -23,10 +23,7 @@ func openForTest(tb testing.TB, open func(context.Context, string) (*Store, erro
 func TestStudyRunsAndSamplesRoundTrip(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "t.db")
-	s, err := Open(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := openForTest(t, Open, path)
 	st := &Study{Name: "t", SpecYAML: "name: t\n", Seed: 7, HostJSON: `{"cpus":2}`}
 	runs := []Run{
 		{Seq: 0, CellKey: "w|env=native", Workload: "w", Env: "native", Levels: map[string]string{"env": "native"}, Params: map[string]any{"n": 1.0}, Warmup: true},
@@ -119,10 +116,7 @@ func TestSeriesRoundTripAcrossChunks(t *testing.T) {
 func TestOpenUpgradesADatabaseWithoutInstanceColumns(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "old.db")
-	s, err := Open(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := openForTest(t, Open, path)
 	// Make it look like a database from before instances existed.
 	for _, q := range []string{
 		`DROP TABLE samples`, `CREATE TABLE samples (run_id INTEGER NOT NULL, metric TEXT NOT NULL, value REAL NOT NULL, unit TEXT NOT NULL)`,

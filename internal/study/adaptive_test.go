@@ -58,7 +58,11 @@ func (quietProgress) RunStarted(store.Run) {}
 func (quietProgress) RunEnded(store.Run)   {}
 func (quietProgress) End()                 {}
 
-const adaptiveSpec = `
+// adaptiveSpec is a study of 4 cells a round (test.a at two thread levels,
+// natively and in docker-host) that adds rounds up to maxRepetitions until
+// its overheads are known within precisionPct.
+func adaptiveSpec(precisionPct, maxRepetitions string) string {
+	return `
 name: adaptive
 repetitions: 2
 warmup: 1
@@ -67,12 +71,13 @@ envs: [native, docker-host]
 workloads: [test.a]
 factors:
   - {name: threads, levels: [1, 2]}
-adaptive: {precision_pct: 2, max_repetitions: 5}
+adaptive: {precision_pct: ` + precisionPct + `, max_repetitions: ` + maxRepetitions + `}
 `
+}
 
 func newAdaptiveStudy(t *testing.T) (*Runner, store.Study, []store.Run) {
 	t.Helper()
-	s, db, st, runs := storedPlan(t, "adaptive.yaml", adaptiveSpec)
+	s, db, st, runs := storedPlan(t, "adaptive.yaml", adaptiveSpec("2", "5"))
 	r := &Runner{Store: db, Spec: s, Progress: quietProgress{},
 		Envs: map[string]env.Environment{"native": &scriptedEnv{name: "native"}, "docker-host": &scriptedEnv{name: "docker-host"}}}
 	return r, st, runs

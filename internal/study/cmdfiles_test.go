@@ -17,8 +17,7 @@ import (
 // --file that brings it anyway, and brought when given so (issue 27 item 1).
 func TestCommandBringsTheFilesItNames(t *testing.T) {
 	dir := t.TempDir()
-	data := filepath.Join(dir, "data.txt")
-	testenv.WriteFile(t, data, []byte("42\n"), 0o644)
+	data := testenv.WriteFileIn(t, dir, "data.txt", []byte("42\n"), 0o644)
 	big := filepath.Join(dir, "big.img")
 	f, err := os.Create(big)
 	if err != nil {

@@ -2,7 +2,6 @@ package study
 
 import (
 	"fmt"
-	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -55,10 +54,8 @@ func DecisionsOf(spec *Spec, runs []store.Run, samples []store.Sample) Decisions
 	d := Decisions{MarginPct: margin}
 	for _, k := range spec.judgedCells(cells, runs) {
 		c := cells[k]
-		levels := maps.Clone(c.run.Levels)
-		levels["env"] = spec.Baseline
 		cd := CellDecision{Row: rowOf(c.run, factors), Label: c.label, Env: c.run.Env, CVPct: cvPct(c.values), BaselineCVPct: math.NaN()}
-		if base, ok := cells[precisionKey{Cell{Workload: c.run.Workload, Levels: levels}.Key(), k.metric}]; ok {
+		if base, ok := spec.baselineOf(cells, k); ok {
 			cd.Verdict = stats.Decide(stats.Overhead(base.values, c.values, 0.95), min(len(base.values), len(c.values)), margin)
 			cd.BaselineCVPct = cvPct(base.values)
 		} else {

@@ -1,7 +1,6 @@
 package study
 
 import (
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -15,10 +14,8 @@ import (
 // interpreter of a script, the permission the container's user lacks.
 func TestFailureHint(t *testing.T) {
 	dir := t.TempDir()
-	data := filepath.Join(dir, "data.txt")
-	testenv.WriteFile(t, data, []byte("42\n"), 0o644)
-	script := filepath.Join(dir, "run.py")
-	testenv.WriteFile(t, script, []byte("#!/usr/bin/python3-of-nowhere\nprint(1)\n"), 0o755)
+	data := testenv.WriteFileIn(t, dir, "data.txt", []byte("42\n"), 0o644)
+	script := testenv.WriteFileIn(t, dir, "run.py", []byte("#!/usr/bin/python3-of-nowhere\nprint(1)\n"), 0o755)
 	sh := testenv.RequireTool(t, "sh", "dash")
 	gzip := testenv.RequireTool(t, "gzip", "gzip")
 	for _, tt := range []struct {

@@ -27,17 +27,24 @@ func (f fake) Run(ctx context.Context, _ workload.Env, e workload.Emitter) error
 	return nil
 }
 
-// memHog says it holds its size parameter in memory.
-type memHog struct{ fake }
-
-func (memHog) Info() workload.Info {
-	return fakeInfo("test.mem", workload.Param{Name: "size", Default: "1MiB"})
+// oneParam is a test workload of one parameter whose config, made by
+// configure, adds an ability to a fake (MemoryBytes, CheckHost).
+type oneParam struct {
+	fake
+	param     workload.Param
+	configure func(workload.Params) (workload.Config, error)
 }
 
-func (memHog) Configure(p workload.Params) (workload.Config, error) {
-	n, err := p.Bytes("size")
-	return memHogConfig{size: n}, err
-}
+func (w oneParam) Info() workload.Info { return fakeInfo(w.name, w.param) }
+
+func (w oneParam) Configure(p workload.Params) (workload.Config, error) { return w.configure(p) }
+
+// memHog, test.mem, says it holds its size parameter in memory.
+var memHog = oneParam{fake{"test.mem"}, workload.Param{Name: "size", Default: "1MiB"},
+	func(p workload.Params) (workload.Config, error) {
+		n, err := p.Bytes("size")
+		return memHogConfig{size: n}, err
+	}}
 
 // memHogConfig holds size bytes.
 type memHogConfig struct {
@@ -50,7 +57,7 @@ func (c memHogConfig) MemoryBytes() int64 { return c.size }
 func init() {
 	workload.Register(fake{"test.a"})
 	workload.Register(fake{"test.b"})
-	workload.Register(memHog{})
+	workload.Register(memHog)
 }
 
 var testEnvs = []string{"native", "docker-bridge", "docker-host"}

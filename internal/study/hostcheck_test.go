@@ -8,18 +8,13 @@ import (
 	"github.com/boxtax/boxtax/internal/workload"
 )
 
-// needsTool is a workload whose host program is missing when its
-// parameter tool says "missing".
-type needsTool struct{ fake }
-
-func (needsTool) Info() workload.Info {
-	return fakeInfo("test.needs", workload.Param{Name: "tool", Default: "present"})
-}
-
-func (needsTool) Configure(p workload.Params) (workload.Config, error) {
-	tool, err := p.String("tool")
-	return needsToolConfig{tool: tool}, err
-}
+// needsTool, test.needs, is a workload whose host program is missing when
+// its parameter tool says "missing".
+var needsTool = oneParam{fake{"test.needs"}, workload.Param{Name: "tool", Default: "present"},
+	func(p workload.Params) (workload.Config, error) {
+		tool, err := p.String("tool")
+		return needsToolConfig{tool: tool}, err
+	}}
 
 // needsToolConfig is needsTool's config.
 type needsToolConfig struct {
@@ -34,7 +29,7 @@ func (c needsToolConfig) CheckHost() error {
 	return nil
 }
 
-func init() { workload.Register(needsTool{fake{"test.needs"}}) }
+func init() { workload.Register(needsTool) }
 
 // TestCheckHostRefusesMissingPrograms: issue 15 item 14, a workload whose
 // host programs are missing failed its runs one by one instead of being

@@ -9,6 +9,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/boxtax/boxtax/internal/testenv"
 )
 
 // TestLoadRefusesWhatIsNotAStudy: issue 25 item 10, `boxtax run /dev/zero`
@@ -36,13 +38,8 @@ func TestLoadRefusesWhatIsNotAStudy(t *testing.T) {
 		defer cancel()
 		done := make(chan error, 1)
 		go func() { _, err := Load(ctx, fifo); done <- err }()
-		select {
-		case err := <-done:
-			if !errors.Is(err, context.DeadlineExceeded) {
-				t.Errorf("error %v, want the context's", err)
-			}
-		case <-time.After(10 * time.Second):
-			t.Fatal("reading a FIFO did not stop with its context")
+		if err := testenv.Receive(t, done, 10*time.Second, "reading a FIFO has not stopped with its context"); !errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("error %v, want the context's", err)
 		}
 	})
 	t.Run("a study just under the bound", func(t *testing.T) {

@@ -65,7 +65,7 @@ func (o *Options) AddFlags(fs *flag.FlagSet) {
 	fs.Var((*listFlag)(&o.Envs), "envs", "comma-separated environments to run (default: the study's)")
 	fs.Var((*listFlag)(&o.Workloads), "workloads", "comma-separated workloads to run (default: the study's)")
 	fs.Var(&o.Reps, "reps", "measured repetitions per cell: N, paper (the published study's count) or auto (rounds until --precision; default: the study's)")
-	fs.Var(precisionFlag{&o.Reps.PrecisionPct}, "precision", `with --reps auto or --budget: the margin p of "no difference beyond ±p%": a cell is decided when its overhead's 95% interval excludes 0 or lies within ±p (default 2%)`)
+	fs.Var((*Percent)(&o.Reps.PrecisionPct), "precision", `with --reps auto or --budget: the margin p of "no difference beyond ±p%": a cell is decided when its overhead's 95% interval excludes 0 or lies within ±p (default 2%)`)
 	fs.Var(&o.Budget, "budget", "decide within this much time, e.g. 8m: rounds are added until every cell is decided (a cost shown, or no difference beyond --precision) or the next round would end past it (default: the study's)")
 	fs.IntVar(&o.Reps.Max, "max-reps", d.Reps.Max, "with --reps auto or --budget: stop after this many rounds even if cells are undecided")
 	fs.BoolVar(&o.Explain, "explain", false, "also run each container environment with its network path, seccomp filter and layered storage switched off, one at a time and all at once, to measure what each costs and which option removes a cost (docs/attribution.md)")
@@ -102,7 +102,7 @@ func (o Options) FlagArgs() []string {
 		add("reps", s)
 	}
 	if o.Reps.PrecisionPct != 0 {
-		add("precision", precisionFlag{&o.Reps.PrecisionPct}.String())
+		add("precision", (*Percent)(&o.Reps.PrecisionPct).String())
 	}
 	if o.Budget != 0 {
 		add("budget", o.Budget.String())

@@ -57,13 +57,7 @@ type Deviation struct {
 // UnmarshalYAML records where the deviation was written.
 func (d *Deviation) UnmarshalYAML(v *yaml.Node) error {
 	type plain Deviation
-	var q plain
-	if err := decodeStrict(v, &q); err != nil {
-		return err
-	}
-	q.Pos = Pos{v.Line, v.Column}
-	*d = Deviation(q)
-	return nil
+	return decodeStrictAt(v, (*plain)(d), &d.Pos)
 }
 
 // runs says whether the study runs the workload, measured or in the

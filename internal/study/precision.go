@@ -50,9 +50,7 @@ func PrecisionOf(spec *Spec, runs []store.Run, samples []store.Sample) Precision
 	for _, k := range judged {
 		c := cells[k]
 		hw := math.Inf(1)
-		levels := maps.Clone(c.run.Levels)
-		levels["env"] = spec.Baseline
-		if base, ok := cells[precisionKey{Cell{Workload: c.run.Workload, Levels: levels}.Key(), k.metric}]; ok {
+		if base, ok := spec.baselineOf(cells, k); ok {
 			hw = halfWidth(stats.Overhead(base.values, c.values, 0.95))
 		}
 		if hw <= target {
@@ -129,6 +127,16 @@ func precisionCells(runs []store.Run, samples []store.Sample) map[precisionKey]*
 		c.values = append(c.values, smp.Value)
 	}
 	return cells
+}
+
+// baselineOf is the cell of the baseline environment that the cell and
+// metric k are compared with, if it was measured.
+func (s *Spec) baselineOf(cells map[precisionKey]*precisionCell, k precisionKey) (*precisionCell, bool) {
+	c := cells[k]
+	levels := maps.Clone(c.run.Levels)
+	levels["env"] = s.Baseline
+	base, ok := cells[precisionKey{Cell{Workload: c.run.Workload, Levels: levels}.Key(), k.metric}]
+	return base, ok
 }
 
 // halfWidth is how far an overhead's interval reaches from its estimate on

@@ -103,21 +103,25 @@ func (b *Budget) Set(s string) error {
 	return nil
 }
 
-// precisionFlag is --precision: a percentage, with or without the % sign.
-type precisionFlag struct{ dst *float64 }
+// Percent is a flag.Value for a percentage above 0 and at most 100,
+// written with or without the % sign, like 2%: --precision, of run and of
+// report.
+type Percent float64
 
-func (p precisionFlag) String() string {
-	if p.dst == nil || *p.dst == 0 {
+// String is the percentage with its % sign; "" when unset.
+func (p *Percent) String() string {
+	if p == nil || *p == 0 {
 		return ""
 	}
-	return strconv.FormatFloat(*p.dst, 'g', -1, 64) + "%"
+	return strconv.FormatFloat(float64(*p), 'g', -1, 64) + "%"
 }
 
-func (p precisionFlag) Set(s string) error {
+// Set reads a percentage.
+func (p *Percent) Set(s string) error {
 	v, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(s), "%"), 64)
 	if err != nil || !(v > 0 && v <= 100) {
 		return fmt.Errorf("want a percentage above 0 and at most 100, like 2%%, not %q", s)
 	}
-	*p.dst = v
+	*p = Percent(v)
 	return nil
 }

@@ -31,8 +31,7 @@ func lifecycleOptions(t *testing.T) (Options, Process, *bytes.Buffer) {
 	t.Helper()
 	dir := t.TempDir()
 	t.Setenv("DOCKER_HOST", "unix://"+filepath.Join(dir, "no-docker.sock"))
-	file := filepath.Join(dir, "life.yaml")
-	testenv.WriteFile(t, file, []byte(lifecycleStudy), 0o644)
+	file := testenv.WriteFileIn(t, dir, "life.yaml", []byte(lifecycleStudy), 0o644)
 	o := NewOptions()
 	o.Study, o.DB, o.Settle, o.Monitors.Interval = file, filepath.Join(dir, "life.db"), 0, 0
 	var log bytes.Buffer

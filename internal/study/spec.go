@@ -54,13 +54,7 @@ type PaperRef struct {
 // UnmarshalYAML records where the paper was written.
 func (p *PaperRef) UnmarshalYAML(v *yaml.Node) error {
 	type plain PaperRef
-	var q plain
-	if err := decodeStrict(v, &q); err != nil {
-		return err
-	}
-	q.Pos = Pos{v.Line, v.Column}
-	*p = PaperRef(q)
-	return nil
+	return decodeStrictAt(v, (*plain)(p), &p.Pos)
 }
 
 // Pos is a place in the spec's source, for messages.
@@ -97,13 +91,7 @@ func (w *WorkloadSpec) UnmarshalYAML(v *yaml.Node) error {
 		return v.Decode(&w.Name)
 	}
 	type plain WorkloadSpec
-	var p plain
-	if err := decodeStrict(v, &p); err != nil {
-		return err
-	}
-	p.Pos = w.Pos
-	*w = WorkloadSpec(p)
-	return nil
+	return decodeStrictAt(v, (*plain)(w), &w.Pos)
 }
 
 // Factor varies a workload parameter over levels; every level makes its own
@@ -136,12 +124,20 @@ type Background struct {
 // UnmarshalYAML records where the factor was written.
 func (f *Factor) UnmarshalYAML(v *yaml.Node) error {
 	type plain Factor
-	var p plain
-	if err := decodeStrict(v, &p); err != nil {
+	return decodeStrictAt(v, (*plain)(f), &f.Pos)
+}
+
+// decodeStrictAt decodes v strictly (decodeStrict) into a fresh T, which
+// replaces *out only when v decodes, and sets *pos to where v was written.
+// A type that records its place passes its method-less copy (type plain
+// X) as out, so that its UnmarshalYAML does not call itself.
+func decodeStrictAt[T any](v *yaml.Node, out *T, pos *Pos) error {
+	var fresh T
+	if err := decodeStrict(v, &fresh); err != nil {
 		return err
 	}
-	p.Pos = Pos{v.Line, v.Column}
-	*f = Factor(p)
+	*out = fresh
+	*pos = Pos{v.Line, v.Column}
 	return nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/boxtax/boxtax/internal/hostinfo"
+	"github.com/boxtax/boxtax/internal/testenv"
 )
 
 // Issue 28: the FUSE storage sentence came once per cell after the runs.
@@ -18,11 +19,7 @@ func TestStorageNoteBeforeTheFirstRun(t *testing.T) {
 	}
 	fuse := hostinfo.Host{Engines: map[string]hostinfo.Engine{"docker": &hostinfo.Docker{ServerVersion: "20.10.24", StorageDriver: "fuse-overlayfs"}}}
 	note := spec.StorageNote(fuse)
-	for _, w := range []string{"storage: in docker-bridge, docker-host a container's files lie on fuse-overlayfs", "the figures of disk.seq, disk.rand there are the driver's"} {
-		if !strings.Contains(note, w) {
-			t.Errorf("note %q lacks %q", note, w)
-		}
-	}
+	testenv.Says(t, "the note", note, "storage: in docker-bridge, docker-host a container's files lie on fuse-overlayfs", "the figures of disk.seq, disk.rand there are the driver's")
 	if strings.Contains(note, "cpu.prime") || strings.Contains(note, "storage=volume a container") || strings.Contains(note, "native") {
 		t.Errorf("note %q names what does not use the container's storage", note)
 	}

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"net/netip"
 	"os"
 	"os/exec"
@@ -131,10 +130,10 @@ func (w *Wire) Remove(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
 	defer cancel()
 	var errs []error
-	if err := run(ctx, "ip", "link", "del", w.HostLink); err != nil && !gone(err) {
+	if err := run(ctx, "ip", "link", "del", w.HostLink); err != nil && !Gone(err) {
 		errs = append(errs, err)
 	}
-	if err := run(ctx, "ip", "netns", "del", w.Namespace); err != nil && !gone(err) {
+	if err := run(ctx, "ip", "netns", "del", w.Namespace); err != nil && !Gone(err) {
 		errs = append(errs, err)
 	}
 	if len(errs) > 0 {
@@ -154,27 +153,17 @@ func linkNames(pid, n int) (host, client string) {
 	return host, client
 }
 
-// gone tells a failure to delete something that does not exist.
-func gone(err error) bool {
-	s := err.Error()
-	return strings.Contains(s, "Cannot find device") || strings.Contains(s, "No such file") || strings.Contains(s, "does not exist")
-}
-
 // freeSubnet picks a /30 of 198.18.0.0/15 that no interface of the host
 // uses, starting at a place drawn from the process id and the wire's number
 // so that two boxtax processes rarely probe the same blocks.
 func freeSubnet(pid, n int) (host, client netip.Addr, err error) {
-	used := map[netip.Prefix]bool{}
-	addrs, err := net.InterfaceAddrs()
+	addrs, err := HostIPv4()
 	if err != nil {
-		return host, client, fmt.Errorf("listing the host's addresses: %w", err)
+		return host, client, err
 	}
+	used := map[netip.Prefix]bool{}
 	for _, a := range addrs {
-		if ipn, ok := a.(*net.IPNet); ok {
-			if ip, ok := netip.AddrFromSlice(ipn.IP.To4()); ok {
-				used[netip.PrefixFrom(ip, 30).Masked()] = true
-			}
-		}
+		used[netip.PrefixFrom(a.Addr(), 30).Masked()] = true
 	}
 	const blocks = 1 << 15 // /30s in a /15
 	start := (pid*64 + n) % blocks

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/boxtax/boxtax/internal/env"
+	"github.com/boxtax/boxtax/internal/testenv"
 	"github.com/boxtax/boxtax/internal/workload"
 )
 
@@ -104,11 +105,7 @@ func TestStartStreamsHelloAndListening(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	select {
-	case <-p.Hello():
-	case <-time.After(5 * time.Second):
-		t.Fatal("no hello")
-	}
+	testenv.Receive(t, p.Hello(), 5*time.Second, "no hello")
 	if err := p.AwaitListening(ctx, 5*time.Second); err != nil {
 		t.Fatal(err)
 	}

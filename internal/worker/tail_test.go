@@ -1,9 +1,10 @@
 package worker
 
 import (
-	"github.com/boxtax/boxtax/internal/hostprog"
-	"strings"
 	"testing"
+
+	"github.com/boxtax/boxtax/internal/hostprog"
+	"github.com/boxtax/boxtax/internal/testenv"
 )
 
 // TestTailKeepsTheFirstLinesToo: issue 15 item 13, the stored failure
@@ -16,11 +17,7 @@ func TestTailKeepsTheFirstLinesToo(t *testing.T) {
 	}
 	tl.Write([]byte("exit status 2"))
 	got := stderrSuffix(tl)
-	for _, want := range []string{"panic: the first line", "exit status 2", "bytes left out"} {
-		if !strings.Contains(got, want) {
-			t.Errorf("%q does not keep %q", got, want)
-		}
-	}
+	testenv.Says(t, "the tail", got, "panic: the first line", "exit status 2", "bytes left out")
 	if len(got) > 64+60 {
 		t.Errorf("kept %d bytes, want about 64", len(got))
 	}
