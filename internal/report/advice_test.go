@@ -96,7 +96,7 @@ func TestTheVerdictSaysWhatToChange(t *testing.T) {
 		t.Errorf("%d verdicts advised, want 1: %+v", advised, r.Verdicts)
 	}
 	var b strings.Builder
-	if err := writeTable(&b, r); err != nil {
+	if err := Write(&b, "table", r); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(b.String(), "storage=volume removes 78.0 points of it") {

@@ -76,7 +76,7 @@ func TestAttributionSplitsTheOverhead(t *testing.T) {
 	}
 
 	var text, md, html bytes.Buffer
-	if err := writeTable(&text, r); err != nil {
+	if err := Write(&text, "table", r); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"what the overhead is made of", "test.cpu, events/s", "-30.0% [",
@@ -86,7 +86,7 @@ func TestAttributionSplitsTheOverhead(t *testing.T) {
 			t.Errorf("the table lacks %q:\n%s", want, text.String())
 		}
 	}
-	if err := writeMarkdown(&md, r); err != nil {
+	if err := Write(&md, "markdown", r); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(md.String(), "## What the overhead is made of") || !strings.Contains(md.String(), "| network path (veth, bridge, NAT) | network=host | -25.0 pp |") {
@@ -107,7 +107,7 @@ func TestNoAttributionWithoutVariants(t *testing.T) {
 		t.Fatalf("attributions %+v in a study without variants", r.Attributions)
 	}
 	var b bytes.Buffer
-	writeTable(&b, r)
+	Write(&b, "table", r)
 	if strings.Contains(b.String(), "made of") {
 		t.Error("the table shows an attribution section without variants")
 	}

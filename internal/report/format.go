@@ -16,6 +16,8 @@ type Writer func(w io.Writer, r *Report) error
 
 var formats = registry.Registry[Writer]{Unknown: "unknown report format %q; valid formats: %s"}
 
+// RegisterFormat adds a format by name: json here, the others from the
+// packages that write them (tables, page), in their init.
 func RegisterFormat(name string, fn Writer) { formats.Register(name, fn) }
 
 // Formats lists the format names.
@@ -47,17 +49,17 @@ func TextSafe(w io.Writer, format string) io.Writer {
 	return w
 }
 
-// row is one line of the overhead table: one metric of one row group, with a
-// cell per environment.
-type row struct {
-	name   string // workload and non-env levels
-	metric string // label with unit
-	cells  map[string]*Cell
+// Row is one line of the overhead table: one metric of one row group, with
+// a cell per environment.
+type Row struct {
+	Name   string // workload and non-env levels
+	Metric string // label with unit
+	Cells  map[string]*Cell
 }
 
-// rows groups the cells into table rows, leaving out secondary metrics.
-func (r *Report) rows() []row {
-	var out []row
+// Rows groups the cells into table rows, leaving out secondary metrics.
+func (r *Report) Rows() []Row {
+	var out []Row
 	index := map[string]int{}
 	for i := range r.Cells {
 		c := &r.Cells[i]
@@ -69,13 +71,15 @@ func (r *Report) rows() []row {
 		if !ok {
 			n = len(out)
 			index[k] = n
-			out = append(out, row{name: RowName(c, r.factors), metric: c.Label, cells: map[string]*Cell{}})
+			out = append(out, Row{Name: RowName(c, r.factors), Metric: c.Label, Cells: map[string]*Cell{}})
 		}
-		out[n].cells[c.Env] = c
+		out[n].Cells[c.Env] = c
 	}
 	return out
 }
 
+// RowName is c's row in the tables: its workload and its levels of
+// factors, as "cpu.prime threads=2".
 func RowName(c *Cell, factors []string) string {
 	parts := []string{c.Workload}
 	for _, f := range factors {

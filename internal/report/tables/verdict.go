@@ -1,10 +1,12 @@
-package report
+package tables
 
 import (
 	"fmt"
 	"io"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/boxtax/boxtax/internal/report"
 )
 
 // How many verdicts of each kind the terminal shows, so that the verdict
@@ -21,38 +23,38 @@ const moreLine = "boxtax report --format html"
 // writeVerdict prints the verdict for a terminal: the costs and gains
 // largest first, the rows with no difference in one line, the undecided
 // cells with the rounds that would likely decide them; one screen at most.
-func writeVerdict(w io.Writer, r *Report) error {
+func writeVerdict(w io.Writer, r *report.Report) error {
 	if len(r.Verdicts) == 0 {
 		return nil
 	}
-	fmt.Fprintf(w, "verdict, each environment against %s (95%% intervals; no difference: the whole interval within ±%g%%):\n", r.Study.Baseline, r.margin)
+	fmt.Fprintf(w, "verdict, each environment against %s (95%% intervals; no difference: the whole interval within ±%g%%):\n", r.Study.Baseline, r.MarginPct())
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	by := map[string][]Verdict{}
+	by := map[string][]report.Verdict{}
 	for _, v := range r.Verdicts {
 		by[v.Decision] = append(by[v.Decision], v)
 	}
-	decided := append(append([]Verdict{}, by[VerdictCosts]...), by[VerdictGains]...)
+	decided := append(append([]report.Verdict{}, by[report.VerdictCosts]...), by[report.VerdictGains]...)
 	for i, v := range decided {
 		if i == shownDecided {
 			fmt.Fprintf(tw, "  +%d more costs and gains: %s\n", len(decided)-shownDecided, moreLine)
 			break
 		}
-		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", v.Env, v.row, v.Label, v.Text)
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", v.Env, v.Row, v.Label, v.Text)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	if eq := by[VerdictNoDifference]; len(eq) > 0 {
-		fmt.Fprintf(w, "  no difference beyond ±%g%% (%s): %s\n", r.margin, cellCount(len(eq)), equalRows(eq))
+	if eq := by[report.VerdictNoDifference]; len(eq) > 0 {
+		fmt.Fprintf(w, "  no difference beyond ±%g%% (%s): %s\n", r.MarginPct(), cellCount(len(eq)), equalRows(eq))
 	}
-	if und := by[VerdictUndecided]; len(und) > 0 {
-		fmt.Fprintf(w, "  undecided (%s): the runs show neither a difference nor its absence within ±%g%%:\n", cellCount(len(und)), r.margin)
+	if und := by[report.VerdictUndecided]; len(und) > 0 {
+		fmt.Fprintf(w, "  undecided (%s): the runs show neither a difference nor its absence within ±%g%%:\n", cellCount(len(und)), r.MarginPct())
 		for i, v := range und {
 			if i == shownUndecided {
 				fmt.Fprintf(tw, "    +%d more undecided: %s\n", len(und)-shownUndecided, moreLine)
 				break
 			}
-			fmt.Fprintf(tw, "    %s\t%s\t%s\t%s\n", v.Env, v.row, v.Label, v.Text)
+			fmt.Fprintf(tw, "    %s\t%s\t%s\t%s\n", v.Env, v.Row, v.Label, v.Text)
 		}
 		if err := tw.Flush(); err != nil {
 			return err
@@ -65,11 +67,11 @@ func writeVerdict(w io.Writer, r *Report) error {
 // equalRows names the rows whose cells showed no difference, each with
 // its environments, at most shownEqual of them: "cpu.prime events/s
 // (docker-bridge, docker-host), cpu.linpack MFLOPS (docker-host) +3 more".
-func equalRows(vs []Verdict) string {
+func equalRows(vs []report.Verdict) string {
 	var rows []string
 	envs := map[string][]string{}
 	for _, v := range vs {
-		name := v.row + " " + v.Label
+		name := v.Row + " " + v.Label
 		if _, ok := envs[name]; !ok {
 			rows = append(rows, name)
 		}
@@ -88,15 +90,15 @@ func equalRows(vs []Verdict) string {
 
 // writeVerdictMarkdown prints every verdict as a table, in the verdict's
 // order.
-func writeVerdictMarkdown(w io.Writer, r *Report) {
+func writeVerdictMarkdown(w io.Writer, r *report.Report) {
 	if len(r.Verdicts) == 0 {
 		return
 	}
 	fmt.Fprintf(w, "## Verdict\n\nEach environment against %s, from the 95 %% interval of the overhead; no difference: the whole interval within ±%g %%.\n\n",
-		MarkdownEscape(r.Study.Baseline), r.margin)
+		report.MarkdownEscape(r.Study.Baseline), r.MarginPct())
 	fmt.Fprintf(w, "| environment | workload | metric | verdict |\n|---|---|---|---|\n")
 	for _, v := range r.Verdicts {
-		fmt.Fprintf(w, "| %s | %s | %s | %s |\n", MarkdownEscape(v.Env), MarkdownEscape(v.row), MarkdownEscape(v.Label), MarkdownEscape(v.Text))
+		fmt.Fprintf(w, "| %s | %s | %s | %s |\n", report.MarkdownEscape(v.Env), report.MarkdownEscape(v.Row), report.MarkdownEscape(v.Label), report.MarkdownEscape(v.Text))
 	}
 	fmt.Fprintln(w)
 }
@@ -107,4 +109,19 @@ func cellCount(n int) string {
 		return "1 cell"
 	}
 	return fmt.Sprintf("%d cells", n)
+}
+
+// decidedSummary counts the verdicts, as an adaptive study's stopping
+// rule judges them: "6 of 28 cells (6 costs, 0 gains, 0 no difference
+// beyond ±2%); 22 undecided".
+func decidedSummary(r *report.Report) string {
+	if len(r.Verdicts) == 0 {
+		return ""
+	}
+	n := map[string]int{}
+	for _, v := range r.Verdicts {
+		n[v.Decision]++
+	}
+	return fmt.Sprintf("%d of %d cells (%d costs, %d gains, %d no difference beyond ±%g%%); %d undecided",
+		len(r.Verdicts)-n[report.VerdictUndecided], len(r.Verdicts), n[report.VerdictCosts], n[report.VerdictGains], n[report.VerdictNoDifference], r.MarginPct(), n[report.VerdictUndecided])
 }
