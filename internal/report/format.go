@@ -49,6 +49,14 @@ func TextSafe(w io.Writer, format string) io.Writer {
 	return w
 }
 
+// CellStyler is implemented by a writer that marks the table's cells, as
+// the cli's colours on a terminal do: StyleCell returns a cell's text as
+// written (c is nil for a column heading). It must add as many runes to
+// every cell of the environments' columns, so that the columns stay aligned.
+type CellStyler interface {
+	StyleCell(c *Cell, text string) string
+}
+
 // Row is one line of the overhead table: one metric of one row group, with
 // a cell per environment.
 type Row struct {
