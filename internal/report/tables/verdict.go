@@ -28,20 +28,12 @@ func writeVerdict(w io.Writer, r *report.Report) error {
 		return nil
 	}
 	fmt.Fprintf(w, "verdict, each environment against %s (95%% intervals; no difference: the whole interval within ±%g%%):\n", r.Study.Baseline, r.MarginPct())
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	by := map[string][]report.Verdict{}
 	for _, v := range r.Verdicts {
 		by[v.Decision] = append(by[v.Decision], v)
 	}
 	decided := append(append([]report.Verdict{}, by[report.VerdictCosts]...), by[report.VerdictGains]...)
-	for i, v := range decided {
-		if i == shownDecided {
-			fmt.Fprintf(tw, "  +%d more costs and gains: %s\n", len(decided)-shownDecided, moreLine)
-			break
-		}
-		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", v.Env, v.Row, v.Label, v.Text)
-	}
-	if err := tw.Flush(); err != nil {
+	if err := writeVerdictLines(w, "  ", decided, shownDecided, "costs and gains"); err != nil {
 		return err
 	}
 	if eq := by[report.VerdictNoDifference]; len(eq) > 0 {
@@ -49,19 +41,27 @@ func writeVerdict(w io.Writer, r *report.Report) error {
 	}
 	if und := by[report.VerdictUndecided]; len(und) > 0 {
 		fmt.Fprintf(w, "  undecided (%s): the runs show neither a difference nor its absence within ±%g%%:\n", cellCount(len(und)), r.MarginPct())
-		for i, v := range und {
-			if i == shownUndecided {
-				fmt.Fprintf(tw, "    +%d more undecided: %s\n", len(und)-shownUndecided, moreLine)
-				break
-			}
-			fmt.Fprintf(tw, "    %s\t%s\t%s\t%s\n", v.Env, v.Row, v.Label, v.Text)
-		}
-		if err := tw.Flush(); err != nil {
+		if err := writeVerdictLines(w, "    ", und, shownUndecided, "undecided"); err != nil {
 			return err
 		}
 	}
 	fmt.Fprintln(w)
 	return nil
+}
+
+// writeVerdictLines prints the first shown of vs a line each, indented,
+// in columns, and counts the rest, the kind of verdict they are, in one
+// line that says where to read them.
+func writeVerdictLines(w io.Writer, indent string, vs []report.Verdict, shown int, kind string) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for i, v := range vs {
+		if i == shown {
+			fmt.Fprintf(tw, "%s+%d more %s: %s\n", indent, len(vs)-shown, kind, moreLine)
+			break
+		}
+		fmt.Fprintf(tw, "%s%s\t%s\t%s\t%s\n", indent, v.Env, v.Row, v.Label, v.Text)
+	}
+	return tw.Flush()
 }
 
 // equalRows names the rows whose cells showed no difference, each with
