@@ -2,10 +2,8 @@ package report
 
 import (
 	"fmt"
-	"io"
 	"strings"
 
-	"github.com/boxtax/boxtax/internal/registry"
 	"github.com/boxtax/boxtax/internal/stats"
 )
 
@@ -167,25 +165,6 @@ func comparedStudy(label string, r *Report) ComparedStudy {
 		}
 	}
 	return cs
-}
-
-// CompareFormats lists the formats a comparison can be written in.
-func CompareFormats() []string { return compareFormats.Names() }
-
-var compareFormats = registry.Registry[func(io.Writer, *Comparison) error]{Unknown: "unknown comparison format %q; valid formats: %s"}
-
-func init() { compareFormats.Register("json", WriteJSON[*Comparison]) }
-
-// RegisterCompareFormat adds a format of a comparison by name, from the
-// package that writes it (tables), in its init.
-func RegisterCompareFormat(name string, fn func(io.Writer, *Comparison) error) {
-	compareFormats.Register(name, fn)
-}
-
-// WriteComparison renders c in the named format; an unknown name lists the
-// valid ones.
-func WriteComparison(w io.Writer, format string, c *Comparison) error {
-	return writeWith(&compareFormats, w, format, c)
 }
 
 // Letter names the i-th study of a comparison in headings: A, B, C ...

@@ -1,11 +1,5 @@
 package report
 
-import (
-	"io"
-
-	"github.com/boxtax/boxtax/internal/registry"
-)
-
 // DevicesSchema names the JSON form of a report by device.
 const DevicesSchema = "boxtax.devices/v1"
 
@@ -34,23 +28,4 @@ func NewDevices(reports []*Report) *Devices {
 		d.Devices = append(d.Devices, DeviceReport{Label: r.host.Label(), Unavailable: r.host.Unavailable, Report: r})
 	}
 	return d
-}
-
-// DeviceFormats lists the formats a report by device can be written in.
-func DeviceFormats() []string { return deviceFormats.Names() }
-
-var deviceFormats = registry.Registry[func(io.Writer, *Devices) error]{Unknown: "unknown format %q for a report by host; valid formats: %s"}
-
-func init() { deviceFormats.Register("json", WriteJSON[*Devices]) }
-
-// RegisterDeviceFormat adds a format of a report by device by name, from
-// the package that writes it (tables), in its init.
-func RegisterDeviceFormat(name string, fn func(io.Writer, *Devices) error) {
-	deviceFormats.Register(name, fn)
-}
-
-// WriteDevices renders d in the named format; an unknown name lists the
-// valid ones.
-func WriteDevices(w io.Writer, format string, d *Devices) error {
-	return writeWith(&deviceFormats, w, format, d)
 }

@@ -5,7 +5,14 @@ import (
 	"io"
 )
 
-func init() { RegisterFormat("json", WriteJSON[*Report]) }
+// A report, a comparison and a report by device are written as JSON here:
+// it is their schema (Schema, CompareSchema, DevicesSchema). The other
+// formats are registered by the packages that write them.
+func init() {
+	RegisterFormat("json", WriteJSON[*Report])
+	RegisterCompareFormat("json", WriteJSON[*Comparison])
+	RegisterDeviceFormat("json", WriteJSON[*Devices])
+}
 
 // WriteJSON prints a document (a report: boxtax.report/v1; a comparison, a
 // report by host, a paper comparison) as JSON indented by two spaces.
