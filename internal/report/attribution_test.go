@@ -15,28 +15,35 @@ import (
 // full 700 (-30 %), network off 950 (the network path -25 pp), seccomp off
 // 710 (-1 pp), all off 980 (rest -2 pp), tmpfs 720 (an alternative).
 func attributionStudy() *Report {
-	st := store.Study{ID: 9, Name: "attribution", Status: store.StudyFinished, Seed: 1,
-		CreatedAt: time.Date(2026, 11, 25, 5, 0, 0, 0, time.UTC), HostJSON: `{"hostname":"box","cpus":2}`, SpecYAML: "name: attribution\n"}
 	means := map[string]float64{
 		"native": 1000, "docker-bridge": 700, "docker-bridge+network=host": 950, "docker-bridge+seccomp=unconfined": 710,
 		"docker-bridge+network=host+seccomp=unconfined": 980, "docker-bridge+storage=tmpfs": 720,
 	}
 	envs := []string{"native", "docker-bridge", "docker-bridge+network=host", "docker-bridge+seccomp=unconfined",
 		"docker-bridge+network=host+seccomp=unconfined", "docker-bridge+storage=tmpfs"}
-	return meansStudy(st, envs, means)
+	return meansStudy(9, "attribution", envs, []float64{-4, 0, 4}, map[string]map[string]float64{"": means})
 }
 
-// meansStudy is st's report: test.cpu's events/s in envs (native the
-// baseline), three rounds of each environment's mean -4, +0 and +4.
-func meansStudy(st store.Study, envs []string, means map[string]float64) *Report {
+// meansStudy is the report of study id called name: test.cpu's events/s
+// in envs (native the baseline), in a row per threads level ("": a row
+// without one), a round for each offset: every environment's mean in the
+// row plus the offset.
+func meansStudy(id int64, name string, envs []string, offsets []float64, means map[string]map[string]float64) *Report {
+	st := store.Study{ID: id, Name: name, Status: store.StudyFinished, Seed: 1,
+		CreatedAt: time.Date(2026, 11, 25, 5, 0, 0, 0, time.UTC), HostJSON: `{"hostname":"box","cpus":2}`, SpecYAML: "name: " + name + "\n"}
 	var runs []store.Run
 	var samples []store.Sample
-	for rep, d := range []float64{-4, 0, 4} {
-		for _, env := range envs {
-			id := int64(len(runs) + 1)
-			runs = append(runs, store.Run{ID: id, Seq: len(runs), CellKey: "test.cpu|env=" + env, Workload: "test.cpu", Env: env,
-				Levels: map[string]string{"env": env}, Rep: rep, Status: store.RunOK})
-			samples = append(samples, store.Sample{RunID: id, Metric: "events_per_s", Value: means[env] + d, Unit: "events/s"})
+	for rep, d := range offsets {
+		for _, threads := range sortedKeys(means) {
+			for _, env := range envs {
+				id := int64(len(runs) + 1)
+				key, levels := "test.cpu|env="+env, map[string]string{"env": env}
+				if threads != "" {
+					key, levels["threads"] = key+"|threads="+threads, threads
+				}
+				runs = append(runs, store.Run{ID: id, Seq: len(runs), CellKey: key, Workload: "test.cpu", Env: env, Levels: levels, Rep: rep, Status: store.RunOK})
+				samples = append(samples, store.Sample{RunID: id, Metric: "events_per_s", Value: means[threads][env] + d, Unit: "events/s"})
+			}
 		}
 	}
 	return Build(st, Layout{Baseline: "native", Envs: envs, Workloads: []string{"test.cpu"}}, runs, samples)
@@ -130,11 +137,9 @@ func deref(p *float64) any {
 // variant (runtime=runc) is the reference, and the other runtimes read as
 // swaps, "switching to runtime=runsc (gVisor ...) changes it by".
 func TestAttributionOfRuntimesTakesTheFirstVariantAsReference(t *testing.T) {
-	st := store.Study{ID: 3, Name: "runtimes", Status: store.StudyFinished, Seed: 1,
-		CreatedAt: time.Date(2026, 11, 26, 21, 0, 0, 0, time.UTC), HostJSON: `{"hostname":"box","cpus":2}`, SpecYAML: "name: runtimes\n"}
 	envs := []string{"native", "podman-bridge+runtime=runc", "podman-bridge+runtime=crun", "podman-bridge+runtime=runsc"}
 	means := map[string]float64{"native": 1000, envs[1]: 990, envs[2]: 995, envs[3]: 700}
-	r := meansStudy(st, envs, means)
+	r := meansStudy(3, "runtimes", envs, []float64{-4, 0, 4}, map[string]map[string]float64{"": means})
 	if len(r.Attributions) != 1 {
 		t.Fatalf("%d attributions, want 1 (runc the reference): %+v", len(r.Attributions), r.Attributions)
 	}
