@@ -30,6 +30,7 @@ func withCI(s string, ci []*float64, significant bool) string {
 	return s
 }
 
+// fmtShare prints a part's share of the whole overhead, "" without one.
 func fmtShare(p report.AttributionPart) string {
 	if p.SharePct == nil {
 		return ""

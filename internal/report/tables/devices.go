@@ -108,6 +108,8 @@ func baselinesOf(d *report.Devices) string {
 	return strings.Join(out, ", ")
 }
 
+// writeDevicesTable prints, for a terminal, each device with its host
+// and runs, then the table: a column group per device.
 func writeDevicesTable(w io.Writer, d *report.Devices) error {
 	fmt.Fprintf(w, "%d devices, study %q\n", len(d.Devices), nameOf(d))
 	for _, dev := range d.Devices {
@@ -156,6 +158,7 @@ func writeDeviceNotes(w io.Writer, d *report.Devices) {
 	fmt.Fprintln(w)
 }
 
+// writeDevicesMarkdown prints the devices and the table in Markdown.
 func writeDevicesMarkdown(w io.Writer, d *report.Devices) error {
 	fmt.Fprintf(w, "## Study %q on %d devices\n\n", nameOf(d), len(d.Devices))
 	for _, dev := range d.Devices {
@@ -240,6 +243,8 @@ var devicesHTML = template.Must(template.New("devices").Parse(`<!DOCTYPE html>
 </body></html>
 `))
 
+// writeDevicesHTML renders a page: the devices, the figure by device
+// (DevicesFigure) and the table.
 func writeDevicesHTML(w io.Writer, d *report.Devices) error {
 	envs := envsOf(d)
 	type host struct{ Label, Line string }

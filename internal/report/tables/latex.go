@@ -104,6 +104,7 @@ func writeLaTeX(w io.Writer, r *report.Report) error {
 	return nil
 }
 
+// texCell is one cell of the LaTeX table, in the seeds' layout.
 func texCell(c *report.Cell) string {
 	switch {
 	case c == nil:

@@ -73,6 +73,8 @@ func writeMarkdown(w io.Writer, r *report.Report) error {
 	return nil
 }
 
+// mdCell is one cell of the Markdown table: a deviation with its 95 %
+// interval, in bold when the interval excludes 0; else as the table has it.
 func mdCell(c *report.Cell) string {
 	if c == nil || c.IsBaseline || c.Absolute() || c.OverheadPct == nil {
 		return report.MarkdownEscape(tableCell(c))

@@ -77,6 +77,8 @@ func heading(r *report.Report) string {
 	return head
 }
 
+// writeFootnotes prints, below the table, the cells without a spread, the
+// warnings (at most report.MaxWarningLines) and the failed runs.
 func writeFootnotes(w io.Writer, r *report.Report) {
 	writeThinCells(w, r)
 	if len(r.Warnings) > 0 {
@@ -149,7 +151,7 @@ func levelsSuffix(levels map[string]string) string {
 // tableCell is one cell of the terminal table: the baseline as mean (sd),
 // another environment as % deviation (sd), * when the deviation's 95 %
 // interval excludes 0, ~ when the cell is noisy; a cell without a
-// deviation as mean (sd) marked abs (writePlainCells says why).
+// deviation as mean (sd) marked abs (plainCellNotes says why).
 func tableCell(c *report.Cell) string {
 	if c == nil {
 		return "-"
