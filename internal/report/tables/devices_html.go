@@ -11,9 +11,9 @@ import (
 	"github.com/boxtax/boxtax/internal/report/plot"
 )
 
-// DevicesFigure is the per-device plot: every device's deviation from its own
+// devicesFigure is the per-device plot: every device's deviation from its own
 // baseline with its 95 % interval, a colour per device.
-func DevicesFigure(d *report.Devices) (report.Figure, bool) {
+func devicesFigure(d *report.Devices) (report.Figure, bool) {
 	envs := envsOf(d)
 	ch := plot.Intervals{Title: "Deviation from the baseline, by device (95 % CI)", XLabel: "% deviation from the device's " + baselinesOf(d) + " mean"}
 	type key struct{ dev, env int }
@@ -76,7 +76,7 @@ var devicesHTML = template.Must(template.New("devices").Parse(`<!DOCTYPE html>
 `))
 
 // writeDevicesHTML renders a page: the devices, the figure by device
-// (DevicesFigure) and the table.
+// (devicesFigure) and the table.
 func writeDevicesHTML(w io.Writer, d *report.Devices) error {
 	envs := envsOf(d)
 	type host struct{ Label, Line string }
@@ -97,7 +97,7 @@ func writeDevicesHTML(w io.Writer, d *report.Devices) error {
 		v.Hosts = append(v.Hosts, host{dev.Label, hostLine(dev.Report.Host())})
 	}
 	v.Rows = deviceLines(d, envs)
-	if f, ok := DevicesFigure(d); ok {
+	if f, ok := devicesFigure(d); ok {
 		v.Fig = &struct {
 			SVG     template.HTML
 			Caption string
