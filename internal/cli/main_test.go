@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	_ "github.com/boxtax/boxtax/internal/report/papers" // linked into report, as cmd/boxtax links it
+	_ "github.com/boxtax/boxtax/internal/report/tables" // the table, markdown, latex and csv formats, as cmd/boxtax links them
 	"github.com/boxtax/boxtax/internal/testenv"
 	_ "github.com/boxtax/boxtax/internal/workload/all"
 )

@@ -4,9 +4,6 @@ import (
 	"math"
 	"strings"
 	"testing"
-	"time"
-
-	"github.com/boxtax/boxtax/internal/store"
 )
 
 // adviceStudy is test.cpu's events/s (higher is better) at threads=1
@@ -16,26 +13,12 @@ import (
 // 78 pp), seccomp off at 200 (1 pp, within noise); and at threads=2,
 // which the container makes faster (+20 %): nothing to remove.
 func adviceStudy() *Report {
-	st := store.Study{ID: 3, Name: "explain", Status: store.StudyFinished, Seed: 1,
-		CreatedAt: time.Date(2026, 11, 26, 5, 0, 0, 0, time.UTC), HostJSON: `{"hostname":"box","cpus":2}`, SpecYAML: "name: explain\n"}
 	envs := []string{"native", "docker-bridge", "docker-bridge+storage=bind", "docker-bridge+storage=volume", "docker-bridge+seccomp=unconfined"}
 	means := map[string]map[string]float64{
 		"1": {"native": 1000, "docker-bridge": 190, "docker-bridge+storage=bind": 900, "docker-bridge+storage=volume": 970, "docker-bridge+seccomp=unconfined": 200},
 		"2": {"native": 1000, "docker-bridge": 1200, "docker-bridge+storage=bind": 1000, "docker-bridge+storage=volume": 1000, "docker-bridge+seccomp=unconfined": 1200},
 	}
-	var runs []store.Run
-	var samples []store.Sample
-	for rep, d := range []float64{-5, 0, 5} {
-		for _, threads := range []string{"1", "2"} {
-			for _, env := range envs {
-				id := int64(len(runs) + 1)
-				runs = append(runs, store.Run{ID: id, Seq: len(runs), CellKey: "test.cpu|env=" + env + "|threads=" + threads, Workload: "test.cpu", Env: env,
-					Levels: map[string]string{"env": env, "threads": threads}, Rep: rep, Status: store.RunOK})
-				samples = append(samples, store.Sample{RunID: id, Metric: "events_per_s", Value: means[threads][env] + d, Unit: "events/s"})
-			}
-		}
-	}
-	return Build(st, Layout{Baseline: "native", Envs: envs, Workloads: []string{"test.cpu"}}, runs, samples)
+	return meansStudy(3, "explain", envs, []float64{-5, 0, 5}, means)
 }
 
 func TestAdviceNamesTheOptionThatRemovesMostOfACost(t *testing.T) {
@@ -96,7 +79,7 @@ func TestTheVerdictSaysWhatToChange(t *testing.T) {
 		t.Errorf("%d verdicts advised, want 1: %+v", advised, r.Verdicts)
 	}
 	var b strings.Builder
-	if err := writeTable(&b, r); err != nil {
+	if err := Write(&b, "table", r); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(b.String(), "storage=volume removes 78.0 points of it") {

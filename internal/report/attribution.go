@@ -1,9 +1,6 @@
 package report
 
 import (
-	"fmt"
-	"io"
-	"maps"
 	"slices"
 	"strings"
 
@@ -100,7 +97,7 @@ func (r *Report) buildAttributions() {
 				rest, restN = e, len(opts)
 			}
 		}
-		for _, row := range r.rows() {
+		for _, row := range r.Rows() {
 			if a := attribute(row, baseline, full, parts, rest, others); a != nil {
 				r.Attributions = append(r.Attributions, *a)
 			}
@@ -180,8 +177,8 @@ func containsAll(set, want []string) bool {
 	return true
 }
 
-func attribute(row row, baseline, full string, parts []string, rest string, others []string) *Attribution {
-	base, fc := row.cells[baseline], row.cells[full]
+func attribute(row Row, baseline, full string, parts []string, rest string, others []string) *Attribution {
+	base, fc := row.Cells[baseline], row.Cells[full]
 	if base == nil || fc == nil || base.absolute || len(base.Values) == 0 || len(fc.Values) == 0 {
 		return nil
 	}
@@ -200,7 +197,7 @@ func attribute(row row, baseline, full string, parts []string, rest string, othe
 	}
 	explained := 0.0
 	part := func(name string, removal bool) *AttributionPart {
-		vc := row.cells[name]
+		vc := row.Cells[name]
 		if vc == nil || len(vc.Values) == 0 {
 			return nil
 		}
@@ -233,7 +230,7 @@ func attribute(row row, baseline, full string, parts []string, rest string, othe
 		}
 	}
 	if rest != "" {
-		if rc := row.cells[rest]; rc != nil && rc.OverheadPct != nil {
+		if rc := row.Cells[rest]; rc != nil && rc.OverheadPct != nil {
 			a.Rest = &AttributionPart{Option: optionText(variantOf(rest, full)), Env: rest,
 				Mechanism: "the rest: namespaces, cgroups, the runtime (all of the above switched off)",
 				PP:        rc.OverheadPct, CI95: rc.OverheadCI95, Significant: rc.Significant}
@@ -260,147 +257,4 @@ func nz(p *float64) *float64 {
 		return &z
 	}
 	return p
-}
-
-// fmtPP prints a part in percentage points with its interval.
-func fmtPP(p AttributionPart) string {
-	if p.PP == nil {
-		return "n/a"
-	}
-	return withCI(fmt.Sprintf("%+.1f pp", *p.PP), p.CI95, p.Significant)
-}
-
-// withCI is s followed by the interval ci, when it has both ends, and by
-// n.s. when the part is not significant.
-func withCI(s string, ci []*float64, significant bool) string {
-	if lo, hi, ok := ends(ci); ok {
-		s += fmt.Sprintf(" [%+.1f, %+.1f]", lo, hi)
-	}
-	if !significant {
-		s += " n.s."
-	}
-	return s
-}
-
-func fmtShare(p AttributionPart) string {
-	if p.SharePct == nil {
-		return ""
-	}
-	return fmt.Sprintf("%.0f%% of it", *p.SharePct)
-}
-
-// totalLine is the full container's overhead with its interval.
-func (a Attribution) totalLine() string {
-	return withCI(fmt.Sprintf("%+.1f%%", *a.TotalPct), a.TotalCI95, a.Significant)
-}
-
-// name is the row's workload with its factor levels.
-func (a Attribution) name() string {
-	parts := []string{a.Workload}
-	for _, k := range slices.Sorted(maps.Keys(a.Levels)) {
-		parts = append(parts, k+"="+a.Levels[k])
-	}
-	return strings.Join(parts, " ")
-}
-
-// writeAttributions prints a report's attributions for a terminal.
-func writeAttributions(w io.Writer, as []Attribution) {
-	if len(as) == 0 {
-		return
-	}
-	fmt.Fprintf(w, "\nwhat the overhead is made of: each line switches one mechanism of the container off (or swaps it); pp = percentage points of the %s mean, [95%% CI], n.s. = the interval includes 0 (docs/attribution.md)\n",
-		as[0].Baseline)
-	for _, a := range as {
-		fmt.Fprintf(w, "\n%s, %s, %s: %s vs %s\n", a.name(), a.Label, a.Env, a.totalLine(), a.Baseline)
-		rows := [][3]string{}
-		for _, p := range a.Parts {
-			rows = append(rows, [3]string{"  " + p.Option + ": " + p.Mechanism, fmtPP(p), fmtShare(p)})
-		}
-		if a.Rest != nil {
-			rows = append(rows, [3]string{"  rest (" + a.Rest.Option + "): namespaces, cgroups, runtime", fmtPP(*a.Rest), fmtShare(*a.Rest)})
-		}
-		if a.UnexplainedPP != nil {
-			rows = append(rows, [3]string{"  unexplained (interactions, noise)", fmt.Sprintf("%+.1f pp", *a.UnexplainedPP), ""})
-		}
-		for _, p := range a.Others {
-			rows = append(rows, [3]string{"  switching to " + p.Option + " (" + p.Mechanism + ") changes it by", fmtPP(p), ""})
-		}
-		width := 0
-		for _, rw := range rows {
-			width = max(width, len(rw[0]))
-		}
-		for _, rw := range rows {
-			fmt.Fprintln(w, strings.TrimRight(fmt.Sprintf("%-*s  %-26s %s", width, rw[0], rw[1], rw[2]), " "))
-		}
-	}
-}
-
-// attribView is one attribution as the HTML report shows it.
-type attribView struct {
-	Title, Env, Total, Baseline string
-	Lines                       []attribLine
-}
-
-type attribLine struct {
-	Mechanism, Option, PP, CI, Share string
-	BarPct                           int // |share| capped at 100, for the bar
-	Other                            bool
-}
-
-func attribViews(as []Attribution) []attribView {
-	var out []attribView
-	for _, a := range as {
-		v := attribView{Title: a.name() + ", " + a.Label, Env: a.Env, Total: a.totalLine(), Baseline: a.Baseline}
-		line := func(p AttributionPart, other bool) attribLine {
-			l := attribLine{Mechanism: p.Mechanism, Option: p.Option, PP: "n/a", Other: other}
-			if p.PP != nil {
-				l.PP = fmt.Sprintf("%+.1f pp", *p.PP)
-				if !p.Significant {
-					l.PP += " n.s."
-				}
-			}
-			if lo, hi, ok := ends(p.CI95); ok {
-				l.CI = fmt.Sprintf("%+.1f to %+.1f", lo, hi)
-			}
-			if p.SharePct != nil {
-				l.Share = fmt.Sprintf("%.0f %%", *p.SharePct)
-				l.BarPct = int(min(100, max(-*p.SharePct, *p.SharePct)) + 0.5)
-			}
-			return l
-		}
-		for _, p := range a.Parts {
-			v.Lines = append(v.Lines, line(p, false))
-		}
-		if a.Rest != nil {
-			l := line(*a.Rest, false)
-			l.Mechanism = "the rest: namespaces, cgroups, runtime"
-			v.Lines = append(v.Lines, l)
-		}
-		if a.UnexplainedPP != nil {
-			v.Lines = append(v.Lines, attribLine{Mechanism: "unexplained: interactions, noise", PP: fmt.Sprintf("%+.1f pp", *a.UnexplainedPP)})
-		}
-		for _, p := range a.Others {
-			l := line(p, true)
-			l.Mechanism = "switching to it (" + p.Mechanism + ")"
-			v.Lines = append(v.Lines, l)
-		}
-		out = append(out, v)
-	}
-	return out
-}
-
-// writeAttributionsMarkdown prints a report's attributions in Markdown.
-func writeAttributionsMarkdown(w io.Writer, as []Attribution) {
-	if len(as) == 0 {
-		return
-	}
-	fmt.Fprintf(w, "\n## What the overhead is made of\n\nEach line switches one mechanism of the container off (or swaps it): its part in percentage points of the %s mean, [95 %% CI], and its share of the whole overhead.\n",
-		mdEscape(as[0].Baseline))
-	for _, v := range attribViews(as) {
-		fmt.Fprintf(w, "\n**%s**: %s %s vs %s\n\n| mechanism | variant | part | 95 %% CI | share |\n|---|---|---|---|---|\n",
-			mdEscape(v.Title), mdEscape(v.Env), mdEscape(v.Total), mdEscape(v.Baseline))
-		for _, l := range v.Lines {
-			fmt.Fprintf(w, "| %s | %s | %s | %s | %s |\n", mdEscape(l.Mechanism), mdEscape(l.Option), mdEscape(l.PP), mdEscape(l.CI), mdEscape(l.Share))
-		}
-	}
 }

@@ -15,22 +15,35 @@ import (
 // full 700 (-30 %), network off 950 (the network path -25 pp), seccomp off
 // 710 (-1 pp), all off 980 (rest -2 pp), tmpfs 720 (an alternative).
 func attributionStudy() *Report {
-	st := store.Study{ID: 9, Name: "attribution", Status: store.StudyFinished, Seed: 1,
-		CreatedAt: time.Date(2026, 11, 25, 5, 0, 0, 0, time.UTC), HostJSON: `{"hostname":"box","cpus":2}`, SpecYAML: "name: attribution\n"}
 	means := map[string]float64{
 		"native": 1000, "docker-bridge": 700, "docker-bridge+network=host": 950, "docker-bridge+seccomp=unconfined": 710,
 		"docker-bridge+network=host+seccomp=unconfined": 980, "docker-bridge+storage=tmpfs": 720,
 	}
 	envs := []string{"native", "docker-bridge", "docker-bridge+network=host", "docker-bridge+seccomp=unconfined",
 		"docker-bridge+network=host+seccomp=unconfined", "docker-bridge+storage=tmpfs"}
+	return meansStudy(9, "attribution", envs, []float64{-4, 0, 4}, map[string]map[string]float64{"": means})
+}
+
+// meansStudy is the report of study id called name: test.cpu's events/s
+// in envs (native the baseline), in a row per threads level ("": a row
+// without one), a round for each offset: every environment's mean in the
+// row plus the offset.
+func meansStudy(id int64, name string, envs []string, offsets []float64, means map[string]map[string]float64) *Report {
+	st := store.Study{ID: id, Name: name, Status: store.StudyFinished, Seed: 1,
+		CreatedAt: time.Date(2026, 11, 25, 5, 0, 0, 0, time.UTC), HostJSON: `{"hostname":"box","cpus":2}`, SpecYAML: "name: " + name + "\n"}
 	var runs []store.Run
 	var samples []store.Sample
-	for rep, d := range []float64{-4, 0, 4} {
-		for _, env := range envs {
-			id := int64(len(runs) + 1)
-			runs = append(runs, store.Run{ID: id, Seq: len(runs), CellKey: "test.cpu|env=" + env, Workload: "test.cpu", Env: env,
-				Levels: map[string]string{"env": env}, Rep: rep, Status: store.RunOK})
-			samples = append(samples, store.Sample{RunID: id, Metric: "events_per_s", Value: means[env] + d, Unit: "events/s"})
+	for rep, d := range offsets {
+		for _, threads := range sortedKeys(means) {
+			for _, env := range envs {
+				id := int64(len(runs) + 1)
+				key, levels := "test.cpu|env="+env, map[string]string{"env": env}
+				if threads != "" {
+					key, levels["threads"] = key+"|threads="+threads, threads
+				}
+				runs = append(runs, store.Run{ID: id, Seq: len(runs), CellKey: key, Workload: "test.cpu", Env: env, Levels: levels, Rep: rep, Status: store.RunOK})
+				samples = append(samples, store.Sample{RunID: id, Metric: "events_per_s", Value: means[threads][env] + d, Unit: "events/s"})
+			}
 		}
 	}
 	return Build(st, Layout{Baseline: "native", Envs: envs, Workloads: []string{"test.cpu"}}, runs, samples)
@@ -76,7 +89,7 @@ func TestAttributionSplitsTheOverhead(t *testing.T) {
 	}
 
 	var text, md, html bytes.Buffer
-	if err := writeTable(&text, r); err != nil {
+	if err := Write(&text, "table", r); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"what the overhead is made of", "test.cpu, events/s", "-30.0% [",
@@ -86,7 +99,7 @@ func TestAttributionSplitsTheOverhead(t *testing.T) {
 			t.Errorf("the table lacks %q:\n%s", want, text.String())
 		}
 	}
-	if err := writeMarkdown(&md, r); err != nil {
+	if err := Write(&md, "markdown", r); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(md.String(), "## What the overhead is made of") || !strings.Contains(md.String(), "| network path (veth, bridge, NAT) | network=host | -25.0 pp |") {
@@ -107,7 +120,7 @@ func TestNoAttributionWithoutVariants(t *testing.T) {
 		t.Fatalf("attributions %+v in a study without variants", r.Attributions)
 	}
 	var b bytes.Buffer
-	writeTable(&b, r)
+	Write(&b, "table", r)
 	if strings.Contains(b.String(), "made of") {
 		t.Error("the table shows an attribution section without variants")
 	}
@@ -118,4 +131,49 @@ func deref(p *float64) any {
 		return nil
 	}
 	return *p
+}
+
+// The runtimes preset has no podman-bridge without options: its first
+// variant (runtime=runc) is the reference, and the other runtimes read as
+// swaps, "switching to runtime=runsc (gVisor ...) changes it by".
+func TestAttributionOfRuntimesTakesTheFirstVariantAsReference(t *testing.T) {
+	envs := []string{"native", "podman-bridge+runtime=runc", "podman-bridge+runtime=crun", "podman-bridge+runtime=runsc"}
+	means := map[string]float64{"native": 1000, envs[1]: 990, envs[2]: 995, envs[3]: 700}
+	r := meansStudy(3, "runtimes", envs, []float64{-4, 0, 4}, map[string]map[string]float64{"": means})
+	if len(r.Attributions) != 1 {
+		t.Fatalf("%d attributions, want 1 (runc the reference): %+v", len(r.Attributions), r.Attributions)
+	}
+	a := r.Attributions[0]
+	if a.Env != "podman-bridge+runtime=runc" || len(a.Parts) != 0 || len(a.Others) != 2 {
+		t.Fatalf("env %s, parts %+v, others %+v; want runc with two swaps", a.Env, a.Parts, a.Others)
+	}
+	want := map[string]struct {
+		pp        float64
+		mechanism string
+	}{
+		"runtime=crun":  {0.5, "crun, the OCI runtime in C"},
+		"runtime=runsc": {-29, "gVisor (runsc), a user-space kernel between the workload and Linux"},
+	}
+	for _, o := range a.Others {
+		w, ok := want[o.Option]
+		if !ok || o.PP == nil || math.Abs(*o.PP-w.pp) > 1e-9 || o.Mechanism != w.mechanism {
+			t.Errorf("swap %s: %v pp, %q; want %+v", o.Option, deref(o.PP), o.Mechanism, w)
+		}
+	}
+}
+
+// With the base environment in the study, a variant is never a reference.
+func TestVariantOf(t *testing.T) {
+	for _, tc := range []struct{ e, full, want string }{
+		{"podman-bridge+runtime=runsc", "podman-bridge+runtime=runc", "+runtime=runsc"},
+		{"podman-bridge+runtime=runsc+seccomp=unconfined", "podman-bridge+runtime=runc", "+runtime=runsc+seccomp=unconfined"},
+		{"podman-bridge+seccomp=unconfined", "podman-bridge+runtime=runc", ""},
+		{"docker-bridge+network=host", "docker-bridge", "+network=host"},
+		{"docker-bridge", "docker-bridge", ""},
+		{"docker-host+network=none", "docker-bridge", ""},
+	} {
+		if got := variantOf(tc.e, tc.full).String(); got != tc.want {
+			t.Errorf("variantOf(%s, %s) = %q, want %q", tc.e, tc.full, got, tc.want)
+		}
+	}
 }

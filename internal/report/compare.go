@@ -2,12 +2,9 @@ package report
 
 import (
 	"fmt"
-	"io"
 	"strings"
 
-	"github.com/boxtax/boxtax/internal/registry"
 	"github.com/boxtax/boxtax/internal/stats"
-	"github.com/boxtax/boxtax/internal/termtext"
 )
 
 // CompareSchema names the JSON form of a comparison of studies.
@@ -52,8 +49,7 @@ type CompareRow struct {
 	Unit           string            `json:"unit"`
 	HigherIsBetter bool              `json:"higher_is_better"`
 	Values         []CompareValue    `json:"values"` // one per study, in order
-
-	name string // workload and non-env levels
+	Name           string            `json:"-"`      // workload and non-env levels
 }
 
 // CompareValue is one study's figure for a shared cell.
@@ -126,7 +122,7 @@ func Compare(labels []string, reports []*Report) *Comparison {
 			continue
 		}
 		row := CompareRow{Workload: ref.Workload, Env: ref.Env, Levels: ref.Levels, Metric: ref.Metric, Label: ref.Label,
-			Unit: ref.Unit, HigherIsBetter: ref.HigherIsBetter, name: RowName(ref, reports[0].factors)}
+			Unit: ref.Unit, HigherIsBetter: ref.HigherIsBetter, Name: RowName(ref, reports[0].factors)}
 		for i, c := range cells {
 			v := CompareValue{N: c.N, Mean: c.Mean, Std: c.Std, DiffCI95: []*float64{nil, nil}, OverheadCI95: []*float64{nil, nil}}
 			if !c.absolute { // an absolute figure has no overhead against the baseline
@@ -171,92 +167,10 @@ func comparedStudy(label string, r *Report) ComparedStudy {
 	return cs
 }
 
-// CompareFormats lists the formats a comparison can be written in.
-func CompareFormats() []string { return compareFormats.Names() }
-
-var compareFormats = registry.Registry[func(io.Writer, *Comparison) error]{Unknown: "unknown comparison format %q; valid formats: %s"}
-
-func init() {
-	compareFormats.Register("table", writeCompareTable)
-	compareFormats.Register("markdown", writeCompareMarkdown)
-	compareFormats.Register("json", WriteJSON[*Comparison])
-}
-
-// WriteComparison renders c in the named format; an unknown name lists the
-// valid ones.
-func WriteComparison(w io.Writer, format string, c *Comparison) error {
-	return writeWith(&compareFormats, w, format, c)
-}
-
-// letter names the i-th study in table headings: A, B, C ...
-func letter(i int) string {
+// Letter names the i-th study of a comparison in headings: A, B, C ...
+func Letter(i int) string {
 	if i < 26 {
 		return string(rune('A' + i))
 	}
 	return fmt.Sprintf("S%d", i+1)
-}
-
-// describeStudy is a compared study in a line: id, name, status, creation and host.
-func describeStudy(s ComparedStudy) string {
-	host := s.CPU
-	if s.Hostname != "" {
-		host = s.Hostname + ": " + host
-	}
-	if s.Kernel != "" {
-		host += ", kernel " + s.Kernel
-	}
-	if s.Docker != "" {
-		host += ", Docker " + s.Docker
-	}
-	return fmt.Sprintf("study %d %q (%s, %s) on %s", s.ID, s.Name, s.Status, s.Created, host)
-}
-
-// diffText is a study's difference from the reference with its interval.
-func diffText(v CompareValue) string {
-	return pctWithCI(v.DiffPct, "n/a", v.BeyondNoise, v.DiffCI95)
-}
-
-// overheadOf is a study's own container overhead with its interval.
-func overheadOf(v CompareValue) string {
-	return pctWithCI(v.OverheadPct, "-", v.Significant, v.OverheadCI95)
-}
-
-// pctWithCI is the percentage pct, marked * when marked, with its interval
-// ci; none when there is no pct.
-func pctWithCI(pct *float64, none string, marked bool, ci []*float64) string {
-	if pct == nil {
-		return none
-	}
-	s := FmtPct(*pct)
-	if marked {
-		s += "*"
-	}
-	if iv, ok := PctInterval(ci); ok {
-		s += " " + iv
-	}
-	return s
-}
-
-// summaryOf sums up how the studies differ, a line each.
-func summaryOf(c *Comparison) []string {
-	var out []string
-	beyond := 0
-	for _, row := range c.Rows {
-		for _, v := range row.Values[1:] {
-			if v.BeyondNoise {
-				beyond++
-			}
-		}
-	}
-	out = append(out, fmt.Sprintf("%d shared cells; %d of %d differences from A are beyond noise (95%% CI excludes 0, marked *).",
-		len(c.Rows), beyond, len(c.Rows)*max(len(c.Studies)-1, 0)))
-	for i, n := range c.Unmatched {
-		if n > 0 {
-			out = append(out, fmt.Sprintf("%s has %d cell(s) that not every other study has; they are left out.", letter(i), n))
-		}
-	}
-	for _, d := range c.Differences {
-		out = append(out, "Not the same work: "+termtext.Visible(d.String())+".")
-	}
-	return out
 }

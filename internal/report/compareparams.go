@@ -26,7 +26,7 @@ type Difference struct {
 
 // String says what differs in one line: cell: parameter P is X in A, Y in B.
 func (d Difference) String() string {
-	return fmt.Sprintf("%s: parameter %s is %s in A, %s in %s", d.Cell, d.Param, d.Reference, d.Value, letter(d.Study))
+	return fmt.Sprintf("%s: parameter %s is %s in A, %s in %s", d.Cell, d.Param, d.Reference, d.Value, Letter(d.Study))
 }
 
 // differences are the parameters with which the shared cells ran in a
@@ -46,12 +46,12 @@ func differences(reports []*Report, rows []CompareRow) []Difference {
 				if !ok || sameParam(ref[name], o) {
 					continue
 				}
-				key := fmt.Sprintf("%s\x00%s\x00%d", row.name, name, i)
+				key := fmt.Sprintf("%s\x00%s\x00%d", row.Name, name, i)
 				if seen[key] {
 					continue
 				}
 				seen[key] = true
-				out = append(out, Difference{Cell: row.name, Param: name, Study: i, Value: paramText(o), Reference: paramText(ref[name])})
+				out = append(out, Difference{Cell: row.Name, Param: name, Study: i, Value: paramText(o), Reference: paramText(ref[name])})
 			}
 		}
 	}

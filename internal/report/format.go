@@ -1,11 +1,7 @@
 package report
 
 import (
-	"fmt"
 	"io"
-	"maps"
-	"slices"
-	"strings"
 
 	"github.com/boxtax/boxtax/internal/registry"
 	"github.com/boxtax/boxtax/internal/termtext"
@@ -14,16 +10,53 @@ import (
 // Writer renders a report in one format.
 type Writer func(w io.Writer, r *Report) error
 
-var formats = registry.Registry[Writer]{Unknown: "unknown report format %q; valid formats: %s"}
+// The formats of the three documents, by name: a report, a comparison of
+// studies and a study by device. json.go registers their JSON; package
+// tables the tables (table, markdown, latex, csv...), package page html.
+var (
+	formats        = registry.Registry[Writer]{Unknown: "unknown report format %q; valid formats: %s"}
+	compareFormats = registry.Registry[func(io.Writer, *Comparison) error]{Unknown: "unknown comparison format %q; valid formats: %s"}
+	deviceFormats  = registry.Registry[func(io.Writer, *Devices) error]{Unknown: "unknown format %q for a report by host; valid formats: %s"}
+)
 
+// RegisterFormat adds a format of a report by name, in the init of the
+// package that writes it.
 func RegisterFormat(name string, fn Writer) { formats.Register(name, fn) }
+
+// RegisterCompareFormat adds a format of a comparison by name.
+func RegisterCompareFormat(name string, fn func(io.Writer, *Comparison) error) {
+	compareFormats.Register(name, fn)
+}
+
+// RegisterDeviceFormat adds a format of a report by device by name.
+func RegisterDeviceFormat(name string, fn func(io.Writer, *Devices) error) {
+	deviceFormats.Register(name, fn)
+}
 
 // Formats lists the format names.
 func Formats() []string { return formats.Names() }
 
+// CompareFormats lists the formats a comparison can be written in.
+func CompareFormats() []string { return compareFormats.Names() }
+
+// DeviceFormats lists the formats a report by device can be written in.
+func DeviceFormats() []string { return deviceFormats.Names() }
+
 // Write renders r in the named format; an unknown name lists the valid ones.
 func Write(w io.Writer, format string, r *Report) error {
 	return writeWith(&formats, w, format, r)
+}
+
+// WriteComparison renders c in the named format; an unknown name lists the
+// valid ones.
+func WriteComparison(w io.Writer, format string, c *Comparison) error {
+	return writeWith(&compareFormats, w, format, c)
+}
+
+// WriteDevices renders d in the named format; an unknown name lists the
+// valid ones.
+func WriteDevices(w io.Writer, format string, d *Devices) error {
+	return writeWith(&deviceFormats, w, format, d)
 }
 
 // writeWith renders v with the writer reg holds under format; an unknown
@@ -47,108 +80,10 @@ func TextSafe(w io.Writer, format string) io.Writer {
 	return w
 }
 
-// row is one line of the overhead table: one metric of one row group, with a
-// cell per environment.
-type row struct {
-	name   string // workload and non-env levels
-	metric string // label with unit
-	cells  map[string]*Cell
-}
-
-// rows groups the cells into table rows, leaving out secondary metrics.
-func (r *Report) rows() []row {
-	var out []row
-	index := map[string]int{}
-	for i := range r.Cells {
-		c := &r.Cells[i]
-		if c.Secondary {
-			continue
-		}
-		k := c.Group + "\x00" + c.Metric
-		n, ok := index[k]
-		if !ok {
-			n = len(out)
-			index[k] = n
-			out = append(out, row{name: RowName(c, r.factors), metric: c.Label, cells: map[string]*Cell{}})
-		}
-		out[n].cells[c.Env] = c
-	}
-	return out
-}
-
-func RowName(c *Cell, factors []string) string {
-	parts := []string{c.Workload}
-	for _, f := range factors {
-		if v, ok := c.Levels[f]; ok {
-			parts = append(parts, f+"="+v)
-		}
-	}
-	return strings.Join(parts, " ")
-}
-
-// FmtValue prints a measured value with precision suited to its size.
-func FmtValue(v float64) string {
-	a := v
-	if a < 0 {
-		a = -a
-	}
-	switch {
-	case a >= 1000:
-		return fmt.Sprintf("%.0f", v)
-	case a >= 100:
-		return fmt.Sprintf("%.1f", v)
-	case a >= 1:
-		return fmt.Sprintf("%.2f", v)
-	case a == 0:
-		return "0"
-	}
-	return fmt.Sprintf("%.3g", v)
-}
-
-// FmtPct prints a signed percentage.
-func FmtPct(p float64) string { return fmt.Sprintf("%+.1f%%", p) }
-
-// ends is a 95 % interval's ends, and whether it has both (a stored
-// interval holds nil for an end that could not be computed).
-func ends(ci []*float64) (lo, hi float64, ok bool) {
-	if len(ci) != 2 || ci[0] == nil || ci[1] == nil {
-		return 0, 0, false
-	}
-	return *ci[0], *ci[1], true
-}
-
-// PctInterval is the interval ci as "[lo, hi]" in percent, and whether it
-// has both ends.
-func PctInterval(ci []*float64) (string, bool) {
-	lo, hi, ok := ends(ci)
-	if !ok {
-		return "", false
-	}
-	return fmt.Sprintf("[%s, %s]", FmtPct(lo), FmtPct(hi)), true
-}
-
-// SeedCell renders one table cell in the seeds' layout: the baseline as
-// mean (std), any other level as % deviation (std), with * when the 95 %
-// interval of the deviation excludes zero.
-func SeedCell(c *Cell) string {
-	switch {
-	case c == nil:
-		return "-"
-	case c.IsBaseline:
-		return fmt.Sprintf("%s (%s)", FmtValue(c.Mean), FmtValue(c.Std))
-	case c.absolute:
-		return fmt.Sprintf("%s (%s)", FmtValue(c.Mean), FmtValue(c.Std))
-	case c.OverheadPct == nil:
-		return fmt.Sprintf("%s (%s) abs", FmtValue(c.Mean), FmtValue(c.Std))
-	}
-	star := ""
-	if c.Significant {
-		star = "*"
-	}
-	return fmt.Sprintf("%s%s (%s)", FmtPct(*c.OverheadPct), star, FmtValue(c.Std))
-}
-
-// sortedKeys is m's keys in order.
-func sortedKeys[V any](m map[string]V) []string {
-	return slices.Sorted(maps.Keys(m))
+// CellStyler is implemented by a writer that marks the table's cells, as
+// the cli's colours on a terminal do: StyleCell returns a cell's text as
+// written (c is nil for a column heading). It must add as many runes to
+// every cell of the environments' columns, so that the columns stay aligned.
+type CellStyler interface {
+	StyleCell(c *Cell, text string) string
 }

@@ -45,7 +45,7 @@ type Report struct {
 	// of the cost (verdict.go).
 	Verdicts []Verdict `json:"verdicts"`
 
-	samples []tidySample            // for the tidy CSV
+	samples []RunSample             // for the tidy CSV
 	factors []string                // non-env factor names, sorted
 	envs    []string                // environments in spec order, baseline first
 	runs    map[int64]store.Run     // by id, for attaching series
@@ -174,9 +174,10 @@ type Failure struct {
 	Reason   string `json:"reason"`
 }
 
-type tidySample struct {
-	run    store.Run
-	sample store.Sample
+// RunSample is one stored sample with its run: a row of the tidy CSV.
+type RunSample struct {
+	Run    store.Run
+	Sample store.Sample
 }
 
 // Layout is what a report takes from the study's spec: the baseline and the
@@ -247,7 +248,7 @@ func Build(st store.Study, lay Layout, runs []store.Run, samples []store.Sample)
 		if !ok {
 			continue
 		}
-		r.samples = append(r.samples, tidySample{run, smp})
+		r.samples = append(r.samples, RunSample{run, smp})
 		// Instance 0 is the run's figure; 1..N are its concurrent instances.
 		if run.Warmup || run.Status != store.RunOK || smp.Instance != 0 {
 			continue

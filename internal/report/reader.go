@@ -48,22 +48,9 @@ func (r *Report) Param(c *Cell, name string) (string, bool) {
 // Rounds is the round (block) of each of c's values, parallel to Values.
 func (c *Cell) Rounds() []int { return c.reps }
 
-// Row is one line of the overhead table: one metric of one row group, with
-// a cell per environment.
-type Row struct {
-	Name   string // workload and non-env levels
-	Metric string // label with unit
-	Cells  map[string]*Cell
-}
-
-// Rows groups the cells into table rows, leaving out secondary metrics.
-func (r *Report) Rows() []Row {
-	var out []Row
-	for _, row := range r.rows() {
-		out = append(out, Row{Name: row.name, Metric: row.metric, Cells: row.cells})
-	}
-	return out
-}
+// Samples are every stored sample of the study's runs with its run, warm-up
+// and failed runs' too, in the order stored: the tidy data.
+func (r *Report) Samples() []RunSample { return r.samples }
 
 // Span is when the study's first run started and its last ended.
 func (r *Report) Span() (first, last time.Time) { return r.first, r.last }
@@ -83,10 +70,6 @@ func (r *Report) StoredRuns() []store.Run {
 // Series is the distribution of every long per-iteration record that
 // AddSeries was given, by workload, row group, environment and name.
 func (r *Report) Series() map[SeriesKey]*Quantile { return r.series }
-
-// AttributionViews is what a page shows of each attribution: its lines
-// with their shares and intervals as text.
-func AttributionViews(as []Attribution) []attribView { return attribViews(as) }
 
 // Absolute says the cell is shown as mean (std) in every environment: its
 // metric has no overhead against the baseline.

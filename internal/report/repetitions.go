@@ -41,23 +41,6 @@ func (r Repetitions) String() string {
 	return s
 }
 
-// caption is the repetitions for a table caption: " 3 runs per cell (the
-// paper: 10)." or "" when unknown.
-func (r Repetitions) caption() string {
-	if r.Rounds == 0 {
-		return ""
-	}
-	runs := "runs"
-	if r.Rounds == 1 {
-		runs = "run"
-	}
-	s := fmt.Sprintf(" %d %s per cell", r.Rounds, runs)
-	if r.Paper > 0 {
-		s += fmt.Sprintf(" (the paper: %d)", r.Paper)
-	}
-	return s + "."
-}
-
 // precisionHalfWidth is how far the overhead's 95 % interval reaches from
 // its estimate on the wider side, in percentage points; +Inf without one.
 func precisionHalfWidth(c *Cell) float64 {

@@ -54,8 +54,7 @@ type Verdict struct {
 	// removes most of it (Advise), also said at the end of Text; absent
 	// when the study measured no option that does.
 	Advice *Advice `json:"advice,omitempty"`
-
-	row string // the table's row name: workload and non-env levels
+	Row    string  `json:"-"` // the table's row name: workload and non-env levels
 }
 
 // DefaultMarginPct is the equivalence margin p of "no difference beyond
@@ -112,7 +111,7 @@ func (r *Report) adviseVerdicts() {
 // verdictOf decides one cell.
 func verdictOf(c *Cell, row string, marginPct float64) Verdict {
 	v := Verdict{Workload: c.Workload, Env: c.Env, Levels: c.Levels, Metric: c.Metric, Label: c.Label, HigherIsBetter: c.HigherIsBetter,
-		OverheadPct: c.OverheadPct, OverheadCI95: c.OverheadCI95, CostCI95: []*float64{nil, nil}, MarginPct: marginPct, N: c.rounds(), row: row}
+		OverheadPct: c.OverheadPct, OverheadCI95: c.OverheadCI95, CostCI95: []*float64{nil, nil}, MarginPct: marginPct, N: c.rounds(), Row: row}
 	nan := math.NaN()
 	o := stats.OverheadResult{Pct: nan, LoPct: nan, HiPct: nan, Significant: c.Significant}
 	if c.OverheadPct != nil {
@@ -270,21 +269,6 @@ func sortVerdicts(vs []Verdict) {
 	})
 }
 
-// decidedSummary counts the verdicts, as an adaptive study's stopping
-// rule judges them: "6 of 28 cells (6 costs, 0 gains, 0 no difference
-// beyond ±2%); 22 undecided".
-func (r *Report) decidedSummary() string {
-	if len(r.Verdicts) == 0 {
-		return ""
-	}
-	n := map[string]int{}
-	for _, v := range r.Verdicts {
-		n[v.Decision]++
-	}
-	return fmt.Sprintf("%d of %d cells (%d costs, %d gains, %d no difference beyond ±%g%%); %d undecided",
-		len(r.Verdicts)-n[VerdictUndecided], len(r.Verdicts), n[VerdictCosts], n[VerdictGains], n[VerdictNoDifference], r.margin, n[VerdictUndecided])
-}
-
 // Subject names the cell of a verdict: "mem.stream copy MB/s in
 // docker-bridge".
-func (v Verdict) Subject() string { return fmt.Sprintf("%s %s in %s", v.row, v.Label, v.Env) }
+func (v Verdict) Subject() string { return fmt.Sprintf("%s %s in %s", v.Row, v.Label, v.Env) }

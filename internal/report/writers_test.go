@@ -12,8 +12,8 @@ import (
 
 // TestWritersAreFunctionsOfTheModel: a format is a function of the
 // report, as vegeta's reporters are of its metrics; no method of a type of
-// this package writes to an io.Writer (issue 26 part 3), attribution.go's
-// writers included.
+// this package writes to an io.Writer (issue 26 part 3): the formats are
+// functions in packages tables and page, registered by name.
 func TestWritersAreFunctionsOfTheModel(t *testing.T) {
 	files, err := filepath.Glob("*.go")
 	if err != nil {

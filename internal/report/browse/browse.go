@@ -20,6 +20,7 @@ import (
 	"github.com/boxtax/boxtax/internal/report"
 	_ "github.com/boxtax/boxtax/internal/report/page" // the html format of the study pages
 	"github.com/boxtax/boxtax/internal/report/papers"
+	_ "github.com/boxtax/boxtax/internal/report/tables" // the other formats, and the comparison's table
 	"github.com/boxtax/boxtax/internal/store"
 	"github.com/boxtax/boxtax/internal/study"
 )

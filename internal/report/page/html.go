@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/boxtax/boxtax/internal/report"
+	"github.com/boxtax/boxtax/internal/report/tables"
 	"github.com/boxtax/boxtax/internal/workload"
 )
 
@@ -55,7 +56,7 @@ type htmlView struct {
 	Overview   *report.Figure
 	Workloads  []htmlWorkload
 	Effects    []report.Effect
-	Attrib     any // report.AttributionViews: a slice the template ranges over
+	Attrib     []tables.AttributionView
 	Papers     []report.PaperComparison
 	Warnings   []warnGroup
 	Failures   []report.Failure
@@ -134,7 +135,7 @@ func newHTMLView(r *report.Report) htmlView {
 	}
 	v.Host, v.HostLine = report.HostFacts(r.Host())
 	v.Glance = glanceOf(r)
-	v.Attrib = report.AttributionViews(r.Attributions)
+	v.Attrib = tables.AttributionViews(r.Attributions)
 	v.Rows = htmlRows(r)
 	figs := Figures(r)
 	rowsOf := map[string][]htmlRow{}

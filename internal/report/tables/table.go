@@ -1,48 +1,44 @@
-package report
+package tables
 
 import (
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/boxtax/boxtax/internal/report"
 )
 
-func init() { RegisterFormat("table", writeTable) }
-
-// CellStyler is implemented by a writer that marks the table's cells, as
-// the cli's colours on a terminal do: StyleCell returns a cell's text as
-// written (c is nil for a column heading). It must add as many runes to
-// every cell of the environments' columns, so that the columns stay aligned.
-type CellStyler interface {
-	StyleCell(c *Cell, text string) string
-}
+func init() { report.RegisterFormat("table", writeTable) }
 
 // writeTable prints, for a terminal, the study's heading, the verdict and
 // the overhead table.
-func writeTable(w io.Writer, r *Report) error {
+func writeTable(w io.Writer, r *report.Report) error {
 	fmt.Fprintln(w, heading(r))
 	fmt.Fprintln(w)
 	if err := writeVerdict(w, r); err != nil {
 		return err
 	}
 	fmt.Fprintf(w, "%s: mean (sd) over the measured runs; other environments: %% deviation from the %s mean (sd); sd: the runs' standard deviation, in the metric's unit; * the 95%% CI of the deviation excludes 0; ~ noisy: sd above %.0f%% of the mean.\n\n",
-		r.Study.Baseline, r.Study.Baseline, NoisyCV*100)
+		r.Study.Baseline, r.Study.Baseline, report.NoisyCV*100)
 	tw := tabwriter.NewWriter(w, 0, 0, 3, ' ', 0)
-	style := func(_ *Cell, text string) string { return text }
-	if s, ok := w.(CellStyler); ok { // colour on a terminal
+	style := func(_ *report.Cell, text string) string { return text }
+	if s, ok := w.(report.CellStyler); ok { // colour on a terminal
 		style = s.StyleCell
 	}
-	heads := make([]string, len(r.envs))
-	for i, e := range r.envs {
+	heads := make([]string, len(r.Envs()))
+	for i, e := range r.Envs() {
 		heads[i] = style(nil, e)
 	}
 	fmt.Fprintf(tw, "workload\tmetric\t%s\n", strings.Join(heads, "\t"))
-	for _, row := range r.rows() {
-		cells := make([]string, len(r.envs))
-		for i, e := range r.envs {
-			cells[i] = style(row.cells[e], tableCell(row.cells[e]))
+	for _, row := range r.Rows() {
+		cells := make([]string, len(r.Envs()))
+		for i, e := range r.Envs() {
+			cells[i] = style(row.Cells[e], tableCell(row.Cells[e]))
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", row.name, row.metric, strings.Join(cells, "\t"))
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", row.Name, row.Metric, strings.Join(cells, "\t"))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -56,14 +52,14 @@ func writeTable(w io.Writer, r *Report) error {
 }
 
 // heading is the one-line description of the study and its host.
-func heading(r *Report) string {
-	h := r.host
+func heading(r *report.Report) string {
+	h := r.Host()
 	host := fmt.Sprintf("%s, %d CPUs (%s), %.1f GiB, kernel %s", h.Label(), h.CPUs, h.CPUModel,
 		float64(h.MemTotalBytes)/(1<<30), h.KernelRelease)
 	if d := h.DockerEngine(); d.Name() != "" {
 		host += fmt.Sprintf(", %s (%s)", d.Name(), d.StorageDriver)
 	}
-	if engines := enginesLine(h, r.envs); engines != "" {
+	if engines := enginesLine(h, r.Envs()); engines != "" {
 		host += "\nengines: " + engines
 	}
 	head := fmt.Sprintf("study %d %q (%s), %s\nhost: %s\nruns: %d measured ok, %d failed, %d pending, %d warm-up",
@@ -72,22 +68,24 @@ func heading(r *Report) string {
 	if r.Study.Repetitions.Rounds > 0 {
 		head += "\n" + r.Study.Repetitions.String()
 	}
-	if s := r.decidedSummary(); s != "" && r.Study.Repetitions.PrecisionPct > 0 {
+	if s := decidedSummary(r); s != "" && r.Study.Repetitions.PrecisionPct > 0 {
 		head += "\ndecided: " + s
 	}
-	if r.Study.Interval == intervalPaired {
-		head += "\noverhead intervals: " + intervalPaired
+	if r.PairedIntervals() {
+		head += "\noverhead intervals: " + r.Study.Interval
 	}
 	return head
 }
 
-func writeFootnotes(w io.Writer, r *Report) {
+// writeFootnotes prints, below the table, the cells without a spread, the
+// warnings (at most report.MaxWarningLines) and the failed runs.
+func writeFootnotes(w io.Writer, r *report.Report) {
 	writeThinCells(w, r)
 	if len(r.Warnings) > 0 {
 		fmt.Fprintf(w, "\nwarnings:\n")
 		for i, warn := range r.Warnings {
-			if i == MaxWarningLines {
-				fmt.Fprintf(w, "  +%d more: %s\n", len(r.Warnings)-MaxWarningLines, moreLine)
+			if i == report.MaxWarningLines {
+				fmt.Fprintf(w, "  +%d more: %s\n", len(r.Warnings)-report.MaxWarningLines, moreLine)
 				break
 			}
 			fmt.Fprintf(w, "  %s\n", warn)
@@ -109,8 +107,8 @@ func writeFootnotes(w io.Writer, r *Report) {
 // writeThinCells notes the cells with fewer than two measured runs, which
 // have no spread or interval: each by name when there are a few, else one
 // line (a study run with --reps 1 has hundreds, all alike).
-func writeThinCells(w io.Writer, r *Report) {
-	var thin []Cell
+func writeThinCells(w io.Writer, r *report.Report) {
+	var thin []report.Cell
 	shown := 0
 	for _, c := range r.Cells {
 		if c.Secondary {
@@ -142,7 +140,7 @@ func levelsSuffix(levels map[string]string) string {
 	if len(levels) == 0 {
 		return ""
 	}
-	keys := sortedKeys(levels)
+	keys := slices.Sorted(maps.Keys(levels))
 	parts := make([]string, len(keys))
 	for i, k := range keys {
 		parts[i] = k + "=" + levels[k]
@@ -153,8 +151,8 @@ func levelsSuffix(levels map[string]string) string {
 // tableCell is one cell of the terminal table: the baseline as mean (sd),
 // another environment as % deviation (sd), * when the deviation's 95 %
 // interval excludes 0, ~ when the cell is noisy; a cell without a
-// deviation as mean (sd) marked abs (writePlainCells says why).
-func tableCell(c *Cell) string {
+// deviation as mean (sd) marked abs (plainCellNotes says why).
+func tableCell(c *report.Cell) string {
 	if c == nil {
 		return "-"
 	}
@@ -163,31 +161,31 @@ func tableCell(c *Cell) string {
 		noisy = "~"
 	}
 	switch {
-	case c.IsBaseline, c.absolute:
-		return fmt.Sprintf("%s%s (sd %s)", FmtValue(c.Mean), noisy, FmtValue(c.Std))
+	case c.IsBaseline, c.Absolute():
+		return fmt.Sprintf("%s%s (sd %s)", report.FmtValue(c.Mean), noisy, report.FmtValue(c.Std))
 	case c.OverheadPct == nil:
-		return fmt.Sprintf("%s%s (sd %s) abs", FmtValue(c.Mean), noisy, FmtValue(c.Std))
+		return fmt.Sprintf("%s%s (sd %s) abs", report.FmtValue(c.Mean), noisy, report.FmtValue(c.Std))
 	}
 	star := ""
 	if c.Significant {
 		star = "*"
 	}
-	return fmt.Sprintf("%s%s%s (sd %s)", FmtPct(*c.OverheadPct), star, noisy, FmtValue(c.Std))
+	return fmt.Sprintf("%s%s%s (sd %s)", report.FmtPct(*c.OverheadPct), star, noisy, report.FmtValue(c.Std))
 }
 
 // plainCellNotes say why cells of other environments show their own
 // mean (sd) rather than a deviation: a line per reason, naming the cells.
-func plainCellNotes(r *Report) []string {
+func plainCellNotes(r *report.Report) []string {
 	var reasons, out []string
 	rows := map[string][]string{}
-	for _, row := range r.rows() {
-		for _, e := range r.envs {
-			c := row.cells[e]
-			if c == nil || c.IsBaseline || !(c.absolute || c.OverheadPct == nil) {
+	for _, row := range r.Rows() {
+		for _, e := range r.Envs() {
+			c := row.Cells[e]
+			if c == nil || c.IsBaseline || !(c.Absolute() || c.OverheadPct == nil) {
 				continue
 			}
 			why := "an absolute figure (a start-up time), compared as it is"
-			if !c.absolute {
+			if !c.Absolute() {
 				why = "abs: no % deviation, " + c.OverheadNote
 				if c.OverheadNote == "" {
 					why = "abs: no % deviation"
@@ -196,7 +194,7 @@ func plainCellNotes(r *Report) []string {
 			if _, ok := rows[why]; !ok {
 				reasons = append(reasons, why)
 			}
-			rows[why] = append(rows[why], fmt.Sprintf("%s %s @ %s", RowName(c, r.factors), c.Label, c.Env))
+			rows[why] = append(rows[why], fmt.Sprintf("%s %s @ %s", report.RowName(c, r.Factors()), c.Label, c.Env))
 		}
 	}
 	for _, why := range reasons {

@@ -1,4 +1,4 @@
-package report
+package tables
 
 import (
 	"testing"
@@ -60,29 +60,5 @@ func TestEnginesLineNamesPodman(t *testing.T) {
 		"podman-rootless: Podman Engine 4.3.1, API 1.41, vfs, runtime crun, rootless"
 	if got := enginesLine(h, []string{"native", "docker-bridge", "podman-bridge", "podman-host", "podman-rootless"}); got != want {
 		t.Errorf("enginesLine = %q, want %q", got, want)
-	}
-}
-
-// TestHostFactsNameEveryEngine: the HTML table of host facts has a row for
-// each engine the study recorded, Docker's as before.
-func TestHostFactsNameEveryEngine(t *testing.T) {
-	h := hostinfo.Host{Engines: map[string]hostinfo.Engine{
-		"docker":          &hostinfo.Docker{Engine: "Docker Engine", ServerVersion: "20.10.24", APIVersion: "1.41", StorageDriver: "overlay2", CgroupVersion: "2", CgroupDriver: "systemd"},
-		"podman_rootless": &hostinfo.Podman{Docker: hostinfo.Docker{Error: "no subuid range", Rootless: true}},
-		"lxc":             &hostinfo.LXC{Version: "5.0.2", Storage: "dir", CgroupVersion: "1"},
-	}}
-	facts, _ := HostFacts(h)
-	got := map[string]string{}
-	for _, f := range facts {
-		got[f.Name] = f.Value
-	}
-	want := map[string]string{
-		"container engine": "Docker Engine 20.10.24 (API 1.41)", "storage driver": "overlay2", "cgroups": "2 systemd",
-		"rootless Podman service": "not asked: no subuid range", "LXC": "LXC 5.0.2, storage dir, cgroup v1",
-	}
-	for name, value := range want {
-		if got[name] != value {
-			t.Errorf("host fact %q = %q, want %q", name, got[name], value)
-		}
 	}
 }
