@@ -11,6 +11,7 @@ import (
 
 	"github.com/boxtax/boxtax/internal/fleet"
 	"github.com/boxtax/boxtax/internal/store"
+	"github.com/boxtax/boxtax/internal/testenv"
 )
 
 // TestControlCharactersAreShownNotObeyed is issue 25 item 21: escape
@@ -89,23 +90,12 @@ func TestControlCharactersAreShownNotObeyed(t *testing.T) {
 func storedStudyFailing(t *testing.T, path, name, reason string) {
 	t.Helper()
 	storedStudy(t, path, name, epyc, 1)
-	ctx := context.Background()
-	db, err := store.Open(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	st, err := db.LatestStudy(ctx, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	runs, err := db.Runs(ctx, st.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, runs, _ := testenv.Stored(t, path)
 	r := runs[1]
 	r.Status, r.Reason = store.RunFailed, reason
-	if err := db.FinishRun(ctx, &r, nil, nil); err != nil {
+	db := testenv.OpenStore(t, path)
+	defer db.Close()
+	if err := db.FinishRun(context.Background(), &r, nil, nil); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -1,14 +1,11 @@
 package cli
 
 import (
-	"bytes"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -23,11 +20,8 @@ import (
 // a background process group. The playbook is one of one's own on
 // localhost that hands back a database, so the command runs to its end.
 func TestFleetAsksForTheBecomePassword(t *testing.T) {
-	for _, p := range []string{"ansible-playbook", "script"} {
-		if _, err := exec.LookPath(p); err != nil {
-			testenv.Missing(t, "%s (Debian: ansible-core, util-linux)", p)
-		}
-	}
+	testenv.RequireTool(t, "ansible-playbook", "ansible-core")
+	testenv.RequireTool(t, "script", "util-linux")
 	for _, tc := range []struct {
 		name, typed string
 		ok          bool   // fleet run exits 0
@@ -76,7 +70,7 @@ func fleetInTerminal(t *testing.T, typed string) (string, error) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out lockedBuffer
+	var out testenv.LockedBuffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -104,24 +98,3 @@ func fleetInTerminal(t *testing.T, typed string) (string, error) {
 		}
 	}
 }
-
-// lockedBuffer is a bytes.Buffer that a command writes while the test
-// reads it.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
-var _ io.Writer = (*lockedBuffer)(nil)

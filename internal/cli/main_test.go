@@ -50,6 +50,16 @@ func runIn(t *testing.T, dir string, args ...string) result {
 	return result{code, out.String(), errb.String()}
 }
 
+// studyDir is a new directory whose boxtax.db, the database commands run
+// in it read by default, holds a finished study named name (storedStudy on
+// epyc).
+func studyDir(t *testing.T, name string) string {
+	t.Helper()
+	dir := t.TempDir()
+	storedStudy(t, filepath.Join(dir, "boxtax.db"), name, epyc, 1)
+	return dir
+}
+
 // runOK is runIn for a command the test needs to succeed: the test stops
 // unless the command exits ExitOK, showing its stderr and stdout.
 func runOK(t *testing.T, dir string, args ...string) result {

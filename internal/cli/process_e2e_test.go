@@ -66,11 +66,7 @@ func interruptRun(t *testing.T, dir, dbPath, spec, what string, ready func(pid i
 	pid := cmd.Process.Pid
 	waitFor(t, 90*time.Second, what, stderr, func() bool { return ready(pid) })
 	time.Sleep(700 * time.Millisecond) // into the transfer
-	cmd.Process.Signal(syscall.SIGINT)
-	err := cmd.Wait()
-	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != ExitInterrupted {
-		t.Fatalf("exit: %v, want %d; stderr: %s", err, ExitInterrupted, stderr.String())
-	}
+	interrupt(t, cmd, stderr)
 	return pid
 }
 
@@ -208,11 +204,30 @@ func interruptWithin(t *testing.T, cmd *exec.Cmd, stderr *testenv.LockedBuffer, 
 	cmd.Process.Signal(syscall.SIGINT)
 	select {
 	case err := <-waited:
-		var ee *exec.ExitError
-		if !errors.As(err, &ee) || ee.ExitCode() != ExitInterrupted {
-			t.Errorf("ended with %v, want exit %d; stderr:\n%s", err, ExitInterrupted, stderr.String())
-		}
+		wantInterrupted(t, err, stderr)
 	case <-time.After(limit):
 		t.Fatalf("%s did not stop within %v of SIGINT; stderr:\n%s", what, limit, stderr.String())
+	}
+}
+
+// interrupt sends cmd SIGINT, as Ctrl-C does, and wants it to end as
+// interrupted; it returns how long it took to end.
+func interrupt(t *testing.T, cmd *exec.Cmd, stderr *testenv.LockedBuffer) time.Duration {
+	t.Helper()
+	start := time.Now()
+	cmd.Process.Signal(syscall.SIGINT)
+	err := cmd.Wait()
+	took := time.Since(start)
+	wantInterrupted(t, err, stderr)
+	return took
+}
+
+// wantInterrupted fails the test unless err, how a boxtax process ended,
+// is exit ExitInterrupted.
+func wantInterrupted(t *testing.T, err error, stderr *testenv.LockedBuffer) {
+	t.Helper()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != ExitInterrupted {
+		t.Fatalf("ended with %v, want exit %d; stderr:\n%s", err, ExitInterrupted, stderr.String())
 	}
 }

@@ -88,8 +88,7 @@ func TestAdaptiveRepetitionsEndToEnd(t *testing.T) {
 // TestReportPaired: report --paired switches the table's intervals to the
 // paired ones and says so; the JSON carries the paired figures either way.
 func TestReportPaired(t *testing.T) {
-	dir := t.TempDir()
-	storedStudy(t, dir+"/boxtax.db", "paired", epyc, 1)
+	dir := studyDir(t, "paired")
 	plain := runIn(t, dir, "report")
 	paired := runIn(t, dir, "report", "--paired")
 	if plain.code != ExitOK || paired.code != ExitOK {

@@ -42,9 +42,8 @@ func startServe(t *testing.T, db string) string {
 }
 
 func TestServeShowsStudiesInABrowser(t *testing.T) {
-	dir := t.TempDir()
+	dir := studyDir(t, "<script>alert(1)</script>")
 	db := filepath.Join(dir, "boxtax.db")
-	storedStudy(t, db, "<script>alert(1)</script>", epyc, 1)
 	storedStudy(t, db, "second", pi4, 0.25)
 	base := startServe(t, db)
 
