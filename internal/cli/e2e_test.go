@@ -178,24 +178,40 @@ func latestRuns(t *testing.T, path string) []store.Run {
 // okRuns counts the finished runs of the latest study in a database.
 func okRuns(t *testing.T, path string) int {
 	t.Helper()
+	_, runs := latestStudyRuns(path)
+	return countRuns(runs, func(s string) bool { return s == store.RunOK })
+}
+
+// latestStudyRuns is the latest study in the database at path and its
+// runs, read while a boxtax process may write them: none while there is
+// nothing to read yet (no file, or one being created).
+func latestStudyRuns(path string) (store.Study, []store.Run) {
 	if _, err := os.Stat(path); err != nil {
-		return 0
+		return store.Study{}, nil
 	}
 	db, err := store.OpenReadOnly(context.Background(), path)
 	if err != nil {
-		return 0 // being created
+		return store.Study{}, nil // being created
 	}
 	defer db.Close()
 	st, err := db.LatestStudy(context.Background(), false)
 	if err != nil {
-		return 0
+		return store.Study{}, nil
 	}
 	runs, _ := db.Runs(context.Background(), st.ID)
+	return st, runs
+}
+
+// countRuns counts the runs whose status keep accepts.
+func countRuns(runs []store.Run, keep func(status string) bool) int {
 	n := 0
 	for _, r := range runs {
-		if r.Status == store.RunOK {
+		if keep(r.Status) {
 			n++
 		}
 	}
 	return n
 }
+
+// runDone is a run's status once it no longer waits to run.
+func runDone(status string) bool { return status != store.RunPending }

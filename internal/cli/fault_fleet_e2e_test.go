@@ -101,11 +101,7 @@ func finishedRuns(t *testing.T, path string, open func(context.Context, string) 
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, r := range runs {
-			if r.Status != store.RunPending {
-				n++
-			}
-		}
+		n += countRuns(runs, runDone)
 	}
 	return n
 }

@@ -16,7 +16,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/boxtax/boxtax/internal/store"
 	"github.com/boxtax/boxtax/internal/testenv"
 	"github.com/boxtax/boxtax/internal/wire"
 )
@@ -353,25 +352,7 @@ func waitForRuns(path, name string, n int, limit time.Duration) bool {
 	deadline := time.Now().Add(limit)
 	for time.Now().Before(deadline) {
 		time.Sleep(300 * time.Millisecond)
-		if _, err := os.Stat(path); err != nil {
-			continue
-		}
-		db, err := store.Open(context.Background(), path)
-		if err != nil {
-			continue
-		}
-		st, err := db.LatestStudy(context.Background(), false)
-		done := 0
-		if err == nil && st.Name == name {
-			runs, _ := db.Runs(context.Background(), st.ID)
-			for _, r := range runs {
-				if r.Status != store.RunPending {
-					done++
-				}
-			}
-		}
-		db.Close()
-		if done >= n {
+		if st, runs := latestStudyRuns(path); st.Name == name && countRuns(runs, runDone) >= n {
 			return true
 		}
 	}
