@@ -135,11 +135,7 @@ func TestGateUsageErrors(t *testing.T) {
 			if strings.HasPrefix(tt.name, "run:") {
 				work = t.TempDir()
 			}
-			res := runIn(t, work, tt.args...)
-			if res.code != ExitUsage {
-				t.Fatalf("exit %d, want %d; stderr: %s", res.code, ExitUsage, res.stderr)
-			}
-			stderrSays(t, res, tt.want...)
+			res := runExits(t, work, ExitUsage, tt.args, tt.want...)
 			if strings.HasPrefix(tt.name, "run:") {
 				// Issue 25 item 23: refused before anything is made, not
 				// even an empty database file.

@@ -31,10 +31,7 @@ func TestImageFromHostBadInput(t *testing.T) {
 		{"missing --file", []string{"image", "from-host", "--file", filepath.Join(dir, "nope.conf"), "/bin/ls"}, "--file " + filepath.Join(dir, "nope.conf") + " does not exist"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			res := runIn(t, dir, tt.args...)
-			if res.code != ExitUsage || !strings.Contains(res.stderr, tt.want) {
-				t.Errorf("exit %d, stderr %q; want exit %d and %q", res.code, res.stderr, ExitUsage, tt.want)
-			}
+			runExits(t, dir, ExitUsage, tt.args, tt.want)
 		})
 	}
 }

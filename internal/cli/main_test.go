@@ -71,6 +71,18 @@ func runOK(t *testing.T, dir string, args ...string) result {
 	return res
 }
 
+// runExits runs a boxtax command in-process in dir and wants it to exit
+// with code, saying each of want on stderr; the test goes on either way.
+func runExits(t *testing.T, dir string, code int, args []string, want ...string) result {
+	t.Helper()
+	res := runIn(t, dir, args...)
+	if res.code != code {
+		t.Errorf("boxtax %s: exit %d, want %d; stderr: %s", strings.Join(args, " "), res.code, code, res.stderr)
+	}
+	stderrSays(t, res, want...)
+	return res
+}
+
 // stdoutSays reports each of want that res's stdout does not contain.
 func stdoutSays(t *testing.T, res result, want ...string) {
 	t.Helper()

@@ -21,10 +21,7 @@ func TestRepsFlagRefusesBadValues(t *testing.T) {
 		{[]string{"run", "--reps", "auto", "--max-reps", "1"}, "--max-reps must be 2 to 1000"},
 		{[]string{"run", testdata(t, "tiny.yaml"), "--reps", "paper"}, "names no paper repetition count"},
 	} {
-		res := runIn(t, dir, tt.args...)
-		if res.code != ExitUsage || !strings.Contains(res.stderr, tt.want) {
-			t.Errorf("%v: exit %d, want usage error %q; stderr: %s", tt.args, res.code, tt.want, res.stderr)
-		}
+		runExits(t, dir, ExitUsage, tt.args, tt.want)
 	}
 }
 
