@@ -19,7 +19,7 @@ import (
 // owner one uid and a reader another; neither needs an account.
 const (
 	ownerUID  = 65533
-	readerUID = 65534
+	readerUID = nobodyUID
 )
 
 // asUser runs the boxtax binary as uid, in dir.
@@ -34,12 +34,7 @@ func asUser(t *testing.T, uid int, dir string, args ...string) (string, error) {
 // same binary, started again by its path).
 func userCommand(t *testing.T, uid int, dir string, args ...string) *exec.Cmd {
 	t.Helper()
-	setpriv := testenv.RequireTool(t, "setpriv", "util-linux")
-	id := strconv.Itoa(uid)
-	bin := filepath.Join(dir, "bin", "boxtax")
-	cmd := exec.Command(setpriv, append([]string{"--reuid=" + id, "--regid=" + id, "--clear-groups", bin}, args...)...)
-	cmd.Dir = dir
-	return cmd
+	return asUID(t, uid, dir, filepath.Join(dir, "bin", "boxtax"), args...)
 }
 
 // sharedDir is a directory every user may write, with the sticky bit, as

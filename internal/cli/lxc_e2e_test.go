@@ -95,7 +95,7 @@ func TestLXCProblemsNameTheFix(t *testing.T) {
 	})
 	t.Run("not root", func(t *testing.T) {
 		requireEnvironment(t, "lxc", "LXC")
-		out, err := asNobody(t).run("list", "envs")
+		out, err := asNobody(t).run(t, "list", "envs")
 		if err != nil {
 			t.Fatalf("list envs: %v\n%s", err, out)
 		}

@@ -190,7 +190,7 @@ func TestWireProblemsNameWhatIsMissing(t *testing.T) {
 func TestWireWithoutPermissionSaysSo(t *testing.T) {
 	testenv.RequireNetns(t)
 	n := asNobody(t)
-	out, err := n.run("run", "seed000-network", "--envs", "native", "--db", filepath.Join(n.dir, "x.db"), "--settle", "0", "--monitor-interval", "0")
+	out, err := n.run(t, "run", "seed000-network", "--envs", "native", "--db", filepath.Join(n.dir, "x.db"), "--settle", "0", "--monitor-interval", "0")
 	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != ExitUsage {
 		t.Fatalf("exit %v, want %d\n%s", err, ExitUsage, out)
 	}

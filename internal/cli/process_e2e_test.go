@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -98,14 +99,27 @@ func resumeFinishes(t *testing.T, dir, dbPath string, want int) {
 	}
 }
 
-// nobody runs a copy of the boxtax binary as user nobody (65534), with
-// setpriv, in a directory anyone may write.
-type nobody struct{ setpriv, dir, bin string }
+// nobodyUID is user nobody's uid and gid.
+const nobodyUID = 65534
+
+// asUID is the program bin (the boxtax binary or a copy of it) run as the
+// user and group uid without supplementary groups (setpriv), in dir.
+func asUID(t *testing.T, uid int, dir, bin string, args ...string) *exec.Cmd {
+	t.Helper()
+	setpriv := testenv.RequireTool(t, "setpriv", "util-linux")
+	id := strconv.Itoa(uid)
+	cmd := exec.Command(setpriv, append([]string{"--reuid=" + id, "--regid=" + id, "--clear-groups", bin}, args...)...)
+	cmd.Dir = dir
+	return cmd
+}
+
+// nobody runs a copy of the boxtax binary as user nobody, in a directory
+// anyone may write.
+type nobody struct{ dir, bin string }
 
 // asNobody makes that directory, removed when the test ends.
 func asNobody(t *testing.T) nobody {
 	t.Helper()
-	setpriv := testenv.RequireTool(t, "setpriv", "util-linux")
 	dir, err := os.MkdirTemp("", "boxtax-unpriv-")
 	if err != nil {
 		t.Fatal(err)
@@ -116,14 +130,13 @@ func asNobody(t *testing.T) nobody {
 	if err := os.Chmod(dir, 0o777); err != nil {
 		t.Fatal(err)
 	}
-	return nobody{setpriv, dir, bin}
+	return nobody{dir, bin}
 }
 
 // run runs boxtax with args as nobody, in its directory.
-func (n nobody) run(args ...string) ([]byte, error) {
-	cmd := exec.Command(n.setpriv, append([]string{"--reuid=65534", "--regid=65534", "--clear-groups", n.bin}, args...)...)
-	cmd.Dir = n.dir
-	return cmd.CombinedOutput()
+func (n nobody) run(t *testing.T, args ...string) ([]byte, error) {
+	t.Helper()
+	return asUID(t, nobodyUID, n.dir, n.bin, args...).CombinedOutput()
 }
 
 // refusedBeforeStudy runs a study in envs, which boxtax must refuse

@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -19,7 +18,7 @@ import (
 // refused with what to do instead of a failed upgrade.
 func TestReadersNeedOnlyRead(t *testing.T) {
 	testenv.RequireRoot(t, "running a reader as another user")
-	setpriv := testenv.RequireTool(t, "setpriv", "util-linux")
+	testenv.RequireTool(t, "setpriv", "util-linux")
 	work := t.TempDir()
 	runOK(t, work, "run", testdata(t, "tiny.yaml"), "--envs", "native", "--workloads", "cpu.prime", "--warmup", "0",
 		"--settle", "0", "--monitor-interval", "0", "--quiet", "--db", filepath.Join(work, "r.db"))
@@ -40,9 +39,7 @@ func TestReadersNeedOnlyRead(t *testing.T) {
 		t.Fatal(err)
 	}
 	asNobody := func(args ...string) (string, error) {
-		cmd := exec.Command(setpriv, append([]string{"--reuid=65534", "--regid=65534", "--clear-groups", boxtaxBin}, args...)...)
-		cmd.Dir = dir
-		out, err := cmd.CombinedOutput()
+		out, err := asUID(t, nobodyUID, dir, boxtaxBin, args...).CombinedOutput()
 		return string(out), err
 	}
 	for _, args := range [][]string{
