@@ -1,13 +1,11 @@
 package cli
 
 import (
-	"context"
 	"path/filepath"
 	"testing"
 
 	"github.com/boxtax/boxtax/internal/report"
 	"github.com/boxtax/boxtax/internal/store"
-	"github.com/boxtax/boxtax/internal/study"
 	"github.com/boxtax/boxtax/internal/testenv"
 )
 
@@ -40,12 +38,7 @@ func TestRunExplainMeasuresTheVariantsOfACommand(t *testing.T) {
 			t.Errorf("%d runs in %s, want 2 (runs per environment: %v)", perEnv[e], e, perEnv)
 		}
 	}
-	db := testenv.OpenStore(t, path)
-	st, err := study.Open(context.Background(), db, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rep := report.FromStudy(st, false)
+	_, rep := storedReport(t, path, 1)
 	parts := 0
 	for _, a := range rep.Attributions {
 		if a.Metric == "wall_s" && a.Env == "docker-bridge" {
