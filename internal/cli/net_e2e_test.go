@@ -189,10 +189,10 @@ func TestWireProblemsNameWhatIsMissing(t *testing.T) {
 // netns wire cannot be made, and boxtax says why and what still runs.
 func TestWireWithoutPermissionSaysSo(t *testing.T) {
 	testenv.RequireNetns(t)
-	n := asNobody(t)
-	out, err := n.run(t, "run", "seed000-network", "--envs", "native", "--db", filepath.Join(n.dir, "x.db"), "--settle", "0", "--monitor-interval", "0")
+	dir := sharedDir(t)
+	out, err := asUser(t, nobodyUID, dir, "run", "seed000-network", "--envs", "native", "--db", filepath.Join(dir, "x.db"), "--settle", "0", "--monitor-interval", "0")
 	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != ExitUsage {
 		t.Fatalf("exit %v, want %d\n%s", err, ExitUsage, out)
 	}
-	textSays(t, "the message", string(out), "no permission to make a network namespace", "CAP_SYS_ADMIN", "to run without them: --wire host")
+	textSays(t, "the message", out, "no permission to make a network namespace", "CAP_SYS_ADMIN", "to run without them: --wire host")
 }

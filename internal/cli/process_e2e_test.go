@@ -5,7 +5,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -97,46 +96,6 @@ func resumeFinishes(t *testing.T, dir, dbPath string, want int) {
 	if n := okRuns(t, dbPath); n != want {
 		t.Errorf("%d ok runs after resume, want %d", n, want)
 	}
-}
-
-// nobodyUID is user nobody's uid and gid.
-const nobodyUID = 65534
-
-// asUID is the program bin (the boxtax binary or a copy of it) run as the
-// user and group uid without supplementary groups (setpriv), in dir.
-func asUID(t *testing.T, uid int, dir, bin string, args ...string) *exec.Cmd {
-	t.Helper()
-	setpriv := testenv.RequireTool(t, "setpriv", "util-linux")
-	id := strconv.Itoa(uid)
-	cmd := exec.Command(setpriv, append([]string{"--reuid=" + id, "--regid=" + id, "--clear-groups", bin}, args...)...)
-	cmd.Dir = dir
-	return cmd
-}
-
-// nobody runs a copy of the boxtax binary as user nobody, in a directory
-// anyone may write.
-type nobody struct{ dir, bin string }
-
-// asNobody makes that directory, removed when the test ends.
-func asNobody(t *testing.T) nobody {
-	t.Helper()
-	dir, err := os.MkdirTemp("", "boxtax-unpriv-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	bin := filepath.Join(dir, "boxtax")
-	copyExecutable(t, boxtaxBin, bin)
-	if err := os.Chmod(dir, 0o777); err != nil {
-		t.Fatal(err)
-	}
-	return nobody{dir, bin}
-}
-
-// run runs boxtax with args as nobody, in its directory.
-func (n nobody) run(t *testing.T, args ...string) ([]byte, error) {
-	t.Helper()
-	return asUID(t, nobodyUID, n.dir, n.bin, args...).CombinedOutput()
 }
 
 // refusedBeforeStudy runs a study in envs, which boxtax must refuse
