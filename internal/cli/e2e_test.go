@@ -80,6 +80,27 @@ type reportJSON struct {
 	Runs struct{ Total, OK, Failed, Pending, Warmup int } `json:"runs"`
 }
 
+// decodeReport runs `boxtax report --format json` in dir and decodes what
+// it prints into doc (a *reportJSON, or a struct of the fields a test
+// reads); the test stops if that is not JSON.
+func decodeReport(t *testing.T, dir string, doc any) {
+	t.Helper()
+	rep := runIn(t, dir, "report", "--format", "json")
+	if err := json.Unmarshal([]byte(rep.stdout), doc); err != nil {
+		t.Fatalf("report json: %v\n%s", err, rep.stdout)
+	}
+}
+
+// dockerStudy runs `boxtax run args`, which the test needs to succeed, in
+// a new directory, which it returns; without Docker the test skips (fails
+// in CI).
+func dockerStudy(t *testing.T, args ...string) (string, result) {
+	t.Helper()
+	testenv.RequireDocker(t)
+	dir := t.TempDir()
+	return dir, runOK(t, dir, append([]string{"run"}, args...)...)
+}
+
 func TestEndToEndNativeAndDocker(t *testing.T) {
 	c := testenv.RequireDocker(t)
 	dir := t.TempDir()
@@ -89,11 +110,8 @@ func TestEndToEndNativeAndDocker(t *testing.T) {
 	if left := containersOf(t, c, os.Getpid()); len(left) > 0 {
 		t.Errorf("%d containers left behind", len(left))
 	}
-	rep := runIn(t, dir, "report", "--format", "json")
 	var doc reportJSON
-	if err := json.Unmarshal([]byte(rep.stdout), &doc); err != nil {
-		t.Fatalf("report json: %v\n%s", err, rep.stdout)
-	}
+	decodeReport(t, dir, &doc)
 	if doc.Schema != "boxtax.report/v1" || doc.Study.Status != store.StudyFinished || doc.Runs.OK != 12 || doc.Runs.Warmup != 6 {
 		t.Errorf("report header: %+v", doc)
 	}

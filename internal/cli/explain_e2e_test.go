@@ -16,9 +16,7 @@ import (
 // all at once, against the real Docker engine; the report splits the
 // container's overhead over them, and report.Advise reads that split.
 func TestRunExplainMeasuresTheVariantsOfACommand(t *testing.T) {
-	testenv.RequireDocker(t)
-	dir := t.TempDir()
-	res := runOK(t, dir, "run", "--cmd", "dd if=/dev/zero of=explain.bin bs=1M count=32 conv=fsync", "--explain",
+	dir, res := dockerStudy(t, "--cmd", "dd if=/dev/zero of=explain.bin bs=1M count=32 conv=fsync", "--explain",
 		"--envs", "native,docker-bridge", "--reps", "2", "--warmup", "0", "--settle", "0", "--monitor-interval", "0")
 	variants := []string{"docker-bridge+network=host", "docker-bridge+seccomp=unconfined", "docker-bridge+storage=bind",
 		"docker-bridge+network=host+seccomp=unconfined+storage=bind"}

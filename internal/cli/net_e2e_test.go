@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -52,7 +51,6 @@ func newSince(found []string) []string {
 // netCells reads the report's cells of one metric by workload, env and levels.
 func netCells(t *testing.T, dir, metric string) map[string]float64 {
 	t.Helper()
-	rep := runIn(t, dir, "report", "--format", "json")
 	var doc struct {
 		Cells []struct {
 			Workload string            `json:"workload"`
@@ -62,9 +60,7 @@ func netCells(t *testing.T, dir, metric string) map[string]float64 {
 			Mean     float64           `json:"mean"`
 		} `json:"cells"`
 	}
-	if err := json.Unmarshal([]byte(rep.stdout), &doc); err != nil {
-		t.Fatalf("report json: %v\n%s", err, rep.stdout)
-	}
+	decodeReport(t, dir, &doc)
 	out := map[string]float64{}
 	for _, c := range doc.Cells {
 		if c.Metric == metric {

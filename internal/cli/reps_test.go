@@ -1,11 +1,8 @@
 package cli
 
 import (
-	"encoding/json"
 	"strings"
 	"testing"
-
-	"github.com/boxtax/boxtax/internal/testenv"
 )
 
 func TestRepsFlagRefusesBadValues(t *testing.T) {
@@ -30,15 +27,12 @@ func TestRepsFlagRefusesBadValues(t *testing.T) {
 // beyond ±50 %: easily reached) or 3 rounds; the report says how many ran and which cells met
 // the target.
 func TestAdaptiveRepetitionsEndToEnd(t *testing.T) {
-	testenv.RequireDocker(t)
-	dir := t.TempDir()
-	res := runOK(t, dir, "run", testdata(t, "tiny.yaml"), "--envs", "native,docker-host", "--workloads", "cpu.prime",
+	dir, res := dockerStudy(t, testdata(t, "tiny.yaml"), "--envs", "native,docker-host", "--workloads", "cpu.prime",
 		"--reps", "auto", "--precision", "50%", "--max-reps", "3", "--warmup", "0", "--seed", "3", "--settle", "0", "--monitor-interval", "0")
 	if !strings.Contains(res.stderr, "adaptive: rounds are added until every cell is decided (a cost shown, or no difference beyond ±50%), at most 3 rounds") ||
 		!strings.Contains(res.stderr, "cells decided (") {
 		t.Errorf("run did not report the adaptive target:\n%s", res.stderr)
 	}
-	rep := runIn(t, dir, "report", "--format", "json")
 	var doc struct {
 		Study struct {
 			Repetitions struct {
@@ -54,9 +48,7 @@ func TestAdaptiveRepetitionsEndToEnd(t *testing.T) {
 			Reached *bool  `json:"precision_reached"`
 		} `json:"cells"`
 	}
-	if err := json.Unmarshal([]byte(rep.stdout), &doc); err != nil {
-		t.Fatal(err)
-	}
+	decodeReport(t, dir, &doc)
 	r := doc.Study.Repetitions
 	if r.Rounds < 2 || r.Rounds > 3 || r.PrecisionPct != 50 || r.MaxRounds != 3 {
 		t.Errorf("repetitions %+v: want 2 or 3 rounds of at most 3, target 50%%", r)
