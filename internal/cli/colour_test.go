@@ -1,10 +1,6 @@
 package cli
 
 import (
-	"bytes"
-	"context"
-	"io"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -32,22 +28,15 @@ func colourStudy(t *testing.T, path string) {
 // reportAs runs boxtax report with stdout a terminal or not, and NO_COLOR.
 func reportAs(t *testing.T, dir string, terminal bool, noColor string) string {
 	t.Helper()
-	var out, errb bytes.Buffer
-	g := &Globals{Stdout: &out, Stderr: &errb, Version: "test", Executable: boxtaxBin,
-		Getenv: func(k string) string {
-			switch k {
-			case "NO_COLOR":
-				return noColor
-			case "TERM":
-				return "xterm"
-			}
-			return os.Getenv(k)
-		},
-		IsTerminal: func(io.Writer) bool { return terminal }}
-	if code := Execute(context.Background(), g, []string{"report", "--db", filepath.Join(dir, "c.db")}); code != ExitOK {
-		t.Fatalf("report: exit %d: %s", code, errb.String())
+	on := noTerminal
+	if terminal {
+		on = allTerminals
 	}
-	return out.String()
+	res := runWith(t, "", on, map[string]string{"NO_COLOR": noColor, "TERM": "xterm"}, "report", "--db", filepath.Join(dir, "c.db"))
+	if res.code != ExitOK {
+		t.Fatalf("report: exit %d: %s", res.code, res.stderr)
+	}
+	return res.stdout
 }
 
 // TestTableColoursCostsOnATerminal is issue 27 item 8: on a terminal the

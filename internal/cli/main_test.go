@@ -38,16 +38,40 @@ type result struct {
 // runIn runs a boxtax command in-process, in dir.
 func runIn(t *testing.T, dir string, args ...string) result {
 	t.Helper()
+	return runWith(t, dir, noTerminal, nil, args...)
+}
+
+// terminals says which of an in-process command's writers are terminals.
+type terminals int
+
+const (
+	noTerminal     terminals = iota
+	stdoutTerminal           // stdout only
+	allTerminals             // stdout and stderr
+)
+
+// runWith runs a boxtax command in-process, in dir ("": where the test
+// runs), with the writers on says for terminals and the variables of env
+// over the process's environment.
+func runWith(t *testing.T, dir string, on terminals, env map[string]string, args ...string) result {
+	t.Helper()
 	var out, errb bytes.Buffer
-	g := &Globals{Stdout: &out, Stderr: &errb, Getenv: os.Getenv, Version: "test", Executable: boxtaxBin,
-		IsTerminal: func(io.Writer) bool { return false }}
-	wd, _ := os.Getwd()
-	if err := os.Chdir(dir); err != nil {
-		t.Fatal(err)
+	g := &Globals{Stdout: &out, Stderr: &errb, Version: "test", Executable: boxtaxBin,
+		IsTerminal: func(w io.Writer) bool { return on == allTerminals || on == stdoutTerminal && w == io.Writer(&out) },
+		Getenv: func(k string) string {
+			if v, ok := env[k]; ok {
+				return v
+			}
+			return os.Getenv(k)
+		}}
+	if dir != "" {
+		wd, _ := os.Getwd()
+		if err := os.Chdir(dir); err != nil {
+			t.Fatal(err)
+		}
+		defer os.Chdir(wd)
 	}
-	defer os.Chdir(wd)
-	code := Execute(context.Background(), g, args)
-	return result{code, out.String(), errb.String()}
+	return result{Execute(context.Background(), g, args), out.String(), errb.String()}
 }
 
 // studyDir is a new directory whose boxtax.db, the database commands run
