@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"io"
 	"net"
 	"os"
 	"os/exec"
@@ -412,8 +411,7 @@ func fleetChecks(t *testing.T, work, db string) {
 // and merged database in work (no chdir: it may run beside other commands).
 func fleetRun(ctx context.Context, work string, args ...string) result {
 	var out, errb bytes.Buffer
-	g := &Globals{Stdout: &out, Stderr: &errb, Getenv: os.Getenv, Version: "test", Executable: boxtaxBin,
-		IsTerminal: func(io.Writer) bool { return false }}
+	g := testGlobals(&out, &errb)
 	args = append([]string{"fleet", "run", "--results", filepath.Join(work, "results"), "--out", filepath.Join(work, "fleet.db")}, args...)
 	return result{Execute(ctx, g, args), out.String(), errb.String()}
 }

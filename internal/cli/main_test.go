@@ -50,20 +50,28 @@ const (
 	allTerminals             // stdout and stderr
 )
 
+// testGlobals are the Globals of a command run in-process by a test,
+// writing to stdout and stderr, on no terminal, in the process's
+// environment.
+func testGlobals(stdout, stderr io.Writer) *Globals {
+	return &Globals{Stdout: stdout, Stderr: stderr, Getenv: os.Getenv, Version: "test", Executable: boxtaxBin,
+		IsTerminal: func(io.Writer) bool { return false }}
+}
+
 // runWith runs a boxtax command in-process, in dir ("": where the test
 // runs), with the writers on says for terminals and the variables of env
 // over the process's environment.
 func runWith(t *testing.T, dir string, on terminals, env map[string]string, args ...string) result {
 	t.Helper()
 	var out, errb bytes.Buffer
-	g := &Globals{Stdout: &out, Stderr: &errb, Version: "test", Executable: boxtaxBin,
-		IsTerminal: func(w io.Writer) bool { return on == allTerminals || on == stdoutTerminal && w == io.Writer(&out) },
-		Getenv: func(k string) string {
-			if v, ok := env[k]; ok {
-				return v
-			}
-			return os.Getenv(k)
-		}}
+	g := testGlobals(&out, &errb)
+	g.IsTerminal = func(w io.Writer) bool { return on == allTerminals || on == stdoutTerminal && w == io.Writer(&out) }
+	g.Getenv = func(k string) string {
+		if v, ok := env[k]; ok {
+			return v
+		}
+		return os.Getenv(k)
+	}
 	if dir != "" {
 		wd, _ := os.Getwd()
 		if err := os.Chdir(dir); err != nil {
