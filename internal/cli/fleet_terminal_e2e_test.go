@@ -51,15 +51,7 @@ func fleetInTerminal(t *testing.T, typed string) (string, error) {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "device.db")
 	storedStudy(t, db, "on the device", epyc, 1)
-	playbook := filepath.Join(dir, "own.yml")
-	testenv.WriteFile(t, playbook, []byte(`- hosts: localhost
-  connection: local
-  gather_facts: false
-  tasks:
-    - ansible.builtin.copy:
-        dest: "{{ boxtax_results }}/summary.json"
-        content: '{"schema": "boxtax.fleet/v1", "hosts": [{"host": "localhost", "status": "ok", "db": "`+db+`"}]}'
-`), 0o644)
+	playbook := testenv.LocalPlaybook(t, dir, `{"schema": "boxtax.fleet/v1", "hosts": [{"host": "localhost", "status": "ok", "db": "`+db+`"}]}`, "")
 	cmdline := strings.Join([]string{boxtaxBin, "fleet", "run", "-i", "localhost,", "--playbook", playbook, "--dist", dir,
 		"--results", filepath.Join(dir, "results"), "--out", filepath.Join(dir, "fleet.db"), "--", "--ask-become-pass"}, " ")
 	cmd := exec.Command("script", "-qefc", cmdline, "/dev/null")
