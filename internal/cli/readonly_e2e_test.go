@@ -24,20 +24,13 @@ func TestReadersNeedOnlyRead(t *testing.T) {
 		"--settle", "0", "--monitor-interval", "0", "--quiet", "--db", filepath.Join(work, "r.db"))
 	// A directory and files owned by root, readable by all, writable by
 	// root only (the -wal and -shm files are gone after the writer closed).
-	dir, err := os.MkdirTemp("", "boxtax-ro-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer os.RemoveAll(dir)
+	dir := testenv.SharedDir(t, 0o755)
 	b, err := os.ReadFile(filepath.Join(work, "r.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	db := filepath.Join(dir, "r.db")
 	testenv.WriteFile(t, db, b, 0o644)
-	if err := os.Chmod(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
 	asNobody := func(args ...string) (string, error) {
 		out, err := asUID(t, nobodyUID, dir, boxtaxBin, args...).CombinedOutput()
 		return string(out), err

@@ -42,21 +42,14 @@ func asUID(t *testing.T, uid int, dir, bin string, args ...string) *exec.Cmd {
 	return cmd
 }
 
-// sharedDir is a directory every user may write, with the sticky bit, as
-// /tmp is, removed when the test ends.
+// sharedDir is a directory every user may write, removed when the test
+// ends, with a copy of the binary in bin.
 func sharedDir(t *testing.T) string {
 	t.Helper()
-	dir, err := os.MkdirTemp("", "boxtax-users-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
+	dir := testenv.SharedDir(t, 0o777)
 	if err := os.Mkdir(filepath.Join(dir, "bin"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	copyExecutable(t, boxtaxBin, filepath.Join(dir, "bin", "boxtax"))
-	if err := os.Chmod(dir, 0o1777); err != nil {
-		t.Fatal(err)
-	}
 	return dir
 }
