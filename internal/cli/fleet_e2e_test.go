@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -129,7 +130,7 @@ func (d *testDevice) startSSHD(t *testing.T, base, clientPub string, extraConfig
 	}
 	d.sshd = exec.Command("ip", "netns", "exec", w.Namespace, "/usr/sbin/sshd", "-D", "-e", "-f", cfgFile)
 	d.sshd.Stdout, d.sshd.Stderr = d.sshdLog, d.sshdLog
-	d.sshd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	ownGroup(d.sshd)
 	if err := d.sshd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -172,21 +173,34 @@ func (d *testDevice) stop(t *testing.T) {
 // loses power would lose them: sshd, the study, its workers.
 func (d *testDevice) drop() {
 	if d.sshd != nil && d.sshd.Process != nil {
-		_ = syscall.Kill(-d.sshd.Process.Pid, syscall.SIGKILL)
+		killGroup(d.sshd)
 		_ = d.sshd.Wait()
 	}
-	if out, err := exec.Command("ip", "netns", "pids", d.wire.Namespace).Output(); err == nil {
-		for _, f := range strings.Fields(string(out)) {
-			var pid int
-			if _, err := fmt.Sscan(f, &pid); err == nil && pid > 1 {
-				_ = syscall.Kill(pid, syscall.SIGKILL)
-			}
+	for _, pid := range d.pids() {
+		if pid > 1 {
+			_ = syscall.Kill(pid, syscall.SIGKILL)
 		}
 	}
 	if d.sshdLog != nil {
 		d.sshdLog.Close()
 	}
 	d.sshd, d.sshdLog = nil, nil
+}
+
+// pids are the processes in the device's namespace (ip netns pids); none
+// when it cannot be listed.
+func (d *testDevice) pids() []int {
+	out, err := exec.Command("ip", "netns", "pids", d.wire.Namespace).Output()
+	if err != nil {
+		return nil
+	}
+	var pids []int
+	for _, f := range strings.Fields(string(out)) {
+		if pid, err := strconv.Atoi(f); err == nil {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
 }
 
 // TestFleetOverSSH runs a study with `boxtax fleet run` (Ansible over SSH)

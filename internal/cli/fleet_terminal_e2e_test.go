@@ -6,7 +6,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -57,7 +56,7 @@ func fleetInTerminal(t *testing.T, typed string) (string, error) {
 	cmd := exec.Command("script", "-qefc", cmdline, "/dev/null")
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "ANSIBLE_LOCAL_TEMP="+filepath.Join(dir, "tmp"), "ANSIBLE_NOCOLOR=1")
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	ownGroup(cmd)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -79,7 +78,7 @@ func fleetInTerminal(t *testing.T, typed string) (string, error) {
 			}
 			return out.String(), err
 		case <-deadline:
-			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+			killGroup(cmd)
 			<-done
 			t.Fatalf("fleet run hangs (prompted: %v):\n%s", prompted, out.String())
 		case <-time.After(100 * time.Millisecond):

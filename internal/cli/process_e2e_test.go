@@ -203,3 +203,10 @@ func wantInterrupted(t *testing.T, err error, stderr *testenv.LockedBuffer) {
 		t.Fatalf("ended with %v, want exit %d; stderr:\n%s", err, ExitInterrupted, stderr.String())
 	}
 }
+
+// ownGroup makes cmd, once started, lead a process group of its own, so
+// that killGroup ends it with every process it started.
+func ownGroup(cmd *exec.Cmd) { cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} }
+
+// killGroup kills cmd's process group (see ownGroup).
+func killGroup(cmd *exec.Cmd) { _ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
