@@ -3,7 +3,6 @@ package cli
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -187,8 +186,6 @@ func TestWireWithoutPermissionSaysSo(t *testing.T) {
 	testenv.RequireNetns(t)
 	dir := sharedDir(t)
 	out, err := asUser(t, nobodyUID, dir, "run", "seed000-network", "--envs", "native", "--db", filepath.Join(dir, "x.db"), "--settle", "0", "--monitor-interval", "0")
-	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != ExitUsage {
-		t.Fatalf("exit %v, want %d\n%s", err, ExitUsage, out)
-	}
+	wantExit(t, err, ExitUsage, out)
 	textSays(t, "the message", out, "no permission to make a network namespace", "CAP_SYS_ADMIN", "to run without them: --wire host")
 }

@@ -176,7 +176,7 @@ func interruptWithin(t *testing.T, cmd *exec.Cmd, stderr *testenv.LockedBuffer, 
 	cmd.Process.Signal(syscall.SIGINT)
 	select {
 	case err := <-waited:
-		wantInterrupted(t, err, stderr)
+		wantExit(t, err, ExitInterrupted, stderr.String())
 	case <-time.After(limit):
 		t.Fatalf("%s did not stop within %v of SIGINT; stderr:\n%s", what, limit, stderr.String())
 	}
@@ -190,17 +190,17 @@ func interrupt(t *testing.T, cmd *exec.Cmd, stderr *testenv.LockedBuffer) time.D
 	cmd.Process.Signal(syscall.SIGINT)
 	err := cmd.Wait()
 	took := time.Since(start)
-	wantInterrupted(t, err, stderr)
+	wantExit(t, err, ExitInterrupted, stderr.String())
 	return took
 }
 
-// wantInterrupted fails the test unless err, how a boxtax process ended,
-// is exit ExitInterrupted.
-func wantInterrupted(t *testing.T, err error, stderr *testenv.LockedBuffer) {
+// wantExit stops the test unless err, how a boxtax process ended, is exit
+// code; output is what it wrote, shown if not.
+func wantExit(t *testing.T, err error, code int, output string) {
 	t.Helper()
 	var ee *exec.ExitError
-	if !errors.As(err, &ee) || ee.ExitCode() != ExitInterrupted {
-		t.Fatalf("ended with %v, want exit %d; stderr:\n%s", err, ExitInterrupted, stderr.String())
+	if !errors.As(err, &ee) || ee.ExitCode() != code {
+		t.Fatalf("ended with %v, want exit %d; output:\n%s", err, code, output)
 	}
 }
 
