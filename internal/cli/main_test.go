@@ -59,8 +59,8 @@ func testGlobals(stdout, stderr io.Writer) *Globals {
 }
 
 // runWith runs a boxtax command in-process, in dir ("": where the test
-// runs), with the writers on says for terminals and the variables of env
-// over the process's environment.
+// runs); the writers that on names are terminals to it, and env's
+// variables stand over the process's environment.
 func runWith(t *testing.T, dir string, on terminals, env map[string]string, args ...string) result {
 	t.Helper()
 	var out, errb bytes.Buffer
