@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -74,7 +73,6 @@ workloads:
 		t.Errorf("runs by environment: %v", envs)
 	}
 
-	rep := runIn(t, dir, "report", "--format", "json")
 	var doc struct {
 		Attributions []struct {
 			Workload, Metric, Env string
@@ -82,9 +80,7 @@ workloads:
 			Rest                  *struct{ Env string }
 		} `json:"attributions"`
 	}
-	if err := json.Unmarshal([]byte(rep.stdout), &doc); err != nil {
-		t.Fatalf("report json: %v\n%s", err, rep.stdout)
-	}
+	decodeReport(t, dir, &doc)
 	seen := map[string]bool{}
 	for _, a := range doc.Attributions {
 		seen[a.Workload] = true

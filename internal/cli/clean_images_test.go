@@ -45,7 +45,7 @@ func TestCleanSaysWhichImagesItKeeps(t *testing.T) {
 		if _, err := c.ImageImport(ctx, bytes.NewReader(layer.Bytes()), docker.ImportOptions{Tag: tag, Labels: labels}); err != nil {
 			t.Fatal(err)
 		}
-		t.Cleanup(func() { c.ImageRemove(context.Background(), tag, true) })
+		removeImagesAtEnd(t, c, tag)
 	}
 	// Other boxtax runs may add or remove images meanwhile: the count is
 	// at least this test's one.

@@ -36,11 +36,7 @@ func TestBadInputExitsTwoAndListsValidNames(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			res := runIn(t, dir, tt.args...)
-			if res.code != ExitUsage {
-				t.Errorf("exit %d, want %d; stderr: %s", res.code, ExitUsage, res.stderr)
-			}
-			stderrSays(t, res, tt.want...)
+			runExits(t, dir, ExitUsage, tt.args, tt.want...)
 		})
 	}
 }

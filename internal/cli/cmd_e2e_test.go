@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -129,7 +128,7 @@ func TestRunCmdInTheUsersImage(t *testing.T) {
 	dir := t.TempDir()
 	tag := "boxtax-test-user-image:" + strings.ToLower(strings.ReplaceAll(t.Name(), "/", "-"))
 	res := runOK(t, dir, "image", "from-host", "--tag", tag, "/bin/sh", "/bin/echo")
-	t.Cleanup(func() { _ = c.ImageRemove(context.Background(), tag, true) })
+	removeImagesAtEnd(t, c, tag)
 	res = runOK(t, dir, "run", "--cmd", "sh -c 'echo 7 frames'", "--image", tag, "--metric", "frames=([0-9]+) frames",
 		"--envs", "native,docker-bridge", "--reps", "1", "--warmup", "0", "--settle", "0", "--monitor-interval", "0")
 	runs := latestRuns(t, filepath.Join(dir, "boxtax.db"))

@@ -1,11 +1,11 @@
 package cli
 
 import (
-	"context"
 	"io"
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -124,17 +124,11 @@ func TestCompareRefusesOtherCommands(t *testing.T) {
 // host files for the runs (boxtax-worker:BINARY-CONTENT; their files are
 // the test's own, so no other test uses them), not the worker image.
 func removeHostFileImages(t *testing.T, engine *docker.Client, runs []store.Run) {
-	tags := map[string]bool{}
+	var tags []string
 	for _, r := range runs {
-		if tag := r.Settings["image"]; strings.Count(tag, "-") > 1 {
-			tags[tag] = true
+		if tag := r.Settings["image"]; strings.Count(tag, "-") > 1 && !slices.Contains(tags, tag) {
+			tags = append(tags, tag)
 		}
 	}
-	t.Cleanup(func() {
-		for tag := range tags {
-			if err := engine.ImageRemove(context.Background(), tag, true); err != nil && !docker.IsNotFound(err) {
-				t.Errorf("removing %s: %v", tag, err)
-			}
-		}
-	})
+	removeImagesAtEnd(t, engine, tags...)
 }

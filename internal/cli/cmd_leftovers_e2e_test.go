@@ -1,10 +1,8 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -109,12 +107,7 @@ func TestCmdServerLeavesNothing(t *testing.T) {
 			left := tmpLeftovers(t, tmp)
 			return len(marked(marker)) > 0 && strings.Contains(strings.Join(left, " "), "boxtax-client-")
 		})
-		cmd.Process.Signal(syscall.SIGINT)
-		err := cmd.Wait()
-		var ee *exec.ExitError
-		if !errors.As(err, &ee) || ee.ExitCode() != ExitInterrupted {
-			t.Fatalf("exit %v, want %d\n%s", err, ExitInterrupted, stderr.String())
-		}
+		interrupt(t, cmd, stderr)
 		time.Sleep(300 * time.Millisecond)
 		if left := tmpLeftovers(t, tmp); len(left) > 0 {
 			t.Errorf("left in TMPDIR after Ctrl-C: %v", left)

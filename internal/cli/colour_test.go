@@ -1,18 +1,12 @@
 package cli
 
 import (
-	"bytes"
-	"context"
-	"io"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/boxtax/boxtax/internal/store"
-	"github.com/boxtax/boxtax/internal/testenv"
 )
 
 // colourStudy stores a study where docker-bridge costs memory bandwidth
@@ -21,52 +15,28 @@ func colourStudy(t *testing.T, path string) {
 	t.Helper()
 	st := &store.Study{Name: "colours", Seed: 1, HostJSON: epyc,
 		SpecYAML: "name: colours\nenvs: [native, docker-bridge]\nworkloads: [cpu.prime, mem.stream]\n"}
-	var runs []store.Run
-	for rep := range 4 {
-		for _, env := range []string{"native", "docker-bridge"} {
-			for _, wl := range []string{"cpu.prime", "mem.stream"} {
-				runs = append(runs, store.Run{Seq: len(runs), CellKey: wl + "|env=" + env, Workload: wl, Env: env, Rep: rep,
-					Levels: map[string]string{"env": env}, Params: map[string]any{}})
-			}
-		}
-	}
-	testenv.FinishedStudy(t, path, st, runs, func(r *store.Run) []store.Sample {
-		r.Started, r.Ended = time.Unix(1_800_000_000+int64(r.Seq), 0), time.Unix(1_800_000_000+int64(r.Seq), 5e8)
+	primeAndStreamStudy(t, path, st, 4, func(r store.Run) (eventsPerS, MBps float64) {
 		noise := []float64{-1, 1, -0.5, 0.5}[r.Rep]
-		if r.Workload == "cpu.prime" { // the same in both: no difference
-			return []store.Sample{{RunID: r.ID, Metric: "events_per_s", Value: 4000 + 40*noise, Unit: "events/s"}}
-		}
-		v := 20000.0
+		MBps = 20000
 		if r.Env == "docker-bridge" {
-			v = 18000
+			MBps = 18000
 		}
-		var samples []store.Sample
-		for _, m := range []string{"copy_MBps", "scale_MBps", "add_MBps", "triad_MBps"} {
-			samples = append(samples, store.Sample{RunID: r.ID, Metric: m, Value: v + 10*noise, Unit: "MB/s"})
-		}
-		return samples
+		return 4000 + 40*noise, MBps + 10*noise // cpu.prime the same in both: no difference
 	})
 }
 
 // reportAs runs boxtax report with stdout a terminal or not, and NO_COLOR.
 func reportAs(t *testing.T, dir string, terminal bool, noColor string) string {
 	t.Helper()
-	var out, errb bytes.Buffer
-	g := &Globals{Stdout: &out, Stderr: &errb, Version: "test", Executable: boxtaxBin,
-		Getenv: func(k string) string {
-			switch k {
-			case "NO_COLOR":
-				return noColor
-			case "TERM":
-				return "xterm"
-			}
-			return os.Getenv(k)
-		},
-		IsTerminal: func(io.Writer) bool { return terminal }}
-	if code := Execute(context.Background(), g, []string{"report", "--db", filepath.Join(dir, "c.db")}); code != ExitOK {
-		t.Fatalf("report: exit %d: %s", code, errb.String())
+	on := noTerminal
+	if terminal {
+		on = allTerminals
 	}
-	return out.String()
+	res := runWith(t, "", on, map[string]string{"NO_COLOR": noColor, "TERM": "xterm"}, "report", "--db", filepath.Join(dir, "c.db"))
+	if res.code != ExitOK {
+		t.Fatalf("report: exit %d: %s", res.code, res.stderr)
+	}
+	return res.stdout
 }
 
 // TestTableColoursCostsOnATerminal is issue 27 item 8: on a terminal the

@@ -3,7 +3,6 @@ package cli
 import (
 	"bytes"
 	"context"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/boxtax/boxtax/internal/fleet"
 	"github.com/boxtax/boxtax/internal/store"
+	"github.com/boxtax/boxtax/internal/testenv"
 )
 
 // TestControlCharactersAreShownNotObeyed is issue 25 item 21: escape
@@ -38,22 +38,22 @@ func TestControlCharactersAreShownNotObeyed(t *testing.T) {
 	tests := []struct {
 		name     string
 		args     []string
-		terminal bool
+		terminal terminals
 		stderr   bool   // the escape is in stderr (an error), not stdout
 		file     string // the output is in this file
 	}{
-		{"report table", []string{"report"}, false, false, ""},
-		{"report table to a file", []string{"report", "-o", "r.txt"}, false, false, "r.txt"},
-		{"report markdown", []string{"report", "--format", "markdown"}, false, false, ""},
-		{"report latex on a terminal", []string{"report", "--format", "latex"}, true, false, ""},
-		{"list studies", []string{"list", "studies", "--db", "boxtax.db"}, false, false, ""},
-		{"compare", []string{"compare", "boxtax.db", "other.db"}, false, false, ""}, // names quoted: \a for BEL
-		{"analyze a CSV", []string{"analyze", "--csv", evilCSV, "--responses", "work" + evil, "--factors", "load,kernel"}, false, false, ""},
-		{"a CSV header in an error", []string{"analyze", "--csv", evilCSV, "--responses", "nothing", "--factors", "load,kernel"}, false, true, ""},
+		{"report table", []string{"report"}, noTerminal, false, ""},
+		{"report table to a file", []string{"report", "-o", "r.txt"}, noTerminal, false, "r.txt"},
+		{"report markdown", []string{"report", "--format", "markdown"}, noTerminal, false, ""},
+		{"report latex on a terminal", []string{"report", "--format", "latex"}, stdoutTerminal, false, ""},
+		{"list studies", []string{"list", "studies", "--db", "boxtax.db"}, noTerminal, false, ""},
+		{"compare", []string{"compare", "boxtax.db", "other.db"}, noTerminal, false, ""}, // names quoted: \a for BEL
+		{"analyze a CSV", []string{"analyze", "--csv", evilCSV, "--responses", "work" + evil, "--factors", "load,kernel"}, noTerminal, false, ""},
+		{"a CSV header in an error", []string{"analyze", "--csv", evilCSV, "--responses", "nothing", "--factors", "load,kernel"}, noTerminal, true, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := runTerminal(t, dir, tt.terminal, tt.args...)
+			r := runWith(t, dir, tt.terminal, nil, tt.args...)
 			out := r.stdout
 			if tt.stderr {
 				out = r.stderr
@@ -89,37 +89,12 @@ func TestControlCharactersAreShownNotObeyed(t *testing.T) {
 func storedStudyFailing(t *testing.T, path, name, reason string) {
 	t.Helper()
 	storedStudy(t, path, name, epyc, 1)
-	ctx := context.Background()
-	db, err := store.Open(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	st, err := db.LatestStudy(ctx, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	runs, err := db.Runs(ctx, st.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, runs, _ := testenv.Stored(t, path)
 	r := runs[1]
 	r.Status, r.Reason = store.RunFailed, reason
-	if err := db.FinishRun(ctx, &r, nil, nil); err != nil {
+	db := testenv.OpenStore(t, path)
+	defer db.Close()
+	if err := db.FinishRun(context.Background(), &r, nil, nil); err != nil {
 		t.Fatal(err)
 	}
-}
-
-// runTerminal is runIn with stdout taken for a terminal or not.
-func runTerminal(t *testing.T, dir string, terminal bool, args ...string) result {
-	t.Helper()
-	var out, errb bytes.Buffer
-	g := &Globals{Stdout: &out, Stderr: &errb, Getenv: os.Getenv, Version: "test", Executable: boxtaxBin,
-		IsTerminal: func(w io.Writer) bool { return terminal && w == io.Writer(&out) }}
-	wd, _ := os.Getwd()
-	if err := os.Chdir(dir); err != nil {
-		t.Fatal(err)
-	}
-	defer os.Chdir(wd)
-	return result{Execute(context.Background(), g, args), out.String(), errb.String()}
 }

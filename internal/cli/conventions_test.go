@@ -25,11 +25,7 @@ func TestFlagErrorsAreShortAndSuggest(t *testing.T) {
 		{[]string{"list", "--wdie", "workloads"}, []string{"did you mean --wide?"}, "--wdie"},
 	} {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
-			res := runIn(t, dir, tt.args...)
-			if res.code != ExitUsage {
-				t.Errorf("exit %d, want %d", res.code, ExitUsage)
-			}
-			stderrSays(t, res, tt.want...)
+			res := runExits(t, dir, ExitUsage, tt.args, tt.want...)
 			if n := strings.Count(res.stderr, tt.once); n != 1 {
 				t.Errorf("stderr says %q %d times, want once:\n%s", tt.once, n, res.stderr)
 			}
@@ -63,11 +59,7 @@ func TestUnknownNamesSuggestTheNearest(t *testing.T) {
 		{[]string{"run", "--db", filepath.Join(dir, "x.db"), "quik"}, `did you mean "quick"?`},
 	} {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
-			res := runIn(t, dir, tt.args...)
-			if res.code != ExitUsage {
-				t.Errorf("exit %d, want %d", res.code, ExitUsage)
-			}
-			stderrSays(t, res, tt.want)
+			runExits(t, dir, ExitUsage, tt.args, tt.want)
 		})
 	}
 }

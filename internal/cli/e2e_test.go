@@ -8,7 +8,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -81,6 +80,27 @@ type reportJSON struct {
 	Runs struct{ Total, OK, Failed, Pending, Warmup int } `json:"runs"`
 }
 
+// decodeReport runs `boxtax report --format json` in dir and decodes what
+// it prints into doc (a *reportJSON, or a struct of the fields a test
+// reads); the test stops if that is not JSON.
+func decodeReport(t *testing.T, dir string, doc any) {
+	t.Helper()
+	rep := runIn(t, dir, "report", "--format", "json")
+	if err := json.Unmarshal([]byte(rep.stdout), doc); err != nil {
+		t.Fatalf("report json: %v\n%s", err, rep.stdout)
+	}
+}
+
+// dockerStudy runs `boxtax run args`, which the test needs to succeed, in
+// a new directory, which it returns; without Docker the test skips (fails
+// in CI).
+func dockerStudy(t *testing.T, args ...string) (string, result) {
+	t.Helper()
+	testenv.RequireDocker(t)
+	dir := t.TempDir()
+	return dir, runOK(t, dir, append([]string{"run"}, args...)...)
+}
+
 func TestEndToEndNativeAndDocker(t *testing.T) {
 	c := testenv.RequireDocker(t)
 	dir := t.TempDir()
@@ -90,11 +110,8 @@ func TestEndToEndNativeAndDocker(t *testing.T) {
 	if left := containersOf(t, c, os.Getpid()); len(left) > 0 {
 		t.Errorf("%d containers left behind", len(left))
 	}
-	rep := runIn(t, dir, "report", "--format", "json")
 	var doc reportJSON
-	if err := json.Unmarshal([]byte(rep.stdout), &doc); err != nil {
-		t.Fatalf("report json: %v\n%s", err, rep.stdout)
-	}
+	decodeReport(t, dir, &doc)
 	if doc.Schema != "boxtax.report/v1" || doc.Study.Status != store.StudyFinished || doc.Runs.OK != 12 || doc.Runs.Warmup != 6 {
 		t.Errorf("report header: %+v", doc)
 	}
@@ -147,14 +164,8 @@ func TestInterruptKeepsFinishedRunsAndResumes(t *testing.T) {
 	r := startSlowRun(t, nil, "i.db", "3", true) // a run finished and a container of it runs
 	c, dir, dbPath, cmd, stderr, pid := r.c, r.dir, r.db, r.cmd, r.stderr, r.pid
 	time.Sleep(300 * time.Millisecond) // into the workload
-	start := time.Now()
-	cmd.Process.Signal(syscall.SIGINT)
-	err := cmd.Wait()
-	if took := time.Since(start); took > 15*time.Second {
+	if took := interrupt(t, cmd, stderr); took > 15*time.Second {
 		t.Errorf("took %s to stop after SIGINT", took)
-	}
-	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != ExitInterrupted {
-		t.Fatalf("exit: %v, want %d; stderr: %s", err, ExitInterrupted, stderr.String())
 	}
 	if !strings.Contains(stderr.String(), "boxtax run --resume --db "+dbPath) {
 		t.Errorf("stderr does not say how to resume:\n%s", stderr.String())
@@ -185,24 +196,40 @@ func latestRuns(t *testing.T, path string) []store.Run {
 // okRuns counts the finished runs of the latest study in a database.
 func okRuns(t *testing.T, path string) int {
 	t.Helper()
+	_, runs := latestStudyRuns(path)
+	return countRuns(runs, func(s string) bool { return s == store.RunOK })
+}
+
+// latestStudyRuns is the latest study in the database at path and its
+// runs, read while a boxtax process may write them: none while there is
+// nothing to read yet (no file, or one being created).
+func latestStudyRuns(path string) (store.Study, []store.Run) {
 	if _, err := os.Stat(path); err != nil {
-		return 0
+		return store.Study{}, nil
 	}
 	db, err := store.OpenReadOnly(context.Background(), path)
 	if err != nil {
-		return 0 // being created
+		return store.Study{}, nil // being created
 	}
 	defer db.Close()
 	st, err := db.LatestStudy(context.Background(), false)
 	if err != nil {
-		return 0
+		return store.Study{}, nil
 	}
 	runs, _ := db.Runs(context.Background(), st.ID)
+	return st, runs
+}
+
+// countRuns counts the runs whose status keep accepts.
+func countRuns(runs []store.Run, keep func(status string) bool) int {
 	n := 0
 	for _, r := range runs {
-		if r.Status == store.RunOK {
+		if keep(r.Status) {
 			n++
 		}
 	}
 	return n
 }
+
+// runDone is a run's status once it no longer waits to run.
+func runDone(status string) bool { return status != store.RunPending }

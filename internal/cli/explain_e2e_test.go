@@ -1,13 +1,11 @@
 package cli
 
 import (
-	"context"
 	"path/filepath"
 	"testing"
 
 	"github.com/boxtax/boxtax/internal/report"
 	"github.com/boxtax/boxtax/internal/store"
-	"github.com/boxtax/boxtax/internal/study"
 	"github.com/boxtax/boxtax/internal/testenv"
 )
 
@@ -18,9 +16,7 @@ import (
 // all at once, against the real Docker engine; the report splits the
 // container's overhead over them, and report.Advise reads that split.
 func TestRunExplainMeasuresTheVariantsOfACommand(t *testing.T) {
-	testenv.RequireDocker(t)
-	dir := t.TempDir()
-	res := runOK(t, dir, "run", "--cmd", "dd if=/dev/zero of=explain.bin bs=1M count=32 conv=fsync", "--explain",
+	dir, res := dockerStudy(t, "--cmd", "dd if=/dev/zero of=explain.bin bs=1M count=32 conv=fsync", "--explain",
 		"--envs", "native,docker-bridge", "--reps", "2", "--warmup", "0", "--settle", "0", "--monitor-interval", "0")
 	variants := []string{"docker-bridge+network=host", "docker-bridge+seccomp=unconfined", "docker-bridge+storage=bind",
 		"docker-bridge+network=host+seccomp=unconfined+storage=bind"}
@@ -40,12 +36,7 @@ func TestRunExplainMeasuresTheVariantsOfACommand(t *testing.T) {
 			t.Errorf("%d runs in %s, want 2 (runs per environment: %v)", perEnv[e], e, perEnv)
 		}
 	}
-	db := testenv.OpenStore(t, path)
-	st, err := study.Open(context.Background(), db, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rep := report.FromStudy(st, false)
+	_, rep := storedReport(t, path, 1)
 	parts := 0
 	for _, a := range rep.Attributions {
 		if a.Metric == "wall_s" && a.Env == "docker-bridge" {

@@ -141,10 +141,7 @@ func TestKilledWorkerIsAFailedRunAndTheStudyGoesOn(t *testing.T) {
 		}
 		return killedNative && killedContainer
 	})
-	err := cmd.Wait()
-	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != ExitRunsFailed {
-		t.Fatalf("exit: %v, want %d (runs failed); stderr:\n%s", err, ExitRunsFailed, stderr.String())
-	}
+	wantExit(t, cmd.Wait(), ExitRunsFailed, stderr.String())
 	if got := runsByStatus(t, dbPath); got[store.RunFailed] != 2 || got[store.RunOK] != 4 {
 		t.Errorf("runs: %v, want 2 failed and 4 ok", got)
 	}

@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -101,11 +100,7 @@ func finishedRuns(t *testing.T, path string, open func(context.Context, string) 
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, r := range runs {
-			if r.Status != store.RunPending {
-				n++
-			}
-		}
+		n += countRuns(runs, runDone)
 	}
 	return n
 }
@@ -113,16 +108,8 @@ func finishedRuns(t *testing.T, path string, open func(context.Context, string) 
 // controllerIn finds the `boxtax run` process in the device's namespace.
 func controllerIn(t *testing.T, d *testDevice) int {
 	t.Helper()
-	out, err := exec.Command("ip", "netns", "pids", d.wire.Namespace).Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range strings.Fields(string(out)) {
-		pid, err := strconv.Atoi(f)
-		if err != nil {
-			continue
-		}
-		b, err := os.ReadFile("/proc/" + f + "/cmdline")
+	for _, pid := range d.pids() {
+		b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
 		args := strings.Split(string(b), "\x00")
 		if err == nil && len(args) > 1 && filepath.Base(args[0]) == "boxtax" && args[1] == "run" {
 			return pid

@@ -3,7 +3,6 @@ package cli
 import (
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -19,47 +18,8 @@ import (
 // owner one uid and a reader another; neither needs an account.
 const (
 	ownerUID  = 65533
-	readerUID = 65534
+	readerUID = nobodyUID
 )
-
-// asUser runs the boxtax binary as uid, in dir.
-func asUser(t *testing.T, uid int, dir string, args ...string) (string, error) {
-	t.Helper()
-	out, err := userCommand(t, uid, dir, args...).CombinedOutput()
-	return string(out), err
-}
-
-// userCommand is the boxtax binary as uid, in dir (made by sharedDir,
-// which holds a copy of the binary every user may run: the worker is the
-// same binary, started again by its path).
-func userCommand(t *testing.T, uid int, dir string, args ...string) *exec.Cmd {
-	t.Helper()
-	setpriv := testenv.RequireTool(t, "setpriv", "util-linux")
-	id := strconv.Itoa(uid)
-	bin := filepath.Join(dir, "bin", "boxtax")
-	cmd := exec.Command(setpriv, append([]string{"--reuid=" + id, "--regid=" + id, "--clear-groups", bin}, args...)...)
-	cmd.Dir = dir
-	return cmd
-}
-
-// sharedDir is a directory every user may write, with the sticky bit, as
-// /tmp is.
-func sharedDir(t *testing.T) string {
-	t.Helper()
-	dir, err := os.MkdirTemp("", "boxtax-users-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	if err := os.Mkdir(filepath.Join(dir, "bin"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	copyExecutable(t, boxtaxBin, filepath.Join(dir, "bin", "boxtax"))
-	if err := os.Chmod(dir, 0o1777); err != nil {
-		t.Fatal(err)
-	}
-	return dir
-}
 
 // TestAnotherUsersReaderLeavesNothingBehind: issue 25 item 4, `report` as
 // another user left -wal and -shm files that it owned beside the database,

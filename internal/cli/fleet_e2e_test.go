@@ -4,19 +4,18 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"io"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
-	"github.com/boxtax/boxtax/internal/store"
 	"github.com/boxtax/boxtax/internal/testenv"
 	"github.com/boxtax/boxtax/internal/wire"
 )
@@ -131,7 +130,7 @@ func (d *testDevice) startSSHD(t *testing.T, base, clientPub string, extraConfig
 	}
 	d.sshd = exec.Command("ip", "netns", "exec", w.Namespace, "/usr/sbin/sshd", "-D", "-e", "-f", cfgFile)
 	d.sshd.Stdout, d.sshd.Stderr = d.sshdLog, d.sshdLog
-	d.sshd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	ownGroup(d.sshd)
 	if err := d.sshd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -174,21 +173,34 @@ func (d *testDevice) stop(t *testing.T) {
 // loses power would lose them: sshd, the study, its workers.
 func (d *testDevice) drop() {
 	if d.sshd != nil && d.sshd.Process != nil {
-		_ = syscall.Kill(-d.sshd.Process.Pid, syscall.SIGKILL)
+		killGroup(d.sshd)
 		_ = d.sshd.Wait()
 	}
-	if out, err := exec.Command("ip", "netns", "pids", d.wire.Namespace).Output(); err == nil {
-		for _, f := range strings.Fields(string(out)) {
-			var pid int
-			if _, err := fmt.Sscan(f, &pid); err == nil && pid > 1 {
-				_ = syscall.Kill(pid, syscall.SIGKILL)
-			}
+	for _, pid := range d.pids() {
+		if pid > 1 {
+			_ = syscall.Kill(pid, syscall.SIGKILL)
 		}
 	}
 	if d.sshdLog != nil {
 		d.sshdLog.Close()
 	}
 	d.sshd, d.sshdLog = nil, nil
+}
+
+// pids are the processes in the device's namespace (ip netns pids); none
+// when it cannot be listed.
+func (d *testDevice) pids() []int {
+	out, err := exec.Command("ip", "netns", "pids", d.wire.Namespace).Output()
+	if err != nil {
+		return nil
+	}
+	var pids []int
+	for _, f := range strings.Fields(string(out)) {
+		if pid, err := strconv.Atoi(f); err == nil {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
 }
 
 // TestFleetOverSSH runs a study with `boxtax fleet run` (Ansible over SSH)
@@ -353,25 +365,7 @@ func waitForRuns(path, name string, n int, limit time.Duration) bool {
 	deadline := time.Now().Add(limit)
 	for time.Now().Before(deadline) {
 		time.Sleep(300 * time.Millisecond)
-		if _, err := os.Stat(path); err != nil {
-			continue
-		}
-		db, err := store.Open(context.Background(), path)
-		if err != nil {
-			continue
-		}
-		st, err := db.LatestStudy(context.Background(), false)
-		done := 0
-		if err == nil && st.Name == name {
-			runs, _ := db.Runs(context.Background(), st.ID)
-			for _, r := range runs {
-				if r.Status != store.RunPending {
-					done++
-				}
-			}
-		}
-		db.Close()
-		if done >= n {
+		if st, runs := latestStudyRuns(path); st.Name == name && countRuns(runs, runDone) >= n {
 			return true
 		}
 	}
@@ -431,8 +425,7 @@ func fleetChecks(t *testing.T, work, db string) {
 // and merged database in work (no chdir: it may run beside other commands).
 func fleetRun(ctx context.Context, work string, args ...string) result {
 	var out, errb bytes.Buffer
-	g := &Globals{Stdout: &out, Stderr: &errb, Getenv: os.Getenv, Version: "test", Executable: boxtaxBin,
-		IsTerminal: func(io.Writer) bool { return false }}
+	g := testGlobals(&out, &errb)
 	args = append([]string{"fleet", "run", "--results", filepath.Join(work, "results"), "--out", filepath.Join(work, "fleet.db")}, args...)
 	return result{Execute(ctx, g, args), out.String(), errb.String()}
 }

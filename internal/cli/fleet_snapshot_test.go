@@ -2,7 +2,6 @@ package cli
 
 import (
 	"path/filepath"
-	"strings"
 	"testing"
 )
 
@@ -21,10 +20,7 @@ func TestFleetSnapshot(t *testing.T) {
 		{"a copy", []string{"fleet", "snapshot", "--db", "dev.db", "copy.db"}, ExitOK, ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			r := runIn(t, dir, tt.args...)
-			if r.code != tt.code || !strings.Contains(r.stderr, tt.want) {
-				t.Errorf("exit %d, stderr %q; want %d saying %q", r.code, r.stderr, tt.code, tt.want)
-			}
+			runExits(t, dir, tt.code, tt.args, tt.want)
 		})
 	}
 	r := runOK(t, dir, "list", "studies", "--db", "copy.db")

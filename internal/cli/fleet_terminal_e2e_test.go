@@ -1,15 +1,11 @@
 package cli
 
 import (
-	"bytes"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -23,11 +19,8 @@ import (
 // a background process group. The playbook is one of one's own on
 // localhost that hands back a database, so the command runs to its end.
 func TestFleetAsksForTheBecomePassword(t *testing.T) {
-	for _, p := range []string{"ansible-playbook", "script"} {
-		if _, err := exec.LookPath(p); err != nil {
-			testenv.Missing(t, "%s (Debian: ansible-core, util-linux)", p)
-		}
-	}
+	testenv.RequireTool(t, "ansible-playbook", "ansible-core")
+	testenv.RequireTool(t, "script", "util-linux")
 	for _, tc := range []struct {
 		name, typed string
 		ok          bool   // fleet run exits 0
@@ -57,26 +50,18 @@ func fleetInTerminal(t *testing.T, typed string) (string, error) {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "device.db")
 	storedStudy(t, db, "on the device", epyc, 1)
-	playbook := filepath.Join(dir, "own.yml")
-	testenv.WriteFile(t, playbook, []byte(`- hosts: localhost
-  connection: local
-  gather_facts: false
-  tasks:
-    - ansible.builtin.copy:
-        dest: "{{ boxtax_results }}/summary.json"
-        content: '{"schema": "boxtax.fleet/v1", "hosts": [{"host": "localhost", "status": "ok", "db": "`+db+`"}]}'
-`), 0o644)
+	playbook := testenv.LocalPlaybook(t, dir, `{"schema": "boxtax.fleet/v1", "hosts": [{"host": "localhost", "status": "ok", "db": "`+db+`"}]}`, "")
 	cmdline := strings.Join([]string{boxtaxBin, "fleet", "run", "-i", "localhost,", "--playbook", playbook, "--dist", dir,
 		"--results", filepath.Join(dir, "results"), "--out", filepath.Join(dir, "fleet.db"), "--", "--ask-become-pass"}, " ")
 	cmd := exec.Command("script", "-qefc", cmdline, "/dev/null")
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "ANSIBLE_LOCAL_TEMP="+filepath.Join(dir, "tmp"), "ANSIBLE_NOCOLOR=1")
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	ownGroup(cmd)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out lockedBuffer
+	var out testenv.LockedBuffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -93,7 +78,7 @@ func fleetInTerminal(t *testing.T, typed string) (string, error) {
 			}
 			return out.String(), err
 		case <-deadline:
-			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+			killGroup(cmd)
 			<-done
 			t.Fatalf("fleet run hangs (prompted: %v):\n%s", prompted, out.String())
 		case <-time.After(100 * time.Millisecond):
@@ -104,24 +89,3 @@ func fleetInTerminal(t *testing.T, typed string) (string, error) {
 		}
 	}
 }
-
-// lockedBuffer is a bytes.Buffer that a command writes while the test
-// reads it.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
-var _ io.Writer = (*lockedBuffer)(nil)

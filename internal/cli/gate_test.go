@@ -14,8 +14,7 @@ import (
 // native in every metric, with little noise) against tight and loose
 // limits.
 func TestGateOnReport(t *testing.T) {
-	dir := t.TempDir()
-	storedStudy(t, filepath.Join(dir, "boxtax.db"), "limits", epyc, 1)
+	dir := studyDir(t, "limits")
 	tests := []struct {
 		name string
 		args []string
@@ -57,8 +56,7 @@ func TestGateOnReport(t *testing.T) {
 }
 
 func TestGateInJSONReport(t *testing.T) {
-	dir := t.TempDir()
-	storedStudy(t, filepath.Join(dir, "boxtax.db"), "limits", epyc, 1)
+	dir := studyDir(t, "limits")
 	res := runIn(t, dir, "report", "--format", "json", "--max-overhead", "*:*=1%")
 	if res.code != ExitOverheadExceeded {
 		t.Fatalf("exit %d; stderr: %s", res.code, res.stderr)
@@ -105,8 +103,7 @@ func TestGateInJSONReport(t *testing.T) {
 }
 
 func TestGateUsageErrors(t *testing.T) {
-	dir := t.TempDir()
-	storedStudy(t, filepath.Join(dir, "boxtax.db"), "limits", epyc, 1)
+	dir := studyDir(t, "limits")
 	tests := []struct {
 		name string
 		args []string
@@ -138,11 +135,7 @@ func TestGateUsageErrors(t *testing.T) {
 			if strings.HasPrefix(tt.name, "run:") {
 				work = t.TempDir()
 			}
-			res := runIn(t, work, tt.args...)
-			if res.code != ExitUsage {
-				t.Fatalf("exit %d, want %d; stderr: %s", res.code, ExitUsage, res.stderr)
-			}
-			stderrSays(t, res, tt.want...)
+			res := runExits(t, work, ExitUsage, tt.args, tt.want...)
 			if strings.HasPrefix(tt.name, "run:") {
 				// Issue 25 item 23: refused before anything is made, not
 				// even an empty database file.

@@ -1,10 +1,6 @@
 package cli
 
 import (
-	"bytes"
-	"context"
-	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -17,18 +13,9 @@ import (
 func TestRunReadsDockerHostFromItsGlobals(t *testing.T) {
 	dir := t.TempDir()
 	dead := "unix://" + filepath.Join(dir, "injected-docker.sock")
-	var out, errb bytes.Buffer
-	g := &Globals{Stdout: &out, Stderr: &errb, Version: "test", Executable: boxtaxBin,
-		IsTerminal: func(io.Writer) bool { return false },
-		Getenv: func(k string) string {
-			if k == "DOCKER_HOST" {
-				return dead
-			}
-			return os.Getenv(k)
-		}}
-	code := Execute(context.Background(), g, []string{"run", testdata(t, "tiny.yaml"), "--db", filepath.Join(dir, "b.db"),
-		"--envs", "native,docker-host", "--workloads", "cpu.prime", "--reps", "2", "--warmup", "0", "--settle", "0", "--monitor-interval", "0"})
-	if code != ExitUsage || !strings.Contains(errb.String(), "environment docker-host is not available") || !strings.Contains(errb.String(), "injected-docker.sock") {
-		t.Errorf("exit %d, want a usage error naming the injected DOCKER_HOST %s; stderr:\n%s", code, dead, errb.String())
+	res := runWith(t, dir, noTerminal, map[string]string{"DOCKER_HOST": dead}, "run", testdata(t, "tiny.yaml"), "--db", filepath.Join(dir, "b.db"),
+		"--envs", "native,docker-host", "--workloads", "cpu.prime", "--reps", "2", "--warmup", "0", "--settle", "0", "--monitor-interval", "0")
+	if res.code != ExitUsage || !strings.Contains(res.stderr, "environment docker-host is not available") || !strings.Contains(res.stderr, "injected-docker.sock") {
+		t.Errorf("exit %d, want a usage error naming the injected DOCKER_HOST %s; stderr:\n%s", res.code, dead, res.stderr)
 	}
 }

@@ -56,17 +56,9 @@ func TestUsageErrorsGoToStderrWithExitTwo(t *testing.T) {
 		{[]string{"--version", "x"}, []string{"takes no arguments"}},
 	} {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
-			res := runIn(t, dir, tt.args...)
-			if res.code != ExitUsage {
-				t.Errorf("exit %d, want %d", res.code, ExitUsage)
-			}
+			res := runExits(t, dir, ExitUsage, tt.args, tt.want...)
 			if res.stdout != "" {
 				t.Errorf("stdout not empty:\n%s", res.stdout)
-			}
-			for _, w := range tt.want {
-				if !strings.Contains(res.stderr, w) {
-					t.Errorf("stderr lacks %q:\n%s", w, res.stderr)
-				}
 			}
 		})
 	}

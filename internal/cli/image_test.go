@@ -31,10 +31,7 @@ func TestImageFromHostBadInput(t *testing.T) {
 		{"missing --file", []string{"image", "from-host", "--file", filepath.Join(dir, "nope.conf"), "/bin/ls"}, "--file " + filepath.Join(dir, "nope.conf") + " does not exist"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			res := runIn(t, dir, tt.args...)
-			if res.code != ExitUsage || !strings.Contains(res.stderr, tt.want) {
-				t.Errorf("exit %d, stderr %q; want exit %d and %q", res.code, res.stderr, ExitUsage, tt.want)
-			}
+			runExits(t, dir, ExitUsage, tt.args, tt.want)
 		})
 	}
 }
@@ -57,11 +54,7 @@ func TestImageFromHost(t *testing.T) {
 	b := make([]byte, 4)
 	_, _ = rand.Read(b)
 	tag := "boxtax-cli-test-redis:" + hex.EncodeToString(b)
-	defer func() {
-		if err := c.ImageRemove(context.Background(), tag, true); err != nil && !docker.IsNotFound(err) {
-			t.Errorf("removing %s: %v", tag, err)
-		}
-	}()
+	removeImagesAtEnd(t, c, tag)
 	res := runOK(t, dir, "image", "from-host", "--tag", tag, "--file", "/etc/hostname", redis)
 	stdoutSays(t, res, "tag          "+tag, "image id     sha256:", "(built now)", "size ", "programs     "+redis,
 		"libraries ", "libc.so.6", "generated    /etc/group /etc/nsswitch.conf /etc/passwd, /tmp (1777)",
@@ -102,4 +95,16 @@ func TestImageFromHostRefusesForeignTag(t *testing.T) {
 	if img, err := c.ImageInspect(ctx, tag); err != nil || img.ID != id {
 		t.Errorf("the foreign image changed: %s, %v (was %s)", img.ID, err, id)
 	}
+}
+
+// removeImagesAtEnd removes the images tags from the engine c when the
+// test ends; one already gone is fine, any other error fails the test.
+func removeImagesAtEnd(t *testing.T, c *docker.Client, tags ...string) {
+	t.Cleanup(func() {
+		for _, tag := range tags {
+			if err := c.ImageRemove(context.Background(), tag, true); err != nil && !docker.IsNotFound(err) {
+				t.Errorf("removing %s: %v", tag, err)
+			}
+		}
+	})
 }

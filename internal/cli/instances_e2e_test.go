@@ -6,17 +6,13 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/boxtax/boxtax/internal/testenv"
 )
 
 // TestInstancesRunConcurrentlyAndAggregate checks that two instances ran as
 // two workers (natively and in containers) and that the run's figure is the
 // sum of theirs for a throughput; how fast they were depends on the host.
 func TestInstancesRunConcurrentlyAndAggregate(t *testing.T) {
-	testenv.RequireDocker(t)
-	dir := t.TempDir()
-	runOK(t, dir, "run", testdata(t, "instances.yaml"), "--settle", "0", "--quiet")
+	dir, _ := dockerStudy(t, testdata(t, "instances.yaml"), "--settle", "0", "--quiet")
 	rows, err := csv.NewReader(strings.NewReader(runIn(t, dir, "report", "--format", "csv").stdout)).ReadAll()
 	if err != nil || len(rows) < 2 {
 		t.Fatalf("csv: %v", err)

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"errors"
 	"os"
 	"os/exec"
@@ -11,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/boxtax/boxtax/internal/store"
 	"github.com/boxtax/boxtax/internal/testenv"
 )
 
@@ -42,21 +40,11 @@ func TestStopNoticeOnlyWhereSomethingStarted(t *testing.T) {
 	// The real process: serve, interrupted once it serves.
 	dir := t.TempDir()
 	dbPath := filepath.Join(dir, "empty.db")
-	db, err := store.Open(context.Background(), dbPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	db.Close()
-	cmd := exec.Command(boxtaxBin, "serve", "--db", dbPath, "--addr", "127.0.0.1:0")
-	var stderr testenv.LockedBuffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer cmd.Process.Kill()
-	waitFor(t, 30*time.Second, "serve to listen", &stderr, func() bool { return strings.Contains(stderr.String(), "serving the studies") })
+	testenv.OpenStore(t, dbPath).Close() // an empty store
+	cmd, stderr, waited := startBoxtax(t, "serve", "--db", dbPath, "--addr", "127.0.0.1:0")
+	waitFor(t, 30*time.Second, "serve to listen", stderr, func() bool { return strings.Contains(stderr.String(), "serving the studies") })
 	cmd.Process.Signal(syscall.SIGINT)
-	cmd.Wait()
+	<-waited
 	if s := stderr.String(); strings.Contains(s, "removing") || !strings.Contains(s, "boxtax: stopping") {
 		t.Errorf("serve said on Ctrl-C:\n%s", s)
 	}

@@ -1,11 +1,7 @@
 package cli
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
-	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -72,19 +68,11 @@ func TestListFormatJSON(t *testing.T) {
 // listOnTerminal runs list as on a terminal of the given width ($COLUMNS).
 func listOnTerminal(t *testing.T, columns string, args ...string) (stdout, stderr string) {
 	t.Helper()
-	var out, errb bytes.Buffer
-	g := &Globals{Stdout: &out, Stderr: &errb, Version: "test", Executable: boxtaxBin,
-		Getenv: func(k string) string {
-			if k == "COLUMNS" {
-				return columns
-			}
-			return os.Getenv(k)
-		},
-		IsTerminal: func(io.Writer) bool { return true }}
-	if code := Execute(context.Background(), g, append([]string{"list"}, args...)); code != ExitOK {
-		t.Fatalf("%v: exit %d: %s", args, code, errb.String())
+	res := runWith(t, "", allTerminals, map[string]string{"COLUMNS": columns}, append([]string{"list"}, args...)...)
+	if res.code != ExitOK {
+		t.Fatalf("%v: exit %d: %s", args, res.code, res.stderr)
 	}
-	return out.String(), errb.String()
+	return res.stdout, res.stderr
 }
 
 func TestListFitsTheTerminal(t *testing.T) {

@@ -95,11 +95,11 @@ func TestLXCProblemsNameTheFix(t *testing.T) {
 	})
 	t.Run("not root", func(t *testing.T) {
 		requireEnvironment(t, "lxc", "LXC")
-		out, err := asNobody(t).run("list", "envs")
+		out, err := asUser(t, nobodyUID, sharedDir(t), "list", "envs")
 		if err != nil {
 			t.Fatalf("list envs: %v\n%s", err, out)
 		}
-		if !strings.Contains(string(out), "need root") || !strings.Contains(string(out), "sudo boxtax") {
+		if !strings.Contains(out, "need root") || !strings.Contains(out, "sudo boxtax") {
 			t.Errorf("list envs does not say LXC needs root:\n%s", out)
 		}
 	})

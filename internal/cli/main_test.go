@@ -39,16 +39,58 @@ type result struct {
 // runIn runs a boxtax command in-process, in dir.
 func runIn(t *testing.T, dir string, args ...string) result {
 	t.Helper()
-	var out, errb bytes.Buffer
-	g := &Globals{Stdout: &out, Stderr: &errb, Getenv: os.Getenv, Version: "test", Executable: boxtaxBin,
+	return runWith(t, dir, noTerminal, nil, args...)
+}
+
+// terminals says which of an in-process command's writers are terminals.
+type terminals int
+
+const (
+	noTerminal     terminals = iota
+	stdoutTerminal           // stdout only
+	allTerminals             // stdout and stderr
+)
+
+// testGlobals are the Globals of a command run in-process by a test,
+// writing to stdout and stderr, on no terminal, in the process's
+// environment.
+func testGlobals(stdout, stderr io.Writer) *Globals {
+	return &Globals{Stdout: stdout, Stderr: stderr, Getenv: os.Getenv, Version: "test", Executable: boxtaxBin,
 		IsTerminal: func(io.Writer) bool { return false }}
-	wd, _ := os.Getwd()
-	if err := os.Chdir(dir); err != nil {
-		t.Fatal(err)
+}
+
+// runWith runs a boxtax command in-process, in dir ("": where the test
+// runs); the writers that on names are terminals to it, and env's
+// variables stand over the process's environment.
+func runWith(t *testing.T, dir string, on terminals, env map[string]string, args ...string) result {
+	t.Helper()
+	var out, errb bytes.Buffer
+	g := testGlobals(&out, &errb)
+	g.IsTerminal = func(w io.Writer) bool { return on == allTerminals || on == stdoutTerminal && w == io.Writer(&out) }
+	g.Getenv = func(k string) string {
+		if v, ok := env[k]; ok {
+			return v
+		}
+		return os.Getenv(k)
 	}
-	defer os.Chdir(wd)
-	code := Execute(context.Background(), g, args)
-	return result{code, out.String(), errb.String()}
+	if dir != "" {
+		wd, _ := os.Getwd()
+		if err := os.Chdir(dir); err != nil {
+			t.Fatal(err)
+		}
+		defer os.Chdir(wd)
+	}
+	return result{Execute(context.Background(), g, args), out.String(), errb.String()}
+}
+
+// studyDir is a new directory whose boxtax.db, the database commands run
+// in it read by default, holds a finished study named name (storedStudy on
+// epyc).
+func studyDir(t *testing.T, name string) string {
+	t.Helper()
+	dir := t.TempDir()
+	storedStudy(t, filepath.Join(dir, "boxtax.db"), name, epyc, 1)
+	return dir
 }
 
 // runOK is runIn for a command the test needs to succeed: the test stops
@@ -59,6 +101,18 @@ func runOK(t *testing.T, dir string, args ...string) result {
 	if res.code != ExitOK {
 		t.Fatalf("boxtax %s: exit %d\nstderr: %s\nstdout: %s", strings.Join(args, " "), res.code, res.stderr, res.stdout)
 	}
+	return res
+}
+
+// runExits runs a boxtax command in-process in dir and wants it to exit
+// with code, saying each of want on stderr; the test goes on either way.
+func runExits(t *testing.T, dir string, code int, args []string, want ...string) result {
+	t.Helper()
+	res := runIn(t, dir, args...)
+	if res.code != code {
+		t.Errorf("boxtax %s: exit %d, want %d; stderr: %s", strings.Join(args, " "), res.code, code, res.stderr)
+	}
+	stderrSays(t, res, want...)
 	return res
 }
 

@@ -1,10 +1,8 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -52,7 +50,6 @@ func newSince(found []string) []string {
 // netCells reads the report's cells of one metric by workload, env and levels.
 func netCells(t *testing.T, dir, metric string) map[string]float64 {
 	t.Helper()
-	rep := runIn(t, dir, "report", "--format", "json")
 	var doc struct {
 		Cells []struct {
 			Workload string            `json:"workload"`
@@ -62,9 +59,7 @@ func netCells(t *testing.T, dir, metric string) map[string]float64 {
 			Mean     float64           `json:"mean"`
 		} `json:"cells"`
 	}
-	if err := json.Unmarshal([]byte(rep.stdout), &doc); err != nil {
-		t.Fatalf("report json: %v\n%s", err, rep.stdout)
-	}
+	decodeReport(t, dir, &doc)
 	out := map[string]float64{}
 	for _, c := range doc.Cells {
 		if c.Metric == metric {
@@ -189,10 +184,8 @@ func TestWireProblemsNameWhatIsMissing(t *testing.T) {
 // netns wire cannot be made, and boxtax says why and what still runs.
 func TestWireWithoutPermissionSaysSo(t *testing.T) {
 	testenv.RequireNetns(t)
-	n := asNobody(t)
-	out, err := n.run("run", "seed000-network", "--envs", "native", "--db", filepath.Join(n.dir, "x.db"), "--settle", "0", "--monitor-interval", "0")
-	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != ExitUsage {
-		t.Fatalf("exit %v, want %d\n%s", err, ExitUsage, out)
-	}
-	textSays(t, "the message", string(out), "no permission to make a network namespace", "CAP_SYS_ADMIN", "to run without them: --wire host")
+	dir := sharedDir(t)
+	out, err := asUser(t, nobodyUID, dir, "run", "seed000-network", "--envs", "native", "--db", filepath.Join(dir, "x.db"), "--settle", "0", "--monitor-interval", "0")
+	wantExit(t, err, ExitUsage, out)
+	textSays(t, "the message", out, "no permission to make a network namespace", "CAP_SYS_ADMIN", "to run without them: --wire host")
 }

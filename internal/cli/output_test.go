@@ -17,9 +17,8 @@ import (
 // database (directly, through a symlink or a hard link) or any other SQLite
 // database is refused, and the database stays intact.
 func TestOutputNeverOverwritesADatabase(t *testing.T) {
-	dir := t.TempDir()
+	dir := studyDir(t, "kept")
 	db := filepath.Join(dir, "boxtax.db")
-	storedStudy(t, db, "kept", epyc, 1)
 	other := filepath.Join(dir, "other.db")
 	storedStudy(t, other, "also kept", epyc, 1)
 	if err := os.Symlink(db, filepath.Join(dir, "link.csv")); err != nil {

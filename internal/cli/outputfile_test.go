@@ -13,8 +13,7 @@ import (
 // planted at the -o path (or a plot's path) in a directory anyone may
 // write is refused, and the file it points at stays as it was.
 func TestOutputRefusesAPlantedSymlink(t *testing.T) {
-	dir := t.TempDir()
-	storedStudy(t, filepath.Join(dir, "boxtax.db"), "kept", epyc, 1)
+	dir := studyDir(t, "kept")
 	storedStudy(t, filepath.Join(dir, "other.db"), "other", pi4, 0.25)
 	shared := filepath.Join(dir, "tmp")
 	if err := os.Mkdir(shared, 0o755); err != nil {
@@ -97,8 +96,7 @@ func writeSecret(t *testing.T, path, content string) {
 // plot files get 0666 less the umask, as the shell's > makes them, and a
 // replaced file of the user's keeps its mode.
 func TestOutputModeFollowsTheUmask(t *testing.T) {
-	dir := t.TempDir()
-	storedStudy(t, filepath.Join(dir, "boxtax.db"), "kept", epyc, 1)
+	dir := studyDir(t, "kept")
 	for _, umask := range []int{0o077, 0o022} {
 		old := syscall.Umask(umask)
 		sub := filepath.Join(dir, fmt.Sprintf("umask%03o", umask))

@@ -13,11 +13,8 @@ import (
 // that contradicts the extension is refused and writes nothing; --format md
 // is markdown.
 func TestOutputFileExtensionChoosesTheFormat(t *testing.T) {
-	dir := t.TempDir()
-	db := filepath.Join(dir, "boxtax.db")
-	storedStudy(t, db, "ext", epyc, 1)
-	other := filepath.Join(dir, "other.db")
-	storedStudy(t, other, "ext2", pi4, 1.1)
+	dir := studyDir(t, "ext")
+	storedStudy(t, filepath.Join(dir, "other.db"), "ext2", pi4, 1.1)
 	valid := func(what string) func(string) bool {
 		return func(s string) bool {
 			switch what {

@@ -8,14 +8,11 @@ import (
 	"testing"
 
 	"github.com/boxtax/boxtax/internal/cpuset"
-	"github.com/boxtax/boxtax/internal/testenv"
 )
 
 func TestPlacementPinsInstancesNativelyAndInContainers(t *testing.T) {
-	testenv.RequireDocker(t)
 	online := twoOnlineCPUs(t)
-	dir := t.TempDir()
-	runOK(t, dir, "run", testdata(t, "placement.yaml"), "--settle", "0", "--quiet", "--monitor-interval", "0")
+	dir, _ := dockerStudy(t, testdata(t, "placement.yaml"), "--settle", "0", "--quiet", "--monitor-interval", "0")
 	runs := latestRuns(t, filepath.Join(dir, "boxtax.db"))
 	halves, _ := online.Split(2)
 	for _, r := range runs {

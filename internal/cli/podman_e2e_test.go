@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"fmt"
 	"os"
 	"os/exec"
@@ -45,13 +44,8 @@ func TestPodmanStudy(t *testing.T) {
 	testenv.RequireNetns(t)
 	dir := t.TempDir()
 	dbPath := filepath.Join(dir, "p.db")
-	cmd := exec.Command(boxtaxBin, "run", testdata(t, "podman-net.yaml"), "--db", dbPath, "--settle", "0", "--monitor-interval", "0", "--quiet")
-	var stderr bytes.Buffer
-	cmd.Dir, cmd.Stderr = dir, &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	pid := cmd.Process.Pid
+	cmd, stderr := startRun(t, dir, nil, testdata(t, "podman-net.yaml"), "--db", dbPath, "--settle", "0", "--monitor-interval", "0", "--quiet")
+	pid := cmd.Process.Pid // names what it made: podmanLeftovers
 	if err := cmd.Wait(); err != nil {
 		t.Fatalf("run: %v\n%s", err, stderr.String())
 	}

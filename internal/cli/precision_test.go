@@ -63,18 +63,24 @@ adaptive: {precision_pct: 5, max_repetitions: 10}
 			path := filepath.Join(t.TempDir(), "a.db")
 			st := store.Study{Name: spec.Name, SpecYAML: spec.YAML(), Seed: 7}
 			testenv.FinishedStudy(t, path, &st, runs, func(r *store.Run) []store.Sample { return tt.sample(*r) })
-			db := testenv.OpenStore(t, path)
-			s, err := study.Open(context.Background(), db, st.ID)
-			if err != nil {
-				t.Fatal(err)
-			}
-			rep := report.FromStudy(s, false)
+			s, rep := storedReport(t, path, st.ID)
 			got := study.PrecisionOf(s.Spec, s.Runs, s.Samples)
 			if got.Reached != rep.PrecisionReached() || got.Summary != rep.PrecisionSummary() {
 				t.Errorf("stopping rule: %v %q\nreport:        %v %q", got.Reached, got.Summary, rep.PrecisionReached(), rep.PrecisionSummary())
 			}
 		})
 	}
+}
+
+// storedReport is study id in the database at path as study.Open reads
+// it, and its report (not paired) as boxtax report builds it.
+func storedReport(t *testing.T, path string, id int64) (*study.Stored, *report.Report) {
+	t.Helper()
+	s, err := study.Open(context.Background(), testenv.OpenStore(t, path), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, report.FromStudy(s, false)
 }
 
 // prime is a cpu.prime run's samples: its primary figure, a secondary one

@@ -66,11 +66,7 @@ func interruptRun(t *testing.T, dir, dbPath, spec, what string, ready func(pid i
 	pid := cmd.Process.Pid
 	waitFor(t, 90*time.Second, what, stderr, func() bool { return ready(pid) })
 	time.Sleep(700 * time.Millisecond) // into the transfer
-	cmd.Process.Signal(syscall.SIGINT)
-	err := cmd.Wait()
-	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != ExitInterrupted {
-		t.Fatalf("exit: %v, want %d; stderr: %s", err, ExitInterrupted, stderr.String())
-	}
+	interrupt(t, cmd, stderr)
 	return pid
 }
 
@@ -100,34 +96,6 @@ func resumeFinishes(t *testing.T, dir, dbPath string, want int) {
 	if n := okRuns(t, dbPath); n != want {
 		t.Errorf("%d ok runs after resume, want %d", n, want)
 	}
-}
-
-// nobody runs a copy of the boxtax binary as user nobody (65534), with
-// setpriv, in a directory anyone may write.
-type nobody struct{ setpriv, dir, bin string }
-
-// asNobody makes that directory, removed when the test ends.
-func asNobody(t *testing.T) nobody {
-	t.Helper()
-	setpriv := testenv.RequireTool(t, "setpriv", "util-linux")
-	dir, err := os.MkdirTemp("", "boxtax-unpriv-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	bin := filepath.Join(dir, "boxtax")
-	copyExecutable(t, boxtaxBin, bin)
-	if err := os.Chmod(dir, 0o777); err != nil {
-		t.Fatal(err)
-	}
-	return nobody{setpriv, dir, bin}
-}
-
-// run runs boxtax with args as nobody, in its directory.
-func (n nobody) run(args ...string) ([]byte, error) {
-	cmd := exec.Command(n.setpriv, append([]string{"--reuid=65534", "--regid=65534", "--clear-groups", n.bin}, args...)...)
-	cmd.Dir = n.dir
-	return cmd.CombinedOutput()
 }
 
 // refusedBeforeStudy runs a study in envs, which boxtax must refuse
@@ -208,11 +176,37 @@ func interruptWithin(t *testing.T, cmd *exec.Cmd, stderr *testenv.LockedBuffer, 
 	cmd.Process.Signal(syscall.SIGINT)
 	select {
 	case err := <-waited:
-		var ee *exec.ExitError
-		if !errors.As(err, &ee) || ee.ExitCode() != ExitInterrupted {
-			t.Errorf("ended with %v, want exit %d; stderr:\n%s", err, ExitInterrupted, stderr.String())
-		}
+		wantExit(t, err, ExitInterrupted, stderr.String())
 	case <-time.After(limit):
 		t.Fatalf("%s did not stop within %v of SIGINT; stderr:\n%s", what, limit, stderr.String())
 	}
 }
+
+// interrupt sends cmd SIGINT, as Ctrl-C does, and wants it to end as
+// interrupted; it returns how long it took to end.
+func interrupt(t *testing.T, cmd *exec.Cmd, stderr *testenv.LockedBuffer) time.Duration {
+	t.Helper()
+	start := time.Now()
+	cmd.Process.Signal(syscall.SIGINT)
+	err := cmd.Wait()
+	took := time.Since(start)
+	wantExit(t, err, ExitInterrupted, stderr.String())
+	return took
+}
+
+// wantExit stops the test unless err, how a boxtax process ended, is exit
+// code; output is what it wrote, shown if not.
+func wantExit(t *testing.T, err error, code int, output string) {
+	t.Helper()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != code {
+		t.Fatalf("ended with %v, want exit %d; output:\n%s", err, code, output)
+	}
+}
+
+// ownGroup makes cmd, once started, lead a process group of its own, so
+// that killGroup ends it with every process it started.
+func ownGroup(cmd *exec.Cmd) { cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} }
+
+// killGroup kills cmd's process group (see ownGroup).
+func killGroup(cmd *exec.Cmd) { _ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -19,30 +18,21 @@ import (
 // refused with what to do instead of a failed upgrade.
 func TestReadersNeedOnlyRead(t *testing.T) {
 	testenv.RequireRoot(t, "running a reader as another user")
-	setpriv := testenv.RequireTool(t, "setpriv", "util-linux")
+	testenv.RequireTool(t, "setpriv", "util-linux")
 	work := t.TempDir()
 	runOK(t, work, "run", testdata(t, "tiny.yaml"), "--envs", "native", "--workloads", "cpu.prime", "--warmup", "0",
 		"--settle", "0", "--monitor-interval", "0", "--quiet", "--db", filepath.Join(work, "r.db"))
 	// A directory and files owned by root, readable by all, writable by
 	// root only (the -wal and -shm files are gone after the writer closed).
-	dir, err := os.MkdirTemp("", "boxtax-ro-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer os.RemoveAll(dir)
+	dir := testenv.SharedDir(t, 0o755)
 	b, err := os.ReadFile(filepath.Join(work, "r.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	db := filepath.Join(dir, "r.db")
 	testenv.WriteFile(t, db, b, 0o644)
-	if err := os.Chmod(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
 	asNobody := func(args ...string) (string, error) {
-		cmd := exec.Command(setpriv, append([]string{"--reuid=65534", "--regid=65534", "--clear-groups", boxtaxBin}, args...)...)
-		cmd.Dir = dir
-		out, err := cmd.CombinedOutput()
+		out, err := asUID(t, nobodyUID, dir, boxtaxBin, args...).CombinedOutput()
 		return string(out), err
 	}
 	for _, args := range [][]string{

@@ -25,8 +25,23 @@ func storedStudyWith(t *testing.T, path, name, host string, speed float64, moreS
 	t.Helper()
 	st := &store.Study{Name: name, Seed: 1, HostJSON: host,
 		SpecYAML: "name: " + name + "\nenvs: [native, docker-bridge]\nworkloads: [cpu.prime, mem.stream]\n" + moreSpec}
+	primeAndStreamStudy(t, path, st, 3, func(r store.Run) (eventsPerS, MBps float64) {
+		f := speed * (1 + 0.003*float64(r.Seq%3))
+		if r.Env == "docker-bridge" {
+			f *= 0.95
+		}
+		return 4000 * f, 20000 * f
+	})
+}
+
+// primeAndStreamStudy stores st finished: cpu.prime and mem.stream in
+// native and docker-bridge, reps rounds of the four cells, a run a second;
+// figures gives a run's events/s (cpu.prime) or MB/s (each of mem.stream's
+// four kernels).
+func primeAndStreamStudy(t *testing.T, path string, st *store.Study, reps int, figures func(r store.Run) (eventsPerS, MBps float64)) {
+	t.Helper()
 	var runs []store.Run
-	for rep := range 3 {
+	for rep := range reps {
 		for _, env := range []string{"native", "docker-bridge"} {
 			for _, wl := range []string{"cpu.prime", "mem.stream"} {
 				runs = append(runs, store.Run{Seq: len(runs), CellKey: wl + "|env=" + env, Workload: wl, Env: env, Rep: rep,
@@ -35,18 +50,14 @@ func storedStudyWith(t *testing.T, path, name, host string, speed float64, moreS
 		}
 	}
 	testenv.FinishedStudy(t, path, st, runs, func(r *store.Run) []store.Sample {
-		i := r.Seq
-		r.Started, r.Ended = time.Unix(1_800_000_000+int64(i), 0), time.Unix(1_800_000_000+int64(i), 5e8)
-		f := speed * (1 + 0.003*float64(i%3))
-		if r.Env == "docker-bridge" {
-			f *= 0.95
-		}
+		r.Started, r.Ended = time.Unix(1_800_000_000+int64(r.Seq), 0), time.Unix(1_800_000_000+int64(r.Seq), 5e8)
+		eventsPerS, MBps := figures(*r)
 		if r.Workload == "cpu.prime" {
-			return []store.Sample{{RunID: r.ID, Metric: "events_per_s", Value: 4000 * f, Unit: "events/s"}}
+			return []store.Sample{{RunID: r.ID, Metric: "events_per_s", Value: eventsPerS, Unit: "events/s"}}
 		}
 		var samples []store.Sample
 		for _, m := range []string{"copy_MBps", "scale_MBps", "add_MBps", "triad_MBps"} {
-			samples = append(samples, store.Sample{RunID: r.ID, Metric: m, Value: 20000 * f, Unit: "MB/s"})
+			samples = append(samples, store.Sample{RunID: r.ID, Metric: m, Value: MBps, Unit: "MB/s"})
 		}
 		return samples
 	})

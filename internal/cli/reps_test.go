@@ -1,11 +1,8 @@
 package cli
 
 import (
-	"encoding/json"
 	"strings"
 	"testing"
-
-	"github.com/boxtax/boxtax/internal/testenv"
 )
 
 func TestRepsFlagRefusesBadValues(t *testing.T) {
@@ -21,10 +18,7 @@ func TestRepsFlagRefusesBadValues(t *testing.T) {
 		{[]string{"run", "--reps", "auto", "--max-reps", "1"}, "--max-reps must be 2 to 1000"},
 		{[]string{"run", testdata(t, "tiny.yaml"), "--reps", "paper"}, "names no paper repetition count"},
 	} {
-		res := runIn(t, dir, tt.args...)
-		if res.code != ExitUsage || !strings.Contains(res.stderr, tt.want) {
-			t.Errorf("%v: exit %d, want usage error %q; stderr: %s", tt.args, res.code, tt.want, res.stderr)
-		}
+		runExits(t, dir, ExitUsage, tt.args, tt.want)
 	}
 }
 
@@ -33,15 +27,12 @@ func TestRepsFlagRefusesBadValues(t *testing.T) {
 // beyond ±50 %: easily reached) or 3 rounds; the report says how many ran and which cells met
 // the target.
 func TestAdaptiveRepetitionsEndToEnd(t *testing.T) {
-	testenv.RequireDocker(t)
-	dir := t.TempDir()
-	res := runOK(t, dir, "run", testdata(t, "tiny.yaml"), "--envs", "native,docker-host", "--workloads", "cpu.prime",
+	dir, res := dockerStudy(t, testdata(t, "tiny.yaml"), "--envs", "native,docker-host", "--workloads", "cpu.prime",
 		"--reps", "auto", "--precision", "50%", "--max-reps", "3", "--warmup", "0", "--seed", "3", "--settle", "0", "--monitor-interval", "0")
 	if !strings.Contains(res.stderr, "adaptive: rounds are added until every cell is decided (a cost shown, or no difference beyond ±50%), at most 3 rounds") ||
 		!strings.Contains(res.stderr, "cells decided (") {
 		t.Errorf("run did not report the adaptive target:\n%s", res.stderr)
 	}
-	rep := runIn(t, dir, "report", "--format", "json")
 	var doc struct {
 		Study struct {
 			Repetitions struct {
@@ -57,9 +48,7 @@ func TestAdaptiveRepetitionsEndToEnd(t *testing.T) {
 			Reached *bool  `json:"precision_reached"`
 		} `json:"cells"`
 	}
-	if err := json.Unmarshal([]byte(rep.stdout), &doc); err != nil {
-		t.Fatal(err)
-	}
+	decodeReport(t, dir, &doc)
 	r := doc.Study.Repetitions
 	if r.Rounds < 2 || r.Rounds > 3 || r.PrecisionPct != 50 || r.MaxRounds != 3 {
 		t.Errorf("repetitions %+v: want 2 or 3 rounds of at most 3, target 50%%", r)
@@ -88,8 +77,7 @@ func TestAdaptiveRepetitionsEndToEnd(t *testing.T) {
 // TestReportPaired: report --paired switches the table's intervals to the
 // paired ones and says so; the JSON carries the paired figures either way.
 func TestReportPaired(t *testing.T) {
-	dir := t.TempDir()
-	storedStudy(t, dir+"/boxtax.db", "paired", epyc, 1)
+	dir := studyDir(t, "paired")
 	plain := runIn(t, dir, "report")
 	paired := runIn(t, dir, "report", "--paired")
 	if plain.code != ExitOK || paired.code != ExitOK {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"io"
 	"net/http"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -21,8 +20,7 @@ func startServe(t *testing.T, db string) string {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	var stderr testenv.LockedBuffer
-	g := &Globals{Stdout: io.Discard, Stderr: &stderr, Getenv: os.Getenv, Version: "test", Executable: boxtaxBin,
-		IsTerminal: func(io.Writer) bool { return false }}
+	g := testGlobals(io.Discard, &stderr)
 	done := make(chan int)
 	go func() { done <- Execute(ctx, g, []string{"serve", "--db", db, "--addr", "127.0.0.1:0"}) }()
 	t.Cleanup(func() {
@@ -42,9 +40,8 @@ func startServe(t *testing.T, db string) string {
 }
 
 func TestServeShowsStudiesInABrowser(t *testing.T) {
-	dir := t.TempDir()
+	dir := studyDir(t, "<script>alert(1)</script>")
 	db := filepath.Join(dir, "boxtax.db")
-	storedStudy(t, db, "<script>alert(1)</script>", epyc, 1)
 	storedStudy(t, db, "second", pi4, 0.25)
 	base := startServe(t, db)
 

@@ -1,21 +1,12 @@
 package cli
 
-import (
-	"encoding/json"
-	"testing"
-
-	"github.com/boxtax/boxtax/internal/testenv"
-)
+import "testing"
 
 func TestStartupIsTimedAroundTheWorker(t *testing.T) {
-	testenv.RequireDocker(t)
-	dir := t.TempDir()
-	runOK(t, dir, "run", "--workloads", "ctr.startup", "--envs", "native,docker-host", "--reps", "2", "--warmup", "0",
+	dir, _ := dockerStudy(t, "--workloads", "ctr.startup", "--envs", "native,docker-host", "--reps", "2", "--warmup", "0",
 		"--settle", "0", "--monitor-interval", "0", "--quiet")
 	var doc reportJSON
-	if err := json.Unmarshal([]byte(runIn(t, dir, "report", "--format", "json").stdout), &doc); err != nil {
-		t.Fatal(err)
-	}
+	decodeReport(t, dir, &doc)
 	got := map[string]float64{}
 	for _, c := range doc.Cells {
 		got[c.Env+"/"+c.Metric] = c.Mean

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -11,8 +10,7 @@ import (
 // metric, a cost at ±2 % and at ±10 % alike; an undecided or equal cell
 // would change with it.
 func TestReportPrintsTheVerdict(t *testing.T) {
-	dir := t.TempDir()
-	storedStudy(t, filepath.Join(dir, "boxtax.db"), "verdict", epyc, 1)
+	dir := studyDir(t, "verdict")
 	res := runIn(t, dir, "report")
 	if res.code != ExitOK {
 		t.Fatalf("exit %d: %s", res.code, res.stderr)
