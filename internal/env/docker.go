@@ -214,7 +214,12 @@ func (d *dockerEnv) Start(ctx context.Context, spec Spec, stdout, stderr io.Writ
 		return nil, errors.Join(fmt.Errorf("%s: %w", d.name, err), undo())
 	}
 	t0 := time.Now()
-	created, err := d.client.ContainerCreate(ctx, docker.ContainerConfig{
+	// Not cancelled with ctx: the engine goes on creating a container
+	// whose request was given up, and nobody would know its ID to remove
+	// it (Ctrl-C while creating left it behind, in state Created). Once
+	// created, it is removed below if ctx ended meanwhile.
+	createCtx, cancelCreate := context.WithTimeout(context.WithoutCancel(ctx), createTimeout)
+	created, err := d.client.ContainerCreate(createCtx, docker.ContainerConfig{
 		Image:        img.Tag,
 		Cmd:          spec.Args,
 		Entrypoint:   entrypoint,
@@ -222,6 +227,7 @@ func (d *dockerEnv) Start(ctx context.Context, spec Spec, stdout, stderr io.Writ
 		ExposedPorts: exposed,
 		HostConfig:   hc,
 	})
+	cancelCreate()
 	if err != nil {
 		return nil, errors.Join(fmt.Errorf("%s: %w", d.name, err), undo())
 	}
@@ -234,6 +240,9 @@ func (d *dockerEnv) Start(ctx context.Context, spec Spec, stdout, stderr io.Writ
 		defer cancel()
 		_ = inst.Stop(stopCtx)
 		return nil, fmt.Errorf("%s: %w", d.name, err)
+	}
+	if err := ctx.Err(); err != nil {
+		return fail(err)
 	}
 	if err := inst.attach(ctx); err != nil {
 		return fail(err)

@@ -85,6 +85,38 @@ func assertNoContainers(t *testing.T, c *docker.Client, labels map[string]string
 	}
 }
 
+// Ctrl-C while the engine creates a container leaves none behind: the
+// engine finishes a create whose request was given up, so Start must learn
+// the container's ID and remove it (one was left in state Created about one
+// time in four by the cli's second-signal test). The context ends at
+// several points of the create, from before the request to after it.
+func TestStartCancelledWhileCreatingLeavesNoContainer(t *testing.T) {
+	c, opts, labels := setupLabelledDocker(t)
+	e := newEnv(t, "docker-host", opts)
+	// Warm: the image exists, so that the cancellations fall in the create.
+	inst, err := e.Start(context.Background(), Spec{Args: []string{"true"}, Labels: labels}, io.Discard, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = inst.Stop(context.Background())
+	for _, after := range []time.Duration{0, 2 * time.Millisecond, 5 * time.Millisecond, 10 * time.Millisecond, 20 * time.Millisecond, 40 * time.Millisecond, 80 * time.Millisecond} {
+		ctx, cancel := context.WithTimeout(context.Background(), after)
+		inst, err := e.Start(ctx, Spec{Args: []string{"sleep", "60"}, Labels: labels}, io.Discard, io.Discard)
+		cancel()
+		if err == nil {
+			_ = inst.Stop(context.Background())
+		}
+		list, lerr := c.ContainerList(context.Background(), labels)
+		if lerr != nil {
+			t.Fatal(lerr)
+		}
+		for _, ct := range list {
+			t.Errorf("cancelled %v into Start (%v): container %s left behind, %s", after, err, ct.ID[:12], ct.State)
+			_ = c.ContainerRemove(context.Background(), ct.ID, true)
+		}
+	}
+}
+
 func TestRemoveManaged(t *testing.T) {
 	c, opts := setupDocker(t)
 	labels := testLabels(t)

@@ -15,6 +15,10 @@ import (
 
 const stopTimeout = 15 * time.Second
 
+// createTimeout bounds creating a container, which Ctrl-C does not cut short
+// (see dockerEnv.Start).
+const createTimeout = 2 * time.Minute
+
 func init() {
 	Register("native", func(o Options) Environment { return &native{bin: o.BinaryPath} })
 }
