@@ -19,7 +19,11 @@
 # line (bench/rtrounds.py): rt.none's p99 within 20 us of cyclictest's in the
 # median over the rounds, and whether the rounds' spread lets them decide (if
 # not: more rounds). RUNS=2 repeats the whole for the goal's "two runs back to
-# back" and ends with one line over the runs.
+# back" and ends with one line over the runs. Then the same question at
+# equal steal (bench/rtsteal.py): on a VM each slice's p99 follows the ms the
+# hypervisor took during it, so each slice pair's p99 difference is
+# regressed on its steal difference, and the difference at equal steal,
+# with its 95 % interval, is judged against the goal.
 #
 #   sudo bash bench/rt-vs-cyclictest.sh                   # 3 rounds of 30 s each, 1 ms period, prio 49
 #   RUNS=2 ROUNDS=5 SECONDS_EACH=60 sudo -E bash bench/rt-vs-cyclictest.sh   # the goal's measurement: ~30 min
@@ -111,6 +115,7 @@ for run in $(seq 1 "$RUNS"); do
   [ "$RUNS" -gt 1 ] && echo && echo "run $run of $RUNS (load: $(cut -d' ' -f1-3 /proc/loadavg); $(date -u '+%H:%M UTC'))"
   row round probe samples p50_us p99_us max_us steal_ms
   for round in $(seq 1 "$ROUNDS"); do
+    rm -f "$work"/*."$round".steal # a run's own slices: the files of an earlier run's round go
     for slice in $(seq 1 "$SLICES"); do
       # The order alternates, so that neither probe always follows the other.
       if (( (round + slice) % 2 )); then
@@ -124,6 +129,7 @@ for run in $(seq 1 "$RUNS"); do
     [ "$WORK" = 0 ] || round_row rt.work rt
   done
   python3 bench/rtrounds.py "$work/run$run.txt" "$GOAL_US" | tee "$work/verdict$run.txt"
+  python3 bench/rtsteal.py "$work" "$ROUNDS" "$SLICES" "$GOAL_US" | tee "$work/steal$run.txt"
 done
 if [ "$RUNS" -gt 1 ]; then
   echo
@@ -133,4 +139,9 @@ if [ "$RUNS" -gt 1 ]; then
   [ "$met" = "$RUNS" ] && [ "$decided" = "$RUNS" ] && shown="met"
   echo "over $RUNS runs back to back: the p99 goal met in $met of $RUNS, the spread small enough to decide in $decided of $RUNS: the goal is $shown"
   grep -h '^verdict:' "$work"/verdict*.txt | sed 's/; spread:.*//; s/^/  /'
+  steal_met=$(cat "$work"/steal*.txt | awk '/^verdict at equal steal: met/ {n++} END {print n + 0}')
+  shown="not shown met"
+  [ "$steal_met" = "$RUNS" ] && shown="met"
+  echo "at equal steal (each slice pair's p99 difference regressed on its steal difference, bench/rtsteal.py): met in $steal_met of $RUNS runs: the goal is $shown"
+  grep -h '^at equal steal' "$work"/steal*.txt | sed 's/^/  /'
 fi
