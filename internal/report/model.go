@@ -154,6 +154,10 @@ type Cell struct {
 	// count.
 	baseN          int
 	pairedInterval bool
+	// df is the degrees of freedom of the overhead's interval (0 when
+	// read from a stored document): the verdict's estimate of further
+	// rounds counts the t quantile's narrowing with it.
+	df float64
 }
 
 // RunCounts summarises a study's runs.
@@ -279,7 +283,7 @@ func Build(st store.Study, lay Layout, runs []store.Run, samples []store.Sample)
 			continue
 		}
 		o := stats.Overhead(base.Values, c.Values, 0.95)
-		c.baseN = base.N
+		c.baseN, c.df = base.N, o.DF
 		c.OverheadPct = finite(o.Pct)
 		c.OverheadCI95 = []*float64{finite(o.LoPct), finite(o.HiPct)}
 		c.OverheadNote = o.Reason

@@ -28,6 +28,7 @@ type PairedResult struct {
 	PValue      *float64   `json:"p_value"` // paired t test
 	Significant bool       `json:"significant"`
 	Note        string     `json:"note,omitempty"`
+	df          float64    // the paired t's degrees of freedom (pairs - 1)
 }
 
 // pairWith sets c.Paired from the rounds c and its baseline share. Runs
@@ -55,7 +56,7 @@ func (c *Cell) pairWith(base *Cell) {
 	}
 	o := stats.PairedOverhead(b, x, 0.95)
 	c.Paired = &PairedResult{Pairs: len(b), Pct: finite(o.Pct), CI95: []*float64{finite(o.LoPct), finite(o.HiPct)},
-		PValue: finite(o.PValue), Significant: o.Significant, Note: o.Reason}
+		PValue: finite(o.PValue), Significant: o.Significant, Note: o.Reason, df: o.DF}
 }
 
 // usePaired makes the paired estimate the cell's overhead interval, p-value
@@ -63,7 +64,7 @@ func (c *Cell) pairWith(base *Cell) {
 func (c *Cell) usePaired() {
 	p := c.Paired
 	c.OverheadPct, c.OverheadCI95, c.PValue, c.Significant = p.Pct, p.CI95, p.PValue, p.Significant
-	c.pairedInterval = true
+	c.pairedInterval, c.df = true, p.df
 	c.OverheadNote = fmt.Sprintf("paired by round (%d pairs)", p.Pairs)
 	if p.Note != "" {
 		c.OverheadNote += ": " + p.Note

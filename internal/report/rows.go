@@ -1,6 +1,6 @@
 package report
 
-import "strings"
+import "github.com/boxtax/boxtax/internal/study"
 
 // Row is one line of the overhead table: one metric of one row group, with
 // a cell per environment.
@@ -33,12 +33,4 @@ func (r *Report) Rows() []Row {
 
 // RowName is c's row in the tables: its workload and its levels of
 // factors, as "cpu.prime threads=2".
-func RowName(c *Cell, factors []string) string {
-	parts := []string{c.Workload}
-	for _, f := range factors {
-		if v, ok := c.Levels[f]; ok {
-			parts = append(parts, f+"="+v)
-		}
-	}
-	return strings.Join(parts, " ")
-}
+func RowName(c *Cell, factors []string) string { return study.RowName(c.Workload, c.Levels, factors) }

@@ -46,6 +46,11 @@ type Verdict struct {
 	// likely decide it (stats.Verdict.MoreRounds); absent when decided or
 	// when no estimate can be made.
 	MoreRounds *int `json:"more_rounds,omitempty"`
+	// WithinPct is the smallest margin the interval lies within,
+	// max(|lo|, |hi|) of overhead_ci95 (stats.Verdict.WithinPct): what an
+	// undecided cell does show when ±MarginPct is out of reach; absent
+	// without an interval.
+	WithinPct *float64 `json:"within_pct,omitempty"`
 	// Direction is what the difference means in words: "slower", "less
 	// throughput", "more memory"; empty when no difference is shown.
 	Direction string `json:"direction,omitempty"`
@@ -113,7 +118,7 @@ func verdictOf(c *Cell, row string, marginPct float64) Verdict {
 	v := Verdict{Workload: c.Workload, Env: c.Env, Levels: c.Levels, Metric: c.Metric, Label: c.Label, HigherIsBetter: c.HigherIsBetter,
 		OverheadPct: c.OverheadPct, OverheadCI95: c.OverheadCI95, CostCI95: []*float64{nil, nil}, MarginPct: marginPct, N: c.rounds(), Row: row}
 	nan := math.NaN()
-	o := stats.OverheadResult{Pct: nan, LoPct: nan, HiPct: nan, Significant: c.Significant}
+	o := stats.OverheadResult{Level: 0.95, Pct: nan, LoPct: nan, HiPct: nan, DF: c.df, Significant: c.Significant}
 	if c.OverheadPct != nil {
 		o.Pct = *c.OverheadPct
 		cost := *c.OverheadPct
@@ -130,6 +135,7 @@ func verdictOf(c *Cell, row string, marginPct float64) Verdict {
 		v.CostCI95 = []*float64{&lo, &hi}
 	}
 	d := stats.Decide(o, v.N, marginPct)
+	v.WithinPct = finite(d.WithinPct)
 	switch {
 	case d.Decision == stats.Costs && v.CostPct != nil && *v.CostPct > 0:
 		v.Decision = VerdictCosts
@@ -169,9 +175,10 @@ func (c *Cell) rounds() int {
 }
 
 // phrase is the verdict in words: "costs 12.0% [8.1, 15.9]: slower",
-// "no difference beyond ±2% [-1.1%, +0.9%]", "undecided [-30.1%,
-// +58.0%]: about 9 more round(s) would likely decide it"; note says why
-// an interval is missing or degenerate.
+// "no difference beyond ±2% [-1.1%, +0.9%]", "undecided [-3.1%, +5.8%]:
+// within ±5.8%, not ±2%; about 9 more round(s) would likely decide it"
+// (the smallest margin the interval allows, said below 100 %); note says
+// why an interval is missing or degenerate.
 func (v Verdict) phrase(note string) string {
 	switch v.Decision {
 	case VerdictCosts, VerdictGains:
@@ -191,15 +198,35 @@ func (v Verdict) phrase(note string) string {
 		}
 		return "undecided: no interval (" + note + ")"
 	}
+	if w, ok := v.within(); ok {
+		iv += fmt.Sprintf(": within ±%s%%, not ±%g%%", w, v.MarginPct)
+	}
 	switch {
 	case v.MoreRounds == nil && note != "":
 		return fmt.Sprintf("undecided %s (%s)", iv, note)
 	case v.MoreRounds == nil:
 		return "undecided " + iv
 	case *v.MoreRounds >= stats.MaxMoreRounds:
-		return fmt.Sprintf("undecided %s: more than %d further rounds at this spread; a quieter host or a larger effect would decide it", iv, stats.MaxMoreRounds)
+		return fmt.Sprintf("undecided %s; more than %d further rounds at this spread: a quieter host or a larger effect would decide it", iv, stats.MaxMoreRounds)
 	}
-	return fmt.Sprintf("undecided %s: about %d more round(s) would likely decide it", iv, *v.MoreRounds)
+	return fmt.Sprintf("undecided %s; about %d more round(s) would likely decide it", iv, *v.MoreRounds)
+}
+
+// within is an undecided verdict's WithinPct as its text says it: below
+// 100 % only, and with a second decimal where one is needed to tell it from
+// the margin (±2.04 %, not ±2 %); not said when even that rounds to the
+// margin.
+func (v Verdict) within() (string, bool) {
+	if v.WithinPct == nil || *v.WithinPct >= 100 {
+		return "", false
+	}
+	w := *v.WithinPct
+	for _, f := range []string{"%.1f", "%.2f"} {
+		if s := fmt.Sprintf(f, w); s != fmt.Sprintf(f, v.MarginPct) {
+			return s, true
+		}
+	}
+	return "", false
 }
 
 // fmtSize prints a cost's size without a sign: 12.0, 0.35.

@@ -48,12 +48,14 @@ func TestVerdictOfEachCell(t *testing.T) {
 		"faster":  {{1000, 1010, 990}, {1100, 1110, 1090}},              // +10 %: gains
 		"same":    {{1000, 1001, 999, 1000}, {1000, 1001, 999, 1000.5}}, // inside ±2 %
 		"wide":    {{1000, 1200, 800}, {1100, 1300, 900}},               // holds 0, reaches past ±2 %
+		"near":    {{1000, 1010, 990}, {1010, 1025, 995}},               // +1 %: within a few %, not ±2 %
 	}, nil)
 	for _, tc := range []struct{ name, decision, text string }{
 		{"slowest", VerdictCosts, "costs 20.0% ["},
 		{"slower", VerdictCosts, "costs 5.0% [2.8, 7.2]: less throughput"},
 		{"faster", VerdictGains, "gains 10.0% ["},
 		{"wide", VerdictUndecided, "more round(s) would likely decide it"},
+		{"near", VerdictUndecided, "%, not ±2%; about "},
 		{"same", VerdictNoDifference, "no difference beyond ±2% [-"},
 	} {
 		v := verdictOfCase(t, r, tc.name)
@@ -65,11 +67,18 @@ func TestVerdictOfEachCell(t *testing.T) {
 	for _, v := range r.Verdicts {
 		order = append(order, v.Levels["case"])
 	}
-	if got := strings.Join(order, ","); got != "slowest,slower,faster,wide,same" {
+	if got := strings.Join(order, ","); got != "slowest,slower,faster,wide,near,same" {
 		t.Errorf("order %s, want the costs largest first, then gains, undecided, no difference", got)
 	}
 	if v := verdictOfCase(t, r, "wide"); v.N != 3 || v.MoreRounds == nil || *v.MoreRounds < 1 {
 		t.Errorf("undecided: %+v", v)
+	}
+	// The smallest margin an undecided interval does show: its larger end.
+	near := verdictOfCase(t, r, "near")
+	lo, hi := *near.OverheadCI95[0], *near.OverheadCI95[1]
+	if near.WithinPct == nil || *near.WithinPct != max(-lo, hi) || *near.WithinPct <= 2 ||
+		!strings.Contains(near.Text, fmt.Sprintf("within ±%.1f%%, not ±2%%", *near.WithinPct)) {
+		t.Errorf("near: within %v, text %q, want the larger end of [%g, %g] said", near.WithinPct, near.Text, lo, hi)
 	}
 	// A wider margin (report --precision 80) turns the undecided cell no
 	// difference only when its whole interval fits.

@@ -58,3 +58,38 @@ func TestDecideMoreRoundsDecides(t *testing.T) {
 		t.Errorf("at %d rounds already %v: the estimate is not the least", n+v.MoreRounds-1, got)
 	}
 }
+
+// TestDecideMoreRoundsWithDF checks the estimate with the t quantile's
+// shrinking as the degrees of freedom grow: the interval that the rule
+// predicts at n+MoreRounds rounds (sqrt(n/m) and t(df_m)/t(df_n)) is
+// decided and one round fewer is not, and the estimate is well below the
+// one that leaves the quantile out.
+func TestDecideMoreRoundsWithDF(t *testing.T) {
+	const n, est = 3, 6.0
+	r := OverheadResult{Level: 0.95, Pct: est, LoPct: est - 10, HiPct: est + 10, DF: 2}
+	v := Decide(r, n, 2)
+	noDF := r
+	noDF.DF = 0
+	plain := Decide(noDF, n, 2)
+	if v.Decision != Undecided || v.MoreRounds <= 0 || plain.MoreRounds <= 0 {
+		t.Fatalf("got %+v and %+v", v, plain)
+	}
+	if v.MoreRounds*3 > plain.MoreRounds {
+		t.Errorf("MoreRounds %d with df, %d without: want the t quantile to count (about 4 times fewer at 3 rounds)", v.MoreRounds, plain.MoreRounds)
+	}
+	t2 := StudentTQuantile(0.975, 2)
+	at := func(m int) Decision {
+		hw := 10 * math.Sqrt(float64(n)/float64(m)) * StudentTQuantile(0.975, float64(m-1)) / t2
+		s := OverheadResult{Level: 0.95, Pct: est, LoPct: est - hw, HiPct: est + hw, DF: float64(m - 1), Significant: est-hw > 0}
+		return Decide(s, m, 2).Decision
+	}
+	if got := at(n + v.MoreRounds); got == Undecided {
+		t.Errorf("at %d rounds still undecided", n+v.MoreRounds)
+	}
+	if got := at(n + v.MoreRounds - 1); got != Undecided {
+		t.Errorf("at %d rounds already %v: the estimate is not the least", n+v.MoreRounds-1, got)
+	}
+	if v.WithinPct != 16 {
+		t.Errorf("WithinPct = %g, want 16 (the larger end's size)", v.WithinPct)
+	}
+}

@@ -114,6 +114,11 @@ const (
 	StoppedDecided = "decided"    // every judged cell has its answer
 	StoppedMax     = "max rounds" // the spec's max_repetitions ran
 	StoppedBudget  = "budget"     // the next round would end past the deadline
+	// StoppedOutOfReach: no undecided cell is likely to be decided in the
+	// rounds the budget and max_repetitions still allow (by each cell's
+	// estimate of further rounds, stats.Verdict.MoreRounds), so the rest
+	// of the budget would buy nothing.
+	StoppedOutOfReach = "out of reach"
 )
 
 // AdaptiveEnd is how an adaptive study ended: after how many rounds, why,
@@ -166,6 +171,8 @@ func (r *Runner) ExecuteAdaptive(ctx context.Context, st store.Study, runs []sto
 			end.Stopped = StoppedMax
 		case !stop.Deadline.IsZero() && stop.now().Add(end.RoundTime).After(stop.Deadline):
 			end.Stopped = StoppedBudget
+		case !d.reachable(end.RoundsLeft(a.MaxRepetitions, stop)):
+			end.Stopped = StoppedOutOfReach
 		}
 		if end.Stopped != "" {
 			break
@@ -183,6 +190,17 @@ func (r *Runner) ExecuteAdaptive(ctx context.Context, st store.Study, runs []sto
 		runs = append(runs, next...)
 	}
 	return end, r.stop(ctx, st, nil)
+}
+
+// RoundsLeft is how many more rounds the study may add: up to
+// max_repetitions and, with a budget, as many measured round times as fit
+// before its deadline.
+func (e AdaptiveEnd) RoundsLeft(maxRounds int, stop Stopping) int {
+	left := maxRounds - e.Rounds
+	if !stop.Deadline.IsZero() && e.RoundTime > 0 {
+		left = min(left, int(stop.Deadline.Sub(stop.now())/e.RoundTime))
+	}
+	return max(left, 0)
 }
 
 // roundSize is the number of runs in one round: the cells of round 0.

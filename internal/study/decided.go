@@ -60,12 +60,28 @@ func DecisionsOf(spec *Spec, runs []store.Run, samples []store.Sample) Decisions
 			cd.BaselineCVPct = cvPct(base.values)
 		} else {
 			nan := math.NaN()
-			cd.Verdict = stats.Verdict{Pct: nan, LoPct: nan, HiPct: nan, MarginPct: margin, MoreRounds: -1}
+			cd.Verdict = stats.Verdict{Pct: nan, LoPct: nan, HiPct: nan, MarginPct: margin, MoreRounds: -1, WithinPct: nan}
 		}
 		d.Cells = append(d.Cells, cd)
 	}
 	d.Done = len(d.Cells) > 0 && len(d.Undecided()) == 0
 	return d
+}
+
+// reachable tells whether more rounds may still decide something: no
+// undecided cell is listed (a judgement without cells: only the maximum
+// or the budget ends it), or some undecided cell is estimated to be
+// decided within left more rounds. A cell without an estimate
+// (MoreRounds -1: no interval, or its estimate sits on the margin) does
+// not count: more rounds of the same kind are not shown to help it.
+func (d Decisions) reachable(left int) bool {
+	und := d.Undecided()
+	for _, c := range und {
+		if m := c.Verdict.MoreRounds; m > 0 && m <= left {
+			return true
+		}
+	}
+	return len(und) == 0
 }
 
 // Undecided are the cells without an answer yet.

@@ -2,6 +2,7 @@ package study
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -75,15 +76,30 @@ func TestStoppingRuleDecidesAClearCostAtOnce(t *testing.T) {
 	}
 }
 
-// TestBudgetStopsAnUndecidableStudy: with a margin no interval reaches
-// and no difference to show, only the budget ends the study: it stops
+// oneRoundAway is judge with every undecided cell's estimate of further
+// rounds set to 1: a study that always looks about to decide, so that
+// only the budget or max_repetitions ends it.
+func oneRoundAway(judge func(context.Context) (Decisions, error)) func(context.Context) (Decisions, error) {
+	return func(ctx context.Context) (Decisions, error) {
+		d, err := judge(ctx)
+		for i := range d.Cells {
+			if !d.Cells[i].Decided() {
+				d.Cells[i].Verdict.MoreRounds = 1
+			}
+		}
+		return d, err
+	}
+}
+
+// TestBudgetStopsAnUndecidedStudy: with cells undecided but estimated
+// to be decided a round later, only the budget ends the study: it stops
 // before a round that would end past the deadline, and says which cells
 // stayed undecided, their noise and about how much longer they need.
-func TestBudgetStopsAnUndecidableStudy(t *testing.T) {
+func TestBudgetStopsAnUndecidedStudy(t *testing.T) {
 	r, st, runs, clock := newDecideStudy(t, adaptiveSpec("0.001", "50"), 100, 100)
 	start := clock.t
 	deadline := start.Add(30 * time.Second)
-	end, err := r.ExecuteAdaptive(context.Background(), st, runs, Stopping{Judge: judgeStored(r, st), Deadline: deadline, Now: clock.now})
+	end, err := r.ExecuteAdaptive(context.Background(), st, runs, Stopping{Judge: oneRoundAway(judgeStored(r, st)), Deadline: deadline, Now: clock.now})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,11 +131,12 @@ func TestBudgetStopsAnUndecidableStudy(t *testing.T) {
 	}
 }
 
-// TestMaxRoundsStillEndsAStudyWithoutBudget: no deadline, an undecidable
-// margin: the spec's max_repetitions ends it, and says so.
+// TestMaxRoundsStillEndsAStudyWithoutBudget: no deadline, cells always
+// a round away from their answer: the spec's max_repetitions ends it, and
+// says so.
 func TestMaxRoundsStillEndsAStudyWithoutBudget(t *testing.T) {
 	r, st, runs, clock := newDecideStudy(t, adaptiveSpec("0.001", "3"), 100, 100)
-	end, err := r.ExecuteAdaptive(context.Background(), st, runs, Stopping{Judge: judgeStored(r, st), Now: clock.now})
+	end, err := r.ExecuteAdaptive(context.Background(), st, runs, Stopping{Judge: oneRoundAway(judgeStored(r, st)), Now: clock.now})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,6 +145,63 @@ func TestMaxRoundsStillEndsAStudyWithoutBudget(t *testing.T) {
 	}
 	if text := strings.Join(end.Lines(0), "\n"); !strings.Contains(text, "stopped after 3 rounds, the most the study allows") {
 		t.Errorf("end lines:\n%s", text)
+	}
+}
+
+// TestOutOfReachStopsEarly: with a margin of 0.001 % that no interval of
+// these values (the same in both environments) reaches, the study stops
+// as soon as no cell's estimate of further rounds fits in the rounds left,
+// long before its budget or maximum, says why, and still names each
+// cell's noise and the time that would decide it.
+func TestOutOfReachStopsEarly(t *testing.T) {
+	r, st, runs, clock := newDecideStudy(t, adaptiveSpec("0.001", "50"), 100, 100)
+	deadline := clock.t.Add(10 * time.Minute)
+	end, err := r.ExecuteAdaptive(context.Background(), st, runs, Stopping{Judge: judgeStored(r, st), Deadline: deadline, Now: clock.now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if end.Stopped != StoppedOutOfReach || end.Rounds >= 10 {
+		t.Fatalf("stopped %q after %d rounds, want out of reach within 10 of the 50 allowed", end.Stopped, end.Rounds)
+	}
+	left := end.RoundsLeft(50, Stopping{Deadline: deadline, Now: clock.now})
+	if left != 50-end.Rounds {
+		t.Errorf("rounds left %d after %d, want %d (max_repetitions 50; 10 min of budget holds more)", left, end.Rounds, 50-end.Rounds)
+	}
+	for _, c := range end.Last.Undecided() {
+		if m := c.Verdict.MoreRounds; m > 0 && m <= left {
+			t.Errorf("%s: estimated %d more rounds, within the %d left, yet the study stopped", c.Name(), m, left)
+		}
+	}
+	testenv.Says(t, "the end lines", strings.Join(end.Lines(10*time.Minute), "\n"),
+		fmt.Sprintf("stopped after %d rounds: no undecided cell would likely be decided in the rounds the budget and --max-reps leave", end.Rounds),
+		"2 of 2 cells undecided",
+		"noise: CV ")
+}
+
+// TestRoundsLeftCountsTheBudget: the rounds the deadline holds at the
+// measured round time, and never more than max_repetitions allow.
+func TestRoundsLeftCountsTheBudget(t *testing.T) {
+	now := time.Date(2026, 11, 27, 4, 0, 0, 0, time.UTC)
+	clock := func() time.Time { return now }
+	e := AdaptiveEnd{Rounds: 4, RoundTime: time.Minute}
+	for _, tc := range []struct {
+		max      int
+		deadline time.Duration // from now; 0: no budget
+		want     int
+	}{
+		{10, 0, 6},
+		{10, 150 * time.Second, 2},
+		{5, time.Hour, 1},
+		{10, 30 * time.Second, 0},
+		{3, 0, 0},
+	} {
+		stop := Stopping{Now: clock}
+		if tc.deadline > 0 {
+			stop.Deadline = now.Add(tc.deadline)
+		}
+		if got := e.RoundsLeft(tc.max, stop); got != tc.want {
+			t.Errorf("max %d, deadline in %s: %d rounds left, want %d", tc.max, tc.deadline, got, tc.want)
+		}
 	}
 }
 

@@ -163,10 +163,14 @@ func levelNames(runs []store.Run) []string {
 }
 
 // rowOf names a run's row: its workload and its factors' levels.
-func rowOf(r store.Run, factors []string) string {
-	parts := []string{r.Workload}
+func rowOf(r store.Run, factors []string) string { return RowName(r.Workload, r.Levels, factors) }
+
+// RowName is the row of a cell in the tables and the run's lines: its
+// workload and its levels of factors, as "cpu.prime threads=2".
+func RowName(workload string, levels map[string]string, factors []string) string {
+	parts := []string{workload}
 	for _, f := range factors {
-		if v, ok := r.Levels[f]; ok {
+		if v, ok := levels[f]; ok {
 			parts = append(parts, f+"="+v)
 		}
 	}
