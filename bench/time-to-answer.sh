@@ -6,7 +6,9 @@
 # run (20 rounds) on the same machine. Goal: at least 95 % agreement in
 # under 10 minutes. Prints minutes, rounds, cells decided, agreement and
 # contradictions (a cost in one run, no difference or the opposite cost in
-# the reference), and the adaptive run's time as a ratio of the fixed ones.
+# the reference), and the adaptive run's time as a ratio of the fixed ones;
+# then the same runs judged paired by round (report --paired), which takes
+# out what drifts from round to round on a shared host.
 #
 #   bash bench/time-to-answer.sh                    # the quick study, long run of 20 rounds: about an hour
 #
@@ -49,6 +51,7 @@ measure() {
   end=$(date +%s.%N)
   awk -v s="$start" -v e="$end" 'BEGIN { print e - s }' >"$tmp/$name.s"
   "$verdicts" -margin "$margin" "$tmp/$name.db" >"$tmp/$name.v"
+  "$verdicts" -margin "$margin" -paired "$tmp/$name.db" >"$tmp/$name.pv"
 }
 
 measure adaptive --budget "$budget" --precision "$margin"
@@ -56,10 +59,13 @@ measure fixed3 --reps 3
 measure fixed10 --reps 10
 measure long --reps "$long"
 
-# row NAME LABEL: minutes, rounds, cells decided, the same verdict as the
-# reference's (of every cell, and of those the reference decided), and
-# contradictions (decided both ways: a cost against none or the opposite cost).
+# row NAME LABEL [EXT]: minutes, rounds, cells decided, the same verdict as
+# the reference's (of every cell, and of those the reference decided), and
+# contradictions (decided both ways: a cost against none or the opposite
+# cost). EXT: v (default), or pv for the verdicts paired by round, the
+# reference's paired too.
 row() {
+  local ext=${3:-v}
   awk -F'\t' -v label="$2" -v secs="$(cat "$tmp/$1.s")" '
     FNR == NR { ref[$1] = $2; if ($2 != "undecided") refdec++; next }
     {
@@ -71,7 +77,7 @@ row() {
     END {
       printf "%-26s %7.1f %7d %5d/%-4d %5d/%-4d = %5.1f %%   %5d/%-4d %14d\n", label, secs / 60, rounds, decided, n,
         agree, n, n ? 100 * agree / n : 0, agreedec, refdec, contra
-    }' "$tmp/long.v" "$tmp/$1.v"
+    }' "$tmp/long.$ext" "$tmp/$1.$ext"
 }
 
 cells=$(wc -l <"$tmp/long.v")
@@ -85,6 +91,11 @@ printf "%-26s %7s %7s %10s %21s %13s %14s\n" run minutes rounds decided "same ve
 row adaptive "adaptive (--budget $budget)"
 row fixed3 "fixed 3 repetitions"
 row fixed10 "fixed 10 repetitions"
+echo
+echo "the same runs judged paired by round (report --paired; the reference paired too: $(awk -F'\t' '$2 != "undecided"' "$tmp/long.pv" | wc -l) of $cells decided):"
+row adaptive "adaptive (--budget $budget)" pv
+row fixed3 "fixed 3 repetitions" pv
+row fixed10 "fixed 10 repetitions" pv
 echo
 grep -E '^(every cell decided|stopped after)' "$tmp/adaptive.err" | sed 's/^/adaptive run: /' || true
 awk -v a="$(cat "$tmp/adaptive.s")" -v f3="$(cat "$tmp/fixed3.s")" -v f10="$(cat "$tmp/fixed10.s")" 'BEGIN {

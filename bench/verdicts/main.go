@@ -10,6 +10,7 @@
 // bench/time-to-answer.sh:
 //
 //	go run ./bench/verdicts -margin 2 study.db
+//	go run ./bench/verdicts -margin 2 -paired study.db   # paired by round
 package main
 
 import (
@@ -26,18 +27,19 @@ import (
 
 func main() {
 	margin := flag.Float64("margin", 0, "the margin p of no difference beyond ±p % (default: the study's precision, else 2)")
+	paired := flag.Bool("paired", false, "pair each cell's runs with the baseline's of the same round (study.DecisionsPaired)")
 	flag.Parse()
 	if flag.NArg() != 1 {
 		fmt.Fprintln(os.Stderr, "usage: verdicts [-margin P] STUDY.db")
 		os.Exit(2)
 	}
-	if err := run(flag.Arg(0), *margin); err != nil {
+	if err := run(flag.Arg(0), *margin, *paired); err != nil {
 		fmt.Fprintln(os.Stderr, "verdicts:", err)
 		os.Exit(1)
 	}
 }
 
-func run(path string, margin float64) error {
+func run(path string, margin float64, paired bool) error {
 	ctx := context.Background()
 	db, err := store.OpenReadOnly(ctx, path)
 	if err != nil {
@@ -57,7 +59,11 @@ func run(path string, margin float64) error {
 		a := study.Adaptive{PrecisionPct: margin, MaxRepetitions: study.MaxAdaptiveRepetitions}
 		spec.Adaptive = &a
 	}
-	d := study.DecisionsOf(&spec, st.Runs, st.Samples)
+	judge := study.DecisionsOf
+	if paired {
+		judge = study.DecisionsPaired
+	}
+	d := judge(&spec, st.Runs, st.Samples)
 	for _, c := range d.Cells {
 		v := c.Verdict
 		verdict := "undecided"

@@ -45,6 +45,18 @@ func (c CellDecision) Decided() bool { return c.Verdict.Decision != stats.Undeci
 // figure, instance 0) with the spec's margin (its adaptive precision_pct,
 // else DefaultPrecisionPct). Without a cell to judge it is not done.
 func DecisionsOf(spec *Spec, runs []store.Run, samples []store.Sample) Decisions {
+	return decisionsOf(spec, runs, samples, false)
+}
+
+// DecisionsPaired is DecisionsOf with each cell's runs paired with its
+// baseline's of the same round (stats.PairedOverhead, as report --paired
+// has it): the rule bench/time-to-answer.sh also measures, to tell whether
+// pairing by round would decide sooner on a host whose rounds drift.
+func DecisionsPaired(spec *Spec, runs []store.Run, samples []store.Sample) Decisions {
+	return decisionsOf(spec, runs, samples, true)
+}
+
+func decisionsOf(spec *Spec, runs []store.Run, samples []store.Sample, paired bool) Decisions {
 	margin := DefaultPrecisionPct
 	if spec.Adaptive != nil && spec.Adaptive.PrecisionPct > 0 {
 		margin = spec.Adaptive.PrecisionPct
@@ -56,7 +68,12 @@ func DecisionsOf(spec *Spec, runs []store.Run, samples []store.Sample) Decisions
 		c := cells[k]
 		cd := CellDecision{Row: rowOf(c.run, factors), Label: c.label, Env: c.run.Env, CVPct: cvPct(c.values), BaselineCVPct: math.NaN()}
 		if base, ok := spec.baselineOf(cells, k); ok {
-			cd.Verdict = stats.Decide(stats.Overhead(base.values, c.values, 0.95), min(len(base.values), len(c.values)), margin)
+			if paired {
+				b, x := pairedByRound(base, c)
+				cd.Verdict = stats.Decide(stats.PairedOverhead(b, x, 0.95), len(b), margin)
+			} else {
+				cd.Verdict = stats.Decide(stats.Overhead(base.values, c.values, 0.95), min(len(base.values), len(c.values)), margin)
+			}
 			cd.BaselineCVPct = cvPct(base.values)
 		} else {
 			nan := math.NaN()
@@ -66,6 +83,21 @@ func DecisionsOf(spec *Spec, runs []store.Run, samples []store.Sample) Decisions
 	}
 	d.Done = len(d.Cells) > 0 && len(d.Undecided()) == 0
 	return d
+}
+
+// pairedByRound are the values of base and c measured in the same rounds,
+// in round order: the pairs of a blocked design.
+func pairedByRound(base, c *precisionCell) (b, x []float64) {
+	of := map[int]float64{}
+	for i, r := range base.reps {
+		of[r] = base.values[i]
+	}
+	for i, r := range c.reps {
+		if v, ok := of[r]; ok {
+			b, x = append(b, v), append(x, c.values[i])
+		}
+	}
+	return b, x
 }
 
 // reachable tells whether more rounds may still decide something: no

@@ -249,6 +249,40 @@ func TestDecisionsOfJudgesWithTheSharedRule(t *testing.T) {
 	}
 }
 
+// TestDecisionsPairedTakesOutRoundDrift: rounds that drift together
+// (each round's load moves both environments by up to 20 %) hide a 3 %
+// cost from the unpaired interval; paired by round, the drift drops out
+// and the cost is decided. The pairs follow the rounds, not the order of
+// the runs.
+func TestDecisionsPairedTakesOutRoundDrift(t *testing.T) {
+	s := validSpec(t, "decide.yaml", adaptiveSpec("2", "50"))
+	s.Repetitions = 6
+	runs, err := s.Plan(s.Seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	drift := []float64{1.0, 0.8, 1.2, 0.9, 1.1, 0.85}
+	var samples []store.Sample
+	for i := range runs {
+		runs[i].ID, runs[i].Status = int64(i+1), store.RunOK
+		r := runs[i]
+		v := 1000 * drift[r.Rep]
+		if r.Env == "docker-host" {
+			v *= 0.97 + 0.001*float64(i%3) // a 3 % cost, a little noise of its own
+		}
+		samples = append(samples, store.Sample{RunID: r.ID, Metric: "rate", Value: v})
+	}
+	unpaired, paired := DecisionsOf(s, runs, samples), DecisionsPaired(s, runs, samples)
+	for i, c := range paired.Cells {
+		if u := unpaired.Cells[i]; u.Verdict.Decision != stats.Undecided {
+			t.Errorf("%s unpaired: %v %+.1f%% [%+.1f, %+.1f], want undecided under the drift", u.Name(), u.Verdict.Decision, u.Verdict.Pct, u.Verdict.LoPct, u.Verdict.HiPct)
+		}
+		if v := c.Verdict; v.Decision != stats.Costs || v.N != 6 || v.Pct > -2.5 || v.Pct < -3.5 {
+			t.Errorf("%s paired: %v %+.1f%% [%+.1f, %+.1f] over %d pairs, want the 3 %% cost decided over 6", c.Name(), v.Decision, v.Pct, v.LoPct, v.HiPct, v.N)
+		}
+	}
+}
+
 // TestBudgetInAStudyFile: budget: makes a study adaptive with the default
 // margin and most rounds, is stored with the spec, and a count asked on
 // the command line (--reps 3) ends it; a budget too short is refused with

@@ -31,6 +31,7 @@ type precisionCell struct {
 	label   string    // the metric's label
 	primary bool      // judged by the target: not secondary, not a host monitor
 	values  []float64
+	reps    []int // the round of each value
 }
 
 type precisionKey struct{ cell, metric string }
@@ -125,6 +126,7 @@ func precisionCells(runs []store.Run, samples []store.Sample) map[precisionKey]*
 			cells[k] = c
 		}
 		c.values = append(c.values, smp.Value)
+		c.reps = append(c.reps, run.Rep)
 	}
 	return cells
 }
