@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/boxtax/boxtax/internal/stats"
+	"github.com/boxtax/boxtax/internal/study"
 )
 
 // Which interval a report's overheads carry.
@@ -38,19 +39,7 @@ func (c *Cell) pairWith(base *Cell) {
 	if len(base.reps) != len(base.Values) || len(c.reps) != len(c.Values) || repeated(base.reps) || repeated(c.reps) {
 		return
 	}
-	byRep := map[int]float64{}
-	for i, v := range base.Values {
-		byRep[base.reps[i]] = v
-	}
-	var b, x []float64
-	for i, v := range c.Values {
-		if i >= len(c.reps) {
-			break
-		}
-		if bv, ok := byRep[c.reps[i]]; ok {
-			b, x = append(b, bv), append(x, v)
-		}
-	}
+	b, x := study.PairByRound(base.Values, base.reps, c.Values, c.reps)
 	if len(b) < 2 {
 		return
 	}

@@ -86,15 +86,22 @@ func decisionsOf(spec *Spec, runs []store.Run, samples []store.Sample, paired bo
 }
 
 // pairedByRound are the values of base and c measured in the same rounds,
-// in round order: the pairs of a blocked design.
+// in c's order: the pairs of a blocked design.
 func pairedByRound(base, c *precisionCell) (b, x []float64) {
+	return PairByRound(base.values, base.reps, c.values, c.reps)
+}
+
+// PairByRound pairs each value of xs with the baseline's value of the same
+// round (bs and xs measured in rounds bReps and xReps); values whose round
+// the baseline lacks are left out. The report's paired estimate uses it too.
+func PairByRound(bs []float64, bReps []int, xs []float64, xReps []int) (b, x []float64) {
 	of := map[int]float64{}
-	for i, r := range base.reps {
-		of[r] = base.values[i]
+	for i, r := range bReps {
+		of[r] = bs[i]
 	}
-	for i, r := range c.reps {
+	for i, r := range xReps {
 		if v, ok := of[r]; ok {
-			b, x = append(b, v), append(x, c.values[i])
+			b, x = append(b, v), append(x, xs[i])
 		}
 	}
 	return b, x
