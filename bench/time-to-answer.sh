@@ -4,9 +4,10 @@
 # the adaptive stopping rule, study.DecisionsOf), against fixed 3 and 10
 # repetitions, and how often each run's verdicts agree with those of a long
 # run (20 rounds) on the same machine. Goal: at least 95 % agreement in
-# under 10 minutes. Prints minutes, rounds, cells decided, agreement and
-# contradictions (a cost in one run, no difference or the opposite cost in
-# the reference), and the adaptive run's time as a ratio of the fixed ones;
+# under 10 minutes. Prints minutes, rounds, cells decided, agreement, cells
+# decided that the reference left undecided, and contradictions (verdicts
+# that cannot both be true: see row below), and the adaptive run's time as
+# a ratio of the fixed ones;
 # then the same runs judged paired by round (report --paired), which takes
 # out what drifts from round to round on a shared host.
 #
@@ -20,6 +21,11 @@
 #   TTA_MARGIN=2                         the margin p of "no difference beyond ±p %" (default 2)
 #   TTA_SETTLE=0                         --settle for every run (default: boxtax's)
 #   TTA_STUDY=quick                      the study (default quick)
+#   TTA_ONLY="fixed3 fixed10 long"      measure only these runs (into TTA_DIR) and stop
+#   TTA_DIR=/tmp/tta                     keep the databases there; a run whose database and
+#                                        time are already there is judged again, not rerun
+#                                        (e.g. measure the fixed and long runs once, then
+#                                        the adaptive run of each change: rm TTA_DIR/adaptive.*)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 study=${TTA_STUDY:-quick}
@@ -34,14 +40,27 @@ make -s build
 bin=$PWD/bin/boxtax
 go build -o "${TMPDIR:-/tmp}/boxtax-verdicts.$$" ./bench/verdicts
 verdicts=${TMPDIR:-/tmp}/boxtax-verdicts.$$
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp" "$verdicts"' EXIT
+if [ -n "${TTA_DIR:-}" ]; then
+  tmp=$TTA_DIR
+  mkdir -p "$tmp"
+  trap 'rm -f "$verdicts"' EXIT
+else
+  tmp=$(mktemp -d)
+  trap 'rm -rf "$tmp" "$verdicts"' EXIT
+fi
 
 # measure NAME ARGS...: one study run into its own database; its seconds
 # in NAME.s, its verdicts in NAME.v, its log in NAME.err.
 measure() {
   local name=$1
   shift
+  if [ -s "$tmp/$name.s" ] && [ -s "$tmp/$name.db" ]; then
+    echo "reusing $name: $tmp/$name.db" >&2
+    "$verdicts" -margin "$margin" "$tmp/$name.db" >"$tmp/$name.v"
+    "$verdicts" -margin "$margin" -paired "$tmp/$name.db" >"$tmp/$name.pv"
+    return
+  fi
+  rm -f "$tmp/$name".*
   echo "running $name: boxtax run $study ${sel[*]} $*" >&2
   local start end
   start=$(date +%s.%N)
@@ -54,29 +73,45 @@ measure() {
   "$verdicts" -margin "$margin" -paired "$tmp/$name.db" >"$tmp/$name.pv"
 }
 
-measure adaptive --budget "$budget" --precision "$margin"
-measure fixed3 --reps 3
-measure fixed10 --reps 10
-measure long --reps "$long"
+wanted() { [ -z "${TTA_ONLY:-}" ] || [[ " $TTA_ONLY " == *" $1 "* ]]; }
+wanted fixed3 && measure fixed3 --reps 3
+wanted fixed10 && measure fixed10 --reps 10
+wanted long && measure long --reps "$long"
+wanted adaptive && measure adaptive --budget "$budget" --precision "$margin"
+if [ -n "${TTA_ONLY:-}" ]; then
+  echo "measured $TTA_ONLY${TTA_DIR:+ into $TTA_DIR}; run again without TTA_ONLY for the table" >&2
+  exit 0
+fi
 
-# row NAME LABEL [EXT]: minutes, rounds, cells decided, the same verdict as
-# the reference's (of every cell, and of those the reference decided), and
-# contradictions (decided both ways: a cost against none or the opposite
-# cost). EXT: v (default), or pv for the verdicts paired by round, the
-# reference's paired too.
+# row NAME LABEL [EXT]: minutes, rounds (the most any cell had), cells
+# decided, the same verdict as the reference's (of every cell, and of
+# those the reference decided), cells decided that the reference left
+# undecided (more precise than it: not checkable against it), and
+# contradictions: verdicts that cannot both be true (a cost against the
+# opposite cost, or against no difference beyond ±margin when the cost's
+# interval reaches past the margin; a cost of 1 % [0.3, 1.7] and no
+# difference beyond ±2 % are both true). EXT: v (default), or pv for the
+# verdicts paired by round, the reference's paired too.
 row() {
   local ext=${3:-v}
-  awk -F'\t' -v label="$2" -v secs="$(cat "$tmp/$1.s")" '
-    FNR == NR { ref[$1] = $2; if ($2 != "undecided") refdec++; next }
+  awk -F'\t' -v label="$2" -v secs="$(cat "$tmp/$1.s")" -v m="$margin" '
+    function within(lo, hi) { return lo >= -m && hi <= m }
+    FNR == NR { ref[$1] = $2; rlo[$1] = $4; rhi[$1] = $5; if ($2 != "undecided") refdec++; next }
     {
       n++; if ($2 != "undecided") decided++
       if ($6 > rounds) rounds = $6
-      if ($2 == ref[$1]) { agree++; if ($2 != "undecided") agreedec++ }
-      else if ($2 != "undecided" && ref[$1] != "undecided") contra++
+      r = ref[$1]
+      if ($2 == r) { agree++; if ($2 != "undecided") agreedec++ }
+      else if ($2 != "undecided" && r == "undecided") beyond++
+      else if ($2 != "undecided" && r != "undecided") {
+        if ($2 == "none" && within(rlo[$1], rhi[$1])) consistent++
+        else if (r == "none" && within($4, $5)) consistent++
+        else contra++
+      }
     }
     END {
-      printf "%-26s %7.1f %7d %5d/%-4d %5d/%-4d = %5.1f %%   %5d/%-4d %14d\n", label, secs / 60, rounds, decided, n,
-        agree, n, n ? 100 * agree / n : 0, agreedec, refdec, contra
+      printf "%-26s %7.1f %7d %5d/%-4d %5d/%-4d = %5.1f %%   %5d/%-4d %7d %9d %14d\n", label, secs / 60, rounds, decided, n,
+        agree, n, n ? 100 * agree / n : 0, agreedec, refdec, beyond, consistent, contra
     }' "$tmp/long.$ext" "$tmp/$1.$ext"
 }
 
@@ -87,7 +122,7 @@ echo "time to answer: $study${TTA_WORKLOADS:+ ($TTA_WORKLOADS)}, $cells primary 
 echo "reference: $long rounds in $(awk '{printf "%.1f", $1 / 60}' "$tmp/long.s") min, $ref_decided of $cells cells decided"
 echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs"
 echo
-printf "%-26s %7s %7s %10s %21s %13s %14s\n" run minutes rounds decided "same verdict" "of decided" contradictions
+printf "%-26s %7s %7s %10s %21s %13s %7s %9s %14s\n" run minutes rounds decided "same verdict" "of decided" beyond "small=none" contradictions
 row adaptive "adaptive (--budget $budget)"
 row fixed3 "fixed 3 repetitions"
 row fixed10 "fixed 10 repetitions"

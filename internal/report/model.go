@@ -208,6 +208,9 @@ func Build(st store.Study, lay Layout, runs []store.Run, samples []store.Sample)
 		CreatedAt: st.CreatedAt.UTC(), Host: json.RawMessage(orEmpty(st.HostJSON)), Spec: st.SpecYAML,
 		Repetitions: lay.Repetitions}
 	r.Study.Repetitions.Rounds = study.MeasuredRounds(runs)
+	if fewest := study.FewestRounds(runs); fewest < r.Study.Repetitions.Rounds {
+		r.Study.Repetitions.Fewest = fewest
+	}
 	byID := map[int64]store.Run{}
 	factorSet := map[string]bool{}
 	for _, run := range runs {
@@ -272,6 +275,7 @@ func Build(st store.Study, lay Layout, runs []store.Run, samples []store.Sample)
 		s := stats.Describe(c.Values)
 		c.N, c.Mean, c.Std, c.Median, c.Q1, c.Q3, c.Min, c.Max = s.N, s.Mean, s.Std, s.Median, s.Q1, s.Q3, s.Min, s.Max
 	}
+	planned := study.PlannedRounds(runs)
 	for _, k := range order {
 		c := cells[k]
 		if c.IsBaseline {
@@ -282,8 +286,11 @@ func Build(st store.Study, lay Layout, runs []store.Run, samples []store.Sample)
 			c.OverheadNote = "no baseline data"
 			continue
 		}
-		o := stats.Overhead(base.Values, c.Values, 0.95)
-		c.baseN, c.df = base.N, o.DF
+		// The baseline's runs of the rounds this cell is planned in: all of
+		// them, but after an adaptive study's focused rounds.
+		bs := study.InRounds(base.Values, base.reps, planned[k.cell])
+		o := stats.Overhead(bs, c.Values, 0.95)
+		c.baseN, c.df = len(bs), o.DF
 		c.OverheadPct = finite(o.Pct)
 		c.OverheadCI95 = []*float64{finite(o.LoPct), finite(o.HiPct)}
 		c.OverheadNote = o.Reason

@@ -12,7 +12,11 @@ import (
 // published study it reproduces measured: a study that runs 3 where the
 // paper ran 20 says so.
 type Repetitions struct {
-	Rounds  int    `json:"rounds"`          // measured rounds planned (each runs every cell once)
+	Rounds int `json:"rounds"` // measured rounds planned (each runs every cell once, or in an adaptive study's focused rounds the undecided ones)
+	// Fewest is the fewest rounds a cell is in, when below Rounds: an
+	// adaptive study's focused rounds measure only the cells still
+	// undecided, with their baselines.
+	Fewest  int    `json:"fewest,omitempty"`
 	Spec    int    `json:"spec"`            // the spec's repetitions (an adaptive study's first rounds)
 	Paper   int    `json:"paper,omitempty"` // the paper's count; 0: the spec names none
 	PaperID string `json:"paper_id,omitempty"`
@@ -26,7 +30,13 @@ type Repetitions struct {
 // String is the report's line about repetitions.
 func (r Repetitions) String() string {
 	s := fmt.Sprintf("repetitions: %d per cell", r.Rounds)
-	if r.PrecisionPct > 0 {
+	if r.Fewest > 0 {
+		s = fmt.Sprintf("repetitions: %d to %d per cell", r.Fewest, r.Rounds)
+	}
+	switch {
+	case r.PrecisionPct > 0 && r.Fewest > 0:
+		s += fmt.Sprintf(" (adaptive: started with %d, target ±%g%%, at most %d; the rounds after the first measured only the cells still undecided, with their baselines)", r.Spec, r.PrecisionPct, r.MaxRounds)
+	case r.PrecisionPct > 0:
 		s += fmt.Sprintf(" (adaptive: started with %d, target ±%g%%, at most %d)", r.Spec, r.PrecisionPct, r.MaxRounds)
 	}
 	switch {

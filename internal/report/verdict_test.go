@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 
@@ -208,5 +209,41 @@ func TestTableSaysWhatEachFigureIs(t *testing.T) {
 	}
 	if !strings.Contains(md.String(), "abs: no % deviation, baseline mean is zero") || !strings.Contains(md.String(), "(sd 10.00)") {
 		t.Errorf("markdown does not say what abs and sd are:\n%s", md.String())
+	}
+}
+
+// TestRepetitionsSayFocusedRounds: when an adaptive study's focused rounds
+// left decided cells out, the repetitions line gives the range of runs a
+// cell has and why, instead of the rounds as if every cell had them all.
+func TestRepetitionsSayFocusedRounds(t *testing.T) {
+	r := cellStudy(map[string][2][]float64{
+		"decided": {{1000, 1010, 990}, {800, 810, 790}},
+		"focused": {{1000, 1010, 990, 1005, 995}, {1000, 1020, 985, 1010, 990}},
+	}, nil)
+	rep := r.Study.Repetitions
+	if rep.Rounds != 5 || rep.Fewest != 3 {
+		t.Fatalf("rounds %d, fewest %d; want 5 and 3", rep.Rounds, rep.Fewest)
+	}
+	rep.Spec, rep.PrecisionPct, rep.MaxRounds = 3, 2, 1000
+	want := "repetitions: 3 to 5 per cell (adaptive: started with 3, target ±2%, at most 1000; the rounds after the first measured only the cells still undecided, with their baselines)"
+	if got := rep.String(); got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	whole := cellStudy(map[string][2][]float64{"a": {{1, 2, 3}, {1, 2, 3}}}, nil).Study.Repetitions
+	if whole.Fewest != 0 || !strings.HasPrefix(whole.String(), "repetitions: 3 per cell") {
+		t.Errorf("whole rounds: fewest %d, %q", whole.Fewest, whole.String())
+	}
+}
+
+// TestCellMeetsItsBaselineInItsOwnRounds: a cell that focused rounds left
+// out after round 3 is compared with the baseline's runs of rounds 1 to
+// 3, not with the later ones, which met a host that had changed.
+func TestCellMeetsItsBaselineInItsOwnRounds(t *testing.T) {
+	r := cellStudy(map[string][2][]float64{
+		"left out": {{1000, 1002, 998, 500, 505}, {1001, 1003, 998}},
+	}, nil)
+	v := verdictOfCase(t, r, "left out")
+	if v.Decision != VerdictNoDifference || v.OverheadPct == nil || math.Abs(*v.OverheadPct) > 1 {
+		t.Errorf("%s %v: want no difference, against the baseline's first 3 rounds (all 5 make it look +33%%)", v.Decision, v.Text)
 	}
 }

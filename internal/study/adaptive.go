@@ -3,6 +3,7 @@ package study
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -11,14 +12,17 @@ import (
 )
 
 // Adaptive asks for repetitions until every overhead is decided, after
-// Phoronix's dynamic run count but kept blocked: whole randomized rounds
-// (every cell once) are added, never single runs of a noisy cell, so the
-// design stays a randomized complete block design. After each round the
-// stopping rule (DecisionsOf, Stopping) checks whether every primary
-// metric's overhead is decided: a cost (its 95 % interval excludes 0) or no
-// difference beyond ±PrecisionPct; if not, fewer than MaxRepetitions
-// rounds have run and the study's budget allows another round, one more
-// round is planned.
+// Phoronix's dynamic run count. The study's first rounds are whole
+// randomized rounds (every cell once); after them the stopping rule
+// (DecisionsOf, Stopping) judges every primary metric's overhead: a cost
+// (its 95 % interval excludes 0) or no difference beyond ±PrecisionPct.
+// While a cell is undecided, fewer than MaxRepetitions rounds have run and
+// the study's budget allows, one more round is planned: a focused round
+// (Decisions.focus), which measures only the cells still undecided that
+// are likely to be decided in the rounds left, each with its baseline, in
+// the randomized order a whole round would have, so that every cell
+// still measured keeps its baseline beside it in each round (the pairs
+// of a blocked design) and no time goes to cells already answered.
 type Adaptive struct {
 	PrecisionPct   float64 `yaml:"precision_pct"`   // the margin p of "no difference beyond ±p %", in % of the baseline
 	MaxRepetitions int     `yaml:"max_repetitions"` // stop after this many rounds even if not reached
@@ -92,6 +96,25 @@ func MeasuredRounds(runs []store.Run) int {
 	return n
 }
 
+// FewestRounds is the fewest measured rounds any cell is planned in: less
+// than MeasuredRounds once an adaptive study's focused rounds have left
+// decided cells out.
+func FewestRounds(runs []store.Run) int {
+	per := map[string]int{}
+	for _, run := range runs {
+		if !run.Warmup {
+			per[run.CellKey]++
+		}
+	}
+	fewest := 0
+	for _, n := range per {
+		if fewest == 0 || n < fewest {
+			fewest = n
+		}
+	}
+	return fewest
+}
+
 // Stopping is an adaptive study's stopping rule as ExecuteAdaptive applies
 // it after each round: Judge reads the stored samples (DecisionsOf), and
 // Deadline, when set, is when the study's time budget ends: no round is
@@ -100,6 +123,9 @@ type Stopping struct {
 	Judge    func(context.Context) (Decisions, error)
 	Deadline time.Time        // zero: no budget
 	Now      func() time.Time // nil: time.Now; tests give a clock of their own
+	// Focused, when set, hears of each focused round before it runs: its
+	// number (from 1), and how many of the study's cells it measures.
+	Focused func(round, cells, of int)
 }
 
 func (s Stopping) now() time.Time {
@@ -122,20 +148,26 @@ const (
 )
 
 // AdaptiveEnd is how an adaptive study ended: after how many rounds, why,
-// the measured time of one round (warm-up included, as rounds of the
-// same cells), and the last judgement.
+// the measured time of one whole round (every cell once, warm-up runs
+// counted as runs of the same cells), and the last judgement.
 type AdaptiveEnd struct {
 	Rounds    int
-	Stopped   string        // StoppedDecided, StoppedMax or StoppedBudget; "" when interrupted
+	Stopped   string        // StoppedDecided, StoppedMax, StoppedBudget or StoppedOutOfReach; "" when interrupted
 	RoundTime time.Duration // measured; 0 when nothing ran in this process
 	Last      Decisions
+	// Focused counts the rounds that measured only some cells: the
+	// undecided ones within reach and their baselines.
+	Focused int
+	next    time.Duration // the time of the round that would have come next
+	times   runTimes      // each cell's runs in this process
 }
 
 // ExecuteAdaptive runs the study's pending runs, then, while stop.Judge
 // says a cell is undecided, fewer than the maximum rounds have been
-// planned and the next round (as long as the rounds measured so far)
-// would end before stop.Deadline, adds one more round to the store and
-// runs it. It works the same on a resumed study: the rounds already
+// planned and the next round (at the time its cells took so far) would
+// end before stop.Deadline, adds one more round to the store and runs it:
+// the cells Decisions.focus chooses, or every cell when the judgement
+// names none. It works the same on a resumed study: the rounds already
 // stored are finished first. Without s.Adaptive it is Execute.
 func (r *Runner) ExecuteAdaptive(ctx context.Context, st store.Study, runs []store.Run, stop Stopping) (AdaptiveEnd, error) {
 	a := r.Spec.Adaptive
@@ -143,36 +175,40 @@ func (r *Runner) ExecuteAdaptive(ctx context.Context, st store.Study, runs []sto
 		return AdaptiveEnd{}, r.Execute(ctx, st, runs)
 	}
 	var end AdaptiveEnd
-	var busy time.Duration // spent doing runs in this process
-	done := 0              // runs done in this process
-	perRound := roundSize(runs)
+	times := runTimes{}
+	all := roundCells(runs)
 	for {
-		pending := countPending(runs)
-		began := stop.now()
-		if err := r.executePending(ctx, runs); err != nil {
+		last := stop.now()
+		if err := r.executePending(ctx, runs, func(run store.Run) {
+			now := stop.now()
+			times.add(run.CellKey, now.Sub(last))
+			last = now
+		}); err != nil {
 			return end, r.stop(ctx, st, err)
-		}
-		busy += stop.now().Sub(began)
-		done += pending - countPending(runs)
-		if done > 0 && perRound > 0 {
-			end.RoundTime = time.Duration(float64(busy) * float64(perRound) / float64(done))
 		}
 		rounds := MeasuredRounds(runs)
 		end.Rounds = rounds
+		end.RoundTime = times.round(all)
+		end.next, end.times = end.RoundTime, times
 		d, err := stop.Judge(ctx)
 		if err != nil {
 			return end, r.stop(ctx, st, err)
 		}
 		end.Last = d
+		var keep map[string]bool
 		switch {
 		case d.Done:
 			end.Stopped = StoppedDecided
 		case rounds >= a.MaxRepetitions:
 			end.Stopped = StoppedMax
-		case !stop.Deadline.IsZero() && stop.now().Add(end.RoundTime).After(stop.Deadline):
-			end.Stopped = StoppedBudget
-		case !d.reachable(end.RoundsLeft(a.MaxRepetitions, stop)):
-			end.Stopped = StoppedOutOfReach
+		case len(d.Cells) == 0:
+			// A judgement that names no cell: whole rounds, until the
+			// budget or the maximum ends them.
+			if !stop.Deadline.IsZero() && stop.now().Add(end.RoundTime).After(stop.Deadline) {
+				end.Stopped = StoppedBudget
+			}
+		default:
+			keep, end.Stopped = end.focus(d, times, a.MaxRepetitions, stop)
 		}
 		if end.Stopped != "" {
 			break
@@ -180,6 +216,16 @@ func (r *Runner) ExecuteAdaptive(ctx context.Context, st store.Study, runs []sto
 		next, err := r.Spec.NextRound(st.Seed, rounds)
 		if err != nil {
 			return end, r.stop(ctx, st, err)
+		}
+		if keep != nil && len(next) > 0 {
+			focused := slices.DeleteFunc(slices.Clone(next), func(run store.Run) bool { return !keep[run.CellKey] })
+			if len(focused) < len(next) {
+				if stop.Focused != nil {
+					stop.Focused(rounds+1, len(focused), len(next))
+				}
+				next = focused
+				end.Focused++
+			}
 		}
 		if len(runs) > 0 && len(next) > 0 && next[0].Seq <= runs[len(runs)-1].Seq {
 			return end, r.stop(ctx, st, fmt.Errorf("adaptive round %d would reuse run numbers: the stored plan does not follow the spec", rounds+1))
@@ -192,9 +238,32 @@ func (r *Runner) ExecuteAdaptive(ctx context.Context, st store.Study, runs []sto
 	return end, r.stop(ctx, st, nil)
 }
 
+// focus chooses the cells of the next round (Decisions.focus) and notes
+// that round's time; it returns why the study stops instead
+// when no undecided cell is within reach: StoppedBudget when not even
+// the one nearest its answer has time for another round, else
+// StoppedOutOfReach.
+func (e *AdaptiveEnd) focus(d Decisions, times runTimes, maxRounds int, stop Stopping) (map[string]bool, string) {
+	fit := func(cells map[string]bool) int {
+		at := *e
+		at.RoundTime = times.round(cells)
+		return at.RoundsLeft(maxRounds, stop)
+	}
+	keep, nearest := d.focus(fit)
+	if keep == nil {
+		if nearest != nil && fit(nearest) == 0 {
+			e.next = times.round(nearest)
+			return nil, StoppedBudget
+		}
+		return nil, StoppedOutOfReach
+	}
+	e.next = times.round(keep)
+	return keep, ""
+}
+
 // RoundsLeft is how many more rounds the study may add: up to
-// max_repetitions and, with a budget, as many measured round times as fit
-// before its deadline.
+// max_repetitions and, with a budget, as many of RoundTime as fit before
+// its deadline (focus asks it of a shorter round too).
 func (e AdaptiveEnd) RoundsLeft(maxRounds int, stop Stopping) int {
 	left := maxRounds - e.Rounds
 	if !stop.Deadline.IsZero() && e.RoundTime > 0 {
@@ -203,25 +272,61 @@ func (e AdaptiveEnd) RoundsLeft(maxRounds int, stop Stopping) int {
 	return max(left, 0)
 }
 
-// roundSize is the number of runs in one round: the cells of round 0.
-func roundSize(runs []store.Run) int {
-	n := 0
-	for _, run := range runs {
-		if !run.Warmup && run.Rep == 0 {
-			n++
-		}
-	}
-	return n
+// runTimes is the time each cell's runs took in this process, by cell key:
+// the run and the wait for a quiet host before it, on the stopping rule's
+// clock.
+type runTimes map[string]*struct {
+	sum time.Duration
+	n   int
 }
 
-func countPending(runs []store.Run) int {
+func (t runTimes) add(cell string, d time.Duration) {
+	c := t[cell]
+	if c == nil {
+		c = &struct {
+			sum time.Duration
+			n   int
+		}{}
+		t[cell] = c
+	}
+	c.sum += d
+	c.n++
+}
+
+// round is the time of one run of each of cells (a set of cell keys): a
+// cell's mean, or, for a cell that did not run in this process, the mean
+// of all runs; 0 when nothing ran.
+func (t runTimes) round(cells map[string]bool) time.Duration {
+	var sum time.Duration
 	n := 0
-	for _, run := range runs {
-		if run.Status == store.RunPending {
-			n++
+	for _, c := range t {
+		sum += c.sum
+		n += c.n
+	}
+	if n == 0 {
+		return 0
+	}
+	mean := sum / time.Duration(n)
+	var total time.Duration
+	for k := range cells {
+		if c := t[k]; c != nil {
+			total += c.sum / time.Duration(c.n)
+		} else {
+			total += mean
 		}
 	}
-	return n
+	return total
+}
+
+// roundCells are the cells of the study's first measured round: every cell.
+func roundCells(runs []store.Run) map[string]bool {
+	cells := map[string]bool{}
+	for _, run := range runs {
+		if !run.Warmup && run.Rep == 0 {
+			cells[run.CellKey] = true
+		}
+	}
+	return cells
 }
 
 // Budget is a study's time budget (budget: 8m in a study file, --budget):

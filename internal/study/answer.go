@@ -24,7 +24,7 @@ func (e AdaptiveEnd) Lines(budget time.Duration) []string {
 	case StoppedDecided:
 		return []string{fmt.Sprintf("every cell decided after %d rounds: %s", e.Rounds, d.Summary())}
 	case StoppedBudget:
-		out = append(out, fmt.Sprintf("stopped after %d rounds: another round (about %s) would pass the budget of %s", e.Rounds, roundDur(e.RoundTime), budget))
+		out = append(out, fmt.Sprintf("stopped after %d rounds: another round (about %s) would pass the budget of %s", e.Rounds, roundDur(e.next), budget))
 	case StoppedMax:
 		out = append(out, fmt.Sprintf("stopped after %d rounds, the most the study allows (max_repetitions, --max-reps)", e.Rounds))
 	case StoppedOutOfReach:
@@ -37,7 +37,7 @@ func (e AdaptiveEnd) Lines(budget time.Duration) []string {
 	most := 0 // the most further rounds any undecided cell needs; -1: one cannot be estimated
 	for i, c := range und {
 		if i < maxUndecidedLines {
-			out = append(out, "  "+c.Name()+": "+interval(c.Verdict)+"; "+noise(c)+"; "+e.more(c.Verdict))
+			out = append(out, "  "+c.Name()+": "+interval(c.Verdict)+"; "+noise(c)+"; "+e.more(c))
 		}
 		switch m := c.Verdict.MoreRounds; {
 		case m < 0 || m >= stats.MaxMoreRounds || most < 0:
@@ -49,8 +49,10 @@ func (e AdaptiveEnd) Lines(budget time.Duration) []string {
 	if len(und) > maxUndecidedLines {
 		out = append(out, fmt.Sprintf("  and %d more (boxtax report lists every cell)", len(und)-maxUndecidedLines))
 	}
-	if most > 0 && e.RoundTime > 0 {
-		need := time.Duration(most) * e.RoundTime
+	if round := e.roundOf(und...); most > 0 && round > 0 {
+		// A new run does its first rounds whole, then rounds of these
+		// cells: counting every round done as whole overstates it a little.
+		need := time.Duration(most) * round
 		out = append(out, fmt.Sprintf("about %d more rounds (%s) would likely decide them all: a new run with --budget %s", most, roundDur(need), roundDur(need+time.Duration(e.Rounds+1)*e.RoundTime)))
 	}
 	return out
@@ -75,15 +77,33 @@ func pct(v float64) string {
 	return fmt.Sprintf("%.2g%%", v)
 }
 
-// more is about how much longer a cell needs.
-func (e AdaptiveEnd) more(v stats.Verdict) string {
-	switch m := v.MoreRounds; {
+// roundOf is the time of a round of cells and their baselines, as their
+// runs took in this process; RoundTime when their cells are not known.
+func (e AdaptiveEnd) roundOf(cells ...CellDecision) time.Duration {
+	keys := map[string]bool{}
+	for _, c := range cells {
+		if c.Cell == "" || e.times == nil {
+			return e.RoundTime
+		}
+		keys[c.Cell] = true
+		if c.BaselineCell != "" {
+			keys[c.BaselineCell] = true
+		}
+	}
+	return e.times.round(keys)
+}
+
+// more is about how much longer a cell needs: its rounds, each a run of
+// the cell and one of its baseline.
+func (e AdaptiveEnd) more(c CellDecision) string {
+	round := e.roundOf(c)
+	switch m := c.Verdict.MoreRounds; {
 	case m < 0:
 		return "no estimate of the rounds it needs"
 	case m >= stats.MaxMoreRounds:
 		return fmt.Sprintf("more than %d rounds: not decidable at this noise", stats.MaxMoreRounds)
-	case e.RoundTime > 0:
-		return fmt.Sprintf("about %d more rounds (%s at %s a round)", m, roundDur(time.Duration(m)*e.RoundTime), roundDur(e.RoundTime))
+	case round > 0:
+		return fmt.Sprintf("about %d more rounds (%s at %s a round)", m, roundDur(time.Duration(m)*round), roundDur(round))
 	default:
 		return fmt.Sprintf("about %d more rounds", m)
 	}

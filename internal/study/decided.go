@@ -33,6 +33,9 @@ type CellDecision struct {
 	// cell's values and of its baseline's, in percent of their means;
 	// NaN when not defined.
 	CVPct, BaselineCVPct float64
+	// Cell and BaselineCell are the keys of the run cells behind it: the
+	// cell's own and its baseline's ("" when not measured).
+	Cell, BaselineCell string
 }
 
 // Name is the cell as the run's lines name it: row, metric @ environment.
@@ -57,6 +60,7 @@ func DecisionsPaired(spec *Spec, runs []store.Run, samples []store.Sample) Decis
 }
 
 func decisionsOf(spec *Spec, runs []store.Run, samples []store.Sample, paired bool) Decisions {
+	planned := PlannedRounds(runs)
 	margin := DefaultPrecisionPct
 	if spec.Adaptive != nil && spec.Adaptive.PrecisionPct > 0 {
 		margin = spec.Adaptive.PrecisionPct
@@ -66,13 +70,15 @@ func decisionsOf(spec *Spec, runs []store.Run, samples []store.Sample, paired bo
 	d := Decisions{MarginPct: margin}
 	for _, k := range spec.judgedCells(cells, runs) {
 		c := cells[k]
-		cd := CellDecision{Row: rowOf(c.run, factors), Label: c.label, Env: c.run.Env, CVPct: cvPct(c.values), BaselineCVPct: math.NaN()}
+		cd := CellDecision{Row: rowOf(c.run, factors), Label: c.label, Env: c.run.Env, CVPct: cvPct(c.values), BaselineCVPct: math.NaN(), Cell: c.run.CellKey}
 		if base, ok := spec.baselineOf(cells, k); ok {
+			cd.BaselineCell = base.run.CellKey
 			if paired {
 				b, x := pairedByRound(base, c)
 				cd.Verdict = stats.Decide(stats.PairedOverhead(b, x, 0.95), len(b), margin)
 			} else {
-				cd.Verdict = stats.Decide(stats.Overhead(base.values, c.values, 0.95), min(len(base.values), len(c.values)), margin)
+				bs := InRounds(base.values, base.reps, planned[c.run.CellKey])
+				cd.Verdict = stats.Decide(stats.Overhead(bs, c.values, 0.95), min(len(bs), len(c.values)), margin)
 			}
 			cd.BaselineCVPct = cvPct(base.values)
 		} else {
@@ -107,20 +113,92 @@ func PairByRound(bs []float64, bReps []int, xs []float64, xReps []int) (b, x []f
 	return b, x
 }
 
-// reachable tells whether more rounds may still decide something: no
-// undecided cell is listed (a judgement without cells: only the maximum
-// or the budget ends it), or some undecided cell is estimated to be
-// decided within left more rounds. A cell without an estimate
-// (MoreRounds -1: no interval, or its estimate sits on the margin) does
-// not count: more rounds of the same kind are not shown to help it.
-func (d Decisions) reachable(left int) bool {
-	und := d.Undecided()
-	for _, c := range und {
-		if m := c.Verdict.MoreRounds; m > 0 && m <= left {
-			return true
+// PlannedRounds are the measured rounds each cell (by key) is planned
+// in, whatever became of its runs: every round, but in an adaptive
+// study's focused rounds, which leave decided cells out.
+func PlannedRounds(runs []store.Run) map[string]map[int]bool {
+	out := map[string]map[int]bool{}
+	for _, run := range runs {
+		if run.Warmup {
+			continue
+		}
+		if out[run.CellKey] == nil {
+			out[run.CellKey] = map[int]bool{}
+		}
+		out[run.CellKey][run.Rep] = true
+	}
+	return out
+}
+
+// InRounds are the values among vs (measured in rounds reps) of the given
+// rounds: a cell is compared with its baseline's runs of the rounds the
+// cell is planned in, so that a cell that focused rounds left out is not
+// set against the baseline's later runs, which met a later host. It is
+// vs itself when every value is of those rounds (always, in a study of
+// whole rounds) or when rounds is nil.
+func InRounds(vs []float64, reps []int, rounds map[int]bool) []float64 {
+	if rounds == nil || len(reps) != len(vs) {
+		return vs
+	}
+	var out []float64
+	for i, r := range reps {
+		if rounds[r] {
+			out = append(out, vs[i])
 		}
 	}
-	return len(und) == 0
+	if len(out) == len(vs) {
+		return vs
+	}
+	return out
+}
+
+// FocusSlack is how far past the rounds left a cell's estimate of
+// further rounds may reach and the cell still be measured: the estimate
+// rests on a standard deviation from a few runs (from 4 runs, uncertain by
+// about 40 %, so the rounds it implies by about a factor of 2), and a
+// cell estimated just past the budget is often decided within it.
+const FocusSlack = 2
+
+// focus chooses the run cells of an adaptive study's next round: the
+// undecided cells that are likely to be decided in the rounds left, each
+// with its baseline. fit says how many rounds of a set of run cells the
+// budget and the maximum still hold. The most cells are taken for which
+// every estimate (stats.Verdict.MoreRounds) is at most FocusSlack times
+// the rounds fit leaves for them: dropping the furthest cells makes each
+// round shorter and so leaves more rounds for the rest. A cell without
+// an estimate (MoreRounds -1: no interval, or its estimate sits on the
+// margin) is not chosen: more rounds of the same kind are not shown to
+// help it. keep is nil when no cell is within reach; nearest is then the
+// run cells of the undecided cell nearest its answer (nil without one),
+// to tell a budget spent from cells out of reach.
+func (d Decisions) focus(fit func(cells map[string]bool) int) (keep, nearest map[string]bool) {
+	var cands []CellDecision
+	for _, c := range d.Undecided() {
+		if c.Verdict.MoreRounds > 0 && c.Cell != "" {
+			cands = append(cands, c)
+		}
+	}
+	slices.SortStableFunc(cands, func(a, b CellDecision) int { return a.Verdict.MoreRounds - b.Verdict.MoreRounds })
+	cellsOf := func(cs []CellDecision) map[string]bool {
+		keys := map[string]bool{}
+		for _, c := range cs {
+			keys[c.Cell] = true
+			if c.BaselineCell != "" {
+				keys[c.BaselineCell] = true
+			}
+		}
+		return keys
+	}
+	for k := len(cands); k > 0; k-- {
+		keys := cellsOf(cands[:k])
+		if left := fit(keys); left > 0 && cands[k-1].Verdict.MoreRounds <= FocusSlack*left {
+			return keys, nil
+		}
+	}
+	if len(cands) > 0 {
+		return nil, cellsOf(cands[:1])
+	}
+	return nil, nil
 }
 
 // Undecided are the cells without an answer yet.

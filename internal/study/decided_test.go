@@ -3,6 +3,9 @@ package study
 import (
 	"context"
 	"fmt"
+	"maps"
+	"math"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -93,8 +96,10 @@ func oneRoundAway(judge func(context.Context) (Decisions, error)) func(context.C
 
 // TestBudgetStopsAnUndecidedStudy: with cells undecided but estimated
 // to be decided a round later, only the budget ends the study: it stops
-// before a round that would end past the deadline, and says which cells
-// stayed undecided, their noise and about how much longer they need.
+// before a round that would end past the deadline, gives the last
+// seconds to a focused round of the cell nearest its answer, and says
+// which cells stayed undecided, their noise and about how much longer
+// they need.
 func TestBudgetStopsAnUndecidedStudy(t *testing.T) {
 	r, st, runs, clock := newDecideStudy(t, adaptiveSpec("0.001", "50"), 100, 100)
 	start := clock.t
@@ -104,30 +109,159 @@ func TestBudgetStopsAnUndecidedStudy(t *testing.T) {
 		t.Fatal(err)
 	}
 	// 12 s for the warm-up and 2 rounds, then 4 s a round: rounds 3 to 6
-	// end at 16, 20, 24 and 28 s; a 7th would end at 32 s, past 30 s.
-	if end.Stopped != StoppedBudget || end.Rounds != 6 {
-		t.Fatalf("stopped %q after %d rounds, want the budget after 6", end.Stopped, end.Rounds)
+	// end at 16, 20, 24 and 28 s. A 7th whole round would end at 32 s,
+	// past 30 s; one of the first cell and its baseline (2 s) ends at 30 s.
+	if end.Stopped != StoppedBudget || end.Rounds != 7 || end.Focused != 1 {
+		t.Fatalf("stopped %q after %d rounds (%d focused), want the budget after 7, the last focused", end.Stopped, end.Rounds, end.Focused)
 	}
 	if clock.t.After(deadline) {
 		t.Errorf("the study ran until %s, past its deadline %s", clock.t.Sub(start), deadline.Sub(start))
 	}
-	checkRounds(t, r, st, 6)
+	rounds := storedRounds(t, r, st)
+	for rep := range 6 {
+		if len(rounds[rep]) != 4 {
+			t.Errorf("round %d holds %v, want all 4 cells", rep+1, rounds[rep])
+		}
+	}
+	if got := strings.Join(rounds[6], " "); got != "test.a|env=docker-host|threads=1 test.a|env=native|threads=1" {
+		t.Errorf("round 7 holds %s, want the first cell and its baseline", got)
+	}
 	if len(end.Last.Undecided()) != 2 {
 		t.Fatalf("undecided: %+v, want both cells", end.Last.Undecided())
 	}
 	lines := end.Lines(30 * time.Second)
 	testenv.Says(t, "the end lines", strings.Join(lines, "\n"),
-		"stopped after 6 rounds: another round (about 4s) would pass the budget of 30s",
+		"stopped after 7 rounds: another round (about 2s) would pass the budget of 30s",
 		"2 of 2 cells undecided (neither a cost nor within ±0.001% shown)",
 		"test.a threads=1 rate @ docker-host: ",
 		"noise: CV ",
 		"(baseline ",
 		"more rounds (",
-		" at 4s a round)")
+		" at 2s a round)")
 	for _, c := range end.Last.Undecided() {
 		if c.Verdict.MoreRounds < 1 || !(c.CVPct > 0) || !(c.BaselineCVPct > 0) {
 			t.Errorf("%s: more rounds %d, CV %g%%, baseline CV %g%%: want an estimate and the measured noise", c.Name(), c.Verdict.MoreRounds, c.CVPct, c.BaselineCVPct)
 		}
+	}
+}
+
+// storedRounds are the cell keys of each measured round of the stored
+// study, sorted, after checking that sequence numbers rise and that each
+// run stands where a whole plan of that many rounds puts its cell.
+func storedRounds(t *testing.T, r *Runner, st store.Study) [][]string {
+	t.Helper()
+	stored, err := r.Store.Runs(context.Background(), st.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	more := *r.Spec
+	more.Repetitions = MeasuredRounds(stored)
+	plan, err := more.Plan(st.Seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rounds := make([][]string, more.Repetitions)
+	for i, run := range stored {
+		if i > 0 && run.Seq <= stored[i-1].Seq {
+			t.Errorf("run %d has seq %d after %d", i, run.Seq, stored[i-1].Seq)
+		}
+		if run.Status != store.RunOK {
+			t.Errorf("run %d: %s %s", run.Seq, run.Status, run.Reason)
+		}
+		if run.Seq >= len(plan) || plan[run.Seq].CellKey != run.CellKey || plan[run.Seq].Rep != run.Rep {
+			t.Errorf("run seq %d is %s in round %d, not where the whole plan has it", run.Seq, run.CellKey, run.Rep+1)
+		}
+		if !run.Warmup {
+			rounds[run.Rep] = append(rounds[run.Rep], run.CellKey)
+		}
+	}
+	for _, keys := range rounds {
+		slices.Sort(keys)
+	}
+	return rounds
+}
+
+// TestFocusedRoundsLeaveDecidedCellsOut: once the first rounds decide one
+// cell (a cost), each round after them measures only the undecided cell
+// and its baseline, in the places a whole round gives them, until the
+// maximum ends the study.
+func TestFocusedRoundsLeaveDecidedCellsOut(t *testing.T) {
+	r, st, runs, clock := newDecideStudy(t, adaptiveSpec("0.001", "5"), 100, 100)
+	judge := func(ctx context.Context) (Decisions, error) {
+		d, err := oneRoundAway(judgeStored(r, st))(ctx)
+		for i, c := range d.Cells {
+			if strings.Contains(c.Row, "threads=2") {
+				d.Cells[i].Verdict.Decision, d.Cells[i].Verdict.MoreRounds = stats.Costs, 0
+			}
+		}
+		return d, err
+	}
+	var heard []string
+	focused := func(round, cells, of int) { heard = append(heard, fmt.Sprintf("%d:%d/%d", round, cells, of)) }
+	end, err := r.ExecuteAdaptive(context.Background(), st, runs, Stopping{Judge: judge, Now: clock.now, Focused: focused})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(heard, " "); got != "3:2/4 4:2/4 5:2/4" {
+		t.Errorf("focused rounds heard: %s, want rounds 3 to 5 of 2 of 4 cells", got)
+	}
+	if end.Stopped != StoppedMax || end.Rounds != 5 || end.Focused != 3 {
+		t.Fatalf("stopped %q after %d rounds (%d focused), want the maximum, 5, the last 3 focused", end.Stopped, end.Rounds, end.Focused)
+	}
+	rounds := storedRounds(t, r, st)
+	for rep, keys := range rounds {
+		want := "test.a|env=docker-host|threads=1 test.a|env=docker-host|threads=2 test.a|env=native|threads=1 test.a|env=native|threads=2"
+		if rep >= 2 {
+			want = "test.a|env=docker-host|threads=1 test.a|env=native|threads=1"
+		}
+		if got := strings.Join(keys, " "); got != want {
+			t.Errorf("round %d holds %s, want %s", rep+1, got, want)
+		}
+	}
+	checkEachRunOnce(t, r, st)
+}
+
+// TestFocusKeepsWhatTheRoundsLeftCanDecide: the cells a focused round
+// measures are the most whose estimates fit FocusSlack times the rounds
+// the budget holds for them; dropping a far cell frees rounds for the
+// near ones; a cell without an estimate is never chosen.
+func TestFocusKeepsWhatTheRoundsLeftCanDecide(t *testing.T) {
+	cell := func(name, base string, more int) CellDecision {
+		return CellDecision{Row: name, Cell: name, BaselineCell: base, Verdict: stats.Verdict{Decision: stats.Undecided, MoreRounds: more}}
+	}
+	d := Decisions{Cells: []CellDecision{
+		cell("c", "base2", 50), cell("b", "base", 6), cell("a", "base", 2), cell("d", "base", -1),
+		{Row: "e", Cell: "e", BaselineCell: "base", Verdict: stats.Verdict{Decision: stats.Costs}},
+	}}
+	secs := map[string]int{"a": 1, "b": 1, "c": 10, "d": 1, "e": 1, "base": 1, "base2": 1}
+	for _, tc := range []struct {
+		budget        int // seconds left
+		keep, nearest string
+	}{
+		{1000, "a b base base2 c", ""}, // 14 s a round: 71 rounds hold c's 50
+		{40, "a b base", ""},           // 14 s: 2 rounds, not c's 50; 3 s: 13 rounds, b's 6 within 2 x 13
+		{5, "a base", ""},              // 3 s: 1 round, not b's 6 in 2 x 1; 2 s: 2 rounds for a's 2
+		{1, "", "a base"},              // not even a's round fits: the budget is spent
+	} {
+		fit := func(cells map[string]bool) int {
+			total := 0
+			for k := range cells {
+				total += secs[k]
+			}
+			return tc.budget / total
+		}
+		keep, nearest := d.focus(fit)
+		if got := strings.Join(slices.Sorted(maps.Keys(keep)), " "); got != tc.keep {
+			t.Errorf("%d s left: keep %q, want %q", tc.budget, got, tc.keep)
+		}
+		if got := strings.Join(slices.Sorted(maps.Keys(nearest)), " "); got != tc.nearest {
+			t.Errorf("%d s left: nearest %q, want %q", tc.budget, got, tc.nearest)
+		}
+	}
+	// Only cells without an estimate, or none undecided: nothing to focus on.
+	only := Decisions{Cells: []CellDecision{cell("d", "base", -1)}}
+	if keep, nearest := only.focus(func(map[string]bool) int { return 100 }); keep != nil || nearest != nil {
+		t.Errorf("a cell without an estimate chosen: keep %v, nearest %v", keep, nearest)
 	}
 }
 
@@ -311,5 +445,42 @@ func TestBudgetInAStudyFile(t *testing.T) {
 	_, err = ParseSpec("b.yaml", []byte(strings.Replace(yaml, "8m", "8s", 1)))
 	if err == nil || !strings.Contains(err.Error(), "budget: want a duration of at least 30s") {
 		t.Errorf("budget: 8s: %v", err)
+	}
+}
+
+// TestDecisionsCompareACellInItsOwnRounds: a cell that focused rounds
+// left out after round 2 is judged against its baseline's runs of rounds
+// 1 and 2, however the baseline's later runs drifted.
+func TestDecisionsCompareACellInItsOwnRounds(t *testing.T) {
+	s := validSpec(t, "decide.yaml", adaptiveSpec("5", "50"))
+	more := *s
+	more.Repetitions = 4
+	plan, err := more.Plan(s.Seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var runs []store.Run
+	var samples []store.Sample
+	for _, r := range plan {
+		left := r.Levels["threads"] == "2" && r.Env == "docker-host" && r.Rep >= 2
+		if r.Warmup || left {
+			continue
+		}
+		r.ID, r.Status = int64(len(runs)+1), store.RunOK
+		runs = append(runs, r)
+		v := 1000 + float64(r.Rep%2)
+		if r.Levels["threads"] == "2" && r.Rep >= 2 {
+			v = 500 + float64(r.Rep%2) // the baseline's later rounds met another host
+		}
+		samples = append(samples, store.Sample{RunID: r.ID, Metric: "rate", Value: v})
+	}
+	d := DecisionsOf(s, runs, samples)
+	for _, c := range d.Cells {
+		if c.Verdict.Decision != stats.NoDifference || math.Abs(c.Verdict.Pct) > 1 {
+			t.Errorf("%s: %v %+.1f%%, want no difference: each cell against its baseline's runs of its own rounds", c.Name(), c.Verdict.Decision, c.Verdict.Pct)
+		}
+	}
+	if got := InRounds([]float64{1, 2, 3}, []int{0, 1, 2}, map[int]bool{0: true, 2: true}); !slices.Equal(got, []float64{1, 3}) {
+		t.Errorf("InRounds: %v, want [1 3]", got)
 	}
 }

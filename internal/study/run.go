@@ -216,6 +216,9 @@ func (p Process) stopping(db *store.Store, st *Stored, begun time.Time) Stopping
 		p.logf("after %d rounds: %s\n", MeasuredRounds(runs), d.Summary())
 		return d, nil
 	}}
+	s.Focused = func(round, cells, of int) {
+		p.logf("round %d: %d of %d cells, the undecided ones within reach and their baselines\n", round, cells, of)
+	}
 	if st.Spec.Budget > 0 {
 		s.Deadline = begun.Add(time.Duration(st.Spec.Budget))
 	}

@@ -48,14 +48,14 @@ type Runner struct {
 // (Ctrl-C), the run in flight is stopped and left pending, the study is marked
 // interrupted, and ctx's error is returned; finished runs stay in the store.
 func (r *Runner) Execute(ctx context.Context, st store.Study, runs []store.Run) error {
-	return r.stop(ctx, st, r.executePending(ctx, runs))
+	return r.stop(ctx, st, r.executePending(ctx, runs, nil))
 }
 
 // executePending does the pending runs among runs, in order; it returns
 // ctx's error when interrupted and a store error when a run cannot be kept.
 // Each run done is marked in runs, so a later call (an adaptive study's next
-// round) does not do it again.
-func (r *Runner) executePending(ctx context.Context, runs []store.Run) error {
+// round) does not do it again. kept, when set, hears of each run kept.
+func (r *Runner) executePending(ctx context.Context, runs []store.Run, kept func(store.Run)) error {
 	var pending []int
 	for i, run := range runs {
 		if run.Status == store.RunPending {
@@ -82,6 +82,9 @@ func (r *Runner) executePending(ctx context.Context, runs []store.Run) error {
 		}
 		runs[i].Status = done.Status
 		r.Progress.RunEnded(done.Run)
+		if kept != nil {
+			kept(runs[i])
+		}
 	}
 	return ctx.Err()
 }
