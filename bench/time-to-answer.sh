@@ -21,6 +21,9 @@
 #   TTA_MARGIN=2                         the margin p of "no difference beyond ±p %" (default 2)
 #   TTA_SETTLE=0                         --settle for every run (default: boxtax's)
 #   TTA_STUDY=quick                      the study (default quick)
+#   TTA_CEILING=1                        also a second reference run (long2), judged against
+#                                        the first: how well two long runs agree on this
+#                                        host, the most any shorter run can be expected to
 #   TTA_ONLY="fixed3 fixed10 long"      measure only these runs (into TTA_DIR) and stop
 #   TTA_DIR=/tmp/tta                     keep the databases there; a run whose database and
 #                                        time are already there is judged again, not rerun
@@ -78,6 +81,7 @@ wanted fixed3 && measure fixed3 --reps 3
 wanted fixed10 && measure fixed10 --reps 10
 wanted long && measure long --reps "$long"
 wanted adaptive && measure adaptive --budget "$budget" --precision "$margin"
+if [ -n "${TTA_CEILING:-}" ] && wanted long2; then measure long2 --reps "$long"; fi
 if [ -n "${TTA_ONLY:-}" ]; then
   echo "measured $TTA_ONLY${TTA_DIR:+ into $TTA_DIR}; run again without TTA_ONLY for the table" >&2
   exit 0
@@ -86,16 +90,16 @@ fi
 # row NAME LABEL [EXT]: minutes, rounds (the most any cell had), cells
 # decided, the same verdict as the reference's (of every cell, and of
 # those the reference decided), cells decided that the reference left
-# undecided (more precise than it: not checkable against it), and
-# contradictions: verdicts that cannot both be true (a cost against the
-# opposite cost, or against no difference beyond ±margin when the cost's
-# interval reaches past the margin; a cost of 1 % [0.3, 1.7] and no
-# difference beyond ±2 % are both true). EXT: v (default), or pv for the
+# undecided (more precise than it: not checkable against it), decided
+# verdicts that differ but are compatible (their 95 % intervals overlap: a
+# cost of 1.3 % [0.2, 2.4] and no difference beyond ±2 % [-1.6, 2.0] can
+# both be true), and contradictions: decided verdicts whose intervals do
+# not overlap (a cost against the opposite cost, or against no difference
+# when the whole cost lies past it). EXT: v (default), or pv for the
 # verdicts paired by round, the reference's paired too.
 row() {
   local ext=${3:-v}
-  awk -F'\t' -v label="$2" -v secs="$(cat "$tmp/$1.s")" -v m="$margin" '
-    function within(lo, hi) { return lo >= -m && hi <= m }
+  awk -F'\t' -v label="$2" -v secs="$(cat "$tmp/$1.s")" '
     FNR == NR { ref[$1] = $2; rlo[$1] = $4; rhi[$1] = $5; if ($2 != "undecided") refdec++; next }
     {
       n++; if ($2 != "undecided") decided++
@@ -104,14 +108,13 @@ row() {
       if ($2 == r) { agree++; if ($2 != "undecided") agreedec++ }
       else if ($2 != "undecided" && r == "undecided") beyond++
       else if ($2 != "undecided" && r != "undecided") {
-        if ($2 == "none" && within(rlo[$1], rhi[$1])) consistent++
-        else if (r == "none" && within($4, $5)) consistent++
-        else contra++
+        if ($4 + 0 > rhi[$1] + 0 || rlo[$1] + 0 > $5 + 0) contra++
+        else compatible++
       }
     }
     END {
       printf "%-26s %7.1f %7d %5d/%-4d %5d/%-4d = %5.1f %%   %5d/%-4d %7d %9d %14d\n", label, secs / 60, rounds, decided, n,
-        agree, n, n ? 100 * agree / n : 0, agreedec, refdec, beyond, consistent, contra
+        agree, n, n ? 100 * agree / n : 0, agreedec, refdec, beyond, compatible, contra
     }' "$tmp/long.$ext" "$tmp/$1.$ext"
 }
 
@@ -122,10 +125,11 @@ echo "time to answer: $study${TTA_WORKLOADS:+ ($TTA_WORKLOADS)}, $cells primary 
 echo "reference: $long rounds in $(awk '{printf "%.1f", $1 / 60}' "$tmp/long.s") min, $ref_decided of $cells cells decided"
 echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs"
 echo
-printf "%-26s %7s %7s %10s %21s %13s %7s %9s %14s\n" run minutes rounds decided "same verdict" "of decided" beyond "small=none" contradictions
+printf "%-26s %7s %7s %10s %21s %13s %7s %9s %14s\n" run minutes rounds decided "same verdict" "of decided" beyond compatible contradictions
 row adaptive "adaptive (--budget $budget)"
 row fixed3 "fixed 3 repetitions"
 row fixed10 "fixed 10 repetitions"
+[ -s "$tmp/long2.s" ] && row long2 "another $long rounds (ceiling)"
 echo
 echo "the same runs judged paired by round (report --paired; the reference paired too: $(awk -F'\t' '$2 != "undecided"' "$tmp/long.pv" | wc -l) of $cells decided):"
 row adaptive "adaptive (--budget $budget)" pv

@@ -158,6 +158,7 @@ type AdaptiveEnd struct {
 	// Focused counts the rounds that measured only some cells: the
 	// undecided ones within reach and their baselines.
 	Focused int
+	Max     int           // the rounds the study allows (max_repetitions)
 	next    time.Duration // the time of the round that would have come next
 	times   runTimes      // each cell's runs in this process
 }
@@ -174,7 +175,7 @@ func (r *Runner) ExecuteAdaptive(ctx context.Context, st store.Study, runs []sto
 	if a == nil {
 		return AdaptiveEnd{}, r.Execute(ctx, st, runs)
 	}
-	var end AdaptiveEnd
+	end := AdaptiveEnd{Max: a.MaxRepetitions}
 	times := runTimes{}
 	all := roundCells(runs)
 	for {

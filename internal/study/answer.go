@@ -53,7 +53,11 @@ func (e AdaptiveEnd) Lines(budget time.Duration) []string {
 		// A new run does its first rounds whole, then rounds of these
 		// cells: counting every round done as whole overstates it a little.
 		need := time.Duration(most) * round
-		out = append(out, fmt.Sprintf("about %d more rounds (%s) would likely decide them all: a new run with --budget %s", most, roundDur(need), roundDur(need+time.Duration(e.Rounds+1)*e.RoundTime)))
+		args := "--budget " + roundDur(need+time.Duration(e.Rounds+1)*e.RoundTime).String()
+		if rounds := e.Rounds + most; e.Max > 0 && rounds > e.Max {
+			args += fmt.Sprintf(" --max-reps %d", min(rounds, MaxAdaptiveRepetitions))
+		}
+		out = append(out, fmt.Sprintf("about %d more rounds (%s) would likely decide them all: a new run with %s", most, roundDur(need), args))
 	}
 	return out
 }

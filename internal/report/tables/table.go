@@ -21,8 +21,12 @@ func writeTable(w io.Writer, r *report.Report) error {
 	if err := writeVerdict(w, r); err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "%s: mean (sd) over the measured runs; other environments: %% deviation from the %s mean (sd); sd: the runs' standard deviation, in the metric's unit; * the 95%% CI of the deviation excludes 0; ~ noisy: sd above %.0f%% of the mean.\n\n",
-		r.Study.Baseline, r.Study.Baseline, report.NoisyCV*100)
+	of := ""
+	if r.Study.Repetitions.Fewest > 0 {
+		of = " of the rounds each cell ran in"
+	}
+	fmt.Fprintf(w, "%s: mean (sd) over the measured runs; other environments: %% deviation from the %s mean%s (sd); sd: the runs' standard deviation, in the metric's unit; * the 95%% CI of the deviation excludes 0; ~ noisy: sd above %.0f%% of the mean.\n\n",
+		r.Study.Baseline, r.Study.Baseline, of, report.NoisyCV*100)
 	tw := tabwriter.NewWriter(w, 0, 0, 3, ' ', 0)
 	style := func(_ *report.Cell, text string) string { return text }
 	if s, ok := w.(report.CellStyler); ok { // colour on a terminal
