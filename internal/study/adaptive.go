@@ -159,6 +159,7 @@ type AdaptiveEnd struct {
 	// undecided ones within reach and their baselines.
 	Focused int
 	Max     int           // the rounds the study allows (max_repetitions)
+	Spent   time.Duration // the time its rounds took in this process, on the stopping rule's clock
 	next    time.Duration // the time of the round that would have come next
 	times   runTimes      // each cell's runs in this process
 }
@@ -178,6 +179,7 @@ func (r *Runner) ExecuteAdaptive(ctx context.Context, st store.Study, runs []sto
 	end := AdaptiveEnd{Max: a.MaxRepetitions}
 	times := runTimes{}
 	all := roundCells(runs)
+	began := stop.now()
 	for {
 		last := stop.now()
 		if err := r.executePending(ctx, runs, func(run store.Run) {
@@ -188,7 +190,7 @@ func (r *Runner) ExecuteAdaptive(ctx context.Context, st store.Study, runs []sto
 			return end, r.stop(ctx, st, err)
 		}
 		rounds := MeasuredRounds(runs)
-		end.Rounds = rounds
+		end.Rounds, end.Spent = rounds, stop.now().Sub(began)
 		end.RoundTime = times.round(all)
 		end.next, end.times = end.RoundTime, times
 		d, err := stop.Judge(ctx)

@@ -50,10 +50,10 @@ func (e AdaptiveEnd) Lines(budget time.Duration) []string {
 		out = append(out, fmt.Sprintf("  and %d more (boxtax report lists every cell)", len(und)-maxUndecidedLines))
 	}
 	if round := e.roundOf(und...); most > 0 && round > 0 {
-		// A new run does its first rounds whole, then rounds of these
-		// cells: counting every round done as whole overstates it a little.
+		// A new run does again what this one did, then rounds of these
+		// cells; one more of them for the estimate's own spread.
 		need := time.Duration(most) * round
-		args := "--budget " + roundDur(need+time.Duration(e.Rounds+1)*e.RoundTime).String()
+		args := "--budget " + roundDur(e.Spent+need+round).String()
 		if rounds := e.Rounds + most; e.Max > 0 && rounds > e.Max {
 			args += fmt.Sprintf(" --max-reps %d", min(rounds, MaxAdaptiveRepetitions))
 		}
