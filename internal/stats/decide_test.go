@@ -93,3 +93,45 @@ func TestDecideMoreRoundsWithDF(t *testing.T) {
 		t.Errorf("WithinPct = %g, want 16 (the larger end's size)", v.WithinPct)
 	}
 }
+
+// TestDecideToStop: the stopping rule takes a cost only when the stricter
+// interval excludes 0 too; no difference as Decide has it; a cell whose
+// 95 % interval excludes 0 and whose 99 % one does not is undecided, with
+// the rounds until the stricter one would exclude 0, and keeps the 95 %
+// figures.
+func TestDecideToStop(t *testing.T) {
+	at := func(level, pct, hw float64) OverheadResult {
+		return OverheadResult{Level: level, Pct: pct, LoPct: pct - hw, HiPct: pct + hw, DF: 8, Significant: pct-hw > 0 || pct+hw < 0}
+	}
+	for _, tc := range []struct {
+		name        string
+		r, strict   OverheadResult
+		want        Decision
+		moreAtLeast int
+	}{
+		{"both exclude 0: a cost", at(0.95, 10, 4), at(0.99, 10, 6), Costs, 0},
+		{"within the margin: no difference", at(0.95, 0.5, 1), at(0.99, 0.5, 1.5), NoDifference, 0},
+		{"only the 95 % excludes 0: not yet", at(0.95, 3, 2.5), at(0.99, 3, 3.6), Undecided, 1},
+		{"neither: undecided as before", at(0.95, 3, 5), at(0.99, 3, 7), Undecided, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			v := DecideToStop(tc.r, tc.strict, 9, 2)
+			if v.Decision != tc.want {
+				t.Fatalf("DecideToStop = %v, want %v", v.Decision, tc.want)
+			}
+			if v.LoPct != tc.r.LoPct || v.HiPct != tc.r.HiPct {
+				t.Errorf("interval [%g, %g], want the 95 %% one [%g, %g]", v.LoPct, v.HiPct, tc.r.LoPct, tc.r.HiPct)
+			}
+			if tc.want == Undecided && v.MoreRounds < tc.moreAtLeast {
+				t.Errorf("MoreRounds = %d, want an estimate", v.MoreRounds)
+			}
+		})
+	}
+	// Not yet a cost: the estimate is the rounds until the 99 % interval
+	// excludes 0 (3.6 -> 3 at about 1.5 times the rounds), fewer than a
+	// 95 % fit within ±2 % would take (3 is past the margin: never).
+	v := DecideToStop(at(0.95, 3, 2.5), at(0.99, 3, 3.6), 9, 2)
+	if v.MoreRounds < 2 || v.MoreRounds > 10 {
+		t.Errorf("MoreRounds = %d, want a few rounds (the 99 %% half-width 3.6 narrowing to 3)", v.MoreRounds)
+	}
+}

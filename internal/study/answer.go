@@ -37,7 +37,7 @@ func (e AdaptiveEnd) Lines(budget time.Duration) []string {
 	most := 0 // the most further rounds any undecided cell needs; -1: one cannot be estimated
 	for i, c := range und {
 		if i < maxUndecidedLines {
-			out = append(out, "  "+c.Name()+": "+interval(c.Verdict)+"; "+noise(c)+"; "+e.more(c))
+			out = append(out, "  "+c.Name()+": "+interval(c.Verdict)+lookedOften(c.Verdict)+"; "+noise(c)+"; "+e.more(c))
 		}
 		switch m := c.Verdict.MoreRounds; {
 		case m < 0 || m >= stats.MaxMoreRounds || most < 0:
@@ -60,6 +60,15 @@ func (e AdaptiveEnd) Lines(budget time.Duration) []string {
 		out = append(out, fmt.Sprintf("about %d more rounds (%s) would likely decide them all: a new run with %s", most, roundDur(need), args))
 	}
 	return out
+}
+
+// lookedOften says why an undecided cell whose 95 % interval excludes 0 is
+// not a cost yet (stats.DecideToStop).
+func lookedOften(v stats.Verdict) string {
+	if v.LoPct > 0 || v.HiPct < 0 {
+		return fmt.Sprintf(" (excludes 0, but the study looked after every round: a cost counts as shown when its %g%% interval does too)", stats.CostStopLevel*100)
+	}
+	return ""
 }
 
 // noise is a cell's spread and its baseline's, in words.

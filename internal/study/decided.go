@@ -12,10 +12,12 @@ import (
 
 // Decisions is an adaptive study's stopping rule read from its stored
 // samples (issue 28 item 5): every primary metric of every cell besides
-// the baseline is judged by stats.Decide, the rule the report's verdict
-// uses: it costs (its 95 % interval of the overhead excludes 0), it makes
-// no difference beyond ±margin (the whole interval lies inside), or it is
-// undecided. Done when every judged cell is decided. A clear cost is
+// the baseline is judged by stats.DecideToStop, the report's verdict
+// (stats.Decide) made safe for a rule that looks after every round: it
+// costs (its 99 % interval of the overhead excludes 0, stats.CostStopLevel,
+// and so its 95 % one), it makes no difference beyond ±margin (the whole
+// 95 % interval lies inside), or it is undecided. Done when every judged
+// cell is decided. A clear cost is
 // decided without a narrow interval, so this ends far sooner than asking
 // every interval to be within ±margin.
 type Decisions struct {
@@ -75,10 +77,10 @@ func decisionsOf(spec *Spec, runs []store.Run, samples []store.Sample, paired bo
 			cd.BaselineCell = base.run.CellKey
 			if paired {
 				b, x := pairedByRound(base, c)
-				cd.Verdict = stats.Decide(stats.PairedOverhead(b, x, 0.95), len(b), margin)
+				cd.Verdict = stats.DecideToStop(stats.PairedOverhead(b, x, 0.95), stats.PairedOverhead(b, x, stats.CostStopLevel), len(b), margin)
 			} else {
 				bs := InRounds(base.values, base.reps, planned[c.run.CellKey])
-				cd.Verdict = stats.Decide(stats.Overhead(bs, c.values, 0.95), min(len(bs), len(c.values)), margin)
+				cd.Verdict = stats.DecideToStop(stats.Overhead(bs, c.values, 0.95), stats.Overhead(bs, c.values, stats.CostStopLevel), min(len(bs), len(c.values)), margin)
 			}
 			cd.BaselineCVPct = cvPct(base.values)
 		} else {

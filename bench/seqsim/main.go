@@ -1,0 +1,94 @@
+// Command seqsim measures, by simulation, how often an adaptive study's
+// verdicts are wrong, against verdicts taken once at a fixed count: the
+// price of looking after every round (issue 28, docs/design/006), and
+// what stats.DecideToStop (a cost only when the 99 % interval excludes 0)
+// buys back.
+//
+// Each simulated cell has a baseline and a container whose true overhead
+// is d % and whose runs spread normally with a coefficient of variation
+// cv %. The adaptive rules are the study's: 3 whole rounds, then one
+// round at a time, judged after each at the margin (2 %), stopping when
+// decided or at the maximum (30 rounds); with focused rounds a decided
+// cell is never measured again, so its first decision is its last. The
+// verdict printed is the report's (stats.Decide at 95 %) on the runs the
+// rule stopped at. The fixed rules judge once after n rounds. Printed per
+// scenario: how often each ends in a cost, in no difference, or undecided,
+// and its mean rounds. Wrong answers: a cost when d = 0 (5 % by design at
+// one look) and no difference when |d| is past the margin.
+//
+//	go run ./bench/seqsim                  # 4000 cells a scenario, about 10 s
+//	go run ./bench/seqsim -cells 20000
+package main
+
+import (
+	"flag"
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/boxtax/boxtax/internal/stats"
+)
+
+func main() {
+	cells := flag.Int("cells", 4000, "simulated cells per scenario")
+	margin := flag.Float64("margin", 2, "the margin p of no difference beyond ±p %")
+	first := flag.Int("first", 3, "whole rounds before the first look")
+	most := flag.Int("max", 30, "the most rounds (max_repetitions)")
+	flag.Parse()
+	rng := rand.New(rand.NewPCG(1, 2))
+	fmt.Printf("%d cells a scenario, margin ±%g %%, looks after rounds %d to %d; the verdict is the report's (95 %%) where the rule stopped\n\n", *cells, *margin, *first, *most)
+	fmt.Printf("%6s %5s  %-34s %7s %7s %9s %7s\n", "d %", "cv %", "rule", "cost", "none", "undecided", "rounds")
+	type tally struct{ cost, none, und, rounds int }
+	type rule struct {
+		name string
+		stop func(b, x []float64) bool // nil: fixed at n
+		n    int
+	}
+	decide := func(b, x []float64) stats.Verdict {
+		return stats.Decide(stats.Overhead(b, x, 0.95), len(b), *margin)
+	}
+	rules := []rule{
+		{name: "adaptive, a cost at 95 % (before)", stop: func(b, x []float64) bool { return decide(b, x).Decision != stats.Undecided }},
+		{name: "adaptive, DecideToStop (99 % cost)", stop: func(b, x []float64) bool {
+			return stats.DecideToStop(stats.Overhead(b, x, 0.95), stats.Overhead(b, x, stats.CostStopLevel), len(b), *margin).Decision != stats.Undecided
+		}},
+		{name: "fixed 10", n: 10},
+		{name: "fixed 20", n: 20},
+	}
+	for _, sc := range []struct{ d, cv float64 }{
+		{0, 1}, {0, 3}, {1, 2}, {1.5, 2}, {2, 2}, {3, 2}, {3, 4}, {-3, 3},
+	} {
+		for _, ru := range rules {
+			var t tally
+			for range *cells {
+				var b, x []float64
+				draw := func() {
+					b = append(b, 100*(1+sc.cv/100*rng.NormFloat64()))
+					x = append(x, 100*(1+sc.d/100)*(1+sc.cv/100*rng.NormFloat64()))
+				}
+				if ru.stop == nil {
+					for range ru.n {
+						draw()
+					}
+				} else {
+					for range *first {
+						draw()
+					}
+					for !ru.stop(b, x) && len(b) < *most {
+						draw()
+					}
+				}
+				switch decide(b, x).Decision {
+				case stats.Costs:
+					t.cost++
+				case stats.NoDifference:
+					t.none++
+				default:
+					t.und++
+				}
+				t.rounds += len(b)
+			}
+			pct := func(k int) float64 { return 100 * float64(k) / float64(*cells) }
+			fmt.Printf("%6.1f %5.1f  %-34s %6.1f%% %6.1f%% %8.1f%% %7.1f\n", sc.d, sc.cv, ru.name, pct(t.cost), pct(t.none), pct(t.und), float64(t.rounds)/float64(*cells))
+		}
+	}
+}
