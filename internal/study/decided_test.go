@@ -488,3 +488,17 @@ func TestDecisionsCompareACellInItsOwnRounds(t *testing.T) {
 		t.Errorf("InRounds: %v, want [1 3]", got)
 	}
 }
+
+// TestEndLinesSayWhyAnExcludingIntervalIsNoCostYet: a cell whose 95 %
+// interval excludes 0 but whose 99 % one does not is undecided to the
+// stopping rule, and the end lines say why.
+func TestEndLinesSayWhyAnExcludingIntervalIsNoCostYet(t *testing.T) {
+	v := stats.DecideToStop(
+		stats.OverheadResult{Level: 0.95, Pct: 3, LoPct: 0.5, HiPct: 5.5, DF: 8, Significant: true},
+		stats.OverheadResult{Level: 0.99, Pct: 3, LoPct: -0.6, HiPct: 6.6, DF: 8}, 9, 2)
+	e := AdaptiveEnd{Rounds: 9, Stopped: StoppedMax, Last: Decisions{MarginPct: 2, Cells: []CellDecision{
+		{Row: "cpu.prime", Label: "events/s", Env: "docker-bridge", Verdict: v, CVPct: 2, BaselineCVPct: 2}}}}
+	testenv.Says(t, "the end lines", strings.Join(e.Lines(0), "\n"),
+		"cpu.prime events/s @ docker-bridge: +3.0% [+0.5, +5.5] (excludes 0, but the study looked after every round: a cost counts as shown when its 99% interval does too)",
+		"about ")
+}
