@@ -115,7 +115,7 @@ row() {
     END {
       printf "%-26s %7.1f %7d %5d/%-4d %5d/%-4d = %5.1f %%   %5d/%-4d %7d %9d %14d\n", label, secs / 60, rounds, decided, n,
         agree, n, n ? 100 * agree / n : 0, agreedec, refdec, beyond, compatible, contra
-    }' "$tmp/long.$ext" "$tmp/$1.$ext"
+    }' "$tmp/${ref:-long}.$ext" "$tmp/$1.$ext"
 }
 
 cells=$(wc -l <"$tmp/long.v")
@@ -129,7 +129,11 @@ printf "%-26s %7s %7s %10s %21s %13s %7s %9s %14s\n" run minutes rounds decided 
 row adaptive "adaptive (--budget $budget)"
 row fixed3 "fixed 3 repetitions"
 row fixed10 "fixed 10 repetitions"
-[ -s "$tmp/long2.s" ] && row long2 "another $long rounds (ceiling)"
+if [ -s "$tmp/long2.s" ]; then
+  row long2 "another $long rounds (ceiling)"
+  echo "against that second reference ($(awk -F'\t' '$2 != "undecided"' "$tmp/long2.v" | wc -l) of $cells decided):"
+  for r in adaptive fixed3 fixed10; do ref=long2 row $r "  $r"; done
+fi
 echo
 echo "the same runs judged paired by round (report --paired; the reference paired too: $(awk -F'\t' '$2 != "undecided"' "$tmp/long.pv" | wc -l) of $cells decided):"
 row adaptive "adaptive (--budget $budget)" pv
