@@ -158,6 +158,10 @@ type Cell struct {
 	// read from a stored document): the verdict's estimate of further
 	// rounds counts the t quantile's narrowing with it.
 	df float64
+	// strict is the overhead at stats.CostStopLevel in an adaptive study
+	// (nil otherwise): an undecided verdict's further rounds are the
+	// stopping rule's (stats.DecideToStop).
+	strict *stats.OverheadResult
 }
 
 // RunCounts summarises a study's runs.
@@ -291,6 +295,12 @@ func Build(st store.Study, lay Layout, runs []store.Run, samples []store.Sample)
 		bs := study.InRounds(base.Values, base.reps, planned[k.cell])
 		o := stats.Overhead(bs, c.Values, 0.95)
 		c.baseN, c.df = len(bs), o.DF
+		if lay.Repetitions.PrecisionPct > 0 {
+			// An adaptive study's rule asks a cost's 99 % interval to
+			// exclude 0 too: its estimate of further rounds is the rule's.
+			strict := stats.Overhead(bs, c.Values, stats.CostStopLevel)
+			c.strict = &strict
+		}
 		c.OverheadPct = finite(o.Pct)
 		c.OverheadCI95 = []*float64{finite(o.LoPct), finite(o.HiPct)}
 		c.OverheadNote = o.Reason
@@ -299,6 +309,7 @@ func Build(st store.Study, lay Layout, runs []store.Run, samples []store.Sample)
 		c.pairWith(base)
 		if lay.Paired && c.Paired != nil {
 			c.usePaired()
+			c.strict = nil
 		}
 	}
 	r.Study.Interval = intervalUnpaired

@@ -145,6 +145,9 @@ func verdictOf(c *Cell, row string, marginPct float64) Verdict {
 		v.Decision = VerdictNoDifference
 	default:
 		v.Decision = VerdictUndecided
+		if c.strict != nil {
+			d.MoreRounds = stats.DecideToStop(o, *c.strict, v.N, marginPct).MoreRounds
+		}
 		if d.MoreRounds > 0 {
 			more := d.MoreRounds
 			v.MoreRounds = &more

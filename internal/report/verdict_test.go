@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/boxtax/boxtax/internal/stats"
 	"github.com/boxtax/boxtax/internal/store"
 )
 
@@ -245,5 +246,40 @@ func TestCellMeetsItsBaselineInItsOwnRounds(t *testing.T) {
 	v := verdictOfCase(t, r, "left out")
 	if v.Decision != VerdictNoDifference || v.OverheadPct == nil || math.Abs(*v.OverheadPct) > 1 {
 		t.Errorf("%s %v: want no difference, against the baseline's first 3 rounds (all 5 make it look +33%%)", v.Decision, v.Text)
+	}
+}
+
+// TestAdaptiveVerdictEstimatesTheRulesRounds: in an adaptive study an
+// undecided cell's further rounds are the stopping rule's estimate (a
+// cost needs its 99 % interval to exclude 0), so the report and the run's
+// end lines name the same number.
+func TestAdaptiveVerdictEstimatesTheRulesRounds(t *testing.T) {
+	native, docker := []float64{1000, 1040, 960, 1010}, []float64{1060, 1110, 1010, 1070}
+	var runs []store.Run
+	var samples []store.Sample
+	for e, env := range []string{"native", "docker-bridge"} {
+		for rep, v := range [][]float64{native, docker}[e] {
+			id := int64(len(runs) + 1)
+			runs = append(runs, store.Run{ID: id, Seq: len(runs), Rep: rep, CellKey: "test.cpu|env=" + env, Workload: "test.cpu", Env: env,
+				Levels: map[string]string{"env": env}, Status: store.RunOK})
+			samples = append(samples, store.Sample{RunID: id, Metric: "events_per_s", Value: v, Unit: "events/s"})
+		}
+	}
+	lay := Layout{Baseline: "native", Envs: []string{"native", "docker-bridge"}, Workloads: []string{"test.cpu"}}
+	fixed := Build(store.Study{ID: 1, Name: "fixed"}, lay, runs, samples)
+	lay.Repetitions.PrecisionPct = 2
+	adaptive := Build(store.Study{ID: 2, Name: "adaptive"}, lay, runs, samples)
+	if len(fixed.Verdicts) != 1 || len(adaptive.Verdicts) != 1 {
+		t.Fatalf("verdicts: %+v and %+v", fixed.Verdicts, adaptive.Verdicts)
+	}
+	o := stats.Overhead(native, docker, 0.95)
+	rule := stats.DecideToStop(o, stats.Overhead(native, docker, stats.CostStopLevel), 4, 2)
+	plain := stats.Decide(o, 4, 2)
+	f, a := fixed.Verdicts[0], adaptive.Verdicts[0]
+	if a.Decision != VerdictUndecided || a.MoreRounds == nil || *a.MoreRounds != rule.MoreRounds {
+		t.Fatalf("adaptive: %s, more rounds %v; want undecided and the rule's %d", a.Decision, a.MoreRounds, rule.MoreRounds)
+	}
+	if f.MoreRounds == nil || *f.MoreRounds != plain.MoreRounds || plain.MoreRounds >= rule.MoreRounds {
+		t.Errorf("fixed: more rounds %v, want Decide's %d, fewer than the rule's %d", f.MoreRounds, plain.MoreRounds, rule.MoreRounds)
 	}
 }
