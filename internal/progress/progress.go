@@ -46,9 +46,10 @@ func (p *Reporter) Begin(total, alreadyDone int) {
 	defer p.mu.Unlock()
 	// Each call counts its own runs: an adaptive study calls Begin again for
 	// every round it adds, with the runs done so far as alreadyDone (issue
-	// 28: the count ran on across rounds, "94/18 runs done, ETA -12s").
+	// 28: the count ran on across rounds, "94/18 runs done, ETA -12s"),
+	// and so does the settle wait ("done in 2s (44s of it settling)").
 	p.total, p.before, p.start = total, alreadyDone, p.now()
-	p.done, p.failed = 0, 0
+	p.done, p.failed, p.settled = 0, 0, 0
 	p.lastLine = p.start
 	resumed := ""
 	if alreadyDone > 0 {

@@ -74,7 +74,7 @@ func TestEachBeginCountsItsOwnRuns(t *testing.T) {
 	p := New(&b, false, 0)
 	clock := time.Date(2026, 11, 26, 20, 0, 0, 0, time.UTC)
 	p.now = func() time.Time { clock = clock.Add(time.Second); return clock }
-	run := store.Run{Workload: "cpu.prime", Env: "native", Status: store.RunOK}
+	run := store.Run{Workload: "cpu.prime", Env: "native", Status: store.RunOK, Settings: map[string]string{"settle_ms": "900"}}
 	p.Begin(6, 0)
 	for range 6 {
 		p.RunStarted(run)
@@ -92,5 +92,9 @@ func TestEachBeginCountsItsOwnRuns(t *testing.T) {
 	testenv.Says(t, "the second round's lines", out, "2 runs to do (6 done before)", "1/2 runs done, 0 failed", "2/2 runs done, 0 failed")
 	if strings.Contains(out, "ETA -") || strings.Contains(out, "7/2") {
 		t.Errorf("the count ran on across rounds:\n%s", out)
+	}
+	// The settle wait is this round's too: 2 runs of 0.9 s, not 8.
+	if !strings.Contains(out, "(2s of it settling)") || strings.Contains(out, "(7s of it settling)") {
+		t.Errorf("the settle wait ran on across rounds:\n%s", out)
 	}
 }
