@@ -212,7 +212,8 @@ func Build(st store.Study, lay Layout, runs []store.Run, samples []store.Sample)
 		CreatedAt: st.CreatedAt.UTC(), Host: json.RawMessage(orEmpty(st.HostJSON)), Spec: st.SpecYAML,
 		Repetitions: lay.Repetitions}
 	r.Study.Repetitions.Rounds = study.MeasuredRounds(runs)
-	if fewest := study.FewestRounds(runs); fewest < r.Study.Repetitions.Rounds {
+	planned := study.PlannedRounds(runs)
+	if fewest := study.FewestRounds(planned); fewest < r.Study.Repetitions.Rounds {
 		r.Study.Repetitions.Fewest = fewest
 	}
 	byID := map[int64]store.Run{}
@@ -279,7 +280,6 @@ func Build(st store.Study, lay Layout, runs []store.Run, samples []store.Sample)
 		s := stats.Describe(c.Values)
 		c.N, c.Mean, c.Std, c.Median, c.Q1, c.Q3, c.Min, c.Max = s.N, s.Mean, s.Std, s.Median, s.Q1, s.Q3, s.Min, s.Max
 	}
-	planned := study.PlannedRounds(runs)
 	for _, k := range order {
 		c := cells[k]
 		if c.IsBaseline {

@@ -73,7 +73,7 @@ type Verdict struct {
 //   - Undecided otherwise, including when the interval is undefined (NaN).
 func Decide(r OverheadResult, n int, marginPct float64) Verdict {
 	v := Verdict{Pct: r.Pct, LoPct: r.LoPct, HiPct: r.HiPct, MarginPct: marginPct, N: n, WithinPct: math.NaN()}
-	defined := !math.IsNaN(r.LoPct) && !math.IsNaN(r.HiPct) && !math.IsInf(r.LoPct, 0) && !math.IsInf(r.HiPct, 0)
+	defined := finiteInterval(r)
 	if defined {
 		v.WithinPct = math.Max(math.Abs(r.LoPct), math.Abs(r.HiPct))
 	}
@@ -182,10 +182,13 @@ func DecideToStop(r, strict OverheadResult, n int, marginPct float64) Verdict {
 	case v.Decision == Costs:
 		v.Decision = Undecided
 	}
-	defined := !math.IsNaN(r.LoPct) && !math.IsNaN(r.HiPct) && !math.IsInf(r.LoPct, 0) && !math.IsInf(r.HiPct, 0)
-	sDefined := !math.IsNaN(strict.LoPct) && !math.IsNaN(strict.HiPct) && !math.IsInf(strict.LoPct, 0) && !math.IsInf(strict.HiPct, 0)
-	v.MoreRounds = minRounds(roundsToExclude0(strict, n, sDefined), roundsToFit(r, n, marginPct, defined))
+	v.MoreRounds = minRounds(roundsToExclude0(strict, n, finiteInterval(strict)), roundsToFit(r, n, marginPct, finiteInterval(r)))
 	return v
+}
+
+// finiteInterval tells whether r has an interval with finite ends.
+func finiteInterval(r OverheadResult) bool {
+	return !math.IsNaN(r.LoPct) && !math.IsNaN(r.HiPct) && !math.IsInf(r.LoPct, 0) && !math.IsInf(r.HiPct, 0)
 }
 
 // halfWidthAt is the half-width hw measured at n rounds as it would be at m

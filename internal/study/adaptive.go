@@ -96,20 +96,14 @@ func MeasuredRounds(runs []store.Run) int {
 	return n
 }
 
-// FewestRounds is the fewest measured rounds any cell is planned in: less
-// than MeasuredRounds once an adaptive study's focused rounds have left
-// decided cells out.
-func FewestRounds(runs []store.Run) int {
-	per := map[string]int{}
-	for _, run := range runs {
-		if !run.Warmup {
-			per[run.CellKey]++
-		}
-	}
+// FewestRounds is the fewest measured rounds any cell is planned in
+// (planned as PlannedRounds has it): less than MeasuredRounds once an
+// adaptive study's focused rounds have left decided cells out.
+func FewestRounds(planned map[string]map[int]bool) int {
 	fewest := 0
-	for _, n := range per {
-		if fewest == 0 || n < fewest {
-			fewest = n
+	for _, rounds := range planned {
+		if fewest == 0 || len(rounds) < fewest {
+			fewest = len(rounds)
 		}
 	}
 	return fewest
@@ -211,7 +205,7 @@ func (r *Runner) ExecuteAdaptive(ctx context.Context, st store.Study, runs []sto
 				end.Stopped = StoppedBudget
 			}
 		default:
-			keep, end.Stopped = end.focus(d, times, a.MaxRepetitions, stop)
+			keep, end.Stopped = end.focus(d, a.MaxRepetitions, stop)
 		}
 		if end.Stopped != "" {
 			break
@@ -246,21 +240,17 @@ func (r *Runner) ExecuteAdaptive(ctx context.Context, st store.Study, runs []sto
 // when no undecided cell is within reach: StoppedBudget when not even
 // the one nearest its answer has time for another round, else
 // StoppedOutOfReach.
-func (e *AdaptiveEnd) focus(d Decisions, times runTimes, maxRounds int, stop Stopping) (map[string]bool, string) {
-	fit := func(cells map[string]bool) int {
-		at := *e
-		at.RoundTime = times.round(cells)
-		return at.RoundsLeft(maxRounds, stop)
-	}
+func (e *AdaptiveEnd) focus(d Decisions, maxRounds int, stop Stopping) (map[string]bool, string) {
+	fit := func(cells map[string]bool) int { return e.roundsLeftAt(e.times.round(cells), maxRounds, stop) }
 	keep, nearest := d.focus(fit)
 	if keep == nil {
 		if nearest != nil && fit(nearest) == 0 {
-			e.next = times.round(nearest)
+			e.next = e.times.round(nearest)
 			return nil, StoppedBudget
 		}
 		return nil, StoppedOutOfReach
 	}
-	e.next = times.round(keep)
+	e.next = e.times.round(keep)
 	return keep, ""
 }
 
@@ -268,9 +258,14 @@ func (e *AdaptiveEnd) focus(d Decisions, times runTimes, maxRounds int, stop Sto
 // max_repetitions and, with a budget, as many of RoundTime as fit before
 // its deadline (focus asks it of a shorter round too).
 func (e AdaptiveEnd) RoundsLeft(maxRounds int, stop Stopping) int {
+	return e.roundsLeftAt(e.RoundTime, maxRounds, stop)
+}
+
+// roundsLeftAt is RoundsLeft for rounds that take round.
+func (e AdaptiveEnd) roundsLeftAt(round time.Duration, maxRounds int, stop Stopping) int {
 	left := maxRounds - e.Rounds
-	if !stop.Deadline.IsZero() && e.RoundTime > 0 {
-		left = min(left, int(stop.Deadline.Sub(stop.now())/e.RoundTime))
+	if !stop.Deadline.IsZero() && round > 0 {
+		left = min(left, int(stop.Deadline.Sub(stop.now())/round))
 	}
 	return max(left, 0)
 }
@@ -278,7 +273,9 @@ func (e AdaptiveEnd) RoundsLeft(maxRounds int, stop Stopping) int {
 // runTimes is the time each cell's runs took in this process, by cell key:
 // the run and the wait for a quiet host before it, on the stopping rule's
 // clock.
-type runTimes map[string]*struct {
+type runTimes map[string]*cellTime
+
+type cellTime struct {
 	sum time.Duration
 	n   int
 }
@@ -286,10 +283,7 @@ type runTimes map[string]*struct {
 func (t runTimes) add(cell string, d time.Duration) {
 	c := t[cell]
 	if c == nil {
-		c = &struct {
-			sum time.Duration
-			n   int
-		}{}
+		c = &cellTime{}
 		t[cell] = c
 	}
 	c.sum += d

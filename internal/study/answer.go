@@ -3,6 +3,7 @@ package study
 import (
 	"fmt"
 	"math"
+	"slices"
 	"time"
 
 	"github.com/boxtax/boxtax/internal/stats"
@@ -93,17 +94,10 @@ func pct(v float64) string {
 // roundOf is the time of a round of cells and their baselines, as their
 // runs took in this process; RoundTime when their cells are not known.
 func (e AdaptiveEnd) roundOf(cells ...CellDecision) time.Duration {
-	keys := map[string]bool{}
-	for _, c := range cells {
-		if c.Cell == "" || e.times == nil {
-			return e.RoundTime
-		}
-		keys[c.Cell] = true
-		if c.BaselineCell != "" {
-			keys[c.BaselineCell] = true
-		}
+	if e.times == nil || slices.ContainsFunc(cells, func(c CellDecision) bool { return c.Cell == "" }) {
+		return e.RoundTime
 	}
-	return e.times.round(keys)
+	return e.times.round(runCells(cells))
 }
 
 // more is about how much longer a cell needs: its rounds, each a run of

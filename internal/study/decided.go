@@ -181,26 +181,29 @@ func (d Decisions) focus(fit func(cells map[string]bool) int) (keep, nearest map
 		}
 	}
 	slices.SortStableFunc(cands, func(a, b CellDecision) int { return a.Verdict.MoreRounds - b.Verdict.MoreRounds })
-	cellsOf := func(cs []CellDecision) map[string]bool {
-		keys := map[string]bool{}
-		for _, c := range cs {
-			keys[c.Cell] = true
-			if c.BaselineCell != "" {
-				keys[c.BaselineCell] = true
-			}
-		}
-		return keys
-	}
 	for k := len(cands); k > 0; k-- {
-		keys := cellsOf(cands[:k])
+		keys := runCells(cands[:k])
 		if left := fit(keys); left > 0 && cands[k-1].Verdict.MoreRounds <= FocusSlack*left {
 			return keys, nil
 		}
 	}
 	if len(cands) > 0 {
-		return nil, cellsOf(cands[:1])
+		return nil, runCells(cands[:1])
 	}
 	return nil, nil
+}
+
+// runCells are the keys of the run cells behind cs: each cell's own and
+// its baseline's.
+func runCells(cs []CellDecision) map[string]bool {
+	keys := map[string]bool{}
+	for _, c := range cs {
+		keys[c.Cell] = true
+		if c.BaselineCell != "" {
+			keys[c.BaselineCell] = true
+		}
+	}
+	return keys
 }
 
 // Undecided are the cells without an answer yet.
