@@ -53,6 +53,11 @@ func (c Command) Spec() (*Spec, error) {
 	if len(c.Cmds) == 0 {
 		return nil, fmt.Errorf("--metric, --file, --param, --setup, --prepare, --parse, --image and --cmd-timeout go with --cmd")
 	}
+	for _, line := range c.Cmds {
+		if argv, err := cmdwl.Split(line); err == nil && len(argv) == 0 {
+			return nil, fmt.Errorf("--cmd %s: the command is empty: give a program and its arguments, e.g. --cmd 'sysbench cpu --time=5 run'", cmdwl.Join([]string{line}))
+		}
+	}
 	for _, line := range append(slices.Clone(c.Cmds), c.Setup, c.Prepare) {
 		if _, err := cmdwl.Split(line); err != nil {
 			return nil, fmt.Errorf("--cmd: %v", err)

@@ -70,6 +70,9 @@ func TestCommandStudyRefusals(t *testing.T) {
 		{Command{Cmds: []string{"echo {n}"}, Params: []string{"n=1,,2"}}, "an empty value"},
 		{Command{Cmds: []string{"echo {n}"}, Prepare: "echo {m}", Params: []string{"n=1"}}, "--prepare 'echo {m}': {m} names no parameter; known parameters: n"},
 		{Command{Cmds: []string{"echo {n}"}, Params: []string{"n=1", "m=2"}}, "--param m: {m} is in none of the commands"},
+		// issue 42, 19: an empty command is said to be empty, not a nameless study
+		{Command{Cmds: []string{""}}, "--cmd '': the command is empty"},
+		{Command{Cmds: []string{"echo", "  "}}, "--cmd '  ': the command is empty"},
 	} {
 		_, err := tc.c.Spec()
 		errtest.Want(t, err, tc.want)

@@ -54,8 +54,12 @@ func (s *Spec) CheckHost() error {
 			check(bg.Workload, params, f.Pos)
 		}
 	}
-	if len(errs) > 0 {
-		return fmt.Errorf("%s\n(or leave the workload out with --workloads)", strings.Join(errs, "\n"))
+	if len(errs) == 0 {
+		return nil
 	}
-	return nil
+	if s.file == "--cmd" {
+		// the user's own program: --workloads does not apply (issue 42, 19)
+		return fmt.Errorf("%s", strings.Join(errs, "\n"))
+	}
+	return fmt.Errorf("%s\n(or leave the workload out with --workloads)", strings.Join(errs, "\n"))
 }

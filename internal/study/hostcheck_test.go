@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/boxtax/boxtax/internal/errtest"
 	"github.com/boxtax/boxtax/internal/workload"
 )
 
@@ -46,5 +47,23 @@ func TestCheckHostRefusesMissingPrograms(t *testing.T) {
 	}
 	if err := ok.CheckHost(); err != nil {
 		t.Fatalf("nothing is missing: %v", err)
+	}
+}
+
+// TestCheckHostCommandNotFound: issue 42, 19: a --cmd program that is not
+// on this host is said so, without the advice to leave a workload out with
+// --workloads, which a --cmd study has no use for.
+func TestCheckHostCommandNotFound(t *testing.T) {
+	spec, err := Command{Cmds: []string{"boxtax-no-such-program-42"}}.Spec()
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = spec.Normalize(testEnvs).Validate(testEnvs)
+	if err == nil {
+		err = spec.CheckHost()
+	}
+	errtest.Want(t, err, `program "boxtax-no-such-program-42" is not on this host: not found in PATH`)
+	if strings.Contains(err.Error(), "--workloads") {
+		t.Errorf("a --cmd study is told about --workloads: %v", err)
 	}
 }

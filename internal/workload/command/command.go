@@ -300,7 +300,7 @@ func findProgram(name string) (string, error) {
 	if a, ok := adapters[name]; ok && a.debian != "" {
 		install = "install it (Debian: apt-get install " + a.debian + ")"
 	}
-	return "", fmt.Errorf("program %q not found on PATH (%s) nor in %s: %s or give its path", name, os.Getenv("PATH"), strings.Join(programDirs, ", "), install)
+	return "", fmt.Errorf("program %q is not on this host: not found in PATH (%s) nor in %s: %s or give its path", name, os.Getenv("PATH"), strings.Join(programDirs, ", "), install)
 }
 
 // Requirements implements workload.Requirer: the program and setup's, the
