@@ -126,11 +126,26 @@ func checkProgram(p string) error {
 	return nil
 }
 
+// kindOf names a file's kind in words: directory, named pipe, socket,
+// character device...
 func kindOf(m fs.FileMode) string {
-	if m.IsDir() {
+	switch {
+	case m.IsDir():
 		return "directory"
+	case m.IsRegular():
+		return "regular file"
+	case m&fs.ModeSymlink != 0:
+		return "symlink"
+	case m&fs.ModeSocket != 0:
+		return "socket"
+	case m&fs.ModeNamedPipe != 0:
+		return "named pipe"
+	case m&fs.ModeCharDevice != 0:
+		return "character device"
+	case m&fs.ModeDevice != 0:
+		return "block device"
 	}
-	return m.Type().String()
+	return "file of an unknown kind"
 }
 
 // addProcess adds what the loader maps for one program: its interpreter
@@ -275,7 +290,8 @@ func (s *Set) addLinkWithin(p, f string, roots []string) error {
 	if real, err := filepath.EvalSymlinks(dest); err == nil {
 		if !within(real, roots) {
 			return fmt.Errorf("--file %s: %s is a symlink to %s, which is outside the --file paths: boxtax does not follow "+
-				"links out of a directory; add %s with its own --file if the image should hold it, or remove the link", f, p, real, real)
+				"links out of a directory, so that no host file gets into the image unnamed; add --file %s too if the image should hold it, "+
+				"or name the files the program needs one by one instead of the directory", f, p, real, real)
 		}
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("--file %s: following the symlink %s: %w", f, p, err)

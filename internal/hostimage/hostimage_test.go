@@ -418,7 +418,7 @@ func TestFileDirSymlinksStayInside(t *testing.T) {
 	}{
 		{name: "links inside kept", links: map[string]string{"rel": "a.conf", "abs": ""}},
 		{name: "link to a file outside", links: map[string]string{"leak": secret},
-			wantErr: []string{"leak is a symlink to " + secret, "outside the --file paths", "add " + secret + " with its own --file"}},
+			wantErr: []string{"leak is a symlink to " + secret, "outside the --file paths", "add --file " + secret + " too"}},
 		{name: "relative link climbing out", links: map[string]string{"up": "REL"},
 			wantErr: []string{"up is a symlink to " + secret}},
 		{name: "link to a directory outside", links: map[string]string{"keys": filepath.Join(outside, "keys")},

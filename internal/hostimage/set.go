@@ -165,7 +165,7 @@ func (s *Set) addHostPath(p string, role Role, allowDangling bool) (string, erro
 			}
 			cur = next
 		default:
-			return "", fmt.Errorf("%s: %s is a %s, not a regular file, directory or symlink", p, next, fi.Mode().Type())
+			return "", fmt.Errorf("%s is a %s, not a regular file, directory or symlink: no image can hold one", next, kindOf(fi.Mode()))
 		}
 	}
 	return cur, nil

@@ -42,8 +42,13 @@ func (c Command) namedFiles() (namedFiles, error) {
 		wd = "" // relative paths are not looked for
 	}
 	given := absAll(c.Files)
+	named := cmdwl.NamedPaths(wd, argvs...)
+	roots := realAll(given)
+	for _, p := range named {
+		roots = append(roots, realAll([]string{p.Path})...)
+	}
 	var refused []string
-	for _, p := range cmdwl.NamedPaths(wd, argvs...) {
+	for _, p := range named {
 		if p.Relative {
 			out.workdir = wd
 		}
@@ -53,9 +58,11 @@ func (c Command) namedFiles() (namedFiles, error) {
 		switch {
 		case p.Special != "":
 			refused = append(refused, fmt.Sprintf("the command names %s, a %s: no image can hold one, so it cannot run in a container as it does here; measure it natively (--envs native), or name a file instead", p.Word, p.Special))
+		case insideRefused(p, roots) != "":
+			refused = append(refused, insideRefused(p, roots))
 		case p.Over:
 			refused = append(refused, fmt.Sprintf("the command names %s, %s: more than the %s boxtax brings into the containers' image unasked; add --file %s to bring it anyway, or name a smaller one",
-				p.Word, what(p), cmdwl.Size(cmdwl.MaxNamedBytes), p.Path))
+				p.Word, what(p), cmdwl.SizeIEC(cmdwl.MaxNamedBytes), p.Path))
 		default:
 			out.files = append(out.files, p.Path)
 			out.notes = append(out.notes, fmt.Sprintf("adds %s (%s) to the image", p.Path, sizeOf(p)))
@@ -70,12 +77,13 @@ func (c Command) namedFiles() (namedFiles, error) {
 	return out, nil
 }
 
-// what names a path that is too big: a file of 80 MB, a directory of more than 64 MB.
+// what names a path that is too big: a file of 80 MiB (of 67,108,865 bytes
+// when that would round to the limit), a directory of more than 64 MiB.
 func what(p cmdwl.NamedPath) string {
 	if p.Dir {
-		return "a directory of more than " + cmdwl.Size(p.Bytes)
+		return "a directory of more than " + cmdwl.SizeIEC(cmdwl.MaxNamedBytes)
 	}
-	return "a file of " + cmdwl.Size(p.Bytes)
+	return "a file of " + cmdwl.SizeAgainst(p.Bytes, cmdwl.MaxNamedBytes)
 }
 
 func sizeOf(p cmdwl.NamedPath) string {
@@ -83,6 +91,47 @@ func sizeOf(p cmdwl.NamedPath) string {
 		return "a directory, " + cmdwl.Size(p.Bytes)
 	}
 	return cmdwl.Size(p.Bytes)
+}
+
+// insideRefused says why the directory p names cannot go into an image as
+// it is (issue 42, 10): it holds a socket, device or named pipe, or a
+// symlink leading out of it and of every other path named; "" when none.
+func insideRefused(p cmdwl.NamedPath, roots []string) string {
+	var specials, links []string
+	for _, in := range p.Inside {
+		switch {
+		case in.Special != "":
+			specials = append(specials, fmt.Sprintf("%s, a %s", in.Path, in.Special))
+		case !under(in.Target, roots):
+			links = append(links, fmt.Sprintf("%s, a symlink to %s", in.Path, in.Target))
+		}
+	}
+	switch {
+	case len(specials) > 0:
+		return fmt.Sprintf("the command names the directory %s, which holds %s: no image can hold one, so boxtax cannot bring the directory into the containers; "+
+			"name the files the program needs instead of the directory (each is brought in, or use --file), or measure it natively (--envs native)", p.Word, strings.Join(specials, "; "))
+	case len(links) > 0:
+		targets := make([]string, 0, len(links))
+		for _, in := range p.Inside {
+			if in.Special == "" && !under(in.Target, roots) {
+				targets = append(targets, "--file "+in.Target)
+			}
+		}
+		return fmt.Sprintf("the command names the directory %s, which holds %s: boxtax brings no file into the containers that is not named, so it does not follow links out of the directory; "+
+			"add %s to bring what they lead to, name the files the program needs instead of the directory, or measure it natively (--envs native)", p.Word, strings.Join(links, "; "), strings.Join(targets, " "))
+	}
+	return ""
+}
+
+// realAll is the paths with their symlinks resolved, those that exist.
+func realAll(paths []string) []string {
+	var out []string
+	for _, p := range paths {
+		if r, err := filepath.EvalSymlinks(p); err == nil {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // absAll is the paths made absolute against the current directory.

@@ -5,8 +5,10 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 
+	"github.com/boxtax/boxtax/internal/errtest"
 	"github.com/boxtax/boxtax/internal/testenv"
 	cmdwl "github.com/boxtax/boxtax/internal/workload/command"
 )
@@ -70,5 +72,59 @@ func TestCommandBringsTheFilesItNames(t *testing.T) {
 	s, err = Command{Cmds: []string{"gzip -c " + data}, Image: "my-image:1"}.Spec()
 	if err != nil || s.Workloads[0].Params["files"] != nil {
 		t.Errorf("with --image nothing is added: %v, %v", s.Workloads[0].Params["files"], err)
+	}
+}
+
+// TestCommandRefusesWhatANamedDirectoryHolds: issue 42, 10 and 15: a
+// directory the command names that holds a named pipe, or a symlink out of
+// it, is refused for the command (the user gave no --file), with the kind
+// in words and what to do; a file just over the limit is said in units
+// that tell it from the limit.
+func TestCommandRefusesWhatANamedDirectoryHolds(t *testing.T) {
+	dir := t.TempDir()
+	pipes := filepath.Join(dir, "pipes")
+	links := filepath.Join(dir, "links")
+	outside := testenv.WriteFileIn(t, dir, "outside.txt", []byte("x\n"), 0o644)
+	for _, d := range []string{pipes, links} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := syscall.Mkfifo(filepath.Join(pipes, "p"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(links, "l")); err != nil {
+		t.Fatal(err)
+	}
+	big := filepath.Join(dir, "big.img")
+	f, err := os.Create(big)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(cmdwl.MaxNamedBytes + 1); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	for _, tc := range []struct {
+		c         Command
+		want, not string
+	}{
+		{Command{Cmds: []string{"ls " + pipes}}, "the command names the directory " + pipes + ", which holds " + filepath.Join(pipes, "p") + ", a named pipe", "--file " + pipes},
+		{Command{Cmds: []string{"grep -r zzz " + links}}, "a symlink to " + outside + ": boxtax brings no file", "remove the link"},
+		{Command{Cmds: []string{"grep -r zzz " + links}}, "add --file " + outside + " to bring what they lead to", ""},
+		{Command{Cmds: []string{"gzip -c " + big}}, "a file of 67,108,865 bytes: more than the 64 MiB boxtax brings", "MB"},
+	} {
+		_, err := tc.c.Spec()
+		errtest.Want(t, err, tc.want)
+		if tc.not != "" && strings.Contains(err.Error(), tc.not) {
+			t.Errorf("%v: says %q", err, tc.not)
+		}
+	}
+	// the link's target named too: nothing left out, nothing refused
+	if _, err := (Command{Cmds: []string{"grep -r zzz " + links + " " + outside}}).Spec(); err != nil {
+		t.Errorf("a link to a named file: %v", err)
+	}
+	if got := cmdwl.SizeAgainst(80<<20, cmdwl.MaxNamedBytes); got != "80 MiB" {
+		t.Errorf("SizeAgainst(80 MiB) = %q", got)
 	}
 }

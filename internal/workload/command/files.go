@@ -29,7 +29,23 @@ type NamedPath struct {
 	// Special is the kind of a path that is neither a file nor a directory
 	// (socket, device, named pipe): no image can hold it.
 	Special string
+	// Inside are, for a directory, the first few paths under it no image
+	// can hold as they are: a socket, device or named pipe (Special says
+	// which), or a symlink whose target lies outside the directory
+	// (Target says where it leads).
+	Inside []InsidePath
 }
+
+// InsidePath is a path under a named directory that the image cannot
+// hold as it is.
+type InsidePath struct {
+	Path    string
+	Special string // socket, device, named pipe; "" for a symlink
+	Target  string // a symlink's real target, outside the directory
+}
+
+// maxInside is how many such paths a directory reports.
+const maxInside = 5
 
 // containerOwn are the directories a container has of its own: a path
 // under them names the container's, never a host file to bring in.
@@ -120,7 +136,7 @@ func namedPath(dir, w string) (NamedPath, bool) {
 		p.Over = p.Bytes > MaxNamedBytes
 	case fi.IsDir():
 		p.Dir = true
-		p.Bytes, p.Over = treeBytes(p.Path, MaxNamedBytes)
+		p.Bytes, p.Over, p.Inside = treeBytes(p.Path, MaxNamedBytes)
 	default:
 		p.Special = kindOf(fi.Mode())
 	}
@@ -131,11 +147,29 @@ func namedPath(dir, w string) (NamedPath, bool) {
 var errOver = errors.New("over the limit")
 
 // treeBytes adds up the sizes of the files under dir, stopping once they
-// exceed limit (a command naming /usr is not walked to its end).
-func treeBytes(dir string, limit int64) (int64, bool) {
+// exceed limit (a command naming /usr is not walked to its end), and
+// finds the first few paths under it no image can hold as they are.
+func treeBytes(dir string, limit int64) (int64, bool, []InsidePath) {
 	var n int64
-	err := filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
-		if err != nil || !d.Type().IsRegular() {
+	var inside []InsidePath
+	realDir, _ := filepath.EvalSymlinks(dir)
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || p == dir {
+			return nil
+		}
+		switch t := d.Type(); {
+		case t&fs.ModeSymlink != 0:
+			real, err := filepath.EvalSymlinks(p)
+			if err == nil && realDir != "" && real != realDir && !strings.HasPrefix(real, realDir+"/") && len(inside) < maxInside {
+				inside = append(inside, InsidePath{Path: p, Target: real})
+			}
+			return nil
+		case t.IsDir():
+			return nil
+		case !t.IsRegular():
+			if len(inside) < maxInside {
+				inside = append(inside, InsidePath{Path: p, Special: kindOf(t)})
+			}
 			return nil
 		}
 		if fi, err := d.Info(); err == nil {
@@ -146,7 +180,7 @@ func treeBytes(dir string, limit int64) (int64, bool) {
 		}
 		return nil
 	})
-	return n, errors.Is(err, errOver)
+	return n, errors.Is(err, errOver), inside
 }
 
 func kindOf(m fs.FileMode) string {
@@ -155,8 +189,12 @@ func kindOf(m fs.FileMode) string {
 		return "socket"
 	case m&fs.ModeNamedPipe != 0:
 		return "named pipe"
+	case m&fs.ModeCharDevice != 0:
+		return "character device"
 	case m&fs.ModeDevice != 0:
 		return "device"
+	case m&fs.ModeIrregular != 0:
+		return "file of an unknown kind"
 	}
 	return m.Type().String()
 }
@@ -172,6 +210,43 @@ func Size(n int64) string {
 		return fmt.Sprintf("%d kB", (n+500)/1000)
 	}
 	return fmt.Sprintf("%d B", n)
+}
+
+// SizeIEC writes a byte count in binary units, exactly when it is a whole
+// number of them: 64 MiB, 64.5 MiB, 12 KiB, 120 bytes.
+func SizeIEC(n int64) string {
+	for _, u := range []struct {
+		name  string
+		bytes int64
+	}{{"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}} {
+		if n >= u.bytes {
+			if n%u.bytes == 0 {
+				return fmt.Sprintf("%d %s", n/u.bytes, u.name)
+			}
+			return fmt.Sprintf("%.1f %s", float64(n)/float64(u.bytes), u.name)
+		}
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+// SizeAgainst writes n beside a limit it exceeds so that the two read
+// differently: in binary units, or in bytes when those round to the
+// limit's figure (64 MiB and 1 byte is "67,108,865 bytes", not 64.0 MiB).
+func SizeAgainst(n, limit int64) string {
+	got, lim := strings.Fields(SizeIEC(n)), strings.Fields(SizeIEC(limit))
+	if got[1] != lim[1] || strings.TrimSuffix(got[0], ".0") != lim[0] {
+		return strings.Join(got, " ")
+	}
+	return groupDigits(n) + " bytes"
+}
+
+// groupDigits writes n with commas between thousands: 67,108,865.
+func groupDigits(n int64) string {
+	s := fmt.Sprint(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }
 
 // checkWorkdir makes sure the workdir parameter names a directory of this

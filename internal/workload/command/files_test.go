@@ -4,7 +4,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
-	"slices"
+	"reflect"
 	"testing"
 
 	"github.com/boxtax/boxtax/internal/testenv"
@@ -60,7 +60,7 @@ func TestNamedPaths(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			got := NamedPaths(tt.dir, tt.argv)
-			if !slices.Equal(got, tt.want) {
+			if !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("NamedPaths(%q, %q)\n got %+v\nwant %+v", tt.dir, tt.argv, got, tt.want)
 			}
 		})
