@@ -431,7 +431,7 @@ func TestAdapterEdgeCases(t *testing.T) {
 func TestMissingProgramIsTheHostCheck(t *testing.T) {
 	p := workloadtest.Prepare(t, Cmd{}, workload.Params{"cmd": "boxtax-absent-tool run"})
 	err := workload.CheckHost(Cmd{}, p)
-	if err == nil || !strings.Contains(err.Error(), `program "boxtax-absent-tool" not found`) {
+	if err == nil || !strings.Contains(err.Error(), `program "boxtax-absent-tool" is not on this host: not found`) {
 		t.Errorf("CheckHost = %v, want the missing program named", err)
 	}
 	for name, a := range adapters {
