@@ -58,7 +58,7 @@ func TestRunCmdFailuresAndBadInput(t *testing.T) {
 		want string
 	}{
 		{[]string{"--metric", "x=([0-9]+)"}, "go with --cmd"},
-		{[]string{"--cmd", "no-such-program-of-boxtax --once"}, `program "no-such-program-of-boxtax" not found`},
+		{[]string{"--cmd", "no-such-program-of-boxtax --once"}, `program "no-such-program-of-boxtax" is not on this host: not found`},
 		{[]string{"--cmd", "true", "--metric", "x=("}, "regex"},
 		{[]string{"--cmd", "sh -c 'unclosed"}, "unclosed quote"},
 		{[]string{"--cmd", "true", "--parse", "iozone"}, "valid: auto, none, ab, cyclictest, fio, iperf3, mbw, stress-ng, sysbench, wrk"},
