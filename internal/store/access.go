@@ -28,6 +28,9 @@ func checkAccess(path string, mode uint32) error {
 		return fmt.Errorf("database %q: %w", path, err)
 	}
 	if _, err := os.Stat(abs); err != nil {
+		if errors.Is(err, syscall.ENOTDIR) {
+			return notADirectory(path, abs)
+		}
 		if !errors.Is(err, fs.ErrPermission) {
 			return nil // missing, or for the caller's own error
 		}
@@ -50,6 +53,19 @@ func checkAccess(path string, mode uint32) error {
 	}
 	return fmt.Errorf("%s: %w: this user (uid %d) may not read it (%s): run boxtax as its owner, or ask them to make it readable (chmod a+r %s)",
 		path, fs.ErrPermission, os.Getuid(), modeOf(abs), path)
+}
+
+// notADirectory names the file on the way to abs that stands where a
+// directory should (issue 42, 15: --db q0.yaml/x.db was said to be a
+// directory this user may not write).
+func notADirectory(path, abs string) error {
+	for dir := filepath.Dir(abs); dir != filepath.Dir(dir); dir = filepath.Dir(dir) {
+		if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
+			return fmt.Errorf("%s: %s is a file, not a directory: give --db a path in a directory, e.g. %s",
+				path, dir, filepath.Join(filepath.Dir(dir), filepath.Base(path)))
+		}
+	}
+	return fmt.Errorf("%s: %w", path, syscall.ENOTDIR)
 }
 
 // canSee tells whether this user may look into dir (search it): the

@@ -4,11 +4,14 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/boxtax/boxtax/internal/errtest"
 )
 
 // rawExec changes a database as another program could, behind boxtax.
@@ -110,3 +113,26 @@ func TestMergeRefusesViewsAndTriggers(t *testing.T) {
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+// TestDBUnderAFile: issue 42, 15: --db q0.yaml/x.db, where q0.yaml is a
+// regular file, was refused as "permission denied ... the directory
+// q0.yaml (mode 0644)"; it is said to be a file, not a directory, by the
+// writer and the reader alike.
+func TestDBUnderAFile(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "q0.yaml")
+	if err := os.WriteFile(file, []byte("name: q\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(file, "x.db")
+	for name, open := range map[string]func(context.Context, string) (*Store, error){"Open": Open, "OpenReadOnly": OpenReadOnly} {
+		s, err := open(context.Background(), path)
+		if err == nil {
+			s.Close()
+		}
+		errtest.Want(t, err, file+" is a file, not a directory")
+		if strings.Contains(err.Error(), "permission") {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}

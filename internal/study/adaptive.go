@@ -3,6 +3,7 @@ package study
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -354,11 +355,23 @@ func (b Budget) MarshalYAML() (any, error) { return b.String(), nil }
 // String is the duration, e.g. 8m0s.
 func (b Budget) String() string { return time.Duration(b).String() }
 
-// ParseBudget reads a budget: a duration of at least MinBudget.
+// MaxBudget is the longest budget: a year, far past any study's need and
+// far from where a time's arithmetic would overflow.
+const MaxBudget = Budget(365 * 24 * time.Hour)
+
+// ParseBudget reads a budget: a duration of MinBudget to MaxBudget.
 func ParseBudget(s string) (Budget, error) {
 	d, err := time.ParseDuration(strings.TrimSpace(s))
-	if err != nil || Budget(d) < MinBudget {
+	switch {
+	case err != nil && strings.Contains(err.Error(), "invalid duration") && !strings.HasPrefix(strings.TrimSpace(s), "-") && hugeDuration.MatchString(strings.TrimSpace(s)),
+		err == nil && Budget(d) > MaxBudget:
+		return 0, fmt.Errorf("%q is too long: a budget is at most %s (a year), like 8m or 1h30m", s, time.Duration(MaxBudget))
+	case err != nil || Budget(d) < MinBudget:
 		return 0, fmt.Errorf("want a duration of at least %s, like 8m or 1h30m, not %q", time.Duration(MinBudget), s)
 	}
 	return Budget(d), nil
 }
+
+// hugeDuration is a duration written well (digits and units) that
+// time.ParseDuration refuses: one past its range of about 292 years.
+var hugeDuration = regexp.MustCompile(`^\+?([0-9]+(\.[0-9]*)?(ns|us|µs|ms|s|m|h))+$`)
