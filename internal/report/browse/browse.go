@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"github.com/boxtax/boxtax/internal/crash"
 	"html/template"
+	"math"
 	"net"
 	"net/http"
 	"strconv"
@@ -153,6 +154,10 @@ func (s *server) index(w http.ResponseWriter, r *http.Request) {
 
 func (s *server) load(w http.ResponseWriter, r *http.Request) (*report.Report, bool) {
 	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	if errors.Is(err, strconv.ErrRange) && !strings.HasPrefix(r.PathValue("id"), "-") {
+		http.Error(w, fmt.Sprintf("study %s not found: a study id is at most %d, and this one is larger; the list at / has the stored ones", r.PathValue("id"), int64(math.MaxInt64)), http.StatusNotFound)
+		return nil, false
+	}
 	if err != nil || id <= 0 {
 		http.Error(w, "a study id is a positive number", http.StatusNotFound)
 		return nil, false

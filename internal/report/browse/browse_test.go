@@ -65,6 +65,9 @@ func TestBrowsePages(t *testing.T) {
 		{"GET", "/study/1/paper/krylovskiy2015", "127.0.0.1", 200, []string{"Table III. Memory I/O benchmarking: STREAM"}},
 		{"GET", "/study/1/paper/nope", "127.0.0.1", 404, []string{"krylovskiy2015"}},
 		{"GET", "/study/9", "127.0.0.1", 404, []string{"not found"}},
+		// issue 42, 15: an id too large is said so, not "a positive number"
+		{"GET", "/study/99999999999999999999", "127.0.0.1", 404, []string{"a study id is at most 9223372036854775807, and this one is larger"}},
+		{"GET", "/study/x", "127.0.0.1", 404, []string{"a study id is a positive number"}},
 		{"GET", "/compare?s=1&s=2", "127.0.0.1", 200, []string{"B vs A", "&#43;100.0%*"}},
 		{"GET", "/compare?s=1", "127.0.0.1", 400, []string{"at least two"}},
 		{"POST", "/", "127.0.0.1", 405, []string{"only reads"}},
