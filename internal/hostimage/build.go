@@ -245,6 +245,9 @@ func (s *Set) addExtra(l Loader, f string, roots []string) error {
 		}
 		return fmt.Errorf("--file %s: %w", f, err)
 	}
+	if err := kernelMade(f, abs); err != nil {
+		return err
+	}
 	real, err := s.addHostPath(abs, RoleExtra, false)
 	if err != nil {
 		return fmt.Errorf("--file %s: %w", f, err)
@@ -273,6 +276,24 @@ func (s *Set) addExtra(l Loader, f string, roots []string) error {
 		}
 		return nil
 	})
+}
+
+// kernelMade refuses a --file of /proc or /sys (its real path): files the
+// kernel makes as they are read, whose size it does not tell (stat says
+// 0), so the copy in an image would not be the file the program reads;
+// the container has its own /proc and /sys (issue 42, 15).
+func kernelMade(f, abs string) error {
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return nil // addHostPath says what is wrong with it
+	}
+	for _, own := range []string{"/proc", "/sys"} {
+		if real == own || strings.HasPrefix(real, own+"/") {
+			return fmt.Errorf("--file %s: %s is under %s, whose files the kernel makes as they are read (their size reads 0), and the container has its own %s: "+
+				"to bring this host's content, copy it first (cat %s > %s.txt) and name the copy with --file", f, real, own, own, f, filepath.Base(real))
+		}
+	}
+	return nil
 }
 
 // addLinkWithin adds the symlink at p, found under the --file directory f,

@@ -468,3 +468,36 @@ func TestFileDirSymlinksStayInside(t *testing.T) {
 		})
 	}
 }
+
+// TestFilesThatChangeAsRead: issue 42, 15: --file /proc/self/status
+// (size 0, content made as read) ended in "archive/tar: write too long";
+// it is refused with what to do, and a file that grows after the set was
+// made is said to have changed; --file /dev/null says its kind in words.
+func TestFilesThatChangeAsRead(t *testing.T) {
+	for _, tc := range []struct {
+		file, want string
+	}{
+		{"/proc/self/status", "whose files the kernel makes as they are read"},
+		{"/dev/null", "/dev/null is a character device, not a regular file"},
+	} {
+		_, err := Build([]string{"/bin/ls"}, Options{Files: []string{tc.file}})
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("--file %s: %v, want %q", tc.file, err, tc.want)
+		}
+	}
+	log := filepath.Join(t.TempDir(), "grows.log")
+	if err := os.WriteFile(log, []byte("one\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Build([]string{"/bin/ls"}, Options{Files: []string{log}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(log, []byte("one\ntwo\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	err = s.WriteTar(io.Discard)
+	if err == nil || !strings.Contains(err.Error(), log+" changed while the image was made (4 bytes when looked at, more when read)") {
+		t.Errorf("a file that grew: %v", err)
+	}
+}

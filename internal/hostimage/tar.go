@@ -69,12 +69,21 @@ func writeEntry(tw *tar.Writer, e *Entry) error {
 	if err := tw.WriteHeader(&hdr); err != nil {
 		return err
 	}
-	n, err := io.Copy(tw, f)
+	// At most the size the header says: a file that grew since it was
+	// looked at (a log, or one of /proc whose size reads 0) is said to
+	// have changed, not "archive/tar: write too long" (issue 42, 15).
+	n, err := io.Copy(tw, io.LimitReader(f, e.Size))
 	if err != nil {
 		return fmt.Errorf("reading %s for the image: %w", e.Source, err)
 	}
-	if n != e.Size {
-		return fmt.Errorf("%s changed while the image was made (%d bytes, then %d): try again", e.Source, e.Size, n)
+	var more [1]byte
+	if m, _ := f.Read(more[:]); n != e.Size || m > 0 {
+		now := fmt.Sprintf("%d", n)
+		if m > 0 {
+			now = "more"
+		}
+		return fmt.Errorf("%s changed while the image was made (%d bytes when looked at, %s when read): "+
+			"try again, or copy it to a file that stays as it is and name the copy", e.Source, e.Size, now)
 	}
 	return nil
 }
