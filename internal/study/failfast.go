@@ -11,6 +11,7 @@ import (
 	"github.com/boxtax/boxtax/internal/store"
 	"github.com/boxtax/boxtax/internal/termtext"
 	"github.com/boxtax/boxtax/internal/workload"
+	cmdwl "github.com/boxtax/boxtax/internal/workload/command"
 )
 
 // Fail fast (issue 27): a program of the user's ran in every run of an
@@ -28,6 +29,7 @@ import (
 // so the study was not started.
 type CheckError struct {
 	Env    string // where it failed
+	Levels string // the cell's other levels, e.g. "threads=4", "" when none
 	Reason string // the run's reason: the program's status and output
 	Hint   string // what to do about it
 	Others []string
@@ -35,7 +37,11 @@ type CheckError struct {
 }
 
 func (e *CheckError) Error() string {
-	msg := fmt.Sprintf("the command failed in %s before the measured runs: %s\nhint: %s", e.Env, e.Reason, e.Hint)
+	where := e.Env
+	if e.Levels != "" {
+		where += " with " + e.Levels
+	}
+	msg := fmt.Sprintf("the command failed in %s before the measured runs: %s\nhint: %s", where, e.Reason, e.Hint)
 	switch {
 	case e.Native:
 		return msg + "\nit fails in the baseline environment, so there is nothing to compare: make it run there first"
@@ -101,23 +107,37 @@ func (p Process) failFast(ctx context.Context, spec *Spec, r *Runner, skip bool,
 		if len(byEnv[n]) > 0 {
 			p.sayImages(images, n)
 		}
+		// With many levels, the ok ones are counted, not listed (issue 42, 11).
+		many, ok, envStart := len(byEnv[n]) > maxCheckLines, 0, time.Now()
 		for _, c := range byEnv[n] {
 			start := time.Now()
+			levels := otherLevels(spec, c)
+			label := termtext.Visible(n)
+			if levels != "" {
+				label += " (" + levels + ")"
+			}
 			done := r.one(ctx, store.Run{CellKey: c.Key(), Workload: c.Workload, Env: c.Env, Levels: c.Levels, Params: c.Params, Warmup: true})
 			if ctx.Err() != nil {
 				return nil, nil, fmt.Errorf("interrupted during the check runs, before the study was stored (nothing is kept): %w", ctx.Err())
 			}
 			if done.Status == store.RunOK {
 				passed[c.Key()] = done
-				p.logf("  %s: ok (%s)\n", termtext.Visible(n), time.Since(start).Round(100*time.Millisecond))
+				if ok++; !many {
+					p.logf("  %s: ok (%s)\n", label, time.Since(start).Round(100*time.Millisecond))
+				}
 				continue
 			}
-			hint := "it fails on this host itself: run it by hand to see why; boxtax measures a command that succeeds"
-			if _, container := r.Envs[n].(env.SpecChecker); container { // runs an image or root filesystem of its own
+			hint := outputHint(done.Reason)
+			if _, container := r.Envs[n].(env.SpecChecker); hint == "" && container { // runs an image or root filesystem of its own
 				hint = failureHint(done.Reason, c.Params)
+			} else if hint == "" {
+				hint = "it fails on this host itself: run it by hand to see why; boxtax measures a command that succeeds"
 			}
-			cerr := &CheckError{Env: n, Reason: termtext.Visible(done.Reason), Hint: hint, Native: n == spec.Baseline}
-			p.logf("  %s: failed\n", termtext.Visible(n))
+			cerr := &CheckError{Env: n, Levels: levels, Reason: termtext.Visible(done.Reason), Hint: hint, Native: n == spec.Baseline}
+			if many && ok > 0 {
+				p.logf("  %s: ok for %s of %s levels\n", termtext.Visible(n), cmdwl.GroupDigits(int64(ok)), cmdwl.GroupDigits(int64(len(byEnv[n]))))
+			}
+			p.logf("  %s: failed\n", label)
 			if cerr.Native || !skip {
 				cerr.Others = slices.DeleteFunc(slices.Clone(names), func(e string) bool { return e == n })
 				return nil, nil, cerr
@@ -125,6 +145,9 @@ func (p Process) failFast(ctx context.Context, spec *Spec, r *Runner, skip bool,
 			dropped[n] = "the command failed in its check run: " + done.Reason
 			p.warn("environment %s is left out (--skip-unavailable): the command failed there: %s; hint: %s", n, done.Reason, cerr.Hint)
 			break
+		}
+		if many && ok == len(byEnv[n]) {
+			p.logf("  %s: ok for all %s levels (%s)\n", termtext.Visible(n), cmdwl.GroupDigits(int64(ok)), time.Since(envStart).Round(100*time.Millisecond))
 		}
 	}
 	if len(dropped) > 0 {
@@ -136,6 +159,22 @@ func (p Process) failFast(ctx context.Context, spec *Spec, r *Runner, skip bool,
 		}
 	}
 	return passed, dropped, nil
+}
+
+// maxCheckLines is the most check runs of one environment listed one by
+// one; more are counted in one line.
+const maxCheckLines = 10
+
+// otherLevels are the cell's levels but its environment, in the spec's
+// factor order, e.g. "threads=4, size=1M": which check run failed.
+func otherLevels(spec *Spec, c Cell) string {
+	var out []string
+	for _, f := range spec.Factors {
+		if v, ok := c.Levels[f.Name]; ok && f.Name != "env" {
+			out = append(out, termtext.Visible(f.Name+"="+v))
+		}
+	}
+	return strings.Join(out, ", ")
 }
 
 // runsUsersProgram tells the cells whose workload runs a program of the

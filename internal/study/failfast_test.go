@@ -57,3 +57,32 @@ func TestRunChecksTheCommandFirst(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestCheckSaysWhichLevel: issue 42, 11 and 12: a failed check says which
+// --param level failed, the ok checks of many levels are counted in one
+// line, not listed; a program that ran but printed no number for --metric
+// is not said to fail on this host.
+func TestCheckSaysWhichLevel(t *testing.T) {
+	testenv.SkipShort(t, "builds boxtax and runs a command natively")
+	sh := testenv.RequireTool(t, "sh", "dash")
+	o, p, log := lifecycleOptions(t)
+	o.Study, o.Envs, o.Reps.N, o.Warmup = "", []string{"native"}, 1, 0
+	o.Command = Command{Cmds: []string{sh + " -c 'test {n} -ne 12 || { echo boom >&2; exit 3; }; echo {n} frames'"},
+		Params: []string{"n=1,2,3,4,5,6,7,8,9,10,11,12"}}
+	_, err := Run(context.Background(), o, p)
+	var check *CheckError
+	if !errors.As(err, &check) || check.Levels != "n=12" || !strings.Contains(err.Error(), "the command failed in native with n=12 before") {
+		t.Fatalf("Run = %v, want a CheckError of native with n=12\n%s", err, log)
+	}
+	if got := log.String(); !strings.Contains(got, "native: ok for 11 of 12 levels") || !strings.Contains(got, "native (n=12): failed") || strings.Contains(got, "native (n=1): ok") {
+		t.Errorf("the check lines, want the ok ones counted and the failed one named:\n%s", got)
+	}
+
+	log.Reset()
+	o.DB = filepath.Join(t.TempDir(), "metric.db")
+	o.Command = Command{Cmds: []string{sh + " -c 'echo frames: many'"}, Metrics: []string{`frames=frames: (\S+)`}}
+	_, err = Run(context.Background(), o, p)
+	if !errors.As(err, &check) || !strings.Contains(check.Hint, `the program ran, but --metric frames's regex`) || strings.Contains(check.Hint, "fails on this host") {
+		t.Fatalf("Run = %v, want a hint on the metric, not on the program\n%s", err, log)
+	}
+}

@@ -8,9 +8,11 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/boxtax/boxtax/internal/workload"
+	cmdwl "github.com/boxtax/boxtax/internal/workload/command"
 )
 
 // What a program's failure in a container usually means, read from the
@@ -25,6 +27,33 @@ var (
 	permission     = regexp.MustCompile(`(?i)permission denied|operation not permitted`)
 	badInterpreter = regexp.MustCompile(`(?i)exec format error|bad interpreter|starting the program \S+: fork/exec \S+: no such file or directory`)
 )
+
+// What a program that succeeded may still fail a run for: a --metric that
+// read no number from its output, or more output than boxtax keeps.
+var (
+	metricNotNumber = regexp.MustCompile(`metric (\S+): regex (".*?") matched (".*?"), which is not a number`)
+	metricNoMatch   = regexp.MustCompile(`metric (\S+): regex (".*?") matches nothing in the program's output`)
+	outputOver      = regexp.MustCompile(`printed more than (\d+) bytes on stdout or stderr \(max_output\)`)
+)
+
+// outputHint says what to do about a run that failed for what boxtax made
+// of the program's output, not for the program (issue 42, 12): "" when
+// the reason is another.
+func outputHint(reason string) string {
+	if m := metricNotNumber.FindStringSubmatch(reason); m != nil {
+		return fmt.Sprintf("the program ran, but --metric %s's regex %s matched %s, which is not a number: make its group hold the number alone, e.g. ([0-9.]+)", m[1], m[2], m[3])
+	}
+	if m := metricNoMatch.FindStringSubmatch(reason); m != nil {
+		return fmt.Sprintf("the program ran, but --metric %s's regex %s matches nothing in its output: compare the regex with what the program prints when run by hand", m[1], m[2])
+	}
+	if m := outputOver.FindStringSubmatch(reason); m != nil {
+		n, _ := strconv.ParseInt(m[1], 10, 64)
+		return fmt.Sprintf("the program printed more than the %s of stdout or stderr boxtax keeps (its max_output), which is not an error of the program: "+
+			"send what you do not need elsewhere (e.g. --cmd 'sh -c \"PROGRAM > /dev/null\"' with --metric reading stderr), "+
+			"or raise the cmd workload's parameter max_output in a study file (workloads: [{name: cmd, params: {cmd: ..., max_output: 64MiB}}])", cmdwl.SizeIEC(n))
+	}
+	return ""
+}
 
 // failureHint says what to do about a program that failed in a container
 // with reason, given its cell's parameters (the command, its files and

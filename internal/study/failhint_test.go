@@ -47,3 +47,23 @@ func TestFailureHint(t *testing.T) {
 		})
 	}
 }
+
+// TestOutputHint: issue 42, 12: a run that failed for its output (too much
+// of it, or a --metric that read no number) gets a hint about that, naming
+// the parameter that raises the limit.
+func TestOutputHint(t *testing.T) {
+	for _, tc := range []struct {
+		reason, want string
+	}{
+		{`metric x: regex "v=(\\S+)" matched "abc", which is not a number`, `--metric x's regex "v=(\\S+)" matched "abc", which is not a number`},
+		{`metric x: regex "v=(\\d+)" matches nothing in the program's output (3 bytes on stdout, 0 on stderr)`, "matches nothing in its output"},
+		{"yes printed more than 16777216 bytes on stdout or stderr (max_output): raise", "more than the 16 MiB of stdout or stderr boxtax keeps (its max_output), which is not an error of the program"},
+		{"yes printed more than 16777216 bytes on stdout or stderr (max_output): raise", "the cmd workload's parameter max_output in a study file"},
+		{"exited with status 1", ""},
+	} {
+		got := outputHint(tc.reason)
+		if tc.want == "" && got != "" || !strings.Contains(got, tc.want) {
+			t.Errorf("outputHint(%q) = %q, want %q", tc.reason, got, tc.want)
+		}
+	}
+}

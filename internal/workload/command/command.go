@@ -552,7 +552,7 @@ func (c config) exec(ctx context.Context, argv []string, dir, what string) (resu
 	case stopped:
 		return res, ctx.Err()
 	case stdout.over || stderr.over:
-		return res, fmt.Errorf("%s printed more than %d bytes on stdout or stderr (max_output): raise max_output or send its output elsewhere", label, c.maxOutput)
+		return res, fmt.Errorf("%s printed more than %d bytes on stdout or stderr (max_output): raise the cmd workload's parameter max_output (in a study file, params: {max_output: 64MiB}) or send its output elsewhere", label, c.maxOutput)
 	case werr != nil:
 		var ee *exec.ExitError
 		if errors.As(werr, &ee) {

@@ -237,11 +237,11 @@ func SizeAgainst(n, limit int64) string {
 	if got[1] != lim[1] || strings.TrimSuffix(got[0], ".0") != lim[0] {
 		return strings.Join(got, " ")
 	}
-	return groupDigits(n) + " bytes"
+	return GroupDigits(n) + " bytes"
 }
 
-// groupDigits writes n with commas between thousands: 67,108,865.
-func groupDigits(n int64) string {
+// GroupDigits writes n with commas between thousands: 67,108,865.
+func GroupDigits(n int64) string {
 	s := fmt.Sprint(n)
 	for i := len(s) - 3; i > 0; i -= 3 {
 		s = s[:i] + "," + s[i:]
