@@ -2,6 +2,7 @@ package study
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -24,9 +25,11 @@ type namedFiles struct {
 	notes   []string // for the plan line: what goes into the image
 }
 
-// namedFiles finds the paths the commands, setup and prepare name. With --image the
-// image is the user's and nothing is added.
-func (c Command) namedFiles() (namedFiles, error) {
+// namedFiles finds the paths the commands, setup and prepare name, with
+// each --param's levels in place of its {NAME} (issue 42, 9: cat {f} with
+// --param f=/tmp/x,/tmp/y names both files). With --image the image is
+// the user's and nothing is added.
+func (c Command) namedFiles(factors []Factor) (namedFiles, error) {
 	var out namedFiles
 	if c.Image != "" {
 		return out, nil
@@ -34,7 +37,7 @@ func (c Command) namedFiles() (namedFiles, error) {
 	var argvs [][]string
 	for _, line := range append(slices.Clone(c.Cmds), c.Setup, c.Prepare) {
 		if argv, err := cmdwl.Split(line); err == nil && len(argv) > 0 {
-			argvs = append(argvs, argv)
+			argvs = append(argvs, substituted(argv, factors)...)
 		}
 	}
 	wd, err := os.Getwd()
@@ -75,6 +78,64 @@ func (c Command) namedFiles() (namedFiles, error) {
 		out.notes = append(out.notes, fmt.Sprintf("runs the command in %s, natively and in the containers, where its relative paths resolve", out.workdir))
 	}
 	return out, nil
+}
+
+// maxCombinations is the most combinations of --param levels a command
+// is looked at with; past it, each level is looked at once, with the other
+// factors at their first level.
+const maxCombinations = 1000
+
+// substituted is argv with its {NAME}s replaced by every combination of
+// the factors' levels (argv alone when it has none).
+func substituted(argv []string, factors []Factor) [][]string {
+	line := strings.Join(argv, "\x00")
+	var used []Factor
+	combos := 1
+	for _, f := range factors {
+		if strings.Contains(line, "{"+f.Name+"}") {
+			used = append(used, f)
+			combos *= len(f.Levels)
+			combos = min(combos, maxCombinations+1)
+		}
+	}
+	if len(used) == 0 {
+		return [][]string{argv}
+	}
+	var sets []map[string]string
+	if combos <= maxCombinations {
+		sets = []map[string]string{{}}
+		for _, f := range used {
+			var next []map[string]string
+			for _, set := range sets {
+				for _, v := range f.Levels {
+					m := maps.Clone(set)
+					m[f.Name] = fmt.Sprint(v)
+					next = append(next, m)
+				}
+			}
+			sets = next
+		}
+	} else {
+		for _, f := range used {
+			for _, v := range f.Levels {
+				m := map[string]string{}
+				for _, g := range used {
+					m[g.Name] = fmt.Sprint(g.Levels[0])
+				}
+				m[f.Name] = fmt.Sprint(v)
+				sets = append(sets, m)
+			}
+		}
+	}
+	out := make([][]string, 0, len(sets))
+	for _, values := range sets {
+		words, err := cmdwl.Substitute(argv, values, "cmd")
+		if err != nil {
+			words = argv // Spec refused an unknown {NAME} before
+		}
+		out = append(out, words)
+	}
+	return out
 }
 
 // what names a path that is too big: a file of 80 MiB (of 67,108,865 bytes

@@ -128,3 +128,51 @@ func TestCommandRefusesWhatANamedDirectoryHolds(t *testing.T) {
 		t.Errorf("SizeAgainst(80 MiB) = %q", got)
 	}
 }
+
+// TestCommandBringsTheFilesItsParamsName: issue 42, 9: files named through
+// --param values (cat {f} with --param f=X,Y) are brought into the image
+// as those the command names itself, and one too big is refused.
+func TestCommandBringsTheFilesItsParamsName(t *testing.T) {
+	dir := t.TempDir()
+	x := testenv.WriteFileIn(t, dir, "x", []byte("x\n"), 0o644)
+	y := testenv.WriteFileIn(t, dir, "y", []byte("yy\n"), 0o644)
+	if err := os.Mkdir(filepath.Join(dir, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	z := testenv.WriteFileIn(t, filepath.Join(dir, "sub"), "z", []byte("z\n"), 0o644)
+	t.Chdir(dir)
+	s, err := Command{Cmds: []string{"cat {f}"}, Params: []string{"f=" + x + "," + y}}.Spec()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range s.Workloads[0].Params["files"].([]any) {
+		got = append(got, f.(string))
+	}
+	if !slices.Equal(got, []string{x, y}) {
+		t.Errorf("files %v, want %s and %s", got, x, y)
+	}
+	// a placeholder within a word, and two factors combined
+	s, err = Command{Cmds: []string{"cat {d}/{f}"}, Params: []string{"d=.,sub", "f=x,z"}}.Spec()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got = got[:0]
+	for _, f := range s.Workloads[0].Params["files"].([]any) {
+		got = append(got, f.(string))
+	}
+	if !slices.Equal(got, []string{x, z}) || s.Workloads[0].Params["workdir"] != dir {
+		t.Errorf("files %v, workdir %v; want %s and %s, run in %s", got, s.Workloads[0].Params["workdir"], x, z, dir)
+	}
+	big := filepath.Join(dir, "big.img")
+	f, err := os.Create(big)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(cmdwl.MaxNamedBytes + 1); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	_, err = Command{Cmds: []string{"gzip -c {f}"}, Params: []string{"f=x,big.img"}}.Spec()
+	errtest.Want(t, err, "add --file "+big+" to bring it anyway")
+}

@@ -87,7 +87,7 @@ func (c Command) Spec() (*Spec, error) {
 			params[k] = v
 		}
 	}
-	named, err := c.namedFiles()
+	named, err := c.namedFiles(factors)
 	if err != nil {
 		return nil, err
 	}
