@@ -54,6 +54,9 @@ func (s *Spec) CheckEnvs(ctx context.Context, envs map[string]env.Environment) e
 			}
 		}
 	}
+	if len(errs) > 0 && s.file == "--cmd" { // no workload to leave out (issue 42, 19)
+		return fmt.Errorf("%s\n(or leave the environment out with --envs)", strings.Join(errs, "\n"))
+	}
 	if len(errs) > 0 {
 		return fmt.Errorf("%s\n(or leave the environment out with --envs, or the workload with --workloads)", strings.Join(errs, "\n"))
 	}

@@ -33,3 +33,27 @@ func TestCheckEnvsRefusesRealTimeInGVisor(t *testing.T) {
 		t.Errorf("cpu.prime refused too: %v", err)
 	}
 }
+
+// TestCheckEnvsOfACommandStudy: issue 42, 19: a --cmd study refused in an
+// environment (here gVisor with a --file of a device) is not told to
+// leave a workload out with --workloads, which it has no use for.
+func TestCheckEnvsOfACommandStudy(t *testing.T) {
+	const name = "podman-bridge+runtime=runsc"
+	envs := []string{"native", name}
+	s, err := Command{Cmds: []string{"true"}, Files: []string{"/dev/null"}}.Spec()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Envs = []Named{{Name: "native"}, {Name: name}}
+	if err := s.Normalize(envs).Validate(envs); err != nil {
+		t.Fatal(err)
+	}
+	e, err := env.New(name, env.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = s.CheckEnvs(context.Background(), map[string]env.Environment{name: e})
+	if err == nil || !strings.Contains(err.Error(), "/dev/null is a character device") || strings.Contains(err.Error(), "--workloads") {
+		t.Errorf("CheckEnvs = %v; want /dev/null refused without --workloads", err)
+	}
+}
