@@ -158,28 +158,30 @@ func sizeOf(p cmdwl.NamedPath) string {
 // it is (issue 42, 10): it holds a socket, device or named pipe, or a
 // symlink leading out of it and of every other path named; "" when none.
 func insideRefused(p cmdwl.NamedPath, roots []string) string {
-	var specials, links []string
+	var specials, links, targets []string
 	for _, in := range p.Inside {
 		switch {
 		case in.Special != "":
 			specials = append(specials, fmt.Sprintf("%s, a %s", in.Path, in.Special))
 		case !under(in.Target, roots):
 			links = append(links, fmt.Sprintf("%s, a symlink to %s", in.Path, in.Target))
+			targets = append(targets, "--file "+in.Target)
 		}
+	}
+	more := ""
+	if p.Beyond > 0 {
+		more = fmt.Sprintf(", and %s more such", cmdwl.GroupDigits(int64(p.Beyond)))
 	}
 	switch {
 	case len(specials) > 0:
-		return fmt.Sprintf("the command names the directory %s, which holds %s: no image can hold one, so boxtax cannot bring the directory into the containers; "+
-			"name the files the program needs instead of the directory (each is brought in, or use --file), or measure it natively (--envs native)", p.Word, strings.Join(specials, "; "))
-	case len(links) > 0:
-		targets := make([]string, 0, len(links))
-		for _, in := range p.Inside {
-			if in.Special == "" && !under(in.Target, roots) {
-				targets = append(targets, "--file "+in.Target)
-			}
-		}
+		return fmt.Sprintf("the command names the directory %s, which holds %s%s: no image can hold one, so boxtax cannot bring the directory into the containers; "+
+			"name the files the program needs instead of the directory (each is brought in, or use --file), or measure it natively (--envs native)", p.Word, strings.Join(specials, "; "), more)
+	case len(links) > 0 && p.Beyond == 0:
 		return fmt.Sprintf("the command names the directory %s, which holds %s: boxtax brings no file into the containers that is not named, so it does not follow links out of the directory; "+
 			"add %s to bring what they lead to, name the files the program needs instead of the directory, or measure it natively (--envs native)", p.Word, strings.Join(links, "; "), strings.Join(targets, " "))
+	case len(links) > 0:
+		return fmt.Sprintf("the command names the directory %s, which holds %s%s (links out of it): boxtax brings no file into the containers that is not named, so it does not follow them; "+
+			"name the files the program needs instead of the directory (each is brought in, with --file for more), or measure it natively (--envs native)", p.Word, strings.Join(links, "; "), more)
 	}
 	return ""
 }

@@ -1,6 +1,7 @@
 package study
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -175,4 +176,28 @@ func TestCommandBringsTheFilesItsParamsName(t *testing.T) {
 	f.Close()
 	_, err = Command{Cmds: []string{"gzip -c {f}"}, Params: []string{"f=x,big.img"}}.Spec()
 	errtest.Want(t, err, "add --file "+big+" to bring it anyway")
+}
+
+// TestCommandNamingADirectoryOfManyLinks: issue 42, 10: grep -r zzz /etc,
+// a directory of many links out of it, is refused with a few of them and a
+// count of the rest, with advice that fits (not a --file for each, not
+// "remove the link").
+func TestCommandNamingADirectoryOfManyLinks(t *testing.T) {
+	dir := t.TempDir()
+	links := filepath.Join(dir, "etc")
+	if err := os.Mkdir(links, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 5 {
+		target := testenv.WriteFileIn(t, dir, fmt.Sprintf("t%d", i), []byte("x\n"), 0o644)
+		if err := os.Symlink(target, filepath.Join(links, fmt.Sprintf("l%d", i))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, err := Command{Cmds: []string{"grep -r zzz " + links}}.Spec()
+	errtest.Want(t, err, ", and 2 more such (links out of it)")
+	errtest.Want(t, err, "name the files the program needs instead of the directory")
+	if strings.Contains(err.Error(), "--file "+dir) || strings.Contains(err.Error(), "remove the link") {
+		t.Errorf("advice that does not fit: %v", err)
+	}
 }

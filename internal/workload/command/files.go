@@ -34,6 +34,8 @@ type NamedPath struct {
 	// which), or a symlink whose target lies outside the directory
 	// (Target says where it leads).
 	Inside []InsidePath
+	// Beyond counts such paths past the first few.
+	Beyond int
 }
 
 // InsidePath is a path under a named directory that the image cannot
@@ -45,7 +47,7 @@ type InsidePath struct {
 }
 
 // maxInside is how many such paths a directory reports.
-const maxInside = 5
+const maxInside = 3
 
 // containerOwn are the directories a container has of its own: a path
 // under them names the container's, never a host file to bring in.
@@ -136,7 +138,7 @@ func namedPath(dir, w string) (NamedPath, bool) {
 		p.Over = p.Bytes > MaxNamedBytes
 	case fi.IsDir():
 		p.Dir = true
-		p.Bytes, p.Over, p.Inside = treeBytes(p.Path, MaxNamedBytes)
+		p.Bytes, p.Over, p.Inside, p.Beyond = treeBytes(p.Path, MaxNamedBytes)
 	default:
 		p.Special = kindOf(fi.Mode())
 	}
@@ -149,9 +151,17 @@ var errOver = errors.New("over the limit")
 // treeBytes adds up the sizes of the files under dir, stopping once they
 // exceed limit (a command naming /usr is not walked to its end), and
 // finds the first few paths under it no image can hold as they are.
-func treeBytes(dir string, limit int64) (int64, bool, []InsidePath) {
+func treeBytes(dir string, limit int64) (int64, bool, []InsidePath, int) {
 	var n int64
 	var inside []InsidePath
+	beyond := 0
+	add := func(in InsidePath) {
+		if len(inside) < maxInside {
+			inside = append(inside, in)
+		} else {
+			beyond++
+		}
+	}
 	realDir, _ := filepath.EvalSymlinks(dir)
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || p == dir {
@@ -160,16 +170,14 @@ func treeBytes(dir string, limit int64) (int64, bool, []InsidePath) {
 		switch t := d.Type(); {
 		case t&fs.ModeSymlink != 0:
 			real, err := filepath.EvalSymlinks(p)
-			if err == nil && realDir != "" && real != realDir && !strings.HasPrefix(real, realDir+"/") && len(inside) < maxInside {
-				inside = append(inside, InsidePath{Path: p, Target: real})
+			if err == nil && realDir != "" && real != realDir && !strings.HasPrefix(real, realDir+"/") {
+				add(InsidePath{Path: p, Target: real})
 			}
 			return nil
 		case t.IsDir():
 			return nil
 		case !t.IsRegular():
-			if len(inside) < maxInside {
-				inside = append(inside, InsidePath{Path: p, Special: kindOf(t)})
-			}
+			add(InsidePath{Path: p, Special: kindOf(t)})
 			return nil
 		}
 		if fi, err := d.Info(); err == nil {
@@ -180,7 +188,7 @@ func treeBytes(dir string, limit int64) (int64, bool, []InsidePath) {
 		}
 		return nil
 	})
-	return n, errors.Is(err, errOver), inside
+	return n, errors.Is(err, errOver), inside, beyond
 }
 
 func kindOf(m fs.FileMode) string {
