@@ -10,6 +10,7 @@ import (
 
 	"github.com/boxtax/boxtax/internal/report"
 	"github.com/boxtax/boxtax/internal/store"
+	"github.com/boxtax/boxtax/internal/testenv"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -78,11 +79,7 @@ func TestMarquesValuesMatchTheSeedText(t *testing.T) {
 		t.Errorf("%d published values, want 13 (2 IOZone, 5 NPB, 4 STREAM, 2 ApacheBench)", cells)
 	}
 	t.Run("quotes are verbatim", func(t *testing.T) {
-		seed := findSeedText(p.Source)
-		if seed == "" {
-			t.Skipf("%s is not reachable from here (it lives beside the repository, in shared/); the values were checked against the quotes above", p.Source)
-		}
-		b, err := os.ReadFile(seed)
+		b, err := os.ReadFile(filepath.Join(testenv.SeedsDir(t, "papers"), filepath.Base(p.Source)))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -90,27 +87,12 @@ func TestMarquesValuesMatchTheSeedText(t *testing.T) {
 		for table, qs := range quotes {
 			for _, q := range qs {
 				if !strings.Contains(text, strings.Join(strings.Fields(q), " ")) {
-					t.Errorf("%s: quote not in %s: %q", table, seed, q)
+					t.Errorf("%s: quote not in %s: %q", table, p.Source, q)
 				}
 			}
 		}
 	})
 }
-
-// findSeedText looks for the seed file (shared/seeds/...) in this
-// directory and its parents.
-func findSeedText(source string) string {
-	dir, _ := os.Getwd()
-	for range 8 {
-		if f := filepath.Join(dir, source); fileExists(f) {
-			return f
-		}
-		dir = filepath.Dir(dir)
-	}
-	return ""
-}
-
-func fileExists(p string) bool { st, err := os.Stat(p); return err == nil && !st.IsDir() }
 
 // TestComparePaperMarques puts seed 004's numbers beside a study with LXC
 // and STREAM at three sizes: the 76.3 MiB cell is the one compared.

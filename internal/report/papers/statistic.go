@@ -92,8 +92,10 @@ func fillDiff(row *report.PaperRow, pubs []published, signs []string, scale floa
 		switch {
 		case p.blank || p.bound != "":
 		case p.pct && row.OursPct != nil:
-			v := *row.OursPct - signedPct(p.value, signs[i])
-			d, row.DiffUnit = &v, report.DiffPoints
+			if pub, ok := signedPct(p.value, signs[i]); ok {
+				v := *row.OursPct - pub
+				d, row.DiffUnit = &v, report.DiffPoints
+			}
 		case !p.pct && row.OursStat != nil && p.value != 0:
 			want := p.value * scale
 			v := (*row.OursStat - want) / math.Abs(want) * 100
