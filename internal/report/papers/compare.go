@@ -60,7 +60,11 @@ func (p Paper) compare(r *report.Report) []report.PaperComparison {
 			pc.Notes = append(pc.Notes, strings.TrimSpace(t.Note))
 		}
 		if p.Statistic != nil {
-			pc.Notes = append(pc.Notes, fmt.Sprintf("Statistic: this machine's value is the paper's (%s), the mean of the runs beside it: %q", p.Statistic.Method, p.Statistic.Quote))
+			note := fmt.Sprintf("Statistic: this machine's value is the paper's (%s), the mean of the runs beside it: %q", p.Statistic.Method, p.Statistic.Quote)
+			if r := strings.TrimSpace(p.Statistic.Reading); r != "" {
+				note += "; " + r
+			}
+			pc.Notes = append(pc.Notes, note)
 		}
 		for _, row := range t.Rows {
 			if row.Note != "" {

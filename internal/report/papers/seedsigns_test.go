@@ -171,7 +171,7 @@ func higherIsBetter(tab Table, col Column, row RowSpec) (bool, bool) {
 				return false, true
 			}
 		}
-		for _, w := range []string{"throughput", "tcp", "bandwidth", "requests", "write", "mbw", "memory"} {
+		for _, w := range []string{"throughput", "tcp", "bandwidth", "requests", "messages", "write", "mbw", "memory"} {
 			if strings.Contains(name, w) {
 				return true, true
 			}
