@@ -206,3 +206,27 @@ func factorStudy(id int64, name, env, wl, factor string, levels []string, metric
 	}
 	return report.Build(st, report.Layout{Baseline: "native", Envs: envs, Workloads: []string{wl}}, runs, samples)
 }
+
+// TestMarquesFig6RequestsComparesNothing: the paper states its web
+// application's requests/s both as "a performance overhead of 23.9%"
+// (section IV-D) and as "improvements up to 23%" (abstract); an ambiguous
+// row is compared with nothing and says why (issue 41 item 2).
+func TestMarquesFig6RequestsComparesNothing(t *testing.T) {
+	r := factorStudy(8, "seed004-http", "lxc", "http.gateway", "clients", []string{"10"}, "requests_per_s", "requests/s", 1000)
+	cmps, err := Compare(r, "marques")
+	if err != nil {
+		t.Fatal(err)
+	}
+	row, _ := findPaperRow(cmps, "Fig. 6", "requests per second, requests/s", "lxc", "RPi 2")
+	if row == nil {
+		t.Fatal("no Fig. 6 requests/s row")
+	}
+	if row.Status == report.PaperMeasured || row.Cell != "" || row.Diff != nil {
+		t.Errorf("requests/s compared with %q (%s, diff %v), though the paper contradicts itself", row.Cell, row.Status, row.Diff)
+	}
+	for _, want := range []string{"contradicts itself", "23.9%", "improvements up to 23%"} {
+		if !strings.Contains(row.Ours, want) {
+			t.Errorf("the row does not say why it compares nothing (%q missing): %q", want, row.Ours)
+		}
+	}
+}
