@@ -63,6 +63,8 @@ func signedPct(v float64, sign string) (pct float64, ok bool) {
 	return signedValue(v, sign), true
 }
 
+// signedValue reads a printed percentage v by a convention with a
+// direction: a magnitude lower is negative, higher positive, signed as is.
 func signedValue(v float64, sign string) float64 {
 	switch sign {
 	case SignLower:
