@@ -60,7 +60,11 @@ func (p Paper) compare(r *report.Report) []report.PaperComparison {
 			pc.Notes = append(pc.Notes, strings.TrimSpace(t.Note))
 		}
 		if p.Statistic != nil {
-			pc.Notes = append(pc.Notes, fmt.Sprintf("Statistic: this machine's value is the paper's (%s), the mean of the runs beside it: %q", p.Statistic.Method, p.Statistic.Quote))
+			note := fmt.Sprintf("Statistic: this machine's value is the paper's (%s), the mean of the runs beside it: %q", p.Statistic.Method, p.Statistic.Quote)
+			if r := strings.TrimSpace(p.Statistic.Reading); r != "" {
+				note += "; " + r
+			}
+			pc.Notes = append(pc.Notes, note)
 		}
 		for _, row := range t.Rows {
 			if row.Note != "" {
@@ -107,10 +111,15 @@ func (p Paper) compare(r *report.Report) []report.PaperComparison {
 					printed = true
 					var pct *float64
 					if pub.pct {
-						v := signedPct(pub.value, sign)
-						pct, row.Sign = &v, sign
+						if v, ok := signedPct(pub.value, sign); ok {
+							pct = &v
+						}
+						row.Sign = sign
 						text = signedText(text, pub.value, sign)
 					} else {
+						if spec.Unit != "" {
+							text += " " + spec.Unit
+						}
 						absolute = absolute || !pub.pct
 						if col.Boxtax != nil && col.Boxtax.Scale != 0 && col.Boxtax.Scale != 1 {
 							text += fmt.Sprintf(" = %s %s", report.FmtValue(pub.value*col.Boxtax.Scale), unitOf(col.Boxtax))
@@ -122,7 +131,14 @@ func (p Paper) compare(r *report.Report) []report.PaperComparison {
 				if spec.Boxtax != nil {
 					mapping = spec.Boxtax
 				}
-				fillOurs(r, &row, mapping, absolute, p.Statistic)
+				if col.Ambiguous != "" {
+					row.Status, row.Boxtax = report.PaperNotMeasured, "not compared: the paper is ambiguous"
+					row.Missing = strings.TrimSpace(col.Ambiguous)
+					row.Ours = "not compared: " + row.Missing
+					mapping = nil
+				} else {
+					fillOurs(r, &row, mapping, absolute, p.Statistic)
+				}
 				if mapping != nil {
 					fillDiff(&row, pubs, signs, mapping.Scale)
 				}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/boxtax/boxtax/internal/report"
 	"github.com/boxtax/boxtax/internal/store"
+	"github.com/boxtax/boxtax/internal/testenv"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -78,11 +79,7 @@ func TestMarquesValuesMatchTheSeedText(t *testing.T) {
 		t.Errorf("%d published values, want 13 (2 IOZone, 5 NPB, 4 STREAM, 2 ApacheBench)", cells)
 	}
 	t.Run("quotes are verbatim", func(t *testing.T) {
-		seed := findSeedText(p.Source)
-		if seed == "" {
-			t.Skipf("%s is not reachable from here (it lives beside the repository, in shared/); the values were checked against the quotes above", p.Source)
-		}
-		b, err := os.ReadFile(seed)
+		b, err := os.ReadFile(filepath.Join(testenv.SeedsDir(t, "papers"), filepath.Base(p.Source)))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -90,27 +87,12 @@ func TestMarquesValuesMatchTheSeedText(t *testing.T) {
 		for table, qs := range quotes {
 			for _, q := range qs {
 				if !strings.Contains(text, strings.Join(strings.Fields(q), " ")) {
-					t.Errorf("%s: quote not in %s: %q", table, seed, q)
+					t.Errorf("%s: quote not in %s: %q", table, p.Source, q)
 				}
 			}
 		}
 	})
 }
-
-// findSeedText looks for the seed file (shared/seeds/...) in this
-// directory and its parents.
-func findSeedText(source string) string {
-	dir, _ := os.Getwd()
-	for range 8 {
-		if f := filepath.Join(dir, source); fileExists(f) {
-			return f
-		}
-		dir = filepath.Dir(dir)
-	}
-	return ""
-}
-
-func fileExists(p string) bool { st, err := os.Stat(p); return err == nil && !st.IsDir() }
 
 // TestComparePaperMarques puts seed 004's numbers beside a study with LXC
 // and STREAM at three sizes: the 76.3 MiB cell is the one compared.
@@ -223,4 +205,28 @@ func factorStudy(id int64, name, env, wl, factor string, levels []string, metric
 		}
 	}
 	return report.Build(st, report.Layout{Baseline: "native", Envs: envs, Workloads: []string{wl}}, runs, samples)
+}
+
+// TestMarquesFig6RequestsComparesNothing: the paper states its web
+// application's requests/s both as "a performance overhead of 23.9%"
+// (section IV-D) and as "improvements up to 23%" (abstract); an ambiguous
+// row is compared with nothing and says why (issue 41 item 2).
+func TestMarquesFig6RequestsComparesNothing(t *testing.T) {
+	r := factorStudy(8, "seed004-http", "lxc", "http.gateway", "clients", []string{"10"}, "requests_per_s", "requests/s", 1000)
+	cmps, err := Compare(r, "marques")
+	if err != nil {
+		t.Fatal(err)
+	}
+	row, _ := findPaperRow(cmps, "Fig. 6", "requests per second, requests/s", "lxc", "RPi 2")
+	if row == nil {
+		t.Fatal("no Fig. 6 requests/s row")
+	}
+	if row.Status == report.PaperMeasured || row.Cell != "" || row.Diff != nil {
+		t.Errorf("requests/s compared with %q (%s, diff %v), though the paper contradicts itself", row.Cell, row.Status, row.Diff)
+	}
+	for _, want := range []string{"contradicts itself", "23.9%", "improvements up to 23%"} {
+		if !strings.Contains(row.Ours, want) {
+			t.Errorf("the row does not say why it compares nothing (%q missing): %q", want, row.Ours)
+		}
+	}
 }

@@ -23,6 +23,11 @@ type Method struct {
 	Quote    string `yaml:"quote"`
 }
 
+// ToolNone is the value of a tool setting where the paper names no tool
+// for what the workload measures (or measures nothing like it): a study
+// that runs the workload departs from nothing.
+const ToolNone = "none"
+
 // MethodDifference is a setting in which a study differs from its paper,
 // and the reason the study states (empty when it states none).
 type MethodDifference struct {
@@ -41,7 +46,7 @@ func (p Paper) MethodDifferences(s *study.Spec) (differ []MethodDifference, stal
 			continue
 		}
 		d, stated := s.Deviation(m.Workload, m.Param)
-		if sameSetting(v, m.Value) {
+		if sameSetting(v, m.Value) || (m.Param == "tool" && m.Value == ToolNone) {
 			if stated {
 				stale = append(stale, d)
 			}

@@ -106,6 +106,13 @@ type RowSpec struct {
 	Boxtax *Mapping `yaml:"boxtax,omitempty"`
 	Note   string   `yaml:"note,omitempty"`
 	Sign   string   `yaml:"sign,omitempty"` // the table's sign convention, for this row
+	// Unit is the unit of this row's plain numbers where the column has
+	// none (a text's sentences each state a different quantity: W, ms).
+	Unit string `yaml:"unit,omitempty"`
+	// Words, for a number the text states in words ("doubles", "more than
+	// double", "approximately half"), are those words, verbatim from the
+	// quote; the value is their reading (2, 2, 0.5).
+	Words string `yaml:"words,omitempty"`
 }
 
 // Column is one published quantity and the boxtax metric it
@@ -116,6 +123,10 @@ type Column struct {
 	Unit   string            `yaml:"unit"`
 	Levels map[string]string `yaml:"levels,omitempty"`
 	Boxtax *Mapping          `yaml:"boxtax"`
+	// Ambiguous, when the paper states the column's value in contradicting
+	// ways, says how: nothing is compared with it, and the comparison
+	// says why.
+	Ambiguous string `yaml:"ambiguous,omitempty"`
 }
 
 // Mapping names the boxtax workload and metric measuring the same

@@ -28,8 +28,9 @@ func TestPapersAreTranscribedCompletely(t *testing.T) {
 	if k == nil {
 		t.Fatalf("krylovskiy2015 missing from %v", IDs())
 	}
-	// Tables II-VI: columns x (device, configuration) rows.
-	want := map[string]int{"II": 3 * 4, "III": 3 * 4, "IV": 2 * 6, "V": 2 * 6, "VI": 3 * 4}
+	// Tables II-VI: columns x (device, configuration) rows; the text: the
+	// four numbers Section IV-C states about Figs 1-2 (26 %, 30 %, 20 %, 10 %).
+	want := map[string]int{"II": 3 * 4, "III": 3 * 4, "IV": 2 * 6, "V": 2 * 6, "VI": 3 * 4, "text": 4}
 	for _, tab := range k.Tables {
 		n := 0
 		for _, byConf := range tab.Values {
@@ -331,5 +332,35 @@ func TestComparePaperSeed003(t *testing.T) {
 	}
 	if q1 := seen["First quartile,individual/870.00"]; q1.Status != report.PaperNotMeasured {
 		t.Errorf("node_q1_us was not measured, yet %+v", q1)
+	}
+}
+
+// TestEveryStatedNumberHasAUnit: a number a paper's text states without a
+// percent sign carries a unit, its column's or its row's (issue 41:
+// Morabito's 1.88 W and 1300 ms printed as bare numbers). The printed
+// tables' statistics (Df, F, p, Pillai) are pure numbers.
+func TestEveryStatedNumberHasAUnit(t *testing.T) {
+	ps, err := All()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range ps {
+		for _, tab := range p.Tables {
+			units, stated := map[string]string{}, map[string]bool{}
+			for _, r := range tab.Rows {
+				units[r.Name], stated[r.Name] = r.Unit, r.Quote != "" || len(tab.Quotes) > 0
+			}
+			for dev, byRow := range tab.Values {
+				for row, cells := range byRow {
+					for i, c := range cells {
+						pub, err := parsePublished(c)
+						if err != nil || pub.blank || pub.pct || !stated[row] || tab.Columns[i].Unit != "" || units[row] != "" {
+							continue
+						}
+						t.Errorf("%s %s, %s %s, %s: %q has no unit: give its row unit: (or its column one)", p.ID, tab.label(), dev, row, tab.Columns[i].Name, c)
+					}
+				}
+			}
+		}
 	}
 }

@@ -104,3 +104,63 @@ func documented(lines []string, preset string, d study.Deviation) bool {
 	}
 	return false
 }
+
+// runsTheToolItself lists the workloads that run a program the paper used
+// (sysbench, fio, iperf3, stress-ng) rather than standing in for it.
+var runsTheToolItself = map[string]bool{"cmd": true, "cmd.server": true, "load.stress-ng": true}
+
+// TestPresetsKnowTheirStandIns: every workload a preset runs for its paper,
+// in the foreground or as a background load, has the paper's tool for it
+// recorded (method: param tool, or value none where the paper names
+// none), so that TestPresetsStateWhereTheyDepartFromTheirPapers requires
+// the deviation of every built-in standing in for a paper's tool (issue
+// 41: seed001-cpu ran cpu.linpack for Linpack, seed004-stream mem.stream
+// for STREAM, without a word).
+func TestPresetsKnowTheirStandIns(t *testing.T) {
+	ps, err := All()
+	if err != nil {
+		t.Fatal(err)
+	}
+	papers := map[string]Paper{}
+	for _, p := range ps {
+		papers[p.ID] = p
+	}
+	checked := 0
+	for _, name := range study.Presets() {
+		s, err := study.Preset(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.Paper == nil || s.Paper.ID == "" {
+			continue
+		}
+		p := papers[s.Paper.ID]
+		var run []string
+		for _, w := range s.Workloads {
+			run = append(run, w.Name)
+		}
+		for _, f := range s.Factors {
+			for _, b := range f.Background {
+				if b != nil {
+					run = append(run, b.Workload)
+				}
+			}
+		}
+		for _, wl := range run {
+			if runsTheToolItself[wl] {
+				continue
+			}
+			checked++
+			known := false
+			for _, m := range p.Method {
+				known = known || (m.Workload == wl && m.Param == "tool")
+			}
+			if !known {
+				t.Errorf("%s runs %s for %s, whose tool for it is not recorded: add {workload: %s, param: tool, value: the paper's program (or %s where it names none), quote: ...} to method: in papers/%s.yaml", name, wl, p.ID, wl, ToolNone, p.ID)
+			}
+		}
+	}
+	if checked == 0 {
+		t.Error("no preset's workload was checked")
+	}
+}

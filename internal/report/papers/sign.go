@@ -20,10 +20,14 @@ const (
 	// SignHigher: a magnitude by which it is higher ("the percentage
 	// increase ... 181%" in an activation time).
 	SignHigher = "higher"
+	// SignUnstated: a magnitude whose sentence gives no direction
+	// ("an approximately 2% percentage difference"): printed as stated,
+	// never read as lower or higher, so nothing is compared with it.
+	SignUnstated = "unstated"
 )
 
 // signConventions lists the valid sign: values, for messages.
-var signConventions = []string{SignSigned, SignLower, SignHigher}
+var signConventions = []string{SignSigned, SignLower, SignHigher, SignUnstated}
 
 // signOf is the sign convention of a row of t: the row's, else the table's.
 func (t Table) signOf(row RowSpec) string {
@@ -39,7 +43,7 @@ func checkSign(sign, cell string) error {
 	switch sign {
 	case SignSigned:
 		return nil
-	case SignLower, SignHigher:
+	case SignLower, SignHigher, SignUnstated:
 		if t := strings.TrimSpace(cell); strings.HasPrefix(t, "+") || strings.HasPrefix(t, "-") {
 			return fmt.Errorf("%q carries a sign, yet sign: %s says it is a magnitude: write sign: signed, or the magnitude", cell, sign)
 		}
@@ -50,8 +54,18 @@ func checkSign(sign, cell string) error {
 	return fmt.Errorf("unknown sign convention %q; valid: %s", sign, strings.Join(signConventions, ", "))
 }
 
-// signedPct is a printed percentage in boxtax's convention.
-func signedPct(v float64, sign string) float64 {
+// signedPct is a printed percentage in boxtax's convention; ok is false for
+// a magnitude without a direction (SignUnstated), which has none.
+func signedPct(v float64, sign string) (pct float64, ok bool) {
+	if sign == SignUnstated {
+		return 0, false
+	}
+	return signedValue(v, sign), true
+}
+
+// signedValue reads a printed percentage v by a convention with a
+// direction: a magnitude lower is negative, higher positive, signed as is.
+func signedValue(v float64, sign string) float64 {
 	switch sign {
 	case SignLower:
 		return -abs(v)
@@ -65,8 +79,11 @@ func signedPct(v float64, sign string) float64 {
 // boxtax's convention when the paper printed a magnitude: "50% lower =
 // -50.0%".
 func signedText(text string, v float64, sign string) string {
-	if sign == SignLower || sign == SignHigher {
-		return fmt.Sprintf("%s %s = %s", text, sign, report.FmtPct(signedPct(v, sign)))
+	switch sign {
+	case SignLower, SignHigher:
+		return fmt.Sprintf("%s %s = %s", text, sign, report.FmtPct(signedValue(v, sign)))
+	case SignUnstated:
+		return text + ", no direction stated"
 	}
 	return text
 }

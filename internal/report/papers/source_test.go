@@ -2,10 +2,13 @@ package papers
 
 import (
 	"bufio"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/boxtax/boxtax/internal/testenv"
 )
 
 // The transcriptions in papers/*.yaml are checked against the seed texts
@@ -14,6 +17,15 @@ import (
 // at its place there: its row (by label, or by order of devices and
 // configurations), its column (by position). Corrections with printed and
 // reads are the only departures allowed.
+
+// wordValues reads the numbers the papers state in words (RowSpec.Words).
+var wordValues = map[string]string{
+	"doubles":            "2",
+	"doubles again":      "2",
+	"more than double":   "2",
+	"roughly double":     "2",
+	"approximately half": "0.5",
+}
 
 // sourceTable is a table as printed: its rows, each split at the tabs.
 type sourceTable [][]string
@@ -149,7 +161,11 @@ func checkTable(t *testing.T, p Paper, tab Table, lines []string) int {
 					if strings.TrimSpace(c) == "" {
 						continue
 					}
-					if !strings.Contains(row.Quote, c) {
+					if row.Words != "" {
+						if !strings.Contains(row.Quote, row.Words) || wordValues[row.Words] == "" || wordValues[row.Words] != strings.TrimSpace(c) {
+							t.Errorf("table %s, %s, %s column %d: %q stated as %q: the words must be in the quote and read as %q", tab.Table, row.Name, dev, i+1, c, row.Words, wordValues[row.Words])
+						}
+					} else if !strings.Contains(row.Quote, c) {
 						t.Errorf("table %s, %s, %s column %d: %q is not in the quote %q", tab.Table, row.Name, dev, i+1, c, row.Quote)
 					}
 					n++
@@ -158,10 +174,33 @@ func checkTable(t *testing.T, p Paper, tab Table, lines []string) int {
 		}
 		return n
 	}
+	rows, problems := printedRows(p, tab, lines)
+	for _, msg := range problems {
+		t.Errorf("table %s: %s", tab.Table, msg)
+	}
+	for _, r := range rows {
+		cmp(r.where, r.transcribed, r.printed)
+	}
+	return n
+}
+
+// printedRow is a transcribed row of a printed table beside the cells
+// printed at its place in the source.
+type printedRow struct {
+	where       string // "RPi2 docker", the row as the test names it
+	dev, row    string // the device's id and the row's (or configuration's) name
+	transcribed []string
+	printed     []string
+}
+
+// printedRows finds every transcribed row of a table printed in the source
+// (tab.Caption) at its place there: its row by label, or by the order of
+// devices and configurations; its cells are the last ones of the printed
+// row. problems says what could not be found.
+func printedRows(p Paper, tab Table, lines []string) (out []printedRow, problems []string) {
 	src, ok := findTable(lines, tab.Caption)
 	if tab.Caption == "" || !ok {
-		t.Errorf("table %s: caption %q not found in the source excerpt", tab.Table, tab.Caption)
-		return 0
+		return nil, []string{fmt.Sprintf("caption %q not found in the source", tab.Caption)}
 	}
 	switch {
 	case tab.Transposed:
@@ -172,24 +211,24 @@ func checkTable(t *testing.T, p Paper, tab Table, lines []string) int {
 			}
 			printed, ok := src.labelledRow(d.Name)
 			if !ok {
-				t.Errorf("table %s: no row for device %q in the source", tab.Table, d.Name)
+				problems = append(problems, fmt.Sprintf("no row for device %q in the source", d.Name))
 				continue
 			}
-			cmp(d.Name, byRow[tab.Rows[0].Name], printed)
+			out = append(out, printedRow{d.Name, d.ID, tab.Rows[0].Name, byRow[tab.Rows[0].Name], printed})
 		}
 	case len(tab.Rows) > 0:
 		if len(src) != len(tab.Rows) {
-			t.Errorf("table %s: %d rows printed, %d transcribed", tab.Table, len(src), len(tab.Rows))
+			problems = append(problems, fmt.Sprintf("%d rows printed, %d transcribed", len(src), len(tab.Rows)))
 		}
 		for _, row := range tab.Rows {
 			printed, ok := src.labelledRow(row.Name)
 			if !ok {
-				t.Errorf("table %s: no row %q in the source", tab.Table, row.Name)
+				problems = append(problems, fmt.Sprintf("no row %q in the source", row.Name))
 				continue
 			}
-			for _, byRow := range tab.Values {
-				if cells, ok := byRow[row.Name]; ok {
-					cmp(row.Name, cells, printed)
+			for _, d := range p.Devices {
+				if cells, ok := tab.Values[d.ID][row.Name]; ok {
+					out = append(out, printedRow{row.Name, d.ID, row.Name, cells, printed})
 				}
 			}
 		}
@@ -208,42 +247,30 @@ func checkTable(t *testing.T, p Paper, tab Table, lines []string) int {
 					continue
 				}
 				if i >= len(src) {
-					t.Errorf("table %s: the source has %d rows, the transcription more", tab.Table, len(src))
-					return n
+					return out, append(problems, fmt.Sprintf("the source has %d rows, the transcription more", len(src)))
 				}
 				row := src[i]
 				i++
 				if len(row) < len(cells) {
-					t.Errorf("table %s row %d: %d printed cells for %d transcribed", tab.Table, i, len(row), len(cells))
+					problems = append(problems, fmt.Sprintf("row %d: %d printed cells for %d transcribed", i, len(row), len(cells)))
 					continue
 				}
-				cmp(d.Name+" "+conf.Name, cells, row[len(row)-len(cells):])
+				out = append(out, printedRow{d.Name + " " + conf.Name, d.ID, conf.Name, cells, row[len(row)-len(cells):]})
 			}
 		}
 		if i != len(src) {
-			t.Errorf("table %s: %d rows transcribed, %d printed", tab.Table, i, len(src))
+			problems = append(problems, fmt.Sprintf("%d rows transcribed, %d printed", i, len(src)))
 		}
 	}
-	return n
+	return out, problems
 }
 
 // TestSeedExcerptsAreVerbatim checks testdata/seeds/*.txt against the seed
-// texts, which live outside the repository (shared/seeds): every excerpt
-// line must be a line of its seed. Without the seed texts at hand the
-// check cannot run; the excerpts in the repository are then the reference.
+// texts, which live beside the repository (shared/seeds, found by
+// testenv.SeedsDir): every excerpt line must be a line of its seed. Without
+// them it skips on a developer machine and fails in CI.
 func TestSeedExcerptsAreVerbatim(t *testing.T) {
-	dir := os.Getenv("BOXTAX_SEEDS")
-	for _, d := range []string{dir, "../../../../shared/seeds", "../../../../../shared/seeds"} {
-		if d != "" {
-			if _, err := os.Stat(filepath.Join(d, "README.md")); err == nil {
-				dir = d
-				break
-			}
-		}
-	}
-	if dir == "" {
-		t.Skip("the seed texts (shared/seeds) are not part of the repository and not at hand here; set BOXTAX_SEEDS to check the excerpts against them")
-	}
+	dir := testenv.SeedsDir(t, "papers")
 	ps, err := All()
 	if err != nil {
 		t.Fatal(err)

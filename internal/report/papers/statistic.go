@@ -18,6 +18,9 @@ type Statistic struct {
 	// ranks them by another quantity than the one printed.
 	RankBy string `yaml:"rank_by,omitempty"`
 	Quote  string `yaml:"quote"`
+	// Reading, where the quote admits more than one computation, says
+	// which one boxtax makes and which other the words allow.
+	Reading string `yaml:"reading,omitempty"`
 }
 
 // MedianDroppingExtremes is the one paper statistic besides the mean.
@@ -50,7 +53,7 @@ func statistic(r *report.Report, c *report.Cell, s *Statistic) (value float64, n
 	if kept == len(c.Values) {
 		return v, fmt.Sprintf("median of all %d runs (the paper's median drops the best and worst run, which takes 3 or more)", c.N)
 	}
-	return v, fmt.Sprintf("median of %d of %d runs, the best and worst by %s dropped (the paper's statistic)", kept, c.N, rank)
+	return v, fmt.Sprintf("median of %d of %d runs, the best and worst by %s dropped (%s)", kept, c.N, rank, map[bool]string{true: "our reading of the paper's statistic", false: "the paper's statistic"}[s.Reading != ""])
 }
 
 // sibling is the cell of metric in c's workload, environment and levels.
@@ -92,8 +95,10 @@ func fillDiff(row *report.PaperRow, pubs []published, signs []string, scale floa
 		switch {
 		case p.blank || p.bound != "":
 		case p.pct && row.OursPct != nil:
-			v := *row.OursPct - signedPct(p.value, signs[i])
-			d, row.DiffUnit = &v, report.DiffPoints
+			if pub, ok := signedPct(p.value, signs[i]); ok {
+				v := *row.OursPct - pub
+				d, row.DiffUnit = &v, report.DiffPoints
+			}
 		case !p.pct && row.OursStat != nil && p.value != 0:
 			want := p.value * scale
 			v := (*row.OursStat - want) / math.Abs(want) * 100
