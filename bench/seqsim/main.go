@@ -33,8 +33,13 @@ func main() {
 	margin := flag.Float64("margin", 2, "the margin p of no difference beyond ±p %")
 	first := flag.Int("first", 3, "whole rounds before the first look")
 	most := flag.Int("max", 30, "the most rounds (max_repetitions)")
+	driftOnly := flag.Bool("drift", false, "only the coverage under drift (docs/design/006, rounds as blocks)")
 	flag.Parse()
 	rng := rand.New(rand.NewPCG(1, 2))
+	if *driftOnly {
+		driftTable(rng, *cells, *margin)
+		return
+	}
 	fmt.Printf("%d cells a scenario, margin ±%g %%, looks after rounds %d to %d; the verdict is the report's (95 %%) where the rule stopped\n\n", *cells, *margin, *first, *most)
 	fmt.Printf("%6s %5s  %-34s %7s %7s %9s %7s\n", "d %", "cv %", "rule", "cost", "none", "undecided", "rounds")
 	type tally struct{ cost, none, und, rounds int }
