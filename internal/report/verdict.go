@@ -62,8 +62,8 @@ type Verdict struct {
 	// HostChanged says that the first and the second half of the cell's
 	// rounds lie apart (Cell.Halves): the cell is undecided, and Text says
 	// so with both halves.
-	HostChanged bool `json:"host_changed,omitempty"`
-	Row    string  `json:"-"` // the table's row name: workload and non-env levels
+	HostChanged bool   `json:"host_changed,omitempty"`
+	Row         string `json:"-"` // the table's row name: workload and non-env levels
 }
 
 // DefaultMarginPct is the equivalence margin p of "no difference beyond

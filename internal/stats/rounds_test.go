@@ -55,7 +55,7 @@ func TestOverheadAcrossRoundsWithoutDriftIsFieller(t *testing.T) {
 func TestOverheadAcrossRoundsWidensByTheDrift(t *testing.T) {
 	b := []float64{100, 101, 99, 100, 101, 99, 100, 101, 99}
 	x := []float64{80, 82, 81, 90, 91, 89, 100, 99, 101} // three levels: a drift
-	reps := []int{8, 7, 6, 5, 4, 3, 2, 1, 0}              // stored in reverse: the order comes from the rounds
+	reps := []int{8, 7, 6, 5, 4, 3, 2, 1, 0}             // stored in reverse: the order comes from the rounds
 	rb, rx := reverse(b), reverse(x)
 	got := OverheadAcrossRounds(b, reps, x, reps, 0.95)
 	mb, sb := meanStd(rb)
