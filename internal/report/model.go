@@ -24,6 +24,9 @@ type Report struct {
 	Cells    []Cell    `json:"cells"`
 	Runs     RunCounts `json:"runs"`
 	Failures []Failure `json:"failures"`
+	// Disturbed are the measured runs the monitors saw on a disturbed host,
+	// each with why (store.RunDisturbed): left out of the verdicts.
+	Disturbed []Failure `json:"disturbed_runs,omitempty"`
 	// Warnings are the things a reader must know to trust the numbers,
 	// each cause once (WarningGroups' texts).
 	Warnings []string `json:"warnings"`
@@ -213,6 +216,9 @@ type RunCounts struct {
 	Failed  int `json:"failed"`
 	Pending int `json:"pending"`
 	Warmup  int `json:"warmup"`
+	// Disturbed are the measured runs the monitors saw on a disturbed
+	// host (store.RunDisturbed), left out of the verdicts.
+	Disturbed int `json:"disturbed,omitempty"`
 }
 
 // Failure is a run that failed, with its reason.
@@ -276,6 +282,10 @@ func Build(st store.Study, lay Layout, runs []store.Run, samples []store.Sample)
 			r.Runs.OK++
 		case run.Status == store.RunPending:
 			r.Runs.Pending++
+		}
+		if run.Status == store.RunDisturbed && !run.Warmup {
+			r.Runs.Disturbed++
+			r.Disturbed = append(r.Disturbed, Failure{Seq: run.Seq, Workload: run.Workload, Env: run.Env, Reason: run.Reason})
 		}
 		if run.Status == store.RunFailed {
 			r.Runs.Failed++
@@ -372,6 +382,7 @@ func Build(st store.Study, lay Layout, runs []store.Run, samples []store.Sample)
 	r.addWarnings(noisyCells(r.Cells, r.factors))
 	r.addWarnings(outliers(r.Cells, r.factors))
 	r.groupWarnings()
+	r.warnDisturbed()
 	r.Effects = analyze(r)
 	r.buildAttributions()
 	r.adviseVerdicts() // the attributions came after the verdicts
