@@ -38,7 +38,7 @@ type Options struct {
 	// Disturb are the limits past which a run counts as disturbed and is
 	// left out of the verdicts (monitor.DisturbLimits); nil:
 	// monitor.DefaultDisturbLimits.
-	Disturb *monitor.DisturbLimits
+	Disturb  *monitor.DisturbLimits
 	Wire     []string // where network clients stand: host, proxy, netns
 	WireRate string   // shape every netns level to this rate, e.g. 100mbit
 	// HostLabel names this device in reports (a fleet's inventory
