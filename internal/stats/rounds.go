@@ -56,7 +56,10 @@ func DriftFactor(xs []float64) float64 {
 	if !(std > 0) {
 		return 1
 	}
-	blocks := int(math.Sqrt(float64(n)))
+	blocks := 2 // floor(sqrt(n)), in integers
+	for (blocks+1)*(blocks+1) <= n {
+		blocks++
+	}
 	msb := 0.0
 	for j := range blocks {
 		lo, hi := j*n/blocks, (j+1)*n/blocks
