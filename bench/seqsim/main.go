@@ -33,8 +33,13 @@ func main() {
 	margin := flag.Float64("margin", 2, "the margin p of no difference beyond ±p %")
 	first := flag.Int("first", 3, "whole rounds before the first look")
 	most := flag.Int("max", 30, "the most rounds (max_repetitions)")
+	driftOnly := flag.Bool("drift", false, "only the coverage under drift (docs/design/006, rounds as blocks)")
 	flag.Parse()
 	rng := rand.New(rand.NewPCG(1, 2))
+	if *driftOnly {
+		driftTable(rng, *cells, *margin)
+		return
+	}
 	fmt.Printf("%d cells a scenario, margin ±%g %%, looks after rounds %d to %d; the verdict is the report's (95 %%) where the rule stopped\n\n", *cells, *margin, *first, *most)
 	fmt.Printf("%6s %5s  %-34s %7s %7s %9s %7s\n", "d %", "cv %", "rule", "cost", "none", "undecided", "rounds")
 	type tally struct{ cost, none, und, rounds int }
@@ -42,6 +47,9 @@ func main() {
 		name string
 		stop func(b, x []float64) bool // nil: fixed at n
 		n    int
+		// across: the verdict printed is the report's now (across rounds,
+		// the halves), not Fieller's of independent runs.
+		across bool
 	}
 	decide := func(b, x []float64) stats.Verdict {
 		return stats.Decide(stats.Overhead(b, x, 0.95), len(b), *margin)
@@ -51,6 +59,12 @@ func main() {
 		{name: "adaptive, DecideToStop (99 % cost)", stop: func(b, x []float64) bool {
 			return stats.DecideToStop(stats.Overhead(b, x, 0.95), stats.Overhead(b, x, stats.CostStopLevel), len(b), *margin).Decision != stats.Undecided
 		}},
+		{name: "adaptive, across rounds (now)", stop: func(b, x []float64) bool {
+			r := rounds(len(b))
+			o := stats.OverheadAcrossRounds(b, r, x, r, 0.95)
+			strict := stats.OverheadAcrossRounds(b, r, x, r, stats.CostStopLevel)
+			return stats.DecideToStop(o.Overhead, strict.Overhead, len(b), *margin).WithHalves(o).Decision != stats.Undecided
+		}, across: true},
 		{name: "fixed 10", n: 10},
 		{name: "fixed 20", n: 20},
 	}
@@ -77,7 +91,13 @@ func main() {
 						draw()
 					}
 				}
-				switch decide(b, x).Decision {
+				verdict := decide(b, x)
+				if ru.across {
+					r := rounds(len(b))
+					o := stats.OverheadAcrossRounds(b, r, x, r, 0.95)
+					verdict = stats.Decide(o.Overhead, len(b), *margin).WithHalves(o)
+				}
+				switch verdict.Decision {
 				case stats.Costs:
 					t.cost++
 				case stats.NoDifference:
@@ -91,4 +111,13 @@ func main() {
 			fmt.Printf("%6.1f %5.1f  %-34s %6.1f%% %6.1f%% %8.1f%% %7.1f\n", sc.d, sc.cv, ru.name, pct(t.cost), pct(t.none), pct(t.und), float64(t.rounds)/float64(*cells))
 		}
 	}
+}
+
+// rounds are the rounds 0 to n-1, one value of each side in each.
+func rounds(n int) []int {
+	out := make([]int, n)
+	for i := range out {
+		out[i] = i
+	}
+	return out
 }

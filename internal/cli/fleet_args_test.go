@@ -29,7 +29,7 @@ var runOnlyFlags = map[string]string{
 var fleetTestValues = map[string]string{
 	"envs": "native,docker-host", "workloads": "cpu.prime,mem.stream", "reps": "auto", "precision": "3",
 	"max-reps": "12", "budget": "7m", "explain": "true", "warmup": "0", "seed": "42", "monitor-interval": "250ms", "power": "none",
-	"settle": "2s", "wire": "host,netns", "wire-rate": "100mbit",
+	"settle": "2s", "wire": "host,netns", "wire-rate": "100mbit", "disturbed": "steal=5,iowait=20,busy=50",
 }
 
 // TestFleetRunForwardsEveryRunOption: fleet run takes every option of run

@@ -84,6 +84,12 @@ func (p *Reporter) RunEnded(r store.Run) {
 		}
 		fmt.Fprintf(p.w, "run %d (%s) failed: %s\n", r.Seq+1, label(r), termtext.Visible(r.Reason))
 	}
+	if r.Status == store.RunDisturbed {
+		if p.terminal {
+			fmt.Fprint(p.w, "\r\033[K")
+		}
+		fmt.Fprintf(p.w, "run %d (%s) disturbed, left out of the verdicts: %s\n", r.Seq+1, label(r), termtext.Visible(r.Reason))
+	}
 	if p.terminal {
 		p.drawBar()
 		return

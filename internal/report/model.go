@@ -24,6 +24,9 @@ type Report struct {
 	Cells    []Cell    `json:"cells"`
 	Runs     RunCounts `json:"runs"`
 	Failures []Failure `json:"failures"`
+	// Disturbed are the measured runs the monitors saw on a disturbed host,
+	// each with why (store.RunDisturbed): left out of the verdicts.
+	Disturbed []Failure `json:"disturbed_runs,omitempty"`
 	// Warnings are the things a reader must know to trust the numbers,
 	// each cause once (WarningGroups' texts).
 	Warnings []string `json:"warnings"`
@@ -136,6 +139,17 @@ type Cell struct {
 	PrecisionReached *bool     `json:"precision_reached,omitempty"`
 	Values           []float64 `json:"values"` // one per measured run, in run order
 
+	// DriftFactor is how many times the variance of the mean the rounds
+	// show exceeds what the runs' spread says (stats.DriftFactor): the
+	// interval's squared standard errors were multiplied by it. Absent at 1
+	// and for the baseline.
+	DriftFactor *float64 `json:"drift_factor,omitempty"`
+	// Halves are the overheads over the first and the second half of the
+	// cell's rounds; apart when their intervals do not overlap, and then
+	// the verdict is undecided (the host changed). Absent with fewer than
+	// 4 rounds and for the baseline.
+	Halves *Halves `json:"halves,omitempty"`
+
 	// Paired is the overhead estimated from the rounds (blocks) in which
 	// both this cell and its baseline ran: drift between rounds drops out.
 	// Null when fewer than 2 rounds pair up, and for the baseline.
@@ -164,6 +178,37 @@ type Cell struct {
 	strict *stats.OverheadResult
 }
 
+// Halves are a cell's overhead over the first and the second half of its
+// rounds, each with its 95 % interval.
+type Halves struct {
+	FirstPct   float64    `json:"first_pct"`
+	FirstCI95  []*float64 `json:"first_ci95"`
+	SecondPct  float64    `json:"second_pct"`
+	SecondCI95 []*float64 `json:"second_ci95"`
+	Apart      bool       `json:"apart"` // the intervals do not overlap: the host changed during the study
+}
+
+// halvesOf is r's halves, nil when either has no interval.
+func halvesOf(r stats.RoundsResult) *Halves {
+	if math.IsNaN(r.First.LoPct) || math.IsNaN(r.Second.LoPct) || math.IsNaN(r.First.Pct) || math.IsNaN(r.Second.Pct) {
+		return nil
+	}
+	return &Halves{FirstPct: r.First.Pct, FirstCI95: []*float64{finite(r.First.LoPct), finite(r.First.HiPct)},
+		SecondPct: r.Second.Pct, SecondCI95: []*float64{finite(r.Second.LoPct), finite(r.Second.HiPct)}, Apart: r.HalvesApart}
+}
+
+// rounds is h as the verdict's decision takes it (stats.Verdict.WithHalves).
+func (h *Halves) rounds() stats.RoundsResult {
+	if h == nil {
+		return stats.RoundsResult{}
+	}
+	at := func(pct float64, ci []*float64) stats.OverheadResult {
+		lo, hi, _ := ends(ci)
+		return stats.OverheadResult{Level: 0.95, Pct: pct, LoPct: lo, HiPct: hi}
+	}
+	return stats.RoundsResult{First: at(h.FirstPct, h.FirstCI95), Second: at(h.SecondPct, h.SecondCI95), HalvesApart: h.Apart}
+}
+
 // RunCounts summarises a study's runs.
 type RunCounts struct {
 	Total   int `json:"total"`
@@ -171,6 +216,9 @@ type RunCounts struct {
 	Failed  int `json:"failed"`
 	Pending int `json:"pending"`
 	Warmup  int `json:"warmup"`
+	// Disturbed are the measured runs the monitors saw on a disturbed
+	// host (store.RunDisturbed), left out of the verdicts.
+	Disturbed int `json:"disturbed,omitempty"`
 }
 
 // Failure is a run that failed, with its reason.
@@ -235,6 +283,10 @@ func Build(st store.Study, lay Layout, runs []store.Run, samples []store.Sample)
 		case run.Status == store.RunPending:
 			r.Runs.Pending++
 		}
+		if run.Status == store.RunDisturbed && !run.Warmup {
+			r.Runs.Disturbed++
+			r.Disturbed = append(r.Disturbed, Failure{Seq: run.Seq, Workload: run.Workload, Env: run.Env, Reason: run.Reason})
+		}
 		if run.Status == store.RunFailed {
 			r.Runs.Failed++
 			r.Failures = append(r.Failures, Failure{Seq: run.Seq, Workload: run.Workload, Env: run.Env, Warmup: run.Warmup, Reason: run.Reason})
@@ -292,13 +344,18 @@ func Build(st store.Study, lay Layout, runs []store.Run, samples []store.Sample)
 		}
 		// The baseline's runs of the rounds this cell is planned in: all of
 		// them, but after an adaptive study's focused rounds.
-		bs := study.InRounds(base.Values, base.reps, planned[k.cell])
-		o := stats.Overhead(bs, c.Values, 0.95)
+		bs, bReps := study.InRoundsWith(base.Values, base.reps, planned[k.cell])
+		across := stats.OverheadAcrossRounds(bs, bReps, c.Values, c.reps, 0.95)
+		o := across.Overhead
 		c.baseN, c.df = len(bs), o.DF
+		if across.DriftFactor > 1 {
+			c.DriftFactor = finite(across.DriftFactor)
+		}
+		c.Halves = halvesOf(across)
 		if lay.Repetitions.PrecisionPct > 0 {
 			// An adaptive study's rule asks a cost's 99 % interval to
 			// exclude 0 too: its estimate of further rounds is the rule's.
-			strict := stats.Overhead(bs, c.Values, stats.CostStopLevel)
+			strict := stats.OverheadAcrossRounds(bs, bReps, c.Values, c.reps, stats.CostStopLevel).Overhead
 			c.strict = &strict
 		}
 		c.OverheadPct = finite(o.Pct)
@@ -325,6 +382,7 @@ func Build(st store.Study, lay Layout, runs []store.Run, samples []store.Sample)
 	r.addWarnings(noisyCells(r.Cells, r.factors))
 	r.addWarnings(outliers(r.Cells, r.factors))
 	r.groupWarnings()
+	r.warnDisturbed()
 	r.Effects = analyze(r)
 	r.buildAttributions()
 	r.adviseVerdicts() // the attributions came after the verdicts

@@ -59,7 +59,11 @@ type Verdict struct {
 	// removes most of it (Advise), also said at the end of Text; absent
 	// when the study measured no option that does.
 	Advice *Advice `json:"advice,omitempty"`
-	Row    string  `json:"-"` // the table's row name: workload and non-env levels
+	// HostChanged says that the first and the second half of the cell's
+	// rounds lie apart (Cell.Halves): the cell is undecided, and Text says
+	// so with both halves.
+	HostChanged bool   `json:"host_changed,omitempty"`
+	Row         string `json:"-"` // the table's row name: workload and non-env levels
 }
 
 // DefaultMarginPct is the equivalence margin p of "no difference beyond
@@ -135,7 +139,11 @@ func verdictOf(c *Cell, row string, marginPct float64) Verdict {
 		v.CostCI95 = []*float64{&lo, &hi}
 	}
 	d := stats.Decide(o, v.N, marginPct)
+	if !c.pairedInterval {
+		d = d.WithHalves(c.Halves.rounds()) // as the adaptive study's rule decides
+	}
 	v.WithinPct = finite(d.WithinPct)
+	v.HostChanged = d.HostChanged
 	switch {
 	case d.Decision == stats.Costs && v.CostPct != nil && *v.CostPct > 0:
 		v.Decision = VerdictCosts
@@ -145,10 +153,10 @@ func verdictOf(c *Cell, row string, marginPct float64) Verdict {
 		v.Decision = VerdictNoDifference
 	default:
 		v.Decision = VerdictUndecided
-		if c.strict != nil {
+		if c.strict != nil && !d.HostChanged {
 			d.MoreRounds = stats.DecideToStop(o, *c.strict, v.N, marginPct).MoreRounds
 		}
-		if d.MoreRounds > 0 {
+		if d.MoreRounds > 0 && !d.HostChanged {
 			more := d.MoreRounds
 			v.MoreRounds = &more
 		}
@@ -161,6 +169,9 @@ func verdictOf(c *Cell, row string, marginPct float64) Verdict {
 		v.Direction = better
 	}
 	v.Text = v.phrase(c.OverheadNote)
+	if d.HostChanged {
+		v.Text = "undecided: " + d.HostChangedText()
+	}
 	return v
 }
 

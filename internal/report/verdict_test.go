@@ -272,8 +272,9 @@ func TestAdaptiveVerdictEstimatesTheRulesRounds(t *testing.T) {
 	if len(fixed.Verdicts) != 1 || len(adaptive.Verdicts) != 1 {
 		t.Fatalf("verdicts: %+v and %+v", fixed.Verdicts, adaptive.Verdicts)
 	}
-	o := stats.Overhead(native, docker, 0.95)
-	rule := stats.DecideToStop(o, stats.Overhead(native, docker, stats.CostStopLevel), 4, 2)
+	reps := []int{0, 1, 2, 3}
+	o := stats.OverheadAcrossRounds(native, reps, docker, reps, 0.95).Overhead
+	rule := stats.DecideToStop(o, stats.OverheadAcrossRounds(native, reps, docker, reps, stats.CostStopLevel).Overhead, 4, 2)
 	plain := stats.Decide(o, 4, 2)
 	f, a := fixed.Verdicts[0], adaptive.Verdicts[0]
 	if a.Decision != VerdictUndecided || a.MoreRounds == nil || *a.MoreRounds != rule.MoreRounds {

@@ -1,6 +1,7 @@
 package stats
 
 import (
+	"fmt"
 	"math"
 	"sort"
 )
@@ -61,6 +62,35 @@ type Verdict struct {
 	// ±7.3 %") when the margin asked for is out of reach; NaN without an
 	// interval.
 	WithinPct float64
+	// HostChanged reports that the first and the second half of the
+	// rounds gave overheads whose intervals lie apart (RoundsResult): the
+	// cell is undecided whatever its interval over all rounds says, and
+	// First and Second are the halves' overheads.
+	HostChanged   bool
+	First, Second OverheadResult
+}
+
+// WithHalves is v, made undecided when r's halves lie apart: the host
+// changed during the study, so no interval over all of it says what a
+// repetition would find (issue 43). MoreRounds is then -1: more rounds of
+// a host that changes are not shown to decide it. The adaptive study's
+// rule and the report's verdict both pass through it.
+func (v Verdict) WithHalves(r RoundsResult) Verdict {
+	if !r.HalvesApart {
+		return v
+	}
+	v.Decision, v.HostChanged, v.First, v.Second, v.MoreRounds = Undecided, true, r.First, r.Second, -1
+	return v
+}
+
+// HostChangedText says why a HostChanged verdict is undecided: "the host
+// changed during the study: first half -41.0% [-44.0, -38.0], second half
+// +12.0% [+9.0, +15.0]".
+func (v Verdict) HostChangedText() string {
+	iv := func(o OverheadResult) string {
+		return fmt.Sprintf("%+.1f%% [%+.1f, %+.1f]", o.Pct, o.LoPct, o.HiPct)
+	}
+	return "the host changed during the study: first half " + iv(v.First) + ", second half " + iv(v.Second)
 }
 
 // Decide classifies an overhead against the equivalence margin marginPct

@@ -53,6 +53,13 @@ type OverheadResult struct {
 // deviation from 1, which reads as "x is Pct % larger in magnitude" when both
 // means are negative.
 func Overhead(baseline, x []float64, level float64) OverheadResult {
+	return overhead(baseline, x, level, 1, 1)
+}
+
+// overhead is Overhead with the squared standard errors of the baseline's
+// mean and of x's multiplied by inflateB and inflateX (>= 1): the variance
+// a drift between rounds adds (OverheadAcrossRounds).
+func overhead(baseline, x []float64, level, inflateB, inflateX float64) OverheadResult {
 	b, v := finiteValues(baseline), finiteValues(x)
 	meanB, stdB := meanStd(b)
 	meanX, stdX := meanStd(v)
@@ -81,8 +88,8 @@ func Overhead(baseline, x []float64, level float64) OverheadResult {
 		r.Reason = fmt.Sprintf("confidence level must lie between 0 and 1, got %g", level)
 		return r
 	}
-	varMeanB := stdB * stdB / float64(len(b))
-	varMeanX := stdX * stdX / float64(len(v))
+	varMeanB := inflateB * stdB * stdB / float64(len(b))
+	varMeanX := inflateX * stdX * stdX / float64(len(v))
 	if varMeanB == 0 && varMeanX == 0 {
 		r.LoPct, r.HiPct = r.Pct, r.Pct
 		r.Reason = "both samples are constant: the interval is the point estimate; Welch's test is undefined (no spread), so a difference is not marked significant"

@@ -14,6 +14,10 @@ const (
 	RunPending = "pending"
 	RunOK      = "ok"
 	RunFailed  = "failed"
+	// RunDisturbed is a run that ended well on a host the monitors saw
+	// disturbed (monitor.DisturbLimits): kept with its samples and its
+	// Reason, left out of every verdict.
+	RunDisturbed = "disturbed"
 )
 
 // Study is one execution of a study spec and everything made from it.
@@ -41,7 +45,7 @@ type Run struct {
 	Rep      int               // repetition index, from 0; warm-ups count separately
 	Warmup   bool
 	Status   string
-	Reason   string            // why a run failed
+	Reason   string            // why a run failed, or why it was disturbed
 	Settings map[string]string // the environment's actual settings
 	Notes    map[string]string // how the workload did its work
 	Started  time.Time

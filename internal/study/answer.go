@@ -64,8 +64,12 @@ func (e AdaptiveEnd) Lines(budget time.Duration) []string {
 }
 
 // lookedOften says why an undecided cell whose 95 % interval excludes 0 is
-// not a cost yet (stats.DecideToStop).
+// not a cost yet (stats.DecideToStop), or that its halves disagree
+// (stats.Verdict.HostChanged).
 func lookedOften(v stats.Verdict) string {
+	if v.HostChanged {
+		return " (" + v.HostChangedText() + ")"
+	}
 	if v.LoPct > 0 || v.HiPct < 0 {
 		return fmt.Sprintf(" (excludes 0, but the study looked after every round: a cost counts as shown when its %g%% interval does too)", stats.CostStopLevel*100)
 	}

@@ -79,8 +79,10 @@ func decisionsOf(spec *Spec, runs []store.Run, samples []store.Sample, paired bo
 				b, x := pairedByRound(base, c)
 				cd.Verdict = stats.DecideToStop(stats.PairedOverhead(b, x, 0.95), stats.PairedOverhead(b, x, stats.CostStopLevel), len(b), margin)
 			} else {
-				bs := InRounds(base.values, base.reps, planned[c.run.CellKey])
-				cd.Verdict = stats.DecideToStop(stats.Overhead(bs, c.values, 0.95), stats.Overhead(bs, c.values, stats.CostStopLevel), min(len(bs), len(c.values)), margin)
+				bs, bReps := InRoundsWith(base.values, base.reps, planned[c.run.CellKey])
+				o := stats.OverheadAcrossRounds(bs, bReps, c.values, c.reps, 0.95)
+				strict := stats.OverheadAcrossRounds(bs, bReps, c.values, c.reps, stats.CostStopLevel)
+				cd.Verdict = stats.DecideToStop(o.Overhead, strict.Overhead, min(len(bs), len(c.values)), margin).WithHalves(o)
 			}
 			cd.BaselineCVPct = cvPct(base.values)
 		} else {
@@ -139,19 +141,26 @@ func PlannedRounds(runs []store.Run) map[string]map[int]bool {
 // vs itself when every value is of those rounds (always, in a study of
 // whole rounds) or when rounds is nil.
 func InRounds(vs []float64, reps []int, rounds map[int]bool) []float64 {
+	out, _ := InRoundsWith(vs, reps, rounds)
+	return out
+}
+
+// InRoundsWith is InRounds with the round of each value kept.
+func InRoundsWith(vs []float64, reps []int, rounds map[int]bool) ([]float64, []int) {
 	if rounds == nil || len(reps) != len(vs) {
-		return vs
+		return vs, reps
 	}
 	var out []float64
+	var outReps []int
 	for i, r := range reps {
 		if rounds[r] {
-			out = append(out, vs[i])
+			out, outReps = append(out, vs[i]), append(outReps, r)
 		}
 	}
 	if len(out) == len(vs) {
-		return vs
+		return vs, reps
 	}
-	return out
+	return out, outReps
 }
 
 // FocusSlack is how far past the rounds left a cell's estimate of
@@ -231,6 +240,10 @@ func (d Decisions) Summary() string {
 	const show = 5
 	var names []string
 	for _, c := range und[:min(show, len(und))] {
+		if c.Verdict.HostChanged {
+			names = append(names, fmt.Sprintf("%s (%s)", c.Name(), c.Verdict.HostChangedText()))
+			continue
+		}
 		names = append(names, fmt.Sprintf("%s (%s)", c.Name(), interval(c.Verdict)))
 	}
 	more := ""

@@ -120,7 +120,7 @@ func (p Process) failFast(ctx context.Context, spec *Spec, r *Runner, skip bool,
 			if ctx.Err() != nil {
 				return nil, nil, fmt.Errorf("interrupted during the check runs, before the study was stored (nothing is kept): %w", ctx.Err())
 			}
-			if done.Status == store.RunOK {
+			if done.Status == store.RunOK || done.Status == store.RunDisturbed { // a check asks whether the command works
 				passed[c.Key()] = done
 				if ok++; !many {
 					p.logf("  %s: ok (%s)\n", label, time.Since(start).Round(100*time.Millisecond))

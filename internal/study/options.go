@@ -35,6 +35,10 @@ type Options struct {
 
 	Settle   time.Duration // longest wait for a quiet host before each run; 0: none
 	Monitors Monitors
+	// Disturb are the limits past which a run counts as disturbed and is
+	// left out of the verdicts (monitor.DisturbLimits); nil:
+	// monitor.DefaultDisturbLimits.
+	Disturb  *monitor.DisturbLimits
 	Wire     []string // where network clients stand: host, proxy, netns
 	WireRate string   // shape every netns level to this rate, e.g. 100mbit
 	// HostLabel names this device in reports (a fleet's inventory
@@ -74,6 +78,7 @@ func (o *Options) AddFlags(fs *flag.FlagSet) {
 	fs.DurationVar(&o.Monitors.Interval, "monitor-interval", d.Monitors.Interval, "sample host load, CPU, memory, temperatures and power this often during runs (0: off)")
 	fs.StringVar(&o.Monitors.Power, "power", d.Monitors.Power, "power source: auto (RAPL or hwmon), none, estimate:idle=W,full=W, or meter:FILE (CSV of time,watts)")
 	fs.DurationVar(&o.Settle, "settle", d.Settle, "before each run, sync and wait up to this long for the host to be quiet (0: no wait)")
+	fs.Var(DisturbFlag{&o.Disturb}, "disturbed", "leave out of the verdicts, and mark, a run during which the host was disturbed: default (steal=10,iowait=20,busy=50: percent of the CPUs' time taken by the hypervisor, lost waiting on another program's I/O, or busy with another program up to the run's start), off, or your own limits")
 	fs.Var((*listFlag)(&o.Wire), "wire", "network workloads: where the client stands, comma-separated levels: host, proxy, netns (default: the study's, else host)")
 	fs.StringVar(&o.WireRate, "wire-rate", "", "network workloads: shape the netns wire to this rate in each direction, e.g. 100mbit (tc tbf)")
 	fs.StringVar(&o.HostLabel, "host-label", "", "name this device in reports, e.g. its inventory hostname pi4-kitchen (default: the hostname)")
@@ -127,6 +132,9 @@ func (o Options) FlagArgs() []string {
 	}
 	if o.Settle != d.Settle {
 		add("settle", o.Settle.String())
+	}
+	if s := (DisturbFlag{&o.Disturb}).String(); s != "" {
+		add("disturbed", s)
 	}
 	if len(o.Wire) > 0 {
 		add("wire", strings.Join(o.Wire, ","))

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/boxtax/boxtax/internal/monitor"
 )
 
 // everyOption sets every flag AddFlags declares to a value other than its
@@ -18,7 +20,7 @@ func everyOption(t *testing.T) []string {
 		"envs": "native,docker-host", "workloads": "cpu.prime,mem.stream", "reps": "auto", "precision": "3%",
 		"max-reps": "12", "warmup": "0", "seed": "42", "monitor-interval": "250ms", "power": "none",
 		"settle": "2s", "wire": "host,netns", "wire-rate": "100mbit", "host-label": "pi4-kitchen", "skip-unavailable": "true",
-		"budget": "8m", "explain": "true",
+		"budget": "8m", "explain": "true", "disturbed": "steal=5,iowait=20,busy=50",
 	}
 	var o Options
 	fs := flag.NewFlagSet("t", flag.ContinueOnError)
@@ -76,7 +78,8 @@ func TestOptionsRenderTheirOwnFlags(t *testing.T) {
 	want := Options{Envs: []string{"native", "docker-host"}, Workloads: []string{"cpu.prime", "mem.stream"},
 		Reps: Reps{Auto: true, PrecisionPct: 3, Max: 12, set: true}, Budget: Budget(8 * time.Minute), Explain: true, Warmup: 0, Seed: 42, Settle: 2 * time.Second,
 		Monitors: Monitors{Interval: 250 * time.Millisecond, Power: "none"}, Wire: []string{"host", "netns"},
-		WireRate: "100mbit", HostLabel: "pi4-kitchen", SkipUnavailable: true}
+		WireRate: "100mbit", HostLabel: "pi4-kitchen", SkipUnavailable: true,
+		Disturb: &monitor.DisturbLimits{StealPct: 5, IOWaitPct: 20, BusyBeforePct: 50}}
 	if !reflect.DeepEqual(o, want) {
 		t.Errorf("every flag reads as\n%+v, want\n%+v", o, want)
 	}

@@ -15,7 +15,7 @@ import (
 
 // Precision is how precise an adaptive study's overheads are, read from
 // its stored samples: whether every primary metric's overhead against the
-// baseline has a 95 % interval (stats.Overhead, as the report computes it)
+// baseline has a 95 % interval (stats.OverheadAcrossRounds, as the report computes it)
 // whose wider side is within the target, and a line saying how far it
 // got; the report's header says the same. It was the stopping rule until
 // issue 28; the study now stops on DecisionsOf (a cost shown, or no
@@ -52,7 +52,7 @@ func PrecisionOf(spec *Spec, runs []store.Run, samples []store.Sample) Precision
 		c := cells[k]
 		hw := math.Inf(1)
 		if base, ok := spec.baselineOf(cells, k); ok {
-			hw = halfWidth(stats.Overhead(base.values, c.values, 0.95))
+			hw = halfWidth(stats.OverheadAcrossRounds(base.values, base.reps, c.values, c.reps, 0.95).Overhead) // the report's interval
 		}
 		if hw <= target {
 			continue

@@ -110,6 +110,11 @@ func Run(ctx context.Context, o Options, p Process) (*Stored, error) {
 		return nil, err
 	}
 	runner.Monitor, runner.MonitorsAbsent = sampler, absent
+	limits := monitor.DefaultDisturbLimits
+	if o.Disturb != nil {
+		limits = *o.Disturb
+	}
+	runner.Disturb = &limits
 	checked, failed, err := p.beforeStart(ctx, o, spec, envs, runner)
 	if err != nil {
 		return nil, err

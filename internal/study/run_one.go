@@ -152,6 +152,9 @@ func (r *Runner) one(ctx context.Context, planned store.Run) *executedRun {
 	if stopWatch != nil {
 		run.addTrace(trace, r.MonitorsAbsent, wl.Info())
 	}
+	if why := r.disturbance().Disturbed(monitor.RunHostOf(trace, run.Settings, usesStorage(wl))); why != "" {
+		run.Status, run.Reason = store.RunDisturbed, why
+	}
 	return run
 }
 

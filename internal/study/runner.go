@@ -41,6 +41,10 @@ type Runner struct {
 	Monitor *monitor.Sampler
 	// MonitorsAbsent says which monitors cannot run here and why, noted with each run.
 	MonitorsAbsent map[string]string
+	// Disturb, when set, marks a run the monitors saw on a disturbed host
+	// (store.RunDisturbed, with why): its samples are kept and left out of
+	// the verdicts. Nil: no run is judged so.
+	Disturb *monitor.DisturbLimits
 }
 
 // Execute does every pending run of the study in planned order. A run that

@@ -191,6 +191,14 @@ func runNotes(r *report.Report, wl string) []noteRow {
 // grouped by message; busy host; noisy cells as a table; outliers.
 func warnGroups(r *report.Report) []warnGroup {
 	var out []warnGroup
+	if len(r.Disturbed) > 0 {
+		g := warnGroup{Title: "Disturbed runs, left out of the verdicts",
+			Lead: fmt.Sprintf("The monitors saw the host disturbed during these %d measured runs (boxtax run --disturbed gives the limits): their figures are stored but in no cell, interval or verdict.", len(r.Disturbed))}
+		for _, d := range r.Disturbed {
+			g.Items = append(g.Items, fmt.Sprintf("run %d, %s @ %s: %s", d.Seq+1, d.Workload, d.Env, d.Reason))
+		}
+		out = append(out, g)
+	}
 	notes := warnGroup{Title: "What the workloads said about their numbers"}
 	subjects := map[string][]string{}
 	var messages []string
