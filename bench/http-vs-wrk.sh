@@ -153,6 +153,20 @@ printf '  keep-alive on:  boxtax %.2f us, wrk %.2f us\n' "$(cpu_per_request boxt
 if [ "$have_ab" = 1 ]; then
   printf '  keep-alive off: boxtax %.2f us, ab %.2f us\n' "$(cpu_per_request boxtax_close.cpu boxtax_close.rps)" "$(cpu_per_request ab.cpu ab.rps)"
 fi
+# The ratio lines (issue 40): boxtax's figure over the reference's, each
+# the median of the rounds' own (paired) ratios; for CPU lower is better.
+paired_cpu() { # CPUFILE_A RPSFILE_A CPUFILE_B RPSFILE_B
+  paste -d' ' "$work/$1" "$work/$2" "$work/$3" "$work/$4" |
+    awk '$2 > 0 && $4 > 0 && $3 > 0 {print ($1 / $2) / ($3 / $4)}' > "$work/pair"
+  median pair
+}
+echo
+printf 'ratio ops_per_s wrk %.2f\n' "$(paired boxtax.rps wrk.rps)"
+printf 'ratio cpu_per_op wrk %.2f\n' "$(paired_cpu boxtax.cpu boxtax.rps wrk.cpu wrk.rps)"
+if [ "$have_ab" = 1 ]; then
+  printf 'ratio ops_per_s ab %.2f\n' "$(paired boxtax_close.rps ab.rps)"
+  printf 'ratio cpu_per_op ab %.2f\n' "$(paired_cpu boxtax_close.cpu boxtax_close.rps ab.cpu ab.rps)"
+fi
 # boxtax's generator busy-polls for answers before it sleeps where it has a
 # CPU of its own (its poll parameter, auto): its CPU time then includes the
 # polling, and the gateway need not wake it (docs/gateway.md).

@@ -1,7 +1,6 @@
 package analysis
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
@@ -45,43 +44,25 @@ func ReadCSV(r io.Reader, o CSVOptions) (rows, runs *Dataset, err error) {
 	if len(o.Factors) == 0 {
 		return nil, nil, errors.New("no factors: give a model naming the categorical columns")
 	}
-	br := bufio.NewReaderSize(r, 1<<20)
-	line, err := readLine(br)
+	in, err := newCSVRows(r)
 	if err != nil {
-		return nil, nil, fmt.Errorf("reading the header line: %w", err)
-	}
-	header, err := splitFields(line, nil)
-	if err != nil {
-		return nil, nil, fmt.Errorf("header line: %w", err)
-	}
-	names := make([]string, len(header))
-	for i, h := range header {
-		names[i] = strings.TrimSpace(string(h))
-	}
-	column := func(name string) (int, error) {
-		i := slices.Index(names, name)
-		if i < 0 {
-			return 0, fmt.Errorf("no column %q; the columns are: %s", name, strings.Join(names, ", "))
-		}
-		return i, nil
+		return nil, nil, err
 	}
 	fcols := make([]int, len(o.Factors))
 	idx := make([]*levelIndex, len(o.Factors))
 	for i, f := range o.Factors {
-		if fcols[i], err = column(f); err != nil {
+		if fcols[i], err = in.column(f); err != nil {
 			return nil, nil, err
 		}
 		idx[i] = newLevelIndex(f)
 	}
-	rcols := make([]int, len(o.Responses))
-	for i, r := range o.Responses {
-		if rcols[i], err = column(r); err != nil {
-			return nil, nil, err
-		}
+	rcols, err := in.columns(o.Responses)
+	if err != nil {
+		return nil, nil, err
 	}
 	runCol := -1
 	if o.RunColumn != "" {
-		if runCol, err = column(o.RunColumn); err != nil {
+		if runCol, err = in.column(o.RunColumn); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -104,46 +85,51 @@ func ReadCSV(r io.Reader, o CSVOptions) (rows, runs *Dataset, err error) {
 	}
 	runIdx := newLevelIndex(o.RunColumn)
 	var runAccs []*runAcc
-	var fields [][]byte
 	key := make([]byte, 0, 64)
 	codes := make([]int, len(o.Factors))
 	y := make([]float64, len(o.Responses))
-	for lineNo := 2; ; lineNo++ {
-		line, err := readLine(br)
-		if err == io.EOF {
-			break
-		}
+	// Rows come in runs of one cell (and one run) as a study writes them:
+	// a row whose factor fields equal the previous row's has its cell, and
+	// needs none of the look-ups below.
+	prev := make([][]byte, len(o.Factors))
+	var prevRun []byte
+	var b *rowBuffer
+	ri := -1
+	for {
+		ok, err := in.next()
 		if err != nil {
 			return nil, nil, err
 		}
-		if len(line) == 0 {
-			continue
+		if !ok {
+			break
 		}
-		if fields, err = splitFields(line, fields); err != nil {
-			return nil, nil, fmt.Errorf("line %d: %w", lineNo, err)
+		fields := in.fields
+		if err := in.values(rcols, y); err != nil {
+			return nil, nil, in.valueError(err, o.Responses)
 		}
-		if len(fields) != len(names) {
-			return nil, nil, fmt.Errorf("line %d has %d fields, the header %d", lineNo, len(fields), len(names))
-		}
-		key = key[:0]
+		same := b != nil
 		for i, c := range fcols {
-			codes[i] = idx[i].codeBytes(fields[c])
-			key = strconv.AppendInt(key, int64(codes[i]), 36)
-			key = append(key, ',')
-		}
-		for i, c := range rcols {
-			if y[i], err = parseValue(fields[c]); err != nil {
-				return nil, nil, fmt.Errorf("line %d, column %s: %w", lineNo, o.Responses[i], err)
+			if same && !bytes.Equal(fields[c], prev[i]) {
+				same = false
 			}
 		}
-		b, ok := buffers[string(key)]
-		if !ok {
-			// The columns grow as rows come (append doubles them up to
-			// csvBatch): a batch's room made at once for every cell took
-			// 64 KiB a cell, 10 GB for 160,000 cells of two rows each.
-			b = &rowBuffer{codes: slices.Clone(codes), cols: make([][]float64, len(y))}
-			buffers[string(key)] = b
-			bufferOrder = append(bufferOrder, b)
+		if !same {
+			key = key[:0]
+			for i, c := range fcols {
+				codes[i] = idx[i].codeBytes(fields[c])
+				key = strconv.AppendInt(key, int64(codes[i]), 36)
+				key = append(key, ',')
+				prev[i] = append(prev[i][:0], fields[c]...)
+			}
+			var found bool
+			if b, found = buffers[string(key)]; !found {
+				// The columns grow as rows come (append doubles them up to
+				// csvBatch): a batch's room made at once for every cell took
+				// 64 KiB a cell, 10 GB for 160,000 cells of two rows each.
+				b = &rowBuffer{codes: slices.Clone(codes), cols: make([][]float64, len(y))}
+				buffers[string(key)] = b
+				bufferOrder = append(bufferOrder, b)
+			}
 		}
 		for r, v := range y {
 			b.cols[r] = append(b.cols[r], v)
@@ -154,12 +140,15 @@ func ReadCSV(r io.Reader, o CSVOptions) (rows, runs *Dataset, err error) {
 			}
 		}
 		if runCol >= 0 {
-			ri := runIdx.codeBytes(fields[runCol])
-			if ri == len(runAccs) {
-				runAccs = append(runAccs, &runAcc{codes: slices.Clone(codes), first: slices.Clone(y), sum: make([]float64, len(y))})
+			if !same || ri < 0 || !bytes.Equal(fields[runCol], prevRun) {
+				ri = runIdx.codeBytes(fields[runCol])
+				prevRun = append(prevRun[:0], fields[runCol]...)
 			}
-			if err := runAccs[ri].add(codes, y); err != nil {
-				return nil, nil, fmt.Errorf("line %d: run %s: %w", lineNo, runIdx.levels[ri], err)
+			if ri == len(runAccs) {
+				runAccs = append(runAccs, &runAcc{codes: slices.Clone(b.codes), first: slices.Clone(y), sum: make([]float64, len(y))})
+			}
+			if err := runAccs[ri].add(b.codes, y); err != nil {
+				return nil, nil, fmt.Errorf("line %d: run %s: %w", in.lineNo, runIdx.levels[ri], err)
 			}
 		}
 	}
@@ -247,91 +236,4 @@ func (a *runAcc) add(codes []int, y []float64) error {
 	}
 	a.n++
 	return nil
-}
-
-// parseValue reads a number; NA, NaN and empty fields are missing.
-func parseValue(b []byte) (float64, error) {
-	b = bytes.TrimSpace(b)
-	switch string(b) {
-	case "", "NA", "NaN", "nan", "null":
-		return math.NaN(), nil
-	}
-	v, err := strconv.ParseFloat(string(b), 64)
-	if err != nil {
-		return 0, fmt.Errorf("%q is not a number", b)
-	}
-	return v, nil
-}
-
-// MaxCSVLine bounds one line of an analysed CSV file, so that a file
-// without line breaks (/dev/zero) is refused instead of read into memory.
-const MaxCSVLine = 16 << 20
-
-// readLine returns the next line without its line ending.
-func readLine(br *bufio.Reader) ([]byte, error) {
-	line, err := br.ReadSlice('\n')
-	if err == bufio.ErrBufferFull {
-		long := append([]byte(nil), line...)
-		for err == bufio.ErrBufferFull {
-			if len(long) > MaxCSVLine {
-				return nil, fmt.Errorf("a line longer than %d MiB: is it a CSV file?", MaxCSVLine>>20)
-			}
-			line, err = br.ReadSlice('\n')
-			long = append(long, line...)
-		}
-		line = long
-	}
-	if err == io.EOF && len(line) > 0 {
-		err = nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	line = bytes.TrimSuffix(line, []byte{'\n'})
-	return bytes.TrimSuffix(line, []byte{'\r'}), nil
-}
-
-// splitFields splits a CSV line into fields, reusing fields' storage. A
-// field in double quotes may hold commas, and "" stands for one quote.
-func splitFields(line []byte, fields [][]byte) ([][]byte, error) {
-	fields = fields[:0]
-	for {
-		if len(line) > 0 && line[0] == '"' {
-			j, escaped := 1, false
-			for ; j < len(line); j++ {
-				if line[j] != '"' {
-					continue
-				}
-				if j+1 < len(line) && line[j+1] == '"' {
-					escaped = true
-					j++
-					continue
-				}
-				break
-			}
-			if j >= len(line) {
-				return nil, errors.New("a quoted field does not end")
-			}
-			f := line[1:j]
-			if escaped {
-				f = bytes.ReplaceAll(f, []byte(`""`), []byte(`"`))
-			}
-			fields = append(fields, f)
-			rest := line[j+1:]
-			if len(rest) == 0 {
-				return fields, nil
-			}
-			if rest[0] != ',' {
-				return nil, errors.New("text after a closing quote")
-			}
-			line = rest[1:]
-			continue
-		}
-		i := bytes.IndexByte(line, ',')
-		if i < 0 {
-			return append(fields, line), nil
-		}
-		fields = append(fields, line[:i])
-		line = line[i+1:]
-	}
 }

@@ -256,6 +256,7 @@ func Build(st store.Study, lay Layout, runs []store.Run, samples []store.Sample)
 	baseline := lay.Baseline
 	r := &Report{Schema: Schema, Failures: []Failure{}, Cells: []Cell{}, Warnings: []string{}, host: hostinfo.Parse(st.HostJSON), layout: lay}
 	r.addWarnings(warnings(runs))
+	r.addWarnings(probeCost(runs, r.host.CPUs))
 	r.Study = StudyInfo{ID: st.ID, Name: st.Name, Status: st.Status, Seed: st.Seed, Baseline: baseline,
 		CreatedAt: st.CreatedAt.UTC(), Host: json.RawMessage(orEmpty(st.HostJSON)), Spec: st.SpecYAML,
 		Repetitions: lay.Repetitions}

@@ -100,10 +100,10 @@ func runSide(ctx context.Context, cfg workload.Config, inv Invocation, env workl
 	case inv.Serve != "" && inv.Client != "":
 		return usagef("--serve and --client: one side at a time")
 	case inv.Serve != "":
-		return cs.Serve(ctx, inv.Serve, em)
+		return noteSideCPU(em, func() error { return cs.Serve(ctx, inv.Serve, em) })
 	}
 	if inv.SharedCPUs {
 		ctx = workload.WithSharedCPUs(ctx)
 	}
-	return cs.Client(ctx, inv.Client, em)
+	return noteSideCPU(em, func() error { return cs.Client(ctx, inv.Client, em) })
 }
