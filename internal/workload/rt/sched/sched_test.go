@@ -51,7 +51,7 @@ func TestSleepUntil(t *testing.T) {
 		}
 	}
 	start := Now()
-	SleepUntil(start - 1_000_000) // in the past: returns at once
+	SleepUntil(start - 1_000_000)                     // in the past: returns at once
 	if took := Now() - start; took > 10_000_000_000 { // not a sleep of the deadline's value
 		t.Errorf("a past deadline took %d ns", took)
 	}
