@@ -24,7 +24,7 @@ func TestLoadRefusesWhatIsNotAStudy(t *testing.T) {
 			if err == nil || !strings.Contains(err.Error(), "larger than 4 MiB") || !strings.Contains(err.Error(), dev) {
 				t.Errorf("error %v, want one saying %s is larger than 4 MiB", err, dev)
 			}
-			if took := time.Since(start); took > 5*time.Second {
+			if took := time.Since(start); took > 30*time.Second { // reading on would never end
 				t.Errorf("took %v", took)
 			}
 		})
