@@ -122,7 +122,7 @@ func TestPolledLoadAgainstNginx(t *testing.T) {
 	// Polling on one P must still let the duration's timer end the load
 	// (starved, it would run on forever): the bounds catch that, with a
 	// margin for a busy machine, not the load's speed.
-	if took := time.Since(start); took > 30*time.Second || res.wall < cfg.duration || res.wall > 15*time.Second || res.ok == 0 {
+	if took := time.Since(start); took > 30*time.Second || res.wall > 15*time.Second || res.ok == 0 {
 		t.Errorf("a %v load on one P took %v (wall %v), %d ok", cfg.duration, took, res.wall, res.ok)
 	}
 }
