@@ -103,7 +103,7 @@ func TestPollAuto(t *testing.T) {
 func TestPolledLoadAgainstNginx(t *testing.T) {
 	n := startNginx(t)
 	cfg := loadConfig{addr: n.addr, path: ReadingPath, clients: 1, keepAlive: true,
-		duration: 20 * time.Second, requests: 2000, timeout: 2 * time.Second}
+		duration: 5 * time.Minute, requests: 2000, timeout: 2 * time.Second} // the count ends it (at load 40, 20 s made 802)
 	sleepy := load(t, cfg)
 	cfg.poll = maxPoll
 	polled := load(t, cfg)
