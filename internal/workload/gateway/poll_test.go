@@ -103,7 +103,7 @@ func TestPollAuto(t *testing.T) {
 func TestPolledLoadAgainstNginx(t *testing.T) {
 	n := startNginx(t)
 	cfg := loadConfig{addr: n.addr, path: ReadingPath, clients: 1, keepAlive: true,
-		duration: 20 * time.Second, requests: 2000, timeout: 2 * time.Second}
+		duration: 5 * time.Minute, requests: 2000, timeout: 2 * time.Second} // the count ends it (at load 40, 20 s made 802)
 	sleepy := load(t, cfg)
 	cfg.poll = maxPoll
 	polled := load(t, cfg)
@@ -119,7 +119,10 @@ func TestPolledLoadAgainstNginx(t *testing.T) {
 	cfg.requests, cfg.duration, cfg.clients = 0, 500*time.Millisecond, 4
 	start := time.Now()
 	res := load(t, cfg)
-	if took := time.Since(start); took > 2*time.Second || res.wall > 600*time.Millisecond || res.ok == 0 {
+	// Polling on one P must still let the duration's timer end the load
+	// (starved, it would run on forever): the bounds catch that, with a
+	// margin for a busy machine, not the load's speed.
+	if took := time.Since(start); took > 30*time.Second || res.wall > 15*time.Second || res.ok == 0 {
 		t.Errorf("a %v load on one P took %v (wall %v), %d ok", cfg.duration, took, res.wall, res.ok)
 	}
 }

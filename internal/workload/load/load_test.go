@@ -2,6 +2,7 @@ package load
 
 import (
 	"context"
+	"errors"
 	"math"
 	"slices"
 	"strings"
@@ -32,12 +33,16 @@ func TestCPURunsForItsDuty(t *testing.T) {
 	p, _ := workload.Check(CPU{}.Info(), workload.Params{"workers": 1, "duty_pct": 50, "period": "20ms", "policy": "other", "priority": 0, "duration": "400ms"})
 	start := time.Now()
 	r := workloadtest.Run(t, context.Background(), CPU{}, p, workload.Env{})
-	if took := time.Since(start); took < 380*time.Millisecond || took > 2*time.Second {
+	// It runs at least its duration (longer on a busy machine: the minute
+	// only catches one that does not stop).
+	if took := time.Since(start); took < 380*time.Millisecond || took > time.Minute {
 		t.Errorf("ran for %v, want 400ms", took)
 	}
-	// On a busy test machine the duty may fall short; it cannot exceed ~50 %.
-	if busy := r.Samples["busy_pct"]; len(busy) != 1 || busy[0] < 20 || busy[0] > 55 {
-		t.Errorf("busy_pct %v, want about 50", busy)
+	// Other processes can only take CPU from the worker: its share is
+	// positive and at most its 50 % duty (with a margin for the
+	// measurement), never a fixed fraction of it.
+	if busy := r.Samples["busy_pct"]; len(busy) != 1 || busy[0] <= 0 || busy[0] > 55 {
+		t.Errorf("busy_pct %v, want above 0 and at most about 50", busy)
 	}
 }
 
@@ -98,12 +103,23 @@ stress-ng: metrc: [17376] cpu                1010      2.00      1.22      0.07 
 
 func TestStressNG(t *testing.T) {
 	testenv.RequireTool(t, "stress-ng", "stress-ng")
-	p, _ := workload.Check(StressNG{}.Info(), workload.Params{"workers": 1, "load_pct": 20, "policy": "other", "priority": 0})
-	ctx, cancel := context.WithTimeout(context.Background(), 1500*time.Millisecond)
-	defer cancel()
-	r := workloadtest.Run(t, ctx, StressNG{}, p, workload.Env{})
+	// For its duration (stress-ng --timeout): it ends by itself and prints
+	// its metrics however long its start takes on a busy machine.
+	p, _ := workload.Check(StressNG{}.Info(), workload.Params{"workers": 1, "load_pct": 20, "policy": "other", "priority": 0, "duration": "1s"})
+	r := workloadtest.Run(t, context.Background(), StressNG{}, p, workload.Env{})
 	if v := r.Samples["bogo_ops_per_s"]; len(v) != 1 || v[0] <= 0 {
 		t.Errorf("samples %v", r.Samples)
+	}
+	// Until stopped: the cancel stops it (SIGTERM). Whether it had started
+	// its stressors and so printed metrics by then depends on the machine,
+	// so only that it stops, and without a failure of its own, is checked.
+	p, _ = workload.Check(StressNG{}.Info(), workload.Params{"workers": 1, "load_pct": 20, "policy": "other", "priority": 0})
+	ctx, cancel := context.WithTimeout(context.Background(), 1500*time.Millisecond)
+	defer cancel()
+	var rec workloadtest.Recorder
+	err := workload.Run(ctx, StressNG{}, p, workload.Env{}, &rec)
+	if err != nil && !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("stopped stress-ng: %v, want it stopped without an error of its own", err)
 	}
 }
 

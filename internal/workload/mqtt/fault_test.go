@@ -102,7 +102,9 @@ func TestBrokerDiesMidRun(t *testing.T) {
 			if f.clientErr != nil {
 				t.Fatalf("Client: %v (some messages were acknowledged before the kill: the run must stand with its errors)", f.clientErr)
 			}
-			if took > 2*time.Second+ackTimeout+3*time.Second {
+			// Ends after its duration and one acknowledgement timeout; the
+			// 30 s margin is for a busy machine (it catches a hang, not speed).
+			if took > 2*time.Second+ackTimeout+30*time.Second {
 				t.Errorf("the client took %v with a 2 s duration", took)
 			}
 			errs, pct := r.One(t, "errors"), r.One(t, "error_pct")
@@ -146,7 +148,7 @@ func TestBrokerStalls(t *testing.T) {
 	if f.clientErr != nil {
 		t.Fatalf("Client: %v", f.clientErr)
 	}
-	if took > 1500*time.Millisecond+ackTimeout+5*time.Second {
+	if took > 1500*time.Millisecond+ackTimeout+30*time.Second { // a hang on the stopped broker, not speed
 		t.Errorf("the client took %v with a 1.5 s duration", took)
 	}
 	if r.One(t, "errors") < 1 || r.One(t, "error_pct") <= 0 {

@@ -2,6 +2,7 @@ package rt
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"os"
 	"slices"
@@ -116,11 +117,17 @@ func TestRunRecordsEverySlice(t *testing.T) {
 					}
 				}
 			}
-			// The work takes about half of the 5 ms slice. Under the default
-			// policy a busy machine disturbs calibration and work alike, so
-			// only the order of magnitude is checked here (TestRunFIFO is strict).
-			if med := median(r.SeriesValues["work_ns"]); med < 0.5e6 || med > 10e6 {
-				t.Errorf("median work %.0f ns, want about 2.5e6", med)
+			// What each mode promises, whatever else the machine runs (its
+			// speed is bench/'s): timed work lasts at least its share of the
+			// slice; calibrated work is a positive count of terms, sized to
+			// that share at the cost calibration saw.
+			for i, w := range r.SeriesValues["work_ns"] {
+				if work == WorkTimed && w < 2.5e6 || w <= 0 {
+					t.Fatalf("work_ns[%d] = %.0f, want at least the 2.5e6 ns share for timed and more than 0", i, w)
+				}
+			}
+			if work == WorkCalibrated {
+				checkWorkTerms(t, r.Notes["work_terms"], 2_500_000)
 			}
 			if got := r.Samples["slices"]; len(got) != 1 || got[0] != 100 {
 				t.Errorf("slices sample %v", got)
@@ -144,16 +151,31 @@ func TestRunFIFO(t *testing.T) {
 	if len(r.SeriesValues["latency_ns"]) != 200 {
 		t.Errorf("%d slices", len(r.SeriesValues["latency_ns"]))
 	}
-	// At SCHED_FIFO on its own CPU the calibrated work takes its 80 % of 2 ms.
-	if med := median(r.SeriesValues["work_ns"]); med < 1.6e6*0.8 || med > 1.6e6*1.25 {
-		t.Errorf("median work %.0f ns, want about 1.6e6 (%s)", med, r.Notes["work_terms"])
+	// The calibrated work: a count of terms sized to its 80 % of 2 ms. How
+	// long the slices' work then took depends on what else runs on the
+	// machine (bench/rt-vs-cyclictest.sh measures it), so it is not checked.
+	checkWorkTerms(t, r.Notes["work_terms"], 1_600_000)
+	for i, w := range r.SeriesValues["work_ns"] {
+		if w <= 0 {
+			t.Fatalf("work_ns[%d] = %v", i, w)
+		}
 	}
 }
 
-func median(v []float64) float64 {
-	s := slices.Clone(v)
-	slices.Sort(s)
-	return s[len(s)/2]
+// checkWorkTerms checks the work_terms note of a calibrated run: a positive
+// count of terms for the slice's share targetNs, whose calibrated time fits
+// that share to within one term.
+func checkWorkTerms(t *testing.T, note string, targetNs int64) {
+	t.Helper()
+	var terms int
+	var calibratedNs, gotTargetNs int64
+	if _, err := fmt.Sscanf(note, "%d Leibniz terms a slice, %d ns when calibrated (target %d ns)", &terms, &calibratedNs, &gotTargetNs); err != nil {
+		t.Fatalf("work_terms note %q: %v", note, err)
+	}
+	perTermNs := float64(calibratedNs) / float64(terms)
+	if terms <= 0 || gotTargetNs != targetNs || calibratedNs > targetNs || float64(calibratedNs) < float64(targetNs)-2*perTermNs-1 {
+		t.Errorf("work_terms %q: want a positive count whose calibrated time fits the %d ns target to a term", note, targetNs)
+	}
 }
 
 func TestRunIO(t *testing.T) {
@@ -183,7 +205,9 @@ func TestRunStopsWhenCancelled(t *testing.T) {
 	defer cancel()
 	start := time.Now()
 	err := workload.Run(ctx, Periodic{}, p, workload.Env{}, &workloadtest.Recorder{})
-	if err == nil || time.Since(start) > 2*time.Second {
+	// An hour's run returns on the cancel, well within a minute however
+	// busy the machine (the bound catches a run that ignores it, not speed).
+	if err == nil || time.Since(start) > time.Minute {
 		t.Errorf("Run returned %v after %v", err, time.Since(start))
 	}
 }

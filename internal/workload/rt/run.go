@@ -188,45 +188,63 @@ func prepareThread(c *config, t *task) threadSetup {
 	case t.timed:
 		t.sink += sched.Leibniz(1 << 16) // warm the code up
 	default:
-		s.terms, s.calibratedNs = calibrate(t.occupyNs, &t.sink)
-		t.terms = s.terms
+		terms, perTermNs := calibrate(t.occupyNs, func(n int) int64 { return timeLeibniz(n, &t.sink) })
+		s.terms, s.calibratedNs = terms, int64(float64(terms)*perTermNs)
+		t.terms = terms
 	}
 	s.cpu = sched.CurrentCPU()
 	return s
 }
 
-// warmUpNs is how long calibrate keeps the CPU busy before it times it.
-const warmUpNs = 50_000_000
+// calibrationNs is how long calibrate times short passes of the work
+// before it sizes the slice's: long enough for a CPU coming out of idle (its
+// clock ramping up, on a VM the host's as well) to reach speed, and for a
+// burst of interference to end. Calibrated on a slow start once, the work
+// came out a quarter short of its target (1.2 of 1.6 ms, seen in CI).
+const calibrationNs = 50_000_000
 
-// calibrate finds how many Leibniz terms take targetNs on this thread. A
-// term's cost is the least seen over short probes and runs of the full
-// count: interference only ever adds time, so the least is the undisturbed
-// cost, which is what the work should take.
-func calibrate(targetNs int64, sink *float64) (terms int, tookNs int64) {
-	perTerm := math.Inf(1)
-	try := func(n int) int64 {
-		t0 := sched.Now()
-		*sink += sched.Leibniz(n)
-		took := max(sched.Now()-t0, 1)
-		perTerm = math.Min(perTerm, float64(took)/float64(n))
-		return took
+// Passes calibrate times: probeTerms a short pass, at most maxProbes of them
+// (a bound for a clock that hardly moves), then fullPasses of the whole
+// slice's count.
+const (
+	probeTerms = 1 << 14
+	maxProbes  = 1 << 14
+	fullPasses = 3
+)
+
+// timeLeibniz computes terms Leibniz terms into sink and returns the ns
+// they took (at least 1).
+func timeLeibniz(terms int, sink *float64) int64 {
+	t0 := sched.Now()
+	*sink += sched.Leibniz(terms)
+	return max(sched.Now()-t0, 1)
+}
+
+// calibrate finds how many Leibniz terms take targetNs when undisturbed.
+// timeTerms computes n terms and returns the ns they took. Every pass is
+// timed: short ones for calibrationNs, then the whole count a few times.
+// Interference (another process, a host stealing the vCPU, a CPU still at
+// a low clock) only ever adds time, so a term's cost is the least seen in
+// any pass, and the more passes spread over time, the likelier one of them
+// was undisturbed. It returns the count and that least cost a term.
+func calibrate(targetNs int64, timeTerms func(n int) int64) (terms int, perTermNs float64) {
+	perTermNs = math.Inf(1)
+	pass := func(n int) {
+		perTermNs = math.Min(perTermNs, float64(max(timeTerms(n), 1))/float64(n))
 	}
-	// Busy first for a while, so that a CPU coming out of idle (its clock
-	// ramping up, on a VM the host's as well) is at speed before it is
-	// timed: calibrated on a slow start, the work came out a quarter
-	// short of its target (1.2 of 1.6 ms, seen once in CI).
-	for start := sched.Now(); sched.Now()-start < warmUpNs; {
-		*sink += sched.Leibniz(1 << 12)
+	var spentNs int64
+	for i := 0; i < maxProbes && spentNs < calibrationNs; i++ {
+		took := max(timeTerms(probeTerms), 1)
+		spentNs += took
+		perTermNs = math.Min(perTermNs, float64(took)/float64(probeTerms))
 	}
-	const probe = 1 << 16
-	for range 5 {
-		try(probe)
+	for range fullPasses {
+		pass(termsFor(targetNs, perTermNs))
 	}
-	tookNs = math.MaxInt64
-	for range 3 {
-		terms = max(1, int(float64(targetNs)/perTerm))
-		tookNs = min(tookNs, try(terms))
-	}
-	terms = max(1, int(float64(targetNs)/perTerm))
-	return terms, int64(float64(terms) * perTerm)
+	return termsFor(targetNs, perTermNs), perTermNs
+}
+
+// termsFor is how many terms of perTermNs each fit in targetNs (at least 1).
+func termsFor(targetNs int64, perTermNs float64) int {
+	return max(1, int(float64(targetNs)/perTermNs))
 }
