@@ -75,7 +75,7 @@ func checkHostFiles(spec Spec) error {
 // image is on the engine; the host programs and files can go into one.
 func (d *dockerEnv) CheckSpec(ctx context.Context, spec Spec) error {
 	if spec.Image != "" {
-		if _, err := d.userImage(ctx, spec.Image); err != nil {
+		if _, err := d.userImage(ctx, spec.Image, spec.ImageID); err != nil {
 			return err
 		}
 		return nil

@@ -69,6 +69,9 @@ func heading(r *report.Report) string {
 	head := fmt.Sprintf("study %d %q (%s), %s\nhost: %s\nruns: %d measured ok, %d failed, %d pending, %d warm-up",
 		r.Study.ID, r.Study.Name, r.Study.Status, r.Study.CreatedAt.Format("2006-01-02 15:04 MST"), host,
 		r.Runs.OK, r.Runs.Failed, r.Runs.Pending, r.Runs.Warmup)
+	if line := r.ImagesLine(); line != "" {
+		head += "\n" + line
+	}
 	if r.Study.Repetitions.Rounds > 0 {
 		head += "\n" + r.Study.Repetitions.String()
 	}
