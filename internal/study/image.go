@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/boxtax/boxtax/internal/env"
@@ -17,7 +18,7 @@ import (
 // run must have and says how the program runs.
 
 // imageWorkloads are the workloads an image runs the program of.
-var imageWorkloads = []string{"cmd"}
+var imageWorkloads = []string{"cmd", "cmd.server"}
 
 // ResolveImages fills in, for each workload that names an image, the
 // image's id and how its program runs (its Env, User and WorkingDir), and
@@ -39,12 +40,19 @@ func (s *Spec) ResolveImages(ctx context.Context, o env.Options) error {
 			return fmt.Errorf("workload %s: image %s is now %s, but the study names %s: remove image_id to run the image as it is now", w.Name, name, cfg.ID, id)
 		}
 		p["image_id"] = cfg.ID
-		if _, given := p["cmd"]; !given && !s.factorSets("cmd") {
-			program := append(slices.Clone(cfg.Entrypoint), cfg.Cmd...)
-			if len(program) == 0 {
-				return fmt.Errorf("image %s has neither an Entrypoint nor a Cmd, so there is no program of its own to run: name one with --cmd (e.g. --image %s --cmd 'gzip -c /etc/os-release'), or cmd: in the study file", name, name)
+		program := "cmd" // the parameter the image's program goes in
+		if w.Name == "cmd.server" {
+			program = "server"
+			if err := exposedPort(p, name, cfg); err != nil {
+				return err
 			}
-			p["cmd"] = anyList(program)
+		}
+		if _, given := p[program]; !given && !s.factorSets(program) {
+			argv := append(slices.Clone(cfg.Entrypoint), cfg.Cmd...)
+			if len(argv) == 0 {
+				return fmt.Errorf("image %s has neither an Entrypoint nor a Cmd, so there is no program of its own to run: name one with --cmd (e.g. --image %s --cmd 'gzip -c /etc/os-release'), or %s: in the study file", name, name, program)
+			}
+			p[program] = anyList(argv)
 		}
 		if len(cfg.Env) > 0 {
 			p["image_env"] = anyList(cfg.Env)
@@ -110,4 +118,28 @@ func (c Command) imageSpec(params map[string]any, factors []Factor, notes []stri
 		Factors:   factors,
 		file:      "--image", planNotes: notes,
 	}
+}
+
+// exposedPort sets cmd.server's port to the image's first TCP port
+// (ExposedPorts) unless the study gives one; an image that exposes none
+// needs the study to say.
+func exposedPort(p map[string]any, name string, cfg env.ImageConfig) error {
+	if _, given := p["port"]; given {
+		return nil
+	}
+	for _, ep := range cfg.Ports {
+		port, proto, _ := strings.Cut(ep, "/")
+		if proto != "" && proto != "tcp" {
+			continue
+		}
+		n, err := strconv.Atoi(port)
+		if err == nil && n > 0 {
+			p["port"] = n
+			return nil
+		}
+	}
+	if server, _ := p["server"].(string); strings.Contains(server, "{port}") {
+		return nil
+	}
+	return fmt.Errorf("image %s exposes no TCP port (EXPOSE), so boxtax does not know where its server listens: give port: in the study file (cmd.server), or EXPOSE it in the image", name)
 }
