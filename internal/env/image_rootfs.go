@@ -91,7 +91,10 @@ func ensureImageRootfs(ctx context.Context, c *docker.Client, ref, wantID string
 		_ = os.RemoveAll(tmp)
 		return "", "", err
 	}
-	_ = os.RemoveAll(dir) // a half one of a boxtax that was killed
+	if err := unmountImageProc(dir); err != nil { // a half one of a boxtax that was killed
+		return "", "", err
+	}
+	_ = os.RemoveAll(dir)
 	if err := os.Rename(tmp, dir); err != nil {
 		_ = os.RemoveAll(tmp)
 		return "", "", err
@@ -312,6 +315,11 @@ func removeImageRoots() (done []string, err error) {
 		if syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) != nil {
 			f.Close()
 			continue // a running boxtax uses it
+		}
+		if err := unmountImageProc(dir); err != nil {
+			f.Close()
+			errs = append(errs, err)
+			continue
 		}
 		tmps, _ := filepath.Glob(dir + ".tmp-*")
 		for _, d := range append(tmps, dir) {

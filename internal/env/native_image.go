@@ -47,6 +47,9 @@ func (n *native) startInImage(ctx context.Context, spec Spec, args []string, std
 	if err := n.copyBinaryInto(root); err != nil {
 		return nil, fmt.Errorf("native: %w", err)
 	}
+	if err := mountImageProc(root); err != nil {
+		return nil, fmt.Errorf("native: %w", err)
+	}
 	cmd := exec.Command(nativeImageBinary, args...)
 	cmd.Dir = "/"
 	cmd.Env = []string{"PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", "HOME=/root"}
@@ -105,6 +108,9 @@ func (n *native) CheckSpec(ctx context.Context, spec Spec) error {
 	}
 	root, _, err := ensureImageRootfs(ctx, c, spec.Image, spec.ImageID)
 	if err != nil {
+		return fmt.Errorf("native: %w", err)
+	}
+	if err := mountImageProc(root); err != nil {
 		return fmt.Errorf("native: %w", err)
 	}
 	return n.copyBinaryInto(root)
