@@ -181,7 +181,7 @@ func untar(r io.Reader, dir string) error {
 		if err := insideWithoutLinks(dir, filepath.Dir(name)); err != nil {
 			return fmt.Errorf("%s: %w", h.Name, err)
 		}
-		mode := os.FileMode(h.Mode).Perm() | os.FileMode(h.Mode)&(os.ModeSetuid|os.ModeSetgid|os.ModeSticky)
+		mode := h.FileInfo().Mode() & (os.ModePerm | os.ModeSetuid | os.ModeSetgid | os.ModeSticky)
 		switch h.Typeflag {
 		case tar.TypeDir:
 			if err := os.Mkdir(target, 0o755); err != nil && !os.IsExist(err) {
