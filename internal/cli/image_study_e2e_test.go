@@ -39,25 +39,26 @@ func imageRunsOK(t *testing.T, db string) map[string][]store.Run {
 }
 
 // TestImageStudyCommandInTheImage: --cmd in a real Debian image, natively
-// (chroot into its files), in Docker and in Podman (moved there from
-// Docker, the same id). The command is a program only the image has, run
+// (chroot into its files), in Docker, in Podman (moved there from Docker,
+// the same id) and in LXC (from the same unpacked files). The command is a program only the image has, run
 // from the image's WorkingDir with its Env: the host has no such program,
 // so a native run that passes ran the image's.
 func TestImageStudyCommandInTheImage(t *testing.T) {
 	testenv.RequireRoot(t, "chroot into the image's files")
 	testenv.RequireDebianImage(t, testenv.DebianGzipImage)
 	requireEnvironment(t, "podman-bridge", "Podman")
+	requireEnvironment(t, "lxc", "LXC")
 	if _, err := exec.LookPath("boxtax-only-in-image"); err == nil {
 		t.Fatal("this host has boxtax-only-in-image: the test could not tell the image's program from the host's")
 	}
 	dir := t.TempDir()
 	check := `sh -c 'test "$BOXTAX_IMAGE_VAR" = from-the-image && test "$(pwd)" = /srv && boxtax-only-in-image'`
 	res := runOK(t, dir, "run", "--image", testenv.DebianGzipImage, "--cmd", check, "--metric", `gz_bytes=(?m)^([0-9]+)$`,
-		"--envs", "native,docker-bridge,podman-bridge", "--reps", "1", "--warmup", "0", "--settle", "0", "--monitor-interval", "0")
+		"--envs", "native,docker-bridge,podman-bridge,lxc", "--reps", "1", "--warmup", "0", "--settle", "0", "--monitor-interval", "0")
 	stderrSays(t, res, "image "+testenv.DebianGzipImage, "native: the image's files, chroot")
 	stdoutSays(t, res, "native: the image's files, chroot", "podman-bridge")
 	byEnv := imageRunsOK(t, filepath.Join(dir, "boxtax.db"))
-	for _, e := range []string{"native", "docker-bridge", "podman-bridge"} {
+	for _, e := range []string{"native", "docker-bridge", "podman-bridge", "lxc"} {
 		if len(byEnv[e]) != 1 {
 			t.Errorf("%d runs in %s, want 1", len(byEnv[e]), e)
 		}

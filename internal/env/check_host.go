@@ -90,7 +90,8 @@ func (d *dockerEnv) CheckSpec(ctx context.Context, spec Spec) error {
 // user's.
 func (l *lxcEnv) CheckSpec(ctx context.Context, spec Spec) error {
 	if spec.Image != "" {
-		return lxcImageError(spec.Image)
+		_, _, err := l.imageRootfs(ctx, spec)
+		return err
 	}
 	if err := checkHostFiles(spec); err != nil {
 		return fmt.Errorf("lxc: %w", err)

@@ -471,12 +471,17 @@ type result struct {
 // exec runs argv in dir, in its own process group (a stop reaches its
 // children), and waits for it.
 func (c config) exec(ctx context.Context, argv []string, dir, what string) (result, error) {
-	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Dir = dir
 	home := c.home
 	if home == "" {
 		home = dir
 	}
+	program := argv[0]
+	if c.image != "" {
+		program = imageProgram(program, imageEnv(c.imageCfg.env, c.env, home))
+	}
+	cmd := exec.Command(program, argv[1:]...)
+	cmd.Dir = dir
+	cmd.Args[0] = argv[0] // as given, found on the image's PATH
 	cmd.Env = programEnv(c.env, home)
 	if c.image != "" {
 		cmd.Env = imageEnv(c.imageCfg.env, c.env, home)

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -106,4 +107,27 @@ func lookupID(file, name string, passwd bool) (id, gid uint32, err error) {
 		return uint32(n), uint32(n), nil
 	}
 	return 0, 0, fmt.Errorf("%s has no %s", file, name)
+}
+
+// imageProgram is the program name found on the PATH of the image's
+// environment env (the worker's own PATH differs between engines: Docker
+// gives it the image's, LXC its own), or name as it is when not found
+// there or when it is a path.
+func imageProgram(name string, env []string) string {
+	if strings.Contains(name, "/") {
+		return name
+	}
+	for _, kv := range env {
+		path, ok := strings.CutPrefix(kv, "PATH=")
+		if !ok {
+			continue
+		}
+		for _, dir := range filepath.SplitList(path) {
+			p := filepath.Join(dir, name)
+			if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() && st.Mode()&0o111 != 0 {
+				return p
+			}
+		}
+	}
+	return name
 }

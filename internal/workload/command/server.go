@@ -219,8 +219,13 @@ func (s *serverConfig) Serve(ctx context.Context, addr string, e workload.Emitte
 	}
 	argv := substitute(s.server, host, port)
 	e.Note("command", Join(argv))
-	cmd := exec.Command(argv[0], argv[1:]...)
+	program := argv[0]
+	if s.img.name != "" {
+		program = imageProgram(program, imageEnv(s.img.cfg.env, s.client.env, os.TempDir()))
+	}
+	cmd := exec.Command(program, argv[1:]...)
 	cmd.Env = programEnv(s.client.env, os.TempDir())
+	cmd.Args[0] = argv[0] // as given, found on the image's PATH
 	cmd.Dir = os.TempDir()
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	if err := s.serverCmdSetup(&cmd.Env, &cmd.Dir, cmd.SysProcAttr); err != nil {
