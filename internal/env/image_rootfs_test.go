@@ -123,3 +123,16 @@ func TestRemoveImageRootsKeepsThoseInUse(t *testing.T) {
 		t.Errorf("the image in use was removed: %v", err)
 	}
 }
+
+// TestCheckImageSpace: unpacking is refused up front where the files
+// would not fit, saying how much they need and where.
+func TestCheckImageSpace(t *testing.T) {
+	dir := t.TempDir()
+	if err := checkImageSpace(dir, "small:1", 1<<10); err != nil {
+		t.Fatal(err)
+	}
+	err := checkImageSpace(dir, "huge:1", 1<<60)
+	if err == nil || !strings.Contains(err.Error(), "unpacking image huge:1 for the native runs needs") || !strings.Contains(err.Error(), dir) || !strings.Contains(err.Error(), "MB free") {
+		t.Fatalf("err %v", err)
+	}
+}

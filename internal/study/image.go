@@ -60,6 +60,9 @@ func (s *Spec) ResolveImages(ctx context.Context, o env.Options) error {
 		if cfg.User != "" {
 			p["image_user"] = cfg.User
 		}
+		if len(cfg.Volumes) > 0 {
+			p["image_volumes"] = anyList(cfg.Volumes)
+		}
 		if _, given := p["workdir"]; !given && cfg.WorkingDir != "" {
 			p["workdir"] = cfg.WorkingDir
 		}

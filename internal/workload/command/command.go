@@ -389,6 +389,9 @@ func (c *config) Run(ctx context.Context, env workload.Env, e workload.Emitter) 
 		if c.credential != nil { // the scratch directory is the program's
 			_ = os.Chown(env.ScratchDir, int(c.credential.Uid), int(c.credential.Gid))
 		}
+		if err := makeVolumes(c.imageCfg.volumes, c.credential); err != nil {
+			return err
+		}
 	}
 	for _, before := range []command{{"setup", c.setup}, {"prepare", c.prepare}} {
 		if len(before.argv) == 0 {

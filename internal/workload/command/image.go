@@ -24,6 +24,10 @@ type imageConfig struct {
 	id   string   // image_id: the id every environment runs
 	env  []string // image_env: the image's Env, KEY=value
 	user string   // image_user: the image's User (name or uid, :group)
+	// volumes are the image's VOLUMEs: a container gets a fresh volume at
+	// each, natively and in LXC the worker makes the directory when the
+	// files lack it, so the program finds one at the same path everywhere.
+	volumes []string
 }
 
 // declareImage declares the parameters of imageConfig.
@@ -31,6 +35,24 @@ func declareImage(d *workload.Decl, c *imageConfig) {
 	d.String(&c.id, "image_id", "", "the image's id, which every environment runs (set from image by boxtax run)")
 	stringsVar(d, &c.env, "image_env", "the image's environment, KEY=value (set from image by boxtax run); the program gets it, HOME and vars")
 	d.String(&c.user, "image_user", "", "the user the image's program runs as, name or uid[:group] (set from image by boxtax run)")
+	stringsVar(d, &c.volumes, "image_volumes", "the image's VOLUMEs: a directory at each path in every environment (set from image by boxtax run)")
+}
+
+// makeVolumes makes the image's volume directories that are missing,
+// owned by the program's user.
+func makeVolumes(paths []string, cred *syscall.Credential) error {
+	for _, p := range paths {
+		if _, err := os.Stat(p); err == nil {
+			continue
+		}
+		if err := os.MkdirAll(p, 0o755); err != nil {
+			return fmt.Errorf("the image's volume %s: %w", p, err)
+		}
+		if cred != nil {
+			_ = os.Chown(p, int(cred.Uid), int(cred.Gid))
+		}
+	}
+	return nil
 }
 
 // imageEnv is the program's environment in an image: the image's Env (a

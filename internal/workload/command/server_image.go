@@ -52,5 +52,5 @@ func (s *serverConfig) serverCmdSetup(env *[]string, dir *string, attr *syscall.
 		return err
 	}
 	attr.Credential = cred
-	return nil
+	return makeVolumes(s.img.cfg.volumes, cred)
 }
