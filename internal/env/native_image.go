@@ -115,3 +115,14 @@ func (n *native) CheckSpec(ctx context.Context, spec Spec) error {
 	}
 	return n.copyBinaryInto(root)
 }
+
+// RunsOwnFiles tells whether e runs the worker in files of its own (an
+// image or root filesystem) rather than the host's: every container
+// environment, and native in an image study (image set).
+func RunsOwnFiles(e Environment, image string) bool {
+	if _, ok := e.(*native); ok {
+		return image != ""
+	}
+	_, ok := e.(SpecChecker)
+	return ok
+}

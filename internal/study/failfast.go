@@ -113,7 +113,7 @@ func (p Process) failFast(ctx context.Context, spec *Spec, r *Runner, skip bool,
 				continue
 			}
 			hint := "it fails on this host itself: run it by hand to see why; boxtax measures a command that succeeds"
-			if _, container := r.Envs[n].(env.SpecChecker); container { // runs an image or root filesystem of its own
+			if image, _ := c.Params["image"].(string); env.RunsOwnFiles(r.Envs[n], image) { // an image or root filesystem of its own
 				hint = failureHint(done.Reason, c.Params)
 			}
 			cerr := &CheckError{Env: n, Reason: termtext.Visible(done.Reason), Hint: hint, Native: n == spec.Baseline}
