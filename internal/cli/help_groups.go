@@ -18,9 +18,9 @@ type helpGroup struct {
 // flags; a command without groups shows one list.
 var helpGroups = map[string][]helpGroup{
 	"run": {{
-		Title: "Your own program (--cmd and the flags that go with it)",
+		Title: "Your own program (--cmd, --image and the flags that go with them)",
 		Has: func(f *flag.Flag) bool {
-			return f.Name == "cmd" || strings.HasPrefix(f.Usage, "with --cmd")
+			return f.Name == "cmd" || f.Name == "image" || strings.HasPrefix(f.Usage, "with --cmd")
 		},
 	}},
 }
@@ -33,8 +33,10 @@ var helpExamples = map[string]string{
   boxtax run --cmd 'gzip -c data.bin' --envs native,docker-bridge
                                               your own program, natively and in each environment
   boxtax run --cmd 'sysbench cpu --time=2 run' --envs native,docker-host --warmup 1
+  boxtax run --image my-service --envs native,docker-bridge,podman-bridge
+                                              your image's own program, natively from the image's files (chroot)
   boxtax run --resume                         finish the study an interrupted run left
-See docs/user-guide.md, "Your own program in three steps".
+See docs/user-guide.md, "Your own program in three steps" and "Your image in three steps".
 `,
 	"report": `  boxtax report                               the latest study as a table
   boxtax report -o report.html                a page with plots (the format from the extension)

@@ -16,6 +16,7 @@ type ContainerConfig struct {
 	Cmd          []string            // arguments after the image's entrypoint
 	Entrypoint   []string            // replaces the image's entrypoint when set
 	Env          []string            // KEY=value
+	User         string              // replaces the image's USER when set, e.g. "0"
 	Labels       map[string]string   // container labels
 	ExposedPorts map[string]struct{} // e.g. "1883/tcp"
 	HostConfig   HostConfig
@@ -75,6 +76,7 @@ type createRequest struct {
 	Cmd          []string            `json:"Cmd,omitempty"`
 	Entrypoint   []string            `json:"Entrypoint,omitempty"`
 	Env          []string            `json:"Env,omitempty"`
+	User         string              `json:"User,omitempty"`
 	Labels       map[string]string   `json:"Labels,omitempty"`
 	ExposedPorts map[string]struct{} `json:"ExposedPorts,omitempty"`
 	AttachStdout bool                `json:"AttachStdout"`
@@ -97,7 +99,7 @@ func (c *Client) ContainerCreate(ctx context.Context, cfg ContainerConfig) (Crea
 		q = url.Values{"name": {cfg.Name}}
 	}
 	req := createRequest{
-		Image: cfg.Image, Cmd: cfg.Cmd, Entrypoint: cfg.Entrypoint, Env: cfg.Env, Labels: cfg.Labels, ExposedPorts: cfg.ExposedPorts,
+		Image: cfg.Image, Cmd: cfg.Cmd, Entrypoint: cfg.Entrypoint, Env: cfg.Env, User: cfg.User, Labels: cfg.Labels, ExposedPorts: cfg.ExposedPorts,
 		AttachStdout: true, AttachStderr: true,
 		HostConfig: hostConfigRequest{HostConfig: cfg.HostConfig},
 	}

@@ -19,6 +19,13 @@ type Image struct {
 		Labels     map[string]string `json:"Labels"`
 		Entrypoint []string          `json:"Entrypoint"`
 		Cmd        []string          `json:"Cmd"`
+		// Env, WorkingDir, User, ExposedPorts ("1883/tcp") and Volumes
+		// (paths) are how the image's program runs (docker image inspect).
+		Env          []string            `json:"Env"`
+		WorkingDir   string              `json:"WorkingDir"`
+		User         string              `json:"User"`
+		ExposedPorts map[string]struct{} `json:"ExposedPorts"`
+		Volumes      map[string]struct{} `json:"Volumes"`
 	} `json:"Config"`
 }
 

@@ -75,7 +75,7 @@ func checkHostFiles(spec Spec) error {
 // image is on the engine; the host programs and files can go into one.
 func (d *dockerEnv) CheckSpec(ctx context.Context, spec Spec) error {
 	if spec.Image != "" {
-		if _, err := d.userImage(ctx, spec.Image); err != nil {
+		if _, err := d.userImage(ctx, spec.Image, spec.ImageID); err != nil {
 			return err
 		}
 		return nil
@@ -90,7 +90,8 @@ func (d *dockerEnv) CheckSpec(ctx context.Context, spec Spec) error {
 // user's.
 func (l *lxcEnv) CheckSpec(ctx context.Context, spec Spec) error {
 	if spec.Image != "" {
-		return lxcImageError(spec.Image)
+		_, _, err := l.imageRootfs(ctx, spec)
+		return err
 	}
 	if err := checkHostFiles(spec); err != nil {
 		return fmt.Errorf("lxc: %w", err)

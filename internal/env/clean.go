@@ -55,6 +55,11 @@ func Clean(ctx context.Context, o Options, co CleanOptions) (done []string, err 
 			return done, err
 		}
 	}
+	if images, err := removeImageRoots(); err != nil || len(images) > 0 { // image_rootfs.go
+		if done = append(done, images...); err != nil {
+			return done, err
+		}
+	}
 	lines, err := removeLeftovers(ctx)
 	return append(done, lines...), err
 }

@@ -47,6 +47,9 @@ type dockerEnv struct {
 	// runtimeByService: the runtime option chooses the engine's service
 	// (Podman, podman_runtime.go), not a setting of each container.
 	runtimeByService bool
+	// imageSource, when set, is the engine a user's image this one lacks
+	// is moved from (docker_user_image.go).
+	imageSource func() (*docker.Client, error)
 
 	mu            sync.Mutex
 	image         workerImage // set by Prepare
@@ -158,15 +161,10 @@ func (d *dockerEnv) prepared(ctx context.Context) (workerImage, string, error) {
 // userImageBinary is where the boxtax binary is mounted in a user's image.
 const userImageBinary = "/.boxtax/boxtax"
 
-// userImage is the user's image named, which must be on the engine.
-func (d *dockerEnv) userImage(ctx context.Context, name string) (workerImage, error) {
-	user, err := d.client.ImageInspect(ctx, name)
-	if docker.IsNotFound(err) {
-		return workerImage{}, fmt.Errorf("%s: image %s is not on this engine: pull or load it first (boxtax pulls nothing), or build it (docker build -t %s .)", d.name, name, name)
-	} else if err != nil {
-		return workerImage{}, fmt.Errorf("%s: image %s: %w", d.name, name, err)
-	}
-	return workerImage{Tag: name, ID: user.ID}, nil
+// userImage is the user's image named, which must be on the engine (or
+// moved to it: docker_user_image.go) with the id wantID when that is set.
+func (d *dockerEnv) userImage(ctx context.Context, name, wantID string) (workerImage, error) {
+	return d.findUserImage(ctx, name, wantID)
 }
 
 // Start creates the container, attaches to its output, then starts it, so
@@ -177,11 +175,13 @@ func (d *dockerEnv) Start(ctx context.Context, spec Spec, stdout, stderr io.Writ
 		return nil, err
 	}
 	var entrypoint, binds []string
+	var user string
 	if spec.Image != "" {
 		// The user's image, with this very binary mounted as its entrypoint.
-		if img, err = d.userImage(ctx, spec.Image); err != nil {
+		if img, err = d.userImage(ctx, spec.Image, spec.ImageID); err != nil {
 			return nil, err
 		}
+		user = "0" // the worker; the program runs as the image's user (the cmd workload)
 		entrypoint = []string{userImageBinary}
 		binds = []string{d.opts.BinaryPath + ":" + userImageBinary + ":ro"}
 	} else if img, err = workerImageFor(ctx, d.client, d.opts, img, spec); err != nil {
@@ -223,6 +223,7 @@ func (d *dockerEnv) Start(ctx context.Context, spec Spec, stdout, stderr io.Writ
 		Image:        img.Tag,
 		Cmd:          spec.Args,
 		Entrypoint:   entrypoint,
+		User:         user,
 		Labels:       labels,
 		ExposedPorts: exposed,
 		HostConfig:   hc,

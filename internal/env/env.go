@@ -47,8 +47,12 @@ type Spec struct {
 	// Image, when set, is a local image of the user's that the worker
 	// runs in instead of boxtax's own: the static boxtax binary is mounted
 	// read-only at /.boxtax/boxtax and is its entrypoint (Docker and
-	// Podman; native ignores it, LXC refuses it).
+	// Podman; natively the image's files, unpacked, entered by chroot:
+	// native_image.go; LXC a container of those files: lxc_image.go).
 	Image string
+	// ImageID, when set, is the id Image must have: every environment of
+	// a study runs the same image.
+	ImageID string
 }
 
 // Settings are the actual settings a run got (container id, image id,

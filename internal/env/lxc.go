@@ -202,11 +202,6 @@ func (l *lxcEnv) NATAddress(ctx context.Context) (string, error) {
 	return lxcNet.gateway.String(), nil
 }
 
-// lxcImageError refuses a user's image, which LXC does not run.
-func lxcImageError(image string) error {
-	return fmt.Errorf("lxc: runs boxtax's own root filesystem, not the image %s (an image is for the Docker and Podman environments)", image)
-}
-
 // Start writes the container's config, publishes its ports and starts it
 // with lxc-execute, whose stdout and stderr are the worker's (LXC's own
 // errors come on stderr too) and whose exit status is the worker's.
@@ -221,11 +216,13 @@ func (l *lxcEnv) Start(ctx context.Context, spec Spec, stdout, stderr io.Writer)
 	if err != nil {
 		return nil, fmt.Errorf("lxc: %w", err)
 	}
-	rootfsKey := binKey
-	if spec.Image != "" {
-		return nil, lxcImageError(spec.Image)
-	}
-	if len(spec.HostPrograms) > 0 {
+	rootfsKey, worker, imageID := binKey, "/boxtax", ""
+	if spec.Image != "" { // the image's files, as natively (lxc_image.go)
+		if rootfs, imageID, err = l.imageRootfs(ctx, spec); err != nil {
+			return nil, err
+		}
+		rootfsKey, worker = imageKey(imageID), nativeImageBinary
+	} else if len(spec.HostPrograms) > 0 {
 		if rootfs, rootfsKey, err = ensureLXCRootfs(l.opts.BinaryPath, binKey, hostProgramList(spec.HostPrograms), hostProgramList(spec.HostFiles)); err != nil {
 			return nil, fmt.Errorf("lxc: %w", err)
 		}
@@ -279,7 +276,7 @@ func (l *lxcEnv) Start(ctx context.Context, spec Spec, stdout, stderr io.Writer)
 	}
 	rtRuntime, rtNote := lxcRealtimeBudget(spec.CPURealtimeRuntimeUs, v2)
 	cfg := lxcConfig{
-		Name: inst.name, Rootfs: rootfs, Tmp: filepath.Join(inst.dir, "tmp"), Labels: labels,
+		Name: inst.name, Rootfs: rootfs, Tmp: filepath.Join(inst.dir, "tmp"), Labels: labels, Writable: imageID != "",
 		CgroupV2: v2, CPUSet: cpuset, RealtimeRuntimeUs: rtRuntime,
 		CPUQuotaNano: cpusNanoOf(l.opts.Variant), MemoryBytes: memLimit,
 		CapKeep: spec.CapAdd, Ulimits: spec.Ulimits, Seccomp: seccomp,
@@ -304,7 +301,7 @@ func (l *lxcEnv) Start(ctx context.Context, spec Spec, stdout, stderr io.Writer)
 	}
 	createDur := time.Since(t0)
 
-	cmd := exec.Command("lxc-execute", append([]string{"-P", lxcContainersDir(), "-n", inst.name, "--", "/boxtax"}, spec.Args...)...)
+	cmd := exec.Command("lxc-execute", append([]string{"-P", lxcContainersDir(), "-n", inst.name, "--", worker}, spec.Args...)...)
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	// A process group of its own, so Ctrl-C reaches only the controller,
 	// which stops the container itself, in order; and killed with the
@@ -347,6 +344,9 @@ func (l *lxcEnv) Start(ctx context.Context, spec Spec, stdout, stderr io.Writer)
 	}
 	if len(spec.Ports) > 0 {
 		inst.settings["ports"] = portList(spec.Ports)
+	}
+	if imageID != "" {
+		inst.settings["image"], inst.settings["image_id"] = spec.Image, imageID
 	}
 	if len(spec.HostPrograms) > 0 {
 		inst.settings["host_programs"] = strings.Join(hostProgramList(spec.HostPrograms), ",")

@@ -17,6 +17,9 @@ type lxcConfig struct {
 	Rootfs string            // the shared root filesystem directory (binary and empty mount points)
 	Tmp    string            // the container's own scratch directory, bind-mounted at /tmp
 	Labels map[string]string // the spec's labels, kept as comments
+	// Writable: an image's unpacked files, which its program may write
+	// to as it does natively (Docker gives it a writable layer).
+	Writable bool
 
 	CgroupV2 bool   // write lxc.cgroup2.* keys instead of lxc.cgroup.* (cgroup v1)
 	CPUSet   string // lxc.cgroup.cpuset.cpus; empty: every CPU
@@ -58,7 +61,9 @@ func (c lxcConfig) render() (string, error) {
 	line("lxc.rootfs.path", "dir:"+c.Rootfs)
 	// Read-only: every container of the binary shares the directory;
 	// each writes only to its own /tmp.
-	line("lxc.rootfs.options", "ro")
+	if !c.Writable {
+		line("lxc.rootfs.options", "ro")
+	}
 	line("lxc.mount.auto", "proc:mixed sys:ro cgroup:mixed")
 	line("lxc.mount.entry", c.Tmp+" tmp none bind,create=dir 0 0")
 	line("lxc.autodev", "1")

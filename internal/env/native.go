@@ -20,11 +20,14 @@ const stopTimeout = 15 * time.Second
 const createTimeout = 2 * time.Minute
 
 func init() {
-	Register("native", func(o Options) Environment { return &native{bin: o.BinaryPath} })
+	Register("native", func(o Options) Environment { return &native{bin: o.BinaryPath, getenv: o.Getenv} })
 }
 
 // native runs the worker as a child process of the controller on the host.
-type native struct{ bin string }
+type native struct {
+	bin    string
+	getenv func(string) string // chooses the engine an image's files come from
+}
 
 func (n *native) Name() string        { return "native" }
 func (n *native) Description() string { return "the worker as a plain process on the host" }
@@ -46,6 +49,9 @@ func (n *native) Start(ctx context.Context, spec Spec, stdout, stderr io.Writer)
 	if spec.CPUSet != "" && spec.PinFlag != "" {
 		// The program pins itself (sched_setaffinity on every thread).
 		args = append(slices.Clone(args), spec.PinFlag, spec.CPUSet)
+	}
+	if spec.Image != "" {
+		return n.startInImage(ctx, spec, args, stdout, stderr)
 	}
 	cmd := exec.Command(n.bin, args...)
 	if spec.Netns != "" {

@@ -43,7 +43,7 @@ type podmanEnv struct {
 }
 
 func newPodmanEnv(name, networkMode, description string, o Options) *podmanEnv {
-	d := &dockerEnv{name: name, networkMode: networkMode, description: description, opts: o, waitAfterOutput: true, runtimeByService: true}
+	d := &dockerEnv{name: name, networkMode: networkMode, description: description, opts: o, waitAfterOutput: true, runtimeByService: true, imageSource: dockerImageSource(o)}
 	d.withVariant()
 	return &podmanEnv{dockerEnv: d}
 }

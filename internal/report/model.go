@@ -107,6 +107,9 @@ type StudyInfo struct {
 	// Interval says which interval the cells' overhead_ci95 is: Welch-type
 	// unpaired Fieller, or paired by round (report --paired).
 	Interval string `json:"interval"`
+	// Images are the images an image study ran, per environment, and how
+	// (images.go); absent for other studies.
+	Images []ImageRun `json:"images,omitempty"`
 }
 
 // Cell is one metric of one cell with its statistics and, for every level
@@ -260,6 +263,7 @@ func Build(st store.Study, lay Layout, runs []store.Run, samples []store.Sample)
 	r.Study = StudyInfo{ID: st.ID, Name: st.Name, Status: st.Status, Seed: st.Seed, Baseline: baseline,
 		CreatedAt: st.CreatedAt.UTC(), Host: json.RawMessage(orEmpty(st.HostJSON)), Spec: st.SpecYAML,
 		Repetitions: lay.Repetitions}
+	r.Study.Images = imageRuns(runs)
 	r.Study.Repetitions.Rounds = study.MeasuredRounds(runs)
 	planned := study.PlannedRounds(runs)
 	if fewest := study.FewestRounds(planned); fewest < r.Study.Repetitions.Rounds {

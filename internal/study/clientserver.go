@@ -128,7 +128,7 @@ func (p pairPlan) procedure() procedure {
 		var once sync.Once
 		arrive := func() { once.Do(p.allListening.arrive) }
 		for try := 0; try < 3; try++ {
-			port, release, err := takePort(p.hostAddr, p.sides.Protocols())
+			port, release, err := p.serverPort()
 			if err != nil {
 				out = worker.Output{Err: err}
 				break

@@ -35,7 +35,7 @@ func (c *Command) AddFlags(fs *flag.FlagSet) {
 	fs.StringVar(&c.Prepare, "prepare", "", "with --cmd: a command run right before each measured one (after --setup), in the same environment, not timed (as hyperfine's --prepare)")
 	fs.StringVar(&c.Parse, "parse", "", "with --cmd: read a known tool's output: auto (by the program's name), none, "+strings.Join(cmdwl.AdapterNames(), ", "))
 	fs.StringVar(&c.Timeout, "cmd-timeout", "", "with --cmd: longest one run may take (default 10m)")
-	fs.StringVar(&c.Image, "image", "", "with --cmd: a local Docker/Podman image holding the program, to run it in instead of one made from this host's files")
+	fs.StringVar(&c.Image, "image", "", "a local Docker image: run its own program (Entrypoint and Cmd), or --cmd, in its files in every environment, natively by chroot into them (Podman gets the same image)")
 }
 
 // Used tells whether any of its flags was given.
@@ -50,7 +50,7 @@ func (c Command) Used() bool {
 // (shortened). It is stored with the study as any study file is, so
 // --resume and report read it back.
 func (c Command) Spec() (*Spec, error) {
-	if len(c.Cmds) == 0 {
+	if len(c.Cmds) == 0 && c.Image == "" {
 		return nil, fmt.Errorf("--metric, --file, --param, --setup, --prepare, --parse, --image and --cmd-timeout go with --cmd")
 	}
 	for _, line := range c.Cmds {
@@ -104,7 +104,9 @@ func (c Command) Spec() (*Spec, error) {
 		}
 	}
 	names := commandLevels(c.Cmds)
-	if len(c.Cmds) == 1 {
+	if len(c.Cmds) == 0 {
+		return c.imageSpec(params, factors, named.notes), nil // the image's own program
+	} else if len(c.Cmds) == 1 {
 		params["cmd"] = c.Cmds[0]
 	} else {
 		f := Factor{Name: CommandFactor, Param: "cmd", Values: map[string]any{}}

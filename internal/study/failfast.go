@@ -128,7 +128,7 @@ func (p Process) failFast(ctx context.Context, spec *Spec, r *Runner, skip bool,
 				continue
 			}
 			hint := outputHint(done.Reason)
-			if _, container := r.Envs[n].(env.SpecChecker); hint == "" && container { // runs an image or root filesystem of its own
+			if image, _ := c.Params["image"].(string); hint == "" && env.RunsOwnFiles(r.Envs[n], image) { // an image or root filesystem of its own
 				hint = failureHint(done.Reason, c.Params)
 			} else if hint == "" {
 				hint = "it fails on this host itself: run it by hand to see why; boxtax measures a command that succeeds"

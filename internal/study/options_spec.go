@@ -24,6 +24,9 @@ func (o Options) spec(ctx context.Context, paperIDs []string) (*Spec, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := spec.ResolveImages(ctx, env.Options{}); err != nil {
+		return nil, err
+	}
 	Overrides{Envs: o.Envs, Workloads: o.Workloads, Repetitions: o.Reps.N, Warmup: o.Warmup, Seed: o.Seed}.Apply(spec)
 	if err := o.Reps.apply(spec, o.Budget); err != nil {
 		return nil, err

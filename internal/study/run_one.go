@@ -190,7 +190,7 @@ func workerSpecOf(wl workload.Workload, name string, params workload.Params) (en
 	}
 	spec.CapAdd, spec.Ulimits = need.CapAdd, need.Ulimits
 	spec.CPURealtimeRuntimeUs = need.CPURealtimeRuntimeUs
-	spec.HostPrograms, spec.HostFiles, spec.Image = need.HostPrograms, need.HostFiles, need.Image
+	spec.HostPrograms, spec.HostFiles, spec.Image, spec.ImageID = need.HostPrograms, need.HostFiles, need.Image, need.ImageID
 	return spec, nil
 }
 

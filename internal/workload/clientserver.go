@@ -53,3 +53,11 @@ const NoteListening = "listening"
 type UntilStopped interface {
 	ServerRunsUntilStopped()
 }
+
+// FixedPorter is implemented by the Sides of client-server workloads whose
+// server listens at a port of its own (an image's program, at the port it
+// exposes), the same in every environment: FixedPort returns it, 0 to let
+// the controller pick one.
+type FixedPorter interface {
+	FixedPort() int
+}

@@ -188,6 +188,8 @@ type Requirements struct {
 	// Image is a local container image of the user's to run the worker
 	// in, instead of boxtax's own (the program under test is in it).
 	Image string
+	// ImageID is the id Image must have in every environment.
+	ImageID string
 }
 
 // RealtimeRuntimeUs is the real-time CPU time per second a container with

@@ -72,6 +72,9 @@ func heading(r *report.Report) string {
 	if r.Runs.Disturbed > 0 {
 		head += fmt.Sprintf(", %d disturbed (left out: see the warnings)", r.Runs.Disturbed)
 	}
+	if line := r.ImagesLine(); line != "" {
+		head += "\n" + line
+	}
 	if r.Study.Repetitions.Rounds > 0 {
 		head += "\n" + r.Study.Repetitions.String()
 	}

@@ -53,6 +53,8 @@ func (Cmd) Info() workload.Info {
 // config is cmd's parameters, checked.
 type config struct {
 	image       string
+	imageCfg    imageConfig // the image's Env and User (image.go)
+	credential  *syscall.Credential
 	argv, setup []string
 	prepare     []string
 	// placeholders are the values of {NAME} in the commands (nil in
@@ -83,6 +85,7 @@ func (c *config) Declare(d *workload.Decl) {
 	stringsVar(d, &c.files, "files", "host files or directories the program needs in a container (at the same paths): programs it starts, data, configuration")
 	d.String(&c.workdir, "workdir", "", "the directory the program runs in, natively and in a container, where relative paths in the command resolve (boxtax run --cmd: the current one when the command names a file in it); default: a new scratch directory, removed afterwards")
 	d.String(&c.image, "image", "", "a local image (Docker or Podman) holding the program, to run it in instead of one made from this host's files; the boxtax binary is mounted into it")
+	declareImage(d, &c.imageCfg)
 	listVar(d, &c.metrics, "metrics", "figures read from its output: NAME[:UNIT][:higher|:lower]=REGEX or NAME=json:PATH, or mappings with name, unit, regex or json, higher_is_better")
 	d.String(&c.parseName, "parse", "auto", "read a known tool's output: auto (by the program's name), none, "+strings.Join(AdapterNames(), ", "))
 	varsVar(d, &c.env, "vars", "environment variables for the program (it gets PATH, HOME and these only)")
@@ -308,7 +311,7 @@ func findProgram(name string) (string, error) {
 func (c *config) Requirements() workload.Requirements {
 	var r workload.Requirements
 	if c.image != "" {
-		r.Image = c.image
+		r.Image, r.ImageID = c.image, c.imageCfg.id
 	} else {
 		r.HostFiles = c.files
 		for _, argv := range [][]string{c.argv, c.setup, c.prepare} {
@@ -379,6 +382,17 @@ func (c *config) Run(ctx context.Context, env workload.Env, e workload.Emitter) 
 		return err
 	}
 	c.home = env.ScratchDir
+	if c.image != "" {
+		if c.credential, err = imageCredential(c.imageCfg.user); err != nil {
+			return err
+		}
+		if c.credential != nil { // the scratch directory is the program's
+			_ = os.Chown(env.ScratchDir, int(c.credential.Uid), int(c.credential.Gid))
+		}
+		if err := makeVolumes(c.imageCfg.volumes, c.credential); err != nil {
+			return err
+		}
+	}
 	for _, before := range []command{{"setup", c.setup}, {"prepare", c.prepare}} {
 		if len(before.argv) == 0 {
 			continue
@@ -460,13 +474,21 @@ type result struct {
 // exec runs argv in dir, in its own process group (a stop reaches its
 // children), and waits for it.
 func (c config) exec(ctx context.Context, argv []string, dir, what string) (result, error) {
-	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Dir = dir
 	home := c.home
 	if home == "" {
 		home = dir
 	}
+	program := argv[0]
+	if c.image != "" {
+		program = imageProgram(program, imageEnv(c.imageCfg.env, c.env, home))
+	}
+	cmd := exec.Command(program, argv[1:]...)
+	cmd.Dir = dir
+	cmd.Args[0] = argv[0] // as given, found on the image's PATH
 	cmd.Env = programEnv(c.env, home)
+	if c.image != "" {
+		cmd.Env = imageEnv(c.imageCfg.env, c.env, home)
+	}
 	// Pipes of our own (files, so exec starts no copying goroutines):
 	// Wait then returns when the program exits, not when the last process
 	// holding its output (a background child, a daemon) lets go, so the
@@ -483,7 +505,7 @@ func (c config) exec(ctx context.Context, argv []string, dir, what string) (resu
 		return result{}, err
 	}
 	cmd.Stdout, cmd.Stderr = outW, errW
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL, Credential: c.credential}
 	label := "the program"
 	if what != "" {
 		label = "the " + what + " command"

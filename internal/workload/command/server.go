@@ -54,6 +54,7 @@ type serverConfig struct {
 	readyTimeout time.Duration
 	protocol     string
 	protocols    []string
+	img          serverImage // an image that serves (server_image.go)
 }
 
 // Declare implements workload.Declarer.
@@ -72,6 +73,7 @@ func (s *serverConfig) Declare(d *workload.Decl) {
 	stringsVar(d, &s.serverSide.capNames, "cap_add", "Linux capabilities the server needs in a container")
 	d.Duration(&s.client.timeout, "timeout", 10*time.Minute, "longest the client may take")
 	d.Bytes(&s.client.maxOutput, "max_output", 16<<20, "most bytes of stdout and of stderr kept of each program")
+	declareServerImage(d, &s.img)
 }
 
 // serverConfig keeps these optional abilities (checked by the compiler).
@@ -123,6 +125,11 @@ func (s *serverConfig) Check() error {
 	case proto == "udp" && s.readyRe == nil:
 		return errors.New("parameter ready: a UDP server cannot be probed by connecting; give a regular expression for the line it prints when ready")
 	}
+	if s.img.port < 0 || s.img.port > 65535 {
+		return fmt.Errorf("parameter port: %d is not a port (1-65535)", s.img.port)
+	} else if s.img.port > 0 {
+		return nil // it listens where it always does
+	}
 	for _, a := range s.server {
 		if strings.Contains(a, "{port}") {
 			return nil
@@ -139,6 +146,9 @@ func (Server) ConfigureSides(p workload.Params) (workload.Sides, error) { return
 
 // Normalize implements workload.Normalizer: both programs as absolute paths.
 func (Server) Normalize(p workload.Params) (workload.Params, error) {
+	if image, _ := p["image"].(string); image != "" {
+		return normalize(p, "client") // the server is the image's
+	}
 	return normalize(p, "server", "client")
 }
 
@@ -155,7 +165,9 @@ func (Server) MetricsFor(p workload.Params) []workload.Metric {
 // client runs on the host, where its program is).
 func (s *serverConfig) Requirements() workload.Requirements {
 	r := workload.Requirements{HostFiles: s.client.files, CapAdd: s.client.caps}
-	if len(s.server) > 0 && filepath.IsAbs(s.server[0]) {
+	if s.img.name != "" {
+		r.Image, r.ImageID, r.HostFiles = s.img.name, s.img.cfg.id, nil
+	} else if len(s.server) > 0 && filepath.IsAbs(s.server[0]) {
 		if interp := shebang(s.server[0]); len(interp) > 0 {
 			r.HostPrograms = interp
 			r.HostFiles = append(r.HostFiles, s.server[0])
@@ -175,6 +187,9 @@ func (s *serverConfig) Protocols() []string { return s.protocols }
 // CheckHost implements workload.HostChecker: both programs and the files
 // are on this host.
 func (s *serverConfig) CheckHost() error {
+	if s.img.name != "" { // the server is the image's
+		return checkHostFiles(s.client.files, command{"client", s.client.argv})
+	}
 	return checkHostFiles(s.client.files, command{"server", s.server}, command{"client", s.client.argv})
 }
 
@@ -204,9 +219,18 @@ func (s *serverConfig) Serve(ctx context.Context, addr string, e workload.Emitte
 	}
 	argv := substitute(s.server, host, port)
 	e.Note("command", Join(argv))
-	cmd := exec.Command(argv[0], argv[1:]...)
+	program := argv[0]
+	if s.img.name != "" {
+		program = imageProgram(program, imageEnv(s.img.cfg.env, s.client.env, os.TempDir()))
+	}
+	cmd := exec.Command(program, argv[1:]...)
 	cmd.Env = programEnv(s.client.env, os.TempDir())
+	cmd.Args[0] = argv[0] // as given, found on the image's PATH
 	cmd.Dir = os.TempDir()
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	if err := s.serverCmdSetup(&cmd.Env, &cmd.Dir, cmd.SysProcAttr); err != nil {
+		return err
+	}
 	// A pipe of our own (a file, so Wait returns when the server exits,
 	// not when the last of its children lets go of its output).
 	pr, pw, err := os.Pipe()
@@ -222,7 +246,6 @@ func (s *serverConfig) Serve(ctx context.Context, addr string, e workload.Emitte
 	// takes the server's own children (workers, a shell's commands) too;
 	// in a container they end with the container. Stopping it here
 	// signals its whole process tree.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	err = cmd.Start()
 	pw.Close()
 	if err != nil {

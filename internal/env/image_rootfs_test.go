@@ -1,0 +1,138 @@
+package env
+
+import (
+	"archive/tar"
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// tarOf is an archive of the entries, in order.
+func tarOf(t *testing.T, entries []tar.Header) *bytes.Buffer {
+	t.Helper()
+	var buf bytes.Buffer
+	tw := tar.NewWriter(&buf)
+	for _, h := range entries {
+		body := []byte(nil)
+		if h.Typeflag == tar.TypeReg {
+			body = []byte("data of " + h.Name)
+			h.Size = int64(len(body))
+		}
+		if err := tw.WriteHeader(&h); err != nil {
+			t.Fatal(err)
+		}
+		_, _ = tw.Write(body)
+	}
+	_ = tw.Close()
+	return &buf
+}
+
+// TestUntarStaysInside: the exported files are written under the
+// directory with their modes; an entry through a symlink the archive made
+// (which could lead anywhere on the host) is refused, and so is a hard
+// link through one; .. cannot climb out.
+func TestUntarStaysInside(t *testing.T) {
+	outside := t.TempDir()
+	for _, tc := range []struct {
+		name    string
+		entries []tar.Header
+		want    string // the error's words; "": none
+	}{
+		{"files", []tar.Header{
+			{Name: "usr/", Typeflag: tar.TypeDir, Mode: 0o755},
+			{Name: "usr/bin/", Typeflag: tar.TypeDir, Mode: 0o755},
+			{Name: "usr/bin/prog", Typeflag: tar.TypeReg, Mode: 0o4755},
+			{Name: "bin", Typeflag: tar.TypeSymlink, Linkname: "usr/bin"},
+			{Name: "usr/bin/prog2", Typeflag: tar.TypeLink, Linkname: "usr/bin/prog"},
+			{Name: "../../climbs", Typeflag: tar.TypeReg, Mode: 0o644},
+		}, ""},
+		{"through a link", []tar.Header{
+			{Name: "etc", Typeflag: tar.TypeSymlink, Linkname: outside},
+			{Name: "etc/passwd", Typeflag: tar.TypeReg, Mode: 0o644},
+		}, "goes through the symlink /etc"},
+		{"hard link through a link", []tar.Header{
+			{Name: "etc", Typeflag: tar.TypeSymlink, Linkname: outside},
+			{Name: "stolen", Typeflag: tar.TypeLink, Linkname: "etc/secret"},
+		}, "goes through the symlink /etc"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "root")
+			err := untar(tarOf(t, tc.entries), dir)
+			if tc.want != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.want) {
+					t.Fatalf("err %v, want %q", err, tc.want)
+				}
+				if left, _ := os.ReadDir(outside); len(left) > 0 {
+					t.Errorf("a file landed outside: %v", left)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			st, err := os.Stat(filepath.Join(dir, "bin/prog"))
+			if err != nil || st.Mode()&os.ModeSetuid == 0 || st.Mode().Perm() != 0o755 {
+				t.Errorf("bin/prog through the kept link: %v %v", st, err)
+			}
+			if b, _ := os.ReadFile(filepath.Join(dir, "usr/bin/prog2")); string(b) != "data of usr/bin/prog" {
+				t.Errorf("the hard link holds %q", b)
+			}
+			if _, err := os.Stat(filepath.Join(dir, "climbs")); err != nil {
+				t.Errorf("../../climbs was not kept inside: %v", err)
+			}
+		})
+	}
+}
+
+// TestRemoveImageRootsKeepsThoseInUse: boxtax clean removes the unpacked
+// images no running boxtax holds, and leaves the one a process holds.
+func TestRemoveImageRootsKeepsThoseInUse(t *testing.T) {
+	old := imageRootsDir
+	imageRootsDir = t.TempDir()
+	t.Cleanup(func() { imageRootsDir = old })
+	for _, key := range []string{"aaaaaaaaaaaaaaaa", "bbbbbbbbbbbbbbbb"} {
+		if err := os.MkdirAll(filepath.Join(imageRootsDir, key, "usr"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(imageRootsDir, key+".lock"), nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	held, err := os.Open(filepath.Join(imageRootsDir, "bbbbbbbbbbbbbbbb.lock"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Close()
+	if err := syscall.Flock(int(held.Fd()), syscall.LOCK_SH); err != nil {
+		t.Fatal(err)
+	}
+	done, err := removeImageRoots()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(done) != 1 || !strings.Contains(done[0], "removed 1 unpacked image(s)") || !strings.Contains(done[0], "aaaaaaaaaaaa") {
+		t.Errorf("said %q", done)
+	}
+	if _, err := os.Stat(filepath.Join(imageRootsDir, "aaaaaaaaaaaaaaaa")); !os.IsNotExist(err) {
+		t.Errorf("the unused image is still there: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(imageRootsDir, "bbbbbbbbbbbbbbbb", "usr")); err != nil {
+		t.Errorf("the image in use was removed: %v", err)
+	}
+}
+
+// TestCheckImageSpace: unpacking is refused up front where the files
+// would not fit, saying how much they need and where.
+func TestCheckImageSpace(t *testing.T) {
+	dir := t.TempDir()
+	if err := checkImageSpace(dir, "small:1", 1<<10); err != nil {
+		t.Fatal(err)
+	}
+	err := checkImageSpace(dir, "huge:1", 1<<60)
+	if err == nil || !strings.Contains(err.Error(), "unpacking image huge:1 for the native runs needs") || !strings.Contains(err.Error(), dir) || !strings.Contains(err.Error(), "MB free") {
+		t.Fatalf("err %v", err)
+	}
+}

@@ -1,0 +1,128 @@
+package env
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"sync"
+	"syscall"
+
+	"github.com/boxtax/boxtax/internal/docker"
+)
+
+// NativeImageFiles is what the native side of an image study runs, as the
+// report and the JSON say it.
+const NativeImageFiles = "the image's files, chroot"
+
+// nativeImageBinary is where the boxtax binary is put in an unpacked
+// image, as it is mounted in a container of the user's image.
+const nativeImageBinary = userImageBinary
+
+// binaryCopied are the unpacked images this process has put its binary in.
+var binaryCopied sync.Map
+
+// startInImage starts the worker natively in the files of spec.Image: the
+// image's root filesystem, unpacked on this host, entered by chroot. No
+// namespace of its own and no cgroup limits: the host's network, PIDs and
+// mounts, as any native process. The worker is this very binary, copied
+// into the files at the same path as it is mounted in a container; it
+// runs as root, the program as the image's user (the cmd workload).
+func (n *native) startInImage(ctx context.Context, spec Spec, args []string, stdout, stderr io.Writer) (Instance, error) {
+	if spec.Netns != "" {
+		return nil, fmt.Errorf("native: the image's files run in the host's network; an emulated wire is not supported with an image")
+	}
+	c, err := docker.FromGetenv(n.getenv)
+	if err != nil {
+		return nil, fmt.Errorf("native: the image's files are read through Docker: %w", err)
+	}
+	root, id, err := ensureImageRootfs(ctx, c, spec.Image, spec.ImageID)
+	if err != nil {
+		return nil, fmt.Errorf("native: %w", err)
+	}
+	if err := n.copyBinaryInto(root); err != nil {
+		return nil, fmt.Errorf("native: %w", err)
+	}
+	if err := mountImageProc(root); err != nil {
+		return nil, fmt.Errorf("native: %w", err)
+	}
+	cmd := exec.Command(nativeImageBinary, args...)
+	cmd.Dir = "/"
+	cmd.Env = []string{"PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", "HOME=/root"}
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	cmd.SysProcAttr = &syscall.SysProcAttr{Chroot: root, Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	settings := Settings{"env": "native", "image": spec.Image, "image_id": id, "files": NativeImageFiles, "root": root}
+	if spec.CPUSet != "" {
+		settings["cpuset"] = spec.CPUSet
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("starting worker %s in %s (chroot): %w", nativeImageBinary, root, err)
+	}
+	settings["pid"] = strconv.Itoa(cmd.Process.Pid)
+	return &nativeInstance{cmd: cmd, settings: settings, done: make(chan struct{})}, nil
+}
+
+// copyBinaryInto puts the worker binary at nativeImageBinary in root,
+// once per process (a new binary replaces an older one).
+func (n *native) copyBinaryInto(root string) error {
+	if _, done := binaryCopied.Load(root); done {
+		return nil
+	}
+	data, err := os.ReadFile(n.bin)
+	if err != nil {
+		return fmt.Errorf("reading the worker binary: %w", err)
+	}
+	dst := filepath.Join(root, nativeImageBinary)
+	if old, err := os.ReadFile(dst); err == nil && slices.Equal(old, data) {
+		binaryCopied.Store(root, true)
+		return nil
+	}
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return err
+	}
+	tmp := fmt.Sprintf("%s.%d", dst, os.Getpid())
+	if err := os.WriteFile(tmp, data, 0o755); err != nil {
+		return fmt.Errorf("putting the worker binary in the image's files: %w", err)
+	}
+	if err := os.Rename(tmp, dst); err != nil {
+		return err
+	}
+	binaryCopied.Store(root, true)
+	return nil
+}
+
+// CheckSpec implements SpecChecker natively for an image study: the
+// image's files are unpacked (once per image id) before the first run, so
+// no run waits for them.
+func (n *native) CheckSpec(ctx context.Context, spec Spec) error {
+	if spec.Image == "" {
+		return nil
+	}
+	c, err := docker.FromGetenv(n.getenv)
+	if err != nil {
+		return fmt.Errorf("native: the image's files are read through Docker: %w", err)
+	}
+	root, _, err := ensureImageRootfs(ctx, c, spec.Image, spec.ImageID)
+	if err != nil {
+		return fmt.Errorf("native: %w", err)
+	}
+	if err := mountImageProc(root); err != nil {
+		return fmt.Errorf("native: %w", err)
+	}
+	return n.copyBinaryInto(root)
+}
+
+// RunsOwnFiles tells whether e runs the worker in files of its own (an
+// image or root filesystem) rather than the host's: every container
+// environment, and native in an image study (image set).
+func RunsOwnFiles(e Environment, image string) bool {
+	if _, ok := e.(*native); ok {
+		return image != ""
+	}
+	_, ok := e.(SpecChecker)
+	return ok
+}
