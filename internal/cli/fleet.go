@@ -27,11 +27,13 @@ func fleetCmd(ctx context.Context, g *Globals, args []string) error {
 	if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
 		args = []string{"run", "--help"} // fleet's verb for people: its help
 	}
-	if len(args) > 0 && args[0] == "snapshot" {
-		return fleetSnapshotCmd(ctx, g, args[1:])
+	if len(args) > 0 {
+		if verb, ok := deviceVerbs[args[0]]; ok {
+			return verb(ctx, g, args[1:])
+		}
 	}
 	if len(args) == 0 || args[0] != "run" {
-		return usagef("boxtax fleet's verb is run (boxtax fleet run STUDY -i INVENTORY); fleet snapshot --db DB COPY is the playbook's, on a device")
+		return usagef("boxtax fleet's verb is run (boxtax fleet run STUDY -i INVENTORY); fleet snapshot, idle and stop --db DB are the playbook's, on a device")
 	}
 	o, err := fleetRunOptions(g, args[1:])
 	if err != nil {
@@ -39,6 +41,11 @@ func fleetCmd(ctx context.Context, g *Globals, args []string) error {
 	}
 	o.Terminal = fleet.ForegroundTerminal(os.Stdin) // for Ansible's password prompts
 	return runFleet(ctx, g, o)
+}
+
+// deviceVerbs are the fleet verbs the playbook runs on a device.
+var deviceVerbs = map[string]func(context.Context, *Globals, []string) error{
+	"snapshot": fleetSnapshotCmd, "idle": fleetIdleCmd, "stop": fleetStopCmd,
 }
 
 // fleetRunOptions reads the flags of fleet run: its own, and run's, which

@@ -35,7 +35,7 @@ func TestFleetSnapshot(t *testing.T) {
 	}{
 		{"no copy named", []string{"fleet", "snapshot", "--db", "dev.db"}, ExitUsage, "name the database and the one file"},
 		{"no database", []string{"fleet", "snapshot", "--db", "none.db", "copy.db"}, 1, "no database at none.db"},
-		{"an unknown verb", []string{"fleet", "stop"}, ExitUsage, "fleet's verb is run"},
+		{"an unknown verb", []string{"fleet", "halt"}, ExitUsage, "fleet's verb is run"},
 		// Issue 42 item 5: another program's SQLite file or any other file
 		// is not written over, nor the database itself.
 		{"over another program's database", []string{"fleet", "snapshot", "--db", "dev.db", "foreign.sqlite"}, ExitUsage, "foreign.sqlite exists and is no boxtax database"},

@@ -202,6 +202,12 @@ func Run(ctx context.Context, o Options, out io.Writer) (*Summary, error) {
 		code = ee.ExitCode()
 	}
 	if ctx.Err() != nil {
+		// The studies run detached on the devices: stopping Ansible
+		// leaves them going. Stop them too (issue 42 item 7).
+		if o.Terminal != nil {
+			takeForeground(o.Terminal)
+		}
+		stopDevices(context.WithoutCancel(ctx), o, prog, io.MultiWriter(out, logFile))
 		return nil, ctx.Err()
 	}
 	sum, err := ReadSummary(summaryPath)
