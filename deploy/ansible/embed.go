@@ -11,11 +11,15 @@ import (
 	"path/filepath"
 )
 
-//go:embed study.yml roles
+//go:embed study.yml stop.yml roles
 var files embed.FS
 
 // Playbook is the file name of the playbook inside the written directory.
 const Playbook = "study.yml"
+
+// StopPlaybook is the file name of the playbook that stops the study on
+// every device (fleet run, when stopped).
+const StopPlaybook = "stop.yml"
 
 // WriteTo writes the playbook and its role into dir.
 func WriteTo(dir string) error {

@@ -159,6 +159,10 @@ func TestRunCmdFailsFastInTheContainer(t *testing.T) {
 		"--db", "skip.db", "--skip-unavailable")
 	removeBuiltImage(t, res)
 	stderrSays(t, res, "environment docker-bridge is left out (--skip-unavailable)")
+	// Issue 42 item 8: the table and the page say it too, with why.
+	stdoutSays(t, res, "left out by --skip-unavailable: docker-bridge (the command failed in its check run")
+	page := runOK(t, dir, "report", "--db", "skip.db", "--format", "html")
+	stdoutSays(t, page, "Left out:</strong> not run here, left out by --skip-unavailable: docker-bridge (the command failed in its check run")
 	st, runs, _ := testenv.Stored(t, filepath.Join(dir, "skip.db"))
 	if !strings.Contains(st.HostJSON, `"docker-bridge":"the command failed in its check run`) {
 		t.Errorf("docker-bridge is not recorded as unavailable: %s", st.HostJSON)

@@ -118,3 +118,80 @@ func controllerIn(t *testing.T, d *testDevice) int {
 	t.Fatalf("no boxtax run process in %s", d.wire.Namespace)
 	return 0
 }
+
+// TestFleetCtrlCStopsTheDevicesStudies belongs to the fault-injection
+// suite, on a fleet (issue 42 item 7): a second fleet run while a device's
+// study runs does not start a second study there, it says why; and Ctrl-C
+// of the first fleet run stops the study on the device (it ran detached
+// and went on), which keeps its finished runs to resume.
+func TestFleetCtrlCStopsTheDevicesStudies(t *testing.T) {
+	requireFleet(t)
+	fl := newTestFleet(t)
+	dev := startDevice(t, fl.base, "dev-c", fl.pub, false)
+	inv := fl.inventory(t, []*testDevice{dev}, nil)
+	ctx, cancel := context.WithCancel(fl.context(t))
+	defer cancel()
+	slow := filepath.Join(fl.base, "slow.yaml")
+	// Long enough to outlast the second fleet run on a slow, shared
+	// machine (minutes); Ctrl-C ends it long before.
+	testenv.WriteFile(t, slow, []byte("name: slow\nrepetitions: 1000\nwarmup: 0\nenvs: [native]\nworkloads:\n  - name: cpu.prime\n    params: {duration: 2s}\n"), 0o644)
+	work := func(name string) string {
+		d := filepath.Join(fl.base, name)
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	done := make(chan result, 1)
+	go func() {
+		done <- fleetRun(ctx, work("first"), slow, "-i", inv, "--dist", fl.dist, "--settle", "0", "--monitor-interval", "0")
+	}()
+	remote := filepath.Join(dev.dir, "dev-c.db")
+	if !waitForRuns(remote, "slow", 1, 6*time.Minute) {
+		cancel()
+		t.Fatalf("the study did not get going on dev-c in 6 minutes: %+v", <-done)
+	}
+	pid := controllerIn(t, dev)
+
+	second := fleetRun(fl.context(t), work("second"), slow, "-i", inv, "--dist", fl.dist, "--settle", "0", "--monitor-interval", "0")
+	t.Logf("second fleet run: exit %d\n%s", second.code, second.stdout)
+	if st := fleetStatuses(second.stdout)["dev-c"]; st.status != "failed" || !strings.Contains(st.line, "a study is already running on this device") {
+		t.Errorf("the second fleet run on dev-c: %q, want it failed, saying a study already runs there\n%s", st.line, second.stderr)
+	}
+	if n := len(studiesIn(t, remote)); n != 1 {
+		t.Errorf("dev-c's database has %d studies, want the first one alone", n)
+	}
+	if syscall.Kill(pid, 0) != nil {
+		t.Fatalf("the first study (pid %d) ended before Ctrl-C: it should last minutes", pid)
+	}
+
+	cancel() // Ctrl-C of the first fleet run
+	res := <-done
+	t.Logf("first fleet run after Ctrl-C: exit %d\n%s", res.code, res.stderr[max(0, len(res.stderr)-2000):])
+	if res.code != ExitInterrupted {
+		t.Errorf("exit %d, want %d", res.code, ExitInterrupted)
+	}
+	stderrSays(t, res, "stopping the study on every device", "dev-c: stopped the study running into "+remote)
+	if err := syscall.Kill(pid, 0); err == nil {
+		t.Errorf("the study's boxtax (pid %d) still runs on dev-c after Ctrl-C of fleet run", pid)
+	}
+	committed := finishedRuns(t, remote, store.Open)
+	if committed < 1 || committed == 1000 {
+		t.Errorf("dev-c kept %d finished runs of 1000: want those done before Ctrl-C, the rest left to resume", committed)
+	}
+}
+
+// studiesIn lists the studies of the database at path.
+func studiesIn(t *testing.T, path string) []store.Study {
+	t.Helper()
+	db, err := store.OpenReadOnly(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	sts, err := db.Studies(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sts
+}

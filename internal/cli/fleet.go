@@ -2,12 +2,14 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"slices"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/boxtax/boxtax/internal/fleet"
 	"github.com/boxtax/boxtax/internal/study"
@@ -25,11 +27,13 @@ func fleetCmd(ctx context.Context, g *Globals, args []string) error {
 	if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
 		args = []string{"run", "--help"} // fleet's verb for people: its help
 	}
-	if len(args) > 0 && args[0] == "snapshot" {
-		return fleetSnapshotCmd(ctx, g, args[1:])
+	if len(args) > 0 {
+		if verb, ok := deviceVerbs[args[0]]; ok {
+			return verb(ctx, g, args[1:])
+		}
 	}
 	if len(args) == 0 || args[0] != "run" {
-		return usagef("boxtax fleet's verb is run (boxtax fleet run STUDY -i INVENTORY); fleet snapshot --db DB COPY is the playbook's, on a device")
+		return usagef("boxtax fleet's verb is run (boxtax fleet run STUDY -i INVENTORY); fleet snapshot, idle and stop --db DB are the playbook's, on a device")
 	}
 	o, err := fleetRunOptions(g, args[1:])
 	if err != nil {
@@ -37,6 +41,11 @@ func fleetCmd(ctx context.Context, g *Globals, args []string) error {
 	}
 	o.Terminal = fleet.ForegroundTerminal(os.Stdin) // for Ansible's password prompts
 	return runFleet(ctx, g, o)
+}
+
+// deviceVerbs are the fleet verbs the playbook runs on a device.
+var deviceVerbs = map[string]func(context.Context, *Globals, []string) error{
+	"snapshot": fleetSnapshotCmd, "idle": fleetIdleCmd, "stop": fleetStopCmd,
 }
 
 // fleetRunOptions reads the flags of fleet run: its own, and run's, which
@@ -98,13 +107,17 @@ func fleetRunOptions(g *Globals, args []string) (fleetOptions, error) {
 // runFleet runs the playbook, merges what came back and prints a line per
 // device. Exit 3 when a device did not finish its study.
 func runFleet(ctx context.Context, g *Globals, o fleetOptions) error {
+	started := time.Now().Add(-time.Second) // mtimes may be coarser
 	defer func() {
-		if _, err := os.Stat(fleet.LogPath(o.Results)); err == nil {
+		// Only this run's log: an error before Ansible ran leaves the last
+		// run's.
+		if fi, err := os.Stat(fleet.LogPath(o.Results)); err == nil && fi.ModTime().After(started) {
 			fmt.Fprintf(g.Stderr, "the playbook's whole log: %s\n", fleet.LogPath(o.Results))
 		}
 	}()
 	sum, err := fleet.Run(ctx, o.Options, g.Stderr)
-	if err == fleet.ErrNoAnsible {
+	var badInventory *fleet.InventoryError
+	if err == fleet.ErrNoAnsible || errors.As(err, &badInventory) {
 		return usageError{err}
 	}
 	if err != nil {
@@ -125,8 +138,11 @@ func runFleet(ctx context.Context, g *Globals, o fleetOptions) error {
 	if mergeErr != nil {
 		return mergeErr
 	}
+	if len(sum.Hosts) == 0 {
+		return fmt.Errorf("the playbook summarised no device: nothing to merge; see what Ansible did in %s", fleet.LogPath(o.Results))
+	}
 	if len(dbs) == 0 {
-		return fmt.Errorf("no device returned a database: nothing to merge (reasons above)")
+		return fmt.Errorf("no device returned a database: nothing to merge (each device's reason is in the table above)")
 	}
 	bad := 0
 	for _, d := range sum.Hosts {

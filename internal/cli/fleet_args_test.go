@@ -6,12 +6,14 @@ import (
 	"flag"
 	"io"
 	"os"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/boxtax/boxtax/internal/study"
+	"github.com/boxtax/boxtax/internal/testenv"
 )
 
 // runOnlyFlags are the flags of boxtax run that fleet run does not take,
@@ -108,5 +110,46 @@ func TestFleetRunRefusesWhatThePlaybookSets(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tt.want) || !errors.As(err, &u) {
 			t.Errorf("%v: %v, want a usage error %q", tt.args, err, tt.want)
 		}
+	}
+}
+
+// TestFleetRunRefusesABadInventory is issue 42 items 16 and 20: a missing
+// inventory file is bad input (exit 2) named in the message, and one
+// Ansible cannot parse, or that names no device, is too, with what Ansible
+// said about it instead of an empty device table and "(reasons above)".
+func TestFleetRunRefusesABadInventory(t *testing.T) {
+	dir := t.TempDir()
+	testenv.WriteFile(t, filepath.Join(dir, "bad.ini"), []byte("[devices\npi3 ansible_host=127.0.0.1 = = \"\n"), 0o644)
+	testenv.WriteFile(t, filepath.Join(dir, "empty.ini"), []byte("# no devices yet\n"), 0o644)
+	if err := os.Mkdir(filepath.Join(dir, "dist"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Run("missing", func(t *testing.T) {
+		res := runExits(t, dir, ExitUsage, []string{"fleet", "run", "-i", "none.ini"}, "inventory none.ini: no such file", "host names separated by commas")
+		textLacks(t, res.stderr, "reasons above")
+	})
+	testenv.RequireTool(t, "ansible-playbook", "ansible-core")
+	t.Setenv("ANSIBLE_LOCAL_TEMP", filepath.Join(dir, "ansible-local"))
+	t.Setenv("ANSIBLE_NOCOLOR", "1")
+	for _, tt := range []struct {
+		name, inventory string
+		want            []string
+	}{
+		{"unparsable", "bad.ini", []string{"inventory bad.ini: Ansible cannot parse it", "with ini plugin", "ansible-inventory -i bad.ini --graph"}},
+		{"no device", "empty.ini", []string{"inventory empty.ini: no device", "hosts list is empty"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			res := runExits(t, dir, ExitUsage, []string{"fleet", "run", "-i", tt.inventory}, tt.want...)
+			textLacks(t, res.stderr, "reasons above")
+			textLacks(t, res.stdout, "device")
+		})
+	}
+}
+
+// textLacks reports text that holds unwanted.
+func textLacks(t *testing.T, text, unwanted string) {
+	t.Helper()
+	if strings.Contains(text, unwanted) {
+		t.Errorf("%q in:\n%s", unwanted, text)
 	}
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 
 	"github.com/boxtax/boxtax/internal/store"
 )
@@ -23,5 +24,9 @@ func fleetSnapshotCmd(ctx context.Context, g *Globals, args []string) error {
 	if db == "" || len(pos) != 1 {
 		return usagef("boxtax fleet snapshot --db DB COPY: name the database and the one file to copy it to")
 	}
-	return store.Snapshot(ctx, db, pos[0])
+	err = store.Snapshot(ctx, db, pos[0])
+	if errors.Is(err, store.ErrDestination) {
+		return usageError{err}
+	}
+	return err
 }

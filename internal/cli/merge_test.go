@@ -5,6 +5,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -139,12 +140,12 @@ func TestReportByHostAndServeMany(t *testing.T) {
 		t.Errorf("--by kernel: exit %d", res.code)
 	}
 	ctx := context.Background()
-	var dbs []*store.Store
-	for _, p := range []string{"pi3.db", "pi4.db"} {
-		s := testenv.OpenStore(t, filepath.Join(dir, p))
-		dbs = append(dbs, s)
+	dbs, err := openServed(ctx, []string{filepath.Join(dir, "pi3.db"), filepath.Join(dir, "pi4.db")}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
 	}
-	src := &manySource{dbs: dbs}
+	defer dbs.Close()
+	src := &manySource{dbs: dbs.dbs}
 	sts, err := src.Studies(ctx)
 	if err != nil || len(sts) != 2 || sts[0].ID != 1 || sts[1].ID != manyStride+1 || !strings.Contains(sts[1].Name, "pi4") {
 		t.Fatalf("studies of two files: %+v %v", sts, err)

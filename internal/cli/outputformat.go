@@ -28,19 +28,27 @@ var formatAliases = map[string]string{"md": "markdown", "tex": "latex", "text": 
 // -o (report, compare, analyze, report --by host): --format's aliases (md)
 // become their format; without --format, the format is the one -o's
 // extension names; a --format that contradicts -o's extension is a usage
-// error, as is an extension whose format the command cannot write. Files
-// with another extension (or none) get --format's default.
+// error, as is an extension whose format the command cannot write, and,
+// without --format, an extension that names no format (-o r.pdf was written
+// as the text table: issue 42 item 14). A file without an extension, or one
+// --format names the format of, gets --format's format.
 func resolveFormat(fs *flag.FlagSet, format *string, output string, valid []string) error {
 	if a, ok := formatAliases[strings.ToLower(*format)]; ok {
 		*format = a
 	}
+	given := false
+	fs.Visit(func(f *flag.Flag) { given = given || f.Name == "format" })
 	ext := strings.ToLower(filepath.Ext(output))
 	byExt, known := formatByExtension[ext]
 	if !known {
-		return nil
+		if ext == "" || given || databaseKind(output) != "" {
+			// A database named by -o is refused by createOutput, which
+			// says so.
+			return nil
+		}
+		return usagef("-o %s: no format has the extension %s; %s writes %s: name the file with one of their extensions (%s), or give --format to write one of them to %s",
+			output, filepath.Ext(output), fs.Name(), strings.Join(valid, ", "), strings.Join(extensionsOf(valid), " "), output)
 	}
-	given := false
-	fs.Visit(func(f *flag.Flag) { given = given || f.Name == "format" })
 	switch {
 	case given && *format != byExt:
 		return usagef("--format %s contradicts -o %s, whose extension says %s: leave out --format, or name the file %s",
@@ -60,6 +68,15 @@ func extensionOf(format string) string {
 		}
 	}
 	return ".out"
+}
+
+// extensionsOf is the usual extension of each format's files.
+func extensionsOf(formats []string) []string {
+	exts := make([]string, len(formats))
+	for i, f := range formats {
+		exts[i] = extensionOf(f)
+	}
+	return exts
 }
 
 // formatHelp is the help of a --format flag: the formats, and that -o's

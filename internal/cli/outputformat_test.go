@@ -72,6 +72,12 @@ func TestOutputFileExtensionChoosesTheFormat(t *testing.T) {
 		{"report", "--format", "csv", "-o", "bad.html"},
 		{"report", "--format=table", "-o", "bad.json"},
 		{"analyze", "-o", "bad.html"},
+		// Issue 42 item 14: an extension no format has is refused, not
+		// written as the text table.
+		{"report", "-o", "bad.pdf"},
+		{"report", "-o", "bad.xlsx"},
+		{"compare", "boxtax.db", "other.db", "-o", "bad.xyz"},
+		{"analyze", "-o", "bad.XYZ"},
 	} {
 		t.Run("refused "+strings.Join(args, " "), func(t *testing.T) {
 			res := runIn(t, dir, args...)
@@ -79,6 +85,9 @@ func TestOutputFileExtensionChoosesTheFormat(t *testing.T) {
 				t.Fatalf("exit %d, want %d: %s", res.code, ExitUsage, res.stderr)
 			}
 			stderrSays(t, res, "-o bad.")
+			if ext := filepath.Ext(args[len(args)-1]); formatByExtension[strings.ToLower(ext)] == "" {
+				stderrSays(t, res, "no format has the extension "+ext, "table", "json", ".txt")
+			}
 			if _, err := os.Stat(filepath.Join(dir, args[len(args)-1])); err == nil {
 				t.Errorf("%s was written", args[len(args)-1])
 			}

@@ -211,3 +211,30 @@ func TestReportNamesThePapersRepetitionsAndPaper(t *testing.T) {
 		t.Errorf("--compare-paper did not compare with the study's paper: exit %d\n%s\n%s", res.code, res.stdout, res.stderr)
 	}
 }
+
+// TestReportSaysWhatWasLeftOut is issue 42 item 8: an environment that
+// --skip-unavailable left out is said, with why, in the table, markdown
+// and the HTML page (it was in the JSON alone), its reason escaped.
+func TestReportSaysWhatWasLeftOut(t *testing.T) {
+	dir := t.TempDir()
+	host := strings.TrimSuffix(epyc, "}") + `,"unavailable_envs":{"podman":"podman not found <b>on PATH</b>","docker-host":"cannot reach Docker"}}`
+	storedStudy(t, filepath.Join(dir, "boxtax.db"), "left out", host, 1)
+	for _, tt := range []struct {
+		format string
+		want   []string
+	}{
+		{"table", []string{"not run here, left out by --skip-unavailable: docker-host (cannot reach Docker); podman (podman not found <b>on PATH</b>)"}},
+		{"markdown", []string{"left out by --skip-unavailable: docker-host (cannot reach Docker)"}},
+		{"html", []string{"<strong>Left out:</strong> not run here, left out by --skip-unavailable: docker-host (cannot reach Docker); podman (podman not found &lt;b&gt;on PATH&lt;/b&gt;)",
+			"<dt>left out: podman</dt><dd>podman not found &lt;b&gt;on PATH&lt;/b&gt;</dd>"}},
+	} {
+		t.Run(tt.format, func(t *testing.T) {
+			res := runOK(t, dir, "report", "--format", tt.format)
+			stdoutSays(t, res, tt.want...)
+		})
+	}
+	res := runOK(t, t.TempDir(), "report", "--db", filepath.Join(studyDir(t, "all ran"), "boxtax.db"))
+	if strings.Contains(res.stdout, "left out") {
+		t.Errorf("a study that left nothing out says something was:\n%s", res.stdout)
+	}
+}

@@ -36,24 +36,20 @@ func serveCmd(ctx context.Context, g *Globals, args []string) error {
 
 // serve shows the studies of o.DB in a browser until ctx ends (Ctrl-C).
 func serve(ctx context.Context, g *Globals, o serveOptions) error {
-	db, err := openExisting(ctx, o.DB)
+	dbs, err := openServed(ctx, append([]string{o.DB}, o.More...), g.Stderr)
 	if err != nil {
 		return err
 	}
-	defer db.Close()
-	var src browse.Source = dbSource{db}
+	defer dbs.Close()
+	var src browse.Source = dbSource{dbs.dbs[0]}
 	name := o.DB
-	if len(o.More) > 0 {
-		many := &manySource{dbs: []*store.Store{db}}
-		for _, p := range o.More {
-			more, err := openExisting(ctx, p)
-			if err != nil {
-				return err
-			}
-			defer more.Close()
-			many.dbs = append(many.dbs, more)
+	if len(dbs.dbs) > 1 {
+		src = &manySource{dbs: dbs.dbs}
+		var names []string
+		for _, d := range dbs.dbs {
+			names = append(names, d.path)
 		}
-		src, name = many, strings.Join(append([]string{o.DB}, o.More...), ", ")
+		name = strings.Join(names, ", ")
 	}
 	host, _, err := net.SplitHostPort(o.Addr)
 	if err != nil {
@@ -66,17 +62,18 @@ func serve(ctx context.Context, g *Globals, o serveOptions) error {
 	if !loopback {
 		fmt.Fprintf(g.Stderr, "warning: listening on %s: anyone who can reach this machine can read the studies in %s\n", o.Addr, o.DB)
 	}
-	h := browse.Handler(src, name, loopback)
+	h := dbs.Handler(browse.Handler(src, name, loopback))
 	return browse.Serve(ctx, o.Addr, h, func(a net.Addr) {
 		fmt.Fprintf(g.Stderr, "serving the studies in %s at http://%s/ (Ctrl-C to stop)\n", name, a)
 	})
 }
 
-// dbSource gives the browser the studies of one database.
-type dbSource struct{ db *store.Store }
+// dbSource gives the browser the studies of one database, as the file at
+// its path is now (servedDBs.Handler).
+type dbSource struct{ d *servedDB }
 
-func (s dbSource) Studies(ctx context.Context) ([]store.Study, error) { return s.db.Studies(ctx) }
+func (s dbSource) Studies(ctx context.Context) ([]store.Study, error) { return s.d.db.Studies(ctx) }
 
 func (s dbSource) Open(ctx context.Context, id int64) (*study.Stored, error) {
-	return openStudy(ctx, s.db, id)
+	return openStudy(ctx, s.d.db, id)
 }

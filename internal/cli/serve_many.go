@@ -17,17 +17,17 @@ const manyStride = 1_000_000
 
 // manySource gives the browser the studies of several databases (one per
 // device, say), each name marked with its file and device.
-type manySource struct{ dbs []*store.Store }
+type manySource struct{ dbs []*servedDB }
 
 func (m *manySource) Studies(ctx context.Context) ([]store.Study, error) {
 	var out []store.Study
-	for k, db := range m.dbs {
-		sts, err := db.Studies(ctx)
+	for k, d := range m.dbs {
+		sts, err := d.db.Studies(ctx)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", db.Path(), err)
+			return nil, fmt.Errorf("%s: %w", d.path, err)
 		}
 		for _, st := range sts {
-			st.Name = fmt.Sprintf("%s [%s, %s:%d]", st.Name, study.DeviceOf(st), filepath.Base(db.Path()), st.ID)
+			st.Name = fmt.Sprintf("%s [%s, %s:%d]", st.Name, study.DeviceOf(st), filepath.Base(d.path), st.ID)
 			st.ID += int64(k) * manyStride
 			out = append(out, st)
 		}

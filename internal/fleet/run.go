@@ -92,8 +92,8 @@ func Run(ctx context.Context, o Options, out io.Writer) (*Summary, error) {
 		}
 		prog = p
 	}
-	if _, err := os.Stat(o.Inventory); err != nil && !strings.Contains(o.Inventory, ",") {
-		return nil, fmt.Errorf("inventory %s: %w (give a file, a directory, or hosts separated by commas)", o.Inventory, err)
+	if err := checkInventory(o.Inventory); err != nil {
+		return nil, err
 	}
 	dist, err := filepath.Abs(o.Dist)
 	if err != nil {
@@ -190,7 +190,7 @@ func Run(ctx context.Context, o Options, out io.Writer) (*Summary, error) {
 	if cmd.Env == nil {
 		cmd.Env = os.Environ()
 	}
-	cmd.Env = append(cmd.Env, "ANSIBLE_RETRY_FILES_ENABLED=false")
+	cmd.Env = append(cmd.Env, "ANSIBLE_RETRY_FILES_ENABLED=false", inventoryEnv)
 	fmt.Fprintf(io.MultiWriter(out, logFile), "boxtax fleet: %s %s\n", prog, strings.Join(shown, " "))
 	runErr := cmd.Run()
 	code := 0
@@ -202,10 +202,19 @@ func Run(ctx context.Context, o Options, out io.Writer) (*Summary, error) {
 		code = ee.ExitCode()
 	}
 	if ctx.Err() != nil {
+		// The studies run detached on the devices: stopping Ansible
+		// leaves them going. Stop them too (issue 42 item 7).
+		if o.Terminal != nil {
+			takeForeground(o.Terminal)
+		}
+		stopDevices(context.WithoutCancel(ctx), o, prog, io.MultiWriter(out, logFile))
 		return nil, ctx.Err()
 	}
 	sum, err := ReadSummary(summaryPath)
 	if errors.Is(err, os.ErrNotExist) && code != 0 {
+		if err := badInventory(o.Inventory, log.String(), "Ansible cannot parse it"); err != nil {
+			return nil, err
+		}
 		// Ansible stops a playbook whose every device failed before the
 		// last play: read the outcome from its recap instead.
 		sum = recapSummary(log.String())
@@ -218,6 +227,13 @@ func Run(ctx context.Context, o Options, out io.Writer) (*Summary, error) {
 		return nil, fmt.Errorf("ansible-playbook ended (exit %d) before every device was summarised (its output: %s): %w", code, logPath, err)
 	}
 	sum.AnsibleExit = code
+	if len(sum.Hosts) == 0 {
+		// Ansible goes on with an inventory it parsed only in part, or one
+		// without hosts, and then has no device to summarise.
+		if err := badInventory(o.Inventory, log.String(), "no device Ansible could read"); err != nil {
+			return nil, err
+		}
+	}
 	return sum, nil
 }
 

@@ -76,6 +76,10 @@ func TestRunSaysWhatIsMissing(t *testing.T) {
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("error %v, want one saying %q", err, tc.want)
 			}
+			var bad *InventoryError
+			if tc.name == "no inventory" && !errors.As(err, &bad) {
+				t.Errorf("want an InventoryError, got %v", err)
+			}
 			if tc.name == "no Ansible" && !errors.Is(err, ErrNoAnsible) {
 				t.Errorf("want ErrNoAnsible, got %v", err)
 			}
@@ -105,5 +109,39 @@ localhost                  : ok=1    changed=1    unreachable=0    failed=0    s
 	s := recapSummary(out)
 	if len(s.Hosts) != 2 || s.Hosts[0].Host != "dev-c" || s.Hosts[0].Status != StatusUnreachable || s.Hosts[1].Status != StatusFailed {
 		t.Errorf("%+v", s.Hosts)
+	}
+}
+
+// TestInventoryComplaints: what Ansible says about an inventory it cannot
+// use is read from its output (warnings wrapped onto more lines, said
+// twice, between the playbook's own lines), each once and on one line.
+func TestInventoryComplaints(t *testing.T) {
+	out := `[WARNING]:  * Failed to parse /tmp/x/bad.ini with ini plugin: not
+enough values to unpack (expected 3, got 2)
+[WARNING]: Unable to parse /tmp/x/bad.ini as an inventory source
+[WARNING]: No inventory was parsed, only implicit localhost is available
+
+PLAY [all] *********************************************************************
+skipping: no hosts matched
+[WARNING]: Could not match supplied host pattern, ignoring: devices
+ok: [localhost]
+[WARNING]:  * Failed to parse /tmp/x/bad.ini with ini plugin: not
+enough values to unpack (expected 3, got 2)
+[WARNING]: Platform linux on host localhost is using the discovered Python
+ERROR! No inventory was parsed, please check your configuration and options.
+`
+	want := []string{
+		"Failed to parse /tmp/x/bad.ini with ini plugin: not enough values to unpack (expected 3, got 2)",
+		"Unable to parse /tmp/x/bad.ini as an inventory source",
+		"No inventory was parsed, only implicit localhost is available",
+		"Could not match supplied host pattern, ignoring: devices",
+		"No inventory was parsed, please check your configuration and options",
+	}
+	got := inventoryComplaints(out)
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if got := inventoryComplaints("PLAY RECAP ****\nlocalhost : ok=1\n"); len(got) != 0 {
+		t.Errorf("output without warnings: %q", got)
 	}
 }

@@ -2,6 +2,8 @@ package report
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/boxtax/boxtax/internal/hostinfo"
@@ -35,6 +37,9 @@ func HostFacts(h hostinfo.Host) ([]Fact, string) {
 	for _, f := range h.EngineFacts() {
 		add(f.Name, f.Value)
 	}
+	for _, l := range LeftOut(h) {
+		add("left out: "+l.Env, l.Reason)
+	}
 	add("boxtax", h.Boxtax)
 	if !h.CollectedAt.IsZero() {
 		add("facts collected", h.CollectedAt.UTC().Format("2006-01-02 15:04 MST"))
@@ -57,4 +62,33 @@ func HostFacts(h hostinfo.Host) ([]Fact, string) {
 func HostLine(h hostinfo.Host) string {
 	_, line := HostFacts(h)
 	return line
+}
+
+// LeftOutEnv is an environment of the study that did not run on the host,
+// with why: run --skip-unavailable (and fleet run, which always skips)
+// left it out because it could not run there, or because the user's
+// command failed in its check run there.
+type LeftOutEnv struct{ Env, Reason string }
+
+// LeftOut lists the environments left out on the host, by name, each
+// reason on one line: every output says them, not the JSON alone (issue
+// 42 item 8), since a table of the baseline alone reads as a study of it.
+func LeftOut(h hostinfo.Host) []LeftOutEnv {
+	var out []LeftOutEnv
+	for _, e := range slices.Sorted(maps.Keys(h.Unavailable)) {
+		out = append(out, LeftOutEnv{e, OneLine(h.Unavailable[e])})
+	}
+	return out
+}
+
+// LeftOutLine says the environments left out on the host in a line, or "".
+func LeftOutLine(h hostinfo.Host) string {
+	var parts []string
+	for _, l := range LeftOut(h) {
+		parts = append(parts, l.Env+" ("+l.Reason+")")
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "not run here, left out by --skip-unavailable: " + strings.Join(parts, "; ")
 }

@@ -50,6 +50,7 @@ type htmlView struct {
 	Took       string
 	Host       []report.Fact
 	HostLine   string
+	LeftOut    string // the environments --skip-unavailable left out, with why
 	Glance     glance
 	Envs       []string
 	Rows       []htmlRow
@@ -134,6 +135,7 @@ func newHTMLView(r *report.Report) htmlView {
 		v.EnvColor[e] = envColor(r, e)
 	}
 	v.Host, v.HostLine = report.HostFacts(r.Host())
+	v.LeftOut = report.LeftOutLine(r.Host())
 	v.Glance = glanceOf(r)
 	v.Attrib = tables.AttributionViews(r.Attributions)
 	v.Rows = htmlRows(r)

@@ -66,6 +66,9 @@ func heading(r *report.Report) string {
 	if engines := enginesLine(h, r.Envs()); engines != "" {
 		host += "\nengines: " + engines
 	}
+	if left := report.LeftOutLine(h); left != "" {
+		host += "\n" + left
+	}
 	head := fmt.Sprintf("study %d %q (%s), %s\nhost: %s\nruns: %d measured ok, %d failed, %d pending, %d warm-up",
 		r.Study.ID, r.Study.Name, r.Study.Status, r.Study.CreatedAt.Format("2006-01-02 15:04 MST"), host,
 		r.Runs.OK, r.Runs.Failed, r.Runs.Pending, r.Runs.Warmup)
