@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 
 	"github.com/boxtax/boxtax/internal/docker"
@@ -50,8 +51,13 @@ func EnsureImage(ctx context.Context, c *docker.Client, s *Set, o ImageOptions) 
 	if err := s.WriteTar(&rootfs); err != nil {
 		return docker.Image{}, false, err
 	}
-	if _, err := c.ImageImport(ctx, &rootfs, docker.ImportOptions{Tag: o.Tag, Labels: o.Labels,
-		Entrypoint: o.Entrypoint, Cmd: o.Cmd, Message: "boxtax image of host programs"}); err != nil {
+	labels := maps.Clone(o.Labels)
+	if labels == nil {
+		labels = map[string]string{}
+	}
+	labels[LabelName] = o.Tag // what OwnTags knows boxtax's image by
+	if _, err := c.ImageImport(ctx, &rootfs, docker.ImportOptions{Tag: o.Tag, Labels: labels,
+		Entrypoint: o.Entrypoint, Cmd: o.Cmd, Message: MessageHostPrograms}); err != nil {
 		return docker.Image{}, false, err
 	}
 	img, err = c.ImageInspect(ctx, o.Tag)
