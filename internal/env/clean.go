@@ -60,13 +60,19 @@ func Clean(ctx context.Context, o Options, co CleanOptions) (done []string, err 
 }
 
 // removeLeftovers removes what boxtax processes that no longer run left
-// outside the engines: their storage=bind directories, then their wires
-// (network namespaces with their links), and says what it removed.
+// outside the engines: their storage=bind directories, their Podman
+// services with what those still hold, then their wires (network
+// namespaces with their links), and says what it removed.
 func removeLeftovers(ctx context.Context) (done []string, err error) {
 	dirs, err := RemoveStorageLeftovers()
 	if len(dirs) > 0 {
 		done = append(done, fmt.Sprintf("removed %d storage=bind director(ies) of boxtax processes that no longer run: %s", len(dirs), strings.Join(dirs, " ")))
 	}
+	if err != nil {
+		return done, err
+	}
+	services, err := removePodmanLeftovers(ctx)
+	done = append(done, services...)
 	if err != nil {
 		return done, err
 	}
