@@ -216,3 +216,43 @@ func rootlessContainers(t *testing.T, label map[string]string) string {
 	}
 	return strings.TrimSpace(string(out))
 }
+
+// TestKilledNativeRunLeavesNothingAfterClean: issue 42 finding 17, after
+// kill -9 of a study in a native run, clean left the worker's empty
+// scratch directory (/tmp/boxtax-NNN); nor may the study's record of the
+// images it held stay. After clean nothing of boxtax's is left in TMPDIR.
+func TestKilledNativeRunLeavesNothingAfterClean(t *testing.T) {
+	tmp := t.TempDir()
+	r := startSlowRun(t, []string{"TMPDIR=" + tmp}, "n.db", "11", false, "--monitor-interval", "0")
+	waitFor(t, 60*time.Second, "a native worker's scratch directory", r.stderr, func() bool {
+		return len(tmpLeftovers(t, tmp)) > 0
+	})
+	r.cmd.Process.Kill()
+	r.cmd.Wait()
+	time.Sleep(500 * time.Millisecond) // the worker dies with its controller (parent-death signal)
+	t.Setenv("TMPDIR", tmp)            // clean runs in-process
+	res := runOK(t, r.dir, "clean")
+	if left := tmpLeftovers(t, tmp); len(left) > 0 {
+		t.Errorf("left in TMPDIR after clean: %v\n%s", left, res.stdout)
+	}
+}
+
+// TestInterruptedCheckKeepsNoDatabase: issue 42 finding 17, Ctrl-C during
+// the check runs said "nothing is kept" and left an empty database.
+func TestInterruptedCheckKeepsNoDatabase(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "check.db")
+	cmd, stderr, waited := startBoxtax(t, "run", "--cmd", "sleep 30", "--envs", "native", "--reps", "2", "--warmup", "0",
+		"--settle", "0", "--monitor-interval", "0", "--db", db)
+	waitFor(t, 60*time.Second, "the check runs", stderr, func() bool {
+		return strings.Contains(stderr.String(), "checking the command")
+	})
+	interruptWithin(t, cmd, stderr, waited, 300*time.Millisecond, 30*time.Second, "a study in its check runs")
+	if !strings.Contains(stderr.String(), "nothing is kept") {
+		t.Errorf("an interrupted check does not say nothing is kept:\n%s", stderr.String())
+	}
+	left, _ := filepath.Glob(db + "*")
+	if len(left) > 0 {
+		t.Errorf("an interrupted check left %v", left)
+	}
+}

@@ -187,6 +187,9 @@ func (d *dockerEnv) startImage(ctx context.Context, spec Spec) (img workerImage,
 	if img, err = workerImageFor(ctx, d.client, d.opts, img, spec); err != nil {
 		return img, "", nil, nil, fmt.Errorf("%s: %w", d.name, err)
 	}
+	if err := holdImage(img.ID); err != nil { // again after ReleaseImages
+		return img, "", nil, nil, fmt.Errorf("%s: %w", d.name, err)
+	}
 	return img, driver, nil, nil, nil
 }
 

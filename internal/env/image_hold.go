@@ -50,6 +50,16 @@ func holdImage(id string) error {
 	return nil
 }
 
+// ReleaseImages says that this process no longer uses the images it held
+// (its study ended): it removes its file. A later study holds them again
+// as its containers start.
+func ReleaseImages() {
+	imageHolds.Lock()
+	defer imageHolds.Unlock()
+	imageHolds.ids = nil
+	_ = os.Remove(imageHoldPath(os.Getpid()))
+}
+
 func imageHoldPath(pid int) string {
 	return filepath.Join(os.TempDir(), imageHoldPrefix+strconv.Itoa(pid))
 }

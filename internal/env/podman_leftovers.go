@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/user"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -39,7 +40,7 @@ func recordPodmanController(dir string) error {
 // directory. For each such directory it removes boxtax's containers in the
 // service (while it answers), stops the service's processes, and removes
 // the directory; the services of running boxtax processes stay.
-func removePodmanLeftovers(ctx context.Context) (done []string, err error) {
+func removePodmanLeftovers(ctx context.Context, getenv func(string) string) (done []string, err error) {
 	dirs, err := filepath.Glob(filepath.Join(os.TempDir(), podmanDirPrefix+"*"))
 	if err != nil {
 		return nil, err
@@ -62,7 +63,7 @@ func removePodmanLeftovers(ctx context.Context) (done []string, err error) {
 		case err != nil && anyParentAlive(pids):
 			continue // an older boxtax's, which recorded no controller: it may still run
 		}
-		n, err := removePodmanContainers(ctx, dir)
+		n, err := removePodmanContainers(ctx, dir, getenv)
 		containers += n
 		if err != nil {
 			errs = append(errs, fmt.Errorf("removing boxtax's containers in the Podman service at %s: %w", dir, err))
@@ -87,24 +88,52 @@ func removePodmanLeftovers(ctx context.Context) (done []string, err error) {
 }
 
 // removePodmanContainers removes boxtax's containers of controllers that
-// no longer run in the service whose socket is in dir, if it answers.
-func removePodmanContainers(ctx context.Context, dir string) (int, error) {
-	sock := filepath.Join(dir, "podman.sock")
-	if _, err := os.Stat(sock); err != nil {
-		return 0, nil
-	}
-	c, err := docker.NewClient("unix://" + sock)
+// no longer run in the store of the service whose directory is dir: through
+// that service while it answers, else, for a rootless service of another
+// user (the directory's owner), through that user's service or one started
+// for the purpose. A rootful service's store is the one boxtax clean
+// cleans through podman-host.
+func removePodmanContainers(ctx context.Context, dir string, getenv func(string) string) (int, error) {
+	c, err := docker.NewClient("unix://" + filepath.Join(dir, "podman.sock"))
 	if err != nil {
 		return 0, err
 	}
 	pingCtx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	err = c.Ping(pingCtx)
 	cancel()
-	if err != nil {
-		return 0, nil // the service is gone: so are its containers' means of removal; nothing answers
+	if err == nil {
+		res, err := removeManaged(ctx, c, map[string]string{labelManaged: "true"}, false)
+		return res.removed, err
 	}
-	res, err := removeManaged(ctx, c, map[string]string{labelManaged: "true"}, false)
-	return res.removed, err
+	u, err := dirUser(dir)
+	if u == nil || err != nil {
+		return 0, err
+	}
+	svc, err := openPodmanService(ctx, u, "", getenv)
+	if err != nil {
+		return 0, err
+	}
+	res, err := removeManaged(ctx, svc.client, map[string]string{labelManaged: "true"}, false)
+	return res.removed, errors.Join(err, svc.close(context.WithoutCancel(ctx)))
+}
+
+// dirUser is the rootless user who owns a service's directory, nil when
+// it is this process's own (a rootful service, or boxtax not run as root).
+func dirUser(dir string) (*podmanUser, error) {
+	fi, err := os.Stat(dir)
+	if err != nil {
+		return nil, err
+	}
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok || int(st.Uid) == os.Geteuid() || os.Geteuid() != 0 {
+		return nil, nil
+	}
+	u, err := user.LookupId(strconv.Itoa(int(st.Uid)))
+	if err != nil {
+		return nil, fmt.Errorf("the owner of %s: %w", dir, err)
+	}
+	gid, _ := strconv.Atoi(u.Gid)
+	return &podmanUser{name: u.Username, uid: int(st.Uid), gid: gid, home: u.HomeDir}, nil
 }
 
 // podmanServiceProcesses are the processes whose command line names a
