@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/boxtax/boxtax/internal/docker"
+	"github.com/boxtax/boxtax/internal/hostimage"
 	"github.com/boxtax/boxtax/internal/testenv"
 )
 
@@ -39,10 +40,10 @@ func TestCleanSaysWhichImagesItKeeps(t *testing.T) {
 	suffix := strconv.FormatInt(time.Now().UnixNano(), 36)
 	managed, foreign := "boxtax-clean-test:"+suffix, "not-boxtax-clean-test:"+suffix
 	for tag, labels := range map[string]map[string]string{
-		managed: {"io.boxtax.managed": "true", "io.boxtax.test": suffix},
+		managed: {"io.boxtax.managed": "true", "io.boxtax.test": suffix, hostimage.LabelName: managed},
 		foreign: {"io.boxtax.test": suffix},
 	} {
-		if _, err := c.ImageImport(ctx, bytes.NewReader(layer.Bytes()), docker.ImportOptions{Tag: tag, Labels: labels}); err != nil {
+		if _, err := c.ImageImport(ctx, bytes.NewReader(layer.Bytes()), docker.ImportOptions{Tag: tag, Labels: labels, Message: hostimage.MessageHostPrograms}); err != nil {
 			t.Fatal(err)
 		}
 		removeImagesAtEnd(t, c, tag)

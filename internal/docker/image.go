@@ -15,7 +15,11 @@ type Image struct {
 	SizeBytes    int64    `json:"Size"`
 	Architecture string   `json:"Architecture"`
 	Os           string   `json:"Os"`
-	Config       struct {
+	// Comment is the image's own comment: what docker import was given
+	// as its message; an image built or committed from another has its
+	// own (Docker: empty). Nil when the engine does not say.
+	Comment *string `json:"Comment"`
+	Config  struct {
 		Labels     map[string]string `json:"Labels"`
 		Entrypoint []string          `json:"Entrypoint"`
 		Cmd        []string          `json:"Cmd"`
@@ -71,4 +75,10 @@ func escapeRef(ref string) string {
 		parts[i] = url.PathEscape(p)
 	}
 	return strings.Join(parts, "/")
+}
+
+// ImageTag gives the image ref (name or id) the further name repo:tag, as
+// docker tag does.
+func (c *Client) ImageTag(ctx context.Context, ref, repo, tag string) error {
+	return c.sendJSON(ctx, http.MethodPost, "/images/"+escapeRef(ref)+"/tag", url.Values{"repo": {repo}, "tag": {tag}}, nil, nil)
 }

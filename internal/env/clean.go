@@ -60,18 +60,34 @@ func Clean(ctx context.Context, o Options, co CleanOptions) (done []string, err 
 			return done, err
 		}
 	}
-	lines, err := removeLeftovers(ctx)
+	lines, err := removeLeftovers(ctx, o.getenv())
 	return append(done, lines...), err
 }
 
 // removeLeftovers removes what boxtax processes that no longer run left
-// outside the engines: their storage=bind directories, then their wires
-// (network namespaces with their links), and says what it removed.
-func removeLeftovers(ctx context.Context) (done []string, err error) {
+// outside the engines: their storage=bind and scratch directories, their Podman
+// services with what those still hold, then their wires (network
+// namespaces with their links), and says what it removed.
+func removeLeftovers(ctx context.Context, getenv func(string) string) (done []string, err error) {
 	dirs, err := RemoveStorageLeftovers()
 	if len(dirs) > 0 {
 		done = append(done, fmt.Sprintf("removed %d storage=bind director(ies) of boxtax processes that no longer run: %s", len(dirs), strings.Join(dirs, " ")))
 	}
+	if err != nil {
+		return done, err
+	}
+	if _, err := heldImages(); err != nil { // and forgets what killed studies held
+		return done, err
+	}
+	scratch, err := removeScratchLeftovers()
+	if line := scratchLine(scratch); line != "" {
+		done = append(done, line)
+	}
+	if err != nil {
+		return done, err
+	}
+	services, err := removePodmanLeftovers(ctx, getenv)
+	done = append(done, services...)
 	if err != nil {
 		return done, err
 	}

@@ -2,6 +2,7 @@ package env
 
 import (
 	"context"
+	"os"
 	"os/exec"
 	"strings"
 	"testing"
@@ -21,7 +22,7 @@ func TestCleanRemovesTheWiresOfDeadProcesses(t *testing.T) {
 		t.Fatalf("ip netns add %s: %v: %s", ns, err, out)
 	}
 	t.Cleanup(func() { _ = exec.Command("ip", "netns", "delete", ns).Run() })
-	done, err := removeLeftovers(context.Background())
+	done, err := removeLeftovers(context.Background(), os.Getenv)
 	if err != nil {
 		t.Fatal(err)
 	}

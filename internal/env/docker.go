@@ -1,6 +1,7 @@
 package env
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -167,34 +168,48 @@ func (d *dockerEnv) userImage(ctx context.Context, name, wantID string) (workerI
 	return d.findUserImage(ctx, name, wantID)
 }
 
-// Start creates the container, attaches to its output, then starts it, so
-// that no output is lost. ctx bounds starting only; Stop ends the instance.
-func (d *dockerEnv) Start(ctx context.Context, spec Spec, stdout, stderr io.Writer) (Instance, error) {
-	img, driver, err := d.prepared(ctx)
+// startImage is the image a spec's container starts from, with the
+// entrypoint and binds a user's image needs, and the storage driver.
+func (d *dockerEnv) startImage(ctx context.Context, spec Spec) (img workerImage, driver string, entrypoint, binds []string, err error) {
+	img, driver, err = d.prepared(ctx)
 	if err != nil {
-		return nil, err
+		return img, "", nil, nil, err
 	}
-	var entrypoint, binds []string
-	var user string
 	if spec.Image != "" {
 		// The user's image, with this very binary mounted as its entrypoint.
 		if img, err = d.userImage(ctx, spec.Image, spec.ImageID); err != nil {
-			return nil, err
+			return img, "", nil, nil, err
 		}
+		return img, driver, []string{userImageBinary}, []string{d.opts.BinaryPath + ":" + userImageBinary + ":ro"}, nil
+	}
+	if img, err = workerImageFor(ctx, d.client, d.opts, img, spec); err != nil {
+		return img, "", nil, nil, fmt.Errorf("%s: %w", d.name, err)
+	}
+	if err := holdImage(img.ID); err != nil { // again after ReleaseImages
+		return img, "", nil, nil, fmt.Errorf("%s: %w", d.name, err)
+	}
+	return img, driver, nil, nil, nil
+}
+
+// Start creates the container, attaches to its output, then starts it, so
+// that no output is lost. ctx bounds starting only; Stop ends the instance.
+func (d *dockerEnv) Start(ctx context.Context, spec Spec, stdout, stderr io.Writer) (Instance, error) {
+	img, driver, entrypoint, binds, err := d.startImage(ctx, spec)
+	if err != nil {
+		return nil, err
+	}
+	var user string
+	if spec.Image != "" {
 		user = "0" // the worker; the program runs as the image's user (the cmd workload)
-		entrypoint = []string{userImageBinary}
-		binds = []string{d.opts.BinaryPath + ":" + userImageBinary + ":ro"}
-	} else if img, err = workerImageFor(ctx, d.client, d.opts, img, spec); err != nil {
-		return nil, fmt.Errorf("%s: %w", d.name, err)
 	}
 	labels := maps.Clone(spec.Labels)
 	if labels == nil {
 		labels = map[string]string{}
 	}
 	labels[labelManaged] = "true"
-	if thisController != "" {
-		labels[labelController] = thisController
-	}
+	// What tells boxtax's own containers (ownContainer) from a user's run
+	// of a boxtax image; without /proc, a value no live controller has.
+	labels[labelController] = cmp.Or(thisController, "unknown")
 	if spec.Netns != "" {
 		return nil, fmt.Errorf("%s: a container cannot run in network namespace %s; only native workers can", d.name, spec.Netns)
 	}
@@ -219,15 +234,29 @@ func (d *dockerEnv) Start(ctx context.Context, spec Spec, stdout, stderr io.Writ
 	// it (Ctrl-C while creating left it behind, in state Created). Once
 	// created, it is removed below if ctx ended meanwhile.
 	createCtx, cancelCreate := context.WithTimeout(context.WithoutCancel(ctx), createTimeout)
-	created, err := d.client.ContainerCreate(createCtx, docker.ContainerConfig{
-		Image:        img.Tag,
-		Cmd:          spec.Args,
-		Entrypoint:   entrypoint,
-		User:         user,
-		Labels:       labels,
-		ExposedPorts: exposed,
-		HostConfig:   hc,
-	})
+	create := func() (docker.Created, error) {
+		return d.client.ContainerCreate(createCtx, docker.ContainerConfig{
+			Image:        img.Tag,
+			Cmd:          spec.Args,
+			Entrypoint:   entrypoint,
+			User:         user,
+			Labels:       labels,
+			ExposedPorts: exposed,
+			HostConfig:   hc,
+		})
+	}
+	created, err := create()
+	if err != nil && docker.IsNotFound(err) && spec.Image == "" {
+		// boxtax's image went (a boxtax clean --images that ran before
+		// this process held it, or docker rmi): build it again, once.
+		forgetWorkerImage(d.client, img.Tag)
+		d.mu.Lock()
+		d.image = workerImage{}
+		d.mu.Unlock()
+		if img, _, entrypoint, binds, err = d.startImage(createCtx, spec); err == nil {
+			created, err = create()
+		}
+	}
 	cancelCreate()
 	if err != nil {
 		return nil, errors.Join(fmt.Errorf("%s: %w", d.name, err), undo())

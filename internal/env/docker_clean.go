@@ -8,48 +8,91 @@ import (
 	"github.com/boxtax/boxtax/internal/docker"
 )
 
-// Clean implements Cleaner: it removes every container boxtax made
-// (labelled io.boxtax.managed=true), running or not, on the daemon that
-// DOCKER_HOST names, and with Images every image boxtax built. It is what
-// `boxtax clean` does after a crash left containers behind; it leaves the
-// containers of a boxtax that still runs on this machine unless Force.
+// Clean implements Cleaner: it removes every container boxtax started
+// (ownContainer), running or not, on the daemon that DOCKER_HOST names, and
+// with Images every image boxtax built. It is what `boxtax clean` does
+// after a crash left containers behind; it leaves the containers of a
+// boxtax that still runs on this machine unless Force, and never touches a
+// container boxtax did not start, even one of a boxtax image.
 func (d *dockerEnv) Clean(ctx context.Context, o CleanOptions) ([]string, error) {
 	if d.clientErr != nil {
 		return nil, d.clientErr
 	}
-	removed, live, err := removeManaged(ctx, d.client, map[string]string{labelManaged: "true"}, o.Force)
+	res, err := removeManaged(ctx, d.client, map[string]string{labelManaged: "true"}, o.Force)
 	if err != nil {
 		return nil, err
 	}
-	done := []string{fmt.Sprintf("removed %d container(s) started by boxtax", removed)}
-	if live > 0 {
-		done = append(done, fmt.Sprintf("left %d container(s) of a boxtax that is still running (--force removes them too)", live))
+	done := []string{fmt.Sprintf("removed %d container(s) started by boxtax", res.removed)}
+	if res.live > 0 {
+		done = append(done, fmt.Sprintf("left %d container(s) of a boxtax that is still running (--force removes them too)", res.live))
+	}
+	if res.notOurs > 0 {
+		done = append(done, fmt.Sprintf("left %d container(s) that boxtax did not start (they carry boxtax's labels from their image): they are yours", res.notOurs))
 	}
 	images, err := cleanImages(ctx, d.client, "", o.Images)
 	return append(done, images...), err
 }
 
-// removeManaged removes the containers that carry all the labels, except
-// (unless force) those whose controller still runs, which it counts.
-func removeManaged(ctx context.Context, c *docker.Client, labels map[string]string, force bool) (removed, live int, err error) {
+// removed says what removeManaged did: the containers it removed, those
+// of a controller that still runs, and those it left as not boxtax's.
+type removed struct {
+	removed, live, notOurs int
+}
+
+// removeManaged removes the containers that carry all the labels and that
+// boxtax started (ownContainer), except (unless force) those whose
+// controller still runs, which it counts.
+func removeManaged(ctx context.Context, c *docker.Client, labels map[string]string, force bool) (removed, error) {
+	var res removed
 	list, err := c.ContainerList(ctx, labels)
 	if err != nil {
-		return 0, 0, fmt.Errorf("finding boxtax containers: %w", err)
+		return res, fmt.Errorf("finding boxtax containers: %w", err)
 	}
 	var errs []error
 	for _, ct := range list {
-		if !force && ControllerAlive(ct.Labels[labelController]) {
-			live++
+		own, err := ownContainer(ctx, c, ct)
+		switch {
+		case docker.IsNotFound(err):
+			continue // gone meanwhile
+		case err != nil:
+			errs = append(errs, err)
+			continue
+		case !own:
+			res.notOurs++
+			continue
+		case !force && ControllerAlive(ct.Labels[labelController]):
+			res.live++
 			continue
 		}
-		err := c.ContainerRemove(ctx, ct.ID, true)
+		err = c.ContainerRemove(ctx, ct.ID, true)
 		switch {
 		case err == nil:
-			removed++
+			res.removed++
 		case docker.IsNotFound(err): // gone meanwhile
 		default:
 			errs = append(errs, err)
 		}
 	}
-	return removed, live, errors.Join(errs...)
+	return res, errors.Join(errs...)
+}
+
+// ownContainer says whether boxtax started the container: boxtax sets its
+// controller label (labelController) on every container it creates. A
+// container inherits its image's labels, so io.boxtax.managed=true says
+// nothing (anything run from a boxtax image has it), and a controller
+// label the image has too (an image committed from a boxtax container) was
+// inherited, not set.
+func ownContainer(ctx context.Context, c *docker.Client, ct docker.ContainerSummary) (bool, error) {
+	id := ct.Labels[labelController]
+	if id == "" {
+		return false, nil
+	}
+	img, err := c.ImageInspect(ctx, ct.ImageID)
+	switch {
+	case docker.IsNotFound(err):
+		return true, nil // its image is gone: nothing to inherit from
+	case err != nil:
+		return false, fmt.Errorf("asking for the image of container %s: %w", ct.ID[:min(12, len(ct.ID))], err)
+	}
+	return img.Config.Labels[labelController] != id, nil
 }

@@ -80,6 +80,9 @@ func ensureHostWorkerImage(ctx context.Context, c *docker.Client, o Options, bas
 		return workerImage{}, fmt.Errorf("the worker image with host programs %s: %w", strings.Join(programs, ", "), err)
 	}
 	w := workerImage{Tag: tag, ID: img.ID}
+	if err := holdImage(w.ID); err != nil {
+		return workerImage{}, err
+	}
 	hostWorkerImages[key] = w
 	return w, nil
 }

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/boxtax/boxtax/internal/docker"
+	"github.com/boxtax/boxtax/internal/hostimage"
 	"github.com/boxtax/boxtax/internal/testenv"
 )
 
@@ -173,8 +174,8 @@ func TestRemoveManagedImages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.ImageImport(ctx, bytes.NewReader(rootfs), docker.ImportOptions{Tag: tag,
-		Labels: map[string]string{labelManaged: "true", "io.boxtax.test": labels["io.boxtax.test"]}}); err != nil {
+	if _, err := c.ImageImport(ctx, bytes.NewReader(rootfs), docker.ImportOptions{Tag: tag, Message: hostimage.MessageWorker,
+		Labels: map[string]string{labelManaged: "true", "io.boxtax.test": labels["io.boxtax.test"], hostimage.LabelName: tag}}); err != nil {
 		t.Fatal(err)
 	}
 	mine := map[string]string{labelManaged: "true", "io.boxtax.test": labels["io.boxtax.test"]}

@@ -10,6 +10,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"strings"
 	"sync"
 
 	"github.com/boxtax/boxtax/internal/docker"
@@ -67,11 +68,31 @@ func ensureWorkerImage(ctx context.Context, c *docker.Client, o Options) (worker
 		return workerImage{}, fmt.Errorf("looking for the worker image %s: %w", tag, err)
 	}
 	w := workerImage{Tag: tag, ID: img.ID}
+	if err := holdImage(w.ID); err != nil {
+		return workerImage{}, err
+	}
 	if workerImages.byTag == nil {
 		workerImages.byTag = map[string]workerImage{}
 	}
 	workerImages.byTag[key] = w
 	return w, nil
+}
+
+// forgetWorkerImage drops what this process remembers of the image tagged
+// tag on c's engine (plain worker image or one with host programs), so
+// that the next ensureWorkerImage looks for it, and builds it again if it
+// is gone (removed by hand, or by a boxtax clean --images that ran before
+// this process held it).
+func forgetWorkerImage(c *docker.Client, tag string) {
+	workerImages.Lock()
+	defer workerImages.Unlock()
+	delete(workerImages.byTag, c.Host()+"\x00"+tag)
+	prefix := c.Host() + "\x00"
+	for k, img := range hostWorkerImages {
+		if strings.HasPrefix(k, prefix) && (img.Tag == tag || strings.HasPrefix(img.Tag, tag+"-")) {
+			delete(hostWorkerImages, k)
+		}
+	}
 }
 
 // buildWorkerImage imports the worker image from its root filesystem
@@ -86,9 +107,9 @@ func buildWorkerImage(ctx context.Context, c *docker.Client, tag string, bin []b
 	}
 	return c.ImageImport(ctx, bytes.NewReader(rootfs), docker.ImportOptions{
 		Tag:        tag,
-		Labels:     map[string]string{labelManaged: "true", labelVersion: version},
+		Labels:     map[string]string{labelManaged: "true", labelVersion: version, hostimage.LabelName: tag},
 		Entrypoint: []string{"/boxtax"},
-		Message:    "boxtax worker image: the boxtax binary at /boxtax",
+		Message:    hostimage.MessageWorker,
 	})
 }
 

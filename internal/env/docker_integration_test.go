@@ -133,13 +133,13 @@ func TestRemoveManaged(t *testing.T) {
 	only := map[string]string{labelManaged: "true", "io.boxtax.test": labels["io.boxtax.test"]}
 	// Issue 15 item 3: this process, their controller, still runs, so
 	// clean leaves them alone; --force removes them.
-	removed, live, err := removeManaged(ctx, c, only, false)
-	if err != nil || removed != 0 || live != 2 {
-		t.Fatalf("removeManaged of a live controller's containers = %d removed, %d live, %v; want 0 and 2", removed, live, err)
+	res, err := removeManaged(ctx, c, only, false)
+	if err != nil || res.removed != 0 || res.live != 2 {
+		t.Fatalf("removeManaged of a live controller's containers = %+v, %v; want 0 removed and 2 live", res, err)
 	}
-	removed, _, err = removeManaged(ctx, c, only, true)
-	if err != nil || removed != 2 {
-		t.Fatalf("removeManaged(force) = %d, %v; want 2 removed", removed, err)
+	res, err = removeManaged(ctx, c, only, true)
+	if err != nil || res.removed != 2 {
+		t.Fatalf("removeManaged(force) = %+v, %v; want 2 removed", res, err)
 	}
 	assertNoContainers(t, c, labels)
 }

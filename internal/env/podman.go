@@ -208,16 +208,19 @@ func (p *podmanEnv) Clean(ctx context.Context, o CleanOptions) (done []string, e
 	}
 	defer func() { err = errors.Join(err, svc.close(context.WithoutCancel(ctx))) }()
 	_, ferr := removePodmanForward(ctx, 0)
-	removed, live, err := removeManaged(ctx, svc.client, map[string]string{labelManaged: "true"}, o.Force)
+	res, err := removeManaged(ctx, svc.client, map[string]string{labelManaged: "true"}, o.Force)
 	err = errors.Join(ferr, err)
 	var images []string
 	if err == nil {
 		images, err = cleanImages(ctx, svc.client, "Podman: ", o.Images)
 	}
-	if removed > 0 || live > 0 {
-		line := fmt.Sprintf("Podman: removed %d container(s) started by boxtax", removed)
-		if live > 0 {
-			line += fmt.Sprintf(", left %d of a boxtax that is still running", live)
+	if res.removed > 0 || res.live > 0 || res.notOurs > 0 {
+		line := fmt.Sprintf("Podman: removed %d container(s) started by boxtax", res.removed)
+		if res.live > 0 {
+			line += fmt.Sprintf(", left %d of a boxtax that is still running", res.live)
+		}
+		if res.notOurs > 0 {
+			line += fmt.Sprintf(", left %d that boxtax did not start (they carry boxtax's labels from their image)", res.notOurs)
 		}
 		done = append(done, line)
 	}

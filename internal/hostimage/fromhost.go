@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/boxtax/boxtax/internal/docker"
@@ -83,6 +84,10 @@ func FromHost(ctx context.Context, c *docker.Client, programs []string, o FromHo
 			tag, shortID(img.ID), strings.Join(img.RepoTags, ", "), tag)}
 	case img.Config.Labels[LabelManaged] != "true":
 		return FromHostResult{}, &TagInUseError{Tag: tag, ID: img.ID}
+	case !slices.ContainsFunc(OwnTags(img), func(t string) bool { return normalTag(t) == normalTag(tag) }):
+		// Built FROM a boxtax image (it inherits the labels) or tagged so
+		// by the user: not boxtax's to replace.
+		return FromHostResult{}, &TagInUseError{Tag: tag, ID: img.ID, Derived: true}
 	case img.Config.Labels[LabelFilesHash] != hash:
 		// boxtax's own image of other files under this tag (a --tag
 		// reused): replace it. Removing one of several tags only untags.
@@ -101,9 +106,14 @@ func FromHost(ctx context.Context, c *docker.Client, programs []string, o FromHo
 // which it will neither replace nor remove.
 type TagInUseError struct {
 	Tag, ID string
+	Derived bool // it carries boxtax's labels, inherited from a boxtax image it was built from
 }
 
 func (e *TagInUseError) Error() string {
+	if e.Derived {
+		return fmt.Sprintf("the image %s (%s) exists and was not made by boxtax under this name (it carries boxtax's labels, as an image built FROM a boxtax image or tagged by hand does): "+
+			"boxtax leaves it alone; choose another --tag, or remove it yourself first (docker rmi %s)", e.Tag, shortID(e.ID), e.Tag)
+	}
 	return fmt.Sprintf("the image %s (%s) exists and was not made by boxtax (it has no %s=true label): "+
 		"boxtax leaves it alone; choose another --tag, or remove it yourself first (docker rmi %s)", e.Tag, shortID(e.ID), LabelManaged, e.Tag)
 }

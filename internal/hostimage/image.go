@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 
 	"github.com/boxtax/boxtax/internal/docker"
@@ -47,8 +48,13 @@ func EnsureImage(ctx context.Context, c *docker.Client, s *Set, o ImageOptions) 
 	case !docker.IsNotFound(err):
 		return docker.Image{}, false, fmt.Errorf("looking for the image %s: %w", o.Tag, err)
 	}
-	if err := importSet(ctx, c, s, docker.ImportOptions{Tag: o.Tag, Labels: o.Labels,
-		Entrypoint: o.Entrypoint, Cmd: o.Cmd, Message: "boxtax image of host programs"}); err != nil {
+	labels := maps.Clone(o.Labels)
+	if labels == nil {
+		labels = map[string]string{}
+	}
+	labels[LabelName] = o.Tag // what OwnTags knows boxtax's image by
+	if err := importSet(ctx, c, s, docker.ImportOptions{Tag: o.Tag, Labels: labels,
+		Entrypoint: o.Entrypoint, Cmd: o.Cmd, Message: MessageHostPrograms}); err != nil {
 		return docker.Image{}, false, err
 	}
 	img, err = c.ImageInspect(ctx, o.Tag)

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"maps"
 	"net"
 	"os"
 	"path/filepath"
@@ -242,13 +243,61 @@ func TestFromHostLeavesForeignImagesAlone(t *testing.T) {
 		t.Fatalf("the foreign image %s is gone or changed: %+v, %v", foreign, img.ID, err)
 	}
 
-	own, oldID := importHelloImage(t, c, "own", "not boxtax's", map[string]string{LabelManaged: "true", LabelFilesHash: "0000"})
+	own, oldID := importBoxtaxImage(t, c, "own", map[string]string{LabelManaged: "true", LabelFilesHash: "0000"}, MessageHostPrograms)
 	res, err := FromHost(ctx, c, []string{"/bin/ls"}, FromHostOptions{Tag: own, Version: "test"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !res.Built || res.Image.ID == oldID || res.Image.Config.Labels[LabelFilesHash] != res.Hash {
 		t.Errorf("boxtax's own image of other files was not replaced: built %v, id %s (old %s)", res.Built, res.Image.ID, oldID)
+	}
+}
+
+// importBoxtaxImage imports an image as boxtax's from-host does: its
+// name recorded (LabelName) and boxtax's import message.
+// message "" is how an image built over the tag FROM boxtax's looks.
+func importBoxtaxImage(t *testing.T, c *docker.Client, name string, labels map[string]string, message string) (tag, id string) {
+	t.Helper()
+	tag = testTag(t, c, name)
+	labels = maps.Clone(labels)
+	labels[LabelName] = tag
+	var rootfs bytes.Buffer
+	s := NewSet()
+	s.AddData("/hello", []byte("boxtax's"), 0o644, RoleExtra)
+	if err := s.WriteTar(&rootfs); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.ImageImport(context.Background(), &rootfs, docker.ImportOptions{Tag: tag, Labels: labels, Message: message}); err != nil {
+		t.Fatal(err)
+	}
+	img, err := c.ImageInspect(context.Background(), tag)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tag, img.ID
+}
+
+// TestFromHostLeavesAnImageBuiltFromBoxtaxsAlone: issue 42 finding 3, an
+// image the user built FROM a boxtax image inherits boxtax's labels, and
+// --tag naming it deleted it. It is refused, saying why, and the image
+// stays: under another name than boxtax recorded, or under boxtax's name
+// but with the user's own comment (built over the very tag).
+func TestFromHostLeavesAnImageBuiltFromBoxtaxsAlone(t *testing.T) {
+	c := testenv.DockerIntegration(t)
+	requireProgram(t, "/bin/ls")
+	ctx := context.Background()
+	inherited := map[string]string{LabelManaged: "true", LabelFilesHash: "0000", LabelName: "boxtax-sleep:0123456789ab"}
+	derived, derivedID := importHelloImage(t, c, "derived", "the user's", inherited)
+	over, overID := importBoxtaxImage(t, c, "over", inherited, "")
+	for tag, id := range map[string]string{derived: derivedID, over: overID} {
+		_, err := FromHost(ctx, c, []string{"/bin/ls"}, FromHostOptions{Tag: tag, Version: "test"})
+		var inUse *TagInUseError
+		if !errors.As(err, &inUse) || !strings.Contains(err.Error(), "not made by boxtax under this name") || !strings.Contains(err.Error(), "choose another --tag") {
+			t.Errorf("FromHost over an image built FROM boxtax's = %v, want a *TagInUseError saying what to do", err)
+		}
+		if img, err := c.ImageInspect(ctx, tag); err != nil || img.ID != id {
+			t.Errorf("the user's image %s is gone or changed: %+v, %v", tag, img.ID, err)
+		}
 	}
 }
 

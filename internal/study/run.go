@@ -70,12 +70,22 @@ func Run(ctx context.Context, o Options, p Process) (*Stored, error) {
 	} else if _, err := os.Stat(o.DB); errors.Is(err, fs.ErrNotExist) {
 		return nil, refused(fmt.Errorf("nothing to resume: no database at %s: start a study with boxtax run, or pass --db", o.DB))
 	}
+	fresh := !o.Resume && !exists(o.DB)
 	db, err := store.Open(ctx, o.DB)
 	if err != nil {
 		return nil, err
 	}
 	defer db.Close()
 	var st *Stored
+	if fresh {
+		// Made for this study: gone again if the study never got stored
+		// (a check interrupted or failed), as the message says.
+		defer func() {
+			if st == nil {
+				removeUnusedDB(ctx, db)
+			}
+		}()
+	}
 	if o.Resume {
 		var release func()
 		if st, release, err = Resume(ctx, db); errors.Is(err, store.ErrNotFound) {
@@ -97,6 +107,7 @@ func Run(ctx context.Context, o Options, p Process) (*Stored, error) {
 		if err := env.CloseAll(ctx, envs); err != nil {
 			p.warn("%v", err)
 		}
+		env.ReleaseImages() // the study no longer needs them: clean --images may remove them
 	}()
 	if err := spec.checkEnvs(ctx, envs); err != nil {
 		return nil, refused(err)

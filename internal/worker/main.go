@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/boxtax/boxtax/internal/cpuset"
+	"github.com/boxtax/boxtax/internal/env"
 	"github.com/boxtax/boxtax/internal/workload"
 )
 
@@ -67,7 +68,7 @@ func Main(ctx context.Context, inv Invocation, stdout io.Writer, version string)
 	}
 	dir := inv.Scratch
 	if dir == "" {
-		if dir, err = os.MkdirTemp("", "boxtax-"); err != nil {
+		if dir, err = env.MakeScratchDir(); err != nil {
 			return fail(fmt.Errorf("making a scratch directory: %w (set TMPDIR to a writable place)", err))
 		}
 		defer os.RemoveAll(dir)
