@@ -10,6 +10,7 @@ import (
 	"github.com/boxtax/boxtax/internal/gate"
 	"github.com/boxtax/boxtax/internal/report"
 	"github.com/boxtax/boxtax/internal/study"
+	"github.com/boxtax/boxtax/internal/termtext"
 )
 
 // runOptions are the flags of `boxtax run`: the study's options, and what
@@ -60,6 +61,9 @@ func runStudy(ctx context.Context, g *Globals, o runOptions) error {
 		return runError(o.DB, st, err)
 	}
 	rep := report.FromStudy(st, false)
+	if err := baselineAgainstEarlier(ctx, g, o, rep); err != nil {
+		return err
+	}
 	if !o.Quiet {
 		if err := report.Write(terminalOut(g), "table", rep); err != nil {
 			return err
@@ -70,6 +74,29 @@ func runStudy(ctx context.Context, g *Globals, o runOptions) error {
 		return exitError{ExitRunsFailed, fmt.Errorf("%d of %d runs failed (reasons above and in: boxtax report --db %s --study %d)", rep.Runs.Failed, rep.Runs.Total, o.DB, st.ID)}
 	}
 	return gateErr
+}
+
+// baselineAgainstEarlier says, after the run's end lines, where the
+// study's baseline lies outside what earlier studies of the same host in
+// its database measured (report.BaselineMoves): the table prints them
+// first among its warnings; with --quiet they are printed here, as
+// warnings are.
+func baselineAgainstEarlier(ctx context.Context, g *Globals, o runOptions, rep *report.Report) error {
+	db, err := openExisting(ctx, o.DB)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	moves, err := noteBaselineMoves(ctx, db, rep)
+	if err != nil {
+		return err
+	}
+	if o.Quiet {
+		for _, m := range moves {
+			fmt.Fprintln(g.Stderr, "moved: "+termtext.Visible(m.Text))
+		}
+	}
+	return nil
 }
 
 // studyProcess is what study.Run needs from this process: the binary
