@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"sort"
 	"time"
 )
 
@@ -80,6 +81,16 @@ func NewHistory(reports []*Report) (*History, int) {
 	}
 	h.Host = same[0].host.Label()
 	index := map[string]int{}
+	order := map[string]int{} // a cell's place in the reports' tables
+	for _, r := range same {
+		for k := range r.Cells {
+			c := &r.Cells[k]
+			key := c.Workload + "\x00" + c.Env + "\x00" + levelsKey(c.Levels) + "\x00" + c.Metric
+			if _, ok := order[key]; !ok {
+				order[key] = len(order)
+			}
+		}
+	}
 	for i, r := range same {
 		h.Studies = append(h.Studies, historyStudy(r))
 		for _, v := range r.Verdicts {
@@ -104,7 +115,15 @@ func NewHistory(reports []*Report) (*History, int) {
 			h.BaselineMoves = append(h.BaselineMoves, BaselineMoves(r, same[:i])...)
 		}
 	}
+	sort.SliceStable(h.Cells, func(i, j int) bool {
+		return order[historyKey(&h.Cells[i])] < order[historyKey(&h.Cells[j])]
+	})
 	return h, len(reports) - len(same)
+}
+
+// historyKey names a history's cell as verdictKey names a verdict.
+func historyKey(c *HistoryCell) string {
+	return c.Workload + "\x00" + c.Env + "\x00" + levelsKey(c.Levels) + "\x00" + c.Metric
 }
 
 // historyStudy is what a history says of one study.
