@@ -193,3 +193,21 @@ func TestHistoryHTMLEscapes(t *testing.T) {
 		t.Errorf("markup from the studies reached the page unescaped")
 	}
 }
+
+// TestBaselineOfOtherWorkDidNotMove: a baseline that ran another command
+// is not held against this one's (compare refuses such cells too).
+func TestBaselineOfOtherWorkDidNotMove(t *testing.T) {
+	reps := hostHistory()
+	for k, size := range []string{"256MiB", "256MiB", "1GiB"} {
+		for i, run := range reps[k].runs {
+			run.Params = map[string]any{"size": size}
+			reps[k].runs[i] = run
+		}
+	}
+	if got := BaselineMoves(reps[1], reps[:1]); len(got) != 0 {
+		t.Errorf("the same parameters, the same state: %d moves", len(got))
+	}
+	if got := BaselineMoves(reps[2], reps[:2]); len(got) != 0 {
+		t.Errorf("a study of other parameters: %d moves, want none: %+v", len(got), got)
+	}
+}

@@ -66,7 +66,7 @@ func BaselineMoves(r *Report, earlier []*Report) []BaselineMove {
 		}
 		for i := range e.Cells {
 			c := &e.Cells[i]
-			if !c.IsBaseline || c.Secondary || len(c.Values) == 0 {
+			if !c.IsBaseline || c.Secondary || len(c.Values) == 0 || !sameWork(r, e, c) {
 				continue
 			}
 			s := spans[keyOf(c)]
@@ -94,6 +94,21 @@ func BaselineMoves(r *Report, earlier []*Report) []BaselineMove {
 		out = append(out, m)
 	}
 	return out
+}
+
+// sameWork tells whether cell c of the earlier study e ran the same work
+// (the same workload parameters: command, sizes) as the same cell in r, as
+// compare checks (differences): a baseline that ran another command did
+// not move, it did something else.
+func sameWork(r, e *Report, c *Cell) bool {
+	row := CompareRow{Workload: c.Workload, Env: c.Env, Levels: c.Levels}
+	mine, theirs := runParams(r, row), runParams(e, row)
+	for name, v := range mine {
+		if o, ok := theirs[name]; ok && !sameParam(v, o) {
+			return false
+		}
+	}
+	return true
 }
 
 // outside tells whether mean lies beyond [lo, hi] by more than
