@@ -59,14 +59,18 @@ func contradictions(reps []*Report) []Contradiction {
 		return out
 	}
 	ref := reps[0]
+	refIdx := verdictIndex(ref)
 	for i, r := range reps[1:] {
 		if !sameMachine(ref, r) {
 			continue
 		}
 		idx := verdictIndex(r)
-		for _, a := range ref.Verdicts {
-			b, ok := idx[verdictKey(a)]
-			if !ok || !Contradicts(a, b) {
+		for k := range ref.Cells { // in the table's order
+			c := &ref.Cells[k]
+			key := c.Workload + "\x00" + c.Env + "\x00" + levelsKey(c.Levels) + "\x00" + c.Metric
+			a, okA := refIdx[key]
+			b, okB := idx[key]
+			if !okA || !okB || !Contradicts(a, b) {
 				continue
 			}
 			out = append(out, Contradiction{Workload: a.Workload, Env: a.Env, Levels: a.Levels, Metric: a.Metric, Label: a.Label, Row: a.Row,

@@ -211,3 +211,12 @@ func TestBaselineOfOtherWorkDidNotMove(t *testing.T) {
 		t.Errorf("a study of other parameters: %d moves, want none: %+v", len(got), got)
 	}
 }
+
+func TestContradictionsMatchGoldenFiles(t *testing.T) {
+	c := Compare([]string{"1", "2"}, hostHistory()[:2])
+	for _, format := range CompareFormats() {
+		t.Run(format, func(t *testing.T) {
+			checkGolden(t, "compare-contradictions."+format, func(buf *bytes.Buffer) error { return WriteComparison(buf, format, c) })
+		})
+	}
+}
