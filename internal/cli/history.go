@@ -7,9 +7,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/boxtax/boxtax/internal/hostinfo"
 	"github.com/boxtax/boxtax/internal/report"
 	"github.com/boxtax/boxtax/internal/store"
+	"github.com/boxtax/boxtax/internal/study"
 	"github.com/boxtax/boxtax/internal/termtext"
 )
 
@@ -20,7 +20,7 @@ import (
 const MaxEarlierStudies = 10
 
 // hostStudies lists the studies in db of the machine that ran study id
-// (hostinfo.SameMachine on the recorded host facts), oldest first, up to
+// (study.SameMachine on the recorded host facts), oldest first, up to
 // and including id.
 func hostStudies(ctx context.Context, db *store.Store, id int64) ([]store.Study, error) {
 	all, err := db.Studies(ctx)
@@ -31,10 +31,9 @@ func hostStudies(ctx context.Context, db *store.Store, id int64) ([]store.Study,
 	if i < 0 {
 		return nil, usagef("no study %d in %s: boxtax list studies shows the ids", id, db.Path())
 	}
-	host := hostinfo.Parse(all[i].HostJSON)
 	var out []store.Study
 	for _, s := range all[:i+1] {
-		if s.ID == id || hostinfo.SameMachine(host, hostinfo.Parse(s.HostJSON)) {
+		if s.ID == id || study.SameMachine(all[i], s) {
 			out = append(out, s)
 		}
 	}
