@@ -169,8 +169,10 @@ func (c *steadyConfig) noteSteadiness(e workload.Emitter, phases []phaseState) {
 	}
 	e.Note("steady_state", strings.Join(texts, "; "))
 	if len(unsteady) > 0 {
-		e.Note("steady_warning", fmt.Sprintf("%s not steady in %d passes (the last %d spread beyond %.0f%% of their mean, see note steady_state): the storage changed state during the run, so its figure is of no stated state; a quieter host, or more passes (max_passes), may reach one",
-			strings.Join(unsteady, " and "), c.maxPasses, c.window, c.bandPct))
+		// one message for every phase and workload, so that the report
+		// says it once, naming the cells; note steady_state says which phase
+		e.Note("steady_warning", fmt.Sprintf("not steady in %d passes (the last %d of a phase spread beyond %.0f%% of their mean, or trended; note steady_state says which): the storage changed state during the run, so its figure is of no stated state; a quieter host, or more passes (max_passes), may reach one",
+			c.maxPasses, c.window, c.bandPct))
 	}
 }
 
