@@ -52,7 +52,7 @@ func (c *randConfig) Declare(d *workload.Decl) {
 	d.Duration(&c.duration, "duration", 2*time.Second, "length of each phase, reads then writes")
 	d.Int(&c.syncEvery, "sync_every", 64, "writes between fdatasync calls; 0 syncs only at the end (sysbench --file-fsync-freq, which defaults to 100)")
 	d.String(&c.dir, "dir", "", "directory for the test file; empty means the run's scratch directory")
-	c.steadyConfig.declare(d, 6, "passes of each phase, each duration / steady_window long: they are repeated until the last steady_window of them are steady (design note 015), so a phase takes from duration to max_passes / steady_window times it; 1 makes one pass of duration and judges nothing")
+	c.steadyConfig.declare(d, 4, "passes of each phase, each duration / steady_window long: they are repeated until the last steady_window of them are steady (design note 015), so a phase takes from duration to max_passes / steady_window times it; 1 makes one pass of duration and judges nothing")
 }
 
 // Check implements workload.Checker.

@@ -50,7 +50,7 @@ func (c *seqConfig) Declare(d *workload.Decl) {
 	d.Bytes(&c.size, "size", 256<<20, "size of the test file")
 	d.Bytes(&c.block, "block_size", 1<<20, "bytes per read or write call; a multiple of 512")
 	d.String(&c.dir, "dir", "", "directory for the test file; empty means the run's scratch directory")
-	c.steadyConfig.declare(d, 6, "passes of the read and rewrite phases on the written file: they are repeated until the last steady_window of them are steady (design note 015); 1 measures one pass and judges nothing")
+	c.steadyConfig.declare(d, 4, "passes of the read and rewrite phases on the written file: they are repeated until the last steady_window of them are steady (design note 015); 1 measures one pass and judges nothing")
 }
 
 // Check implements workload.Checker.
