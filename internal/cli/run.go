@@ -61,9 +61,7 @@ func runStudy(ctx context.Context, g *Globals, o runOptions) error {
 		return runError(o.DB, st, err)
 	}
 	rep := report.FromStudy(st, false)
-	if err := baselineAgainstEarlier(ctx, g, o, rep); err != nil {
-		return err
-	}
+	baselineAgainstEarlier(ctx, g, o, rep)
 	if !o.Quiet {
 		if err := report.Write(terminalOut(g), "table", rep); err != nil {
 			return err
@@ -80,23 +78,25 @@ func runStudy(ctx context.Context, g *Globals, o runOptions) error {
 // study's baseline lies outside what earlier studies of the same host in
 // its database measured (report.BaselineMoves): the table prints them
 // first among its warnings; with --quiet they are printed here, as
-// warnings are.
-func baselineAgainstEarlier(ctx context.Context, g *Globals, o runOptions, rep *report.Report) error {
+// warnings are. The study is stored either way: an earlier study that
+// cannot be read is said in a note, not an error.
+func baselineAgainstEarlier(ctx context.Context, g *Globals, o runOptions, rep *report.Report) {
 	db, err := openExisting(ctx, o.DB)
 	if err != nil {
-		return err
+		fmt.Fprintf(g.Stderr, "note: the baseline was not held against earlier studies: %v\n", err)
+		return
 	}
 	defer db.Close()
 	moves, err := noteBaselineMoves(ctx, db, rep)
 	if err != nil {
-		return err
+		fmt.Fprintf(g.Stderr, "note: the baseline was not held against earlier studies: %v\n", err)
+		return
 	}
 	if o.Quiet {
 		for _, m := range moves {
 			fmt.Fprintln(g.Stderr, "moved: "+termtext.Visible(m.Text))
 		}
 	}
-	return nil
 }
 
 // studyProcess is what study.Run needs from this process: the binary
