@@ -30,6 +30,7 @@ type reportOptions struct {
 	PNG      bool   // --png: and as PNG, through rsvg-convert
 	Paired   bool   // --paired: overhead intervals paired by round
 	By       string // --by host: the study on every device of a merged database
+	History  bool   // --history: every cell's verdict over the studies of one host
 	// MaxOverhead is --max-overhead: the overhead gate.
 	MaxOverhead []gate.Rule
 	// --fail-undecided; --precision: the verdict's ±p (0: the study's, else 2).
@@ -80,6 +81,7 @@ func reportCmd(ctx context.Context, g *Globals, args []string) error {
 	fs.StringVar(&o.PlotsDir, "plots", "", "also write every plot as an SVG file into this directory")
 	fs.BoolVar(&o.Paired, "paired", false, "overhead intervals, p-values and stars paired by round (the runs are randomized complete blocks): drift between rounds drops out")
 	fs.BoolVar(&o.PNG, "png", false, "with --plots: also write each plot as PNG (needs rsvg-convert, Debian package librsvg2-bin)")
+	fs.BoolVar(&o.History, "history", false, "every cell's overhead with its interval and verdict over the studies of the host that ran --study (default: the latest), oldest first, contradicting verdicts first (formats: "+strings.Join(report.HistoryFormats(), ", ")+")")
 	fs.StringVar(&o.By, "by", "", "host: the study on every device of a database merged from a fleet, a column group per device (formats: "+strings.Join(report.DeviceFormats(), ", ")+")")
 	addGateFlag(fs, &o.MaxOverhead, &o.FailUndecided)
 	fs.Var((*study.Percent)(&o.PrecisionPct), "precision", "the verdict's margin p: \"no difference beyond ±p%\" when the overhead's whole 95% interval lies inside it (default: the study's --precision, else 2%)")
@@ -88,6 +90,12 @@ func reportCmd(ctx context.Context, g *Globals, args []string) error {
 	}
 	if err := resolveFormat(fs, &o.Format, o.Output, reportFormats(o)); err != nil {
 		return err
+	}
+	if o.History {
+		if o.By != "" || o.Paper != "" || o.PlotsDir != "" || len(o.MaxOverhead) > 0 || o.Paired {
+			return usagef("--history puts the studies of one host side by side: leave out --by, --compare-paper, --plots, --paired and --max-overhead (a single study's report takes them)")
+		}
+		return writeHistory(ctx, g, o)
 	}
 	switch o.By {
 	case "":
@@ -133,6 +141,9 @@ func writeReport(ctx context.Context, g *Globals, o reportOptions) error {
 	}
 	rep := report.FromStudy(s, o.Paired)
 	rep.Decide(o.PrecisionPct)
+	if _, err := noteBaselineMoves(ctx, db, rep); err != nil {
+		fmt.Fprintf(g.Stderr, "note: the baseline was not held against earlier studies: %v\n", err)
+	}
 	if err := checkGateReport(o.MaxOverhead, rep); err != nil {
 		return err
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/boxtax/boxtax/internal/gate"
 	"github.com/boxtax/boxtax/internal/report"
 	"github.com/boxtax/boxtax/internal/study"
+	"github.com/boxtax/boxtax/internal/termtext"
 )
 
 // runOptions are the flags of `boxtax run`: the study's options, and what
@@ -60,6 +61,7 @@ func runStudy(ctx context.Context, g *Globals, o runOptions) error {
 		return runError(o.DB, st, err)
 	}
 	rep := report.FromStudy(st, false)
+	baselineAgainstEarlier(ctx, g, o, rep)
 	if !o.Quiet {
 		if err := report.Write(terminalOut(g), "table", rep); err != nil {
 			return err
@@ -70,6 +72,31 @@ func runStudy(ctx context.Context, g *Globals, o runOptions) error {
 		return exitError{ExitRunsFailed, fmt.Errorf("%d of %d runs failed (reasons above and in: boxtax report --db %s --study %d)", rep.Runs.Failed, rep.Runs.Total, o.DB, st.ID)}
 	}
 	return gateErr
+}
+
+// baselineAgainstEarlier says, after the run's end lines, where the
+// study's baseline lies outside what earlier studies of the same host in
+// its database measured (report.BaselineMoves): the table prints them
+// first among its warnings; with --quiet they are printed here, as
+// warnings are. The study is stored either way: an earlier study that
+// cannot be read is said in a note, not an error.
+func baselineAgainstEarlier(ctx context.Context, g *Globals, o runOptions, rep *report.Report) {
+	db, err := openExisting(ctx, o.DB)
+	if err != nil {
+		fmt.Fprintf(g.Stderr, "note: the baseline was not held against earlier studies: %v\n", err)
+		return
+	}
+	defer db.Close()
+	moves, err := noteBaselineMoves(ctx, db, rep)
+	if err != nil {
+		fmt.Fprintf(g.Stderr, "note: the baseline was not held against earlier studies: %v\n", err)
+		return
+	}
+	if o.Quiet {
+		for _, m := range moves {
+			fmt.Fprintln(g.Stderr, "moved: "+termtext.Visible(m.Text))
+		}
+	}
 }
 
 // studyProcess is what study.Run needs from this process: the binary

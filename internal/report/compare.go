@@ -24,6 +24,11 @@ type Comparison struct {
 	// otherwise than in the reference: a caller refuses such a comparison
 	// unless told to go ahead, and the formats list them.
 	Differences []Difference `json:"differences,omitempty"`
+	// Contradictions are the cells whose verdict in a study of the
+	// reference's machine contradicts the reference's (Contradicts): the
+	// formats list them first, since at least one of the two verdicts is
+	// the host's state rather than the environment's cost.
+	Contradictions []Contradiction `json:"contradictions,omitempty"`
 }
 
 // ComparedStudy is one study of a comparison, with the host it ran on.
@@ -74,7 +79,7 @@ type CompareValue struct {
 // Compare builds the comparison of reports, the first being the reference;
 // labels say how the user named each study.
 func Compare(labels []string, reports []*Report) *Comparison {
-	cmp := &Comparison{Schema: CompareSchema, Unmatched: make([]int, len(reports)), Rows: []CompareRow{}}
+	cmp := &Comparison{Schema: CompareSchema, Unmatched: make([]int, len(reports)), Rows: []CompareRow{}, Contradictions: contradictions(reports)}
 	if len(reports) > 0 {
 		cmp.Baseline = reports[0].Study.Baseline
 	}

@@ -17,6 +17,7 @@ var (
 	formats        = registry.Registry[Writer]{Unknown: "unknown report format %q; valid formats: %s"}
 	compareFormats = registry.Registry[func(io.Writer, *Comparison) error]{Unknown: "unknown comparison format %q; valid formats: %s"}
 	deviceFormats  = registry.Registry[func(io.Writer, *Devices) error]{Unknown: "unknown format %q for a report by host; valid formats: %s"}
+	historyFormats = registry.Registry[func(io.Writer, *History) error]{Unknown: "unknown format %q for report --history; valid formats: %s"}
 )
 
 // RegisterFormat adds a format of a report by name, in the init of the
@@ -31,6 +32,20 @@ func RegisterCompareFormat(name string, fn func(io.Writer, *Comparison) error) {
 // RegisterDeviceFormat adds a format of a report by device by name.
 func RegisterDeviceFormat(name string, fn func(io.Writer, *Devices) error) {
 	deviceFormats.Register(name, fn)
+}
+
+// RegisterHistoryFormat adds a format of a history (report --history) by name.
+func RegisterHistoryFormat(name string, fn func(io.Writer, *History) error) {
+	historyFormats.Register(name, fn)
+}
+
+// HistoryFormats lists the formats a history can be written in.
+func HistoryFormats() []string { return historyFormats.Names() }
+
+// WriteHistory renders h in the named format; an unknown name lists the
+// valid ones.
+func WriteHistory(w io.Writer, format string, h *History) error {
+	return writeWith(&historyFormats, w, format, h)
 }
 
 // Formats lists the format names.

@@ -47,6 +47,10 @@ type Report struct {
 	// ±margin_pct or is undecided; ordered by decision, then by the size
 	// of the cost (verdict.go).
 	Verdicts []Verdict `json:"verdicts"`
+	// BaselineMoves are the baseline cells whose mean lies outside what
+	// earlier studies of the same host measured (moves.go); absent when
+	// none was compared or none moved.
+	BaselineMoves []BaselineMove `json:"baseline_moves,omitempty"`
 
 	samples []RunSample             // for the tidy CSV
 	factors []string                // non-env factor names, sorted

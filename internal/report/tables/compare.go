@@ -22,6 +22,9 @@ func writeCompareTable(w io.Writer, c *report.Comparison) error {
 	for i, s := range c.Studies {
 		fmt.Fprintf(w, "%s = %s: %s\n", report.Letter(i), s.Label, describeStudy(s))
 	}
+	for _, line := range contradictionLines(c) {
+		fmt.Fprintln(w, line)
+	}
 	for _, line := range summaryOf(c) {
 		fmt.Fprintln(w, line)
 	}
@@ -93,6 +96,13 @@ func writeCompareMarkdown(w io.Writer, c *report.Comparison) error {
 		fmt.Fprintf(w, "- **%s** = `%s`: %s\n", report.Letter(i), strings.ReplaceAll(s.Label, "`", "'"), report.MarkdownEscape(describeStudy(s)))
 	}
 	fmt.Fprintln(w)
+	if lines := contradictionLines(c); len(lines) > 0 {
+		fmt.Fprintf(w, "**%s**\n\n", report.MarkdownEscape(lines[0]))
+		for _, line := range lines[1:] {
+			fmt.Fprintf(w, "- %s\n", report.MarkdownEscape(strings.TrimSpace(line)))
+		}
+		fmt.Fprintln(w)
+	}
 	for _, line := range summaryOf(c) {
 		fmt.Fprintln(w, report.MarkdownEscape(line))
 	}
@@ -134,6 +144,20 @@ func writeCompareMarkdown(w io.Writer, c *report.Comparison) error {
 		}
 	}
 	return nil
+}
+
+// contradictionLines are the cells whose verdicts contradict between
+// studies of one host, a heading and a line each; none when there are none.
+func contradictionLines(c *report.Comparison) []string {
+	if len(c.Contradictions) == 0 {
+		return nil
+	}
+	out := []string{fmt.Sprintf("Contradictions: %d cell(s) whose verdicts cannot both be true, though the studies ran on the same host: its state, not the environment, decided at least one of them.", len(c.Contradictions))}
+	for _, k := range c.Contradictions {
+		out = append(out, fmt.Sprintf("  %s %s in %s: %s %s; %s %s", k.Row, k.Label, k.Env,
+			report.Letter(k.Studies[0]), k.Texts[0], report.Letter(k.Studies[1]), k.Texts[1]))
+	}
+	return out
 }
 
 // describeStudy is a compared study in a line: id, name, status, creation and host.

@@ -29,9 +29,9 @@ func (Rand) Info() workload.Info {
 		Params:   workload.Declared(&randConfig{}),
 		Metrics: []workload.Metric{
 			{Name: "read_iops", Unit: "IOPS", Label: "rand read IOPS", HigherIsBetter: true,
-				Description: "reads completed / phase time; one read at a time at a uniformly random block, from the device (O_DIRECT, or buffered with each block's cached page dropped after it is read, see note read_cache)"},
+				Description: "reads completed / time, the mean of the steady-state window's passes (notes read_passes, steady_state); one read at a time at a uniformly random block, from the device (O_DIRECT, or buffered with each block's cached page dropped after it is read, see note read_cache)"},
 			{Name: "write_iops", Unit: "IOPS", Label: "rand write IOPS", HigherIsBetter: true,
-				Description: "writes completed / phase time including an fdatasync every sync_every writes and one at the end; one write at a time at a uniformly random block"},
+				Description: "writes completed / time including an fdatasync every sync_every writes and one at the end of each pass, the mean of the steady-state window's passes (notes write_passes, steady_state); one write at a time at a uniformly random block"},
 		},
 	}
 }
@@ -42,6 +42,7 @@ type randConfig struct {
 	duration    time.Duration
 	syncEvery   int
 	dir         string
+	steadyConfig
 }
 
 // Declare implements workload.Declarer.
@@ -51,6 +52,7 @@ func (c *randConfig) Declare(d *workload.Decl) {
 	d.Duration(&c.duration, "duration", 2*time.Second, "length of each phase, reads then writes")
 	d.Int(&c.syncEvery, "sync_every", 64, "writes between fdatasync calls; 0 syncs only at the end (sysbench --file-fsync-freq, which defaults to 100)")
 	d.String(&c.dir, "dir", "", "directory for the test file; empty means the run's scratch directory")
+	c.steadyConfig.declare(d, 4, "passes of each phase, each duration / steady_window long: they are repeated until the last steady_window of them are steady (design note 015), so a phase takes from duration to max_passes / steady_window times it; 1 makes one pass of duration and judges nothing")
 }
 
 // Check implements workload.Checker.
@@ -64,7 +66,7 @@ func (c *randConfig) Check() error {
 	case c.syncEvery < 0:
 		return fmt.Errorf("parameter sync_every: %d must be 0 (sync only at the end) or more", c.syncEvery)
 	}
-	return nil
+	return c.steadyConfig.check()
 }
 
 // Configure implements workload.Workload.
@@ -79,6 +81,7 @@ func (c *randConfig) Run(ctx context.Context, env workload.Env, e workload.Emitt
 		return err
 	}
 	noteFS(e, dir)
+	noteDirty(e)
 	e.Note("sync_every", strconv.Itoa(c.syncEvery))
 
 	// The file is written in blocks of up to 1 MiB, which is quicker.
@@ -97,25 +100,19 @@ func (c *randConfig) Run(ctx context.Context, env workload.Env, e workload.Emitt
 	copy(buf, prepBuf)
 
 	ph := phase{file: f, cfg: c, buf: buf, offsets: rand.New(rand.NewPCG(3, 4))}
-	reads, readTime, method, err := ph.reads(ctx)
+	reads, readState, method, err := ph.reads(ctx)
 	if err != nil {
 		return err
 	}
-	emitPhase(e, "read", reads, readTime, method)
+	e.Note("read_cache", method)
+	e.Sample("read_iops", readState.windowMean)
 
-	writes, writeTime, method, err := ph.writes(ctx)
+	writes, writeState, method, err := ph.writes(ctx)
 	if err != nil {
 		return err
 	}
-	emitPhase(e, "write", writes, writeTime, method)
+	e.Note("write_cache", method)
+	e.Sample("write_iops", writeState.windowMean)
+	c.noteSteadiness(e, []phaseState{{"read", "IOPS", reads, readState}, {"write", "IOPS", writes, writeState}})
 	return nil
-}
-
-// emitPhase records a phase of op ("read", "write"): how the page cache
-// was handled (note op_cache), its operations (note ops) and their rate
-// (op_iops).
-func emitPhase(e workload.Emitter, op string, n int64, d time.Duration, cache string) {
-	e.Note(op+"_cache", cache)
-	e.Note(op+"s", strconv.FormatInt(n, 10))
-	e.Sample(op+"_iops", float64(n)/d.Seconds())
 }

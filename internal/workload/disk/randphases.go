@@ -25,13 +25,13 @@ type phase struct {
 func (ph *phase) next() int64 { return ph.offsets.Int64N(ph.cfg.size/ph.cfg.block) * ph.cfg.block }
 
 // each calls do with the number of the operation and a random offset, one
-// after the other for the phase's duration, and returns how many it did and
-// when it started. It looks at ctx every 256 operations, to keep the check
-// out of the timed loop's cost.
-func (ph *phase) each(ctx context.Context, do func(op, off int64) error) (int64, time.Time, error) {
+// after the other for d, and returns how many it did and when it started.
+// It looks at ctx every 256 operations, to keep the check out of the timed
+// loop's cost.
+func (ph *phase) each(ctx context.Context, d time.Duration, do func(op, off int64) error) (int64, time.Time, error) {
 	var ops int64
 	start := time.Now()
-	for ; time.Since(start) < ph.cfg.duration; ops++ {
+	for ; time.Since(start) < d; ops++ {
 		if ops%256 == 0 && ctx.Err() != nil {
 			return 0, start, ctx.Err()
 		}
@@ -42,24 +42,52 @@ func (ph *phase) each(ctx context.Context, do func(op, off int64) error) (int64,
 	return ops, start, nil
 }
 
-// reads reads random blocks for the phase's duration and returns how many,
-// the time taken and the cache method used.
-func (ph *phase) reads(ctx context.Context) (int64, time.Duration, string, error) {
+// passes runs a phase in passes of duration / steady_window each, until
+// the last steady_window passes are steady or max_passes ran (steady.go),
+// with end (an fdatasync, or nothing) closing each pass inside its time.
+// It returns the rate of every pass and how they stood; the phase's figure
+// is the window's mean rate.
+func (ph *phase) passes(ctx context.Context, do func(op, off int64) error, end func() error) ([]float64, steadiness, error) {
+	rule := ph.cfg.rule()
+	slice := ph.cfg.duration / time.Duration(rule.window)
+	var rates []float64
+	var st steadiness
+	var total int64
+	for pass := 0; pass < ph.cfg.maxPasses; pass++ {
+		ops, start, err := ph.each(ctx, slice, func(op, off int64) error { return do(total+op, off) })
+		if err != nil {
+			return nil, st, err
+		}
+		if err := end(); err != nil {
+			return nil, st, err
+		}
+		total += ops
+		rates = append(rates, float64(ops)/time.Since(start).Seconds())
+		if st = rule.judge(rates); st.steady {
+			break
+		}
+	}
+	return rates, st, nil
+}
+
+// reads reads random blocks in passes (ph.passes) and returns the rate of
+// each pass, how they stood and the cache method used.
+func (ph *phase) reads(ctx context.Context) ([]float64, steadiness, string, error) {
 	name := ph.file.Name()
 	f, err := openDirect(name, os.O_RDONLY, ph.buf)
 	if err != nil {
-		return 0, 0, "", fmt.Errorf("opening %s to read: %w", name, err)
+		return nil, steadiness{}, "", fmt.Errorf("opening %s to read: %w", name, err)
 	}
 	direct, method := f != nil, cacheODirect
 	if !direct {
 		method = dropCache(ph.file, true)
 		if f, err = os.Open(name); err != nil {
-			return 0, 0, "", err
+			return nil, steadiness{}, "", err
 		}
 		adviseRandom(f)
 	}
 	defer f.Close()
-	ops, start, err := ph.each(ctx, func(_, off int64) error {
+	rates, st, err := ph.passes(ctx, func(_, off int64) error {
 		if _, err := f.ReadAt(ph.buf, off); err != nil {
 			return fmt.Errorf("reading %d bytes at %d of %s: %w", len(ph.buf), off, name, err)
 		}
@@ -67,27 +95,28 @@ func (ph *phase) reads(ctx context.Context) (int64, time.Duration, string, error
 			forget(f, off, ph.cfg.block)
 		}
 		return nil
-	})
+	}, func() error { return nil })
 	if err != nil {
-		return 0, 0, "", err
+		return nil, st, "", err
 	}
-	return ops, time.Since(start), method, nil
+	return rates, st, method, nil
 }
 
-// writes writes random blocks for the phase's duration, with an fdatasync
-// every sync_every writes and one at the end, and returns how many, the
-// time taken including the last sync, and "o_direct" or "buffered".
-func (ph *phase) writes(ctx context.Context) (int64, time.Duration, string, error) {
+// writes writes random blocks in passes (ph.passes), with an fdatasync
+// every sync_every writes and one at the end of each pass, inside its
+// time, and returns the rate of each pass, how they stood and "o_direct"
+// or "buffered".
+func (ph *phase) writes(ctx context.Context) ([]float64, steadiness, string, error) {
 	name := ph.file.Name()
 	f, err := openDirect(name, os.O_RDWR, ph.buf)
 	if err != nil {
-		return 0, 0, "", fmt.Errorf("opening %s to write: %w", name, err)
+		return nil, steadiness{}, "", fmt.Errorf("opening %s to write: %w", name, err)
 	}
 	method := cacheODirect
 	if f == nil {
 		method = "buffered"
 		if f, err = os.OpenFile(name, os.O_WRONLY, 0); err != nil {
-			return 0, 0, "", err
+			return nil, steadiness{}, "", err
 		}
 	}
 	defer f.Close()
@@ -97,7 +126,7 @@ func (ph *phase) writes(ctx context.Context) (int64, time.Duration, string, erro
 		}
 		return nil
 	}
-	ops, start, err := ph.each(ctx, func(op, off int64) error {
+	rates, st, err := ph.passes(ctx, func(op, off int64) error {
 		if _, err := f.WriteAt(ph.buf, off); err != nil {
 			return fmt.Errorf("writing %d bytes at %d of %s: %w", len(ph.buf), off, name, err)
 		}
@@ -105,12 +134,9 @@ func (ph *phase) writes(ctx context.Context) (int64, time.Duration, string, erro
 			return sync()
 		}
 		return nil
-	})
+	}, sync)
 	if err != nil {
-		return 0, 0, "", err
+		return nil, st, "", err
 	}
-	if err := sync(); err != nil {
-		return 0, 0, "", err
-	}
-	return ops, time.Since(start), method, nil
+	return rates, st, method, nil
 }

@@ -10,7 +10,9 @@ import (
 )
 
 // Seq is the disk.seq workload: write a file sequentially and fsync it,
-// read it back from the device, and rewrite it in place as bonnie++ does.
+// read it back from the device, and rewrite it in place as bonnie++ does;
+// the read and the rewrite are repeated in passes until they are steady
+// (steady.go), and their figures are the steady window's.
 type Seq struct{}
 
 func init() { workload.Register(Seq{}) }
@@ -29,9 +31,9 @@ func (Seq) Info() workload.Info {
 			{Name: "write_MBps", Unit: "MB/s", Label: "write MB/s", HigherIsBetter: true,
 				Description: "size / time of buffered writes of every block plus the final fsync, in 1e6 bytes/s"},
 			{Name: "read_MBps", Unit: "MB/s", Label: "read MB/s", HigherIsBetter: true,
-				Description: "size / time to read the file back block by block with the page cache bypassed (O_DIRECT) or emptied (see note read_cache), in 1e6 bytes/s"},
+				Description: "size / time to read the file back block by block with the page cache bypassed (O_DIRECT) or emptied (see note read_cache), in 1e6 bytes/s: the mean of the steady-state window's passes (notes read_passes, steady_state)"},
 			{Name: "rewrite_MBps", Unit: "MB/s", Label: "rewrite MB/s", HigherIsBetter: true,
-				Description: "size / time to read each block, change it, seek back and write it (bonnie++'s rewrite), plus the final fsync, in 1e6 bytes/s"},
+				Description: "size / time to read each block, change it, seek back and write it (bonnie++'s rewrite), plus the final fsync, in 1e6 bytes/s: the mean of the steady-state window's passes (notes rewrite_passes, steady_state)"},
 		},
 	}
 }
@@ -40,6 +42,7 @@ func (Seq) Info() workload.Info {
 type seqConfig struct {
 	size, block int64
 	dir         string
+	steadyConfig
 }
 
 // Declare implements workload.Declarer.
@@ -47,10 +50,16 @@ func (c *seqConfig) Declare(d *workload.Decl) {
 	d.Bytes(&c.size, "size", 256<<20, "size of the test file")
 	d.Bytes(&c.block, "block_size", 1<<20, "bytes per read or write call; a multiple of 512")
 	d.String(&c.dir, "dir", "", "directory for the test file; empty means the run's scratch directory")
+	c.steadyConfig.declare(d, 4, "passes of the read and rewrite phases on the written file: they are repeated until the last steady_window of them are steady (design note 015); 1 measures one pass and judges nothing")
 }
 
 // Check implements workload.Checker.
-func (c *seqConfig) Check() error { return checkSizes(c.size, c.block) }
+func (c *seqConfig) Check() error {
+	if err := checkSizes(c.size, c.block); err != nil {
+		return err
+	}
+	return c.steadyConfig.check()
+}
 
 // Configure implements workload.Workload.
 func (Seq) Configure(p workload.Params) (workload.Config, error) {
@@ -65,6 +74,7 @@ func (c *seqConfig) Run(ctx context.Context, env workload.Env, e workload.Emitte
 		return err
 	}
 	noteFS(e, dir)
+	noteDirty(e)
 	buf := alignedBuffer(int(block))
 	fillBlock(buf, rand.New(rand.NewPCG(1, 2)), 0)
 
@@ -75,20 +85,34 @@ func (c *seqConfig) Run(ctx context.Context, env workload.Env, e workload.Emitte
 	}
 	e.Sample("write_MBps", mbps(size, writeTime))
 
-	readTime, method, err := readBack(ctx, f, size, buf)
-	if err != nil {
-		return err
+	// The written file is the preconditioning; then passes of read and
+	// rewrite until both are steady (steady.go).
+	var reads, rewrites []float64
+	var readMethod, rewriteMethod string
+	var readState, rewriteState steadiness
+	rule := c.rule()
+	for pass := 0; pass < c.maxPasses; pass++ {
+		readTime, method, err := readBack(ctx, f, size, buf)
+		if err != nil {
+			return err
+		}
+		readMethod, reads = method, append(reads, mbps(size, readTime))
+		rewriteTime, method, err := rewrite(ctx, f, size, buf)
+		if err != nil {
+			return err
+		}
+		rewriteMethod, rewrites = method, append(rewrites, mbps(size, rewriteTime))
+		readState, rewriteState = rule.judge(reads), rule.judge(rewrites)
+		if readState.steady && rewriteState.steady {
+			break
+		}
 	}
-	e.Note("read_cache", method)
-	e.Sample("read_MBps", mbps(size, readTime))
-
-	rewriteTime, method, err := rewrite(ctx, f, size, buf)
-	if err != nil {
-		return err
-	}
-	e.Note("rewrite_read_cache", method)
-	e.Sample("rewrite_MBps", mbps(size, rewriteTime))
+	e.Note("read_cache", readMethod)
+	e.Note("rewrite_read_cache", rewriteMethod)
+	e.Sample("read_MBps", readState.windowMean)
+	e.Sample("rewrite_MBps", rewriteState.windowMean)
 	e.Note("size_bytes", strconv.FormatInt(size, 10))
+	c.noteSteadiness(e, []phaseState{{"read", "MB/s", reads, readState}, {"rewrite", "MB/s", rewrites, rewriteState}})
 	return nil
 }
 
