@@ -253,7 +253,7 @@ func (d *dockerEnv) Start(ctx context.Context, spec Spec, stdout, stderr io.Writ
 		d.mu.Lock()
 		d.image = workerImage{}
 		d.mu.Unlock()
-		if img, _, entrypoint, binds, err = d.startImage(createCtx, spec); err == nil {
+		if img, _, _, _, err = d.startImage(createCtx, spec); err == nil { // no entrypoint or binds: boxtax's own image
 			created, err = create()
 		}
 	}
