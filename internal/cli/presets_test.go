@@ -73,7 +73,7 @@ workloads:
 		t.Fatalf("and plan: %v", err)
 	}
 	err = spec.CheckHost()
-	for _, want := range []string{`"boxtax-absent-tool" not found`, `"boxtax-absent-server" not found`, "install it or give its path"} {
+	for _, want := range []string{`"boxtax-absent-tool" is not on this host`, `"boxtax-absent-server" is not on this host`, "install it or give its path"} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("CheckHost = %v, want it to say %q", err, want)
 		}
