@@ -84,6 +84,11 @@ var ErrNoAnsible = errors.New("ansible-playbook not found: install Ansible (Debi
 // that failed is in the summary, not an error; the error is for Ansible
 // failing as a whole (a broken inventory, say).
 func Run(ctx context.Context, o Options, out io.Writer) (*Summary, error) {
+	// The user's own input first: a missing inventory is said as such
+	// whether or not Ansible is installed.
+	if err := checkInventory(o.Inventory); err != nil {
+		return nil, err
+	}
 	prog := o.AnsiblePlaybook
 	if prog == "" {
 		p, err := exec.LookPath("ansible-playbook")
@@ -91,9 +96,6 @@ func Run(ctx context.Context, o Options, out io.Writer) (*Summary, error) {
 			return nil, ErrNoAnsible
 		}
 		prog = p
-	}
-	if err := checkInventory(o.Inventory); err != nil {
-		return nil, err
 	}
 	dist, err := filepath.Abs(o.Dist)
 	if err != nil {
