@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/boxtax/boxtax/internal/hostprog"
 )
 
 // Options say what goes in the image besides the programs.
@@ -113,7 +115,7 @@ func checkProgram(p string) error {
 		return fmt.Errorf("program %s: %w", p, err)
 	}
 	if !fi.Mode().IsRegular() {
-		return fmt.Errorf("program %s is not an ELF executable: it is a %s", p, kindOf(fi.Mode()))
+		return fmt.Errorf("program %s is not an ELF executable: it is a %s", p, hostprog.FileKind(fi.Mode()))
 	}
 	f, err := elf.Open(p)
 	if err != nil {
@@ -124,28 +126,6 @@ func checkProgram(p string) error {
 		return fmt.Errorf("program %s is not an ELF executable: it is an ELF %s with mode %v; add a library with --file", p, f.Type, fi.Mode().Perm())
 	}
 	return nil
-}
-
-// kindOf names a file's kind in words: directory, named pipe, socket,
-// character device...
-func kindOf(m fs.FileMode) string {
-	switch {
-	case m.IsDir():
-		return "directory"
-	case m.IsRegular():
-		return "regular file"
-	case m&fs.ModeSymlink != 0:
-		return "symlink"
-	case m&fs.ModeSocket != 0:
-		return "socket"
-	case m&fs.ModeNamedPipe != 0:
-		return "named pipe"
-	case m&fs.ModeCharDevice != 0:
-		return "character device"
-	case m&fs.ModeDevice != 0:
-		return "block device"
-	}
-	return "file of an unknown kind"
 }
 
 // addProcess adds what the loader maps for one program: its interpreter

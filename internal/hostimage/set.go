@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/boxtax/boxtax/internal/hostprog"
 )
 
 // Kind is what an entry of the image is.
@@ -165,7 +167,7 @@ func (s *Set) addHostPath(p string, role Role, allowDangling bool) (string, erro
 			}
 			cur = next
 		default:
-			return "", fmt.Errorf("%s is a %s, not a regular file, directory or symlink: no image can hold one", next, kindOf(fi.Mode()))
+			return "", fmt.Errorf("%s is a %s, not a regular file, directory or symlink: no image can hold one", next, hostprog.FileKind(fi.Mode()))
 		}
 	}
 	return cur, nil

@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/boxtax/boxtax/internal/hostprog"
 )
 
 // MaxNamedBytes is the most a file or directory the command names may hold
@@ -140,7 +142,7 @@ func namedPath(dir, w string) (NamedPath, bool) {
 		p.Dir = true
 		p.Bytes, p.Over, p.Inside, p.Beyond = treeBytes(p.Path, MaxNamedBytes)
 	default:
-		p.Special = kindOf(fi.Mode())
+		p.Special = hostprog.FileKind(fi.Mode())
 	}
 	return p, true
 }
@@ -177,7 +179,7 @@ func treeBytes(dir string, limit int64) (int64, bool, []InsidePath, int) {
 		case t.IsDir():
 			return nil
 		case !t.IsRegular():
-			add(InsidePath{Path: p, Special: kindOf(t)})
+			add(InsidePath{Path: p, Special: hostprog.FileKind(t)})
 			return nil
 		}
 		if fi, err := d.Info(); err == nil {
@@ -189,22 +191,6 @@ func treeBytes(dir string, limit int64) (int64, bool, []InsidePath, int) {
 		return nil
 	})
 	return n, errors.Is(err, errOver), inside, beyond
-}
-
-func kindOf(m fs.FileMode) string {
-	switch {
-	case m&fs.ModeSocket != 0:
-		return "socket"
-	case m&fs.ModeNamedPipe != 0:
-		return "named pipe"
-	case m&fs.ModeCharDevice != 0:
-		return "character device"
-	case m&fs.ModeDevice != 0:
-		return "device"
-	case m&fs.ModeIrregular != 0:
-		return "file of an unknown kind"
-	}
-	return m.Type().String()
 }
 
 // Size writes a byte count as people read it: 38 MB, 512 kB, 120 B.
