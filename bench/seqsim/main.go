@@ -25,6 +25,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 
+	"github.com/boxtax/boxtax/internal/result"
 	"github.com/boxtax/boxtax/internal/stats"
 )
 
@@ -61,9 +62,7 @@ func main() {
 		}},
 		{name: "adaptive, across rounds (now)", stop: func(b, x []float64) bool {
 			r := rounds(len(b))
-			o := stats.OverheadAcrossRounds(b, r, x, r, 0.95)
-			strict := stats.OverheadAcrossRounds(b, r, x, r, stats.CostStopLevel)
-			return stats.DecideToStop(o.Overhead, strict.Overhead, len(b), *margin).WithHalves(o).Decision != stats.Undecided
+			return result.Compare(b, r, x, r).ToStop(*margin).Decision != stats.Undecided
 		}, across: true},
 		{name: "fixed 10", n: 10},
 		{name: "fixed 20", n: 20},

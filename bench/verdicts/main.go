@@ -1,6 +1,6 @@
 // Command verdicts prints the verdict of every primary cell of the latest
 // study in a boxtax database, by the rule an adaptive study stops on
-// (study.DecisionsOf: stats.Decide on the stored samples, the margin the
+// (result.Decide: stats.Decide on the stored samples, the margin the
 // study's precision or 2 %), one line a cell, tab-separated:
 //
 //	cell  verdict  overhead%  lo  hi  rounds
@@ -19,6 +19,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/boxtax/boxtax/internal/result"
 	"github.com/boxtax/boxtax/internal/stats"
 	"github.com/boxtax/boxtax/internal/store"
 	"github.com/boxtax/boxtax/internal/study"
@@ -27,7 +28,7 @@ import (
 
 func main() {
 	margin := flag.Float64("margin", 0, "the margin p of no difference beyond ±p % (default: the study's precision, else 2)")
-	paired := flag.Bool("paired", false, "pair each cell's runs with the baseline's of the same round (study.DecisionsPaired)")
+	paired := flag.Bool("paired", false, "pair each cell's runs with the baseline's of the same round (result.Decide)")
 	flag.Parse()
 	if flag.NArg() != 1 {
 		fmt.Fprintln(os.Stderr, "usage: verdicts [-margin P] STUDY.db")
@@ -54,16 +55,11 @@ func run(path string, margin float64, paired bool) error {
 	if err != nil {
 		return err
 	}
-	spec := *st.Spec
+	lay := st.Spec.Layout()
 	if margin > 0 {
-		a := study.Adaptive{PrecisionPct: margin, MaxRepetitions: study.MaxAdaptiveRepetitions}
-		spec.Adaptive = &a
+		lay.MarginPct = margin
 	}
-	judge := study.DecisionsOf
-	if paired {
-		judge = study.DecisionsPaired
-	}
-	d := judge(&spec, st.Runs, st.Samples)
+	d := result.Decide(lay, st.Runs, st.Samples, paired)
 	for _, c := range d.Cells {
 		v := c.Verdict
 		verdict := "undecided"

@@ -8,9 +8,9 @@ import (
 	"time"
 
 	"github.com/boxtax/boxtax/internal/hostinfo"
+	"github.com/boxtax/boxtax/internal/result"
 	"github.com/boxtax/boxtax/internal/stats"
 	"github.com/boxtax/boxtax/internal/store"
-	"github.com/boxtax/boxtax/internal/study"
 	"github.com/boxtax/boxtax/internal/workload"
 )
 
@@ -179,10 +179,10 @@ type Cell struct {
 	// read from a stored document): the verdict's estimate of further
 	// rounds counts the t quantile's narrowing with it.
 	df float64
-	// strict is the overhead at stats.CostStopLevel in an adaptive study
-	// (nil otherwise): an undecided verdict's further rounds are the
-	// stopping rule's (stats.DecideToStop).
-	strict *stats.OverheadResult
+	// stop is the overhead against the baseline in an adaptive study (nil
+	// otherwise): an undecided verdict's further rounds are the stopping
+	// rule's (result.Overhead.ToStop).
+	stop *result.Overhead
 }
 
 // Halves are a cell's overhead over the first and the second half of its
@@ -268,13 +268,11 @@ func Build(st store.Study, lay Layout, runs []store.Run, samples []store.Sample)
 		CreatedAt: st.CreatedAt.UTC(), Host: json.RawMessage(orEmpty(st.HostJSON)), Spec: st.SpecYAML,
 		Repetitions: lay.Repetitions}
 	r.Study.Images = imageRuns(runs)
-	r.Study.Repetitions.Rounds = study.MeasuredRounds(runs)
-	planned := study.PlannedRounds(runs)
-	if fewest := study.FewestRounds(planned); fewest < r.Study.Repetitions.Rounds {
+	r.Study.Repetitions.Rounds = result.MeasuredRounds(runs)
+	if fewest := result.FewestRounds(result.PlannedRounds(runs)); fewest < r.Study.Repetitions.Rounds {
 		r.Study.Repetitions.Fewest = fewest
 	}
 	byID := map[int64]store.Run{}
-	factorSet := map[string]bool{}
 	for _, run := range runs {
 		byID[run.ID] = run
 		if !run.Started.IsZero() && (r.first.IsZero() || run.Started.Before(r.first)) {
@@ -300,90 +298,28 @@ func Build(st store.Study, lay Layout, runs []store.Run, samples []store.Sample)
 			r.Runs.Failed++
 			r.Failures = append(r.Failures, Failure{Seq: run.Seq, Workload: run.Workload, Env: run.Env, Warmup: run.Warmup, Reason: run.Reason})
 		}
-		for k := range run.Levels {
-			if k != "env" {
-				factorSet[k] = true
-			}
-		}
 	}
-	for k := range factorSet {
-		r.factors = append(r.factors, k)
-	}
-	sort.Strings(r.factors)
+	r.factors = result.Factors(runs)
 	r.envs = orderEnvs(lay.Envs, baseline, runs)
 	r.runs = byID
-
-	type key struct{ cell, metric string }
-	cells := map[key]*Cell{}
-	var order []key
 	for _, smp := range samples {
-		run, ok := byID[smp.RunID]
-		if !ok {
-			continue
+		if run, ok := byID[smp.RunID]; ok {
+			r.samples = append(r.samples, RunSample{run, smp})
 		}
-		r.samples = append(r.samples, RunSample{run, smp})
-		// Instance 0 is the run's figure; 1..N are its concurrent instances.
-		if run.Warmup || run.Status != store.RunOK || smp.Instance != 0 {
-			continue
-		}
-		k := key{run.CellKey, smp.Metric}
-		c, ok := cells[k]
-		if !ok {
-			c = newCell(run, smp, baseline)
-			cells[k] = c
-			order = append(order, k)
-		}
-		c.Values = append(c.Values, smp.Value)
-		c.reps = append(c.reps, run.Rep)
 	}
-	for _, k := range order {
-		c := cells[k]
-		s := stats.Describe(c.Values)
-		c.N, c.Mean, c.Std, c.Median, c.Q1, c.Q3, c.Min, c.Max = s.N, s.Mean, s.Std, s.Median, s.Q1, s.Q3, s.Min, s.Max
-	}
-	for _, k := range order {
-		c := cells[k]
-		if c.IsBaseline {
-			continue
-		}
-		base, ok := cells[key{baselineKey(k.cell, baseline), k.metric}]
-		if !ok {
+	cells := result.Gather(runs, samples)
+	for _, rc := range cells.List {
+		c := newCell(rc, baseline)
+		if base, ok := cells.Baseline(rc, baseline); ok && !c.IsBaseline {
+			c.compare(cells.Against(rc, base), lay)
+		} else if !c.IsBaseline {
 			c.OverheadNote = "no baseline data"
-			continue
 		}
-		// The baseline's runs of the rounds this cell is planned in: all of
-		// them, but after an adaptive study's focused rounds.
-		bs, bReps := study.InRoundsWith(base.Values, base.reps, planned[k.cell])
-		across := stats.OverheadAcrossRounds(bs, bReps, c.Values, c.reps, 0.95)
-		o := across.Overhead
-		c.baseN, c.df = len(bs), o.DF
-		if across.DriftFactor > 1 {
-			c.DriftFactor = finite(across.DriftFactor)
-		}
-		c.Halves = halvesOf(across)
-		if lay.Repetitions.PrecisionPct > 0 {
-			// An adaptive study's rule asks a cost's 99 % interval to
-			// exclude 0 too: its estimate of further rounds is the rule's.
-			strict := stats.OverheadAcrossRounds(bs, bReps, c.Values, c.reps, stats.CostStopLevel).Overhead
-			c.strict = &strict
-		}
-		c.OverheadPct = finite(o.Pct)
-		c.OverheadCI95 = []*float64{finite(o.LoPct), finite(o.HiPct)}
-		c.OverheadNote = o.Reason
-		c.PValue = finite(o.PValue)
-		c.Significant = o.Significant
-		c.pairWith(base)
-		if lay.Paired && c.Paired != nil {
-			c.usePaired()
-			c.strict = nil
-		}
+		r.Cells = append(r.Cells, *c)
 	}
 	r.Study.Interval = intervalUnpaired
 	if lay.Paired {
 		r.Study.Interval = intervalPaired
-	}
-	for _, k := range order {
-		r.Cells = append(r.Cells, *cells[k])
 	}
 	r.markPrecision()
 	r.sortCells(lay.Workloads)
@@ -398,33 +334,42 @@ func Build(st store.Study, lay Layout, runs []store.Run, samples []store.Sample)
 	return r
 }
 
-func newCell(run store.Run, smp store.Sample, baseline string) *Cell {
-	c := &Cell{Workload: run.Workload, Env: run.Env, Levels: run.Levels, Metric: smp.Metric, Unit: smp.Unit,
-		Label: smp.Metric, Baseline: baseline, IsBaseline: run.Env == baseline, OverheadCI95: []*float64{nil, nil}}
-	if m, ok := workload.MetricOf(run.Workload, workload.Params(run.Params), smp.Metric); ok {
-		c.Label, c.HigherIsBetter, c.Secondary, c.absolute = m.Label, m.HigherIsBetter, m.Secondary, m.Absolute
-	}
-	// Host monitors (mon.*) are context, not results: out of the table, in
-	// every other format. Energy figures (energy.*) stay in the table.
-	if strings.HasPrefix(smp.Metric, "mon.") {
-		c.Secondary = true
-	}
-	if smp.Metric == "energy.efficiency_per_W" {
-		c.HigherIsBetter = true
-	}
-	c.Group = groupKey(run.CellKey)
+// newCell is the report's cell of rc, with its statistics.
+func newCell(rc *result.Cell, baseline string) *Cell {
+	run := rc.Run
+	c := &Cell{Workload: run.Workload, Env: run.Env, Levels: run.Levels, Metric: rc.Metric, Unit: rc.Unit, Label: rc.Label,
+		HigherIsBetter: rc.HigherIsBetter, Secondary: rc.Secondary, absolute: rc.Absolute, Values: rc.Values, reps: rc.Reps,
+		Baseline: baseline, IsBaseline: run.Env == baseline, OverheadCI95: []*float64{nil, nil}, Group: groupKey(run.CellKey)}
+	s := stats.Describe(c.Values)
+	c.N, c.Mean, c.Std, c.Median, c.Q1, c.Q3, c.Min, c.Max = s.N, s.Mean, s.Std, s.Median, s.Q1, s.Q3, s.Min, s.Max
 	return c
 }
 
-// baselineKey is the key of the cell that has the same levels but the baseline env.
-func baselineKey(cellKey, baseline string) string {
-	parts := strings.Split(cellKey, "|")
-	for i, p := range parts {
-		if strings.HasPrefix(p, "env=") {
-			parts[i] = "env=" + baseline
+// compare sets c's overhead against its baseline from o: the interval
+// across rounds, or the paired one when lay asks for it.
+func (c *Cell) compare(o result.Overhead, lay Layout) {
+	across := o.Across.Overhead
+	c.baseN, c.df = o.BaseN, across.DF
+	if o.Across.DriftFactor > 1 {
+		c.DriftFactor = finite(o.Across.DriftFactor)
+	}
+	c.Halves = halvesOf(o.Across)
+	if lay.Repetitions.PrecisionPct > 0 {
+		c.stop = &o // an adaptive study's: its verdict's further rounds are the stopping rule's
+	}
+	c.OverheadPct = finite(across.Pct)
+	c.OverheadCI95 = []*float64{finite(across.LoPct), finite(across.HiPct)}
+	c.OverheadNote = across.Reason
+	c.PValue = finite(across.PValue)
+	c.Significant = across.Significant
+	if p := o.Paired; p != nil {
+		c.Paired = &PairedResult{Pairs: o.Pairs, Pct: finite(p.Pct), CI95: []*float64{finite(p.LoPct), finite(p.HiPct)},
+			PValue: finite(p.PValue), Significant: p.Significant, Note: p.Reason, df: p.DF}
+		if lay.Paired {
+			c.usePaired()
+			c.stop = nil
 		}
 	}
-	return strings.Join(parts, "|")
 }
 
 // groupKey drops the env from a cell key: the cells of one table row.

@@ -1,11 +1,6 @@
 package report
 
-import (
-	"fmt"
-
-	"github.com/boxtax/boxtax/internal/stats"
-	"github.com/boxtax/boxtax/internal/study"
-)
+import "fmt"
 
 // Which interval a report's overheads carry.
 const (
@@ -32,22 +27,6 @@ type PairedResult struct {
 	df          float64    // the paired t's degrees of freedom (pairs - 1)
 }
 
-// pairWith sets c.Paired from the rounds c and its baseline share. Runs
-// not recorded in rounds (two values of one cell in the same round) are not
-// blocks, and get no paired estimate.
-func (c *Cell) pairWith(base *Cell) {
-	if len(base.reps) != len(base.Values) || len(c.reps) != len(c.Values) || repeated(base.reps) || repeated(c.reps) {
-		return
-	}
-	b, x := study.PairByRound(base.Values, base.reps, c.Values, c.reps)
-	if len(b) < 2 {
-		return
-	}
-	o := stats.PairedOverhead(b, x, 0.95)
-	c.Paired = &PairedResult{Pairs: len(b), Pct: finite(o.Pct), CI95: []*float64{finite(o.LoPct), finite(o.HiPct)},
-		PValue: finite(o.PValue), Significant: o.Significant, Note: o.Reason, df: o.DF}
-}
-
 // usePaired makes the paired estimate the cell's overhead interval, p-value
 // and significance.
 func (c *Cell) usePaired() {
@@ -58,15 +37,4 @@ func (c *Cell) usePaired() {
 	if p.Note != "" {
 		c.OverheadNote += ": " + p.Note
 	}
-}
-
-func repeated(reps []int) bool {
-	seen := map[int]bool{}
-	for _, r := range reps {
-		if seen[r] {
-			return true
-		}
-		seen[r] = true
-	}
-	return false
 }

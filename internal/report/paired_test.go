@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"math"
 	"strings"
 	"testing"
 
@@ -86,5 +87,34 @@ func TestPairedByRound(t *testing.T) {
 	}
 	if !strings.Contains(buf.String(), "overhead intervals paired by round") {
 		t.Error("the HTML report does not say its intervals are paired")
+	}
+}
+
+// TestPrecisionLineWording: the one line the report prints: half-widths by size, no interval, the first five misses.
+func TestPrecisionLineWording(t *testing.T) {
+	for _, tt := range []struct {
+		hw   float64
+		want string
+	}{
+		{3.21, "cpu.prime events/s @ docker-bridge (±3.2%)"},
+		{12.6, "cpu.prime events/s @ docker-bridge (±13%)"},
+		{math.Inf(1), "cpu.prime events/s @ docker-bridge (no interval)"},
+	} {
+		if got := missedCell("cpu.prime", "events/s", "docker-bridge", tt.hw); got != tt.want {
+			t.Errorf("missedCell(hw %v) = %q, want %q", tt.hw, got, tt.want)
+		}
+	}
+	for _, tt := range []struct {
+		reached, cells int
+		missed         []string
+		want           string
+	}{
+		{4, 4, nil, "4 of 4 cells have their overhead's 95% interval within ±2%"},
+		{2, 4, []string{"a", "b"}, "2 of 4 cells have their overhead's 95% interval within ±2%; not yet: a, b"},
+		{0, 7, []string{"a", "b", "c", "d", "e", "f", "g"}, "0 of 7 cells have their overhead's 95% interval within ±2%; not yet: a, b, c, d, e and 2 more"},
+	} {
+		if got := precisionLine(tt.reached, tt.cells, 2, tt.missed); got != tt.want {
+			t.Errorf("precisionLine = %q, want %q", got, tt.want)
+		}
 	}
 }

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"math"
 	"strings"
-
-	"github.com/boxtax/boxtax/internal/study"
 )
 
 // Repetitions is how often each cell was measured, beside how often the
@@ -85,21 +83,6 @@ func (r *Report) markPrecision() {
 	}
 }
 
-// PrecisionReached says whether every primary metric's overhead interval is
-// within the adaptive target (false without a target or without cells).
-func (r *Report) PrecisionReached() bool {
-	cells := r.precisionCells()
-	if r.Study.Repetitions.PrecisionPct <= 0 || len(cells) == 0 {
-		return false
-	}
-	for _, c := range cells {
-		if c.PrecisionReached == nil || !*c.PrecisionReached {
-			return false
-		}
-	}
-	return true
-}
-
 // PrecisionSummary says how many cells reached the adaptive target and
 // names the widest of those that did not.
 func (r *Report) PrecisionSummary() string {
@@ -115,7 +98,38 @@ func (r *Report) PrecisionSummary() string {
 			reached++
 			continue
 		}
-		missed = append(missed, study.MissedCell(strings.TrimSpace(RowName(c, r.factors)), c.Label, c.Env, precisionHalfWidth(c)))
+		missed = append(missed, missedCell(strings.TrimSpace(RowName(c, r.factors)), c.Label, c.Env, precisionHalfWidth(c)))
 	}
-	return study.PrecisionLine(reached, len(cells), target, missed)
+	return precisionLine(reached, len(cells), target, missed)
+}
+
+// missedCell names a cell whose overhead's interval is still wider than
+// the target, with its half-width: "cpu.prime events/s @ docker-bridge
+// (±3.2%)", or "no interval" when none could be computed (hw +Inf).
+func missedCell(row, label, env string, hw float64) string {
+	w := "no interval"
+	switch {
+	case math.IsInf(hw, 1):
+	case hw >= 10:
+		w = fmt.Sprintf("±%.0f%%", hw)
+	default:
+		w = fmt.Sprintf("±%.2g%%", hw)
+	}
+	return fmt.Sprintf("%s %s @ %s (%s)", row, label, env, w)
+}
+
+// precisionLine sums up the precision of a study's overheads in one line:
+// how many of the cells reached the target, and the first five that did
+// not (missedCell).
+func precisionLine(reached, cells int, targetPct float64, missed []string) string {
+	s := fmt.Sprintf("%d of %d cells have their overhead's 95%% interval within ±%g%%", reached, cells, targetPct)
+	if len(missed) > 0 {
+		const show = 5
+		more := ""
+		if len(missed) > show {
+			more = fmt.Sprintf(" and %d more", len(missed)-show)
+		}
+		s += "; not yet: " + strings.Join(missed[:min(show, len(missed))], ", ") + more
+	}
+	return s
 }

@@ -1,6 +1,6 @@
 package report
 
-import "github.com/boxtax/boxtax/internal/study"
+import "github.com/boxtax/boxtax/internal/result"
 
 // Row is one line of the overhead table: one metric of one row group, with
 // a cell per environment.
@@ -33,4 +33,4 @@ func (r *Report) Rows() []Row {
 
 // RowName is c's row in the tables: its workload and its levels of
 // factors, as "cpu.prime threads=2".
-func RowName(c *Cell, factors []string) string { return study.RowName(c.Workload, c.Levels, factors) }
+func RowName(c *Cell, factors []string) string { return result.RowName(c.Workload, c.Levels, factors) }

@@ -6,8 +6,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/boxtax/boxtax/internal/result"
 	"github.com/boxtax/boxtax/internal/stats"
-	"github.com/boxtax/boxtax/internal/study"
 )
 
 // The verdict is the report's answer: for every environment against the
@@ -68,7 +68,7 @@ type Verdict struct {
 
 // DefaultMarginPct is the equivalence margin p of "no difference beyond
 // ±p %" when the study sets none: --precision's default.
-const DefaultMarginPct = study.DefaultPrecisionPct
+const DefaultMarginPct = result.DefaultMarginPct
 
 // MarginPct is the margin the verdicts were decided with.
 func (r *Report) MarginPct() float64 { return r.margin }
@@ -153,8 +153,8 @@ func verdictOf(c *Cell, row string, marginPct float64) Verdict {
 		v.Decision = VerdictNoDifference
 	default:
 		v.Decision = VerdictUndecided
-		if c.strict != nil && !d.HostChanged {
-			d.MoreRounds = stats.DecideToStop(o, *c.strict, v.N, marginPct).MoreRounds
+		if c.stop != nil && !d.HostChanged {
+			d.MoreRounds = c.stop.ToStop(marginPct).MoreRounds
 		}
 		if d.MoreRounds > 0 && !d.HostChanged {
 			more := d.MoreRounds

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/boxtax/boxtax/internal/result"
 	"github.com/boxtax/boxtax/internal/store"
 	"go.yaml.in/yaml/v3"
 )
@@ -15,11 +16,11 @@ import (
 // Adaptive asks for repetitions until every overhead is decided, after
 // Phoronix's dynamic run count. The study's first rounds are whole
 // randomized rounds (every cell once); after them the stopping rule
-// (DecisionsOf, Stopping) judges every primary metric's overhead: a cost
+// (result.Decide, Stopping) judges every primary metric's overhead: a cost
 // (its 95 % interval excludes 0) or no difference beyond ±PrecisionPct.
 // While a cell is undecided, fewer than MaxRepetitions rounds have run and
 // the study's budget allows, one more round is planned: a focused round
-// (Decisions.focus), which measures only the cells still undecided that
+// (result.Decisions.Focus), which measures only the cells still undecided that
 // are likely to be decided in the rounds left, each with its baseline, in
 // the randomized order a whole round would have, so that every cell
 // still measured keeps its baseline beside it in each round (the pairs
@@ -86,36 +87,25 @@ func (s *Spec) NextRound(seed int64, rep int) ([]store.Run, error) {
 	return out, nil
 }
 
-// MeasuredRounds counts the measured rounds planned among runs.
-func MeasuredRounds(runs []store.Run) int {
-	n := 0
-	for _, run := range runs {
-		if !run.Warmup && run.Rep+1 > n {
-			n = run.Rep + 1
-		}
+// Layout is what the results take from the spec: the baseline, the order
+// of environments and workloads, and the stopping rule's margin.
+func (s *Spec) Layout() result.Layout {
+	lay := result.Layout{Baseline: s.Baseline, Envs: s.EnvNames()}
+	for _, w := range s.Workloads {
+		lay.Workloads = append(lay.Workloads, w.Name)
 	}
-	return n
-}
-
-// FewestRounds is the fewest measured rounds any cell is planned in
-// (planned as PlannedRounds has it): less than MeasuredRounds once an
-// adaptive study's focused rounds have left decided cells out.
-func FewestRounds(planned map[string]map[int]bool) int {
-	fewest := 0
-	for _, rounds := range planned {
-		if fewest == 0 || len(rounds) < fewest {
-			fewest = len(rounds)
-		}
+	if s.Adaptive != nil {
+		lay.MarginPct = s.Adaptive.PrecisionPct
 	}
-	return fewest
+	return lay
 }
 
 // Stopping is an adaptive study's stopping rule as ExecuteAdaptive applies
-// it after each round: Judge reads the stored samples (DecisionsOf), and
+// it after each round: Judge reads the stored samples (result.Decide), and
 // Deadline, when set, is when the study's time budget ends: no round is
 // begun that would, by the rounds measured so far, end after it.
 type Stopping struct {
-	Judge    func(context.Context) (Decisions, error)
+	Judge    func(context.Context) (result.Decisions, error)
 	Deadline time.Time        // zero: no budget
 	Now      func() time.Time // nil: time.Now; tests give a clock of their own
 	// Focused, when set, hears of each focused round before it runs: its
@@ -149,7 +139,7 @@ type AdaptiveEnd struct {
 	Rounds    int
 	Stopped   string        // StoppedDecided, StoppedMax, StoppedBudget or StoppedOutOfReach; "" when interrupted
 	RoundTime time.Duration // measured; 0 when nothing ran in this process
-	Last      Decisions
+	Last      result.Decisions
 	// Focused counts the rounds that measured only some cells: the
 	// undecided ones within reach and their baselines.
 	Focused int
@@ -163,7 +153,7 @@ type AdaptiveEnd struct {
 // says a cell is undecided, fewer than the maximum rounds have been
 // planned and the next round (at the time its cells took so far) would
 // end before stop.Deadline, adds one more round to the store and runs it:
-// the cells Decisions.focus chooses, or every cell when the judgement
+// the cells result.Decisions.Focus chooses, or every cell when the judgement
 // names none. It works the same on a resumed study: the rounds already
 // stored are finished first. Without s.Adaptive it is Execute.
 func (r *Runner) ExecuteAdaptive(ctx context.Context, st store.Study, runs []store.Run, stop Stopping) (AdaptiveEnd, error) {
@@ -184,7 +174,7 @@ func (r *Runner) ExecuteAdaptive(ctx context.Context, st store.Study, runs []sto
 		}); err != nil {
 			return end, r.stop(ctx, st, err)
 		}
-		rounds := MeasuredRounds(runs)
+		rounds := result.MeasuredRounds(runs)
 		end.Rounds, end.Spent = rounds, stop.now().Sub(began)
 		end.RoundTime = times.round(all)
 		end.next, end.times = end.RoundTime, times
@@ -236,14 +226,14 @@ func (r *Runner) ExecuteAdaptive(ctx context.Context, st store.Study, runs []sto
 	return end, r.stop(ctx, st, nil)
 }
 
-// focus chooses the cells of the next round (Decisions.focus) and notes
+// focus chooses the cells of the next round (result.Decisions.Focus) and notes
 // that round's time; it returns why the study stops instead
 // when no undecided cell is within reach: StoppedBudget when not even
 // the one nearest its answer has time for another round, else
 // StoppedOutOfReach.
-func (e *AdaptiveEnd) focus(d Decisions, maxRounds int, stop Stopping) (map[string]bool, string) {
+func (e *AdaptiveEnd) focus(d result.Decisions, maxRounds int, stop Stopping) (map[string]bool, string) {
 	fit := func(cells map[string]bool) int { return e.roundsLeftAt(e.times.round(cells), maxRounds, stop) }
-	keep, nearest := d.focus(fit)
+	keep, nearest := d.Focus(fit)
 	if keep == nil {
 		if nearest != nil && fit(nearest) == 0 {
 			e.next = e.times.round(nearest)

@@ -5,12 +5,12 @@ import (
 	"fmt"
 	"github.com/boxtax/boxtax/internal/errtest"
 	"io"
-	"math"
 	"path/filepath"
 	"sync"
 	"testing"
 
 	"github.com/boxtax/boxtax/internal/env"
+	"github.com/boxtax/boxtax/internal/result"
 	"github.com/boxtax/boxtax/internal/store"
 	"github.com/boxtax/boxtax/internal/testenv"
 )
@@ -99,13 +99,13 @@ func TestAdaptiveAddsWholeRoundsUntilReached(t *testing.T) {
 			r, st, runs := newAdaptiveStudy(t)
 			ctx := context.Background()
 			calls := 0
-			_, err := r.ExecuteAdaptive(ctx, st, runs, Stopping{Judge: func(ctx context.Context) (Decisions, error) {
+			_, err := r.ExecuteAdaptive(ctx, st, runs, Stopping{Judge: func(ctx context.Context) (result.Decisions, error) {
 				calls++
 				stored, err := r.Store.Runs(ctx, st.ID)
 				if err != nil {
-					return Decisions{}, err
+					return result.Decisions{}, err
 				}
-				return Decisions{Done: tt.reachAfter > 0 && MeasuredRounds(stored) >= tt.reachAfter}, nil
+				return result.Decisions{Done: tt.reachAfter > 0 && result.MeasuredRounds(stored) >= tt.reachAfter}, nil
 			}})
 			if err != nil {
 				t.Fatal(err)
@@ -133,7 +133,7 @@ func checkRounds(t *testing.T, r *Runner, st store.Study, want int) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := MeasuredRounds(stored); n != want {
+	if n := result.MeasuredRounds(stored); n != want {
 		t.Fatalf("%d rounds, want %d", n, want)
 	}
 	perRound := map[int]map[string]bool{}
@@ -174,9 +174,9 @@ func TestAdaptiveResumesWhereItStopped(t *testing.T) {
 	r, st, runs := newAdaptiveStudy(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	// Interrupted when the first check comes: the study stops interrupted.
-	_, err := r.ExecuteAdaptive(ctx, st, runs, Stopping{Judge: func(context.Context) (Decisions, error) {
+	_, err := r.ExecuteAdaptive(ctx, st, runs, Stopping{Judge: func(context.Context) (result.Decisions, error) {
 		cancel()
-		return Decisions{}, ctx.Err()
+		return result.Decisions{}, ctx.Err()
 	}})
 	if err == nil {
 		t.Fatal("no error after the interruption")
@@ -188,9 +188,9 @@ func TestAdaptiveResumesWhereItStopped(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = r.ExecuteAdaptive(context.Background(), st, stored, Stopping{Judge: func(ctx context.Context) (Decisions, error) {
+	_, err = r.ExecuteAdaptive(context.Background(), st, stored, Stopping{Judge: func(ctx context.Context) (result.Decisions, error) {
 		now, err := r.Store.Runs(ctx, st.ID)
-		return Decisions{Done: MeasuredRounds(now) >= 4}, err
+		return result.Decisions{Done: result.MeasuredRounds(now) >= 4}, err
 	}})
 	if err != nil {
 		t.Fatal(err)
@@ -213,36 +213,6 @@ func checkEachRunOnce(t *testing.T, r *Runner, st store.Study) {
 	}
 	if started != len(stored) {
 		t.Errorf("%d workers started for %d runs: runs were done again", started, len(stored))
-	}
-}
-
-// TestPrecisionLineWording: the one line the adaptive rule logs and the
-// report prints: half-widths by size, no interval, the first five misses.
-func TestPrecisionLineWording(t *testing.T) {
-	for _, tt := range []struct {
-		hw   float64
-		want string
-	}{
-		{3.21, "cpu.prime events/s @ docker-bridge (±3.2%)"},
-		{12.6, "cpu.prime events/s @ docker-bridge (±13%)"},
-		{math.Inf(1), "cpu.prime events/s @ docker-bridge (no interval)"},
-	} {
-		if got := MissedCell("cpu.prime", "events/s", "docker-bridge", tt.hw); got != tt.want {
-			t.Errorf("MissedCell(hw %v) = %q, want %q", tt.hw, got, tt.want)
-		}
-	}
-	for _, tt := range []struct {
-		reached, cells int
-		missed         []string
-		want           string
-	}{
-		{4, 4, nil, "4 of 4 cells have their overhead's 95% interval within ±2%"},
-		{2, 4, []string{"a", "b"}, "2 of 4 cells have their overhead's 95% interval within ±2%; not yet: a, b"},
-		{0, 7, []string{"a", "b", "c", "d", "e", "f", "g"}, "0 of 7 cells have their overhead's 95% interval within ±2%; not yet: a, b, c, d, e and 2 more"},
-	} {
-		if got := PrecisionLine(tt.reached, tt.cells, 2, tt.missed); got != tt.want {
-			t.Errorf("PrecisionLine = %q, want %q", got, tt.want)
-		}
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/boxtax/boxtax/internal/result"
 	"github.com/boxtax/boxtax/internal/stats"
 )
 
@@ -38,7 +39,7 @@ func (e AdaptiveEnd) Lines(budget time.Duration) []string {
 	most := 0 // the most further rounds any undecided cell needs; -1: one cannot be estimated
 	for i, c := range und {
 		if i < maxUndecidedLines {
-			out = append(out, "  "+c.Name()+": "+interval(c.Verdict)+lookedOften(c.Verdict)+"; "+noise(c)+"; "+e.more(c))
+			out = append(out, "  "+c.Name()+": "+result.Interval(c.Verdict)+lookedOften(c.Verdict)+"; "+noise(c)+"; "+e.more(c))
 		}
 		switch m := c.Verdict.MoreRounds; {
 		case m < 0 || m >= stats.MaxMoreRounds || most < 0:
@@ -77,7 +78,7 @@ func lookedOften(v stats.Verdict) string {
 }
 
 // noise is a cell's spread and its baseline's, in words.
-func noise(c CellDecision) string {
+func noise(c result.CellDecision) string {
 	s := "noise: CV " + pct(c.CVPct)
 	if !math.IsNaN(c.BaselineCVPct) {
 		s += " (baseline " + pct(c.BaselineCVPct) + ")"
@@ -97,16 +98,16 @@ func pct(v float64) string {
 
 // roundOf is the time of a round of cells and their baselines, as their
 // runs took in this process; RoundTime when their cells are not known.
-func (e AdaptiveEnd) roundOf(cells ...CellDecision) time.Duration {
-	if e.times == nil || slices.ContainsFunc(cells, func(c CellDecision) bool { return c.Cell == "" }) {
+func (e AdaptiveEnd) roundOf(cells ...result.CellDecision) time.Duration {
+	if e.times == nil || slices.ContainsFunc(cells, func(c result.CellDecision) bool { return c.Cell == "" }) {
 		return e.RoundTime
 	}
-	return e.times.round(runCells(cells))
+	return e.times.round(result.RunCells(cells))
 }
 
 // more is about how much longer a cell needs: its rounds, each a run of
 // the cell and one of its baseline.
-func (e AdaptiveEnd) more(c CellDecision) string {
+func (e AdaptiveEnd) more(c result.CellDecision) string {
 	round := e.roundOf(c)
 	switch m := c.Verdict.MoreRounds; {
 	case m < 0:

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/boxtax/boxtax/internal/result"
 	"github.com/boxtax/boxtax/internal/stats"
 	"github.com/boxtax/boxtax/internal/store"
 )
@@ -35,7 +36,7 @@ func roundsSpec() *Spec {
 // undecided, and the end lines say the host changed, with both halves.
 func TestStoppingRuleSeesTheHostChange(t *testing.T) {
 	runs, samples := storedCells([]float64{100, 101, 99, 100, 101, 99, 100, 101}, []float64{60, 61, 59, 60, 112, 113, 111, 112})
-	d := DecisionsOf(roundsSpec(), runs, samples)
+	d := result.Decide(roundsSpec().Layout(), runs, samples, false)
 	if len(d.Cells) != 1 {
 		t.Fatalf("cells: %+v", d.Cells)
 	}
@@ -63,7 +64,7 @@ func TestStoppingRuleWidensForDrift(t *testing.T) {
 		t.Fatalf("the case is meant to fool the runs' interval: [%g, %g]", plain.LoPct, plain.HiPct)
 	}
 	runs, samples := storedCells(native, docker)
-	d := DecisionsOf(roundsSpec(), runs, samples)
+	d := result.Decide(roundsSpec().Layout(), runs, samples, false)
 	if len(d.Cells) != 1 || d.Cells[0].Decided() {
 		t.Fatalf("want one undecided cell, got %+v", d.Cells)
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/boxtax/boxtax/internal/env"
+	"github.com/boxtax/boxtax/internal/result"
 	"github.com/boxtax/boxtax/internal/stats"
 	"github.com/boxtax/boxtax/internal/store"
 	"github.com/boxtax/boxtax/internal/testenv"
@@ -34,19 +35,19 @@ type fakeClock struct{ t time.Time }
 
 func (c *fakeClock) now() time.Time { return c.t }
 
-// judgeStored is the stopping rule as study.Run applies it: DecisionsOf
+// judgeStored is the stopping rule as study.Run applies it: result.Decide
 // the stored runs and samples, with no CLI in between.
-func judgeStored(r *Runner, st store.Study) func(context.Context) (Decisions, error) {
-	return func(ctx context.Context) (Decisions, error) {
+func judgeStored(r *Runner, st store.Study) func(context.Context) (result.Decisions, error) {
+	return func(ctx context.Context) (result.Decisions, error) {
 		runs, err := r.Store.Runs(ctx, st.ID)
 		if err != nil {
-			return Decisions{}, err
+			return result.Decisions{}, err
 		}
 		samples, err := r.Store.Samples(ctx, st.ID)
 		if err != nil {
-			return Decisions{}, err
+			return result.Decisions{}, err
 		}
-		return DecisionsOf(r.Spec, runs, samples), nil
+		return result.Decide(r.Spec.Layout(), runs, samples, false), nil
 	}
 }
 
@@ -82,8 +83,8 @@ func TestStoppingRuleDecidesAClearCostAtOnce(t *testing.T) {
 // oneRoundAway is judge with every undecided cell's estimate of further
 // rounds set to 1: a study that always looks about to decide, so that
 // only the budget or max_repetitions ends it.
-func oneRoundAway(judge func(context.Context) (Decisions, error)) func(context.Context) (Decisions, error) {
-	return func(ctx context.Context) (Decisions, error) {
+func oneRoundAway(judge func(context.Context) (result.Decisions, error)) func(context.Context) (result.Decisions, error) {
+	return func(ctx context.Context) (result.Decisions, error) {
 		d, err := judge(ctx)
 		for i := range d.Cells {
 			if !d.Cells[i].Decided() {
@@ -155,7 +156,7 @@ func storedRounds(t *testing.T, r *Runner, st store.Study) [][]string {
 		t.Fatal(err)
 	}
 	more := *r.Spec
-	more.Repetitions = MeasuredRounds(stored)
+	more.Repetitions = result.MeasuredRounds(stored)
 	plan, err := more.Plan(st.Seed)
 	if err != nil {
 		t.Fatal(err)
@@ -187,7 +188,7 @@ func storedRounds(t *testing.T, r *Runner, st store.Study) [][]string {
 // maximum ends the study.
 func TestFocusedRoundsLeaveDecidedCellsOut(t *testing.T) {
 	r, st, runs, clock := newDecideStudy(t, adaptiveSpec("0.001", "5"), 100, 100)
-	judge := func(ctx context.Context) (Decisions, error) {
+	judge := func(ctx context.Context) (result.Decisions, error) {
 		d, err := oneRoundAway(judgeStored(r, st))(ctx)
 		for i, c := range d.Cells {
 			if strings.Contains(c.Row, "threads=2") {
@@ -226,10 +227,10 @@ func TestFocusedRoundsLeaveDecidedCellsOut(t *testing.T) {
 // the budget holds for them; dropping a far cell frees rounds for the
 // near ones; a cell without an estimate is never chosen.
 func TestFocusKeepsWhatTheRoundsLeftCanDecide(t *testing.T) {
-	cell := func(name, base string, more int) CellDecision {
-		return CellDecision{Row: name, Cell: name, BaselineCell: base, Verdict: stats.Verdict{Decision: stats.Undecided, MoreRounds: more}}
+	cell := func(name, base string, more int) result.CellDecision {
+		return result.CellDecision{Row: name, Cell: name, BaselineCell: base, Verdict: stats.Verdict{Decision: stats.Undecided, MoreRounds: more}}
 	}
-	d := Decisions{Cells: []CellDecision{
+	d := result.Decisions{Cells: []result.CellDecision{
 		cell("c", "base2", 50), cell("b", "base", 6), cell("a", "base", 2), cell("d", "base", -1),
 		{Row: "e", Cell: "e", BaselineCell: "base", Verdict: stats.Verdict{Decision: stats.Costs}},
 	}}
@@ -250,7 +251,7 @@ func TestFocusKeepsWhatTheRoundsLeftCanDecide(t *testing.T) {
 			}
 			return tc.budget / total
 		}
-		keep, nearest := d.focus(fit)
+		keep, nearest := d.Focus(fit)
 		if got := strings.Join(slices.Sorted(maps.Keys(keep)), " "); got != tc.keep {
 			t.Errorf("%d s left: keep %q, want %q", tc.budget, got, tc.keep)
 		}
@@ -259,8 +260,8 @@ func TestFocusKeepsWhatTheRoundsLeftCanDecide(t *testing.T) {
 		}
 	}
 	// Only cells without an estimate, or none undecided: nothing to focus on.
-	only := Decisions{Cells: []CellDecision{cell("d", "base", -1)}}
-	if keep, nearest := only.focus(func(map[string]bool) int { return 100 }); keep != nil || nearest != nil {
+	only := result.Decisions{Cells: []result.CellDecision{cell("d", "base", -1)}}
+	if keep, nearest := only.Focus(func(map[string]bool) int { return 100 }); keep != nil || nearest != nil {
 		t.Errorf("a cell without an estimate chosen: keep %v, nearest %v", keep, nearest)
 	}
 }
@@ -363,7 +364,7 @@ func TestDecisionsOfJudgesWithTheSharedRule(t *testing.T) {
 		samples = append(samples, store.Sample{RunID: r.ID, Metric: "rate", Value: v},
 			store.Sample{RunID: r.ID, Metric: "mon.cpu_pct", Value: float64(i % 7)})
 	}
-	d := DecisionsOf(s, runs, samples)
+	d := result.Decide(s.Layout(), runs, samples, false)
 	if !d.Done || len(d.Cells) != 2 {
 		t.Fatalf("done %v, %d cells: want both judged and decided", d.Done, len(d.Cells))
 	}
@@ -381,7 +382,7 @@ func TestDecisionsOfJudgesWithTheSharedRule(t *testing.T) {
 			kept = append(kept, smp)
 		}
 	}
-	d = DecisionsOf(s, runs, kept)
+	d = result.Decide(s.Layout(), runs, kept, false)
 	if d.Done || len(d.Undecided()) != 1 || !strings.Contains(d.Summary(), "undecided: test.a threads=2 rate @ docker-host (no interval)") {
 		t.Errorf("without a baseline: done %v, summary %q", d.Done, d.Summary())
 	}
@@ -410,7 +411,7 @@ func TestDecisionsPairedTakesOutRoundDrift(t *testing.T) {
 		}
 		samples = append(samples, store.Sample{RunID: r.ID, Metric: "rate", Value: v})
 	}
-	unpaired, paired := DecisionsOf(s, runs, samples), DecisionsPaired(s, runs, samples)
+	unpaired, paired := result.Decide(s.Layout(), runs, samples, false), result.Decide(s.Layout(), runs, samples, true)
 	for i, c := range paired.Cells {
 		if u := unpaired.Cells[i]; u.Verdict.Decision != stats.Undecided {
 			t.Errorf("%s unpaired: %v %+.1f%% [%+.1f, %+.1f], want undecided under the drift", u.Name(), u.Verdict.Decision, u.Verdict.Pct, u.Verdict.LoPct, u.Verdict.HiPct)
@@ -478,13 +479,13 @@ func TestDecisionsCompareACellInItsOwnRounds(t *testing.T) {
 		}
 		samples = append(samples, store.Sample{RunID: r.ID, Metric: "rate", Value: v})
 	}
-	d := DecisionsOf(s, runs, samples)
+	d := result.Decide(s.Layout(), runs, samples, false)
 	for _, c := range d.Cells {
 		if c.Verdict.Decision != stats.NoDifference || math.Abs(c.Verdict.Pct) > 1 {
 			t.Errorf("%s: %v %+.1f%%, want no difference: each cell against its baseline's runs of its own rounds", c.Name(), c.Verdict.Decision, c.Verdict.Pct)
 		}
 	}
-	if got := InRounds([]float64{1, 2, 3}, []int{0, 1, 2}, map[int]bool{0: true, 2: true}); !slices.Equal(got, []float64{1, 3}) {
+	if got, _ := result.InRoundsWith([]float64{1, 2, 3}, []int{0, 1, 2}, map[int]bool{0: true, 2: true}); !slices.Equal(got, []float64{1, 3}) {
 		t.Errorf("InRounds: %v, want [1 3]", got)
 	}
 }
@@ -496,7 +497,7 @@ func TestEndLinesSayWhyAnExcludingIntervalIsNoCostYet(t *testing.T) {
 	v := stats.DecideToStop(
 		stats.OverheadResult{Level: 0.95, Pct: 3, LoPct: 0.5, HiPct: 5.5, DF: 8, Significant: true},
 		stats.OverheadResult{Level: 0.99, Pct: 3, LoPct: -0.6, HiPct: 6.6, DF: 8}, 9, 2)
-	e := AdaptiveEnd{Rounds: 9, Stopped: StoppedMax, Last: Decisions{MarginPct: 2, Cells: []CellDecision{
+	e := AdaptiveEnd{Rounds: 9, Stopped: StoppedMax, Last: result.Decisions{MarginPct: 2, Cells: []result.CellDecision{
 		{Row: "cpu.prime", Label: "events/s", Env: "docker-bridge", Verdict: v, CVPct: 2, BaselineCVPct: 2}}}}
 	testenv.Says(t, "the end lines", strings.Join(e.Lines(0), "\n"),
 		"cpu.prime events/s @ docker-bridge: +3.0% [+0.5, +5.5] (excludes 0, but the study looked after every round: a cost counts as shown when its 99% interval does too)",

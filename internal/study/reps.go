@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/boxtax/boxtax/internal/result"
 )
 
 // Reps is the repetitions rule of a run (--reps): a count, "paper" (the
@@ -19,7 +21,7 @@ type Reps struct {
 }
 
 // DefaultPrecisionPct is --precision's default.
-const DefaultPrecisionPct = 2.0
+const DefaultPrecisionPct = result.DefaultMarginPct
 
 // String renders the rule as Set reads it; "" when none was given.
 func (r *Reps) String() string {

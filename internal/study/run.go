@@ -15,6 +15,7 @@ import (
 	"github.com/boxtax/boxtax/internal/hostinfo"
 	"github.com/boxtax/boxtax/internal/monitor"
 	"github.com/boxtax/boxtax/internal/progress"
+	"github.com/boxtax/boxtax/internal/result"
 	"github.com/boxtax/boxtax/internal/store"
 	"github.com/boxtax/boxtax/internal/termtext"
 )
@@ -219,17 +220,17 @@ func showSettling(max time.Duration, shown *progress.Reporter) func(context.Cont
 // stored runs and samples and says how many cells are decided; the
 // study's budget, if any, ends at begun + budget.
 func (p Process) stopping(db *store.Store, st *Stored, begun time.Time) Stopping {
-	s := Stopping{Judge: func(ctx context.Context) (Decisions, error) {
+	s := Stopping{Judge: func(ctx context.Context) (result.Decisions, error) {
 		runs, err := db.Runs(ctx, st.ID)
 		if err != nil {
-			return Decisions{}, err
+			return result.Decisions{}, err
 		}
 		samples, err := db.Samples(ctx, st.ID)
 		if err != nil {
-			return Decisions{}, err
+			return result.Decisions{}, err
 		}
-		d := DecisionsOf(st.Spec, runs, samples)
-		p.logf("after %d rounds: %s\n", MeasuredRounds(runs), d.Summary())
+		d := result.Decide(st.Spec.Layout(), runs, samples, false)
+		p.logf("after %d rounds: %s\n", result.MeasuredRounds(runs), d.Summary())
 		return d, nil
 	}}
 	s.Focused = func(round, cells, of int) {

@@ -1,6 +1,7 @@
-package study
+package result
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -10,6 +11,19 @@ import (
 	"github.com/boxtax/boxtax/internal/store"
 )
 
+// DefaultMarginPct is the margin p of "no difference beyond ±p %" when
+// the study sets none: --precision's default.
+const DefaultMarginPct = 2.0
+
+// Layout is what the decisions take from the study's spec: the baseline,
+// the order of environments and workloads, and the margin (an adaptive
+// study's precision_pct; 0: DefaultMarginPct).
+type Layout struct {
+	Baseline        string
+	Envs, Workloads []string
+	MarginPct       float64
+}
+
 // Decisions is an adaptive study's stopping rule read from its stored
 // samples (issue 28 item 5): every primary metric of every cell besides
 // the baseline is judged by stats.DecideToStop, the report's verdict
@@ -17,9 +31,8 @@ import (
 // costs (its 99 % interval of the overhead excludes 0, stats.CostStopLevel,
 // and so its 95 % one), it makes no difference beyond ±margin (the whole
 // 95 % interval lies inside), or it is undecided. Done when every judged
-// cell is decided. A clear cost is
-// decided without a narrow interval, so this ends far sooner than asking
-// every interval to be within ±margin.
+// cell is decided. A clear cost is decided without a narrow interval, so
+// this ends far sooner than asking every interval to be within ±margin.
 type Decisions struct {
 	Done      bool
 	MarginPct float64
@@ -46,45 +59,31 @@ func (c CellDecision) Name() string { return fmt.Sprintf("%s %s @ %s", c.Row, c.
 // Decided tells whether the cell has its answer.
 func (c CellDecision) Decided() bool { return c.Verdict.Decision != stats.Undecided }
 
-// DecisionsOf judges the measured runs and their samples (each run's
-// figure, instance 0) with the spec's margin (its adaptive precision_pct,
-// else DefaultPrecisionPct). Without a cell to judge it is not done.
-func DecisionsOf(spec *Spec, runs []store.Run, samples []store.Sample) Decisions {
-	return decisionsOf(spec, runs, samples, false)
-}
-
-// DecisionsPaired is DecisionsOf with each cell's runs paired with its
-// baseline's of the same round (stats.PairedOverhead, as report --paired
-// has it): the rule bench/time-to-answer.sh also measures, to tell whether
-// pairing by round would decide sooner on a host whose rounds drift.
-func DecisionsPaired(spec *Spec, runs []store.Run, samples []store.Sample) Decisions {
-	return decisionsOf(spec, runs, samples, true)
-}
-
-func decisionsOf(spec *Spec, runs []store.Run, samples []store.Sample, paired bool) Decisions {
-	planned := PlannedRounds(runs)
-	margin := DefaultPrecisionPct
-	if spec.Adaptive != nil && spec.Adaptive.PrecisionPct > 0 {
-		margin = spec.Adaptive.PrecisionPct
+// Decide judges the measured runs and their samples (each run's figure,
+// instance 0) as the stopping rule does. paired pairs each cell's runs
+// with its baseline's of the same round (stats.PairedOverhead, as report
+// --paired has it): the rule bench/time-to-answer.sh also measures, to
+// tell whether pairing by round would decide sooner on a host whose
+// rounds drift. Without a cell to judge it is not done.
+func Decide(lay Layout, runs []store.Run, samples []store.Sample, paired bool) Decisions {
+	margin := lay.MarginPct
+	if margin <= 0 {
+		margin = DefaultMarginPct
 	}
-	cells := precisionCells(runs, samples)
-	factors := levelNames(runs)
+	cs := Gather(runs, samples)
+	factors := Factors(runs)
 	d := Decisions{MarginPct: margin}
-	for _, k := range spec.judgedCells(cells, runs) {
-		c := cells[k]
-		cd := CellDecision{Row: rowOf(c.run, factors), Label: c.label, Env: c.run.Env, CVPct: cvPct(c.values), BaselineCVPct: math.NaN(), Cell: c.run.CellKey}
-		if base, ok := spec.baselineOf(cells, k); ok {
-			cd.BaselineCell = base.run.CellKey
+	for _, c := range lay.judged(cs, factors) {
+		cd := CellDecision{Row: RowName(c.Run.Workload, c.Run.Levels, factors), Label: c.Label, Env: c.Run.Env,
+			CVPct: cvPct(c.Values), BaselineCVPct: math.NaN(), Cell: c.Run.CellKey}
+		if base, ok := cs.Baseline(c, lay.Baseline); ok {
+			cd.BaselineCell, cd.BaselineCVPct = base.Run.CellKey, cvPct(base.Values)
 			if paired {
-				b, x := pairedByRound(base, c)
+				b, x := PairByRound(base.Values, base.Reps, c.Values, c.Reps)
 				cd.Verdict = stats.DecideToStop(stats.PairedOverhead(b, x, 0.95), stats.PairedOverhead(b, x, stats.CostStopLevel), len(b), margin)
 			} else {
-				bs, bReps := InRoundsWith(base.values, base.reps, planned[c.run.CellKey])
-				o := stats.OverheadAcrossRounds(bs, bReps, c.values, c.reps, 0.95)
-				strict := stats.OverheadAcrossRounds(bs, bReps, c.values, c.reps, stats.CostStopLevel)
-				cd.Verdict = stats.DecideToStop(o.Overhead, strict.Overhead, min(len(bs), len(c.values)), margin).WithHalves(o)
+				cd.Verdict = cs.Against(c, base).ToStop(margin)
 			}
-			cd.BaselineCVPct = cvPct(base.values)
 		} else {
 			nan := math.NaN()
 			cd.Verdict = stats.Verdict{Pct: nan, LoPct: nan, HiPct: nan, MarginPct: margin, MoreRounds: -1, WithinPct: nan}
@@ -95,72 +94,22 @@ func decisionsOf(spec *Spec, runs []store.Run, samples []store.Sample, paired bo
 	return d
 }
 
-// pairedByRound are the values of base and c measured in the same rounds,
-// in c's order: the pairs of a blocked design.
-func pairedByRound(base, c *precisionCell) (b, x []float64) {
-	return PairByRound(base.values, base.reps, c.values, c.reps)
-}
-
-// PairByRound pairs each value of xs with the baseline's value of the same
-// round (bs and xs measured in rounds bReps and xReps); values whose round
-// the baseline lacks are left out. The report's paired estimate uses it too.
-func PairByRound(bs []float64, bReps []int, xs []float64, xReps []int) (b, x []float64) {
-	of := map[int]float64{}
-	for i, r := range bReps {
-		of[r] = bs[i]
-	}
-	for i, r := range xReps {
-		if v, ok := of[r]; ok {
-			b, x = append(b, v), append(x, xs[i])
+// judged are the primary metrics of every cell besides the baseline, in
+// the spec's order: workloads, then rows, environments and metrics.
+func (lay Layout) judged(cs *Cells, factors []string) []*Cell {
+	var out []*Cell
+	for _, c := range cs.List {
+		if !c.Secondary && c.Run.Env != lay.Baseline {
+			out = append(out, c)
 		}
 	}
-	return b, x
-}
-
-// PlannedRounds are the measured rounds each cell (by key) is planned
-// in, whatever became of its runs: every round, but in an adaptive
-// study's focused rounds, which leave decided cells out.
-func PlannedRounds(runs []store.Run) map[string]map[int]bool {
-	out := map[string]map[int]bool{}
-	for _, run := range runs {
-		if run.Warmup {
-			continue
-		}
-		if out[run.CellKey] == nil {
-			out[run.CellKey] = map[int]bool{}
-		}
-		out[run.CellKey][run.Rep] = true
-	}
+	slices.SortStableFunc(out, func(a, b *Cell) int {
+		return cmp.Or(cmp.Compare(slices.Index(lay.Workloads, a.Run.Workload), slices.Index(lay.Workloads, b.Run.Workload)),
+			cmp.Compare(RowName(a.Run.Workload, a.Run.Levels, factors), RowName(b.Run.Workload, b.Run.Levels, factors)),
+			cmp.Compare(slices.Index(lay.Envs, a.Run.Env), slices.Index(lay.Envs, b.Run.Env)),
+			cmp.Compare(a.Metric, b.Metric))
+	})
 	return out
-}
-
-// InRounds are the values among vs (measured in rounds reps) of the given
-// rounds: a cell is compared with its baseline's runs of the rounds the
-// cell is planned in, so that a cell that focused rounds left out is not
-// set against the baseline's later runs, which met a later host. It is
-// vs itself when every value is of those rounds (always, in a study of
-// whole rounds) or when rounds is nil.
-func InRounds(vs []float64, reps []int, rounds map[int]bool) []float64 {
-	out, _ := InRoundsWith(vs, reps, rounds)
-	return out
-}
-
-// InRoundsWith is InRounds with the round of each value kept.
-func InRoundsWith(vs []float64, reps []int, rounds map[int]bool) ([]float64, []int) {
-	if rounds == nil || len(reps) != len(vs) {
-		return vs, reps
-	}
-	var out []float64
-	var outReps []int
-	for i, r := range reps {
-		if rounds[r] {
-			out, outReps = append(out, vs[i]), append(outReps, r)
-		}
-	}
-	if len(out) == len(vs) {
-		return vs, reps
-	}
-	return out, outReps
 }
 
 // FocusSlack is how far past the rounds left a cell's estimate of
@@ -170,7 +119,7 @@ func InRoundsWith(vs []float64, reps []int, rounds map[int]bool) ([]float64, []i
 // cell estimated just past the budget is often decided within it.
 const FocusSlack = 2
 
-// focus chooses the run cells of an adaptive study's next round: the
+// Focus chooses the run cells of an adaptive study's next round: the
 // undecided cells that are likely to be decided in the rounds left, each
 // with its baseline. fit says how many rounds of a set of run cells the
 // budget and the maximum still hold. The most cells are taken for which
@@ -182,7 +131,7 @@ const FocusSlack = 2
 // help it. keep is nil when no cell is within reach; nearest is then the
 // run cells of the undecided cell nearest its answer (nil without one),
 // to tell a budget spent from cells out of reach.
-func (d Decisions) focus(fit func(cells map[string]bool) int) (keep, nearest map[string]bool) {
+func (d Decisions) Focus(fit func(cells map[string]bool) int) (keep, nearest map[string]bool) {
 	var cands []CellDecision
 	for _, c := range d.Undecided() {
 		if c.Verdict.MoreRounds > 0 && c.Cell != "" {
@@ -191,20 +140,20 @@ func (d Decisions) focus(fit func(cells map[string]bool) int) (keep, nearest map
 	}
 	slices.SortStableFunc(cands, func(a, b CellDecision) int { return a.Verdict.MoreRounds - b.Verdict.MoreRounds })
 	for k := len(cands); k > 0; k-- {
-		keys := runCells(cands[:k])
+		keys := RunCells(cands[:k])
 		if left := fit(keys); left > 0 && cands[k-1].Verdict.MoreRounds <= FocusSlack*left {
 			return keys, nil
 		}
 	}
 	if len(cands) > 0 {
-		return nil, runCells(cands[:1])
+		return nil, RunCells(cands[:1])
 	}
 	return nil, nil
 }
 
-// runCells are the keys of the run cells behind cs: each cell's own and
+// RunCells are the keys of the run cells behind cs: each cell's own and
 // its baseline's.
-func runCells(cs []CellDecision) map[string]bool {
+func RunCells(cs []CellDecision) map[string]bool {
 	keys := map[string]bool{}
 	for _, c := range cs {
 		keys[c.Cell] = true
@@ -244,7 +193,7 @@ func (d Decisions) Summary() string {
 			names = append(names, fmt.Sprintf("%s (%s)", c.Name(), c.Verdict.HostChangedText()))
 			continue
 		}
-		names = append(names, fmt.Sprintf("%s (%s)", c.Name(), interval(c.Verdict)))
+		names = append(names, fmt.Sprintf("%s (%s)", c.Name(), Interval(c.Verdict)))
 	}
 	more := ""
 	if len(und) > show {
@@ -253,25 +202,12 @@ func (d Decisions) Summary() string {
 	return s + "; undecided: " + strings.Join(names, ", ") + more
 }
 
-// interval is an overhead with its interval, or why there is none.
-func interval(v stats.Verdict) string {
+// Interval is an overhead with its interval, or why there is none.
+func Interval(v stats.Verdict) string {
 	if math.IsNaN(v.LoPct) || math.IsNaN(v.HiPct) || math.IsInf(v.LoPct, 0) || math.IsInf(v.HiPct, 0) {
 		return "no interval"
 	}
 	return fmt.Sprintf("%+.1f%% [%+.1f, %+.1f]", v.Pct, v.LoPct, v.HiPct)
-}
-
-// judgedCells are the keys of the primary metrics of every cell besides
-// the baseline, in the spec's order.
-func (s *Spec) judgedCells(cells map[precisionKey]*precisionCell, runs []store.Run) []precisionKey {
-	var judged []precisionKey
-	for k, c := range cells {
-		if c.primary && c.run.Env != s.Baseline {
-			judged = append(judged, k)
-		}
-	}
-	s.sortJudged(judged, cells, levelNames(runs))
-	return judged
 }
 
 // cvPct is the coefficient of variation of xs in percent; NaN without one.

@@ -1,0 +1,184 @@
+package result
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/boxtax/boxtax/internal/stats"
+	"github.com/boxtax/boxtax/internal/store"
+	"github.com/boxtax/boxtax/internal/workload"
+)
+
+// Cell is one metric of one run cell: its measured values (each run's
+// figure, instance 0, of runs neither warm-up nor failed), each with its
+// round, and what the workload says of the metric.
+type Cell struct {
+	Run            store.Run // the first run of the cell: its workload, env, levels and key
+	Metric, Unit   string
+	Label          string // the workload's label for the metric, else its name
+	HigherIsBetter bool
+	// Secondary cells are not judged: host monitors (mon.*) and a
+	// workload's secondary figures.
+	Secondary bool
+	Absolute  bool // shown as mean (std) in every environment (a start-up time)
+	Values    []float64
+	Reps      []int // the round of each value
+}
+
+type cellKey struct{ cell, metric string }
+
+// Cells are the measured cells of a study, in the order their first
+// samples came, and the rounds each run cell is planned in.
+type Cells struct {
+	List    []*Cell
+	byKey   map[cellKey]*Cell
+	planned map[string]map[int]bool
+}
+
+// Gather reads the cells of runs and samples.
+func Gather(runs []store.Run, samples []store.Sample) *Cells {
+	byID := map[int64]store.Run{}
+	for _, r := range runs {
+		byID[r.ID] = r
+	}
+	cs := &Cells{byKey: map[cellKey]*Cell{}, planned: PlannedRounds(runs)}
+	for _, smp := range samples {
+		run, ok := byID[smp.RunID]
+		// Instance 0 is the run's figure; 1..N are its concurrent instances.
+		if !ok || run.Warmup || run.Status != store.RunOK || smp.Instance != 0 {
+			continue
+		}
+		k := cellKey{run.CellKey, smp.Metric}
+		c := cs.byKey[k]
+		if c == nil {
+			c = newCell(run, smp)
+			cs.byKey[k] = c
+			cs.List = append(cs.List, c)
+		}
+		c.Values = append(c.Values, smp.Value)
+		c.Reps = append(c.Reps, run.Rep)
+	}
+	return cs
+}
+
+func newCell(run store.Run, smp store.Sample) *Cell {
+	c := &Cell{Run: run, Metric: smp.Metric, Unit: smp.Unit, Label: smp.Metric}
+	if m, ok := workload.MetricOf(run.Workload, workload.Params(run.Params), smp.Metric); ok {
+		c.Label, c.HigherIsBetter, c.Secondary, c.Absolute = m.Label, m.HigherIsBetter, m.Secondary, m.Absolute
+	}
+	// Host monitors (mon.*) are context, not results. Energy figures
+	// (energy.*) are results.
+	if strings.HasPrefix(smp.Metric, "mon.") {
+		c.Secondary = true
+	}
+	if smp.Metric == "energy.efficiency_per_W" {
+		c.HigherIsBetter = true
+	}
+	return c
+}
+
+// Baseline is the cell of the baseline environment that c is compared
+// with, if it was measured.
+func (cs *Cells) Baseline(c *Cell, baseline string) (*Cell, bool) {
+	b, ok := cs.byKey[cellKey{BaselineKey(c.Run.CellKey, baseline), c.Metric}]
+	return b, ok
+}
+
+// BaselineKey is the key of the run cell that has the same levels but
+// the baseline env.
+func BaselineKey(cellKey, baseline string) string {
+	parts := strings.Split(cellKey, "|")
+	for i, p := range parts {
+		if strings.HasPrefix(p, "env=") {
+			parts[i] = "env=" + baseline
+		}
+	}
+	return strings.Join(parts, "|")
+}
+
+// Overhead is a cell against its baseline: the baseline's runs of the
+// rounds the cell is planned in (all of them, but after an adaptive
+// study's focused rounds), compared across rounds and paired by round.
+type Overhead struct {
+	Across stats.RoundsResult // at 95 %: the estimate, its interval, the drift and the halves
+	// Strict is the same overhead at stats.CostStopLevel: the interval
+	// the stopping rule asks a cost to clear.
+	Strict stats.OverheadResult
+	BaseN  int // the baseline's values it was compared with
+	N      int // the rounds behind it: the fewer of the cell's and the baseline's values
+	// Paired is the overhead from the rounds both ran in (the pairs of a
+	// blocked design), Pairs of them; nil when fewer than 2 rounds pair
+	// up or a cell ran twice in a round.
+	Paired *stats.OverheadResult
+	Pairs  int
+}
+
+// Compare is the overhead of xs against the baseline's bs across rounds
+// (each value measured in the round of xReps, bReps), without a paired
+// estimate.
+func Compare(bs []float64, bReps []int, xs []float64, xReps []int) Overhead {
+	return Overhead{
+		Across: stats.OverheadAcrossRounds(bs, bReps, xs, xReps, 0.95),
+		Strict: stats.OverheadAcrossRounds(bs, bReps, xs, xReps, stats.CostStopLevel).Overhead,
+		BaseN:  len(bs), N: min(len(bs), len(xs)),
+	}
+}
+
+// Against compares c with its baseline cell base: with the baseline's
+// runs of the rounds c is planned in, and paired by round.
+func (cs *Cells) Against(c, base *Cell) Overhead {
+	bs, bReps := InRoundsWith(base.Values, base.Reps, cs.planned[c.Run.CellKey])
+	o := Compare(bs, bReps, c.Values, c.Reps)
+	if len(base.Reps) != len(base.Values) || len(c.Reps) != len(c.Values) || repeated(base.Reps) || repeated(c.Reps) {
+		return o // runs not recorded in rounds are not blocks
+	}
+	if b, x := PairByRound(base.Values, base.Reps, c.Values, c.Reps); len(b) >= 2 {
+		p := stats.PairedOverhead(b, x, 0.95)
+		o.Paired, o.Pairs = &p, len(b)
+	}
+	return o
+}
+
+// ToStop is the verdict the stopping rule acts on at the margin
+// marginPct (stats.DecideToStop), undecided when the halves of the
+// cell's rounds lie apart.
+func (o Overhead) ToStop(marginPct float64) stats.Verdict {
+	return stats.DecideToStop(o.Across.Overhead, o.Strict, o.N, marginPct).WithHalves(o.Across)
+}
+
+func repeated(reps []int) bool {
+	seen := map[int]bool{}
+	for _, r := range reps {
+		if seen[r] {
+			return true
+		}
+		seen[r] = true
+	}
+	return false
+}
+
+// Factors are the factors the runs vary besides the environment, sorted.
+func Factors(runs []store.Run) []string {
+	var out []string
+	for _, r := range runs {
+		for k := range r.Levels {
+			if k != "env" && !slices.Contains(out, k) {
+				out = append(out, k)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// RowName is the row of a cell in the tables and the run's lines: its
+// workload and its levels of factors, as "cpu.prime threads=2".
+func RowName(workload string, levels map[string]string, factors []string) string {
+	parts := []string{workload}
+	for _, f := range factors {
+		if v, ok := levels[f]; ok {
+			parts = append(parts, f+"="+v)
+		}
+	}
+	return strings.Join(parts, " ")
+}
