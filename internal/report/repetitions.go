@@ -58,28 +58,16 @@ func precisionHalfWidth(c *Cell) float64 {
 	return math.Max(*c.OverheadCI95[1]-*c.OverheadPct, *c.OverheadPct-*c.OverheadCI95[0])
 }
 
-// precisionCells are the cells an adaptive study's target applies to: the
-// primary metrics of every environment but the baseline.
-func (r *Report) precisionCells() []*Cell {
-	var out []*Cell
-	for i := range r.Cells {
-		c := &r.Cells[i]
-		if c.IsBaseline || c.Secondary {
-			continue
-		}
-		out = append(out, c)
-	}
-	return out
-}
-
+// markPrecision marks, in an adaptive study, whether the overhead's 95 %
+// interval of each cell its target applies to (the primary metrics of
+// every environment but the baseline) is within the target.
 func (r *Report) markPrecision() {
 	target := r.Study.Repetitions.PrecisionPct
-	if target <= 0 {
-		return
-	}
-	for _, c := range r.precisionCells() {
-		ok := precisionHalfWidth(c) <= target
-		c.PrecisionReached = &ok
+	for i := range r.Cells {
+		if c := &r.Cells[i]; target > 0 && !c.IsBaseline && !c.Secondary {
+			ok := precisionHalfWidth(c) <= target
+			c.PrecisionReached = &ok
+		}
 	}
 }
 
@@ -90,17 +78,19 @@ func (r *Report) PrecisionSummary() string {
 	if target <= 0 {
 		return ""
 	}
-	cells := r.precisionCells()
 	var missed []string
-	reached := 0
-	for _, c := range cells {
-		if c.PrecisionReached != nil && *c.PrecisionReached {
-			reached++
+	cells := 0
+	for i := range r.Cells {
+		c := &r.Cells[i]
+		if c.IsBaseline || c.Secondary {
 			continue
 		}
-		missed = append(missed, missedCell(strings.TrimSpace(RowName(c, r.factors)), c.Label, c.Env, precisionHalfWidth(c)))
+		cells++
+		if c.PrecisionReached == nil || !*c.PrecisionReached {
+			missed = append(missed, missedCell(strings.TrimSpace(RowName(c, r.factors)), c.Label, c.Env, precisionHalfWidth(c)))
+		}
 	}
-	return precisionLine(reached, len(cells), target, missed)
+	return precisionLine(cells-len(missed), cells, target, missed)
 }
 
 // missedCell names a cell whose overhead's interval is still wider than

@@ -23,16 +23,14 @@ func layoutOf(s *study.Stored) Layout {
 	if spec == nil {
 		return Layout{}
 	}
-	lay := Layout{Baseline: spec.Baseline, Envs: spec.EnvNames()}
+	rl := spec.Layout()
+	lay := Layout{Baseline: rl.Baseline, Envs: rl.Envs, Workloads: rl.Workloads}
 	lay.Repetitions.Spec = spec.Repetitions
 	if spec.Paper != nil {
 		lay.Repetitions.Paper, lay.Repetitions.PaperID = spec.Paper.Repetitions, spec.Paper.ID
 	}
 	if a := spec.Adaptive; a != nil {
 		lay.Repetitions.PrecisionPct, lay.Repetitions.MaxRounds = a.PrecisionPct, a.MaxRepetitions
-	}
-	for _, w := range spec.Workloads {
-		lay.Workloads = append(lay.Workloads, w.Name)
 	}
 	return lay
 }
