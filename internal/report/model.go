@@ -170,19 +170,19 @@ type Cell struct {
 
 	reps     []int // the round of each value, parallel to Values
 	absolute bool  // shown as mean (std) in every environment
-	// baseN is the baseline cell's runs; pairedInterval says that the
-	// overhead's interval is the paired one: what the verdict's rounds
-	// count.
-	baseN          int
+	// pairedInterval says that the overhead's interval is the paired
+	// one: what the verdict's rounds count.
 	pairedInterval bool
 	// df is the degrees of freedom of the overhead's interval (0 when
 	// read from a stored document): the verdict's estimate of further
 	// rounds counts the t quantile's narrowing with it.
 	df float64
-	// stop is the overhead against the baseline in an adaptive study (nil
-	// otherwise): an undecided verdict's further rounds are the stopping
-	// rule's (result.Overhead.ToStop).
-	stop *result.Overhead
+	// over is the cell against its baseline (nil for the baseline itself,
+	// without the baseline's data, and for cells computed elsewhere);
+	// with stop, an undecided verdict's further rounds are the stopping
+	// rule's (result.Overhead.ToStop): in an adaptive study, unpaired.
+	over *result.Overhead
+	stop bool
 }
 
 // Halves are a cell's overhead over the first and the second half of its
@@ -202,18 +202,6 @@ func halvesOf(r stats.RoundsResult) *Halves {
 	}
 	return &Halves{FirstPct: r.First.Pct, FirstCI95: []*float64{finite(r.First.LoPct), finite(r.First.HiPct)},
 		SecondPct: r.Second.Pct, SecondCI95: []*float64{finite(r.Second.LoPct), finite(r.Second.HiPct)}, Apart: r.HalvesApart}
-}
-
-// rounds is h as the verdict's decision takes it (stats.Verdict.WithHalves).
-func (h *Halves) rounds() stats.RoundsResult {
-	if h == nil {
-		return stats.RoundsResult{}
-	}
-	at := func(pct float64, ci []*float64) stats.OverheadResult {
-		lo, hi, _ := ends(ci)
-		return stats.OverheadResult{Level: 0.95, Pct: pct, LoPct: lo, HiPct: hi}
-	}
-	return stats.RoundsResult{First: at(h.FirstPct, h.FirstCI95), Second: at(h.SecondPct, h.SecondCI95), HalvesApart: h.Apart}
 }
 
 // RunCounts summarises a study's runs.
@@ -349,14 +337,11 @@ func newCell(rc *result.Cell, baseline string) *Cell {
 // across rounds, or the paired one when lay asks for it.
 func (c *Cell) compare(o result.Overhead, lay Layout) {
 	across := o.Across.Overhead
-	c.baseN, c.df = o.BaseN, across.DF
+	c.over, c.df = &o, across.DF
 	if o.Across.DriftFactor > 1 {
 		c.DriftFactor = finite(o.Across.DriftFactor)
 	}
 	c.Halves = halvesOf(o.Across)
-	if lay.Repetitions.PrecisionPct > 0 {
-		c.stop = &o // an adaptive study's: its verdict's further rounds are the stopping rule's
-	}
 	c.OverheadPct = finite(across.Pct)
 	c.OverheadCI95 = []*float64{finite(across.LoPct), finite(across.HiPct)}
 	c.OverheadNote = across.Reason
@@ -367,9 +352,9 @@ func (c *Cell) compare(o result.Overhead, lay Layout) {
 			PValue: finite(p.PValue), Significant: p.Significant, Note: p.Reason, df: p.DF}
 		if lay.Paired {
 			c.usePaired()
-			c.stop = nil
 		}
 	}
+	c.stop = lay.Repetitions.PrecisionPct > 0 && !c.pairedInterval
 }
 
 // groupKey drops the env from a cell key: the cells of one table row.

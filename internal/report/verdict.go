@@ -139,8 +139,8 @@ func verdictOf(c *Cell, row string, marginPct float64) Verdict {
 		v.CostCI95 = []*float64{&lo, &hi}
 	}
 	d := stats.Decide(o, v.N, marginPct)
-	if !c.pairedInterval {
-		d = d.WithHalves(c.Halves.rounds()) // as the adaptive study's rule decides
+	if !c.pairedInterval && c.over != nil {
+		d = d.WithHalves(c.over.Across) // as the adaptive study's rule decides
 	}
 	v.WithinPct = finite(d.WithinPct)
 	v.HostChanged = d.HostChanged
@@ -153,8 +153,8 @@ func verdictOf(c *Cell, row string, marginPct float64) Verdict {
 		v.Decision = VerdictNoDifference
 	default:
 		v.Decision = VerdictUndecided
-		if c.stop != nil && !d.HostChanged {
-			d.MoreRounds = c.stop.ToStop(marginPct).MoreRounds
+		if c.stop && !d.HostChanged {
+			d.MoreRounds = c.over.ToStop(marginPct).MoreRounds
 		}
 		if d.MoreRounds > 0 && !d.HostChanged {
 			more := d.MoreRounds
@@ -182,8 +182,8 @@ func (c *Cell) rounds() int {
 	if c.pairedInterval {
 		return c.Paired.Pairs
 	}
-	if c.baseN > 0 && c.baseN < c.N {
-		return c.baseN
+	if c.over != nil && c.over.BaseN > 0 && c.over.BaseN < c.N {
+		return c.over.BaseN
 	}
 	return c.N
 }
