@@ -66,22 +66,18 @@ type Verdict struct {
 	Row         string `json:"-"` // the table's row name: workload and non-env levels
 }
 
-// DefaultMarginPct is the equivalence margin p of "no difference beyond
-// ±p %" when the study sets none: --precision's default.
-const DefaultMarginPct = result.DefaultMarginPct
-
 // MarginPct is the margin the verdicts were decided with.
 func (r *Report) MarginPct() float64 { return r.margin }
 
 // Decide (re)computes the verdicts with the equivalence margin marginPct
 // (percent, > 0; 0: the study's adaptive precision, else
-// DefaultMarginPct), as report --precision asks.
+// result.DefaultMarginPct), as report --precision asks.
 func (r *Report) Decide(marginPct float64) {
 	if marginPct <= 0 {
 		marginPct = r.Study.Repetitions.PrecisionPct
 	}
 	if marginPct <= 0 {
-		marginPct = DefaultMarginPct
+		marginPct = result.DefaultMarginPct
 	}
 	r.margin = marginPct
 	r.Verdicts = []Verdict{}

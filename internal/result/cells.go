@@ -129,8 +129,8 @@ func Compare(bs []float64, bReps []int, xs []float64, xReps []int) Overhead {
 func (cs *Cells) Against(c, base *Cell) Overhead {
 	bs, bReps := InRoundsWith(base.Values, base.Reps, cs.planned[c.Run.CellKey])
 	o := Compare(bs, bReps, c.Values, c.Reps)
-	if len(base.Reps) != len(base.Values) || len(c.Reps) != len(c.Values) || repeated(base.Reps) || repeated(c.Reps) {
-		return o // runs not recorded in rounds are not blocks
+	if repeated(base.Reps) || repeated(c.Reps) {
+		return o // two runs of a cell in one round: not blocks
 	}
 	if b, x := PairByRound(base.Values, base.Reps, c.Values, c.Reps); len(b) >= 2 {
 		p := stats.PairedOverhead(b, x, 0.95)
