@@ -7,7 +7,7 @@
 # different verdicts (a cost against a gain, a cost against no difference)
 # or with intervals that do not overlap (a cost of 70 % [59, 79] against
 # one of 92 % [80, 100]). The verdicts are the adaptive study's own
-# (bench/verdicts: study.DecisionsOf at the study's margin).
+# (bench/verdicts: result.Decide at the study's margin).
 # Goal: 0 contradictions, >= 90 % of the cells decided in either decided
 # the same in both.
 #

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Time to answer (issue 28 item 5): how long until every primary cell of
 # the quick study is decided (a cost shown, or no difference beyond ±2 %:
-# the adaptive stopping rule, study.DecisionsOf), against fixed 3 and 10
+# the adaptive stopping rule, result.Decide), against fixed 3 and 10
 # repetitions, and how often each run's verdicts agree with those of a long
 # run (20 rounds) on the same machine. Goal: at least 95 % agreement in
 # under 10 minutes. Prints minutes, rounds, cells decided, agreement, cells
