@@ -77,17 +77,18 @@ func TestFitRefusesAModelTooLargeToFit(t *testing.T) {
 }
 
 // TestFitStopsWithItsContext: the fit of a model within the bound, which
-// takes seconds, stops within a fraction of one when its context ends.
+// takes seconds, stops when its context ends: it answers with the
+// context's error, not a fit (a fit that ran to its end answers with no
+// error). How soon it stops is not asserted: on a busy machine the same
+// work takes longer (issue 42); the time is logged.
 func TestFitStopsWithItsContext(t *testing.T) {
 	c := crossed(t, 1500, 3)
 	ctx, cancel := context.WithCancel(t.Context())
 	time.AfterFunc(100*time.Millisecond, cancel)
 	start := time.Now()
-	_, err := FitContext(ctx, c, []Term{{"a"}, {"b"}})
-	if !errors.Is(err, context.Canceled) {
-		t.Errorf("error %v, want the context's", err)
+	fit, err := FitContext(ctx, c, []Term{{"a"}, {"b"}})
+	if !errors.Is(err, context.Canceled) || fit != nil {
+		t.Errorf("fit %v, error %v: want no fit and the context's error", fit != nil, err)
 	}
-	if took := time.Since(start); took > time.Second {
-		t.Errorf("stopped after %v", took)
-	}
+	t.Logf("stopped %v after the start, %v after the cancel", time.Since(start), time.Since(start)-100*time.Millisecond)
 }
