@@ -21,9 +21,9 @@ func MakeScratchDir() (string, error) {
 	return os.MkdirTemp("", scratchDirPrefix+strconv.Itoa(os.Getpid())+"-")
 }
 
-// removeScratchLeftovers removes the scratch directories of processes that
+// RemoveScratchLeftovers removes the scratch directories of processes that
 // no longer run, and says which.
-func removeScratchLeftovers() ([]string, error) {
+func RemoveScratchLeftovers() ([]string, error) {
 	dirs, err := filepath.Glob(filepath.Join(os.TempDir(), scratchDirPrefix+"*"))
 	if err != nil {
 		return nil, err
@@ -33,7 +33,7 @@ func removeScratchLeftovers() ([]string, error) {
 	for _, d := range dirs {
 		pidText, _, _ := strings.Cut(strings.TrimPrefix(filepath.Base(d), scratchDirPrefix), "-")
 		pid, err := strconv.Atoi(pidText)
-		if err != nil || pid <= 0 || processAlive(pid) {
+		if err != nil || pid <= 0 || ProcessAlive(pid) {
 			continue
 		}
 		if err := os.RemoveAll(d); err != nil {
@@ -45,8 +45,8 @@ func removeScratchLeftovers() ([]string, error) {
 	return removed, errors.Join(errs...)
 }
 
-// scratchLine says which scratch directories clean removed, "" for none.
-func scratchLine(dirs []string) string {
+// ScratchLine says which scratch directories clean removed, "" for none.
+func ScratchLine(dirs []string) string {
 	if len(dirs) == 0 {
 		return ""
 	}
