@@ -37,7 +37,7 @@ func TestNoEnvironmentNameMatchingOutsideEnv(t *testing.T) {
 			words = append(words, w)
 		}
 	}
-	root, err := filepath.Abs("../..")
+	root, err := filepath.Abs("../../..")
 	if err != nil {
 		t.Fatal(err)
 	}
