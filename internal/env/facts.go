@@ -19,12 +19,3 @@ type FactTeller interface {
 	// service not started, LXC not installed).
 	Facts(ctx context.Context) hostinfo.Engine
 }
-
-// The engines' facts as they read back from a stored study, in the order
-// boxtax sysinfo lists them. A new engine registers its key here.
-func init() {
-	hostinfo.RegisterEngine("docker", func() hostinfo.Engine { return new(hostinfo.Docker) })
-	hostinfo.RegisterEngine("podman", func() hostinfo.Engine { return new(hostinfo.Podman) })
-	hostinfo.RegisterEngine("podman_rootless", func() hostinfo.Engine { return new(hostinfo.Podman) })
-	hostinfo.RegisterEngine("lxc", func() hostinfo.Engine { return new(hostinfo.LXC) })
-}

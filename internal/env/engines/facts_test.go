@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/boxtax/boxtax/internal/env"
+	"github.com/boxtax/boxtax/internal/env/docker"
 	"github.com/boxtax/boxtax/internal/hostinfo"
 	"github.com/boxtax/boxtax/internal/testenv"
 )
@@ -38,7 +39,7 @@ func TestOldHostRecordsReadBack(t *testing.T) {
 			t.Errorf("%s: engine facts %#v, want %q", name, e, summary)
 		}
 	}
-	if d := h.DockerEngine(); d == nil || d.StorageDriver != "overlay2" {
+	if d := docker.FactsOf(h); d == nil || d.StorageDriver != "overlay2" {
 		t.Errorf("DockerEngine: %+v", d)
 	}
 	b, err := json.Marshal(h)
@@ -78,12 +79,12 @@ func TestEngineFactsAskTheDockerEngine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, ok := EngineFacts(ctx, nil, []string{"native", "docker-host"}, env.Options{})["docker"].(*hostinfo.Docker)
+	d, ok := EngineFacts(ctx, nil, []string{"native", "docker-host"}, env.Options{})["docker"].(*docker.EngineFacts)
 	if !ok || d.Error != "" || d.ServerVersion != eng.Version || d.StorageDriver == "" || d.CgroupVersion == "" {
 		t.Errorf("docker facts %+v, want version %s, a storage driver and cgroups", d, eng.Version)
 	}
 	t.Setenv("DOCKER_HOST", "unix://"+t.TempDir()+"/none.sock")
-	d, ok = EngineFacts(ctx, nil, []string{"docker-bridge"}, env.Options{})["docker"].(*hostinfo.Docker)
+	d, ok = EngineFacts(ctx, nil, []string{"docker-bridge"}, env.Options{})["docker"].(*docker.EngineFacts)
 	if !ok || d.Error == "" || d.ServerVersion != "" {
 		t.Errorf("docker facts where no engine answers: %+v, want the reason", d)
 	}

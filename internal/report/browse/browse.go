@@ -8,7 +8,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/boxtax/boxtax/internal/crash"
 	"html/template"
 	"math"
 	"net"
@@ -17,6 +16,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/boxtax/boxtax/internal/crash"
+	"github.com/boxtax/boxtax/internal/env/docker"
 	"github.com/boxtax/boxtax/internal/hostinfo"
 	"github.com/boxtax/boxtax/internal/report"
 	_ "github.com/boxtax/boxtax/internal/report/page" // the html format of the study pages
@@ -274,7 +275,7 @@ func hostLine(hostJSON string) string {
 	if h.KernelRelease != "" {
 		line += ", kernel " + h.KernelRelease
 	}
-	if d := h.DockerEngine(); d != nil && d.ServerVersion != "" {
+	if d := docker.FactsOf(h); d != nil && d.ServerVersion != "" {
 		line += ", Docker " + d.ServerVersion
 	}
 	if h.Hostname != "" {
