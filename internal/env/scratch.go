@@ -23,15 +23,20 @@ func MakeScratchDir() (string, error) {
 
 // RemoveScratchLeftovers removes the scratch directories of processes that
 // no longer run, and says which.
-func RemoveScratchLeftovers() ([]string, error) {
-	dirs, err := filepath.Glob(filepath.Join(os.TempDir(), scratchDirPrefix+"*"))
+func RemoveScratchLeftovers() ([]string, error) { return RemoveDeadDirs(scratchDirPrefix) }
+
+// RemoveDeadDirs removes the directories os.TempDir()/prefix+PID-... of
+// processes that no longer run (scratch, storage=bind), and returns their
+// paths.
+func RemoveDeadDirs(prefix string) ([]string, error) {
+	dirs, err := filepath.Glob(filepath.Join(os.TempDir(), prefix+"*"))
 	if err != nil {
 		return nil, err
 	}
 	var removed []string
 	var errs []error
 	for _, d := range dirs {
-		pidText, _, _ := strings.Cut(strings.TrimPrefix(filepath.Base(d), scratchDirPrefix), "-")
+		pidText, _, _ := strings.Cut(strings.TrimPrefix(filepath.Base(d), prefix), "-")
 		pid, err := strconv.Atoi(pidText)
 		if err != nil || pid <= 0 || ProcessAlive(pid) {
 			continue

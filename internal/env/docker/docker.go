@@ -1,3 +1,6 @@
+// Package docker runs the worker in a Docker container (docker-bridge,
+// docker-host) through the Engine API client of internal/docker; Podman's
+// environments (env/podman) reuse its containers on their own service.
 package docker
 
 import (

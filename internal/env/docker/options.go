@@ -2,11 +2,9 @@ package docker
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"maps"
 	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -182,25 +180,4 @@ func variantSettings(s env.Settings, v env.Variant, hc docker.HostConfig) {
 // RemoveStorageLeftovers removes the storage=bind directories of boxtax
 // processes that no longer run (a controller killed before its containers
 // were removed), and returns their paths.
-func RemoveStorageLeftovers() ([]string, error) {
-	dirs, err := filepath.Glob(filepath.Join(os.TempDir(), storageDirPrefix+"*"))
-	if err != nil {
-		return nil, err
-	}
-	var removed []string
-	var errs []error
-	for _, d := range dirs {
-		rest := strings.TrimPrefix(filepath.Base(d), storageDirPrefix)
-		pidText, _, _ := strings.Cut(rest, "-")
-		pid, err := strconv.Atoi(pidText)
-		if err != nil || env.ProcessAlive(pid) {
-			continue
-		}
-		if err := os.RemoveAll(d); err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		removed = append(removed, d)
-	}
-	return removed, errors.Join(errs...)
-}
+func RemoveStorageLeftovers() ([]string, error) { return env.RemoveDeadDirs(storageDirPrefix) }

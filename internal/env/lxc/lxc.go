@@ -1,3 +1,5 @@
+// Package lxc runs the worker in an LXC container (lxc-execute) on a
+// bridge with NAT that boxtax makes for the study.
 package lxc
 
 import (

@@ -1,3 +1,6 @@
+// Package podman runs the worker in a Podman container (podman-bridge,
+// podman-host, podman-rootless) through Podman's Docker-compatible API, on
+// the user's service or one boxtax starts.
 package podman
 
 import (
