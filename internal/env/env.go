@@ -47,7 +47,7 @@ type Spec struct {
 	// runs in instead of boxtax's own: the static boxtax binary is mounted
 	// read-only at /.boxtax/boxtax and is its entrypoint (Docker and
 	// Podman; natively the image's files, unpacked, entered by chroot:
-	// native_image.go; LXC a container of those files: lxc_image.go).
+	// native_image.go; LXC a container of those files: env/lxc/image.go).
 	Image string
 	// ImageID, when set, is the id Image must have: every environment of
 	// a study runs the same image.

@@ -209,9 +209,9 @@ func optionKeys() []string {
 	return keys
 }
 
-// optionTaker is implemented by environments that take options: the keys
+// OptionTaker is implemented by environments that take options: the keys
 // they apply.
-type optionTaker interface {
+type OptionTaker interface {
 	OptionKeys() []string
 }
 
@@ -221,7 +221,7 @@ func checkVariant(base string, e Environment, v Variant) error {
 		return nil
 	}
 	var takes []string
-	if t, ok := e.(optionTaker); ok {
+	if t, ok := e.(OptionTaker); ok {
 		takes = t.OptionKeys()
 	}
 	for _, k := range slices.Sorted(maps.Keys(v)) {
@@ -236,9 +236,9 @@ func checkVariant(base string, e Environment, v Variant) error {
 	return nil
 }
 
-// networkOwner is implemented by environments with a network of their
-// choosing: ownNetwork is the mode they have without a network option.
-type networkOwner interface {
+// NetworkOwner is implemented by environments with a network of their
+// choosing: DefaultNetwork is the mode they have without a network option.
+type NetworkOwner interface {
 	DefaultNetwork() string
 }
 
@@ -253,7 +253,7 @@ func withoutImplied(e Environment, v Variant) Variant {
 		if info, _ := optionInfo(k); info.implied != "" && val == info.implied {
 			continue
 		}
-		if n, ok := e.(networkOwner); ok && k == "network" && val == n.DefaultNetwork() {
+		if n, ok := e.(NetworkOwner); ok && k == "network" && val == n.DefaultNetwork() {
 			continue
 		}
 		out[k] = val

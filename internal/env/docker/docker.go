@@ -53,10 +53,10 @@ type Env struct {
 	// waitAfterOutput: see dockerInstance.waitAfterOutput.
 	waitAfterOutput bool
 	// runtimeByService: the runtime option chooses the engine's service
-	// (Podman, podman_runtime.go), not a setting of each container.
+	// (Podman, env/podman/runtime.go), not a setting of each container.
 	runtimeByService bool
 	// imageSource, when set, is the engine a user's image this one lacks
-	// is moved from (docker_user_image.go).
+	// is moved from (user_image.go).
 	imageSource func() (*docker.Client, error)
 
 	mu            sync.Mutex
@@ -115,7 +115,7 @@ func (d *Env) withVariant() {
 	}
 }
 
-// ownNetwork implements networkOwner.
+// DefaultNetwork implements env.NetworkOwner.
 func (d *Env) DefaultNetwork() string { return d.ownNetworkMode }
 
 func (d *Env) Name() string        { return d.name }
@@ -194,7 +194,7 @@ func (d *Env) prepared(ctx context.Context) (workerImage, string, error) {
 }
 
 // userImage is the user's image named, which must be on the engine (or
-// moved to it: docker_user_image.go) with the id wantID when that is set.
+// moved to it: user_image.go) with the id wantID when that is set.
 func (d *Env) userImage(ctx context.Context, name, wantID string) (workerImage, error) {
 	return d.findUserImage(ctx, name, wantID)
 }

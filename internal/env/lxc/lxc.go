@@ -56,7 +56,7 @@ const lxcSeccomp = "/usr/share/lxc/config/common.seccomp"
 
 func (l *lxcEnv) Name() string { return "lxc" + l.opts.Variant.String() }
 
-// optionKeys implements optionTaker: the knobs of boxtax's LXC config.
+// OptionKeys implements env.OptionTaker: the knobs of boxtax's LXC config.
 // Its network is always its veth into the NAT bridge, and its scratch
 // space always a host directory bind-mounted at /tmp.
 func (l *lxcEnv) OptionKeys() []string { return []string{"seccomp", "cpus", "cpuset", "memory"} }
@@ -223,7 +223,7 @@ func (l *lxcEnv) Start(ctx context.Context, spec env.Spec, stdout, stderr io.Wri
 		return nil, fmt.Errorf("lxc: %w", err)
 	}
 	rootfsKey, worker, imageID := binKey, "/boxtax", ""
-	if spec.Image != "" { // the image's files, as natively (lxc_image.go)
+	if spec.Image != "" { // the image's files, as natively (image.go)
 		if rootfs, imageID, err = l.imageRootfs(ctx, spec); err != nil {
 			return nil, err
 		}

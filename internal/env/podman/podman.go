@@ -37,7 +37,7 @@ func Environments() map[string]env.Factory {
 // Docker-compatible API: the same image (imported, as on Docker), the same
 // labels and the same container settings as the Docker environments, on
 // the user's Podman socket when one answers, else on a Podman service
-// boxtax starts for the study and stops at its end (podman_service.go).
+// boxtax starts for the study and stops at its end (service.go).
 type podmanEnv struct {
 	*dockerenv.Env // its client is set once the service answers
 
@@ -236,7 +236,7 @@ func (p *podmanEnv) Clean(ctx context.Context, o env.CleanOptions) (done []strin
 
 // OptionKeys implements env.OptionTaker for Podman, which also makes a user
 // namespace per container. Its runtime option chooses the Podman service
-// (podman_runtime.go): Podman 4.3 ignores a runtime per container.
+// (runtime.go): Podman 4.3 ignores a runtime per container.
 func (p *podmanEnv) OptionKeys() []string {
 	return append(p.Env.OptionKeys(), "userns")
 }

@@ -42,7 +42,7 @@ type podmanService struct {
 	key    podmanKey
 	info   docker.Info
 	// forward: boxtax's FORWARD rule for Podman's bridge is in place
-	// (podman_forward.go), to be removed with the service's last close.
+	// (forward.go), to be removed with the service's last close.
 	forward bool
 }
 
@@ -65,7 +65,7 @@ var podmanShared struct {
 
 // podmanKey tells services apart: the uid the service runs as (-1: this
 // process's user) and the OCI runtime it was started with ("": the
-// default; a runtime option, podman_runtime.go).
+// default; a runtime option, runtime.go).
 type podmanKey struct {
 	uid     int
 	runtime string
