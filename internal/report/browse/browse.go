@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/boxtax/boxtax/internal/crash"
 	"html/template"
 	"math"
 	"net"
@@ -16,7 +17,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/boxtax/boxtax/internal/crash"
 	"github.com/boxtax/boxtax/internal/env/docker"
 	"github.com/boxtax/boxtax/internal/hostinfo"
 	"github.com/boxtax/boxtax/internal/report"
