@@ -35,27 +35,29 @@ func UsesEngine(names []string, key string) bool {
 // unavailable, which tell why (Docker's unreachable daemon), or nothing.
 func EngineFacts(ctx context.Context, opened map[string]env.Environment, unavailable []string, o env.Options) map[string]hostinfo.Engine {
 	out := map[string]hostinfo.Engine{}
-	ask := func(e env.Environment) {
-		t, ok := e.(env.FactTeller)
-		if !ok {
-			return
-		}
-		if _, done := out[t.FactsKey()]; done {
-			return
-		}
-		if f := t.Facts(ctx); f != nil {
-			out[t.FactsKey()] = f
-		}
-	}
 	for _, name := range slices.Sorted(maps.Keys(opened)) {
-		ask(opened[name])
+		ask(ctx, out, opened[name])
 	}
 	for _, name := range slices.Sorted(slices.Values(unavailable)) {
 		if e, err := New(name, o); err == nil {
-			ask(e)
+			ask(ctx, out, e)
 		}
 	}
 	return out
+}
+
+// ask puts in out the facts of e's engine, unless out has them already.
+func ask(ctx context.Context, out map[string]hostinfo.Engine, e env.Environment) {
+	t, ok := e.(env.FactTeller)
+	if !ok {
+		return
+	}
+	if _, done := out[t.FactsKey()]; done {
+		return
+	}
+	if f := t.Facts(ctx); f != nil {
+		out[t.FactsKey()] = f
+	}
 }
 
 // HostFacts are this host's facts (hostinfo.Collect) with every installed
@@ -76,14 +78,9 @@ func HostEngines(ctx context.Context, o env.Options) map[string]hostinfo.Engine 
 		if err != nil {
 			continue
 		}
-		envs := map[string]env.Environment{name: e}
 		_ = e.Available(ctx) // an engine that cannot run tells why in its facts
-		if t, ok := e.(env.FactTeller); ok {
-			if f := t.Facts(ctx); f != nil {
-				out[t.FactsKey()] = f
-			}
-		}
-		_ = env.CloseAll(ctx, envs)
+		ask(ctx, out, e)
+		_ = env.CloseAll(ctx, map[string]env.Environment{name: e})
 	}
 	return out
 }
