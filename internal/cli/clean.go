@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/boxtax/boxtax/internal/env"
+	"github.com/boxtax/boxtax/internal/env/engines"
 )
 
 func cleanCmd(ctx context.Context, g *Globals, args []string) error {
@@ -14,7 +15,7 @@ func cleanCmd(ctx context.Context, g *Globals, args []string) error {
 	if _, err := parse(fs, args); err != nil {
 		return err
 	}
-	done, err := env.Clean(ctx, env.Options{BinaryPath: g.Executable, Version: g.Version}, env.CleanOptions{Force: *force, Images: *images})
+	done, err := engines.Clean(ctx, env.Options{BinaryPath: g.Executable, Version: g.Version}, env.CleanOptions{Force: *force, Images: *images})
 	for _, line := range done {
 		fmt.Fprintln(g.Stdout, line)
 	}

@@ -3,7 +3,7 @@ package cli
 import (
 	"flag"
 
-	"github.com/boxtax/boxtax/internal/env"
+	"github.com/boxtax/boxtax/internal/env/engines"
 	"github.com/boxtax/boxtax/internal/report"
 	"github.com/boxtax/boxtax/internal/workload"
 )
@@ -15,7 +15,7 @@ import (
 func flagValues(command string, f *flag.Flag) (values []string, list bool) {
 	switch f.Name {
 	case "envs":
-		return env.Names(), true
+		return engines.Names(), true
 	case "workloads":
 		return workload.Names(), true
 	case "workload":

@@ -13,6 +13,7 @@ import (
 
 	"github.com/boxtax/boxtax/internal/docker"
 	"github.com/boxtax/boxtax/internal/env"
+	"github.com/boxtax/boxtax/internal/env/engines"
 	"github.com/boxtax/boxtax/internal/store"
 	"github.com/boxtax/boxtax/internal/testenv"
 )
@@ -22,7 +23,7 @@ import (
 // engine in the message. The environment is closed after the check.
 func requireEnvironment(t *testing.T, name, what string) {
 	t.Helper()
-	e, err := env.New(name, env.Options{BinaryPath: boxtaxBin, Version: "test"})
+	e, err := engines.New(name, env.Options{BinaryPath: boxtaxBin, Version: "test"})
 	if err == nil {
 		err = e.Available(context.Background())
 		_ = env.CloseAll(context.Background(), map[string]env.Environment{name: e})

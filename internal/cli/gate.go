@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/boxtax/boxtax/internal/env"
+	"github.com/boxtax/boxtax/internal/env/engines"
 	"github.com/boxtax/boxtax/internal/gate"
 	"github.com/boxtax/boxtax/internal/report"
 	"github.com/boxtax/boxtax/internal/study"
@@ -22,7 +22,7 @@ import (
 // gateCatalog is what a rule may name: every environment and every
 // registered workload.
 func gateCatalog() gate.Catalog {
-	return gate.Catalog{Envs: env.Names(), Workloads: workload.All()}
+	return gate.Catalog{Envs: engines.Names(), Workloads: workload.All()}
 }
 
 // gateFlag is --max-overhead RULE: repeatable, and a value may hold

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/boxtax/boxtax/internal/env"
+	"github.com/boxtax/boxtax/internal/env/engines"
 	"github.com/boxtax/boxtax/internal/store"
 	"github.com/boxtax/boxtax/internal/study"
 )
@@ -77,8 +78,8 @@ func listEnvs(ctx context.Context, g *Globals) (rows []envRow, err error) {
 			warn(g, "%v", err)
 		}
 	}()
-	for _, n := range env.Names() {
-		e, _ := env.New(n, env.Options{BinaryPath: g.Executable, Version: g.Version})
+	for _, n := range engines.Names() {
+		e, _ := engines.New(n, env.Options{BinaryPath: g.Executable, Version: g.Version})
 		r := envRow{Name: n, Available: true, Description: e.Description()}
 		if err := e.Available(ctx); err != nil {
 			r.Available, r.Reason = false, oneLine(err.Error())

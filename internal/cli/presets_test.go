@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/boxtax/boxtax/internal/env"
+	"github.com/boxtax/boxtax/internal/env/engines"
 	"github.com/boxtax/boxtax/internal/study"
 )
 
@@ -17,7 +17,7 @@ func TestEveryPresetValidates(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := s.Normalize(env.Names()).Validate(env.Names()); err != nil {
+			if err := s.Normalize(engines.Names()).Validate(engines.Names()); err != nil {
 				t.Fatal(err)
 			}
 			if _, err := s.Plan(1); err != nil {
@@ -66,7 +66,7 @@ workloads:
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := spec.Normalize(env.Names()).Validate(env.Names()); err != nil {
+	if err := spec.Normalize(engines.Names()).Validate(engines.Names()); err != nil {
 		t.Fatalf("a spec whose programs this host lacks must validate: %v", err)
 	}
 	if _, err := spec.Plan(1); err != nil {

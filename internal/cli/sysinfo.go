@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/boxtax/boxtax/internal/env"
+	"github.com/boxtax/boxtax/internal/env/engines"
 )
 
 func sysinfoCmd(ctx context.Context, g *Globals, args []string) error {
@@ -15,7 +16,7 @@ func sysinfoCmd(ctx context.Context, g *Globals, args []string) error {
 	if _, err := parse(fs, args); err != nil {
 		return err
 	}
-	h := env.HostFacts(ctx, env.Options{BinaryPath: g.Executable, Version: g.Version})
+	h := engines.HostFacts(ctx, env.Options{BinaryPath: g.Executable, Version: g.Version})
 	switch format {
 	case "json":
 		b, _ := json.MarshalIndent(h, "", "  ")

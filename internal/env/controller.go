@@ -8,7 +8,7 @@ import (
 	"syscall"
 )
 
-// labelController names the boxtax process that started a container:
+// LabelController names the boxtax process that started a container:
 // "<boot id>:<pid>:<start time in clock ticks since boot>" (beside the
 // controller's host/pid label that the study sets, which cannot tell a
 // live controller from a later process with the same pid). `boxtax clean`
@@ -16,12 +16,12 @@ import (
 // never pulls a container out from under a study in progress; the boot id
 // and start time tell a live controller from a later process that reuses
 // its pid.
-const labelController = "io.boxtax.controller.process"
+const LabelController = "io.boxtax.controller.process"
 
-// thisController is the labelController value of this process.
-var thisController = controllerID(os.Getpid())
+// ThisController is the LabelController value of this process.
+var ThisController = controllerID(os.Getpid())
 
-// controllerID is the labelController value of the process pid on this
+// controllerID is the LabelController value of the process pid on this
 // boot, or "" when it cannot be read.
 func controllerID(pid int) string {
 	boot, err := os.ReadFile("/proc/sys/kernel/random/boot_id")
@@ -55,7 +55,7 @@ func processStart(pid int) (uint64, bool) {
 	return v, err == nil
 }
 
-// ControllerAlive says whether the controller a labelController value
+// ControllerAlive says whether the controller a LabelController value
 // names still runs on this machine. A value from another boot or another
 // machine, or an empty one (a container of an older boxtax), is not alive.
 func ControllerAlive(id string) bool {
@@ -71,4 +71,16 @@ func ControllerAlive(id string) bool {
 		return false
 	}
 	return controllerID(pid) == id
+}
+
+// Labels boxtax puts on what it creates, so that `boxtax clean` finds it.
+const (
+	LabelManaged = "io.boxtax.managed"
+	LabelVersion = "io.boxtax.version"
+)
+
+// ProcessAlive tells whether a process with this id runs.
+func ProcessAlive(pid int) bool {
+	err := syscall.Kill(pid, 0)
+	return err == nil || err == syscall.EPERM
 }

@@ -9,13 +9,13 @@ import (
 )
 
 func TestControllerAlive(t *testing.T) {
-	if thisController == "" {
+	if ThisController == "" {
 		t.Skip("no /proc here: the controller label cannot be made")
 	}
-	if !ControllerAlive(thisController) {
-		t.Fatalf("this process (%s) is not seen alive", thisController)
+	if !ControllerAlive(ThisController) {
+		t.Fatalf("this process (%s) is not seen alive", ThisController)
 	}
-	parts := strings.Split(thisController, ":")
+	parts := strings.Split(ThisController, ":")
 	cmd := exec.Command("true")
 	if err := cmd.Run(); err != nil {
 		t.Fatal(err)

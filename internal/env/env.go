@@ -7,7 +7,6 @@ import (
 	"os"
 
 	"github.com/boxtax/boxtax/internal/crash"
-	"github.com/boxtax/boxtax/internal/registry"
 )
 
 // Spec says what to start: the boxtax binary's arguments and the settings
@@ -48,7 +47,7 @@ type Spec struct {
 	// runs in instead of boxtax's own: the static boxtax binary is mounted
 	// read-only at /.boxtax/boxtax and is its entrypoint (Docker and
 	// Podman; natively the image's files, unpacked, entered by chroot:
-	// native_image.go; LXC a container of those files: lxc_image.go).
+	// native_image.go; LXC a container of those files: env/lxc/image.go).
 	Image string
 	// ImageID, when set, is the id Image must have: every environment of
 	// a study runs the same image.
@@ -102,7 +101,7 @@ func Run(ctx context.Context, e Environment, spec Spec, stdout, stderr io.Writer
 	case <-ctx.Done():
 		runErr = ctx.Err()
 	}
-	stopCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), stopTimeout)
+	stopCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), StopTimeout)
 	defer cancel()
 	if err := inst.Stop(stopCtx); err != nil && runErr == nil {
 		runErr = fmt.Errorf("cleaning up after the run: %w", err)
@@ -130,48 +129,18 @@ type Options struct {
 }
 
 // getenv is o.Getenv, or the process environment when it is nil.
-func (o Options) getenv() func(string) string {
+func (o Options) GetenvOrOS() func(string) string {
 	if o.Getenv == nil {
 		return os.Getenv
 	}
 	return o.Getenv
 }
 
-var factories = registry.Registry[Factory]{
-	Unknown: "unknown environment %q; valid environments: %s",
-	First:   []string{"native"},
-}
-
-// Register adds an environment factory under a name.
-func Register(name string, f Factory) { factories.Register(name, f) }
-
-// Names lists the registered environments, native first, then in name order.
-func Names() []string { return factories.Names() }
-
-// Check checks an environment name with options (docker-bridge+seccomp=unconfined)
-// without making anything, and returns it in canonical form.
-func Check(name string) (string, error) {
-	e, err := New(name, Options{})
-	if err != nil {
-		return "", err
-	}
-	return e.Name(), nil
-}
-
-// New makes the named environment; an unknown name yields an error listing the valid ones.
-// A name may carry options (docker-bridge+seccomp=unconfined, options.go):
-// the environment is made with them and is named canonically, options in
-// key order, without those that restate its default (network=bridge of
-// docker-bridge, seccomp=default).
-func New(name string, o Options) (Environment, error) {
-	base, v, err := ParseName(name)
-	if err != nil {
-		return nil, err
-	}
-	f, err := factories.Lookup(base)
-	if err != nil {
-		return nil, err
-	}
+// Make makes the environment base, whose factory is f, with the options
+// v, and names it canonically: options in key order, without those that
+// restate its default (network=bridge of docker-bridge, seccomp=default).
+// An option the environment does not take is an error.
+func Make(base string, f Factory, o Options, v Variant) (Environment, error) {
 	o.Variant = v
 	e := f(o)
 	if err := checkVariant(base, e, v); err != nil {

@@ -49,7 +49,7 @@ func InspectImage(ctx context.Context, name string, o Options) (ImageConfig, err
 	}
 	if out.Architecture != "" && out.Architecture != runtime.GOARCH {
 		return ImageConfig{}, fmt.Errorf("image %s (%s) is built for %s and this host runs %s: it would run under qemu, which measures qemu, not the container; build the image for %s (docker build --platform linux/%s)",
-			name, shortID(out.ID), out.Architecture, runtime.GOARCH, runtime.GOARCH, runtime.GOARCH)
+			name, ShortID(out.ID), out.Architecture, runtime.GOARCH, runtime.GOARCH, runtime.GOARCH)
 	}
 	return out, nil
 }

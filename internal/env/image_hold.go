@@ -14,7 +14,7 @@ import (
 
 // imageHoldPrefix names the files in which a running boxtax says which
 // images it uses: os.TempDir()/boxtax-images-PID, its controller id
-// (labelController) on the first line, then an image id a line. `boxtax
+// (LabelController) on the first line, then an image id a line. `boxtax
 // clean --images` leaves the images of a live controller alone, so that a
 // study in progress never loses the image its next runs need.
 const imageHoldPrefix = "boxtax-images-"
@@ -25,10 +25,10 @@ var imageHolds struct {
 	ids []string
 }
 
-// holdImage records that this process uses the image id, before it starts
+// HoldImage records that this process uses the image id, before it starts
 // a container of it. Without a controller id (no /proc) it records nothing.
-func holdImage(id string) error {
-	if thisController == "" || id == "" {
+func HoldImage(id string) error {
+	if ThisController == "" || id == "" {
 		return nil
 	}
 	imageHolds.Lock()
@@ -39,7 +39,7 @@ func holdImage(id string) error {
 	ids := append(slices.Clone(imageHolds.ids), id)
 	path := imageHoldPath(os.Getpid())
 	tmp := path + ".new"
-	text := thisController + "\n" + strings.Join(ids, "\n") + "\n"
+	text := ThisController + "\n" + strings.Join(ids, "\n") + "\n"
 	if err := os.WriteFile(tmp, []byte(text), 0o644); err != nil {
 		return fmt.Errorf("recording the images this study uses, so that boxtax clean leaves them (set TMPDIR to a writable place): %w", err)
 	}
@@ -64,10 +64,10 @@ func imageHoldPath(pid int) string {
 	return filepath.Join(os.TempDir(), imageHoldPrefix+strconv.Itoa(pid))
 }
 
-// heldImages are the images running boxtax processes hold, by image id,
+// HeldImages are the images running boxtax processes hold, by image id,
 // with the pid of one that holds it. The files of processes that no
 // longer run are removed.
-func heldImages() (map[string]int, error) {
+func HeldImages() (map[string]int, error) {
 	files, err := filepath.Glob(filepath.Join(os.TempDir(), imageHoldPrefix+"*"))
 	if err != nil {
 		return nil, err
@@ -88,7 +88,7 @@ func heldImages() (map[string]int, error) {
 		}
 		lines := strings.Fields(string(b))
 		if len(lines) == 0 || !ControllerAlive(lines[0]) {
-			if !processAlive(pid) || len(lines) > 0 {
+			if !ProcessAlive(pid) || len(lines) > 0 {
 				_ = os.Remove(f) // its process ended (or the pid is another's now)
 			}
 			continue

@@ -2,11 +2,7 @@ package env
 
 import (
 	"context"
-	"fmt"
-	"os"
-
-	"github.com/boxtax/boxtax/internal/docker"
-	"github.com/boxtax/boxtax/internal/hostimage"
+	"slices"
 )
 
 // ImageTeller is implemented by environments that run a worker from an
@@ -28,33 +24,10 @@ type ImageInfo struct {
 	Exists bool   // the engine has it already: nothing is built
 }
 
-// ImageFor implements ImageTeller for Docker and Podman.
-func (d *dockerEnv) ImageFor(ctx context.Context, spec Spec) (ImageInfo, bool, error) {
-	if spec.Image != "" || len(spec.HostPrograms) == 0 {
-		return ImageInfo{}, false, nil
-	}
-	base, _, err := d.prepared(ctx)
-	if err != nil {
-		return ImageInfo{}, false, err
-	}
-	set, err := hostimage.Build(hostProgramList(spec.HostPrograms), hostimage.Options{Files: hostProgramList(spec.HostFiles)})
-	if err != nil {
-		return ImageInfo{}, false, fmt.Errorf("%s: the image with host programs: %w", d.name, err)
-	}
-	hash, err := set.Hash()
-	if err != nil {
-		return ImageInfo{}, false, fmt.Errorf("%s: the image with host programs: %w", d.name, err)
-	}
-	sum := set.Summary()
-	info := ImageInfo{Tag: hostWorkerTag(base, hash), Bytes: sum.Bytes, Files: sum.Files + 1}
-	if fi, err := os.Stat(d.opts.BinaryPath); err == nil {
-		info.Bytes += fi.Size()
-	}
-	switch _, err := d.client.ImageInspect(ctx, info.Tag); {
-	case err == nil:
-		info.Exists = true
-	case !docker.IsNotFound(err):
-		return ImageInfo{}, false, fmt.Errorf("%s: looking for the image %s: %w", d.name, info.Tag, err)
-	}
-	return info, true, nil
+// HostProgramList is the programs in a canonical order, without repeats:
+// the same programs in another order give the same image.
+func HostProgramList(programs []string) []string {
+	list := slices.Clone(programs)
+	slices.Sort(list)
+	return slices.Compact(list)
 }

@@ -33,8 +33,8 @@ var imageRootfsMu sync.Mutex
 // long as it runs, by image id.
 var heldImageLocks = map[string]*os.File{}
 
-// imageKey is the directory name of an image id: its hex digits.
-func imageKey(id string) string { return strings.TrimPrefix(id, "sha256:") }
+// ImageKey is the directory name of an image id: its hex digits.
+func ImageKey(id string) string { return strings.TrimPrefix(id, "sha256:") }
 
 // imageDevices are the device files a root filesystem gets when it has
 // none (chroot mounts nothing): what Docker's /dev holds besides pts and shm.
@@ -43,11 +43,11 @@ var imageDevices = []struct {
 	major, minor uint32
 }{{"null", 1, 3}, {"zero", 1, 5}, {"full", 1, 7}, {"random", 1, 8}, {"urandom", 1, 9}, {"tty", 5, 0}}
 
-// ensureImageRootfs returns the directory holding the root filesystem of
+// EnsureImageRootfs returns the directory holding the root filesystem of
 // the image ref (a name or id) on the engine c, unpacking it the first
 // time, and keeps it in use (locked) while this process runs. wantID, when
 // set, is the id the study runs: another image under that name is refused.
-func ensureImageRootfs(ctx context.Context, c *docker.Client, ref, wantID string) (dir, id string, err error) {
+func EnsureImageRootfs(ctx context.Context, c *docker.Client, ref, wantID string) (dir, id string, err error) {
 	img, err := c.ImageInspect(ctx, ref)
 	if docker.IsNotFound(err) {
 		return "", "", fmt.Errorf("image %s is not on this engine: pull or load it first (boxtax pulls nothing)", ref)
@@ -55,11 +55,11 @@ func ensureImageRootfs(ctx context.Context, c *docker.Client, ref, wantID string
 		return "", "", fmt.Errorf("image %s: %w", ref, err)
 	}
 	if wantID != "" && img.ID != wantID {
-		return "", "", fmt.Errorf("image %s is now %s, but the study runs %s: name the image by its id, or start a new study", ref, shortID(img.ID), shortID(wantID))
+		return "", "", fmt.Errorf("image %s is now %s, but the study runs %s: name the image by its id, or start a new study", ref, ShortID(img.ID), ShortID(wantID))
 	}
 	imageRootfsMu.Lock()
 	defer imageRootfsMu.Unlock()
-	key := imageKey(img.ID)
+	key := ImageKey(img.ID)
 	dir = filepath.Join(imageRootsDir, key)
 	if err := os.MkdirAll(imageRootsDir, 0o700); err != nil {
 		return "", "", fmt.Errorf("making %s for the images' files: %w (run boxtax as root)", imageRootsDir, err)
@@ -102,9 +102,10 @@ func ensureImageRootfs(ctx context.Context, c *docker.Client, ref, wantID string
 	return dir, img.ID, nil
 }
 
-// shortID is an image id as docker image ls shows it.
-func shortID(id string) string {
-	if k := imageKey(id); len(k) > 12 {
+// ShortID is an image or container id as docker image ls and docker ps
+// show it.
+func ShortID(id string) string {
+	if k := ImageKey(id); len(k) > 12 {
 		return k[:12]
 	}
 	return id
@@ -131,13 +132,13 @@ func checkImageSpace(dir, ref string, sizeBytes int64) error {
 func exportImage(ctx context.Context, c *docker.Client, id, dir string) error {
 	created, err := c.ContainerCreate(ctx, docker.ContainerConfig{
 		Image: id, Entrypoint: []string{"/.boxtax-export"},
-		Labels: map[string]string{labelManaged: "true", "io.boxtax.export": id},
+		Labels: map[string]string{LabelManaged: "true", "io.boxtax.export": id},
 	})
 	if err != nil {
 		return err
 	}
 	defer func() {
-		rmCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), stopTimeout)
+		rmCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), StopTimeout)
 		defer cancel()
 		_ = c.ContainerRemove(rmCtx, created.ID, true)
 	}()
@@ -299,9 +300,9 @@ func addDevices(dir string) error {
 	return os.Chmod(tmp, 0o1777|os.ModeSticky)
 }
 
-// removeImageRoots removes the unpacked images no running boxtax uses and
+// RemoveImageRoots removes the unpacked images no running boxtax uses and
 // says what it did (boxtax clean).
-func removeImageRoots() (done []string, err error) {
+func RemoveImageRoots() (done []string, err error) {
 	locks, _ := filepath.Glob(filepath.Join(imageRootsDir, "*.lock"))
 	var removed []string
 	var errs []error

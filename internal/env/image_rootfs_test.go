@@ -109,7 +109,7 @@ func TestRemoveImageRootsKeepsThoseInUse(t *testing.T) {
 	if err := syscall.Flock(int(held.Fd()), syscall.LOCK_SH); err != nil {
 		t.Fatal(err)
 	}
-	done, err := removeImageRoots()
+	done, err := RemoveImageRoots()
 	if err != nil {
 		t.Fatal(err)
 	}

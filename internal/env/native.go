@@ -13,15 +13,14 @@ import (
 	"time"
 )
 
-const stopTimeout = 15 * time.Second
+const StopTimeout = 15 * time.Second
 
-// createTimeout bounds creating a container, which Ctrl-C does not cut short
-// (see dockerEnv.Start).
-const createTimeout = 2 * time.Minute
+// CreateTimeout bounds creating a container, which Ctrl-C does not cut short
+// (see Env.Start).
+const CreateTimeout = 2 * time.Minute
 
-func init() {
-	Register("native", func(o Options) Environment { return &native{bin: o.BinaryPath, getenv: o.Getenv} })
-}
+// Native makes the native environment.
+func Native(o Options) Environment { return &native{bin: o.BinaryPath, getenv: o.Getenv} }
 
 // native runs the worker as a child process of the controller on the host.
 type native struct {

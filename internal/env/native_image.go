@@ -19,9 +19,9 @@ import (
 // report and the JSON say it.
 const NativeImageFiles = "the image's files, chroot"
 
-// nativeImageBinary is where the boxtax binary is put in an unpacked
+// NativeImageBinary is where the boxtax binary is put in an unpacked
 // image, as it is mounted in a container of the user's image.
-const nativeImageBinary = userImageBinary
+const NativeImageBinary = UserImageBinary
 
 // binaryCopied are the unpacked images this process has put its binary in.
 var binaryCopied sync.Map
@@ -40,17 +40,17 @@ func (n *native) startInImage(ctx context.Context, spec Spec, args []string, std
 	if err != nil {
 		return nil, fmt.Errorf("native: the image's files are read through Docker: %w", err)
 	}
-	root, id, err := ensureImageRootfs(ctx, c, spec.Image, spec.ImageID)
+	root, id, err := EnsureImageRootfs(ctx, c, spec.Image, spec.ImageID)
 	if err != nil {
 		return nil, fmt.Errorf("native: %w", err)
 	}
-	if err := n.copyBinaryInto(root); err != nil {
+	if err := CopyBinaryInto(n.bin, root); err != nil {
 		return nil, fmt.Errorf("native: %w", err)
 	}
 	if err := mountImageProc(root); err != nil {
 		return nil, fmt.Errorf("native: %w", err)
 	}
-	cmd := exec.Command(nativeImageBinary, args...)
+	cmd := exec.Command(NativeImageBinary, args...)
 	cmd.Dir = "/"
 	cmd.Env = []string{"PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", "HOME=/root"}
 	cmd.Stdout, cmd.Stderr = stdout, stderr
@@ -60,23 +60,23 @@ func (n *native) startInImage(ctx context.Context, spec Spec, args []string, std
 		settings["cpuset"] = spec.CPUSet
 	}
 	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("starting worker %s in %s (chroot): %w", nativeImageBinary, root, err)
+		return nil, fmt.Errorf("starting worker %s in %s (chroot): %w", NativeImageBinary, root, err)
 	}
 	settings["pid"] = strconv.Itoa(cmd.Process.Pid)
 	return &nativeInstance{cmd: cmd, settings: settings, done: make(chan struct{})}, nil
 }
 
-// copyBinaryInto puts the worker binary at nativeImageBinary in root,
+// CopyBinaryInto puts the worker binary bin at NativeImageBinary in root,
 // once per process (a new binary replaces an older one).
-func (n *native) copyBinaryInto(root string) error {
+func CopyBinaryInto(bin, root string) error {
 	if _, done := binaryCopied.Load(root); done {
 		return nil
 	}
-	data, err := os.ReadFile(n.bin)
+	data, err := os.ReadFile(bin)
 	if err != nil {
 		return fmt.Errorf("reading the worker binary: %w", err)
 	}
-	dst := filepath.Join(root, nativeImageBinary)
+	dst := filepath.Join(root, NativeImageBinary)
 	if old, err := os.ReadFile(dst); err == nil && slices.Equal(old, data) {
 		binaryCopied.Store(root, true)
 		return nil
@@ -106,14 +106,14 @@ func (n *native) CheckSpec(ctx context.Context, spec Spec) error {
 	if err != nil {
 		return fmt.Errorf("native: the image's files are read through Docker: %w", err)
 	}
-	root, _, err := ensureImageRootfs(ctx, c, spec.Image, spec.ImageID)
+	root, _, err := EnsureImageRootfs(ctx, c, spec.Image, spec.ImageID)
 	if err != nil {
 		return fmt.Errorf("native: %w", err)
 	}
 	if err := mountImageProc(root); err != nil {
 		return fmt.Errorf("native: %w", err)
 	}
-	return n.copyBinaryInto(root)
+	return CopyBinaryInto(n.bin, root)
 }
 
 // RunsOwnFiles tells whether e runs the worker in files of its own (an
@@ -126,3 +126,6 @@ func RunsOwnFiles(e Environment, image string) bool {
 	_, ok := e.(SpecChecker)
 	return ok
 }
+
+// UserImageBinary is where the boxtax binary is mounted in a user's image.
+const UserImageBinary = "/.boxtax/boxtax"

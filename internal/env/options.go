@@ -209,10 +209,10 @@ func optionKeys() []string {
 	return keys
 }
 
-// optionTaker is implemented by environments that take options: the keys
+// OptionTaker is implemented by environments that take options: the keys
 // they apply.
-type optionTaker interface {
-	optionKeys() []string
+type OptionTaker interface {
+	OptionKeys() []string
 }
 
 // checkVariant refuses an option the environment does not apply.
@@ -221,8 +221,8 @@ func checkVariant(base string, e Environment, v Variant) error {
 		return nil
 	}
 	var takes []string
-	if t, ok := e.(optionTaker); ok {
-		takes = t.optionKeys()
+	if t, ok := e.(OptionTaker); ok {
+		takes = t.OptionKeys()
 	}
 	for _, k := range slices.Sorted(maps.Keys(v)) {
 		if slices.Contains(takes, k) {
@@ -236,10 +236,10 @@ func checkVariant(base string, e Environment, v Variant) error {
 	return nil
 }
 
-// networkOwner is implemented by environments with a network of their
-// choosing: ownNetwork is the mode they have without a network option.
-type networkOwner interface {
-	ownNetwork() string
+// NetworkOwner is implemented by environments with a network of their
+// choosing: DefaultNetwork is the mode they have without a network option.
+type NetworkOwner interface {
+	DefaultNetwork() string
 }
 
 // withoutImplied is v without the options that restate what e does
@@ -253,7 +253,7 @@ func withoutImplied(e Environment, v Variant) Variant {
 		if info, _ := optionInfo(k); info.implied != "" && val == info.implied {
 			continue
 		}
-		if n, ok := e.(networkOwner); ok && k == "network" && val == n.ownNetwork() {
+		if n, ok := e.(NetworkOwner); ok && k == "network" && val == n.DefaultNetwork() {
 			continue
 		}
 		out[k] = val
@@ -278,25 +278,25 @@ func checkCPUs(s string) (string, error) {
 	return strconv.FormatFloat(f, 'f', -1, 64), nil
 }
 
-// cpusNano is a cpus value in units of 10^-9 CPUs, as Docker's NanoCpus.
-func cpusNano(s string) int64 {
+// CPUsNano is a cpus value in units of 10^-9 CPUs, as Docker's NanoCpus.
+func CPUsNano(s string) int64 {
 	f, _ := strconv.ParseFloat(s, 64)
 	return int64(f*1e9 + 0.5)
 }
 
-// cpusNanoOf is the variant's cpus option in 10^-9 CPUs; 0 without one.
-func cpusNanoOf(v Variant) int64 {
+// CPUsNanoOf is the variant's cpus option in 10^-9 CPUs; 0 without one.
+func CPUsNanoOf(v Variant) int64 {
 	if s := v["cpus"]; s != "" {
-		return cpusNano(s)
+		return CPUsNano(s)
 	}
 	return 0
 }
 
-// cpusetFor is the CPU list a run of an environment with options v gets:
+// CPUSetFor is the CPU list a run of an environment with options v gets:
 // the cpuset option's, else the study's placement (spec.CPUSet); both at
 // once, naming different CPUs, is an error saying to drop one. Every
 // environment that takes the option asks this, so they refuse alike.
-func (v Variant) cpusetFor(spec Spec) (string, error) {
+func (v Variant) CPUSetFor(spec Spec) (string, error) {
 	want := v["cpuset"]
 	if want == "" {
 		return spec.CPUSet, nil
@@ -320,15 +320,15 @@ func checkCPUSet(s string) (string, error) {
 // checkMemory accepts a size with an optional b, k, m or g suffix (powers
 // of 1024, as docker run --memory) and keeps it as written, in lower case.
 func checkMemory(s string) (string, error) {
-	if _, err := memoryBytes(s); err != nil {
+	if _, err := MemoryBytes(s); err != nil {
 		return "", err
 	}
 	return strings.ToLower(s), nil
 }
 
-// memoryBytes is the size a memory option says, read as every size in
+// MemoryBytes is the size a memory option says, read as every size in
 // boxtax is (workload.ParseBytes: 512m, 2g, 1GiB...).
-func memoryBytes(s string) (int64, error) {
+func MemoryBytes(s string) (int64, error) {
 	n, err := workload.ParseBytes(s)
 	if err != nil || n <= 0 {
 		return 0, fmt.Errorf("%q is not a size (e.g. 512m or 2g)", s)
@@ -348,9 +348,9 @@ func checkWord(s string) (string, error) {
 	return s, nil
 }
 
-// appArmorEnabled tells whether the kernel has AppArmor on: only then does
+// AppArmorEnabled tells whether the kernel has AppArmor on: only then does
 // a container have a profile to switch off.
-func appArmorEnabled() bool {
+func AppArmorEnabled() bool {
 	b, err := os.ReadFile("/sys/module/apparmor/parameters/enabled")
 	return err == nil && strings.TrimSpace(string(b)) == "Y"
 }

@@ -21,19 +21,24 @@ func MakeScratchDir() (string, error) {
 	return os.MkdirTemp("", scratchDirPrefix+strconv.Itoa(os.Getpid())+"-")
 }
 
-// removeScratchLeftovers removes the scratch directories of processes that
+// RemoveScratchLeftovers removes the scratch directories of processes that
 // no longer run, and says which.
-func removeScratchLeftovers() ([]string, error) {
-	dirs, err := filepath.Glob(filepath.Join(os.TempDir(), scratchDirPrefix+"*"))
+func RemoveScratchLeftovers() ([]string, error) { return RemoveDeadDirs(scratchDirPrefix) }
+
+// RemoveDeadDirs removes the directories os.TempDir()/prefix+PID-... of
+// processes that no longer run (scratch, storage=bind), and returns their
+// paths.
+func RemoveDeadDirs(prefix string) ([]string, error) {
+	dirs, err := filepath.Glob(filepath.Join(os.TempDir(), prefix+"*"))
 	if err != nil {
 		return nil, err
 	}
 	var removed []string
 	var errs []error
 	for _, d := range dirs {
-		pidText, _, _ := strings.Cut(strings.TrimPrefix(filepath.Base(d), scratchDirPrefix), "-")
+		pidText, _, _ := strings.Cut(strings.TrimPrefix(filepath.Base(d), prefix), "-")
 		pid, err := strconv.Atoi(pidText)
-		if err != nil || pid <= 0 || processAlive(pid) {
+		if err != nil || pid <= 0 || ProcessAlive(pid) {
 			continue
 		}
 		if err := os.RemoveAll(d); err != nil {
@@ -45,8 +50,8 @@ func removeScratchLeftovers() ([]string, error) {
 	return removed, errors.Join(errs...)
 }
 
-// scratchLine says which scratch directories clean removed, "" for none.
-func scratchLine(dirs []string) string {
+// ScratchLine says which scratch directories clean removed, "" for none.
+func ScratchLine(dirs []string) string {
 	if len(dirs) == 0 {
 		return ""
 	}

@@ -25,9 +25,9 @@ func TestRemoveScratchLeftovers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	removed, err := removeScratchLeftovers()
+	removed, err := RemoveScratchLeftovers()
 	if err != nil || len(removed) != 1 || removed[0] != dead {
-		t.Errorf("removeScratchLeftovers = %v, %v; want [%s]", removed, err, dead)
+		t.Errorf("RemoveScratchLeftovers = %v, %v; want [%s]", removed, err, dead)
 	}
 	if _, err := os.Stat(dead); err == nil {
 		t.Errorf("%s of a process that ended is still there", dead)

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/boxtax/boxtax/internal/env"
+	"github.com/boxtax/boxtax/internal/env/engines"
 	"github.com/boxtax/boxtax/internal/workload"
 )
 
@@ -51,7 +52,7 @@ func (cat Catalog) ParseRule(text string) (Rule, error) {
 	case envName != All:
 		// Named as the study names it: options in key order, none that
 		// restates the default (env.ParseName's checks).
-		canon, err := env.Check(envName)
+		canon, err := engines.Check(envName)
 		if err != nil {
 			return bad("%s", plainText(err.Error()))
 		}

@@ -29,8 +29,7 @@ type Engine interface {
 // Fact is one row of a table of host facts: its name and its value.
 type Fact struct{ Name, Value string }
 
-// EngineFacts are the rows of every engine's facts, in the order the
-// engines were registered.
+// EngineFacts are the rows of every engine's facts, the engines by rank.
 func (h Host) EngineFacts() []Fact {
 	var out []Fact
 	for _, key := range orderedKeys(h.Engines) {
@@ -41,11 +40,12 @@ func (h Host) EngineFacts() []Fact {
 	return out
 }
 
-// engineKind is a key engine facts are recorded under and the type they
-// read back into.
+// engineKind is a key engine facts are recorded under, the type they
+// read back into and where they are listed.
 type engineKind struct {
-	key string
-	new func() Engine
+	key  string
+	rank int
+	new  func() Engine
 }
 
 var (
@@ -54,19 +54,24 @@ var (
 )
 
 // RegisterEngine says that facts recorded under key read back as the
-// Engine new returns (a pointer to a struct with JSON tags). The
-// environments register their engines (env), so a new engine is added
-// there; keys are listed in the order registered.
-func RegisterEngine(key string, new func() Engine) {
+// Engine new returns (a pointer to a struct with JSON tags). Each engine
+// registers its own (env/docker, env/podman, env/lxc), so a new engine is
+// added there; keys are listed by rank, lowest first, whatever the order
+// the packages register them in.
+func RegisterEngine(key string, rank int, new func() Engine) {
 	kindsMu.Lock()
 	defer kindsMu.Unlock()
 	if slices.ContainsFunc(kinds, func(k engineKind) bool { return k.key == key }) {
 		panic("hostinfo: engine " + key + " registered twice")
 	}
-	kinds = append(kinds, engineKind{key, new})
+	at := slices.IndexFunc(kinds, func(k engineKind) bool { return k.rank > rank })
+	if at < 0 {
+		at = len(kinds)
+	}
+	kinds = slices.Insert(kinds, at, engineKind{key, rank, new})
 }
 
-// EngineKeys lists the registered engine keys in the order registered.
+// EngineKeys lists the registered engine keys by rank.
 func EngineKeys() []string {
 	kindsMu.RLock()
 	defer kindsMu.RUnlock()
@@ -147,7 +152,7 @@ func (h *Host) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// orderedKeys are the keys of engines, the registered ones in their order,
+// orderedKeys are the keys of engines, the registered ones by rank,
 // then any others in name order.
 func orderedKeys(engines map[string]Engine) []string {
 	var out []string

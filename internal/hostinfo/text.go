@@ -7,7 +7,7 @@ import (
 
 // WriteText writes the facts as boxtax sysinfo prints them: a line a fact,
 // its name padded to a column, "(not readable here)" for one not found,
-// then every engine's Detail in the order the engines were registered.
+// then every engine's Detail, the engines by rank (RegisterEngine).
 func (h Host) WriteText(w io.Writer) {
 	p := func(k, v string) {
 		if v == "" {

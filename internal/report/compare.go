@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/boxtax/boxtax/internal/env/docker"
 	"github.com/boxtax/boxtax/internal/stats"
 )
 
@@ -163,7 +164,7 @@ func comparedStudy(label string, r *Report) ComparedStudy {
 	if h.CPUs > 0 {
 		cs.CPU = fmt.Sprintf("%s x%d", h.CPUModel, h.CPUs)
 	}
-	if d := h.DockerEngine(); d != nil && d.ServerVersion != "" {
+	if d := docker.FactsOf(h); d != nil && d.ServerVersion != "" {
 		cs.Docker = d.ServerVersion
 		if d.StorageDriver != "" {
 			cs.Docker += " (" + d.StorageDriver + ")"

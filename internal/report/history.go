@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"time"
+
+	"github.com/boxtax/boxtax/internal/env/docker"
 )
 
 // HistorySchema names the JSON form of a history.
@@ -131,7 +133,7 @@ func historyStudy(r *Report) HistoryStudy {
 	host := r.host
 	s := HistoryStudy{ID: r.Study.ID, Name: r.Study.Name, Created: r.Study.CreatedAt.UTC(), Kernel: host.KernelRelease, Boxtax: host.Boxtax,
 		Rounds: roundsText(r)}
-	if d := host.DockerEngine(); d != nil && d.ServerVersion != "" {
+	if d := docker.FactsOf(host); d != nil && d.ServerVersion != "" {
 		s.Engine = "Docker " + d.ServerVersion
 		if d.StorageDriver != "" {
 			s.Engine += " (" + d.StorageDriver + ")"

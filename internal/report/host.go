@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/boxtax/boxtax/internal/env/docker"
 	"github.com/boxtax/boxtax/internal/hostinfo"
 )
 
@@ -48,7 +49,7 @@ func HostFacts(h hostinfo.Host) ([]Fact, string) {
 	if h.KernelRelease != "" {
 		line += ", kernel " + h.KernelRelease
 	}
-	if d := h.DockerEngine(); d.Name() != "" {
+	if d := docker.FactsOf(h); d.Name() != "" {
 		line += fmt.Sprintf(", %s (%s)", d.Name(), d.StorageDriver)
 	}
 	if h.Hostname != "" {

@@ -3,6 +3,9 @@ package report
 import (
 	"testing"
 
+	"github.com/boxtax/boxtax/internal/env/docker"
+	"github.com/boxtax/boxtax/internal/env/lxc"
+	"github.com/boxtax/boxtax/internal/env/podman"
 	"github.com/boxtax/boxtax/internal/hostinfo"
 )
 
@@ -10,9 +13,9 @@ import (
 // each engine the study recorded, Docker's as before.
 func TestHostFactsNameEveryEngine(t *testing.T) {
 	h := hostinfo.Host{Engines: map[string]hostinfo.Engine{
-		"docker":          &hostinfo.Docker{Engine: "Docker Engine", ServerVersion: "20.10.24", APIVersion: "1.41", StorageDriver: "overlay2", CgroupVersion: "2", CgroupDriver: "systemd"},
-		"podman_rootless": &hostinfo.Podman{Docker: hostinfo.Docker{Error: "no subuid range", Rootless: true}},
-		"lxc":             &hostinfo.LXC{Version: "5.0.2", Storage: "dir", CgroupVersion: "1"},
+		"docker":          &docker.EngineFacts{Engine: "Docker Engine", ServerVersion: "20.10.24", APIVersion: "1.41", StorageDriver: "overlay2", CgroupVersion: "2", CgroupDriver: "systemd"},
+		"podman_rootless": &podman.EngineFacts{EngineFacts: docker.EngineFacts{Error: "no subuid range", Rootless: true}},
+		"lxc":             &lxc.EngineFacts{Version: "5.0.2", Storage: "dir", CgroupVersion: "1"},
 	}}
 	facts, _ := HostFacts(h)
 	got := map[string]string{}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/boxtax/boxtax/internal/env"
+	"github.com/boxtax/boxtax/internal/env/engines"
 )
 
 // A real-time workload in gVisor is refused before the first run, also
@@ -21,7 +22,7 @@ func TestCheckEnvsRefusesRealTimeInGVisor(t *testing.T) {
 	if err := s.Normalize(envs).Validate(envs); err != nil {
 		t.Fatal(err)
 	}
-	e, err := env.New(name, env.Options{})
+	e, err := engines.New(name, env.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +49,7 @@ func TestCheckEnvsOfACommandStudy(t *testing.T) {
 	if err := s.Normalize(envs).Validate(envs); err != nil {
 		t.Fatal(err)
 	}
-	e, err := env.New(name, env.Options{})
+	e, err := engines.New(name, env.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

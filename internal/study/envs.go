@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/boxtax/boxtax/internal/env"
+	"github.com/boxtax/boxtax/internal/env/engines"
 )
 
 // dropUnavailable leaves out of spec the environments that cannot run on
@@ -19,7 +20,7 @@ import (
 func (p Process) dropUnavailable(ctx context.Context, spec *Spec) (map[string]string, error) {
 	dropped := map[string]string{}
 	for _, n := range spec.EnvNames() {
-		e, err := env.New(n, p.Env)
+		e, err := engines.New(n, p.Env)
 		if err != nil {
 			return nil, refused(err)
 		}
@@ -60,7 +61,7 @@ func (p Process) openEnvs(ctx context.Context, names []string) (map[string]env.E
 		}
 	}
 	for _, n := range names {
-		e, err := env.New(n, p.Env)
+		e, err := engines.New(n, p.Env)
 		if err != nil {
 			closeMade()
 			return nil, refused(err)

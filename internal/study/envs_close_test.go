@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/boxtax/boxtax/internal/env"
+	"github.com/boxtax/boxtax/internal/env/engines"
 )
 
 // closingEnv counts its closes; Available fails when unavailable is set.
@@ -35,10 +36,10 @@ func (e closingEnv) Close(context.Context) error { e.closes.Add(1); return nil }
 var testOpenCloses, testRefusedCloses atomic.Int32
 
 func init() {
-	env.Register("test-opens", func(env.Options) env.Environment {
+	engines.Register("test-opens", func(env.Options) env.Environment {
 		return closingEnv{name: "test-opens", closes: &testOpenCloses}
 	})
-	env.Register("test-refused", func(env.Options) env.Environment {
+	engines.Register("test-refused", func(env.Options) env.Environment {
 		return closingEnv{name: "test-refused", unavailable: true, closes: &testRefusedCloses}
 	})
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/boxtax/boxtax/internal/env"
+	"github.com/boxtax/boxtax/internal/env/engines"
 )
 
 // ExplainOptions are the options `boxtax run --explain` switches, each
@@ -45,13 +46,13 @@ func (s *Spec) AddExplainVariants() []string {
 		}
 		var taken []string
 		for _, opt := range ExplainOptions {
-			if name, err := env.Check(e.Name + "+" + opt); err == nil && name != e.Name {
+			if name, err := engines.Check(e.Name + "+" + opt); err == nil && name != e.Name {
 				add(name)
 				taken = append(taken, opt)
 			}
 		}
 		if len(taken) >= 2 {
-			if name, err := env.Check(e.Name + "+" + strings.Join(taken, "+")); err == nil {
+			if name, err := engines.Check(e.Name + "+" + strings.Join(taken, "+")); err == nil {
 				add(name)
 			}
 		}

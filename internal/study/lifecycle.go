@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 
-	"github.com/boxtax/boxtax/internal/env"
+	"github.com/boxtax/boxtax/internal/env/engines"
 	"github.com/boxtax/boxtax/internal/hostinfo"
 	"github.com/boxtax/boxtax/internal/store"
 )
@@ -59,8 +59,8 @@ func Resume(ctx context.Context, db *store.Store) (s *Stored, release func(), er
 	}
 	err = s.SpecErr
 	if err == nil {
-		s.Spec.Normalize(env.Names())
-		if err = s.Spec.Validate(env.Names()); err == nil {
+		s.Spec.Normalize(engines.Names())
+		if err = s.Spec.Validate(engines.Names()); err == nil {
 			err = s.Spec.CheckHost()
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/boxtax/boxtax/internal/env"
+	"github.com/boxtax/boxtax/internal/env/engines"
 )
 
 // Normalize puts a spec in the one form Validate checks and Plan plans:
@@ -27,13 +28,13 @@ func (s *Spec) Normalize(envNames []string) *Spec {
 	canonical := map[string]bool{}
 	for i, e := range s.Envs {
 		if base := env.BaseName(e.Name); base != e.Name && slices.Contains(envNames, base) {
-			if canon, err := env.Check(e.Name); err == nil && canon != e.Name {
+			if canon, err := engines.Check(e.Name); err == nil && canon != e.Name {
 				s.Envs[i].Name, s.Envs[i].Written = canon, e.written()
 			}
 		}
 		canonical[s.Envs[i].Name] = true
 	}
-	if canon, err := env.Check(s.Baseline); s.Baseline != "" && err == nil && canonical[canon] {
+	if canon, err := engines.Check(s.Baseline); s.Baseline != "" && err == nil && canonical[canon] {
 		s.Baseline = canon
 	}
 	return s

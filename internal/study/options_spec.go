@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/boxtax/boxtax/internal/env"
+	"github.com/boxtax/boxtax/internal/env/engines"
 	"github.com/boxtax/boxtax/internal/hostinfo"
 )
 
@@ -34,11 +35,11 @@ func (o Options) spec(ctx context.Context, paperIDs []string) (*Spec, error) {
 	if err := spec.SetWire(o.Wire, o.WireRate); err != nil {
 		return nil, err
 	}
-	spec.Normalize(env.Names())
+	spec.Normalize(engines.Names())
 	if o.Explain && len(spec.AddExplainVariants()) == 0 {
 		return nil, fmt.Errorf("--explain switches options of container environments, and this study has none besides the baseline (%s): add one, e.g. --envs native,docker-bridge", spec.Baseline)
 	}
-	if err := spec.Validate(env.Names()); err != nil {
+	if err := spec.Validate(engines.Names()); err != nil {
 		return nil, err
 	}
 	if err := spec.CheckPaperID(paperIDs); err != nil {

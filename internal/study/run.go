@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/boxtax/boxtax/internal/env"
+	"github.com/boxtax/boxtax/internal/env/engines"
 	"github.com/boxtax/boxtax/internal/hostinfo"
 	"github.com/boxtax/boxtax/internal/monitor"
 	"github.com/boxtax/boxtax/internal/progress"
@@ -188,7 +189,7 @@ func (s *Spec) checkEnvs(ctx context.Context, envs map[string]env.Environment) e
 // runner is the Runner of the study: background loads natively, progress
 // on the log, and the settler when settle is above zero.
 func (p Process) runner(db *store.Store, spec *Spec, envs map[string]env.Environment, settle time.Duration) (*Runner, error) {
-	host, err := env.New("native", p.Env)
+	host, err := engines.New("native", p.Env)
 	if err != nil {
 		return nil, err
 	}
@@ -249,7 +250,7 @@ func (p Process) facts(ctx context.Context, o Options, spec *Spec, envs map[stri
 		h = p.Facts(ctx, spec, envs, unavailable)
 	} else {
 		h = hostinfo.Collect(p.Env.Version)
-		h.Engines = env.EngineFacts(ctx, envs, slices.Sorted(maps.Keys(unavailable)), p.Env)
+		h.Engines = engines.EngineFacts(ctx, envs, slices.Sorted(maps.Keys(unavailable)), p.Env)
 	}
 	h.Device, h.Unavailable = o.HostLabel, unavailable
 	return h

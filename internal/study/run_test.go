@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/boxtax/boxtax/internal/env"
+	"github.com/boxtax/boxtax/internal/env/docker"
 	"github.com/boxtax/boxtax/internal/store"
 	"github.com/boxtax/boxtax/internal/testenv"
 	_ "github.com/boxtax/boxtax/internal/workload/all"
@@ -68,7 +69,7 @@ func TestRunDoesTheWholeStudy(t *testing.T) {
 	}
 	// The host facts are study.Run's own (no Process.Facts): the engine of
 	// the environment left out is asked too, and tells why it could not be.
-	if d := st.Host.DockerEngine(); d == nil || d.Detail() == "" {
+	if d := docker.FactsOf(st.Host); d == nil || d.Detail() == "" {
 		t.Errorf("host facts: no Docker engine facts recorded for the unavailable docker-host: %+v", st.Host.Engines)
 	}
 	if checked != 1 || !strings.Contains(log.String(), "warning: environment docker-host is not available here") ||

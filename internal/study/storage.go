@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/boxtax/boxtax/internal/env"
+	"github.com/boxtax/boxtax/internal/env/engines"
 	"github.com/boxtax/boxtax/internal/hostinfo"
 	"github.com/boxtax/boxtax/internal/workload"
 )
@@ -49,7 +50,7 @@ func (s *Spec) StorageNote(h hostinfo.Host) string {
 // storageDriver is the storage driver the engine of environment name
 // reported, from its facts; empty when none is recorded.
 func storageDriver(h hostinfo.Host, name string) string {
-	e := h.Engines[env.FactsKey(name)]
+	e := h.Engines[engines.FactsKey(name)]
 	if e == nil {
 		return ""
 	}

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/boxtax/boxtax/internal/env/docker"
 	"github.com/boxtax/boxtax/internal/hostinfo"
 	"github.com/boxtax/boxtax/internal/testenv"
 )
@@ -17,13 +18,13 @@ func TestStorageNoteBeforeTheFirstRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fuse := hostinfo.Host{Engines: map[string]hostinfo.Engine{"docker": &hostinfo.Docker{ServerVersion: "20.10.24", StorageDriver: "fuse-overlayfs"}}}
+	fuse := hostinfo.Host{Engines: map[string]hostinfo.Engine{"docker": &docker.EngineFacts{ServerVersion: "20.10.24", StorageDriver: "fuse-overlayfs"}}}
 	note := spec.StorageNote(fuse)
 	testenv.Says(t, "the note", note, "storage: in docker-bridge, docker-host a container's files lie on fuse-overlayfs", "the figures of disk.seq, disk.rand there are the driver's")
 	if strings.Contains(note, "cpu.prime") || strings.Contains(note, "storage=volume a container") || strings.Contains(note, "native") {
 		t.Errorf("note %q names what does not use the container's storage", note)
 	}
-	overlay := hostinfo.Host{Engines: map[string]hostinfo.Engine{"docker": &hostinfo.Docker{ServerVersion: "29.0.0", StorageDriver: "overlay2"}}}
+	overlay := hostinfo.Host{Engines: map[string]hostinfo.Engine{"docker": &docker.EngineFacts{ServerVersion: "29.0.0", StorageDriver: "overlay2"}}}
 	if n := spec.StorageNote(overlay); n != "" {
 		t.Errorf("overlay2: %q", n)
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/boxtax/boxtax/internal/env"
+	"github.com/boxtax/boxtax/internal/env/engines"
 	"github.com/boxtax/boxtax/internal/termtext"
 	"github.com/boxtax/boxtax/internal/workload"
 )
@@ -52,7 +53,7 @@ func (s *Spec) Validate(envNames []string) error {
 		if base := env.BaseName(e.Name); base != e.Name && slices.Contains(envNames, base) {
 			// An environment with options: Normalize named it canonically
 			// when it could; when not, here is why.
-			if _, err := env.Check(e.Name); err != nil {
+			if _, err := engines.Check(e.Name); err != nil {
 				bad(e.Pos, "%v", err)
 				invalidEnv[written] = true
 				continue

@@ -17,6 +17,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/boxtax/boxtax/internal/env/docker"
 	"github.com/boxtax/boxtax/internal/hostinfo"
 	"github.com/boxtax/boxtax/internal/report"
 	_ "github.com/boxtax/boxtax/internal/report/page" // the html format of the study pages
@@ -274,7 +275,7 @@ func hostLine(hostJSON string) string {
 	if h.KernelRelease != "" {
 		line += ", kernel " + h.KernelRelease
 	}
-	if d := h.DockerEngine(); d != nil && d.ServerVersion != "" {
+	if d := docker.FactsOf(h); d != nil && d.ServerVersion != "" {
 		line += ", Docker " + d.ServerVersion
 	}
 	if h.Hostname != "" {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/boxtax/boxtax/internal/env/docker"
 	"github.com/boxtax/boxtax/internal/hostinfo"
 	"github.com/boxtax/boxtax/internal/report"
 )
@@ -187,7 +188,7 @@ func nameOf(d *report.Devices) string {
 // hostLine describes a device's hardware and software in one line.
 func hostLine(h hostinfo.Host) string {
 	s := fmt.Sprintf("%s/%s, %d CPUs (%s), %.1f GiB, kernel %s", h.OS, h.Arch, h.CPUs, h.CPUModel, float64(h.MemTotalBytes)/(1<<30), h.KernelRelease)
-	if d := h.DockerEngine(); d != nil && d.ServerVersion != "" {
+	if d := docker.FactsOf(h); d != nil && d.ServerVersion != "" {
 		s += fmt.Sprintf(", Docker %s (%s)", d.ServerVersion, d.StorageDriver)
 	}
 	if h.Device != "" && h.Hostname != "" && h.Hostname != h.Device {

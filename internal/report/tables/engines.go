@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/boxtax/boxtax/internal/env"
+	"github.com/boxtax/boxtax/internal/env/engines"
 	"github.com/boxtax/boxtax/internal/hostinfo"
 )
 
@@ -14,7 +14,7 @@ import (
 // whose engine facts were not recorded. env says which engine's facts an
 // environment's are, its options aside.
 func engineFor(h hostinfo.Host, envName string) string {
-	if e := h.Engines[env.FactsKey(envName)]; e != nil {
+	if e := h.Engines[engines.FactsKey(envName)]; e != nil {
 		return e.Summary()
 	}
 	return ""

@@ -3,15 +3,18 @@ package tables
 import (
 	"testing"
 
+	"github.com/boxtax/boxtax/internal/env/docker"
+	"github.com/boxtax/boxtax/internal/env/lxc"
+	"github.com/boxtax/boxtax/internal/env/podman"
 	"github.com/boxtax/boxtax/internal/hostinfo"
 )
 
 func TestEnginesLine(t *testing.T) {
-	docker29 := &hostinfo.Docker{Engine: "Docker Engine", ServerVersion: "29.0.0", APIVersion: "1.52", StorageDriver: "overlayfs"}
-	old := &hostinfo.Docker{ServerVersion: "24.0.7", StorageDriver: "overlay2"} // recorded before engines were named
+	docker29 := &docker.EngineFacts{Engine: "Docker Engine", ServerVersion: "29.0.0", APIVersion: "1.52", StorageDriver: "overlayfs"}
+	old := &docker.EngineFacts{ServerVersion: "24.0.7", StorageDriver: "overlay2"} // recorded before engines were named
 	tests := []struct {
 		name string
-		d    *hostinfo.Docker
+		d    *docker.EngineFacts
 		envs []string
 		want string
 	}{
@@ -19,7 +22,7 @@ func TestEnginesLine(t *testing.T) {
 			"docker-bridge, docker-host: Docker Engine 29.0.0, API 1.52, overlayfs"},
 		{"old facts", old, []string{"native", "docker-host"}, "docker-host: Docker 24.0.7, overlay2"},
 		{"native only", docker29, []string{"native"}, ""},
-		{"engine not reached", &hostinfo.Docker{Error: "cannot reach Docker"}, []string{"docker-bridge"}, ""},
+		{"engine not reached", &docker.EngineFacts{Error: "cannot reach Docker"}, []string{"docker-bridge"}, ""},
 		{"no facts", nil, []string{"docker-bridge"}, ""},
 	}
 	for _, tt := range tests {
@@ -37,8 +40,8 @@ func TestEnginesLine(t *testing.T) {
 
 func TestEnginesLineNamesLXC(t *testing.T) {
 	h := hostinfo.Host{Engines: map[string]hostinfo.Engine{
-		"docker": &hostinfo.Docker{Engine: "Docker Engine", ServerVersion: "20.10.24", APIVersion: "1.41", StorageDriver: "fuse-overlayfs"},
-		"lxc":    &hostinfo.LXC{Version: "5.0.2", Storage: "dir", CgroupVersion: "1"},
+		"docker": &docker.EngineFacts{Engine: "Docker Engine", ServerVersion: "20.10.24", APIVersion: "1.41", StorageDriver: "fuse-overlayfs"},
+		"lxc":    &lxc.EngineFacts{Version: "5.0.2", Storage: "dir", CgroupVersion: "1"},
 	}}
 	want := "docker-bridge: Docker Engine 20.10.24, API 1.41, fuse-overlayfs; lxc: LXC 5.0.2, storage dir, cgroup v1"
 	if got := enginesLine(h, []string{"native", "docker-bridge", "lxc"}); got != want {
@@ -51,9 +54,9 @@ func TestEnginesLineNamesLXC(t *testing.T) {
 
 func TestEnginesLineNamesPodman(t *testing.T) {
 	h := hostinfo.Host{Engines: map[string]hostinfo.Engine{
-		"docker":          &hostinfo.Docker{Engine: "Docker Engine", ServerVersion: "20.10.24", APIVersion: "1.41", StorageDriver: "fuse-overlayfs", OCIRuntime: "runc"},
-		"podman":          &hostinfo.Podman{Docker: hostinfo.Docker{Engine: "Podman Engine", ServerVersion: "4.3.1", APIVersion: "1.41", StorageDriver: "overlay", OCIRuntime: "runc"}},
-		"podman_rootless": &hostinfo.Podman{Docker: hostinfo.Docker{Engine: "Podman Engine", ServerVersion: "4.3.1", APIVersion: "1.41", StorageDriver: "vfs", OCIRuntime: "crun", Rootless: true}},
+		"docker":          &docker.EngineFacts{Engine: "Docker Engine", ServerVersion: "20.10.24", APIVersion: "1.41", StorageDriver: "fuse-overlayfs", OCIRuntime: "runc"},
+		"podman":          &podman.EngineFacts{EngineFacts: docker.EngineFacts{Engine: "Podman Engine", ServerVersion: "4.3.1", APIVersion: "1.41", StorageDriver: "overlay", OCIRuntime: "runc"}},
+		"podman_rootless": &podman.EngineFacts{EngineFacts: docker.EngineFacts{Engine: "Podman Engine", ServerVersion: "4.3.1", APIVersion: "1.41", StorageDriver: "vfs", OCIRuntime: "crun", Rootless: true}},
 	}}
 	want := "docker-bridge: Docker Engine 20.10.24, API 1.41, fuse-overlayfs; " +
 		"podman-bridge, podman-host: Podman Engine 4.3.1, API 1.41, overlay, runtime runc; " +

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/boxtax/boxtax/internal/env/docker"
 	"github.com/boxtax/boxtax/internal/report"
 )
 
@@ -60,7 +61,7 @@ func heading(r *report.Report) string {
 	h := r.Host()
 	host := fmt.Sprintf("%s, %d CPUs (%s), %.1f GiB, kernel %s", h.Label(), h.CPUs, h.CPUModel,
 		float64(h.MemTotalBytes)/(1<<30), h.KernelRelease)
-	if d := h.DockerEngine(); d.Name() != "" {
+	if d := docker.FactsOf(h); d.Name() != "" {
 		host += fmt.Sprintf(", %s (%s)", d.Name(), d.StorageDriver)
 	}
 	if engines := enginesLine(h, r.Envs()); engines != "" {
