@@ -127,13 +127,7 @@ func (p Process) failFast(ctx context.Context, spec *Spec, r *Runner, skip bool,
 				}
 				continue
 			}
-			hint := outputHint(done.Reason)
-			if image, _ := c.Params["image"].(string); hint == "" && env.RunsOwnFiles(r.Envs[n], image) { // an image or root filesystem of its own
-				hint = failureHint(done.Reason, c.Params)
-			} else if hint == "" {
-				hint = "it fails on this host itself: run it by hand to see why; boxtax measures a command that succeeds"
-			}
-			cerr := &CheckError{Env: n, Levels: levels, Reason: termtext.Visible(done.Reason), Hint: hint, Native: n == spec.Baseline}
+			cerr := &CheckError{Env: n, Levels: levels, Reason: termtext.Visible(done.Reason), Hint: failureHint(c, done.Reason, r.Envs[n]), Native: n == spec.Baseline}
 			if many && ok > 0 {
 				p.logf("  %s: ok for %s of %s levels\n", termtext.Visible(n), cmdwl.GroupDigits(int64(ok)), cmdwl.GroupDigits(int64(len(byEnv[n]))))
 			}
@@ -188,6 +182,27 @@ func runsUsersProgram(c Cell) bool {
 	}
 	need, err := workload.RequirementsOf(wl, c.Params)
 	return err == nil && (len(need.HostPrograms) > 0 || need.Image != "")
+}
+
+// failureHint says what to do about cell c's check run that failed in e
+// with reason: what its workload says (workload.FailureHinter), else
+// where to look.
+func failureHint(c Cell, reason string, e env.Environment) string {
+	wl, err := workload.Lookup(c.Workload)
+	if err != nil {
+		return ""
+	}
+	need, _ := workload.RequirementsOf(wl, c.Params)
+	own := env.RunsOwnFiles(e, need.Image) // an image or root filesystem of its own
+	if h, ok := workload.As[workload.FailureHinter](wl, c.Params); ok {
+		if hint := h.FailureHint(reason, own); hint != "" {
+			return hint
+		}
+	}
+	if own {
+		return "the program runs natively but not here: compare what it needs with what the image holds"
+	}
+	return "it fails on this host itself: run it by hand to see why; boxtax measures a command that succeeds"
 }
 
 // keepChecks commits the check runs as the first warm-up round of the

@@ -109,20 +109,6 @@ func anyList(v []string) []any {
 	return out
 }
 
-// imageSpec is the study of --image without --cmd: the image's own
-// program (ResolveImages reads it), as a --cmd study.
-func (c Command) imageSpec(params map[string]any, factors []Factor, notes []string) *Spec {
-	warmup := 1
-	return &Spec{
-		Name: c.Image, Description: "boxtax run --image " + c.Image,
-		Repetitions: 5, Warmup: &warmup, Baseline: "native",
-		Envs:      []Named{{Name: "native"}, {Name: "docker-bridge"}, {Name: "docker-host"}},
-		Workloads: []WorkloadSpec{{Name: "cmd", Params: params}},
-		Factors:   factors,
-		file:      "--image", planNotes: notes,
-	}
-}
-
 // exposedPort sets cmd.server's port to the image's first TCP port
 // (ExposedPorts) unless the study gives one; an image that exposes none
 // needs the study to say.

@@ -255,6 +255,32 @@ func MemoryOf(w Workload, p Params) (int64, error) {
 	return 0, nil
 }
 
+// FailureHinter is implemented by configs that can say what to do about a
+// run that failed with reason (a file its image lacks, a figure that read
+// no number); ownFiles says the environment ran it among files of its own
+// (an image or root filesystem), not this host's. "" says nothing.
+type FailureHinter interface {
+	FailureHint(reason string, ownFiles bool) string
+}
+
+// Noter is implemented by configs that say how their runs are measured
+// when a study starts (a figure of the user's replacing a tool's).
+type Noter interface {
+	Notes() []string
+}
+
+// As is w's config for p as the optional ability A (a FailureHinter, a
+// Noter), and whether it has it; bad parameters give none.
+func As[A any](w Workload, p Params) (A, bool) {
+	var zero A
+	c, err := Configure(w, p)
+	if err != nil {
+		return zero, false
+	}
+	a, ok := c.(A)
+	return a, ok
+}
+
 // Normalizer is implemented by workloads whose parameters have a canonical
 // form that depends on the host (a program named on PATH becomes its
 // absolute path). Normalize must be idempotent: Prepare calls it on the

@@ -96,8 +96,10 @@ func (c *config) Declare(d *workload.Decl) {
 
 // config keeps these optional abilities (checked by the compiler).
 var (
-	_ workload.HostChecker = (*config)(nil)
-	_ workload.Requirer    = (*config)(nil)
+	_ workload.HostChecker   = (*config)(nil)
+	_ workload.Requirer      = (*config)(nil)
+	_ workload.FailureHinter = (*config)(nil)
+	_ workload.Noter         = (*config)(nil)
 )
 
 // capabilities boxtax lets a command ask for; SYS_ADMIN, SYS_TIME (the
@@ -338,6 +340,22 @@ func (c *config) Requirements() workload.Requirements {
 // program /usr/bin/env finds, for #!/usr/bin/env python3), nil for a
 // file that is not a script.
 func shebang(path string) []string {
+	words := hashBang(path)
+	if len(words) == 0 || !filepath.IsAbs(words[0]) {
+		return nil
+	}
+	out := []string{words[0]}
+	if filepath.Base(words[0]) == "env" && len(words) > 1 {
+		if p, err := findProgram(words[1]); err == nil {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// hashBang is the words of a script's #! line, nil for a file that is
+// not a script.
+func hashBang(path string) []string {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil
@@ -349,17 +367,7 @@ func shebang(path string) []string {
 	if !bytes.HasPrefix(line, []byte("#!")) {
 		return nil
 	}
-	words := strings.Fields(string(line[2:]))
-	if len(words) == 0 || !filepath.IsAbs(words[0]) {
-		return nil
-	}
-	out := []string{words[0]}
-	if filepath.Base(words[0]) == "env" && len(words) > 1 {
-		if p, err := findProgram(words[1]); err == nil {
-			out = append(out, p)
-		}
-	}
-	return out
+	return strings.Fields(string(line[2:]))
 }
 
 // CheckHost implements workload.HostChecker: the program is here.

@@ -1,4 +1,4 @@
-package study
+package command
 
 import (
 	"strings"
@@ -41,7 +41,11 @@ func TestFailureHint(t *testing.T) {
 			workload.Params{"cmd": []any{"/usr/bin/x"}}, "the program runs natively but not here"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := failureHint(tt.reason, tt.params); !strings.Contains(got, tt.want) {
+			c, err := parse(tt.params)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := c.FailureHint(tt.reason, true); !strings.Contains(got, tt.want) {
 				t.Errorf("hint\n%s\nwant it to contain\n%s", got, tt.want)
 			}
 		})

@@ -1,7 +1,6 @@
-package study
+package command
 
 import (
-	"bytes"
 	"fmt"
 	"os"
 	"os/exec"
@@ -10,9 +9,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/boxtax/boxtax/internal/workload"
-	cmdwl "github.com/boxtax/boxtax/internal/workload/command"
 )
 
 // What a program's failure in a container usually means, read from the
@@ -50,17 +46,36 @@ func outputHint(reason string) string {
 		n, _ := strconv.ParseInt(m[1], 10, 64)
 		return fmt.Sprintf("the program printed more than the %s of stdout or stderr boxtax keeps (its max_output), which is not an error of the program: "+
 			"send what you do not need elsewhere (e.g. --cmd 'sh -c \"PROGRAM > /dev/null\"' with --metric reading stderr), "+
-			"or raise the cmd workload's parameter max_output in a study file (workloads: [{name: cmd, params: {cmd: ..., max_output: 64MiB}}])", cmdwl.SizeIEC(n))
+			"or raise the cmd workload's parameter max_output in a study file (workloads: [{name: cmd, params: {cmd: ..., max_output: 64MiB}}])", SizeIEC(n))
 	}
 	return ""
 }
 
+// FailureHint implements workload.FailureHinter: what to do about a run
+// that failed with reason, for what boxtax made of the program's output
+// (outputHint) or, in an image or root filesystem of its own, for what the
+// program lacks there (failureHint); "" when neither says.
+func (c *config) FailureHint(reason string, ownFiles bool) string {
+	return hintFor(reason, ownFiles, c.argv, c.files, c.workdir)
+}
+
+// FailureHint implements workload.FailureHinter for the server, which
+// runs in the environment with its files.
+func (s *serverConfig) FailureHint(reason string, ownFiles bool) string {
+	return hintFor(reason, ownFiles, nil, s.serverSide.files, "")
+}
+
+// hintFor is outputHint, else failureHint in files of its own.
+func hintFor(reason string, ownFiles bool, argv, files []string, wd string) string {
+	if hint := outputHint(reason); hint != "" || !ownFiles {
+		return hint
+	}
+	return failureHint(reason, argv, files, wd)
+}
+
 // failureHint says what to do about a program that failed in a container
-// with reason, given its cell's parameters (the command, its files and
-// working directory).
-func failureHint(reason string, params workload.Params) string {
-	argv := paramWords(params["cmd"])
-	wd, _ := params["workdir"].(string)
+// with reason, given its command, its files and working directory.
+func failureHint(reason string, argv, files []string, wd string) string {
 	if m := missingLibrary.FindStringSubmatch(reason); m != nil {
 		if lib := findLibrary(m[1]); lib != "" {
 			return fmt.Sprintf("the program loads the library %s, which the image lacks (a library opened at run time is not linked, so boxtax cannot see it): add --file %s", m[1], lib)
@@ -86,7 +101,7 @@ func failureHint(reason string, params workload.Params) string {
 			strings.Join(names, " and "), strings.Join(paths, " --file "))
 	}
 	if notFound.MatchString(reason) {
-		if missing := hostPathsIn(reason, wd, append(paramWords(params["files"]), argv...)); len(missing) > 0 {
+		if missing := hostPathsIn(reason, wd, append(slices.Clone(files), argv...)); len(missing) > 0 {
 			return fmt.Sprintf("a file the program opens is not in the image: add --file %s", strings.Join(missing, " --file "))
 		}
 		return "a file or library the program needs is not in the image: add it with --file PATH (files the command names are brought in; files it finds by itself are not)"
@@ -96,23 +111,6 @@ func failureHint(reason string, params workload.Params) string {
 			"(a study file's cap_add asks for more), and files keep the host's modes; check the mode of what it opens, or ask for the capability it needs"
 	}
 	return "the program runs natively but not here: compare what it needs with what the image holds (the program, its libraries, the files the command names and --file's)"
-}
-
-// paramWords is a command parameter as words: a list or a line.
-func paramWords(v any) []string {
-	switch v := v.(type) {
-	case []any:
-		out := make([]string, 0, len(v))
-		for _, w := range v {
-			out = append(out, fmt.Sprint(w))
-		}
-		return out
-	case []string:
-		return v
-	case string:
-		return strings.Fields(v)
-	}
-	return nil
 }
 
 // hostPathsIn are the host files the text names that exist here (relative
@@ -159,18 +157,7 @@ func findLibrary(name string) string {
 
 // interpreterOf is the program a script's #! line names, "" for no script.
 func interpreterOf(path string) string {
-	f, err := os.Open(path)
-	if err != nil {
-		return ""
-	}
-	defer f.Close()
-	buf := make([]byte, 256)
-	n, _ := f.Read(buf)
-	line, _, _ := bytes.Cut(buf[:n], []byte("\n"))
-	if !bytes.HasPrefix(line, []byte("#!")) {
-		return ""
-	}
-	words := strings.Fields(string(line[2:]))
+	words := hashBang(path)
 	if len(words) == 0 {
 		return ""
 	}
