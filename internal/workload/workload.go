@@ -281,6 +281,25 @@ func As[A any](w Workload, p Params) (A, bool) {
 	return a, ok
 }
 
+// Image is what a local container image of the user's says of its
+// program: its id, what runs when the study names nothing, and how.
+type Image struct {
+	Name, ID                    string
+	Entrypoint, Cmd, Env, Ports []string
+	Volumes                     []string
+	User, WorkingDir            string
+}
+
+// ImageRunner is implemented by workloads that may run the program of a
+// local image of the user's (the cmd workloads). ImageOf is the image p
+// names, "" for none; UseImage sets in p what the image says of how its
+// program runs, and the program unless p or a factor of the study gives
+// it (factorSets says whether one sets a parameter).
+type ImageRunner interface {
+	ImageOf(p Params) string
+	UseImage(p Params, img Image, factorSets func(param string) bool) error
+}
+
 // Normalizer is implemented by workloads whose parameters have a canonical
 // form that depends on the host (a program named on PATH becomes its
 // absolute path). Normalize must be idempotent: Prepare calls it on the

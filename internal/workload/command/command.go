@@ -91,6 +91,7 @@ func (c *config) Declare(d *workload.Decl) {
 	varsVar(d, &c.env, "vars", "environment variables for the program (it gets PATH, HOME and these only)")
 	stringsVar(d, &c.capNames, "cap_add", "Linux capabilities the program needs in a container, e.g. SYS_NICE (never more than asked)")
 	d.Duration(&c.timeout, "timeout", 10*time.Minute, "longest a run may take; then it is stopped and fails")
+	d.Positive()
 	d.Bytes(&c.maxOutput, "max_output", 16<<20, "most bytes of stdout and of stderr kept; a program printing more fails the run")
 }
 
@@ -145,9 +146,6 @@ func (c *config) Check() error {
 	}
 	slices.Sort(c.caps)
 	c.caps = slices.Compact(c.caps)
-	if c.timeout <= 0 {
-		return fmt.Errorf("parameter timeout: %v must be positive", c.timeout)
-	}
 	if c.maxOutput < 1<<10 {
 		return fmt.Errorf("parameter max_output: %d bytes is too little; at least 1KiB", c.maxOutput)
 	}
