@@ -224,14 +224,11 @@ type Requirer interface {
 // RequirementsOf is what w needs from its environment with parameters p;
 // bad parameters are an error.
 func RequirementsOf(w Workload, p Params) (Requirements, error) {
-	c, err := Configure(w, p)
-	if err != nil {
+	r, ok, err := ability[Requirer](w, p)
+	if !ok {
 		return Requirements{}, err
 	}
-	if r, ok := c.(Requirer); ok {
-		return r.Requirements(), nil
-	}
-	return Requirements{}, nil
+	return r.Requirements(), nil
 }
 
 // MemoryNeeder is implemented by configs that hold a lot of memory, so a
@@ -245,14 +242,11 @@ type MemoryNeeder interface {
 // MemoryOf is what one instance of w holds at its peak with parameters p,
 // 0 when w does not say; bad parameters are an error.
 func MemoryOf(w Workload, p Params) (int64, error) {
-	c, err := Configure(w, p)
-	if err != nil {
+	m, ok, err := ability[MemoryNeeder](w, p)
+	if !ok {
 		return 0, err
 	}
-	if m, ok := c.(MemoryNeeder); ok {
-		return m.MemoryBytes(), nil
-	}
-	return 0, nil
+	return m.MemoryBytes(), nil
 }
 
 // FailureHinter is implemented by configs that can say what to do about a
@@ -272,13 +266,17 @@ type Noter interface {
 // As is w's config for p as the optional ability A (a FailureHinter, a
 // Noter), and whether it has it; bad parameters give none.
 func As[A any](w Workload, p Params) (A, bool) {
-	var zero A
-	c, err := Configure(w, p)
-	if err != nil {
-		return zero, false
-	}
-	a, ok := c.(A)
+	a, ok, _ := ability[A](w, p)
 	return a, ok
+}
+
+// ability is As with the error of bad parameters.
+func ability[A any](w Workload, p Params) (a A, ok bool, err error) {
+	c, err := Configure(w, p)
+	if err == nil {
+		a, ok = c.(A)
+	}
+	return a, ok, err
 }
 
 // Image is what a local container image of the user's says of its

@@ -93,6 +93,7 @@ func (c *config) Declare(d *workload.Decl) {
 	d.Duration(&c.timeout, "timeout", 10*time.Minute, "longest a run may take; then it is stopped and fails")
 	d.Positive()
 	d.Bytes(&c.maxOutput, "max_output", 16<<20, "most bytes of stdout and of stderr kept; a program printing more fails the run")
+	d.Min(1 << 10)
 }
 
 // config keeps these optional abilities (checked by the compiler).
@@ -146,9 +147,6 @@ func (c *config) Check() error {
 	}
 	slices.Sort(c.caps)
 	c.caps = slices.Compact(c.caps)
-	if c.maxOutput < 1<<10 {
-		return fmt.Errorf("parameter max_output: %d bytes is too little; at least 1KiB", c.maxOutput)
-	}
 	return nil
 }
 
@@ -252,10 +250,6 @@ func checkHostFiles(files []string, programs ...command) error {
 	return nil
 }
 
-// programDirs are looked in when a program is not on PATH (Debian puts
-// tools in /usr/sbin, which a user's PATH may lack).
-var programDirs = []string{"/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin"}
-
 // normalProgram is findProgram for Normalize, which the worker calls
 // again inside the environment: an absolute path is left as it is (in a
 // container it may be in the image only, or not needed there at all: a
@@ -275,35 +269,24 @@ func normalProgram(name string) (string, error) {
 	return name, nil
 }
 
+// findProgram is workload.FindProgram, or an error saying why there is
+// none and how to install it.
 func findProgram(name string) (string, error) {
+	if p := workload.FindProgram(name); p != "" {
+		return p, nil
+	}
 	if strings.Contains(name, "/") {
-		abs, err := filepath.Abs(name)
-		if err != nil {
-			return "", err
-		}
-		st, err := os.Stat(abs)
-		if err != nil {
+		abs, _ := filepath.Abs(name)
+		if _, err := os.Stat(abs); err != nil {
 			return "", fmt.Errorf("program %s: %w", name, err)
 		}
-		if !st.Mode().IsRegular() || st.Mode()&0o111 == 0 {
-			return "", fmt.Errorf("program %s is not an executable file", abs)
-		}
-		return abs, nil
-	}
-	if p, err := exec.LookPath(name); err == nil {
-		return filepath.Abs(p)
-	}
-	for _, d := range programDirs {
-		p := filepath.Join(d, name)
-		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() && st.Mode()&0o111 != 0 {
-			return p, nil
-		}
+		return "", fmt.Errorf("program %s is not an executable file", abs)
 	}
 	install := "install it"
 	if a, ok := adapters[name]; ok && a.debian != "" {
 		install = "install it (Debian: apt-get install " + a.debian + ")"
 	}
-	return "", fmt.Errorf("program %q is not on this host: not found in PATH (%s) nor in %s: %s or give its path", name, os.Getenv("PATH"), strings.Join(programDirs, ", "), install)
+	return "", fmt.Errorf("program %q is not on this host: not found in PATH (%s) nor in %s: %s or give its path", name, os.Getenv("PATH"), strings.Join(workload.ProgramDirs, ", "), install)
 }
 
 // Requirements implements workload.Requirer: the program and setup's, the
@@ -462,7 +445,7 @@ func (c config) measure(ctx context.Context, dir string, e workload.Emitter) err
 func programEnv(vars map[string]string, home string) []string {
 	path := os.Getenv("PATH")
 	if path == "" {
-		path = strings.Join(programDirs, ":")
+		path = strings.Join(workload.ProgramDirs, ":")
 	}
 	env := []string{"PATH=" + path, "HOME=" + home}
 	for k, v := range vars {

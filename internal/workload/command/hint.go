@@ -83,7 +83,8 @@ func failureHint(reason string, argv, files []string, wd string) string {
 		return fmt.Sprintf("the program loads the library %s, which neither the image nor this host's library directories hold: install it, then add it with --file", m[1])
 	}
 	if badInterpreter.MatchString(reason) && len(argv) > 0 {
-		if interp := interpreterOf(argv[0]); interp != "" {
+		if i := shebang(argv[0]); len(i) > 0 {
+			interp := i[len(i)-1] // the program env starts, when it finds it
 			return fmt.Sprintf("%s is a script for %s, which the image lacks: add --file %s (or run the interpreter: --cmd '%s %s ...')", argv[0], interp, interp, interp, argv[0])
 		}
 		return fmt.Sprintf("%s cannot be started in the container (exec format error or a missing interpreter): is it a script whose #! line names a program, or a binary of another architecture?", argv[0])
@@ -121,24 +122,15 @@ func hostPathsIn(text, wd string, has []string) []string {
 		wd, _ = os.Getwd()
 	}
 	var out []string
-	seen := map[string]bool{}
 	words := strings.FieldsFunc(text, func(r rune) bool { return strings.ContainsRune(" \t\n|:;,()'\"‘’“”`=<>", r) })
-	for _, p := range words {
-		p = strings.TrimRight(p, ".")
-		if !strings.Contains(p, "/") && !strings.Contains(p, ".") {
+	for _, w := range words {
+		w = strings.TrimRight(w, ".")
+		if !strings.Contains(w, "/") && !strings.Contains(w, ".") {
 			continue // a bare word: a program's name or an English one
 		}
-		if !filepath.IsAbs(p) {
-			if wd == "" {
-				continue
-			}
-			p = filepath.Join(wd, p)
+		if p, ok := namedPath(wd, w); ok && p.Special == "" && !slices.Contains(out, p.Path) && !under(p.Path, has) {
+			out = append(out, p.Path)
 		}
-		if fi, err := os.Stat(p); err != nil || seen[p] || p == "/" || under(p, has) || (!fi.Mode().IsRegular() && !fi.IsDir()) {
-			continue
-		}
-		seen[p] = true
-		out = append(out, p)
 	}
 	return out
 }
@@ -153,18 +145,4 @@ func findLibrary(name string) string {
 		}
 	}
 	return ""
-}
-
-// interpreterOf is the program a script's #! line names, "" for no script.
-func interpreterOf(path string) string {
-	words := hashBang(path)
-	if len(words) == 0 {
-		return ""
-	}
-	if filepath.Base(words[0]) == "env" && len(words) > 1 {
-		if p, err := exec.LookPath(words[1]); err == nil {
-			return p
-		}
-	}
-	return words[0]
 }

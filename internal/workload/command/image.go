@@ -68,7 +68,7 @@ func imageEnv(image []string, vars map[string]string, home string) []string {
 		env = append(env, kv)
 	}
 	if !hasPath {
-		env = append(env, "PATH="+strings.Join(programDirs, ":"))
+		env = append(env, "PATH="+strings.Join(workload.ProgramDirs, ":"))
 	}
 	if !hasHome {
 		env = append(env, "HOME="+home)

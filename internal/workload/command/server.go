@@ -75,6 +75,7 @@ func (s *serverConfig) Declare(d *workload.Decl) {
 	d.Duration(&s.client.timeout, "timeout", 10*time.Minute, "longest the client may take")
 	d.Positive()
 	d.Bytes(&s.client.maxOutput, "max_output", 16<<20, "most bytes of stdout and of stderr kept of each program")
+	d.Min(1 << 10)
 	declareServerImage(d, &s.img)
 }
 

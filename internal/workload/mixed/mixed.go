@@ -74,8 +74,11 @@ func (c *config) Declare(d *workload.Decl) {
 	d.Int(&c.extra[3], "io", 0, "extra generic I/O workers (stress -i): sync() in a loop")
 	d.Range(0, 256)
 	d.Bytes(&c.vmBytes, "vm_bytes", 256<<20, "what each memory worker allocates (stress --vm-bytes)")
+	d.Min(4096)
 	d.Bytes(&c.hddBytes, "hdd_bytes", 50e6, "what each disk worker writes (stress --hdd-bytes; the seed: 50 MB)")
+	d.Min(4096)
 	d.Duration(&c.duration, "duration", 60*time.Second, "how long to load the system; 0 runs until stopped (as a background load). The seed: 300 s")
+	d.Min(0, "until stopped")
 }
 
 // config keeps these optional abilities (checked by the compiler).
@@ -91,12 +94,6 @@ func (c *config) Check() error {
 	c.cpu, c.vm, c.hdd, c.io = base[0]+extra[0], base[1]+extra[1], base[2]+extra[2], base[3]+extra[3]
 	if c.cpu+c.vm+c.hdd+c.io == 0 {
 		return fmt.Errorf("no workers: choose a level or give cpu, vm, hdd or io")
-	}
-	if c.vmBytes < 4096 || c.hddBytes < 4096 {
-		return fmt.Errorf("vm_bytes and hdd_bytes must be at least 4 KiB")
-	}
-	if c.duration < 0 {
-		return fmt.Errorf("duration must not be negative")
 	}
 	return nil
 }
