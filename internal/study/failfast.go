@@ -11,7 +11,6 @@ import (
 	"github.com/boxtax/boxtax/internal/store"
 	"github.com/boxtax/boxtax/internal/termtext"
 	"github.com/boxtax/boxtax/internal/workload"
-	cmdwl "github.com/boxtax/boxtax/internal/workload/command"
 )
 
 // Fail fast (issue 27): a program of the user's ran in every run of an
@@ -129,7 +128,7 @@ func (p Process) failFast(ctx context.Context, spec *Spec, r *Runner, skip bool,
 			}
 			cerr := &CheckError{Env: n, Levels: levels, Reason: termtext.Visible(done.Reason), Hint: failureHint(c, done.Reason, r.Envs[n]), Native: n == spec.Baseline}
 			if many && ok > 0 {
-				p.logf("  %s: ok for %s of %s levels\n", termtext.Visible(n), cmdwl.GroupDigits(int64(ok)), cmdwl.GroupDigits(int64(len(byEnv[n]))))
+				p.logf("  %s: ok for %s of %s levels\n", termtext.Visible(n), termtext.GroupDigits(int64(ok)), termtext.GroupDigits(int64(len(byEnv[n]))))
 			}
 			p.logf("  %s: failed\n", label)
 			if cerr.Native || !skip {
@@ -141,7 +140,7 @@ func (p Process) failFast(ctx context.Context, spec *Spec, r *Runner, skip bool,
 			break
 		}
 		if many && ok == len(byEnv[n]) {
-			p.logf("  %s: ok for all %s levels (%s)\n", termtext.Visible(n), cmdwl.GroupDigits(int64(ok)), time.Since(envStart).Round(100*time.Millisecond))
+			p.logf("  %s: ok for all %s levels (%s)\n", termtext.Visible(n), termtext.GroupDigits(int64(ok)), time.Since(envStart).Round(100*time.Millisecond))
 		}
 	}
 	if len(dropped) > 0 {

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/boxtax/boxtax/internal/hostprog"
+	"github.com/boxtax/boxtax/internal/termtext"
 )
 
 // MaxNamedBytes is the most a file or directory the command names may hold
@@ -194,56 +195,6 @@ func treeBytes(dir string, limit int64) (int64, bool, []InsidePath, int) {
 	return n, errors.Is(err, errOver), inside, beyond
 }
 
-// Size writes a byte count as people read it: 38 MB, 512 kB, 120 B.
-func Size(n int64) string {
-	switch {
-	case n >= 10_000_000:
-		return fmt.Sprintf("%d MB", (n+500_000)/1_000_000)
-	case n >= 1_000_000:
-		return fmt.Sprintf("%.1f MB", float64(n)/1e6)
-	case n >= 1000:
-		return fmt.Sprintf("%d kB", (n+500)/1000)
-	}
-	return fmt.Sprintf("%d B", n)
-}
-
-// SizeIEC writes a byte count in binary units, exactly when it is a whole
-// number of them: 64 MiB, 64.5 MiB, 12 KiB, 120 bytes.
-func SizeIEC(n int64) string {
-	for _, u := range []struct {
-		name  string
-		bytes int64
-	}{{"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}} {
-		if n >= u.bytes {
-			if n%u.bytes == 0 {
-				return fmt.Sprintf("%d %s", n/u.bytes, u.name)
-			}
-			return fmt.Sprintf("%.1f %s", float64(n)/float64(u.bytes), u.name)
-		}
-	}
-	return fmt.Sprintf("%d bytes", n)
-}
-
-// SizeAgainst writes n beside a limit it exceeds so that the two read
-// differently: in binary units, or in bytes when those round to the
-// limit's figure (64 MiB and 1 byte is "67,108,865 bytes", not 64.0 MiB).
-func SizeAgainst(n, limit int64) string {
-	got, lim := strings.Fields(SizeIEC(n)), strings.Fields(SizeIEC(limit))
-	if got[1] != lim[1] || strings.TrimSuffix(got[0], ".0") != lim[0] {
-		return strings.Join(got, " ")
-	}
-	return GroupDigits(n) + " bytes"
-}
-
-// GroupDigits writes n with commas between thousands: 67,108,865.
-func GroupDigits(n int64) string {
-	s := fmt.Sprint(n)
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
-}
-
 // checkWorkdir makes sure the workdir parameter names a directory of this
 // host (the controller's check).
 func checkWorkdir(dir string) error {
@@ -322,7 +273,7 @@ func findNamedFiles(commands [][]string, factors []Factor, given []string) (name
 			refused = append(refused, insideRefused(p, roots))
 		case p.Over:
 			refused = append(refused, fmt.Sprintf("the command names %s, %s: more than the %s boxtax brings into the containers' image unasked; add --file %s to bring it anyway, or name a smaller one",
-				p.Word, p.tooBig(), SizeIEC(MaxNamedBytes), p.Path))
+				p.Word, p.tooBig(), termtext.SizeIEC(MaxNamedBytes), p.Path))
 		default:
 			out.files = append(out.files, p.Path)
 			out.notes = append(out.notes, fmt.Sprintf("adds %s (%s) to the image", p.Path, p.size()))
@@ -341,17 +292,17 @@ func findNamedFiles(commands [][]string, factors []Factor, given []string) (name
 // bytes when that would round to the limit), a directory of more than 64 MiB.
 func (p NamedPath) tooBig() string {
 	if p.Dir {
-		return "a directory of more than " + SizeIEC(MaxNamedBytes)
+		return "a directory of more than " + termtext.SizeIEC(MaxNamedBytes)
 	}
-	return "a file of " + SizeAgainst(p.Bytes, MaxNamedBytes)
+	return "a file of " + termtext.SizeAgainst(p.Bytes, MaxNamedBytes)
 }
 
 // size is how big p is, for the plan line.
 func (p NamedPath) size() string {
 	if p.Dir {
-		return "a directory, " + Size(p.Bytes)
+		return "a directory, " + termtext.Size(p.Bytes)
 	}
-	return Size(p.Bytes)
+	return termtext.Size(p.Bytes)
 }
 
 // insideRefused says why the directory p names cannot go into an image as
@@ -370,7 +321,7 @@ func insideRefused(p NamedPath, roots []string) string {
 	}
 	more := ""
 	if p.Beyond > 0 {
-		more = fmt.Sprintf(", and %s more such", GroupDigits(int64(p.Beyond)))
+		more = fmt.Sprintf(", and %s more such", termtext.GroupDigits(int64(p.Beyond)))
 	}
 	switch {
 	case len(specials) > 0:

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/boxtax/boxtax/internal/termtext"
 )
 
 // What a program's failure in a container usually means, read from the
@@ -46,7 +48,7 @@ func outputHint(reason string) string {
 		n, _ := strconv.ParseInt(m[1], 10, 64)
 		return fmt.Sprintf("the program printed more than the %s of stdout or stderr boxtax keeps (its max_output), which is not an error of the program: "+
 			"send what you do not need elsewhere (e.g. --cmd 'sh -c \"PROGRAM > /dev/null\"' with --metric reading stderr), "+
-			"or raise the cmd workload's parameter max_output in a study file (workloads: [{name: cmd, params: {cmd: ..., max_output: 64MiB}}])", SizeIEC(n))
+			"or raise the cmd workload's parameter max_output in a study file (workloads: [{name: cmd, params: {cmd: ..., max_output: 64MiB}}])", termtext.SizeIEC(n))
 	}
 	return ""
 }
@@ -62,7 +64,7 @@ func (c *config) FailureHint(reason string, ownFiles bool) string {
 // FailureHint implements workload.FailureHinter for the server, which
 // runs in the environment with its files.
 func (s *serverConfig) FailureHint(reason string, ownFiles bool) string {
-	return hintFor(reason, ownFiles, nil, s.serverSide.files, "")
+	return hintFor(reason, ownFiles, nil, s.serverSide.files, s.img.workdir)
 }
 
 // hintFor is outputHint, else failureHint in files of its own.
