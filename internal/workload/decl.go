@@ -17,7 +17,8 @@ type Declarer interface {
 }
 
 // Checker is implemented by configs that check their values once parsed
-// (a size that must be positive, two parameters that exclude each other).
+// (two parameters that exclude each other); a value's bounds are declared
+// with it (Positive, Min, Range).
 type Checker interface {
 	Check() error
 }

@@ -125,9 +125,7 @@ func (s *serverConfig) Check() error {
 	case proto == "udp" && s.readyRe == nil:
 		return errors.New("parameter ready: a UDP server cannot be probed by connecting; give a regular expression for the line it prints when ready")
 	}
-	if s.img.port < 0 || s.img.port > 65535 {
-		return fmt.Errorf("parameter port: %d is not a port (1-65535)", s.img.port)
-	} else if s.img.port > 0 {
+	if s.img.port > 0 {
 		return nil // it listens where it always does
 	}
 	for _, a := range s.server {
