@@ -3,6 +3,7 @@ package workload
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"strconv"
 	"strings"
 	"time"
@@ -189,17 +190,14 @@ func (d *Decl) Range(lo, hi float64, means ...string) {
 	}
 }
 
-// number is the value declared last as a number, when parsing read one.
+// number is the value declared last as a number (a count, a size, a
+// duration in nanoseconds), when parsing read one.
 func (d *Decl) number() (float64, bool) {
-	switch v := d.last.(type) {
-	case int:
-		return float64(v), true
-	case int64:
-		return float64(v), true
-	case float64:
-		return v, true
-	case time.Duration:
-		return float64(v), true
+	switch v := reflect.ValueOf(d.last); {
+	case v.CanInt():
+		return float64(v.Int()), true
+	case v.CanFloat():
+		return v.Float(), true
 	}
 	return 0, false
 }

@@ -88,7 +88,6 @@ func (c *config) Declare(d *workload.Decl) {
 	d.Int(&c.clients, "clients", 1, "publisher clients, each with a connection of its own (mqtt-benchmark -clients)")
 	d.Range(1, 5000)
 	d.Int(&c.qosParam, "qos", 1, "QoS of every publish: 0, 1 or 2 (mqtt-benchmark -qos)")
-	d.Range(0, 2)
 	d.ByteCount(&c.payload, "payload", 100, "payload bytes per message (mqtt-benchmark -size); at least 8 with subscribers, which read a time stamp from it")
 	d.Duration(&c.duration, "duration", 5*time.Second, "how long each client publishes; with messages set, the longest it may take")
 	d.Positive()
@@ -111,6 +110,8 @@ func (c *config) Check() error {
 	switch {
 	case c.broker != brokerAuto && c.broker != brokerMosquitto && c.broker != brokerEmbedded:
 		return fmt.Errorf("parameter broker: %q is not auto, mosquitto or embedded", c.broker)
+	case c.qosParam < 0 || c.qosParam > 2:
+		return fmt.Errorf("parameter qos: %d is not 0, 1 or 2", c.qosParam)
 	case c.payload < 0 || c.payload > 1<<20:
 		return fmt.Errorf("parameter payload: %d bytes must be 0 to 1 MiB", c.payload)
 	case c.subscribers > 0 && c.payload < 8:
