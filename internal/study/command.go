@@ -57,10 +57,7 @@ func (c Command) Spec() (*Spec, error) {
 	}
 	factors := make([]Factor, len(plan.Factors))
 	for i, f := range plan.Factors {
-		factors[i] = Factor{Name: f.Name, Param: f.Param, Values: f.Values}
-		for _, l := range f.Levels {
-			factors[i].Levels = append(factors[i].Levels, l)
-		}
+		factors[i] = Factor{Name: f.Name, Param: f.Param, Levels: f.Levels, Values: f.Values}
 	}
 	warmup := 1
 	return &Spec{

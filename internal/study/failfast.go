@@ -187,10 +187,7 @@ func runsUsersProgram(c Cell) bool {
 // with reason: what its workload says (workload.FailureHinter), else
 // where to look.
 func failureHint(c Cell, reason string, e env.Environment) string {
-	wl, err := workload.Lookup(c.Workload)
-	if err != nil {
-		return ""
-	}
+	wl, _ := workload.Lookup(c.Workload) // runsUsersProgram found it
 	need, _ := workload.RequirementsOf(wl, c.Params)
 	own := env.RunsOwnFiles(e, need.Image) // an image or root filesystem of its own
 	if h, ok := workload.As[workload.FailureHinter](wl, c.Params); ok {

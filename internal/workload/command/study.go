@@ -34,7 +34,7 @@ type Study struct {
 // levels are shortened commands, its values the commands).
 type Factor struct {
 	Name, Param string
-	Levels      []string
+	Levels      []any
 	Values      map[string]any
 }
 
@@ -124,7 +124,7 @@ func Plan(g Given, taken []string) (*Study, error) {
 	if len(g.Cmds) == 1 {
 		params["cmd"] = g.Cmds[0]
 	} else {
-		f := Factor{Name: CommandFactor, Param: "cmd", Levels: names, Values: map[string]any{}}
+		f := Factor{Name: CommandFactor, Param: "cmd", Levels: anyList(names), Values: map[string]any{}}
 		for i, line := range g.Cmds {
 			f.Values[names[i]] = line
 		}
@@ -226,7 +226,7 @@ func substituted(argv []string, factors []Factor) [][]string {
 			for _, set := range sets {
 				for _, v := range f.Levels {
 					m := maps.Clone(set)
-					m[f.Name] = v
+					m[f.Name] = fmt.Sprint(v)
 					next = append(next, m)
 				}
 			}
@@ -237,9 +237,9 @@ func substituted(argv []string, factors []Factor) [][]string {
 			for _, v := range f.Levels {
 				m := map[string]string{}
 				for _, g := range used {
-					m[g.Name] = g.Levels[0]
+					m[g.Name] = fmt.Sprint(g.Levels[0])
 				}
-				m[f.Name] = v
+				m[f.Name] = fmt.Sprint(v)
 				sets = append(sets, m)
 			}
 		}
