@@ -189,12 +189,7 @@ func normalize(p workload.Params, commands ...string) (workload.Params, error) {
 		if err != nil {
 			return nil, fmt.Errorf("parameter %s: %w", name, err)
 		}
-		words := make([]any, len(argv))
-		words[0] = abs
-		for i, a := range argv[1:] {
-			words[i+1] = a
-		}
-		out[name] = words
+		out[name] = anyList(append([]string{abs}, argv[1:]...))
 	}
 	files, err := absFiles(p)
 	if err != nil {
@@ -443,15 +438,11 @@ func (c config) measure(ctx context.Context, dir string, e workload.Emitter) err
 // programEnv is a program's environment: PATH (the worker's, else the
 // usual directories), HOME and the vars asked for, nothing else.
 func programEnv(vars map[string]string, home string) []string {
-	path := os.Getenv("PATH")
-	if path == "" {
-		path = strings.Join(workload.ProgramDirs, ":")
+	var own []string
+	if path := os.Getenv("PATH"); path != "" {
+		own = []string{"PATH=" + path}
 	}
-	env := []string{"PATH=" + path, "HOME=" + home}
-	for k, v := range vars {
-		env = append(env, k+"="+v)
-	}
-	return env
+	return imageEnv(own, vars, home)
 }
 
 type result struct {
