@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/boxtax/boxtax/internal/workload"
-
 	cmdwl "github.com/boxtax/boxtax/internal/workload/command"
 )
 
