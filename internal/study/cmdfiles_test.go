@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/boxtax/boxtax/internal/errtest"
+	"github.com/boxtax/boxtax/internal/termtext"
 	"github.com/boxtax/boxtax/internal/testenv"
 	cmdwl "github.com/boxtax/boxtax/internal/workload/command"
 )
@@ -125,7 +126,7 @@ func TestCommandRefusesWhatANamedDirectoryHolds(t *testing.T) {
 	if _, err := (Command{Cmds: []string{"grep -r zzz " + links + " " + outside}}).Spec(); err != nil {
 		t.Errorf("a link to a named file: %v", err)
 	}
-	if got := cmdwl.SizeAgainst(80<<20, cmdwl.MaxNamedBytes); got != "80 MiB" {
+	if got := termtext.SizeAgainst(80<<20, cmdwl.MaxNamedBytes); got != "80 MiB" {
 		t.Errorf("SizeAgainst(80 MiB) = %q", got)
 	}
 }

@@ -11,7 +11,6 @@ import (
 	"github.com/boxtax/boxtax/internal/store"
 	"github.com/boxtax/boxtax/internal/termtext"
 	"github.com/boxtax/boxtax/internal/workload"
-	cmdwl "github.com/boxtax/boxtax/internal/workload/command"
 )
 
 // Fail fast (issue 27): a program of the user's ran in every run of an
@@ -127,15 +126,9 @@ func (p Process) failFast(ctx context.Context, spec *Spec, r *Runner, skip bool,
 				}
 				continue
 			}
-			hint := outputHint(done.Reason)
-			if image, _ := c.Params["image"].(string); hint == "" && env.RunsOwnFiles(r.Envs[n], image) { // an image or root filesystem of its own
-				hint = failureHint(done.Reason, c.Params)
-			} else if hint == "" {
-				hint = "it fails on this host itself: run it by hand to see why; boxtax measures a command that succeeds"
-			}
-			cerr := &CheckError{Env: n, Levels: levels, Reason: termtext.Visible(done.Reason), Hint: hint, Native: n == spec.Baseline}
+			cerr := &CheckError{Env: n, Levels: levels, Reason: termtext.Visible(done.Reason), Hint: failureHint(c, done.Reason, r.Envs[n]), Native: n == spec.Baseline}
 			if many && ok > 0 {
-				p.logf("  %s: ok for %s of %s levels\n", termtext.Visible(n), cmdwl.GroupDigits(int64(ok)), cmdwl.GroupDigits(int64(len(byEnv[n]))))
+				p.logf("  %s: ok for %s of %s levels\n", termtext.Visible(n), termtext.GroupDigits(int64(ok)), termtext.GroupDigits(int64(len(byEnv[n]))))
 			}
 			p.logf("  %s: failed\n", label)
 			if cerr.Native || !skip {
@@ -147,7 +140,7 @@ func (p Process) failFast(ctx context.Context, spec *Spec, r *Runner, skip bool,
 			break
 		}
 		if many && ok == len(byEnv[n]) {
-			p.logf("  %s: ok for all %s levels (%s)\n", termtext.Visible(n), cmdwl.GroupDigits(int64(ok)), time.Since(envStart).Round(100*time.Millisecond))
+			p.logf("  %s: ok for all %s levels (%s)\n", termtext.Visible(n), termtext.GroupDigits(int64(ok)), time.Since(envStart).Round(100*time.Millisecond))
 		}
 	}
 	if len(dropped) > 0 {
@@ -188,6 +181,24 @@ func runsUsersProgram(c Cell) bool {
 	}
 	need, err := workload.RequirementsOf(wl, c.Params)
 	return err == nil && (len(need.HostPrograms) > 0 || need.Image != "")
+}
+
+// failureHint says what to do about cell c's check run that failed in e
+// with reason: what its workload says (workload.FailureHinter), else
+// where to look.
+func failureHint(c Cell, reason string, e env.Environment) string {
+	wl, _ := workload.Lookup(c.Workload) // runsUsersProgram found it
+	need, _ := workload.RequirementsOf(wl, c.Params)
+	own := env.RunsOwnFiles(e, need.Image) // an image or root filesystem of its own
+	if h, ok := workload.As[workload.FailureHinter](wl, c.Params); ok {
+		if hint := h.FailureHint(reason, own); hint != "" {
+			return hint
+		}
+	}
+	if own {
+		return "the program runs natively but not here: compare what it needs with what the image holds"
+	}
+	return "it fails on this host itself: run it by hand to see why; boxtax measures a command that succeeds"
 }
 
 // keepChecks commits the check runs as the first warm-up round of the

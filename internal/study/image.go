@@ -4,69 +4,43 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/boxtax/boxtax/internal/env"
+	"github.com/boxtax/boxtax/internal/workload"
 )
 
-// An image study (issue 38): the cmd workload with an image runs the
-// image's own program, or the --cmd given, in the image's files in every
-// environment; natively the image's root filesystem, unpacked, entered by
-// chroot. ResolveImages reads each image's config from the engine once,
+// An image study (issue 38): a workload with an image (the cmd workloads)
+// runs the image's own program, or the --cmd given, in the image's files
+// in every environment; natively the image's root filesystem, unpacked,
+// entered by chroot. ResolveImages reads each image's config from the engine once,
 // before the plan is stored, so the stored study names the image id every
 // run must have and says how the program runs.
 
-// imageWorkloads are the workloads an image runs the program of.
-var imageWorkloads = []string{"cmd", "cmd.server"}
-
-// ResolveImages fills in, for each workload that names an image, the
-// image's id and how its program runs (its Env, User and WorkingDir), and
-// its program (Entrypoint and Cmd) when the study gives no command. It
-// refuses an image for another architecture and one with no program when
-// none is given. o chooses the engine.
+// ResolveImages fills in, for each workload that names an image (a
+// workload.ImageRunner), what the image says of its program: its id, how
+// it runs, and the program when the study gives none. It refuses an image
+// for another architecture. o chooses the engine.
 func (s *Spec) ResolveImages(ctx context.Context, o env.Options) error {
-	for i, w := range s.Workloads {
-		name, _ := w.Params["image"].(string)
-		if name == "" || !slices.Contains(imageWorkloads, w.Name) {
+	for _, w := range s.Workloads {
+		wl, err := workload.Lookup(w.Name)
+		if err != nil {
+			continue // Validate says so
+		}
+		ir, ok := wl.(workload.ImageRunner)
+		if !ok || ir.ImageOf(w.Params) == "" {
 			continue
 		}
+		name := ir.ImageOf(w.Params)
 		cfg, err := env.InspectImage(ctx, name, o)
 		if err != nil {
 			return fmt.Errorf("workload %s: %w", w.Name, err)
 		}
-		p := w.Params
-		if id, _ := p["image_id"].(string); id != "" && id != cfg.ID {
-			return fmt.Errorf("workload %s: image %s is now %s, but the study names %s: remove image_id to run the image as it is now", w.Name, name, cfg.ID, id)
+		img := workload.Image{Name: name, ID: cfg.ID, Entrypoint: cfg.Entrypoint, Cmd: cfg.Cmd, Env: cfg.Env, Ports: cfg.Ports,
+			Volumes: cfg.Volumes, User: cfg.User, WorkingDir: cfg.WorkingDir}
+		if err := ir.UseImage(w.Params, img, s.factorSets); err != nil {
+			return err
 		}
-		p["image_id"] = cfg.ID
-		program := "cmd" // the parameter the image's program goes in
-		if w.Name == "cmd.server" {
-			program = "server"
-			if err := exposedPort(p, name, cfg); err != nil {
-				return err
-			}
-		}
-		if _, given := p[program]; !given && !s.factorSets(program) {
-			argv := append(slices.Clone(cfg.Entrypoint), cfg.Cmd...)
-			if len(argv) == 0 {
-				return fmt.Errorf("image %s has neither an Entrypoint nor a Cmd, so there is no program of its own to run: name one with --cmd (e.g. --image %s --cmd 'gzip -c /etc/os-release'), or %s: in the study file", name, name, program)
-			}
-			p[program] = anyList(argv)
-		}
-		if len(cfg.Env) > 0 {
-			p["image_env"] = anyList(cfg.Env)
-		}
-		if cfg.User != "" {
-			p["image_user"] = cfg.User
-		}
-		if len(cfg.Volumes) > 0 {
-			p["image_volumes"] = anyList(cfg.Volumes)
-		}
-		if _, given := p["workdir"]; !given && cfg.WorkingDir != "" {
-			p["workdir"] = cfg.WorkingDir
-		}
-		s.Workloads[i].Params = p
 		s.planNotes = append(s.planNotes, imageNote(name, cfg))
 	}
 	return nil
@@ -98,51 +72,4 @@ func imageNote(name string, cfg env.ImageConfig) string {
 		line += " (" + strings.Join(how, ", ") + ")"
 	}
 	return line
-}
-
-// anyList is a list of strings as a YAML file gives it.
-func anyList(v []string) []any {
-	out := make([]any, len(v))
-	for i, s := range v {
-		out[i] = s
-	}
-	return out
-}
-
-// imageSpec is the study of --image without --cmd: the image's own
-// program (ResolveImages reads it), as a --cmd study.
-func (c Command) imageSpec(params map[string]any, factors []Factor, notes []string) *Spec {
-	warmup := 1
-	return &Spec{
-		Name: c.Image, Description: "boxtax run --image " + c.Image,
-		Repetitions: 5, Warmup: &warmup, Baseline: "native",
-		Envs:      []Named{{Name: "native"}, {Name: "docker-bridge"}, {Name: "docker-host"}},
-		Workloads: []WorkloadSpec{{Name: "cmd", Params: params}},
-		Factors:   factors,
-		file:      "--image", planNotes: notes,
-	}
-}
-
-// exposedPort sets cmd.server's port to the image's first TCP port
-// (ExposedPorts) unless the study gives one; an image that exposes none
-// needs the study to say.
-func exposedPort(p map[string]any, name string, cfg env.ImageConfig) error {
-	if _, given := p["port"]; given {
-		return nil
-	}
-	for _, ep := range cfg.Ports {
-		port, proto, _ := strings.Cut(ep, "/")
-		if proto != "" && proto != "tcp" {
-			continue
-		}
-		n, err := strconv.Atoi(port)
-		if err == nil && n > 0 {
-			p["port"] = n
-			return nil
-		}
-	}
-	if server, _ := p["server"].(string); strings.Contains(server, "{port}") {
-		return nil
-	}
-	return fmt.Errorf("image %s exposes no TCP port (EXPOSE), so boxtax does not know where its server listens: give port: in the study file (cmd.server), or EXPOSE it in the image", name)
 }

@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/boxtax/boxtax/internal/env"
+	"github.com/boxtax/boxtax/internal/termtext"
 	"github.com/boxtax/boxtax/internal/workload"
-	cmdwl "github.com/boxtax/boxtax/internal/workload/command"
 )
 
 // imageLine says which image of this host's files some environments run.
@@ -72,7 +72,7 @@ func imageLines(ctx context.Context, spec *Spec, envs map[string]env.Environment
 	var lines []imageLine
 	for _, tag := range order {
 		img := byTag[tag]
-		size := fmt.Sprintf("%s in %d files of this host", cmdwl.Size(img.info.Bytes), img.info.Files)
+		size := fmt.Sprintf("%s in %d files of this host", termtext.Size(img.info.Bytes), img.info.Files)
 		text := fmt.Sprintf("%s run the image %s (%s), built now for this study; boxtax clean --images removes it", strings.Join(img.envs, ", "), tag, size)
 		if img.info.Exists {
 			text = fmt.Sprintf("%s run the image %s (%s), made before from the same files", strings.Join(img.envs, ", "), tag, size)

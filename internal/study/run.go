@@ -149,7 +149,7 @@ func Run(ctx context.Context, o Options, p Process) (*Stored, error) {
 		if line := spec.StorageNote(st.Host); line != "" {
 			p.logf("%s\n", line)
 		}
-		for _, n := range spec.CommandNotes() {
+		for _, n := range spec.WorkloadNotes() {
 			p.logf("note: %s\n", termtext.Visible(n))
 		}
 		if err := runner.keepChecks(ctx, st.Runs, checked); err != nil {

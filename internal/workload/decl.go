@@ -3,6 +3,7 @@ package workload
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"strconv"
 	"strings"
 	"time"
@@ -17,7 +18,8 @@ type Declarer interface {
 }
 
 // Checker is implemented by configs that check their values once parsed
-// (a size that must be positive, two parameters that exclude each other).
+// (two parameters that exclude each other); a value's bounds are declared
+// with it (Positive, Min, Range).
 type Checker interface {
 	Check() error
 }
@@ -29,6 +31,7 @@ type Decl struct {
 	params Params // nil: describing only
 	list   []Param
 	errs   []error
+	last   any // the value of the parameter declared last, nil when it could not be read
 }
 
 // Declared lists the parameters c declares, with their defaults, for Info.
@@ -78,9 +81,13 @@ func (d *Decl) value(name string, shown any, desc string) (Params, bool) {
 // line, a list, a mapping). get's error is reported as is, so it should
 // name the parameter.
 func Var[T any](d *Decl, dst *T, name string, shown any, desc string, get func(p Params, name string) (T, error)) {
+	d.last = nil
 	if p, ok := d.value(name, shown, desc); ok {
 		v, err := get(p, name)
 		set(d, dst, v, err)
+		if err == nil {
+			d.last = v
+		}
 	}
 }
 
@@ -154,6 +161,54 @@ func (d *Decl) Required() {
 	if _, given := d.params[last.Name]; !given {
 		d.errs = append(d.errs, fmt.Errorf("parameter %s is required: %s", last.Name, last.Description))
 	}
+}
+
+// Positive bounds the number declared last above 0: "parameter
+// duration: 0s must be positive, e.g. 5s" (its default).
+func (d *Decl) Positive() {
+	if v, ok := d.number(); ok && v <= 0 {
+		last := d.list[len(d.list)-1]
+		d.errs = append(d.errs, fmt.Errorf("parameter %s: %v must be positive, e.g. %v", last.Name, d.last, last.Default))
+	}
+}
+
+// Min bounds the number declared last below: "parameter threads: 0 must
+// be 1 or more"; means says what min means when it is special
+// ("parameter events: -1 must be 0 (run for duration) or more").
+func (d *Decl) Min(min float64, means ...string) {
+	if v, ok := d.number(); ok && v < min {
+		d.errs = append(d.errs, fmt.Errorf("parameter %s: %v must be %s or more", d.list[len(d.list)-1].Name, d.last, bound(min, means)))
+	}
+}
+
+// Range bounds the number declared last to lo..hi: "parameter clients:
+// 0 must be 1 to 5000"; means says what lo means when it is special
+// ("parameter threads: 300 must be 0 (one per CPU) to 256").
+func (d *Decl) Range(lo, hi float64, means ...string) {
+	if v, ok := d.number(); ok && (v < lo || v > hi) {
+		d.errs = append(d.errs, fmt.Errorf("parameter %s: %v must be %s to %s", d.list[len(d.list)-1].Name, d.last, bound(lo, means), strconv.FormatFloat(hi, 'f', -1, 64)))
+	}
+}
+
+// number is the value declared last as a number (a count, a size, a
+// duration in nanoseconds), when parsing read one.
+func (d *Decl) number() (float64, bool) {
+	switch v := reflect.ValueOf(d.last); {
+	case v.CanInt():
+		return float64(v.Int()), true
+	case v.CanFloat():
+		return v.Float(), true
+	}
+	return 0, false
+}
+
+// bound writes a bound, with what it means when it is special.
+func bound(v float64, means []string) string {
+	s := strconv.FormatFloat(v, 'f', -1, 64)
+	if len(means) > 0 {
+		s += " (" + strings.Join(means, ", ") + ")"
+	}
+	return s
 }
 
 // shownNumber lists a whole float default as an int (80, not 80.0), as

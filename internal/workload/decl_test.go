@@ -59,3 +59,47 @@ func TestFormatSizesAndDurations(t *testing.T) {
 		}
 	}
 }
+
+type boundedConfig struct {
+	n, events int
+	d         time.Duration
+	pct       float64
+}
+
+func (c *boundedConfig) Declare(d *Decl) {
+	d.Int(&c.n, "n", 4, "a count")
+	d.Range(1, 64)
+	d.Int(&c.events, "events", 0, "how many")
+	d.Min(0, "run for duration")
+	d.Duration(&c.d, "duration", 5*time.Second, "how long")
+	d.Positive()
+	d.Float(&c.pct, "pct", 20, "a share")
+	d.Positive()
+}
+
+// TestBoundsAreCheckedWhereDeclared: a bound declared after a parameter
+// refuses a value outside it, naming the parameter, the value and the
+// bound (what a special one means, the default as an example).
+func TestBoundsAreCheckedWhereDeclared(t *testing.T) {
+	for _, tc := range []struct {
+		p    Params
+		want string
+	}{
+		{Params{}, ""},
+		{Params{"n": 1, "events": 0, "duration": "1ns", "pct": 0.5}, ""},
+		{Params{"n": 0}, "parameter n: 0 must be 1 to 64"},
+		{Params{"n": 65}, "parameter n: 65 must be 1 to 64"},
+		{Params{"events": -1}, "parameter events: -1 must be 0 (run for duration) or more"},
+		{Params{"duration": "0s"}, "parameter duration: 0s must be positive, e.g. 5s"},
+		{Params{"pct": -2.5}, "parameter pct: -2.5 must be positive, e.g. 20"},
+		{Params{"n": "x"}, "parameter n"}, // unreadable: the reading error, no bound
+	} {
+		_, err := Parse(tc.p, &boundedConfig{})
+		if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {
+			t.Errorf("%v: %v, want %q", tc.p, err, tc.want)
+		}
+	}
+	if _, err := Parse(Params{"n": 0, "events": -1}, &boundedConfig{}); err == nil || !strings.Contains(err.Error(), "n: 0") || !strings.Contains(err.Error(), "events: -1") {
+		t.Errorf("two values out of bounds: %v, want both said", err)
+	}
+}

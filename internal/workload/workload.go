@@ -224,14 +224,11 @@ type Requirer interface {
 // RequirementsOf is what w needs from its environment with parameters p;
 // bad parameters are an error.
 func RequirementsOf(w Workload, p Params) (Requirements, error) {
-	c, err := Configure(w, p)
-	if err != nil {
+	r, ok, err := ability[Requirer](w, p)
+	if !ok {
 		return Requirements{}, err
 	}
-	if r, ok := c.(Requirer); ok {
-		return r.Requirements(), nil
-	}
-	return Requirements{}, nil
+	return r.Requirements(), nil
 }
 
 // MemoryNeeder is implemented by configs that hold a lot of memory, so a
@@ -245,14 +242,60 @@ type MemoryNeeder interface {
 // MemoryOf is what one instance of w holds at its peak with parameters p,
 // 0 when w does not say; bad parameters are an error.
 func MemoryOf(w Workload, p Params) (int64, error) {
-	c, err := Configure(w, p)
-	if err != nil {
+	m, ok, err := ability[MemoryNeeder](w, p)
+	if !ok {
 		return 0, err
 	}
-	if m, ok := c.(MemoryNeeder); ok {
-		return m.MemoryBytes(), nil
+	return m.MemoryBytes(), nil
+}
+
+// FailureHinter is implemented by configs that can say what to do about a
+// run that failed with reason (a file its image lacks, a figure that read
+// no number); ownFiles says the environment ran it among files of its own
+// (an image or root filesystem), not this host's. "" says nothing.
+type FailureHinter interface {
+	FailureHint(reason string, ownFiles bool) string
+}
+
+// Noter is implemented by configs that say how their runs are measured
+// when a study starts (a figure of the user's replacing a tool's).
+type Noter interface {
+	Notes() []string
+}
+
+// As is w's config for p as the optional ability A (a FailureHinter, a
+// Noter), and whether it has it; bad parameters give none.
+func As[A any](w Workload, p Params) (A, bool) {
+	a, ok, _ := ability[A](w, p)
+	return a, ok
+}
+
+// ability is As with the error of bad parameters.
+func ability[A any](w Workload, p Params) (a A, ok bool, err error) {
+	c, err := Configure(w, p)
+	if err == nil {
+		a, ok = c.(A)
 	}
-	return 0, nil
+	return a, ok, err
+}
+
+// Image is what a local container image of the user's says of its
+// program: its id, what runs when the study names nothing, and how.
+type Image struct {
+	Name, ID                    string
+	Entrypoint, Cmd, Env, Ports []string
+	Volumes                     []string
+	User, WorkingDir            string
+}
+
+// ImageRunner is implemented by workloads that may run the program of a
+// local image of the user's (the cmd workloads). ImageOf is the image p
+// names, "" for none; UseImage sets in p what the image says of how its
+// program runs, and the program unless p or a factor of the study gives
+// it (factorSets says whether one sets a parameter).
+type ImageRunner interface {
+	ImageOf(p Params) string
+	UseImage(p Params, img Image, factorSets func(param string) bool) error
 }
 
 // Normalizer is implemented by workloads whose parameters have a canonical

@@ -91,13 +91,17 @@ func (c *config) Declare(d *workload.Decl) {
 	varsVar(d, &c.env, "vars", "environment variables for the program (it gets PATH, HOME and these only)")
 	stringsVar(d, &c.capNames, "cap_add", "Linux capabilities the program needs in a container, e.g. SYS_NICE (never more than asked)")
 	d.Duration(&c.timeout, "timeout", 10*time.Minute, "longest a run may take; then it is stopped and fails")
+	d.Positive()
 	d.Bytes(&c.maxOutput, "max_output", 16<<20, "most bytes of stdout and of stderr kept; a program printing more fails the run")
+	d.Min(1 << 10)
 }
 
 // config keeps these optional abilities (checked by the compiler).
 var (
-	_ workload.HostChecker = (*config)(nil)
-	_ workload.Requirer    = (*config)(nil)
+	_ workload.HostChecker   = (*config)(nil)
+	_ workload.Requirer      = (*config)(nil)
+	_ workload.FailureHinter = (*config)(nil)
+	_ workload.Noter         = (*config)(nil)
 )
 
 // capabilities boxtax lets a command ask for; SYS_ADMIN, SYS_TIME (the
@@ -143,12 +147,6 @@ func (c *config) Check() error {
 	}
 	slices.Sort(c.caps)
 	c.caps = slices.Compact(c.caps)
-	if c.timeout <= 0 {
-		return fmt.Errorf("parameter timeout: %v must be positive", c.timeout)
-	}
-	if c.maxOutput < 1<<10 {
-		return fmt.Errorf("parameter max_output: %d bytes is too little; at least 1KiB", c.maxOutput)
-	}
 	return nil
 }
 
@@ -191,12 +189,7 @@ func normalize(p workload.Params, commands ...string) (workload.Params, error) {
 		if err != nil {
 			return nil, fmt.Errorf("parameter %s: %w", name, err)
 		}
-		words := make([]any, len(argv))
-		words[0] = abs
-		for i, a := range argv[1:] {
-			words[i+1] = a
-		}
-		out[name] = words
+		out[name] = anyList(append([]string{abs}, argv[1:]...))
 	}
 	files, err := absFiles(p)
 	if err != nil {
@@ -252,10 +245,6 @@ func checkHostFiles(files []string, programs ...command) error {
 	return nil
 }
 
-// programDirs are looked in when a program is not on PATH (Debian puts
-// tools in /usr/sbin, which a user's PATH may lack).
-var programDirs = []string{"/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin"}
-
 // normalProgram is findProgram for Normalize, which the worker calls
 // again inside the environment: an absolute path is left as it is (in a
 // container it may be in the image only, or not needed there at all: a
@@ -275,35 +264,24 @@ func normalProgram(name string) (string, error) {
 	return name, nil
 }
 
+// findProgram is workload.FindProgram, or an error saying why there is
+// none and how to install it.
 func findProgram(name string) (string, error) {
+	if p := workload.FindProgram(name); p != "" {
+		return p, nil
+	}
 	if strings.Contains(name, "/") {
-		abs, err := filepath.Abs(name)
-		if err != nil {
-			return "", err
-		}
-		st, err := os.Stat(abs)
-		if err != nil {
+		abs, _ := filepath.Abs(name)
+		if _, err := os.Stat(abs); err != nil {
 			return "", fmt.Errorf("program %s: %w", name, err)
 		}
-		if !st.Mode().IsRegular() || st.Mode()&0o111 == 0 {
-			return "", fmt.Errorf("program %s is not an executable file", abs)
-		}
-		return abs, nil
-	}
-	if p, err := exec.LookPath(name); err == nil {
-		return filepath.Abs(p)
-	}
-	for _, d := range programDirs {
-		p := filepath.Join(d, name)
-		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() && st.Mode()&0o111 != 0 {
-			return p, nil
-		}
+		return "", fmt.Errorf("program %s is not an executable file", abs)
 	}
 	install := "install it"
 	if a, ok := adapters[name]; ok && a.debian != "" {
 		install = "install it (Debian: apt-get install " + a.debian + ")"
 	}
-	return "", fmt.Errorf("program %q is not on this host: not found in PATH (%s) nor in %s: %s or give its path", name, os.Getenv("PATH"), strings.Join(programDirs, ", "), install)
+	return "", fmt.Errorf("program %q is not on this host: not found in PATH (%s) nor in %s: %s or give its path", name, os.Getenv("PATH"), strings.Join(workload.ProgramDirs, ", "), install)
 }
 
 // Requirements implements workload.Requirer: the program and setup's, the
@@ -338,6 +316,22 @@ func (c *config) Requirements() workload.Requirements {
 // program /usr/bin/env finds, for #!/usr/bin/env python3), nil for a
 // file that is not a script.
 func shebang(path string) []string {
+	words := hashBang(path)
+	if len(words) == 0 || !filepath.IsAbs(words[0]) {
+		return nil
+	}
+	out := []string{words[0]}
+	if filepath.Base(words[0]) == "env" && len(words) > 1 {
+		if p, err := findProgram(words[1]); err == nil {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// hashBang is the words of a script's #! line, nil for a file that is
+// not a script.
+func hashBang(path string) []string {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil
@@ -349,17 +343,7 @@ func shebang(path string) []string {
 	if !bytes.HasPrefix(line, []byte("#!")) {
 		return nil
 	}
-	words := strings.Fields(string(line[2:]))
-	if len(words) == 0 || !filepath.IsAbs(words[0]) {
-		return nil
-	}
-	out := []string{words[0]}
-	if filepath.Base(words[0]) == "env" && len(words) > 1 {
-		if p, err := findProgram(words[1]); err == nil {
-			out = append(out, p)
-		}
-	}
-	return out
+	return strings.Fields(string(line[2:]))
 }
 
 // CheckHost implements workload.HostChecker: the program is here.
@@ -454,15 +438,11 @@ func (c config) measure(ctx context.Context, dir string, e workload.Emitter) err
 // programEnv is a program's environment: PATH (the worker's, else the
 // usual directories), HOME and the vars asked for, nothing else.
 func programEnv(vars map[string]string, home string) []string {
-	path := os.Getenv("PATH")
-	if path == "" {
-		path = strings.Join(programDirs, ":")
+	var own []string
+	if path := os.Getenv("PATH"); path != "" {
+		own = []string{"PATH=" + path}
 	}
-	env := []string{"PATH=" + path, "HOME=" + home}
-	for k, v := range vars {
-		env = append(env, k+"="+v)
-	}
-	return env
+	return imageEnv(own, vars, home)
 }
 
 type result struct {

@@ -299,7 +299,8 @@ func TestMetricsFor(t *testing.T) {
 	if !reflect.DeepEqual(got[:4], []string{"wall_s", "user_s", "sys_s", "maxrss_mib"}) || got[len(got)-1] != "events_per_s" || slices.Index(got, "events_per_s") != len(got)-1 {
 		t.Errorf("a figure named as the adapter's: metrics %v, want the user's events_per_s once, last", got)
 	}
-	if notes := Notes(p); len(notes) != 1 || !strings.Contains(notes[0], "events_per_s is yours (regex events per second") || !strings.Contains(notes[0], "sysbench adapter's") {
+	noter, _ := workload.As[workload.Noter](Cmd{}, p)
+	if notes := noter.Notes(); len(notes) != 1 || !strings.Contains(notes[0], "events_per_s is yours (regex events per second") || !strings.Contains(notes[0], "sysbench adapter's") {
 		t.Errorf("notes %q", notes)
 	}
 }

@@ -6,9 +6,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/boxtax/boxtax/internal/hostprog"
+	"github.com/boxtax/boxtax/internal/termtext"
 )
 
 // MaxNamedBytes is the most a file or directory the command names may hold
@@ -193,56 +195,6 @@ func treeBytes(dir string, limit int64) (int64, bool, []InsidePath, int) {
 	return n, errors.Is(err, errOver), inside, beyond
 }
 
-// Size writes a byte count as people read it: 38 MB, 512 kB, 120 B.
-func Size(n int64) string {
-	switch {
-	case n >= 10_000_000:
-		return fmt.Sprintf("%d MB", (n+500_000)/1_000_000)
-	case n >= 1_000_000:
-		return fmt.Sprintf("%.1f MB", float64(n)/1e6)
-	case n >= 1000:
-		return fmt.Sprintf("%d kB", (n+500)/1000)
-	}
-	return fmt.Sprintf("%d B", n)
-}
-
-// SizeIEC writes a byte count in binary units, exactly when it is a whole
-// number of them: 64 MiB, 64.5 MiB, 12 KiB, 120 bytes.
-func SizeIEC(n int64) string {
-	for _, u := range []struct {
-		name  string
-		bytes int64
-	}{{"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}} {
-		if n >= u.bytes {
-			if n%u.bytes == 0 {
-				return fmt.Sprintf("%d %s", n/u.bytes, u.name)
-			}
-			return fmt.Sprintf("%.1f %s", float64(n)/float64(u.bytes), u.name)
-		}
-	}
-	return fmt.Sprintf("%d bytes", n)
-}
-
-// SizeAgainst writes n beside a limit it exceeds so that the two read
-// differently: in binary units, or in bytes when those round to the
-// limit's figure (64 MiB and 1 byte is "67,108,865 bytes", not 64.0 MiB).
-func SizeAgainst(n, limit int64) string {
-	got, lim := strings.Fields(SizeIEC(n)), strings.Fields(SizeIEC(limit))
-	if got[1] != lim[1] || strings.TrimSuffix(got[0], ".0") != lim[0] {
-		return strings.Join(got, " ")
-	}
-	return GroupDigits(n) + " bytes"
-}
-
-// GroupDigits writes n with commas between thousands: 67,108,865.
-func GroupDigits(n int64) string {
-	s := fmt.Sprint(n)
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
-}
-
 // checkWorkdir makes sure the workdir parameter names a directory of this
 // host (the controller's check).
 func checkWorkdir(dir string) error {
@@ -271,4 +223,145 @@ func (c *config) dir(scratch string) (string, error) {
 		}
 	}
 	return c.workdir, nil
+}
+
+// namedFiles are what --cmd, --setup and --prepare name on this host,
+// decided before the study starts (issue 27): a file or directory up to
+// MaxNamedBytes goes into the containers' image at its path (files keep
+// their mode and time), and a relative one makes the program run in the
+// current directory, natively and in a container, so it resolves the
+// same way in both. A path too big for that, or a socket or device, is
+// refused with the flags that would do; so is one the containers could
+// not see the same.
+type namedFiles struct {
+	files   []string // absolute paths to add to the files parameter
+	workdir string   // the current directory, when a relative path is named
+	notes   []string // for the plan line: what goes into the image
+}
+
+// findNamedFiles finds the paths the commands name, with each --param's
+// levels in place of its {NAME} (issue 42, 9: cat {f} with --param
+// f=/tmp/x,/tmp/y names both files); given are the --file paths.
+func findNamedFiles(commands [][]string, factors []Factor, given []string) (namedFiles, error) {
+	var out namedFiles
+	var argvs [][]string
+	for _, argv := range commands {
+		argvs = append(argvs, substituted(argv, factors)...)
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		wd = "" // relative paths are not looked for
+	}
+	given = absAll(given)
+	named := NamedPaths(wd, argvs...)
+	roots := realAll(given)
+	for _, p := range named {
+		roots = append(roots, realAll([]string{p.Path})...)
+	}
+	var refused []string
+	for _, p := range named {
+		if p.Relative {
+			out.workdir = wd
+		}
+		if under(p.Path, given) {
+			continue // --file brings it
+		}
+		switch {
+		case p.Special != "":
+			refused = append(refused, fmt.Sprintf("the command names %s, a %s: no image can hold one, so it cannot run in a container as it does here; measure it natively (--envs native), or name a file instead", p.Word, p.Special))
+		case insideRefused(p, roots) != "":
+			refused = append(refused, insideRefused(p, roots))
+		case p.Over:
+			refused = append(refused, fmt.Sprintf("the command names %s, %s: more than the %s boxtax brings into the containers' image unasked; add --file %s to bring it anyway, or name a smaller one",
+				p.Word, p.tooBig(), termtext.SizeIEC(MaxNamedBytes), p.Path))
+		default:
+			out.files = append(out.files, p.Path)
+			out.notes = append(out.notes, fmt.Sprintf("adds %s (%s) to the image", p.Path, p.size()))
+		}
+	}
+	if len(refused) > 0 {
+		return namedFiles{}, fmt.Errorf("--cmd: %s", strings.Join(refused, "\n"))
+	}
+	if out.workdir != "" {
+		out.notes = append(out.notes, fmt.Sprintf("runs the command in %s, natively and in the containers, where its relative paths resolve", out.workdir))
+	}
+	return out, nil
+}
+
+// tooBig names a path that is too big: a file of 80 MiB (of 67,108,865
+// bytes when that would round to the limit), a directory of more than 64 MiB.
+func (p NamedPath) tooBig() string {
+	if p.Dir {
+		return "a directory of more than " + termtext.SizeIEC(MaxNamedBytes)
+	}
+	return "a file of " + termtext.SizeAgainst(p.Bytes, MaxNamedBytes)
+}
+
+// size is how big p is, for the plan line.
+func (p NamedPath) size() string {
+	if p.Dir {
+		return "a directory, " + termtext.Size(p.Bytes)
+	}
+	return termtext.Size(p.Bytes)
+}
+
+// insideRefused says why the directory p names cannot go into an image as
+// it is (issue 42, 10): it holds a socket, device or named pipe, or a
+// symlink leading out of it and of every other path named; "" when none.
+func insideRefused(p NamedPath, roots []string) string {
+	var specials, links, targets []string
+	for _, in := range p.Inside {
+		switch {
+		case in.Special != "":
+			specials = append(specials, fmt.Sprintf("%s, a %s", in.Path, in.Special))
+		case !under(in.Target, roots):
+			links = append(links, fmt.Sprintf("%s, a symlink to %s", in.Path, in.Target))
+			targets = append(targets, "--file "+in.Target)
+		}
+	}
+	more := ""
+	if p.Beyond > 0 {
+		more = fmt.Sprintf(", and %s more such", termtext.GroupDigits(int64(p.Beyond)))
+	}
+	switch {
+	case len(specials) > 0:
+		return fmt.Sprintf("the command names the directory %s, which holds %s%s: no image can hold one, so boxtax cannot bring the directory into the containers; "+
+			"name the files the program needs instead of the directory (each is brought in, or use --file), or measure it natively (--envs native)", p.Word, strings.Join(specials, "; "), more)
+	case len(links) > 0 && p.Beyond == 0:
+		return fmt.Sprintf("the command names the directory %s, which holds %s: boxtax brings no file into the containers that is not named, so it does not follow links out of the directory; "+
+			"add %s to bring what they lead to, name the files the program needs instead of the directory, or measure it natively (--envs native)", p.Word, strings.Join(links, "; "), strings.Join(targets, " "))
+	case len(links) > 0:
+		return fmt.Sprintf("the command names the directory %s, which holds %s%s (links out of it): boxtax brings no file into the containers that is not named, so it does not follow them; "+
+			"name the files the program needs instead of the directory (each is brought in, with --file for more), or measure it natively (--envs native)", p.Word, strings.Join(links, "; "), more)
+	}
+	return ""
+}
+
+// realAll is the paths with their symlinks resolved, those that exist.
+func realAll(paths []string) []string {
+	var out []string
+	for _, p := range paths {
+		if r, err := filepath.EvalSymlinks(p); err == nil {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// absAll is the paths made absolute against the current directory.
+func absAll(paths []string) []string {
+	out := make([]string, 0, len(paths))
+	for _, p := range paths {
+		if a, err := filepath.Abs(p); err == nil {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// under reports whether p is one of dirs or under one.
+func under(p string, dirs []string) bool {
+	return slices.ContainsFunc(dirs, func(d string) bool {
+		return p == d || strings.HasPrefix(p, strings.TrimSuffix(d, "/")+"/")
+	})
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -67,7 +68,7 @@ func imageEnv(image []string, vars map[string]string, home string) []string {
 		env = append(env, kv)
 	}
 	if !hasPath {
-		env = append(env, "PATH="+strings.Join(programDirs, ":"))
+		env = append(env, "PATH="+strings.Join(workload.ProgramDirs, ":"))
 	}
 	if !hasHome {
 		env = append(env, "HOME="+home)
@@ -152,4 +153,92 @@ func imageProgram(name string, env []string) string {
 		}
 	}
 	return name
+}
+
+// The cmd workloads may run an image's program.
+var (
+	_ workload.ImageRunner = Cmd{}
+	_ workload.ImageRunner = Server{}
+)
+
+// ImageOf implements workload.ImageRunner: the image parameter.
+func (Cmd) ImageOf(p workload.Params) string { return imageParam(p) }
+
+// ImageOf implements workload.ImageRunner: the image parameter.
+func (Server) ImageOf(p workload.Params) string { return imageParam(p) }
+
+func imageParam(p workload.Params) string {
+	name, _ := p["image"].(string)
+	return name
+}
+
+// UseImage implements workload.ImageRunner: the image's id, how its
+// program runs (its Env, User, Volumes and WorkingDir), and its program
+// (Entrypoint and Cmd) in cmd unless the study gives one.
+func (Cmd) UseImage(p workload.Params, img workload.Image, factorSets func(string) bool) error {
+	return useImage(p, img, "cmd", "cmd", factorSets)
+}
+
+// UseImage implements workload.ImageRunner: as cmd's, the program going
+// in server, and the port the image exposes.
+func (Server) UseImage(p workload.Params, img workload.Image, factorSets func(string) bool) error {
+	return useImage(p, img, "cmd.server", "server", factorSets)
+}
+
+// useImage sets in p, the parameters of the workload named wl, what img
+// says; program is the parameter the image's program goes in.
+func useImage(p workload.Params, img workload.Image, wl, program string, factorSets func(string) bool) error {
+	if id, _ := p["image_id"].(string); id != "" && id != img.ID {
+		return fmt.Errorf("workload %s: image %s is now %s, but the study names %s: remove image_id to run the image as it is now", wl, img.Name, img.ID, id)
+	}
+	p["image_id"] = img.ID
+	if program == "server" {
+		if err := exposedPort(p, img); err != nil {
+			return err
+		}
+	}
+	if _, given := p[program]; !given && !factorSets(program) {
+		argv := append(slices.Clone(img.Entrypoint), img.Cmd...)
+		if len(argv) == 0 {
+			return fmt.Errorf("image %s has neither an Entrypoint nor a Cmd, so there is no program of its own to run: name one with --cmd (e.g. --image %s --cmd 'gzip -c /etc/os-release'), or %s: in the study file", img.Name, img.Name, program)
+		}
+		p[program] = anyList(argv)
+	}
+	if len(img.Env) > 0 {
+		p["image_env"] = anyList(img.Env)
+	}
+	if img.User != "" {
+		p["image_user"] = img.User
+	}
+	if len(img.Volumes) > 0 {
+		p["image_volumes"] = anyList(img.Volumes)
+	}
+	if _, given := p["workdir"]; !given && img.WorkingDir != "" {
+		p["workdir"] = img.WorkingDir
+	}
+	return nil
+}
+
+// exposedPort sets cmd.server's port to the image's first TCP port
+// (ExposedPorts) unless the study gives one; an image that exposes none
+// needs the study to say.
+func exposedPort(p workload.Params, img workload.Image) error {
+	if _, given := p["port"]; given {
+		return nil
+	}
+	for _, ep := range img.Ports {
+		port, proto, _ := strings.Cut(ep, "/")
+		if proto != "" && proto != "tcp" {
+			continue
+		}
+		n, err := strconv.Atoi(port)
+		if err == nil && n > 0 {
+			p["port"] = n
+			return nil
+		}
+	}
+	if server, _ := p["server"].(string); strings.Contains(server, "{port}") {
+		return nil
+	}
+	return fmt.Errorf("image %s exposes no TCP port (EXPOSE), so boxtax does not know where its server listens: give port: in the study file (cmd.server), or EXPOSE it in the image", img.Name)
 }

@@ -65,7 +65,8 @@ func (c *config) adapterMetrics() []workload.Metric {
 	return out
 }
 
-// Notes are what a user should know about how the command is measured:
+// Notes implements workload.Noter: what a user should know about how the
+// command is measured:
 // each of the adapter's figures that one of theirs replaces.
 func (c *config) Notes() []string {
 	var out []string
@@ -77,16 +78,6 @@ func (c *config) Notes() []string {
 		}
 	}
 	return out
-}
-
-// Notes are the notes of the cmd workload with parameters p (the
-// figures of its adapter that the user's replace); none when p are bad.
-func Notes(p workload.Params) []string {
-	c, err := parse(p)
-	if err != nil {
-		return nil
-	}
-	return c.Notes()
 }
 
 // MetricsFor implements workload.MetricDeclarer: the measured ones (wall

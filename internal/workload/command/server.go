@@ -65,6 +65,7 @@ func (s *serverConfig) Declare(d *workload.Decl) {
 	d.Required()
 	d.String(&s.ready, "ready", "port", "when the server can take its client: port (a TCP connection to it succeeds) or a regular expression matching a line it prints")
 	d.Duration(&s.readyTimeout, "ready_timeout", 30*time.Second, "longest wait for the server to be ready")
+	d.Positive()
 	d.String(&s.protocol, "protocol", "tcp", "the server's transports on its port, published by environments with a network of their own: tcp, udp (needs a ready regex) or tcp+udp (iperf3's UDP tests)")
 	stringsVar(d, &s.serverSide.files, "files", "host files or directories the server needs in a container (at the same paths)")
 	listVar(d, &s.client.metrics, "metrics", "figures read from the client's output, as cmd's metrics")
@@ -72,7 +73,9 @@ func (s *serverConfig) Declare(d *workload.Decl) {
 	varsVar(d, &s.client.env, "vars", "environment variables for both programs")
 	stringsVar(d, &s.serverSide.capNames, "cap_add", "Linux capabilities the server needs in a container")
 	d.Duration(&s.client.timeout, "timeout", 10*time.Minute, "longest the client may take")
+	d.Positive()
 	d.Bytes(&s.client.maxOutput, "max_output", 16<<20, "most bytes of stdout and of stderr kept of each program")
+	d.Min(1 << 10)
 	declareServerImage(d, &s.img)
 }
 
@@ -109,9 +112,6 @@ func (s *serverConfig) Check() error {
 			return fmt.Errorf("parameter ready: %q is neither port nor a regular expression: %v", s.ready, err)
 		}
 	}
-	if s.readyTimeout <= 0 {
-		return fmt.Errorf("parameter ready_timeout: %v must be positive", s.readyTimeout)
-	}
 	proto := s.protocol
 	switch proto {
 	case "tcp", "udp":
@@ -125,9 +125,7 @@ func (s *serverConfig) Check() error {
 	case proto == "udp" && s.readyRe == nil:
 		return errors.New("parameter ready: a UDP server cannot be probed by connecting; give a regular expression for the line it prints when ready")
 	}
-	if s.img.port < 0 || s.img.port > 65535 {
-		return fmt.Errorf("parameter port: %d is not a port (1-65535)", s.img.port)
-	} else if s.img.port > 0 {
+	if s.img.port > 0 {
 		return nil // it listens where it always does
 	}
 	for _, a := range s.server {

@@ -26,6 +26,7 @@ type serverImage struct {
 func declareServerImage(d *workload.Decl, s *serverImage) {
 	d.String(&s.name, "image", "", "a local Docker image whose program (its Entrypoint and Cmd, unless server is given) is the server, in its files in every environment (natively by chroot)")
 	d.Int(&s.port, "port", 0, "the port the server listens at, the same in every environment (an image's: its first ExposedPorts); 0: the controller picks one and puts it in {port}")
+	d.Range(0, 65535, "the controller picks one")
 	d.String(&s.workdir, "workdir", "", "the directory the server runs in (an image's WorkingDir); default: the worker's temporary directory")
 	declareImage(d, &s.cfg)
 }

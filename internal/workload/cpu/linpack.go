@@ -42,7 +42,9 @@ type linpackConfig struct {
 // Declare implements workload.Declarer.
 func (c *linpackConfig) Declare(d *workload.Decl) {
 	d.Int(&c.n, "n", 1000, "order of the system (LINPACK 1000 is the classic size)")
+	d.Range(2, 46340) // n*n must fit a 32-bit int
 	d.Int(&c.repeats, "repeats", 20, "solves of the same system; the best one is reported")
+	d.Min(1)
 }
 
 // linpackConfig keeps these optional abilities (checked by the compiler).
@@ -51,12 +53,6 @@ var _ workload.MemoryNeeder = (*linpackConfig)(nil)
 // Check implements workload.Checker.
 func (c *linpackConfig) Check() error {
 	// 46340^2 is the largest square below 2^31: n*n must fit a 32-bit int.
-	if c.n < 2 || c.n > 46340 {
-		return fmt.Errorf("parameter n: %d is out of range; use 2 to 46340 (1000 is LINPACK's classic size)", c.n)
-	}
-	if c.repeats < 1 {
-		return fmt.Errorf("parameter repeats: %d must be 1 or more", c.repeats)
-	}
 	return nil
 }
 

@@ -51,8 +51,11 @@ type primeConfig struct {
 func (c *primeConfig) Declare(d *workload.Decl) {
 	d.Int(&c.maxPrime, "max_prime", 10000, "one event tests the numbers 3 .. max_prime-1 (sysbench --cpu-max-prime)")
 	d.Duration(&c.duration, "duration", 3*time.Second, "how long the threads run events (sysbench --time); ignored when events is set")
+	d.Positive()
 	d.Int(&c.events, "events", 0, "if more than 0, run exactly this many events in all and stop, as sysbench --events (0.4: --max-requests); total_time_s is then sysbench 0.4's execution time")
+	d.Min(0, "run for duration")
 	d.Int(&c.threads, "threads", 1, "goroutines, each locked to its own OS thread (sysbench --threads)")
+	d.Min(1)
 }
 
 // maxMaxPrime is the largest max_prime: sysbench holds it in an unsigned
@@ -66,12 +69,6 @@ func (c *primeConfig) Check() error {
 		return fmt.Errorf("parameter max_prime: %d is too small; use 3 or more (sysbench's default is 10000)", c.maxPrime)
 	case int64(c.maxPrime) > maxMaxPrime:
 		return fmt.Errorf("parameter max_prime: %d is too large; use at most %d, as sysbench (its default is 10000)", c.maxPrime, uint64(maxMaxPrime))
-	case c.duration <= 0:
-		return fmt.Errorf("parameter duration: %v must be positive, e.g. 3s", c.duration)
-	case c.threads < 1:
-		return fmt.Errorf("parameter threads: %d must be 1 or more", c.threads)
-	case c.events < 0:
-		return fmt.Errorf("parameter events: %d must be 0 (run for duration) or more", c.events)
 	}
 	return nil
 }

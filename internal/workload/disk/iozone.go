@@ -61,6 +61,7 @@ type iozoneConfig struct {
 // Declare implements workload.Declarer.
 func (c *iozoneConfig) Declare(d *workload.Decl) {
 	d.Int(&c.threads, "threads", 4, "children working at once, each on its own file (IOZone -t)")
+	d.Range(1, 256)
 	d.Bytes(&c.size, "file_size", 100<<20, "size of each child's file (IOZone -s; in throughput mode per child)")
 	d.Bytes(&c.record, "record_size", 32<<10, "bytes per read or write call (IOZone -r); a multiple of 512, of 4096 with direct")
 	d.Bool(&c.direct, "direct", false, "open the files with O_DIRECT (IOZone -I); false is IOZone's default: buffered, so reads may come from the page cache")
@@ -75,8 +76,6 @@ func (c *iozoneConfig) Check() error {
 		align = directAlign
 	}
 	switch {
-	case c.threads < 1 || c.threads > 256:
-		return fmt.Errorf("parameter threads: %d must be 1 to 256 (the seed: 4)", c.threads)
 	case c.record < align || c.record%align != 0 || c.record > 64<<20:
 		return fmt.Errorf("parameter record_size: %d bytes must be a multiple of %d up to 64MiB, e.g. 32KiB", c.record, align)
 	case c.size < c.record || c.size%c.record != 0:

@@ -2,7 +2,6 @@ package disk
 
 import (
 	"context"
-	"fmt"
 	"math/rand/v2"
 	"strconv"
 	"time"
@@ -50,7 +49,9 @@ func (c *randConfig) Declare(d *workload.Decl) {
 	d.Bytes(&c.size, "size", 128<<20, "size of the test file, written before the timed phases")
 	d.Bytes(&c.block, "block_size", 4<<10, "bytes per read or write; a multiple of 512 (sysbench --file-block-size)")
 	d.Duration(&c.duration, "duration", 2*time.Second, "length of each phase, reads then writes")
+	d.Positive()
 	d.Int(&c.syncEvery, "sync_every", 64, "writes between fdatasync calls; 0 syncs only at the end (sysbench --file-fsync-freq, which defaults to 100)")
+	d.Min(0, "sync only at the end")
 	d.String(&c.dir, "dir", "", "directory for the test file; empty means the run's scratch directory")
 	c.steadyConfig.declare(d, 4, "passes of each phase, each duration / steady_window long: they are repeated until the last steady_window of them are steady (design note 015), so a phase takes from duration to max_passes / steady_window times it; 1 makes one pass of duration and judges nothing")
 }
@@ -59,12 +60,6 @@ func (c *randConfig) Declare(d *workload.Decl) {
 func (c *randConfig) Check() error {
 	if err := checkSizes(c.size, c.block); err != nil {
 		return err
-	}
-	switch {
-	case c.duration <= 0:
-		return fmt.Errorf("parameter duration: %v must be positive, e.g. 2s", c.duration)
-	case c.syncEvery < 0:
-		return fmt.Errorf("parameter sync_every: %d must be 0 (sync only at the end) or more", c.syncEvery)
 	}
 	return c.steadyConfig.check()
 }

@@ -112,21 +112,18 @@ type steadyConfig struct {
 // steady_window and steady_band.
 func (c *steadyConfig) declare(d *workload.Decl, maxPasses int, desc string) {
 	d.Int(&c.maxPasses, "max_passes", maxPasses, desc)
+	d.Min(1)
 	d.Int(&c.window, "steady_window", 3, "passes in the steady-state window: the figure is their mean, and they must lie within steady_band of it")
+	d.Min(1)
 	d.Float(&c.bandPct, "steady_band", 20, "percent of the window's mean its passes may spread over (max - min), as SNIA PTS's data excursion; the least-squares line across them may rise or fall by half of it")
+	d.Positive()
 }
 
 // check checks the steady-state parameters.
 func (c *steadyConfig) check() error {
 	switch {
-	case c.maxPasses < 1:
-		return fmt.Errorf("parameter max_passes: %d must be 1 or more, e.g. 6", c.maxPasses)
-	case c.window < 1:
-		return fmt.Errorf("parameter steady_window: %d must be 1 or more, e.g. 3", c.window)
 	case c.maxPasses > 1 && c.window > c.maxPasses:
 		return fmt.Errorf("parameter steady_window: %d passes cannot fit in max_passes %d: raise max_passes or lower steady_window", c.window, c.maxPasses)
-	case c.bandPct <= 0:
-		return fmt.Errorf("parameter steady_band: %g must be a positive percentage, e.g. 20", c.bandPct)
 	}
 	return nil
 }

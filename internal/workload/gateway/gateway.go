@@ -61,12 +61,17 @@ type config struct {
 // Declare implements workload.Declarer.
 func (c *config) Declare(d *workload.Decl) {
 	d.Int(&c.clients, "clients", 10, "concurrent client connections, each a closed loop of requests (ab -c, wrk -c); the seed swept 1 to 150")
+	d.Range(1, maxClients)
 	d.Bool(&c.keepAlive, "keepalive", false, "reuse each connection for request after request (ab -k); false opens a TCP connection per request, as ab without -k")
 	d.Duration(&c.duration, "duration", 5*time.Second, "how long the clients load the gateway (ab -t); with requests, the most it may take")
+	d.Positive()
 	d.Int(&c.requests, "requests", 0, "stop after this many requests in all (ab -n); 0 loads for the whole duration")
+	d.Min(0, "for the whole duration")
 	d.Int(&c.threads, "threads", 0, "the load generator's threads, each an event loop over its share of the connections (wrk -t); 0: one per CPU the client may use (its affinity, as a study pins it)")
+	d.Range(0, 256, "one per CPU")
 	d.String(&c.pollSpec, "poll", "auto", "how long each of the load generator's threads looks for answers without sleeping before it sleeps in epoll (as sockperf's busy-poll), e.g. 50us; 0: never; auto: "+defaultPoll.String()+" when every thread has a CPU of its own that no server or other client uses (a study pins the client of a single instance so), else 0")
 	d.Duration(&c.timeout, "timeout", 2*time.Second, "the longest a request (connecting included) may take before it counts as an error (wrk --timeout)")
+	d.Positive()
 	d.String(&c.agentSpec, "agent", agentSimulated, "the gateway's device agent: simulated (a CO2 sensor, 52-byte body), file:PATH (a sensor file read every period), command:PROG ARGS (run every period; its output is the reading) or stream:PROG ARGS (runs on; every line it writes is a reading)")
 	d.Duration(&c.period, "period", time.Second, "how often the agent takes a reading")
 }
@@ -102,16 +107,6 @@ func (c *config) Check() error {
 		}
 	}
 	switch {
-	case c.clients < 1 || c.clients > maxClients:
-		return fmt.Errorf("parameter clients: %d must be 1 to %d", c.clients, maxClients)
-	case c.duration <= 0:
-		return fmt.Errorf("parameter duration: %v must be positive, e.g. 5s", c.duration)
-	case c.requests < 0:
-		return fmt.Errorf("parameter requests: %d must be 0 (for the whole duration) or more", c.requests)
-	case c.threads < 0 || c.threads > 256:
-		return fmt.Errorf("parameter threads: %d must be 0 (one per CPU) to 256", c.threads)
-	case c.timeout <= 0:
-		return fmt.Errorf("parameter timeout: %v must be positive, e.g. 2s", c.timeout)
 	case c.period < time.Millisecond:
 		return fmt.Errorf("parameter period: %v must be at least 1ms", c.period)
 	}

@@ -77,11 +77,16 @@ type config struct {
 // Declare implements workload.Declarer.
 func (c *config) Declare(d *workload.Decl) {
 	d.Duration(&c.duration, "duration", 10*time.Second, "how long the devices send after their warm-up (the seed: 10 min)")
+	d.Positive()
 	d.Int(&c.devices, "devices", 100, "simulated devices, each with a keep-alive connection of its own, sending in a closed loop (the seed: 870 to 2610)")
+	d.Range(1, 20000)
 	d.Int(&c.nodes, "nodes", 2, "ingest nodes behind nginx, each an OS process of its own (the seed: 2, 5, 7)")
+	d.Range(1, 64)
 	d.String(&c.affinity, "affinity", affinityDedicated, "dedicated: the environment's CPUs divided among the nodes as evenly and disjointly as possible; shared: every node on all of them (the same total)")
 	d.ByteCount(&c.payload, "payload", 36, "bytes of random data per message (the seed: 36), at most 400")
+	d.Range(1, 400)
 	d.Int(&c.warmup, "warmup", 3, "messages each device sends first, left out of every figure (the seed: '3 different messages are sent to warm-up the platform'; boxtax reads it as 3 per device)")
+	d.Range(0, 1000)
 	d.String(&c.target, "target", targetNginx, "nginx: the deployment under test; sink: an endpoint in the server worker that answers at once, to measure the device simulator's own ceiling")
 }
 
@@ -94,18 +99,8 @@ var (
 // Check implements workload.Checker.
 func (c *config) Check() error {
 	switch {
-	case c.duration <= 0:
-		return fmt.Errorf("parameter duration: %v must be positive, e.g. 10s", c.duration)
-	case c.devices < 1 || c.devices > 20000:
-		return fmt.Errorf("parameter devices: %d must be 1 to 20000", c.devices)
-	case c.nodes < 1 || c.nodes > 64:
-		return fmt.Errorf("parameter nodes: %d must be 1 to 64", c.nodes)
 	case c.affinity != affinityDedicated && c.affinity != affinityShared:
 		return fmt.Errorf("parameter affinity: %q is not dedicated (each node its own CPUs) or shared (every node on all)", c.affinity)
-	case c.payload < 1 || c.payload > 400:
-		return fmt.Errorf("parameter payload: %d bytes must be 1 to 400", c.payload)
-	case c.warmup < 0 || c.warmup > 1000:
-		return fmt.Errorf("parameter warmup: %d messages must be 0 to 1000", c.warmup)
 	case c.target != targetNginx && c.target != targetSink:
 		return fmt.Errorf("parameter target: %q is not nginx (the deployment) or sink (the device simulator's ceiling)", c.target)
 	}

@@ -60,11 +60,13 @@ type cpuConfig struct {
 // Declare implements workload.Declarer.
 func (c *cpuConfig) Declare(d *workload.Decl) {
 	d.Int(&c.workers, "workers", 2, "worker threads (stress-ng --cpu)")
+	d.Range(1, 1024)
 	d.Float(&c.dutyPct, "duty_pct", 80, "share of each period a worker computes, in percent (stress-ng --cpu-load)")
 	d.Duration(&c.period, "period", 100*time.Millisecond, "a worker computes for duty_pct of each period and sleeps the rest")
 	d.String(&c.policyName, "policy", "fifo", "scheduling policy of the workers: fifo, rr or other (stress-ng --sched)")
 	d.Int(&c.priority, "priority", 48, "real-time priority 1-99 of the workers (stress-ng --sched-prio); keep it below the measured task's")
 	d.Duration(&c.duration, "duration", 0, "how long to load the CPUs; 0 runs until stopped, as a background load does")
+	d.Min(0, "until stopped")
 }
 
 // cpuConfig keeps these optional abilities (checked by the compiler).
@@ -77,14 +79,10 @@ func (c *cpuConfig) Check() error {
 		return fmt.Errorf("parameter policy: %w", err)
 	}
 	switch {
-	case c.workers < 1 || c.workers > 1024:
-		return fmt.Errorf("parameter workers: %d must be 1 to 1024", c.workers)
 	case !(c.dutyPct > 0 && c.dutyPct <= 100):
 		return fmt.Errorf("parameter duty_pct: %v must be above 0 and at most 100", c.dutyPct)
 	case c.period < 100*time.Microsecond:
 		return fmt.Errorf("parameter period: %v is too short; use 100us or more (stress-ng's slices are 100 ms)", c.period)
-	case c.duration < 0:
-		return fmt.Errorf("parameter duration: %v must be 0 (until stopped) or positive", c.duration)
 	}
 	if err := sched.CheckPriority(c.policy, c.priority); err != nil {
 		return fmt.Errorf("parameter priority: %w", err)

@@ -51,11 +51,14 @@ type stressConfig struct {
 // Declare implements workload.Declarer.
 func (c *stressConfig) Declare(d *workload.Decl) {
 	d.Int(&c.workers, "workers", 2, "CPU stressors (--cpu)")
+	d.Min(1)
 	d.Int(&c.loadPct, "load_pct", 80, "load each stressor puts on its CPU, in percent (--cpu-load)")
+	d.Range(1, 100)
 	d.String(&c.method, "method", "pi", "what the stressors compute (--cpu-method), e.g. pi, fft, matrixprod")
 	d.String(&c.policyName, "policy", "fifo", "scheduling policy (--sched): fifo, rr or other")
 	d.Int(&c.priority, "priority", 48, "real-time priority for fifo and rr (--sched-prio)")
 	d.Duration(&c.duration, "duration", 0, "how long to run (--timeout); 0 runs until stopped")
+	d.Min(0, "until stopped")
 }
 
 // stressConfig keeps these optional abilities (checked by the compiler).
@@ -68,14 +71,8 @@ func (c *stressConfig) Check() error {
 		return fmt.Errorf("parameter policy: %w", err)
 	}
 	switch {
-	case c.workers < 1:
-		return fmt.Errorf("parameter workers: %d must be 1 or more", c.workers)
-	case c.loadPct < 1 || c.loadPct > 100:
-		return fmt.Errorf("parameter load_pct: %d must be 1 to 100", c.loadPct)
 	case c.method == "" || strings.ContainsAny(c.method, " \t-"):
 		return fmt.Errorf("parameter method: %q is not a stress-ng CPU method such as pi", c.method)
-	case c.duration < 0:
-		return fmt.Errorf("parameter duration: %v must be 0 (until stopped) or positive", c.duration)
 	}
 	if err := sched.CheckPriority(c.policy, c.priority); err != nil {
 		return fmt.Errorf("parameter priority: %w", err)

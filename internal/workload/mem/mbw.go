@@ -47,6 +47,7 @@ type mbwConfig struct {
 func (c *mbwConfig) Declare(d *workload.Decl) {
 	d.Bytes(&c.size, "size", 64<<20, "bytes in each of the two arrays (mbw's array size)")
 	d.Int(&c.iterations, "iterations", 50, "copies per test, averaged (mbw -n)")
+	d.Min(1)
 	d.Bytes(&c.block, "block_size", 256<<10, "block of the mcblock test (mbw -b)")
 }
 
@@ -61,8 +62,6 @@ func (c *mbwConfig) Check() error {
 		return fmt.Errorf("parameter size: %d bytes must be a positive multiple of 8 that fits in memory, e.g. 64MiB", size)
 	case block < 8 || block%8 != 0 || block > size:
 		return fmt.Errorf("parameter block_size: %d bytes must be a positive multiple of 8 no larger than size (%d)", block, size)
-	case c.iterations < 1:
-		return fmt.Errorf("parameter iterations: %d must be 1 or more", c.iterations)
 	}
 	c.words, c.blockWords = int(size/8), int(block/8)
 	return checkFits(2*size, "size")

@@ -52,9 +52,11 @@ type streamConfig struct {
 // Declare implements workload.Declarer.
 func (c *streamConfig) Declare(d *workload.Decl) {
 	d.Int(&c.elements, "array_size", 0, "elements per array; 0 picks STREAM's rule: at least 4 times the sum of the last-level caches and at least 2,000,000")
+	d.Min(0, "automatic")
 	d.Float(&c.mib, "array_MiB", 0, "size of each array in MiB (2^20 bytes), as STREAM prints \"Memory per array\"; overrides array_size when above 0 (seed 004: 25.4, 76.3, 228.9)")
 	d.Int(&c.ntimes, "ntimes", 10, "iterations of the four kernels; the first is not counted (STREAM's NTIMES)")
 	d.Int(&c.threads, "threads", 1, "goroutines per kernel, each on a contiguous chunk of the arrays")
+	d.Min(1)
 }
 
 // streamConfig keeps these optional abilities (checked by the compiler).
@@ -77,12 +79,8 @@ func (c *streamConfig) Check() error {
 		c.elements = int(mib*(1<<20)/8 + 0.5)
 	}
 	switch {
-	case c.elements < 0:
-		return fmt.Errorf("parameter array_size: %d must be 0 (automatic) or a number of elements", c.elements)
 	case c.ntimes < 2:
 		return fmt.Errorf("parameter ntimes: %d is too few; the first iteration is not counted, so use 2 or more (STREAM uses 10)", c.ntimes)
-	case c.threads < 1:
-		return fmt.Errorf("parameter threads: %d must be 1 or more", c.threads)
 	}
 	if mib > 0 {
 		c.sizing = "array_MiB parameter"

@@ -66,12 +66,19 @@ type config struct {
 func (c *config) Declare(d *workload.Decl) {
 	d.String(&c.level, "level", "low", "low: 1 CPU + 1 memory worker; average: + 1 disk worker; high: + 1 generic I/O worker; custom: the counts below only")
 	d.Int(&c.extra[0], "cpu", 0, "extra CPU workers (stress -c): sqrt in a loop")
+	d.Range(0, 256)
 	d.Int(&c.extra[1], "vm", 0, "extra memory workers (stress -m): allocate vm_bytes, touch every page, free, repeat")
+	d.Range(0, 256)
 	d.Int(&c.extra[2], "hdd", 0, "extra disk workers (stress -d): write hdd_bytes to a file, fsync, remove, repeat")
+	d.Range(0, 256)
 	d.Int(&c.extra[3], "io", 0, "extra generic I/O workers (stress -i): sync() in a loop")
+	d.Range(0, 256)
 	d.Bytes(&c.vmBytes, "vm_bytes", 256<<20, "what each memory worker allocates (stress --vm-bytes)")
+	d.Min(4096)
 	d.Bytes(&c.hddBytes, "hdd_bytes", 50e6, "what each disk worker writes (stress --hdd-bytes; the seed: 50 MB)")
+	d.Min(4096)
 	d.Duration(&c.duration, "duration", 60*time.Second, "how long to load the system; 0 runs until stopped (as a background load). The seed: 300 s")
+	d.Min(0, "until stopped")
 }
 
 // config keeps these optional abilities (checked by the compiler).
@@ -83,21 +90,10 @@ func (c *config) Check() error {
 	if !ok {
 		return fmt.Errorf("level %q: valid levels are low, average, high, custom", c.level)
 	}
-	for i, name := range []string{"cpu", "vm", "hdd", "io"} {
-		if c.extra[i] < 0 || c.extra[i] > 256 {
-			return fmt.Errorf("%s: %d workers is not between 0 and 256", name, c.extra[i])
-		}
-	}
 	extra := c.extra
 	c.cpu, c.vm, c.hdd, c.io = base[0]+extra[0], base[1]+extra[1], base[2]+extra[2], base[3]+extra[3]
 	if c.cpu+c.vm+c.hdd+c.io == 0 {
 		return fmt.Errorf("no workers: choose a level or give cpu, vm, hdd or io")
-	}
-	if c.vmBytes < 4096 || c.hddBytes < 4096 {
-		return fmt.Errorf("vm_bytes and hdd_bytes must be at least 4 KiB")
-	}
-	if c.duration < 0 {
-		return fmt.Errorf("duration must not be negative")
 	}
 	return nil
 }

@@ -86,13 +86,19 @@ const controlTopic = "boxtax/control/end"
 func (c *config) Declare(d *workload.Decl) {
 	d.String(&c.broker, "broker", brokerAuto, "auto: the real mosquitto when it is installed (looked up on PATH, /usr/sbin, /usr/local/sbin), else the embedded Go broker; mosquitto: mosquitto or an error; embedded: the embedded broker")
 	d.Int(&c.clients, "clients", 1, "publisher clients, each with a connection of its own (mqtt-benchmark -clients)")
+	d.Range(1, 5000)
 	d.Int(&c.qosParam, "qos", 1, "QoS of every publish: 0, 1 or 2 (mqtt-benchmark -qos)")
 	d.ByteCount(&c.payload, "payload", 100, "payload bytes per message (mqtt-benchmark -size); at least 8 with subscribers, which read a time stamp from it")
 	d.Duration(&c.duration, "duration", 5*time.Second, "how long each client publishes; with messages set, the longest it may take")
+	d.Positive()
 	d.Int(&c.messages, "messages", 0, "messages per client (mqtt-benchmark -count); 0: as many as the duration allows")
+	d.Min(0, "as many as the duration allows")
 	d.Float(&c.rate, "rate", 0, "messages per second per client; 0: unbounded, as the seed")
+	d.Min(0, "unbounded")
 	d.Int(&c.inflight, "inflight", 1, "unacknowledged QoS 1/2 publishes a client may have; 1 waits for each acknowledgement before the next publish, as mqtt-benchmark does")
+	d.Range(1, 65535)
 	d.Int(&c.subscribers, "subscribers", 0, "subscriber clients, each receiving every message, for the end-to-end latency")
+	d.Range(0, 1000)
 	d.String(&c.topic, "topic", "boxtax/bench", "the topic every client publishes to (mqtt-benchmark -topic)")
 }
 
@@ -104,22 +110,10 @@ func (c *config) Check() error {
 	switch {
 	case c.broker != brokerAuto && c.broker != brokerMosquitto && c.broker != brokerEmbedded:
 		return fmt.Errorf("parameter broker: %q is not auto, mosquitto or embedded", c.broker)
-	case c.clients < 1 || c.clients > 5000:
-		return fmt.Errorf("parameter clients: %d must be 1 to 5000", c.clients)
 	case c.qosParam < 0 || c.qosParam > 2:
 		return fmt.Errorf("parameter qos: %d is not 0, 1 or 2", c.qosParam)
 	case c.payload < 0 || c.payload > 1<<20:
 		return fmt.Errorf("parameter payload: %d bytes must be 0 to 1 MiB", c.payload)
-	case c.duration <= 0:
-		return fmt.Errorf("parameter duration: %v must be positive, e.g. 5s", c.duration)
-	case c.messages < 0:
-		return fmt.Errorf("parameter messages: %d must be 0 (as many as the duration allows) or more", c.messages)
-	case c.rate < 0:
-		return fmt.Errorf("parameter rate: %v must be 0 (unbounded) or more messages per second", c.rate)
-	case c.inflight < 1 || c.inflight > 65535:
-		return fmt.Errorf("parameter inflight: %d must be 1 to 65535", c.inflight)
-	case c.subscribers < 0 || c.subscribers > 1000:
-		return fmt.Errorf("parameter subscribers: %d must be 0 to 1000", c.subscribers)
 	case c.subscribers > 0 && c.payload < 8:
 		return fmt.Errorf("parameter payload: %d bytes is too small for subscribers, which read an 8-byte time stamp from it; use 8 or more", c.payload)
 	case c.topic == "" || strings.ContainsAny(c.topic, "+#\x00") || strings.HasPrefix(c.topic, "$") || strings.HasPrefix(c.topic, "boxtax/control"):

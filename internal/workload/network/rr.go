@@ -63,7 +63,9 @@ type rrConfig struct {
 func (c *rrConfig) Declare(d *workload.Decl) {
 	d.String(&c.protocol, "protocol", "tcp", "tcp (one connection, as TCP_RR) or udp (as UDP_RR)")
 	d.Int(&c.size, "size", 1, "bytes in each request and each response (netperf -r)")
+	d.Range(1, 65507)
 	d.Duration(&c.duration, "duration", 5*time.Second, "how long the client makes transactions (netperf -l)")
+	d.Positive()
 }
 
 // Check implements workload.Checker.
@@ -71,10 +73,6 @@ func (c *rrConfig) Check() error {
 	switch {
 	case c.protocol != "tcp" && c.protocol != "udp":
 		return fmt.Errorf("parameter protocol: %q is not tcp or udp", c.protocol)
-	case c.size < 1 || c.size > 65507:
-		return fmt.Errorf("parameter size: %d must be 1 to 65507 bytes", c.size)
-	case c.duration <= 0:
-		return fmt.Errorf("parameter duration: %v must be positive, e.g. 5s", c.duration)
 	}
 	return nil
 }

@@ -58,26 +58,23 @@ type tcpConfig struct {
 // Declare implements workload.Declarer.
 func (c *tcpConfig) Declare(d *workload.Decl) {
 	d.Duration(&c.duration, "duration", 5*time.Second, "how long the sender sends (iperf -t)")
+	d.Positive()
 	d.Int(&c.streams, "streams", 1, "parallel TCP connections (iperf -P)")
+	d.Range(1, 128)
 	d.String(&c.direction, "direction", dirIn, "in: the client sends and the environment receives (the seeds' iperf server in the container); out: the environment sends (iperf client in the container, iperf3 -R)")
 	d.Bytes(&c.bufferBytes, "buffer", 128<<10, "bytes per write and per read (iperf -l)")
 	d.Bytes(&c.windowBytes, "window", 0, "socket send and receive buffer size (iperf -w); 0 leaves the kernel's autotuning")
+	d.Min(0, "kernel default")
 }
 
 // Check implements workload.Checker.
 func (c *tcpConfig) Check() error {
 	c.buffer, c.window = int(c.bufferBytes), int(c.windowBytes)
 	switch {
-	case c.duration <= 0:
-		return fmt.Errorf("parameter duration: %v must be positive, e.g. 5s", c.duration)
-	case c.streams < 1 || c.streams > 128:
-		return fmt.Errorf("parameter streams: %d must be 1 to 128", c.streams)
 	case c.direction != dirIn && c.direction != dirOut:
 		return fmt.Errorf("parameter direction: %q is not in (the environment receives) or out (the environment sends)", c.direction)
 	case c.buffer < 1 || c.buffer > 64<<20:
 		return fmt.Errorf("parameter buffer: %d bytes must be 1 B to 64 MiB", c.buffer)
-	case c.window < 0:
-		return fmt.Errorf("parameter window: %d must be 0 (kernel default) or more", c.window)
 	}
 	return nil
 }

@@ -50,18 +50,16 @@ type udpConfig struct {
 // Declare implements workload.Declarer.
 func (c *udpConfig) Declare(d *workload.Decl) {
 	d.Duration(&c.duration, "duration", 5*time.Second, "how long the sender sends (iperf -t)")
+	d.Positive()
 	d.BitRate(&c.rateBits, "rate", "0", "target sending rate of UDP payload, e.g. 90mbit (iperf -b); 0 sends flat out")
 	d.Int(&c.size, "size", 1470, "UDP payload bytes per datagram (iperf -l), 28 to 65507")
+	d.Range(datagramHeader, 65507)
 	d.String(&c.direction, "direction", dirIn, "in: the client sends and the environment receives; out: the environment sends (iperf3 -R)")
 }
 
 // Check implements workload.Checker.
 func (c *udpConfig) Check() error {
 	switch {
-	case c.duration <= 0:
-		return fmt.Errorf("parameter duration: %v must be positive, e.g. 5s", c.duration)
-	case c.size < datagramHeader || c.size > 65507:
-		return fmt.Errorf("parameter size: %d must be %d to 65507 bytes", c.size, datagramHeader)
 	case c.direction != dirIn && c.direction != dirOut:
 		return fmt.Errorf("parameter direction: %q is not in (the environment receives) or out (the environment sends)", c.direction)
 	}

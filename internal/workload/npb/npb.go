@@ -66,6 +66,7 @@ type npbConfig struct {
 func (c *npbConfig) Declare(d *workload.Decl) {
 	d.String(&c.class, "class", "S", "NPB problem class: S, W or A (official verification values for each)")
 	d.Int(&c.threads, "threads", 0, "goroutines sharing the work, as OMP_NUM_THREADS; 0 uses every CPU the run may use (GOMAXPROCS)")
+	d.Min(0, "every CPU")
 }
 
 // npbConfig keeps these optional abilities (checked by the compiler).
@@ -81,9 +82,6 @@ func (c *npbConfig) Check() error {
 	if !valid {
 		return fmt.Errorf("parameter class: %q is not built; valid classes: %s (B and larger do not fit a small device)",
 			c.class, strings.Join(classes, ", "))
-	}
-	if c.threads < 0 {
-		return fmt.Errorf("parameter threads: %d must be 0 (every CPU) or more", c.threads)
 	}
 	if c.threads == 0 {
 		c.threads = runtime.GOMAXPROCS(0)

@@ -85,6 +85,7 @@ func (c *config) Declare(d *workload.Decl) {
 	d.String(&c.policyName, "policy", "fifo", "scheduling policy of the task's thread: fifo, rr or other (other needs no privilege)")
 	d.Int(&c.priority, "priority", 49, "real-time priority 1-99 for fifo and rr (the thesis: 49, above the load's 48)")
 	d.Int(&c.cpu, "cpu", -1, "pin the task's thread to this CPU; -1 leaves placement to the kernel")
+	d.Min(-1, "not pinned")
 	d.Duration(&c.duration, "duration", 10*time.Second, "how long the task runs (the thesis: 3600s); duration x frequency slices are recorded")
 	d.String(&c.work, "work", WorkCalibrated, "calibrated: a fixed number of pi terms taking occupancy_pct when undisturbed; timed: compute until occupancy_pct of the slice has passed, as the thesis; "+
 		"none: no work, only wake, read the clock and sleep, as cyclictest (records the wake-up latency only)")
@@ -114,8 +115,6 @@ func (c *config) Check() error {
 		return fmt.Errorf("parameter frequency_hz: %v must be above 0 and at most 10000", c.frequencyHz)
 	case !(c.occupancyPct > 0 && c.occupancyPct < 100):
 		return fmt.Errorf("parameter occupancy_pct: %v must be between 0 and 100 (exclusive), e.g. 80", c.occupancyPct)
-	case c.cpu < -1:
-		return fmt.Errorf("parameter cpu: %d must be a CPU number or -1 (not pinned)", c.cpu)
 	case c.work != WorkCalibrated && c.work != WorkTimed && c.work != WorkNone:
 		return fmt.Errorf("parameter work: %q must be %s, %s or %s", c.work, WorkCalibrated, WorkTimed, WorkNone)
 	case c.work == WorkNone && c.io:

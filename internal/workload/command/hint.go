@@ -1,7 +1,6 @@
-package study
+package command
 
 import (
-	"bytes"
 	"fmt"
 	"os"
 	"os/exec"
@@ -11,8 +10,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/boxtax/boxtax/internal/workload"
-	cmdwl "github.com/boxtax/boxtax/internal/workload/command"
+	"github.com/boxtax/boxtax/internal/termtext"
 )
 
 // What a program's failure in a container usually means, read from the
@@ -50,17 +48,36 @@ func outputHint(reason string) string {
 		n, _ := strconv.ParseInt(m[1], 10, 64)
 		return fmt.Sprintf("the program printed more than the %s of stdout or stderr boxtax keeps (its max_output), which is not an error of the program: "+
 			"send what you do not need elsewhere (e.g. --cmd 'sh -c \"PROGRAM > /dev/null\"' with --metric reading stderr), "+
-			"or raise the cmd workload's parameter max_output in a study file (workloads: [{name: cmd, params: {cmd: ..., max_output: 64MiB}}])", cmdwl.SizeIEC(n))
+			"or raise the cmd workload's parameter max_output in a study file (workloads: [{name: cmd, params: {cmd: ..., max_output: 64MiB}}])", termtext.SizeIEC(n))
 	}
 	return ""
 }
 
+// FailureHint implements workload.FailureHinter: what to do about a run
+// that failed with reason, for what boxtax made of the program's output
+// (outputHint) or, in an image or root filesystem of its own, for what the
+// program lacks there (failureHint); "" when neither says.
+func (c *config) FailureHint(reason string, ownFiles bool) string {
+	return hintFor(reason, ownFiles, c.argv, c.files, c.workdir)
+}
+
+// FailureHint implements workload.FailureHinter for the server, which
+// runs in the environment with its files.
+func (s *serverConfig) FailureHint(reason string, ownFiles bool) string {
+	return hintFor(reason, ownFiles, nil, s.serverSide.files, s.img.workdir)
+}
+
+// hintFor is outputHint, else failureHint in files of its own.
+func hintFor(reason string, ownFiles bool, argv, files []string, wd string) string {
+	if hint := outputHint(reason); hint != "" || !ownFiles {
+		return hint
+	}
+	return failureHint(reason, argv, files, wd)
+}
+
 // failureHint says what to do about a program that failed in a container
-// with reason, given its cell's parameters (the command, its files and
-// working directory).
-func failureHint(reason string, params workload.Params) string {
-	argv := paramWords(params["cmd"])
-	wd, _ := params["workdir"].(string)
+// with reason, given its command, its files and working directory.
+func failureHint(reason string, argv, files []string, wd string) string {
 	if m := missingLibrary.FindStringSubmatch(reason); m != nil {
 		if lib := findLibrary(m[1]); lib != "" {
 			return fmt.Sprintf("the program loads the library %s, which the image lacks (a library opened at run time is not linked, so boxtax cannot see it): add --file %s", m[1], lib)
@@ -68,7 +85,8 @@ func failureHint(reason string, params workload.Params) string {
 		return fmt.Sprintf("the program loads the library %s, which neither the image nor this host's library directories hold: install it, then add it with --file", m[1])
 	}
 	if badInterpreter.MatchString(reason) && len(argv) > 0 {
-		if interp := interpreterOf(argv[0]); interp != "" {
+		if i := shebang(argv[0]); len(i) > 0 {
+			interp := i[len(i)-1] // the program env starts, when it finds it
 			return fmt.Sprintf("%s is a script for %s, which the image lacks: add --file %s (or run the interpreter: --cmd '%s %s ...')", argv[0], interp, interp, interp, argv[0])
 		}
 		return fmt.Sprintf("%s cannot be started in the container (exec format error or a missing interpreter): is it a script whose #! line names a program, or a binary of another architecture?", argv[0])
@@ -86,7 +104,7 @@ func failureHint(reason string, params workload.Params) string {
 			strings.Join(names, " and "), strings.Join(paths, " --file "))
 	}
 	if notFound.MatchString(reason) {
-		if missing := hostPathsIn(reason, wd, append(paramWords(params["files"]), argv...)); len(missing) > 0 {
+		if missing := hostPathsIn(reason, wd, append(slices.Clone(files), argv...)); len(missing) > 0 {
 			return fmt.Sprintf("a file the program opens is not in the image: add --file %s", strings.Join(missing, " --file "))
 		}
 		return "a file or library the program needs is not in the image: add it with --file PATH (files the command names are brought in; files it finds by itself are not)"
@@ -98,23 +116,6 @@ func failureHint(reason string, params workload.Params) string {
 	return "the program runs natively but not here: compare what it needs with what the image holds (the program, its libraries, the files the command names and --file's)"
 }
 
-// paramWords is a command parameter as words: a list or a line.
-func paramWords(v any) []string {
-	switch v := v.(type) {
-	case []any:
-		out := make([]string, 0, len(v))
-		for _, w := range v {
-			out = append(out, fmt.Sprint(w))
-		}
-		return out
-	case []string:
-		return v
-	case string:
-		return strings.Fields(v)
-	}
-	return nil
-}
-
 // hostPathsIn are the host files the text names that exist here (relative
 // ones against wd, else the current directory), but for those the image
 // has: the ones a container lacked.
@@ -123,24 +124,15 @@ func hostPathsIn(text, wd string, has []string) []string {
 		wd, _ = os.Getwd()
 	}
 	var out []string
-	seen := map[string]bool{}
 	words := strings.FieldsFunc(text, func(r rune) bool { return strings.ContainsRune(" \t\n|:;,()'\"‘’“”`=<>", r) })
-	for _, p := range words {
-		p = strings.TrimRight(p, ".")
-		if !strings.Contains(p, "/") && !strings.Contains(p, ".") {
+	for _, w := range words {
+		w = strings.TrimRight(w, ".")
+		if !strings.Contains(w, "/") && !strings.Contains(w, ".") {
 			continue // a bare word: a program's name or an English one
 		}
-		if !filepath.IsAbs(p) {
-			if wd == "" {
-				continue
-			}
-			p = filepath.Join(wd, p)
+		if p, ok := namedPath(wd, w); ok && p.Special == "" && !slices.Contains(out, p.Path) && !under(p.Path, has) {
+			out = append(out, p.Path)
 		}
-		if fi, err := os.Stat(p); err != nil || seen[p] || p == "/" || under(p, has) || (!fi.Mode().IsRegular() && !fi.IsDir()) {
-			continue
-		}
-		seen[p] = true
-		out = append(out, p)
 	}
 	return out
 }
@@ -155,29 +147,4 @@ func findLibrary(name string) string {
 		}
 	}
 	return ""
-}
-
-// interpreterOf is the program a script's #! line names, "" for no script.
-func interpreterOf(path string) string {
-	f, err := os.Open(path)
-	if err != nil {
-		return ""
-	}
-	defer f.Close()
-	buf := make([]byte, 256)
-	n, _ := f.Read(buf)
-	line, _, _ := bytes.Cut(buf[:n], []byte("\n"))
-	if !bytes.HasPrefix(line, []byte("#!")) {
-		return ""
-	}
-	words := strings.Fields(string(line[2:]))
-	if len(words) == 0 {
-		return ""
-	}
-	if filepath.Base(words[0]) == "env" && len(words) > 1 {
-		if p, err := exec.LookPath(words[1]); err == nil {
-			return p
-		}
-	}
-	return words[0]
 }

@@ -1,4 +1,4 @@
-package study
+package command
 
 import (
 	"strings"
@@ -41,7 +41,11 @@ func TestFailureHint(t *testing.T) {
 			workload.Params{"cmd": []any{"/usr/bin/x"}}, "the program runs natively but not here"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := failureHint(tt.reason, tt.params); !strings.Contains(got, tt.want) {
+			c, err := parse(tt.params)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := c.FailureHint(tt.reason, true); !strings.Contains(got, tt.want) {
 				t.Errorf("hint\n%s\nwant it to contain\n%s", got, tt.want)
 			}
 		})
@@ -64,6 +68,34 @@ func TestOutputHint(t *testing.T) {
 		got := outputHint(tc.reason)
 		if tc.want == "" && got != "" || !strings.Contains(got, tc.want) {
 			t.Errorf("outputHint(%q) = %q, want %q", tc.reason, got, tc.want)
+		}
+	}
+}
+
+// TestFailureHintOnThisHost: a run that failed among this host's files
+// (natively) gets no hint about what an image lacks, only one about its
+// output; the study says to run it by hand. Both cmd workloads answer
+// through the workload.FailureHinter hook.
+func TestFailureHintOnThisHost(t *testing.T) {
+	for _, w := range []struct {
+		wl workload.Workload
+		p  workload.Params
+	}{
+		{Cmd{}, workload.Params{"cmd": "/usr/bin/x data.txt"}},
+		{Server{}, workload.Params{"server": "/usr/bin/x -p {port}", "client": "/usr/bin/y {addr}"}},
+	} {
+		h, ok := workload.As[workload.FailureHinter](w.wl, w.p)
+		if !ok {
+			t.Fatalf("%s: no FailureHinter", w.wl.Info().Name)
+		}
+		if got := h.FailureHint("exited with status 1; its output: data.txt: No such file or directory", false); got != "" {
+			t.Errorf("%s natively: hint %q, want none", w.wl.Info().Name, got)
+		}
+		if got := h.FailureHint("printed more than 16777216 bytes on stdout or stderr (max_output)", false); !strings.Contains(got, "max_output") {
+			t.Errorf("%s natively, too much output: hint %q", w.wl.Info().Name, got)
+		}
+		if got := h.FailureHint("exited with status 1; its output: sensor offline", true); !strings.Contains(got, "runs natively but not here") {
+			t.Errorf("%s in an image: hint %q", w.wl.Info().Name, got)
 		}
 	}
 }
