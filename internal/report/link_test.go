@@ -1,9 +1,15 @@
 package report_test
 
-// The formats registered from outside the model, linked into this
-// package's tests as cmd/boxtax links them, so that its golden files cover
-// every format of a report, a comparison and a report by device.
 import (
-	_ "github.com/boxtax/boxtax/internal/report/page"   // html
-	_ "github.com/boxtax/boxtax/internal/report/tables" // table, markdown, latex, csv
+	"github.com/boxtax/boxtax/internal/report"
+	"github.com/boxtax/boxtax/internal/report/formats"
 )
+
+// The writers of every format, handed to this package's tests from package
+// formats, which imports report, so that its golden files cover every
+// format of a report, a comparison and a history.
+func init() {
+	for name, w := range formats.ByName {
+		report.LinkWriters(name, w.Report, w.Compare, w.History)
+	}
+}

@@ -19,9 +19,8 @@ import (
 
 	"github.com/boxtax/boxtax/internal/hostinfo"
 	"github.com/boxtax/boxtax/internal/report"
-	_ "github.com/boxtax/boxtax/internal/report/page" // the html format of the study pages
+	"github.com/boxtax/boxtax/internal/report/formats"
 	"github.com/boxtax/boxtax/internal/report/papers"
-	_ "github.com/boxtax/boxtax/internal/report/tables" // the other formats, and the comparison's table
 	"github.com/boxtax/boxtax/internal/store"
 	"github.com/boxtax/boxtax/internal/study"
 )
@@ -186,18 +185,15 @@ func (s *server) study(w http.ResponseWriter, r *http.Request) {
 	}
 	ct, ok := contentTypes[format]
 	if !ok {
-		http.Error(w, "unknown format; valid formats: "+strings.Join(report.Formats(), ", "), http.StatusBadRequest)
+		http.Error(w, "unknown format; valid formats: "+strings.Join(formats.Report(), ", "), http.StatusBadRequest)
 		return
 	}
 	rep, ok := s.load(w, r)
 	if !ok {
 		return
 	}
-	if format == "html" { // the published tables that share a metric with the study
-		rep.ShowPapers(papers.Shared(rep))
-	}
 	var buf bytes.Buffer
-	if err := report.Write(&buf, format, rep); err != nil {
+	if err := formats.ByName[format].Report(&buf, rep); err != nil {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
 	}
@@ -216,7 +212,7 @@ func (s *server) paper(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var buf bytes.Buffer
-	if err := papers.Write(&buf, "html", rep, cmps); err != nil {
+	if err := formats.ByName["html"].Paper(&buf, rep, cmps); err != nil {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
 	}
@@ -253,11 +249,11 @@ func (s *server) compare(w http.ResponseWriter, r *http.Request) {
 	format := r.URL.Query().Get("format")
 	if format == "json" || format == "markdown" {
 		w.Header().Set("Content-Type", contentTypes[format])
-		report.WriteComparison(w, format, cmp)
+		formats.ByName[format].Compare(w, cmp)
 		return
 	}
 	var buf bytes.Buffer
-	if err := report.WriteComparison(&buf, "table", cmp); err != nil {
+	if err := formats.ByName["table"].Compare(&buf, cmp); err != nil {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
 	}
