@@ -166,9 +166,11 @@ func writeReport(ctx context.Context, g *Globals, o reportOptions) error {
 	}
 	err = writeOutput(g, o.Output, []string{o.DB}, func(out io.Writer) error {
 		f := formats.ByName[o.Format]
-		werr := f.Report(out, rep)
+		var werr error
 		if o.Paper != "" {
 			werr = f.Paper(out, rep, cmps)
+		} else {
+			werr = f.Report(out, rep)
 		}
 		if werr != nil {
 			return usageError{werr}
