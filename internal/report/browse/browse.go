@@ -173,17 +173,12 @@ func (s *server) load(w http.ResponseWriter, r *http.Request) (*report.Report, b
 	return rep, true
 }
 
-var contentTypes = map[string]string{
-	"html": "text/html; charset=utf-8", "json": "application/json", "csv": "text/csv; charset=utf-8",
-	"markdown": "text/markdown; charset=utf-8", "latex": "text/x-tex; charset=utf-8", "table": "text/plain; charset=utf-8",
-}
-
 func (s *server) study(w http.ResponseWriter, r *http.Request) {
 	format := r.URL.Query().Get("format")
 	if format == "" {
 		format = "html"
 	}
-	ct, ok := contentTypes[format]
+	f, ok := formats.ByName[format]
 	if !ok {
 		http.Error(w, "unknown format; valid formats: "+strings.Join(formats.Report(), ", "), http.StatusBadRequest)
 		return
@@ -193,11 +188,11 @@ func (s *server) study(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var buf bytes.Buffer
-	if err := formats.ByName[format].Report(&buf, rep); err != nil {
+	if err := f.Report(&buf, rep); err != nil {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
 	}
-	w.Header().Set("Content-Type", ct)
+	w.Header().Set("Content-Type", f.ContentType)
 	w.Write(buf.Bytes())
 }
 
@@ -216,7 +211,7 @@ func (s *server) paper(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
 	}
-	w.Header().Set("Content-Type", contentTypes["html"])
+	w.Header().Set("Content-Type", formats.ByName["html"].ContentType)
 	w.Write(buf.Bytes())
 }
 
@@ -248,7 +243,7 @@ func (s *server) compare(w http.ResponseWriter, r *http.Request) {
 	cmp := report.Compare(labels, reps)
 	format := r.URL.Query().Get("format")
 	if format == "json" || format == "markdown" {
-		w.Header().Set("Content-Type", contentTypes[format])
+		w.Header().Set("Content-Type", formats.ByName[format].ContentType)
 		formats.ByName[format].Compare(w, cmp)
 		return
 	}
@@ -285,7 +280,7 @@ func render(w http.ResponseWriter, d pageData) {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
 	}
-	w.Header().Set("Content-Type", contentTypes["html"])
+	w.Header().Set("Content-Type", formats.ByName["html"].ContentType)
 	w.Write(buf.Bytes())
 }
 
