@@ -9,9 +9,7 @@ import (
 	"syscall"
 
 	"github.com/boxtax/boxtax/internal/cli"
-	_ "github.com/boxtax/boxtax/internal/report/papers" // the published tables and the HTML page, linked into report (report.RegisterPapers)
-	_ "github.com/boxtax/boxtax/internal/report/tables" // the table, markdown, latex and csv formats (report.RegisterFormat)
-	_ "github.com/boxtax/boxtax/internal/workload/all"  // every built-in workload
+	_ "github.com/boxtax/boxtax/internal/workload/all" // every built-in workload
 )
 
 // version is set at build time with -ldflags "-X main.version=...".

@@ -48,11 +48,11 @@ func terminalOut(g *Globals) io.Writer {
 }
 
 // colourTable is the writer the table is written to: it marks each cell
-// (report.CellStyler), and its writer makes control characters visible
+// (tables.CellStyler), and its writer makes control characters visible
 // (termtext.Safe).
 type colourTable struct{ *termtext.Writer }
 
-// StyleCell implements report.CellStyler.
+// StyleCell implements tables.CellStyler.
 func (colourTable) StyleCell(c *report.Cell, text string) string {
 	mark := markPlain
 	switch {

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/boxtax/boxtax/internal/report"
+	"github.com/boxtax/boxtax/internal/report/formats"
 	"github.com/boxtax/boxtax/internal/termtext"
 )
 
@@ -35,14 +36,14 @@ func compareCmd(ctx context.Context, g *Globals, args []string) error {
 	o := compareOptions{}
 	fs := newFlags(g, "compare", "STUDY STUDY... [flags]\n\nSTUDY is FILE (its latest study), FILE:ID, or ID alone (a study in --db).\nThe first STUDY is the reference the others are compared with.\nWith one FILE merged from a fleet (boxtax merge): its latest study on every device.")
 	fs.StringVar(&o.DB, "db", defaultDB(g), "database of the studies named by ID alone ("+dbDefaultHelp+")")
-	fs.StringVar(&o.Format, "format", "table", formatHelp(report.CompareFormats()))
+	fs.StringVar(&o.Format, "format", "table", formatHelp(formats.Compare()))
 	fs.StringVar(&o.Output, "o", "", "write to this file instead of stdout")
 	fs.BoolVar(&o.IgnoreDifferences, "ignore-differences", false, "compare cells even when they ran other commands or parameters (listed above the table)")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
 	}
-	if err := resolveFormat(fs, &o.Format, o.Output, report.CompareFormats()); err != nil {
+	if err := resolveFormat(fs, &o.Format, o.Output, formats.Compare()); err != nil {
 		return err
 	}
 	if len(pos) == 1 {
@@ -93,8 +94,8 @@ func parseStudyRef(arg, defaultDB string) (studyRef, error) {
 }
 
 func compareStudies(ctx context.Context, g *Globals, o compareOptions) error {
-	if !slices.Contains(report.CompareFormats(), o.Format) {
-		return usagef("unknown comparison format %q; valid formats: %s", o.Format, strings.Join(report.CompareFormats(), ", "))
+	if valid := formats.Compare(); !slices.Contains(valid, o.Format) {
+		return usagef("unknown comparison format %q; valid formats: %s", o.Format, strings.Join(valid, ", "))
 	}
 	var labels []string
 	var reps []*report.Report
@@ -117,20 +118,16 @@ func compareStudies(ctx context.Context, g *Globals, o compareOptions) error {
 		dbs = append(dbs, ref.Path)
 	}
 	return writeOutput(g, o.Output, dbs, func(out io.Writer) error {
-		return report.WriteComparison(out, o.Format, cmp)
+		return formats.ByName[o.Format].Compare(out, cmp)
 	})
 }
 
 func loadStudy(ctx context.Context, ref studyRef) (*report.Report, error) {
-	db, err := openExisting(ctx, ref.Path)
+	db, id, err := openStudyDB(ctx, ref.Path, ref.ID)
 	if err != nil {
 		return nil, err
 	}
 	defer db.Close()
-	id, err := resolveStudy(ctx, db, ref.ID)
-	if err != nil {
-		return nil, err
-	}
 	return buildReport(ctx, db, id)
 }
 

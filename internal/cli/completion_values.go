@@ -4,7 +4,7 @@ import (
 	"flag"
 
 	"github.com/boxtax/boxtax/internal/env/engines"
-	"github.com/boxtax/boxtax/internal/report"
+	"github.com/boxtax/boxtax/internal/report/formats"
 	"github.com/boxtax/boxtax/internal/workload"
 )
 
@@ -35,9 +35,9 @@ func flagValues(command string, f *flag.Flag) (values []string, list bool) {
 	case "format":
 		switch command {
 		case "report":
-			return append(report.Formats(), "md"), false
+			return append(formats.Report(), "md"), false
 		case "compare":
-			return append(report.CompareFormats(), "md"), false
+			return append(formats.Compare(), "md"), false
 		case "analyze":
 			return analyzeFormats, false
 		case "list":

@@ -37,3 +37,29 @@ func openExisting(ctx context.Context, path string) (*store.Store, error) {
 	}
 	return db, err
 }
+
+// openStudyDB opens the database at path for reading (openExisting) and
+// resolves study id in it (0: the latest); the caller closes db.
+func openStudyDB(ctx context.Context, path string, id int64) (*store.Store, int64, error) {
+	db, err := openExisting(ctx, path)
+	if err != nil {
+		return nil, 0, err
+	}
+	if id, err = resolveStudy(ctx, db, id); err != nil {
+		db.Close()
+		return nil, 0, err
+	}
+	return db, id, nil
+}
+
+// resolveStudy returns id, or the latest study's when id is 0.
+func resolveStudy(ctx context.Context, db *store.Store, id int64) (int64, error) {
+	if id != 0 {
+		return id, nil
+	}
+	st, err := db.LatestStudy(ctx, false)
+	if err != nil {
+		return 0, usageError{err}
+	}
+	return st.ID, nil
+}

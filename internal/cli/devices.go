@@ -8,6 +8,7 @@ import (
 	"sort"
 
 	"github.com/boxtax/boxtax/internal/report"
+	"github.com/boxtax/boxtax/internal/report/formats"
 	"github.com/boxtax/boxtax/internal/store"
 	"github.com/boxtax/boxtax/internal/study"
 	"github.com/boxtax/boxtax/internal/termtext"
@@ -54,8 +55,8 @@ func deviceStudies(ctx context.Context, db *store.Store, ref int64) ([]deviceStu
 // writeByHost is report --by host: the study on every device of the
 // database, a column group per device.
 func writeByHost(ctx context.Context, g *Globals, o reportOptions) error {
-	if !slices.Contains(report.DeviceFormats(), o.Format) {
-		return usagef("unknown format %q for --by host; valid formats: %v", o.Format, report.DeviceFormats())
+	if valid := formats.Devices(); !slices.Contains(valid, o.Format) {
+		return usagef("unknown format %q for --by host; valid formats: %v", o.Format, valid)
 	}
 	db, err := openExisting(ctx, o.DB)
 	if err != nil {
@@ -78,7 +79,7 @@ func writeByHost(ctx context.Context, g *Globals, o reportOptions) error {
 		fmt.Fprintf(g.Stderr, "note: %s holds study %q of one device only (%s); merge the others in with boxtax merge\n", o.DB, termtext.Visible(reps[0].Study.Name), termtext.Visible(studies[0].Label))
 	}
 	return writeOutput(g, o.Output, []string{o.DB}, func(out io.Writer) error {
-		return report.WriteDevices(out, o.Format, report.NewDevices(reps))
+		return formats.ByName[o.Format].Devices(out, report.NewDevices(reps))
 	})
 }
 

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/boxtax/boxtax/internal/report"
+	"github.com/boxtax/boxtax/internal/report/formats"
 	"github.com/boxtax/boxtax/internal/store"
 	"github.com/boxtax/boxtax/internal/study"
 	"github.com/boxtax/boxtax/internal/termtext"
@@ -69,18 +70,14 @@ func noteBaselineMoves(ctx context.Context, db *store.Store, rep *report.Report)
 // writeHistory is report --history: every cell's verdict over the studies
 // of the host that ran --study (default: the latest), oldest first.
 func writeHistory(ctx context.Context, g *Globals, o reportOptions) error {
-	if !slices.Contains(report.HistoryFormats(), o.Format) {
-		return usagef("unknown format %q for report --history; valid formats: %s", o.Format, strings.Join(report.HistoryFormats(), ", "))
+	if valid := formats.History(); !slices.Contains(valid, o.Format) {
+		return usagef("unknown format %q for report --history; valid formats: %s", o.Format, strings.Join(valid, ", "))
 	}
-	db, err := openExisting(ctx, o.DB)
+	db, id, err := openStudyDB(ctx, o.DB, o.StudyID)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	id, err := resolveStudy(ctx, db, o.StudyID)
-	if err != nil {
-		return err
-	}
 	studies, err := hostStudies(ctx, db, id)
 	if err != nil {
 		return err
@@ -100,6 +97,6 @@ func writeHistory(ctx context.Context, g *Globals, o reportOptions) error {
 			o.DB, termtext.Visible(h.Host), id, o.DB)
 	}
 	return writeOutput(g, o.Output, []string{o.DB}, func(out io.Writer) error {
-		return report.WriteHistory(out, o.Format, h)
+		return formats.ByName[o.Format].History(out, h)
 	})
 }

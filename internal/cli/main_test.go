@@ -10,8 +10,6 @@ import (
 	"strings"
 	"testing"
 
-	_ "github.com/boxtax/boxtax/internal/report/papers" // linked into report, as cmd/boxtax links it
-	_ "github.com/boxtax/boxtax/internal/report/tables" // the table, markdown, latex and csv formats, as cmd/boxtax links them
 	"github.com/boxtax/boxtax/internal/testenv"
 	_ "github.com/boxtax/boxtax/internal/workload/all"
 )

@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/boxtax/boxtax/internal/report"
+	"github.com/boxtax/boxtax/internal/report/formats"
 )
 
 // formatByExtension is the format an output file's extension names, as
@@ -93,7 +93,9 @@ var analyzeFormats = []string{"table", "json"}
 func reportFormats(o reportOptions) []string {
 	switch {
 	case o.By != "":
-		return report.DeviceFormats()
+		return formats.Devices()
+	case o.Paper != "":
+		return formats.Paper()
 	}
-	return report.OutputFormats(o.Paper != "")
+	return formats.Report()
 }

@@ -14,6 +14,9 @@ import (
 
 	"github.com/boxtax/boxtax/internal/gate"
 	"github.com/boxtax/boxtax/internal/report"
+	"github.com/boxtax/boxtax/internal/report/formats"
+	"github.com/boxtax/boxtax/internal/report/page"
+	"github.com/boxtax/boxtax/internal/report/papers"
 	"github.com/boxtax/boxtax/internal/store"
 	"github.com/boxtax/boxtax/internal/study"
 	"github.com/boxtax/boxtax/internal/termtext"
@@ -75,14 +78,14 @@ func reportCmd(ctx context.Context, g *Globals, args []string) error {
 	fs := newFlags(g, "report", "[flags]")
 	fs.StringVar(&o.DB, "db", defaultDB(g), "SQLite database file to read ("+dbDefaultHelp+")")
 	fs.Int64Var(&o.StudyID, "study", 0, "study id (default: the latest)")
-	fs.StringVar(&o.Format, "format", "table", formatHelp(report.Formats()))
+	fs.StringVar(&o.Format, "format", "table", formatHelp(formats.Report()))
 	fs.StringVar(&o.Output, "o", "", "write to this file instead of stdout")
-	fs.Var(paperFlag{&o.Paper}, "compare-paper", "print a published study's tables beside this one's numbers: --compare-paper (the paper the study's spec names, else "+DefaultPaper+") or --compare-paper=PAPER, one of "+strings.Join(report.PaperIDs(), ", "))
+	fs.Var(paperFlag{&o.Paper}, "compare-paper", "print a published study's tables beside this one's numbers: --compare-paper (the paper the study's spec names, else "+DefaultPaper+") or --compare-paper=PAPER, one of "+strings.Join(papers.IDs(), ", "))
 	fs.StringVar(&o.PlotsDir, "plots", "", "also write every plot as an SVG file into this directory")
 	fs.BoolVar(&o.Paired, "paired", false, "overhead intervals, p-values and stars paired by round (the runs are randomized complete blocks): drift between rounds drops out")
 	fs.BoolVar(&o.PNG, "png", false, "with --plots: also write each plot as PNG (needs rsvg-convert, Debian package librsvg2-bin)")
-	fs.BoolVar(&o.History, "history", false, "every cell's overhead with its interval and verdict over the studies of the host that ran --study (default: the latest), oldest first, contradicting verdicts first (formats: "+strings.Join(report.HistoryFormats(), ", ")+")")
-	fs.StringVar(&o.By, "by", "", "host: the study on every device of a database merged from a fleet, a column group per device (formats: "+strings.Join(report.DeviceFormats(), ", ")+")")
+	fs.BoolVar(&o.History, "history", false, "every cell's overhead with its interval and verdict over the studies of the host that ran --study (default: the latest), oldest first, contradicting verdicts first (formats: "+strings.Join(formats.History(), ", ")+")")
+	fs.StringVar(&o.By, "by", "", "host: the study on every device of a database merged from a fleet, a column group per device (formats: "+strings.Join(formats.Devices(), ", ")+")")
 	addGateFlag(fs, &o.MaxOverhead, &o.FailUndecided)
 	fs.Var((*study.Percent)(&o.PrecisionPct), "precision", "the verdict's margin p: \"no difference beyond ±p%\" when the overhead's whole 95% interval lies inside it (default: the study's --precision, else 2%)")
 	if err := parseNoArgs(fs, args, "use --study ID"); err != nil {
@@ -114,7 +117,7 @@ func reportCmd(ctx context.Context, g *Globals, args []string) error {
 }
 
 func writeReport(ctx context.Context, g *Globals, o reportOptions) error {
-	valid := report.OutputFormats(o.Paper != "")
+	valid := reportFormats(o)
 	if !slices.Contains(valid, o.Format) {
 		return usagef("unknown report format %q%s; valid formats: %s", o.Format, termtext.DidYouMean(o.Format, valid), strings.Join(valid, ", "))
 	}
@@ -126,15 +129,11 @@ func writeReport(ctx context.Context, g *Globals, o reportOptions) error {
 		}
 		rsvg = p
 	}
-	db, err := openExisting(ctx, o.DB)
+	db, id, err := openStudyDB(ctx, o.DB, o.StudyID)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	id, err := resolveStudy(ctx, db, o.StudyID)
-	if err != nil {
-		return err
-	}
 	s, err := openStudy(ctx, db, id)
 	if err != nil {
 		return err
@@ -161,12 +160,19 @@ func writeReport(ctx context.Context, g *Globals, o reportOptions) error {
 		}
 	}
 	if o.Paper != "" {
-		if cmps, err = report.ComparePaper(rep, o.Paper); err != nil {
+		if cmps, err = papers.Compare(rep, o.Paper); err != nil {
 			return usageError{err}
 		}
 	}
 	err = writeOutput(g, o.Output, []string{o.DB}, func(out io.Writer) error {
-		if werr := report.WriteAs(out, o.Format, rep, o.Paper != "", cmps); werr != nil {
+		f := formats.ByName[o.Format]
+		var werr error
+		if o.Paper != "" {
+			werr = f.Paper(out, rep, cmps)
+		} else {
+			werr = f.Report(out, rep)
+		}
+		if werr != nil {
 			return usageError{werr}
 		}
 		return nil
@@ -180,18 +186,6 @@ func writeReport(ctx context.Context, g *Globals, o reportOptions) error {
 		}
 	}
 	return finishGate(g, judged)
-}
-
-// resolveStudy returns id, or the latest study's when id is 0.
-func resolveStudy(ctx context.Context, db *store.Store, id int64) (int64, error) {
-	if id != 0 {
-		return id, nil
-	}
-	st, err := db.LatestStudy(ctx, false)
-	if err != nil {
-		return 0, usageError{err}
-	}
-	return st.ID, nil
 }
 
 // openStudy reads a stored study; an unknown id is the user's mistake.
@@ -221,7 +215,7 @@ func writePlots(ctx context.Context, g *Globals, rep *report.Report, dir, rsvg s
 	if err := os.MkdirAll(dir, 0o777); err != nil { // less the umask
 		return fmt.Errorf("creating the plot directory: %w", err)
 	}
-	files := report.Plots(rep)
+	files := report.PlotFiles(page.Figures(rep))
 	for _, pf := range files {
 		svg := filepath.Join(dir, pf.Name)
 		if err := writeFileAt(svg, func(w io.Writer) error { _, err := w.Write(pf.SVG); return err }); err != nil {

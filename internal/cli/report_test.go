@@ -99,6 +99,9 @@ func TestReportFormatsAndPaperFromTheCommandLine(t *testing.T) {
 			if tt.name == "html" && strings.Contains(res.stdout, "<script>") {
 				t.Errorf("study name unescaped")
 			}
+			if tt.name == "paper" && strings.Contains(res.stdout, "over the measured runs") {
+				t.Errorf("--compare-paper wrote the report's own table too:\n%s", res.stdout)
+			}
 		})
 	}
 }

@@ -9,6 +9,8 @@ import (
 	"github.com/boxtax/boxtax/internal/env"
 	"github.com/boxtax/boxtax/internal/gate"
 	"github.com/boxtax/boxtax/internal/report"
+	"github.com/boxtax/boxtax/internal/report/papers"
+	"github.com/boxtax/boxtax/internal/report/tables"
 	"github.com/boxtax/boxtax/internal/study"
 	"github.com/boxtax/boxtax/internal/termtext"
 )
@@ -63,7 +65,7 @@ func runStudy(ctx context.Context, g *Globals, o runOptions) error {
 	rep := report.FromStudy(st, false)
 	baselineAgainstEarlier(ctx, g, o, rep)
 	if !o.Quiet {
-		if err := report.Write(terminalOut(g), "table", rep); err != nil {
+		if err := tables.WriteTable(terminalOut(g), rep); err != nil {
 			return err
 		}
 	}
@@ -108,7 +110,7 @@ func studyProcess(g *Globals, rules []gate.Rule) study.Process {
 		Env: env.Options{BinaryPath: g.Executable, Version: g.Version, Getenv: g.Getenv},
 		Log: g.Stderr, Terminal: g.IsTerminal(g.Stderr),
 		Labels:   map[string]string{ControllerLabel: controllerID()},
-		PaperIDs: report.PaperIDs(),
+		PaperIDs: papers.IDs(),
 		Check:    func(spec *study.Spec) error { return checkGateSpec(rules, spec) },
 	}
 }
@@ -123,5 +125,5 @@ func controllerID() string {
 
 // checkPaperID refuses a spec whose paper id names no transcribed paper.
 func checkPaperID(spec *study.Spec) error {
-	return spec.CheckPaperID(report.PaperIDs())
+	return spec.CheckPaperID(papers.IDs())
 }

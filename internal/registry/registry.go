@@ -1,5 +1,5 @@
 // Package registry holds named things of one kind that plug into boxtax:
-// workloads, environments, report formats. An unknown name answers with
+// workloads and environments. An unknown name answers with
 // the list of valid ones.
 package registry
 

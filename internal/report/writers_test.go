@@ -13,7 +13,7 @@ import (
 // TestWritersAreFunctionsOfTheModel: a format is a function of the
 // report, as vegeta's reporters are of its metrics; no method of a type of
 // this package writes to an io.Writer (issue 26 part 3): the formats are
-// functions in packages tables and page, registered by name.
+// functions in packages tables and page, named in package formats.
 func TestWritersAreFunctionsOfTheModel(t *testing.T) {
 	files, err := filepath.Glob("*.go")
 	if err != nil {

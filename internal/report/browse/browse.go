@@ -20,9 +20,8 @@ import (
 	"github.com/boxtax/boxtax/internal/env/docker"
 	"github.com/boxtax/boxtax/internal/hostinfo"
 	"github.com/boxtax/boxtax/internal/report"
-	_ "github.com/boxtax/boxtax/internal/report/page" // the html format of the study pages
+	"github.com/boxtax/boxtax/internal/report/formats"
 	"github.com/boxtax/boxtax/internal/report/papers"
-	_ "github.com/boxtax/boxtax/internal/report/tables" // the other formats, and the comparison's table
 	"github.com/boxtax/boxtax/internal/store"
 	"github.com/boxtax/boxtax/internal/study"
 )
@@ -175,34 +174,26 @@ func (s *server) load(w http.ResponseWriter, r *http.Request) (*report.Report, b
 	return rep, true
 }
 
-var contentTypes = map[string]string{
-	"html": "text/html; charset=utf-8", "json": "application/json", "csv": "text/csv; charset=utf-8",
-	"markdown": "text/markdown; charset=utf-8", "latex": "text/x-tex; charset=utf-8", "table": "text/plain; charset=utf-8",
-}
-
 func (s *server) study(w http.ResponseWriter, r *http.Request) {
 	format := r.URL.Query().Get("format")
 	if format == "" {
 		format = "html"
 	}
-	ct, ok := contentTypes[format]
+	f, ok := formats.ByName[format]
 	if !ok {
-		http.Error(w, "unknown format; valid formats: "+strings.Join(report.Formats(), ", "), http.StatusBadRequest)
+		http.Error(w, "unknown format; valid formats: "+strings.Join(formats.Report(), ", "), http.StatusBadRequest)
 		return
 	}
 	rep, ok := s.load(w, r)
 	if !ok {
 		return
 	}
-	if format == "html" { // the published tables that share a metric with the study
-		rep.ShowPapers(papers.Shared(rep))
-	}
 	var buf bytes.Buffer
-	if err := report.Write(&buf, format, rep); err != nil {
+	if err := f.Report(&buf, rep); err != nil {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
 	}
-	w.Header().Set("Content-Type", ct)
+	w.Header().Set("Content-Type", f.ContentType)
 	w.Write(buf.Bytes())
 }
 
@@ -217,11 +208,11 @@ func (s *server) paper(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var buf bytes.Buffer
-	if err := papers.Write(&buf, "html", rep, cmps); err != nil {
+	if err := formats.ByName["html"].Paper(&buf, rep, cmps); err != nil {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
 	}
-	w.Header().Set("Content-Type", contentTypes["html"])
+	w.Header().Set("Content-Type", formats.ByName["html"].ContentType)
 	w.Write(buf.Bytes())
 }
 
@@ -253,12 +244,12 @@ func (s *server) compare(w http.ResponseWriter, r *http.Request) {
 	cmp := report.Compare(labels, reps)
 	format := r.URL.Query().Get("format")
 	if format == "json" || format == "markdown" {
-		w.Header().Set("Content-Type", contentTypes[format])
-		report.WriteComparison(w, format, cmp)
+		w.Header().Set("Content-Type", formats.ByName[format].ContentType)
+		formats.ByName[format].Compare(w, cmp)
 		return
 	}
 	var buf bytes.Buffer
-	if err := report.WriteComparison(&buf, "table", cmp); err != nil {
+	if err := formats.ByName["table"].Compare(&buf, cmp); err != nil {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
 	}
@@ -290,7 +281,7 @@ func render(w http.ResponseWriter, d pageData) {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
 	}
-	w.Header().Set("Content-Type", contentTypes["html"])
+	w.Header().Set("Content-Type", formats.ByName["html"].ContentType)
 	w.Write(buf.Bytes())
 }
 

@@ -12,11 +12,6 @@ import (
 	"github.com/boxtax/boxtax/internal/workload"
 )
 
-func init() {
-	report.RegisterFormat("html", Write)
-	report.RegisterFigures(Figures)
-}
-
 //go:embed html.tmpl
 var htmlTemplate string
 

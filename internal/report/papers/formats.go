@@ -6,51 +6,22 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/boxtax/boxtax/internal/registry"
 	"github.com/boxtax/boxtax/internal/report"
-	"github.com/boxtax/boxtax/internal/report/page"
+	"github.com/boxtax/boxtax/internal/termtext"
 )
 
 // Schema names the JSON form of a comparison with published values.
 const Schema = "boxtax.paper-comparison/v1"
-
-type paperWriter func(w io.Writer, r *report.Report, cmps []report.PaperComparison) error
-
-var paperFormats = registry.Registry[paperWriter]{Unknown: "cannot compare with a paper in format %q; valid formats: %s"}
-
-func init() {
-	report.RegisterPapers(report.Papers{IDs: IDs, Formats: Formats, Compare: Compare, Shared: Shared, Write: Write})
-	paperFormats.Register("table", writePapersTable)
-	paperFormats.Register("markdown", writePapersMarkdown)
-	paperFormats.Register("csv", writePapersCSV)
-	paperFormats.Register("json", writePapersJSON)
-	paperFormats.Register("latex", writePapersLaTeX)
-	paperFormats.Register("html", func(w io.Writer, r *report.Report, cmps []report.PaperComparison) error {
-		r.ShowPapers(cmps)
-		return page.Write(w, r)
-	})
-}
-
-// Formats lists the formats a comparison with published values can be
-// written in.
-func Formats() []string { return paperFormats.Names() }
-
-// Write prints published tables beside the report's numbers (html: the
-// whole report, with every row of these tables).
-func Write(w io.Writer, format string, r *report.Report, cmps []report.PaperComparison) error {
-	fn, err := paperFormats.Lookup(format)
-	if err != nil {
-		return err
-	}
-	return fn(report.TextSafe(w, format), r, cmps)
-}
 
 func paperHeading(r *report.Report) string {
 	host := report.HostLine(r.Host())
 	return fmt.Sprintf("study %d %q (%s); this machine: %s", r.Study.ID, r.Study.Name, r.Study.Status, host)
 }
 
-func writePapersTable(w io.Writer, r *report.Report, cmps []report.PaperComparison) error {
+// WriteTable prints the published tables beside this machine's numbers for a
+// terminal (cmps: Compare's).
+func WriteTable(w io.Writer, r *report.Report, cmps []report.PaperComparison) error {
+	w = termtext.Wrap(w)
 	fmt.Fprintln(w, paperHeading(r))
 	fmt.Fprintln(w, "Published: baseline as mean (std), containers as % deviation from it (std); a magnitude the paper printed without a sign reads \"50% lower = -50.0%\". This machine: the same, with the 95% CI of the deviation; * it excludes 0. The cell compared says which statistic; difference: ours minus published, per device.")
 	paper := ""
@@ -127,7 +98,10 @@ func confName(row report.PaperRow) string {
 	return row.Conf + " = " + row.Env
 }
 
-func writePapersMarkdown(w io.Writer, r *report.Report, cmps []report.PaperComparison) error {
+// WriteMarkdown prints the published tables beside this machine's numbers in
+// Markdown.
+func WriteMarkdown(w io.Writer, r *report.Report, cmps []report.PaperComparison) error {
+	w = termtext.Wrap(w)
 	fmt.Fprintf(w, "# Published values beside study %d: %s\n\n", r.Study.ID, report.MarkdownEscape(r.Study.Name))
 	host := report.HostLine(r.Host())
 	fmt.Fprintf(w, "- this machine: %s\n- published: baseline as mean (std), containers as %% deviation from it (std); a magnitude printed without a sign reads \"50%% lower = -50.0%%\"; this machine: the same with the 95 %% CI of the deviation, ** when it excludes 0; the cell compared says which statistic; difference: ours minus published, per device\n", report.MarkdownEscape(host))
@@ -167,9 +141,9 @@ func writePapersMarkdown(w io.Writer, r *report.Report, cmps []report.PaperCompa
 	return nil
 }
 
-// writePapersCSV prints one row per published quantity, configuration and
+// WriteCSV prints one row per published quantity, configuration and
 // device, with this machine's figure beside it: tidy, for plotting.
-func writePapersCSV(w io.Writer, r *report.Report, cmps []report.PaperComparison) error {
+func WriteCSV(w io.Writer, r *report.Report, cmps []report.PaperComparison) error {
 	cw := report.NewCSVWriter(w)
 	cw.Write([]string{"paper", "table", "column", "conf", "env", "device", "published", "published_pct", "sign", "boxtax", "status", "statistic", "ours_stat", "ours_mean", "ours_pct", "ours_ci_lo", "ours_ci_hi", "diff", "diff_unit", "cell", "missing"})
 	num := func(p *float64) string {
@@ -198,7 +172,8 @@ func writePapersCSV(w io.Writer, r *report.Report, cmps []report.PaperComparison
 	return cw.Error()
 }
 
-func writePapersJSON(w io.Writer, r *report.Report, cmps []report.PaperComparison) error {
+// WriteJSON prints the comparison as its schema (Schema).
+func WriteJSON(w io.Writer, r *report.Report, cmps []report.PaperComparison) error {
 	doc := struct {
 		Schema string                   `json:"schema"`
 		Study  report.StudyInfo         `json:"study"`
@@ -207,7 +182,9 @@ func writePapersJSON(w io.Writer, r *report.Report, cmps []report.PaperCompariso
 	return report.WriteJSON(w, doc)
 }
 
-func writePapersLaTeX(w io.Writer, r *report.Report, cmps []report.PaperComparison) error {
+// WriteLaTeX prints the published tables beside this machine's numbers as
+// booktabs tables.
+func WriteLaTeX(w io.Writer, r *report.Report, cmps []report.PaperComparison) error {
 	fmt.Fprintf(w, "%% boxtax: published values beside study %d (%s); needs \\usepackage{booktabs}.\n", r.Study.ID, report.OneLine(r.Study.Name))
 	host := report.HostLine(r.Host())
 	for _, c := range cmps {

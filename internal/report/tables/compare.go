@@ -10,15 +10,11 @@ import (
 	"github.com/boxtax/boxtax/internal/termtext"
 )
 
-func init() {
-	report.RegisterCompareFormat("table", writeCompareTable)
-	report.RegisterCompareFormat("markdown", writeCompareMarkdown)
-}
-
-// writeCompareTable prints a comparison for a terminal: the studies, how
+// WriteCompareTable prints a comparison for a terminal: the studies, how
 // they differ, every shared cell with each study's figure and its
 // difference from A, then each study's own container overhead.
-func writeCompareTable(w io.Writer, c *report.Comparison) error {
+func WriteCompareTable(w io.Writer, c *report.Comparison) error {
+	w = termtext.Wrap(w)
 	for i, s := range c.Studies {
 		fmt.Fprintf(w, "%s = %s: %s\n", report.Letter(i), s.Label, describeStudy(s))
 	}
@@ -88,9 +84,10 @@ func overheadRows(c *report.Comparison) []report.CompareRow {
 	return out
 }
 
-// writeCompareMarkdown prints a comparison as writeCompareTable does, in
+// WriteCompareMarkdown prints a comparison as WriteCompareTable does, in
 // Markdown, with the differences beyond noise in bold.
-func writeCompareMarkdown(w io.Writer, c *report.Comparison) error {
+func WriteCompareMarkdown(w io.Writer, c *report.Comparison) error {
+	w = termtext.Wrap(w)
 	fmt.Fprintf(w, "# Comparison of %d studies\n\n", len(c.Studies))
 	for i, s := range c.Studies {
 		fmt.Fprintf(w, "- **%s** = `%s`: %s\n", report.Letter(i), strings.ReplaceAll(s.Label, "`", "'"), report.MarkdownEscape(describeStudy(s)))

@@ -9,20 +9,18 @@ import (
 	"github.com/boxtax/boxtax/internal/report"
 )
 
-func init() { report.RegisterFormat("csv", writeCSV) }
-
-// writeCSV prints one row per sample with its run's levels (tidy data):
+// WriteCSV prints one row per sample with its run's levels (tidy data):
 // study_id, host (the device label: run --host-label, else the hostname),
 // run_id, seq, workload, env, one column per other factor, rep,
 // warmup, status, instance (0: the run's figure; 1..N: one of N concurrent
 // instances), metric, value, unit.
-func writeCSV(w io.Writer, r *report.Report) error {
+func WriteCSV(w io.Writer, r *report.Report) error {
 	return writeTidy(w, r.Factors(), r)
 }
 
-// writeDevicesCSV is the tidy CSV of every device's study under one header
+// WriteDevicesCSV is the tidy CSV of every device's study under one header
 // (the union of their factors); the host column names the device.
-func writeDevicesCSV(w io.Writer, d *report.Devices) error {
+func WriteDevicesCSV(w io.Writer, d *report.Devices) error {
 	var factors []string
 	reports := make([]*report.Report, len(d.Devices))
 	for i, dev := range d.Devices {

@@ -11,14 +11,8 @@ import (
 	"github.com/boxtax/boxtax/internal/env/docker"
 	"github.com/boxtax/boxtax/internal/hostinfo"
 	"github.com/boxtax/boxtax/internal/report"
+	"github.com/boxtax/boxtax/internal/termtext"
 )
-
-func init() {
-	report.RegisterDeviceFormat("table", writeDevicesTable)
-	report.RegisterDeviceFormat("markdown", writeDevicesMarkdown)
-	report.RegisterDeviceFormat("csv", writeDevicesCSV)
-	report.RegisterDeviceFormat("html", writeDevicesHTML)
-}
 
 // envsOf is every environment of any device, the first device's order first,
 // the baseline leading.
@@ -106,9 +100,10 @@ func baselinesOf(d *report.Devices) string {
 	return strings.Join(out, ", ")
 }
 
-// writeDevicesTable prints, for a terminal, each device with its host
+// WriteDevicesTable prints, for a terminal, each device with its host
 // and runs, then the table: a column group per device.
-func writeDevicesTable(w io.Writer, d *report.Devices) error {
+func WriteDevicesTable(w io.Writer, d *report.Devices) error {
+	w = termtext.Wrap(w)
 	fmt.Fprintf(w, "%d devices, study %q\n", len(d.Devices), nameOf(d))
 	for _, dev := range d.Devices {
 		r := dev.Report
@@ -156,8 +151,9 @@ func writeDeviceNotes(w io.Writer, d *report.Devices) {
 	fmt.Fprintln(w)
 }
 
-// writeDevicesMarkdown prints the devices and the table in Markdown.
-func writeDevicesMarkdown(w io.Writer, d *report.Devices) error {
+// WriteDevicesMarkdown prints the devices and the table in Markdown.
+func WriteDevicesMarkdown(w io.Writer, d *report.Devices) error {
+	w = termtext.Wrap(w)
 	fmt.Fprintf(w, "## Study %q on %d devices\n\n", nameOf(d), len(d.Devices))
 	for _, dev := range d.Devices {
 		fmt.Fprintf(w, "- **%s**: %s\n", dev.Label, hostLine(dev.Report.Host()))

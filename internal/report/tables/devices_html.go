@@ -75,9 +75,9 @@ var devicesHTML = template.Must(template.New("devices").Parse(`<!DOCTYPE html>
 </body></html>
 `))
 
-// writeDevicesHTML renders a page: the devices, the figure by device
+// WriteDevicesHTML renders a page: the devices, the figure by device
 // (devicesFigure) and the table.
-func writeDevicesHTML(w io.Writer, d *report.Devices) error {
+func WriteDevicesHTML(w io.Writer, d *report.Devices) error {
 	envs := envsOf(d)
 	type host struct{ Label, Line string }
 	v := struct {

@@ -8,13 +8,8 @@ import (
 	"text/tabwriter"
 
 	"github.com/boxtax/boxtax/internal/report"
+	"github.com/boxtax/boxtax/internal/termtext"
 )
-
-func init() {
-	report.RegisterHistoryFormat("table", writeHistoryTable)
-	report.RegisterHistoryFormat("markdown", writeHistoryMarkdown)
-	report.RegisterHistoryFormat("html", writeHistoryHTML)
-}
 
 // decisionWords is how a history's table names a verdict's decision after
 // its figures.
@@ -94,9 +89,10 @@ func historyHeader(h *report.History) []string {
 	return out
 }
 
-// writeHistoryTable prints a history for a terminal: the studies, then a
+// WriteHistoryTable prints a history for a terminal: the studies, then a
 // row per cell with a column per study.
-func writeHistoryTable(w io.Writer, h *report.History) error {
+func WriteHistoryTable(w io.Writer, h *report.History) error {
+	w = termtext.Wrap(w)
 	for _, line := range historyHeader(h) {
 		fmt.Fprintln(w, line)
 	}
@@ -121,8 +117,9 @@ func writeHistoryTable(w io.Writer, h *report.History) error {
 	return tw.Flush()
 }
 
-// writeHistoryMarkdown prints a history as writeHistoryTable does, in Markdown.
-func writeHistoryMarkdown(w io.Writer, h *report.History) error {
+// WriteHistoryMarkdown prints a history as WriteHistoryTable does, in Markdown.
+func WriteHistoryMarkdown(w io.Writer, h *report.History) error {
+	w = termtext.Wrap(w)
 	fmt.Fprintf(w, "# History of %s\n\n", report.MarkdownEscape(h.Host))
 	for _, line := range historyHeader(h)[1:] {
 		fmt.Fprintf(w, "%s\n\n", report.MarkdownEscape(strings.TrimSpace(line)))

@@ -81,11 +81,11 @@ var historyHTML = template.Must(template.New("history").Parse(`<!DOCTYPE html>
 </body></html>
 `))
 
-// writeHistoryHTML renders a history as one self-contained page: the
+// WriteHistoryHTML renders a history as one self-contained page: the
 // studies, the baselines that moved, the table (contradictions first) and
 // a plot per workload metric. html/template escapes every string; the
 // plots escape every label they draw.
-func writeHistoryHTML(w io.Writer, h *report.History) error {
+func WriteHistoryHTML(w io.Writer, h *report.History) error {
 	type fig struct {
 		SVG     template.HTML
 		Caption string

@@ -8,8 +8,6 @@ import (
 	"github.com/boxtax/boxtax/internal/report"
 )
 
-func init() { report.RegisterFormat("latex", writeLaTeX) }
-
 // texPct prints a signed percentage in math mode, with a star when the
 // interval excludes zero.
 func texPct(p float64, star bool) string {
@@ -20,11 +18,11 @@ func texPct(p float64, star bool) string {
 	return "$" + s + `\%$`
 }
 
-// writeLaTeX prints booktabs tables to \input into a paper: the overhead
+// WriteLaTeX prints booktabs tables to \input into a paper: the overhead
 // table in the seed studies' layout, then every deviation with its 95 %
 // interval and p-value. It needs \usepackage{booktabs}; warnings and failed
 // runs follow as comments, for the author rather than the reader.
-func writeLaTeX(w io.Writer, r *report.Report) error {
+func WriteLaTeX(w io.Writer, r *report.Report) error {
 	label := fmt.Sprintf("boxtax-study-%d", r.Study.ID)
 	fmt.Fprintf(w, "%% boxtax report of study %d (%s); needs \\usepackage{booktabs}.\n", r.Study.ID, report.OneLine(r.Study.Name))
 	fmt.Fprintf(w, "%% Every number comes from: boxtax report --study %d --format json\n", r.Study.ID)

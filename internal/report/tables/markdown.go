@@ -6,12 +6,12 @@ import (
 	"strings"
 
 	"github.com/boxtax/boxtax/internal/report"
+	"github.com/boxtax/boxtax/internal/termtext"
 )
 
-func init() { report.RegisterFormat("markdown", writeMarkdown) }
-
-// writeMarkdown prints the overhead table with confidence intervals.
-func writeMarkdown(w io.Writer, r *report.Report) error {
+// WriteMarkdown prints the overhead table with confidence intervals.
+func WriteMarkdown(w io.Writer, r *report.Report) error {
+	w = termtext.Wrap(w)
 	fmt.Fprintf(w, "# Study %d: %s\n\n", r.Study.ID, report.MarkdownEscape(r.Study.Name))
 	for _, line := range strings.Split(heading(r), "\n")[1:] {
 		fmt.Fprintf(w, "- %s\n", report.MarkdownEscape(line))

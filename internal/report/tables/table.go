@@ -10,13 +10,21 @@ import (
 
 	"github.com/boxtax/boxtax/internal/env/docker"
 	"github.com/boxtax/boxtax/internal/report"
+	"github.com/boxtax/boxtax/internal/termtext"
 )
 
-func init() { report.RegisterFormat("table", writeTable) }
+// CellStyler is implemented by a writer that marks the table's cells, as
+// the cli's colours on a terminal do: StyleCell returns a cell's text as
+// written (c is nil for a column heading). It must add as many runes to
+// every cell of the environments' columns, so that the columns stay aligned.
+type CellStyler interface {
+	StyleCell(c *report.Cell, text string) string
+}
 
-// writeTable prints, for a terminal, the study's heading, the verdict and
+// WriteTable prints, for a terminal, the study's heading, the verdict and
 // the overhead table.
-func writeTable(w io.Writer, r *report.Report) error {
+func WriteTable(w io.Writer, r *report.Report) error {
+	w = termtext.Wrap(w)
 	fmt.Fprintln(w, heading(r))
 	fmt.Fprintln(w)
 	if err := writeVerdict(w, r); err != nil {
@@ -30,7 +38,7 @@ func writeTable(w io.Writer, r *report.Report) error {
 		r.Study.Baseline, r.Study.Baseline, of, report.NoisyCV*100)
 	tw := tabwriter.NewWriter(w, 0, 0, 3, ' ', 0)
 	style := func(_ *report.Cell, text string) string { return text }
-	if s, ok := w.(report.CellStyler); ok { // colour on a terminal
+	if s, ok := w.(CellStyler); ok { // colour on a terminal
 		style = s.StyleCell
 	}
 	heads := make([]string, len(r.Envs()))
