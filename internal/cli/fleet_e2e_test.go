@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"net"
 	"os"
@@ -350,7 +351,10 @@ func TestFleetOverSSH(t *testing.T) {
 		}
 		rep := runIn(t, work, "report", "--db", "fleet.db", "--format", "json")
 		if rep.code != ExitOK || !strings.Contains(rep.stdout, `"ok": 6`) || !strings.Contains(rep.stdout, `"pending": 0`) {
-			t.Errorf("the resumed study in fleet.db: exit %d\n%.600s", rep.code, rep.stdout)
+			var doc reportJSON
+			_ = json.Unmarshal([]byte(rep.stdout), &doc)
+			text := runIn(t, work, "report", "--db", "fleet.db")
+			t.Errorf("the resumed study in fleet.db: exit %d, runs %+v, want 6 ok and none pending\n%s", rep.code, doc.Runs, text.stdout)
 		}
 	})
 }
