@@ -109,12 +109,12 @@ func TestEnginesWithoutCommonVersion(t *testing.T) {
 	}
 }
 
-// dockerOnly hides the programs of the other engines (podman, lxc-execute)
-// from the test's list envs, sysinfo and run: these tests are about the
-// Docker Engine's API versions, and the Podman environments' check (boxtax
-// starts its own Podman service, whose info asks dpkg about every runtime)
-// took 10 to 30 s a command on a busy machine, most of these tests' time.
-// Podman's and LXC's checks have their own tests.
+// dockerOnly hides every program from the test (an empty PATH), those of
+// the other engines (podman, lxc-execute) among them, for a test of list
+// envs, sysinfo or run that is not about them: the Podman environments'
+// check (boxtax starts its own Podman service, whose info asks dpkg about
+// every runtime) took 10 to 30 s a command on a busy machine, most of
+// these tests' time. Podman's and LXC's checks have their own tests.
 func dockerOnly(t *testing.T) {
 	t.Helper()
 	t.Setenv("PATH", t.TempDir())
