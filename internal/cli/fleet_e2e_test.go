@@ -349,12 +349,16 @@ func TestFleetOverSSH(t *testing.T) {
 		if !strings.Contains(resumed.stderr, `study 2 "slow"`) || !regexpMatch(`added study 2 "slow" \(finished, host dev-c\)`, resumed.stderr) {
 			t.Errorf("the resumed study was not merged:\n%s", resumed.stderr)
 		}
+		// Every run done, none failed: a run the host's load marked
+		// disturbed (the resumed runs wait for quiet, at --settle's
+		// default) is done, and not counted "ok" (a CI run here had 4 of
+		// 6 so), which this test does not judge.
 		rep := runIn(t, work, "report", "--db", "fleet.db", "--format", "json")
-		if rep.code != ExitOK || !strings.Contains(rep.stdout, `"ok": 6`) || !strings.Contains(rep.stdout, `"pending": 0`) {
-			var doc reportJSON
-			_ = json.Unmarshal([]byte(rep.stdout), &doc)
+		var doc reportJSON
+		err := json.Unmarshal([]byte(rep.stdout), &doc)
+		if r := doc.Runs; rep.code != ExitOK || err != nil || r.Total != 6 || r.Failed != 0 || r.Pending != 0 || r.OK < 1 {
 			text := runIn(t, work, "report", "--db", "fleet.db")
-			t.Errorf("the resumed study in fleet.db: exit %d, runs %+v, want 6 ok and none pending\n%s", rep.code, doc.Runs, text.stdout)
+			t.Errorf("the resumed study in fleet.db: exit %d, %v, runs %+v, want 6 done, none failed or pending\n%s", rep.code, err, r, text.stdout)
 		}
 	})
 }
