@@ -31,8 +31,14 @@ run: build
 # -race needs cgo, so a C compiler (Debian: gcc): without one, as on a
 # machine with only Go and Docker, the tests run without the race detector.
 RACE ?= $(shell command -v "$$($(GO) env CC)" >/dev/null 2>&1 && echo -race)
+# The test binaries are compiled first, as many at once as there are CPUs
+# (-exec /bin/true runs none of them): with -p 1 go test compiles one
+# package at a time too. 167 s instead of 209 s for cli, study and env
+# from an empty cache at load 6-8 on this 2-CPU machine; the run after it
+# finds them compiled (3 s). A compile error shows in the run itself.
 test:
 	$(GO) vet ./...
+	-$(GO) test $(RACE) -count=1 -exec /bin/true ./... >/dev/null 2>&1
 	$(GO) test $(RACE) -count=1 -p 1 -timeout 30m $(TESTFLAGS) ./...
 
 # go vet and staticcheck (every check of its default set); a deliberate

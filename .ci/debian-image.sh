@@ -11,7 +11,10 @@
 #
 # Both come from the same archive (one layer), so they hold the same files.
 # The images are not given to Podman here: boxtax moves an image to the
-# engine that lacks it, which the tests check. An image already there,
+# engine that lacks it, which the tests check. dpkg unpacks without
+# fsync (force-unsafe-io: the root filesystem is a throwaway archive), which
+# on a machine whose disk other programs keep busy is most of the time. An
+# image already there,
 # made by this version of the script, is kept (label io.boxtax.test-image).
 # Usage: .ci/debian-image.sh [--force]
 set -euo pipefail
@@ -56,6 +59,7 @@ echo "debian-image: mmdebstrap $suite from $mirror (minbase, gzip mosquitto)"
 mmdebstrap --quiet --variant=minbase --include=gzip,mosquitto \
   --dpkgopt='path-exclude=/usr/share/man/*' --dpkgopt='path-exclude=/usr/share/locale/*' \
   --dpkgopt='path-exclude=/usr/share/doc/*' --dpkgopt='path-include=/usr/share/doc/*/copyright' \
+  --dpkgopt='force-unsafe-io' \
   --aptopt='APT::Install-Recommends "false"' \
   --customize-hook="install -m 0755 '$work/only-in-image' \"\$1/usr/local/bin/boxtax-only-in-image\"" \
   --customize-hook="install -m 0644 '$work/mosquitto.conf' \"\$1/etc/mosquitto/boxtax.conf\"" \

@@ -56,7 +56,9 @@ func TestDockerUnreachableSaysWhatToDoQuickly(t *testing.T) {
 	t.Setenv("DOCKER_HOST", "unix://"+filepath.Join(dir, "no-docker.sock"))
 	start := time.Now()
 	res := runIn(t, dir, "run", "--envs", "native,docker-bridge", "--workloads", "cpu.prime")
-	if took := time.Since(start); took > 10*time.Second {
+	// Before the study (which would take minutes), not after it: 30 s for
+	// a busy machine (a liveness bound, not a speed).
+	if took := time.Since(start); took > 30*time.Second {
 		t.Errorf("took %s to say Docker is unreachable", took)
 	}
 	stderrSays(t, res, "environment docker-bridge is not available", "no-docker.sock", "DOCKER_HOST", "--envs native")

@@ -18,6 +18,7 @@ import (
 // version spoken.
 func TestEnginesInListAndSysinfo(t *testing.T) {
 	up, upAPI := enginetest.RealDaemon(t)
+	dockerOnly(t)
 	real := docker.NewClientFor(up)
 	here, err := real.Engine(context.Background())
 	if err != nil {
@@ -75,6 +76,7 @@ func TestStudyThroughEngine29(t *testing.T) {
 // and what to do, in list envs, in sysinfo, and before a study starts.
 func TestEnginesWithoutCommonVersion(t *testing.T) {
 	up, upAPI := enginetest.RealDaemon(t)
+	dockerOnly(t)
 	for _, tt := range []struct {
 		name   string
 		engine enginetest.Engine
@@ -105,4 +107,15 @@ func TestEnginesWithoutCommonVersion(t *testing.T) {
 			}
 		})
 	}
+}
+
+// dockerOnly hides every program from the test (an empty PATH), those of
+// the other engines (podman, lxc-execute) among them, for a test of list
+// envs, sysinfo or run that is not about them: the Podman environments'
+// check (boxtax starts its own Podman service, whose info asks dpkg about
+// every runtime) took 10 to 30 s a command on a busy machine, most of
+// these tests' time. Podman's and LXC's checks have their own tests.
+func dockerOnly(t *testing.T) {
+	t.Helper()
+	t.Setenv("PATH", t.TempDir())
 }

@@ -23,7 +23,7 @@ import (
 func TestFleetDeviceKilledMidStudyArrivesWhole(t *testing.T) {
 	requireFleet(t)
 	fl := newTestFleet(t)
-	dev := startDevice(t, fl.base, "dev-k", fl.pub, false)
+	dev := fl.device(t, "dev-a")
 	inv := fl.inventory(t, []*testDevice{dev}, nil)
 	ctx, cancel := context.WithCancel(fl.context(t))
 	defer cancel()
@@ -37,33 +37,33 @@ func TestFleetDeviceKilledMidStudyArrivesWhole(t *testing.T) {
 	go func() {
 		done <- fleetRun(ctx, work, slow, "-i", inv, "--dist", fl.dist, "--settle", "0", "--monitor-interval", "0")
 	}()
-	remote := filepath.Join(dev.dir, "dev-k.db")
+	remote := filepath.Join(fl.dir(dev), "dev-a.db")
 	if !waitForRuns(remote, "slow", 2, 6*time.Minute) {
 		// Stop the fleet run rather than wait for it: the test would
 		// otherwise hold the package until go test's own timeout.
 		cancel()
 		select {
 		case res := <-done:
-			t.Fatalf("the study did not get going on dev-k in 6 minutes; fleet run stopped, exit %d:\n%s", res.code, res.stderr)
+			t.Fatalf("the study did not get going on dev-a in 6 minutes; fleet run stopped, exit %d:\n%s", res.code, res.stderr)
 		case <-time.After(time.Minute):
-			t.Fatal("the study did not get going on dev-k in 6 minutes, and fleet run did not stop within a minute of its cancel")
+			t.Fatal("the study did not get going on dev-a in 6 minutes, and fleet run did not stop within a minute of its cancel")
 		}
 	}
-	pid := controllerIn(t, dev)
+	pid := controllerIn(t, dev, fl.dir(dev))
 	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("killed the study's boxtax (pid %d) on dev-k", pid)
+	t.Logf("killed the study's boxtax (pid %d) on dev-a", pid)
 	res := <-done
 	t.Logf("fleet run: exit %d\n%s", res.code, res.stdout)
-	if st := fleetStatuses(res.stdout)["dev-k"]; st.status != "failed" || res.code != ExitRunsFailed {
-		t.Errorf("dev-k: status %q, exit %d; want failed (its study was killed) and exit %d\n%s", st.status, res.code, ExitRunsFailed, res.stderr[max(0, len(res.stderr)-3000):])
+	if st := fleetStatuses(res.stdout)["dev-a"]; st.status != "failed" || res.code != ExitRunsFailed {
+		t.Errorf("dev-a: status %q, exit %d; want failed (its study was killed) and exit %d\n%s", st.status, res.code, ExitRunsFailed, res.stderr[max(0, len(res.stderr)-3000):])
 	}
 	// What the device committed, read on the device now that the fetch is
 	// over (opening it for writing recovers the log).
 	committed := finishedRuns(t, remote, store.Open)
 	if committed < 2 {
-		t.Fatalf("dev-k committed %d runs, want at least the 2 waited for", committed)
+		t.Fatalf("dev-a committed %d runs, want at least the 2 waited for", committed)
 	}
 	if committed == 8 {
 		t.Logf("every run finished before the kill: the test shows less than it should")
@@ -73,7 +73,7 @@ func TestFleetDeviceKilledMidStudyArrivesWhole(t *testing.T) {
 		t.Fatalf("no merged database: %v\n%s", err, res.stderr)
 	}
 	if got := finishedRuns(t, merged, store.OpenReadOnly); got != committed {
-		t.Errorf("the merged database has %d finished runs of dev-k, the device committed %d\n%s", got, committed, res.stderr[max(0, len(res.stderr)-3000):])
+		t.Errorf("the merged database has %d finished runs of dev-a, the device committed %d\n%s", got, committed, res.stderr[max(0, len(res.stderr)-3000):])
 	}
 }
 
@@ -105,17 +105,18 @@ func finishedRuns(t *testing.T, path string, open func(context.Context, string) 
 	return n
 }
 
-// controllerIn finds the `boxtax run` process in the device's namespace.
-func controllerIn(t *testing.T, d *testDevice) int {
+// controllerIn finds the `boxtax run` process in the device's namespace,
+// of the binary in the test's boxtax_dir dir.
+func controllerIn(t *testing.T, d *testDevice, dir string) int {
 	t.Helper()
 	for _, pid := range d.pids() {
 		b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
 		args := strings.Split(string(b), "\x00")
-		if err == nil && len(args) > 1 && filepath.Base(args[0]) == "boxtax" && args[1] == "run" {
+		if err == nil && len(args) > 1 && args[0] == filepath.Join(dir, "boxtax") && args[1] == "run" {
 			return pid
 		}
 	}
-	t.Fatalf("no boxtax run process in %s", d.wire.Namespace)
+	t.Fatalf("no boxtax run process of %s in %s", dir, d.wire.Namespace)
 	return 0
 }
 
@@ -127,7 +128,7 @@ func controllerIn(t *testing.T, d *testDevice) int {
 func TestFleetCtrlCStopsTheDevicesStudies(t *testing.T) {
 	requireFleet(t)
 	fl := newTestFleet(t)
-	dev := startDevice(t, fl.base, "dev-c", fl.pub, false)
+	dev := fl.device(t, "dev-c")
 	inv := fl.inventory(t, []*testDevice{dev}, nil)
 	ctx, cancel := context.WithCancel(fl.context(t))
 	defer cancel()
@@ -146,12 +147,12 @@ func TestFleetCtrlCStopsTheDevicesStudies(t *testing.T) {
 	go func() {
 		done <- fleetRun(ctx, work("first"), slow, "-i", inv, "--dist", fl.dist, "--settle", "0", "--monitor-interval", "0")
 	}()
-	remote := filepath.Join(dev.dir, "dev-c.db")
+	remote := filepath.Join(fl.dir(dev), "dev-c.db")
 	if !waitForRuns(remote, "slow", 1, 6*time.Minute) {
 		cancel()
 		t.Fatalf("the study did not get going on dev-c in 6 minutes: %+v", <-done)
 	}
-	pid := controllerIn(t, dev)
+	pid := controllerIn(t, dev, fl.dir(dev))
 
 	second := fleetRun(fl.context(t), work("second"), slow, "-i", inv, "--dist", fl.dist, "--settle", "0", "--monitor-interval", "0")
 	t.Logf("second fleet run: exit %d\n%s", second.code, second.stdout)

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"net"
 	"os"
@@ -25,9 +26,10 @@ import (
 type testDevice struct {
 	name    string
 	wire    *wire.Wire
+	noSSH   bool     // no sshd: an unreachable device
+	extra   []string // its sshd_config's own lines
 	sshd    *exec.Cmd
 	sshdLog *os.File
-	dir     string // its boxtax_dir: the namespaces share this file system
 }
 
 // requireFleet skips unless this process can make namespaces and has sshd,
@@ -58,8 +60,9 @@ func mustRun(t *testing.T, name string, args ...string) {
 
 // startDevice makes a namespace and, unless noSSH, starts an sshd in it
 // that lets root in with the client key only. extraConfig lines go into its
-// sshd_config (SetEnv DOCKER_HOST=... to take Docker away, say). Cleanup
-// kills every process in the namespace and removes it with its veth pair.
+// sshd_config (SetEnv DOCKER_HOST=... to take Docker away, say). The
+// caller stops it (stop: kills every process in the namespace and removes
+// it with its veth pair).
 func startDevice(t *testing.T, base, name, clientPub string, noSSH bool, extraConfig ...string) *testDevice {
 	t.Helper()
 	ctx := context.Background()
@@ -67,19 +70,38 @@ func startDevice(t *testing.T, base, name, clientPub string, noSSH bool, extraCo
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := &testDevice{name: name, wire: w, dir: filepath.Join(base, "remote", name)}
-	t.Cleanup(func() { d.stop(t) })
+	d := &testDevice{name: name, wire: w, noSSH: noSSH, extra: extraConfig}
 	if noSSH {
 		return d
 	}
-	d.startSSHD(t, base, clientPub, extraConfig...)
+	d.startSSHD(t, base, clientPub)
 	return d
+}
+
+// ready makes the shared device as a test expects to find it: its sshd
+// listening (restarted when an earlier test dropped the device) and no
+// process of an earlier test left in its namespace.
+func (d *testDevice) ready(t *testing.T, base, clientPub string) {
+	t.Helper()
+	stray := false
+	for _, pid := range d.pids() {
+		if d.sshd == nil || d.sshd.Process == nil || pid != d.sshd.Process.Pid {
+			stray = true
+		}
+	}
+	if stray {
+		d.drop()
+	}
+	if !d.noSSH && d.sshd == nil {
+		d.startSSHD(t, base, clientPub)
+	}
 }
 
 // startSSHD starts (or restarts) the device's sshd, with a new host key
 // written to base/known_hosts.
-func (d *testDevice) startSSHD(t *testing.T, base, clientPub string, extraConfig ...string) {
+func (d *testDevice) startSSHD(t *testing.T, base, clientPub string) {
 	t.Helper()
+	extraConfig := d.extra
 	name, w := d.name, d.wire
 	var err error
 	cfgDir := filepath.Join(base, "sshd-"+name)
@@ -162,11 +184,9 @@ func (d *testDevice) startSSHD(t *testing.T, base, clientPub string, extraConfig
 
 // stop kills every process in the device's namespace (sshd and whatever
 // a session left) and removes the namespace and its veth pair.
-func (d *testDevice) stop(t *testing.T) {
+func (d *testDevice) stop() error {
 	d.drop()
-	if err := d.wire.Remove(context.Background()); err != nil {
-		t.Error(err)
-	}
+	return d.wire.Remove(context.Background())
 }
 
 // drop kills every process in the device's namespace, as a device that
@@ -210,19 +230,16 @@ func (d *testDevice) pids() []int {
 // answers no SSH (unreachable), one has too little disk (a clear failure).
 // The merged database answers report --by host and analyze with the host
 // factor. Then one device drops mid-study and is resumed on its own. The
-// namespaces and daemons are gone afterwards.
+// devices are the package's shared ones (fleetDevices), gone with their
+// daemons when its tests end.
 func TestFleetOverSSH(t *testing.T) {
 	requireFleet(t)
 	testenv.RequireDocker(t)
 	fl := newTestFleet(t)
 	base, pub, dist := fl.base, fl.pub, fl.dist
-	noDocker := "SetEnv DOCKER_HOST=unix:///nonexistent/docker.sock"
-	devices := []*testDevice{
-		startDevice(t, base, "dev-a", pub, false),
-		startDevice(t, base, "dev-b", pub, false, noDocker),
-		startDevice(t, base, "dev-c", pub, false),
-		startDevice(t, base, "dev-full", pub, false),
-		startDevice(t, base, "dev-gone", pub, true),
+	var devices []*testDevice
+	for _, name := range []string{"dev-a", "dev-b", "dev-c", "dev-full", "dev-gone"} {
+		devices = append(devices, fl.device(t, name))
 	}
 	vars := map[string]string{"dev-full": "boxtax_min_free_mb=999999999"}
 	want := map[string]string{"dev-a": "ok", "dev-b": "ok", "dev-c": "ok", "dev-full": "failed", "dev-gone": "unreachable"}
@@ -232,7 +249,7 @@ func TestFleetOverSSH(t *testing.T) {
 			t.Fatal(err)
 		}
 		copyExecutable(t, arm, filepath.Join(dist, "boxtax-linux-arm64"))
-		devices = append(devices, startDevice(t, base, "dev-arm", pub, false))
+		devices = append(devices, fl.device(t, "dev-arm"))
 		vars["dev-arm"] = "boxtax_arch=arm64" // an x86_64 machine that runs the arm64 binary under qemu-user
 		want["dev-arm"] = "ok"
 	} else {
@@ -313,7 +330,7 @@ func TestFleetOverSSH(t *testing.T) {
 		go func() {
 			done <- fleetRun(ctx, work, slow, "-i", invPath, "--limit", "dev-c", "--dist", dist, "--settle", "0", "--monitor-interval", "0")
 		}()
-		remoteDB := filepath.Join(devC.dir, "dev-c.db")
+		remoteDB := filepath.Join(fl.dir(devC), "dev-c.db")
 		if !waitForRuns(remoteDB, "slow", 2, 3*time.Minute) {
 			t.Fatalf("the slow study did not get going on dev-c:\n%s", (<-done).stderr)
 		}
@@ -324,7 +341,7 @@ func TestFleetOverSSH(t *testing.T) {
 			t.Errorf("fleet run with dev-c dropping: exit %d, want dev-c unreachable with a hint to resume\n%s\n%s", first.code, first.stdout, tail)
 		}
 		t.Logf("dev-c dropped:\n%s", first.stdout)
-		devC.startSSHD(t, base, pub)
+		devC.startSSHD(t, fl.hosts, pub)
 		resumed := fleetRun(ctx, work, "--resume", "-i", invPath, "--limit", "dev-c", "--dist", dist)
 		if resumed.code != ExitOK {
 			t.Fatalf("fleet run --resume --limit dev-c: exit %d\n%s\n%s", resumed.code, resumed.stdout, resumed.stderr)
@@ -332,9 +349,16 @@ func TestFleetOverSSH(t *testing.T) {
 		if !strings.Contains(resumed.stderr, `study 2 "slow"`) || !regexpMatch(`added study 2 "slow" \(finished, host dev-c\)`, resumed.stderr) {
 			t.Errorf("the resumed study was not merged:\n%s", resumed.stderr)
 		}
+		// Every run done, none failed: a run the host's load marked
+		// disturbed (the resumed runs wait for quiet, at --settle's
+		// default) is done, and not counted "ok" (a CI run here had 4 of
+		// 6 so), which this test does not judge.
 		rep := runIn(t, work, "report", "--db", "fleet.db", "--format", "json")
-		if rep.code != ExitOK || !strings.Contains(rep.stdout, `"ok": 6`) || !strings.Contains(rep.stdout, `"pending": 0`) {
-			t.Errorf("the resumed study in fleet.db: exit %d\n%.600s", rep.code, rep.stdout)
+		var doc reportJSON
+		err := json.Unmarshal([]byte(rep.stdout), &doc)
+		if r := doc.Runs; rep.code != ExitOK || err != nil || r.Total != 6 || r.Failed != 0 || r.Pending != 0 || r.OK < 1 {
+			text := runIn(t, work, "report", "--db", "fleet.db")
+			t.Errorf("the resumed study in fleet.db: exit %d, %v, runs %+v, want 6 done, none failed or pending\n%s", rep.code, err, r, text.stdout)
 		}
 	})
 }

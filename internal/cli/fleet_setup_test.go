@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -13,34 +14,109 @@ import (
 )
 
 // testFleet is what every fleet test sets up on this machine: the client's
-// SSH key, the dist directory with this build as boxtax-linux-amd64, and
-// Ansible's environment (the generated known_hosts, no lingering SSH master
+// SSH key, the devices (shared by the package's fleet tests: sharedFleet),
+// the dist directory with this build as boxtax-linux-amd64, and Ansible's
+// environment (the generated known_hosts, no lingering SSH master
 // processes, its temporary files in the test's directory).
 type testFleet struct {
 	base      string // the test's directory
 	clientKey string // the private key Ansible logs in with
 	pub       string // its public half, for the devices' authorized_keys
 	dist      string
+	hosts     string // the shared directory: known_hosts, each sshd's configuration
+	devices   map[string]*testDevice
 }
 
-// newTestFleet makes the key and dist and sets Ansible's environment for
-// the test.
+// noDocker is the sshd option of dev-b: sessions there find no Docker.
+const noDocker = "SetEnv DOCKER_HOST=unix:///nonexistent/docker.sock"
+
+// The devices every fleet test uses, made once for the package (a network
+// namespace, a veth pair and an sshd each cost seconds on a busy machine,
+// and three tests each made their own) and removed when its tests end
+// (testenv.AfterAll): dev-a, dev-b (no Docker), dev-c, dev-full, dev-gone
+// (no sshd: unreachable), and dev-arm where arm64 binaries run. Each test
+// gives every device a boxtax_dir of its own (testFleet.dir), so one test's
+// databases and binaries are never another's.
+var sharedFleet struct {
+	sync.Mutex
+	tried, made bool
+	hosts       string
+	key, pub    string
+	devices     map[string]*testDevice
+}
+
+// fleetDevices returns the shared devices, making them on the first call,
+// each with SSH up (restarted when a test dropped it) and nothing of an
+// earlier test left running in it.
+func fleetDevices(t *testing.T) (hosts, key, pub string, devices map[string]*testDevice) {
+	t.Helper()
+	sf := &sharedFleet
+	sf.Lock()
+	defer sf.Unlock()
+	if sf.tried && !sf.made {
+		t.Fatal("the shared fleet devices could not be made (see the first fleet test's failure)")
+	}
+	if !sf.tried {
+		sf.tried = true
+		dir, err := os.MkdirTemp("", "boxtax-fleet-")
+		if err != nil {
+			t.Fatal(err)
+		}
+		sf.hosts, sf.devices = dir, map[string]*testDevice{}
+		devices := sf.devices
+		cleanup := func() {
+			for _, d := range devices {
+				if err := d.stop(); err != nil {
+					fmt.Fprintln(os.Stderr, "fleet devices:", err)
+				}
+			}
+			os.RemoveAll(dir)
+		}
+		if !testenv.AfterAll(cleanup) {
+			t.Cleanup(cleanup)
+		}
+		sf.key = filepath.Join(dir, "id_ed25519")
+		mustRun(t, "ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "boxtax-fleet-test", "-f", sf.key)
+		pub, err := os.ReadFile(sf.key + ".pub")
+		if err != nil {
+			t.Fatal(err)
+		}
+		sf.pub = string(pub)
+		specs := []struct {
+			name  string
+			noSSH bool
+			extra []string
+		}{{"dev-a", false, nil}, {"dev-b", false, []string{noDocker}}, {"dev-c", false, nil}, {"dev-full", false, nil}, {"dev-gone", true, nil}}
+		if armRuns() {
+			specs = append(specs, struct {
+				name  string
+				noSSH bool
+				extra []string
+			}{"dev-arm", false, nil})
+		}
+		for _, s := range specs {
+			sf.devices[s.name] = startDevice(t, dir, s.name, sf.pub, s.noSSH, s.extra...)
+		}
+		sf.made = true
+	}
+	for _, d := range sf.devices {
+		d.ready(t, sf.hosts, sf.pub)
+	}
+	return sf.hosts, sf.key, sf.pub, sf.devices
+}
+
+// newTestFleet gives the test the shared devices, its own dist and
+// directory, and sets Ansible's environment for it.
 func newTestFleet(t *testing.T) *testFleet {
 	t.Helper()
 	f := &testFleet{base: t.TempDir()}
-	f.clientKey = filepath.Join(f.base, "id_ed25519")
-	mustRun(t, "ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "boxtax-fleet-test", "-f", f.clientKey)
-	pub, err := os.ReadFile(f.clientKey + ".pub")
-	if err != nil {
-		t.Fatal(err)
-	}
-	f.pub = string(pub)
+	f.hosts, f.clientKey, f.pub, f.devices = fleetDevices(t)
 	f.dist = filepath.Join(f.base, "dist")
 	if err := os.MkdirAll(f.dist, 0o755); err != nil {
 		t.Fatal(err)
 	}
 	copyExecutable(t, boxtaxBin, filepath.Join(f.dist, "boxtax-linux-amd64"))
-	t.Setenv("ANSIBLE_SSH_ARGS", "-o ControlMaster=no -o UserKnownHostsFile="+filepath.Join(f.base, "known_hosts")+" -o StrictHostKeyChecking=yes -o ConnectTimeout=5")
+	t.Setenv("ANSIBLE_SSH_ARGS", "-o ControlMaster=no -o UserKnownHostsFile="+filepath.Join(f.hosts, "known_hosts")+" -o StrictHostKeyChecking=yes -o ConnectTimeout=5")
 	t.Setenv("ANSIBLE_HOST_KEY_CHECKING", "True")
 	t.Setenv("ANSIBLE_PIPELINING", "True")
 	t.Setenv("ANSIBLE_LOCAL_TEMP", filepath.Join(f.base, "ansible-local"))
@@ -49,6 +125,20 @@ func newTestFleet(t *testing.T) *testFleet {
 	return f
 }
 
+// device is the shared device named name.
+func (f *testFleet) device(t *testing.T, name string) *testDevice {
+	t.Helper()
+	d := f.devices[name]
+	if d == nil {
+		t.Fatalf("no fleet device %s", name)
+	}
+	return d
+}
+
+// dir is the device's boxtax_dir in this test: the namespaces share this
+// file system, and each test has its own.
+func (f *testFleet) dir(d *testDevice) string { return filepath.Join(f.base, "remote", d.name) }
+
 // inventory writes the inventory of devices (with more host variables by
 // device name) and returns its path.
 func (f *testFleet) inventory(t *testing.T, devices []*testDevice, vars map[string]string) string {
@@ -56,7 +146,7 @@ func (f *testFleet) inventory(t *testing.T, devices []*testDevice, vars map[stri
 	var inv strings.Builder
 	inv.WriteString("[devices]\n")
 	for _, d := range devices {
-		fmt.Fprintf(&inv, "%s ansible_host=%s boxtax_dir=%s %s\n", d.name, d.wire.ClientAddr, d.dir, vars[d.name])
+		fmt.Fprintf(&inv, "%s ansible_host=%s boxtax_dir=%s %s\n", d.name, d.wire.ClientAddr, f.dir(d), vars[d.name])
 	}
 	fmt.Fprintf(&inv, "\n[devices:vars]\nansible_user=root\nansible_ssh_private_key_file=%s\nansible_python_interpreter=/usr/bin/python3\n", f.clientKey)
 	path := filepath.Join(f.base, "inventory.ini")

@@ -34,11 +34,40 @@ func ingestProcesses() map[string]string {
 			continue
 		}
 		cmd := strings.ReplaceAll(string(b), "\x00", " ")
-		if strings.HasPrefix(cmd, "boxtax-ingest-node ") || strings.Contains(cmd, "/boxtax-ingest-") {
+		if (strings.HasPrefix(cmd, "boxtax-ingest-node ") || strings.Contains(cmd, "/boxtax-ingest-")) && !anotherTests(e.Name()) {
 			out[e.Name()] = cmd
 		}
 	}
 	return out
+}
+
+// anotherTests tells whether the process pid descends from another test
+// process (a *.test binary other than this one): another package's or
+// another checkout's study, running beside this test on a shared machine
+// (a CI run here counted such a study's nodes as this one's leftovers).
+// What this test's study leaves is this process's, or init's once
+// orphaned, or a container's.
+func anotherTests(pid string) bool {
+	for range 64 {
+		b, err := os.ReadFile(filepath.Join("/proc", pid, "stat"))
+		if err != nil {
+			return false
+		}
+		s := string(b)
+		open, end := strings.IndexByte(s, '('), strings.LastIndexByte(s, ')')
+		if open < 0 || end < open {
+			return false
+		}
+		f := strings.Fields(s[end+1:]) // state, ppid, ...
+		if strings.HasSuffix(s[open+1:end], ".test") && pid != strconv.Itoa(os.Getpid()) {
+			return true
+		}
+		if len(f) < 2 || f[1] == "0" || f[1] == "1" || pid == strconv.Itoa(os.Getpid()) {
+			return false
+		}
+		pid = f[1]
+	}
+	return false
 }
 
 // runIngest runs a small iot.ingest study in envs and returns its runs.

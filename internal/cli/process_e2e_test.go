@@ -99,7 +99,7 @@ func resumeFinishes(t *testing.T, dir, dbPath string, want int) {
 }
 
 // refusedBeforeStudy runs a study in envs, which boxtax must refuse
-// within 20 s, before it starts, as a usage error whose message holds
+// before it starts (nothing stored), as a usage error whose message holds
 // each of want.
 func refusedBeforeStudy(t *testing.T, dir, envs string, want ...string) {
 	t.Helper()
@@ -113,8 +113,13 @@ func refusedBeforeStudy(t *testing.T, dir, envs string, want ...string) {
 			t.Errorf("message lacks %q:\n%s", w, res.stderr)
 		}
 	}
-	if took := time.Since(start); took > 20*time.Second {
-		t.Errorf("the refusal took %v, want < 20 s", took)
+	if r := runIn(t, dir, "report"); r.code == ExitOK {
+		t.Errorf("a study was stored although it was refused:\n%s", r.stdout)
+	}
+	// A hang, not speed: a busy machine (the study itself would end in
+	// minutes, and stores what it ran).
+	if took := time.Since(start); took > time.Minute {
+		t.Errorf("the refusal took %v", took)
 	}
 }
 

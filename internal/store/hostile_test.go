@@ -102,7 +102,7 @@ func TestMergeRefusesViewsAndTriggers(t *testing.T) {
 			if err == nil || !errors.Is(err, ErrNotBoxtax) || !strings.Contains(err.Error(), c.want) {
 				t.Errorf("merge: %v; want a refusal naming the %s", err, c.want)
 			}
-			if took := time.Since(start); took > 5*time.Second {
+			if took := time.Since(start); took > 30*time.Second { // a hang, not speed: a busy machine
 				t.Errorf("the refusal took %v", took)
 			}
 			if n := count(t, out, "studies"); n != 0 {

@@ -17,6 +17,22 @@ var built struct {
 	paths  map[string]string
 	errs   map[string]error
 	inMain bool
+	after  []func() // AfterAll's functions
+}
+
+// AfterAll registers f to run when every test of the package has ended
+// (Main runs it, the last registered first): the cleanup of what several
+// tests share, such as the fleet tests' devices. It reports false, and
+// registers nothing, when the package's TestMain does not call Main; the
+// caller then cleans up after its own test.
+func AfterAll(f func()) bool {
+	built.Lock()
+	defer built.Unlock()
+	if !built.inMain {
+		return false
+	}
+	built.after = append(built.after, f)
+	return true
 }
 
 // Boxtax builds the real boxtax binary for GOARCH goarch ("" for this
@@ -75,13 +91,21 @@ func BoxtaxBinary(tb testing.TB) string {
 	return p
 }
 
-// Main runs the tests of m, as a TestMain does, then removes the binaries
-// Boxtax built, and exits with the tests' code.
+// Main runs the tests of m, as a TestMain does, then the functions
+// AfterAll registered, removes the binaries Boxtax built, and exits with the
+// tests' code.
 func Main(m *testing.M) {
 	built.Lock()
 	built.inMain = true
 	built.Unlock()
 	code := m.Run()
+	built.Lock()
+	after := built.after
+	built.after = nil
+	built.Unlock()
+	for i := len(after) - 1; i >= 0; i-- { // the last registered first, as t.Cleanup
+		after[i]()
+	}
 	built.Lock()
 	if built.dir != "" {
 		os.RemoveAll(built.dir)

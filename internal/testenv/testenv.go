@@ -45,6 +45,17 @@ func DoWithout(tb testing.TB, format string, args ...any) {
 	tb.Log(what)
 }
 
+// SkipSlowComputation skips, in -short mode, a test that takes long and
+// needs nothing but Go (a computation on data of its own): CI's main run
+// runs it, and the stripped run (.ci/stripped.sh, -short), which hides the
+// optional programs, would only repeat it, as nothing in it looks for them.
+func SkipSlowComputation(tb testing.TB, what string) {
+	tb.Helper()
+	if testing.Short() {
+		tb.Skipf("%s: a slow computation that needs only Go, skipped in -short mode", what)
+	}
+}
+
 // SkipShort skips an integration test in -short mode, except in CI.
 func SkipShort(tb testing.TB, against string) {
 	tb.Helper()

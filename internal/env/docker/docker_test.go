@@ -127,8 +127,8 @@ func TestDockerUnavailableWithoutDaemon(t *testing.T) {
 	e := envtest.New(t, Environments(), "docker-bridge", env.Options{BinaryPath: "/nonexistent"})
 	start := time.Now()
 	err := e.Available(context.Background())
-	if took := time.Since(start); took > 5*time.Second {
-		t.Errorf("Available took %v, want < 5s", took)
+	if took := time.Since(start); took > 30*time.Second { // a hang, not speed: a busy machine
+		t.Errorf("Available took %v, want it to fail, not hang", took)
 	}
 	want := "cannot reach Docker at " + host + ": is the daemon running? Start it (systemctl start docker), " +
 		"set DOCKER_HOST, or use --envs native"

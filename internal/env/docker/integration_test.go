@@ -232,8 +232,10 @@ func testCancel(t *testing.T, c *docker.Client, e env.Environment, labels map[st
 		cancel()
 	}()
 	_, err := env.Run(ctx, e, env.Spec{Args: []string{"sleep", "60s"}, Labels: labels}, out, os.Stderr)
-	if took := time.Since(<-cancelledAt); took > 5*time.Second {
-		t.Errorf("Run returned %v after the cancel, want < 5s", took)
+	// Well before the 60 s sleep ends; removing a container on a busy
+	// machine takes seconds (a liveness bound, not a speed).
+	if took := time.Since(<-cancelledAt); took > 30*time.Second {
+		t.Errorf("Run returned %v after the cancel, want it well before the 60 s sleep ends", took)
 	}
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("error = %v, want context.Canceled", err)

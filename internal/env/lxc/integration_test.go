@@ -170,8 +170,9 @@ func TestLXCIntegration(t *testing.T) {
 			cancel()
 		}()
 		_, err := env.Run(cctx, e, env.Spec{Args: []string{"sleep", "60s"}}, out, os.Stderr)
-		if took := time.Since(<-cancelledAt); took > 5*time.Second {
-			t.Errorf("Run returned %v after the cancel, want < 5s", took)
+		// Well before the 60 s sleep ends (a liveness bound, not a speed).
+		if took := time.Since(<-cancelledAt); took > 30*time.Second {
+			t.Errorf("Run returned %v after the cancel, want it well before the 60 s sleep ends", took)
 		}
 		if !errors.Is(err, context.Canceled) {
 			t.Errorf("error = %v, want context.Canceled", err)
