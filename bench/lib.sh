@@ -57,7 +57,10 @@ paired() { paste -d' ' "$work/$1" "$work/$2" | awk '$2 > 0 {print $1 / $2}' > "$
 timed() {
   local f=$1
   shift
-  /usr/bin/time -f '%U %S' -o "$work/time" "$@" >"$work/out" 2>"$work/err"
+  /usr/bin/time -f '%U %S' -o "$work/time" "$@" >"$work/out" 2>"$work/err" || {
+    echo "$*: failed: $(tail -3 "$work/err"; tail -3 "$work/out")" >&2
+    return 1
+  }
   awk '{print $1 + $2}' "$work/time" >> "$work/$f"
 }
 # per_op CPUFILE OPSFILE OUT: each round's CPU time per operation in
