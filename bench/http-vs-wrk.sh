@@ -20,9 +20,9 @@
 # connections (wrk -c, ab -c, clients); THREADS: client threads (wrk -t;
 # boxtax's GOMAXPROCS); PIN=1 (default) pins the gateway to CPU 0 and every
 # client to CPU 1 (taskset), as a study places them, the same for every
-# tool (boxtax's generator, on a CPU of its own, then busy-polls for
-# answers before it sleeps: its poll parameter, auto); PIN=0 lets them
-# share the CPUs. POLL: boxtax's poll parameter (default: its own default).
+# tool; PIN=0 lets them share the CPUs. POLL: boxtax's poll parameter
+# (default: its own, 0: it naps, then sleeps in epoll; auto busy-polls for
+# answers where it has a CPU of its own, docs/gateway.md).
 # BOXTAX: the binary (default:
 # bin/boxtax, built with make build if missing). Needs wrk; ab is optional
 # (apt-get install wrk apache2-utils), and GNU time. Loopback only: the gateway listens on
@@ -71,6 +71,7 @@ boxtax_load() {
     --params "{\"clients\":$CONNS,\"keepalive\":$2,\"duration\":\"${SECS}s\"${POLL:+,\"poll\":\"$POLL\"}}"
   wait "$gw"
   note poll <"$work/out" > "$work/poll"
+  note naps_per_request <"$work/out" >> "$work/$1.naps"
   note waits_per_request <"$work/out" >> "$work/$1.waits"
 }
 
@@ -145,10 +146,13 @@ ratio_lines wrk boxtax.rps wrk.rps boxtax.cpu.per wrk.cpu.per
 if [ "$have_ab" = 1 ]; then
   ratio_lines ab boxtax_close.rps ab.rps boxtax_close.cpu.per ab.cpu.per
 fi
-# boxtax's generator busy-polls for answers before it sleeps where it has a
-# CPU of its own (its poll parameter, auto): its CPU time then includes the
-# polling, and the gateway need not wake it (docs/gateway.md).
-echo "boxtax's poll: $(cat "$work/poll"); its waits in epoll per request (median): keep-alive on $(median boxtax.cpu.waits)$(
+# boxtax's generator naps on a timer before it sleeps in epoll (poll 0, the
+# default), or busy-polls first (poll auto or a duration): its CPU time
+# then includes the polling. Either way the gateway need not wake it on
+# every answer (docs/gateway.md).
+echo "boxtax's poll: $(cat "$work/poll"); its naps per request (median): keep-alive on $(median boxtax.cpu.naps)$(
+  [ "$have_ab" = 1 ] && echo ", off $(median boxtax_close.cpu.naps)")"
+echo "its waits in epoll per request (median): keep-alive on $(median boxtax.cpu.waits)$(
   [ "$have_ab" = 1 ] && echo ", off $(median boxtax_close.cpu.waits)")"
 echo
 echo "all rounds (boxtax | reference):"
