@@ -20,9 +20,10 @@
 # connections (wrk -c, ab -c, clients); THREADS: client threads (wrk -t;
 # boxtax's GOMAXPROCS); PIN=1 (default) pins the gateway to CPU 0 and every
 # client to CPU 1 (taskset), as a study places them, the same for every
-# tool (boxtax's generator, on a CPU of its own, then busy-polls for
-# answers before it sleeps: its poll parameter, auto); PIN=0 lets them
-# share the CPUs. BOXTAX: the binary (default:
+# tool; PIN=0 lets them share the CPUs. POLL: boxtax's poll parameter
+# (default: its own, 0: it naps, then sleeps in epoll; auto busy-polls for
+# answers where it has a CPU of its own, docs/gateway.md).
+# BOXTAX: the binary (default:
 # bin/boxtax, built with make build if missing). Needs wrk; ab is optional
 # (apt-get install wrk apache2-utils), and GNU time. Loopback only: the gateway listens on
 # 127.0.0.1 and every client stops by itself after SECS.
@@ -59,30 +60,18 @@ if [ "$PIN" = 1 ]; then srv=(taskset -c 0) cli=(taskset -c 1); fi
 port=
 path=/rest/iam/reading
 
-# sample FILE VALUE: append one measurement.
-sample() { echo "$2" >> "$work/$1"; }
-# median FILE
-median() { sort -g "$work/$1" | awk '{v[NR]=$1} END {print (NR%2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2)}'; }
 # gateway: start a fresh gateway on a free port ($port); $gw is its pid.
 gateway() { start_gateway "$work/gateway.out" "${srv[@]}"; }
-# timed FILE CMD...: run CMD (its stdout to $work/out), add the CPU seconds
-# it used (user + system) to FILE. GNU time waits for CMD alone; the shell's
-# `time` would also count a gateway that ended meanwhile.
-timed() {
-  local f=$1
-  shift
-  /usr/bin/time -f '%U %S' -o "$work/time" "$@" >"$work/out" 2>/dev/null
-  awk '{print $1 + $2}' "$work/time" >> "$work/$f"
-}
 # stop: end the gateway a reference tool loaded (boxtax's ends by itself).
 stop() { kill "$gw" 2>/dev/null || true; wait "$gw" 2>/dev/null || true; }
 # boxtax_load CPUFILE KEEPALIVE THREADS: boxtax's generator against a fresh gateway.
 boxtax_load() {
   gateway
   GOMAXPROCS=$3 timed "$1" "${cli[@]}" "$BOXTAX" worker --workload http.gateway --client "127.0.0.1:$port" \
-    --params "{\"clients\":$CONNS,\"keepalive\":$2,\"duration\":\"${SECS}s\"}"
+    --params "{\"clients\":$CONNS,\"keepalive\":$2,\"duration\":\"${SECS}s\"${POLL:+,\"poll\":\"$POLL\"}}"
   wait "$gw"
   note poll <"$work/out" > "$work/poll"
+  note naps_per_request <"$work/out" >> "$work/$1.naps"
   note waits_per_request <"$work/out" >> "$work/$1.waits"
 }
 
@@ -127,10 +116,7 @@ fi
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.3f", a / b}'; }
 echo
-# paired A B: the median of the rounds' own ratios (A's rate over B's in the
-# same round): steadier than the ratio of the medians when the host's speed
-# drifts between rounds, since both tools of a round meet the same host.
-paired() { paste -d' ' "$work/$1" "$work/$2" | awk '$2 > 0 {print $1 / $2}' > "$work/pair"; median pair; }
+# paired A B (bench/lib.sh): the median of the rounds' own ratios.
 # verdict RATIO GOAL
 verdict() { awk -v r="$1" -v g="$2" 'BEGIN {print (r >= g ? "met" : "not met")}'; }
 printf '%-36s %12s %12s %8s %8s %s\n' "requests/s (median)" "boxtax" "reference" "ratio" "paired" "goal"
@@ -141,10 +127,11 @@ if [ "$have_ab" = 1 ]; then
   printf '%-36s %12.0f %12.0f %8s %8.3f %s\n' "keep-alive off, vs ab -c$CONNS" "$b" "$a" "$(ratio "$b" "$a")" "$p" ">= 0.9 ($(verdict "$p" 0.9))"
 fi
 echo "ratio: of the medians; paired: the median of each round's ratio, which the goal is read from"
-# cpu_per_request CPUFILE RPSFILE: the median of the client's CPU time per
-# request, in microseconds.
+# cpu_per_request CPUFILE RPSFILE: each round's CPU time per request in
+# microseconds (to CPUFILE.per); prints their median.
 cpu_per_request() {
-  paste -d' ' "$work/$1" "$work/$2" | awk -v s="$SECS" '$2 > 0 {print $1 * 1e6 / ($2 * s)}' > "$work/$1.per"
+  awk -v s="$SECS" '{print $1 * s}' "$work/$2" > "$work/$2.ops"
+  per_op "$1" "$2.ops" "$1.per"
   median "$1.per"
 }
 echo
@@ -153,24 +140,19 @@ printf '  keep-alive on:  boxtax %.2f us, wrk %.2f us\n' "$(cpu_per_request boxt
 if [ "$have_ab" = 1 ]; then
   printf '  keep-alive off: boxtax %.2f us, ab %.2f us\n' "$(cpu_per_request boxtax_close.cpu boxtax_close.rps)" "$(cpu_per_request ab.cpu ab.rps)"
 fi
-# The ratio lines (issue 40): boxtax's figure over the reference's, each
-# the median of the rounds' own (paired) ratios; for CPU lower is better.
-paired_cpu() { # CPUFILE_A RPSFILE_A CPUFILE_B RPSFILE_B
-  paste -d' ' "$work/$1" "$work/$2" "$work/$3" "$work/$4" |
-    awk '$2 > 0 && $4 > 0 && $3 > 0 {print ($1 / $2) / ($3 / $4)}' > "$work/pair"
-  median pair
-}
+# The ratio lines (issue 40), each the median of the rounds' own ratios.
 echo
-printf 'ratio ops_per_s wrk %.2f\n' "$(paired boxtax.rps wrk.rps)"
-printf 'ratio cpu_per_op wrk %.2f\n' "$(paired_cpu boxtax.cpu boxtax.rps wrk.cpu wrk.rps)"
+ratio_lines wrk boxtax.rps wrk.rps boxtax.cpu.per wrk.cpu.per
 if [ "$have_ab" = 1 ]; then
-  printf 'ratio ops_per_s ab %.2f\n' "$(paired boxtax_close.rps ab.rps)"
-  printf 'ratio cpu_per_op ab %.2f\n' "$(paired_cpu boxtax_close.cpu boxtax_close.rps ab.cpu ab.rps)"
+  ratio_lines ab boxtax_close.rps ab.rps boxtax_close.cpu.per ab.cpu.per
 fi
-# boxtax's generator busy-polls for answers before it sleeps where it has a
-# CPU of its own (its poll parameter, auto): its CPU time then includes the
-# polling, and the gateway need not wake it (docs/gateway.md).
-echo "boxtax's poll: $(cat "$work/poll"); its waits in epoll per request (median): keep-alive on $(median boxtax.cpu.waits)$(
+# boxtax's generator naps on a timer before it sleeps in epoll (poll 0, the
+# default), or busy-polls first (poll auto or a duration): its CPU time
+# then includes the polling. Either way the gateway need not wake it on
+# every answer (docs/gateway.md).
+echo "boxtax's poll: $(cat "$work/poll"); its naps per request (median): keep-alive on $(median boxtax.cpu.naps)$(
+  [ "$have_ab" = 1 ] && echo ", off $(median boxtax_close.cpu.naps)")"
+echo "its waits in epoll per request (median): keep-alive on $(median boxtax.cpu.waits)$(
   [ "$have_ab" = 1 ] && echo ", off $(median boxtax_close.cpu.waits)")"
 echo
 echo "all rounds (boxtax | reference):"

@@ -10,7 +10,12 @@
 # For net.rr it also prints what each tool's two processes spent per
 # transaction: CPU time (user + system) and context switches (GNU time),
 # which a busy host disturbs less than the round trips: a probe that wakes
-# more threads than C's one per wait shows there first.
+# more threads than C's one per wait shows there first. For every pair it
+# prints the ratio lines of issue 40, boxtax's over the reference's, the
+# median of the rounds' own ratios: `ratio ops_per_s REF X` (net.tcp: its
+# Mbit/s; net.rr: transactions/s) and `ratio cpu_per_op REF X`, the CPU
+# time of the client alone per operation (net.tcp: per MB sent; net.rr:
+# per transaction).
 #
 #   bench/net-vs-reference.sh                # 5 rounds of 5 s each
 #   ROUNDS=9 SECS=3 PIN=1 bench/net-vs-reference.sh
@@ -22,6 +27,7 @@
 # server listens on 127.0.0.1; every client stops by itself after SECS.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. bench/lib.sh
 ROUNDS=${ROUNDS:-5}
 SECS=${SECS:-5}
 BOXTAX=${BOXTAX:-bin/boxtax}
@@ -37,12 +43,8 @@ srv=() cli=()
 if [ "${PIN:-0}" = 1 ]; then srv=(taskset -c 1) cli=(taskset -c 0); fi
 port=$((20000 + RANDOM % 20000))
 
-# sample FILE KEY VALUE: append one measurement.
-sample() { echo "$3" >> "$work/$1.$2"; }
-# median FILE.KEY
-median() { sort -g "$work/$1" | awk '{v[NR]=$1} END {print (NR%2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2)}'; }
-# field NAME: a sample's value from boxtax worker output on stdin.
-field() { sed -n "s/.*\"metric\":\"$1\",\"value\":\([-0-9.e+]*\).*/\1/p"; }
+# field NAME: a sample's value from boxtax worker output on stdin (bench/lib.sh).
+field() { metric "$1"; }
 boxtax_pair() { # workload params: run server and client, print the client's protocol lines
   port=$((port + 1))
   costed "$work/srv.cost" "${srv[@]}" "$BOXTAX" worker --workload "$1" --params "$2" --serve "127.0.0.1:$port" >/dev/null &
@@ -57,10 +59,13 @@ costed() {
   /usr/bin/time -f '%U %S %w %c' -o "$f" "$@"
 }
 # cost KEY TRANSACTIONS: add the server's and client's CPU us and context
-# switches per transaction.
+# switches per transaction; and the client's alone (CPU us) to KEY.cli_us.
 cost() {
   cat "$work/srv.cost" "$work/cli.cost" | awk -v n="$2" '{cpu += $1 + $2; cs += $3 + $4} END {printf "%.3f %.3f\n", cpu * 1e6 / n, cs / n}' >> "$work/$1.cost"
+  client_cost "$1" "$2"
 }
+# client_cost KEY OPERATIONS: add the client's CPU us per operation to KEY.cli_us.
+client_cost() { awk -v n="$2" '{printf "%.4f\n", ($1 + $2) * 1e6 / n}' "$work/cli.cost" >> "$work/$1.cli_us"; }
 
 echo "host: $(nproc) CPUs, $(uptime | sed 's/.*load average/load average/')"
 echo "boxtax $("$BOXTAX" version 2>/dev/null | head -1), $(iperf3 --version | head -1)"
@@ -70,35 +75,39 @@ for r in $(seq "$ROUNDS"); do
   port=$((port + 1))
   "${srv[@]}" iperf3 -s -1 -B 127.0.0.1 -p "$port" >/dev/null &
   sleep 0.3
-  mbit=$("${cli[@]}" iperf3 -c 127.0.0.1 -p "$port" -t "$SECS" -f m | awk '/receiver/ {print $(NF-2)}')
+  mbit=$(costed "$work/cli.cost" "${cli[@]}" iperf3 -c 127.0.0.1 -p "$port" -t "$SECS" -f m | awk '/receiver/ {print $(NF-2)}')
   wait
-  sample tcp iperf3 "$mbit"
-  sample tcp boxtax "$(boxtax_pair net.tcp "{\"duration\":\"${SECS}s\"}" | field mbit_per_s)"
+  sample tcp.iperf3 "$mbit"
+  client_cost tcp.iperf3 "$(awk -v m="$mbit" -v s="$SECS" 'BEGIN {print m * s / 8}')"
+  mbit=$(boxtax_pair net.tcp "{\"duration\":\"${SECS}s\"}" | field mbit_per_s)
+  sample tcp.boxtax "$mbit"
+  client_cost tcp.boxtax "$(awk -v m="$mbit" -v s="$SECS" 'BEGIN {print m * s / 8}')"
   for proto in tcp udp; do
     port=$((port + 1))
     costed "$work/srv.cost" "${srv[@]}" "$work/pingpong" server "$proto" "$port" 1 &
     sleep 0.2
     read -r _ tps _ mean _ p50 _ _ < <(costed "$work/cli.cost" "${cli[@]}" "$work/pingpong" client "$proto" 127.0.0.1 "$port" 1 "$SECS")
     wait
-    sample "rr_$proto" ref_mean "$mean"
-    sample "rr_$proto" ref_p50 "$p50"
+    sample "rr_$proto.ref_mean" "$mean"
+    sample "rr_$proto.ref_p50" "$p50"
+    sample "rr_$proto.ref_tps" "$tps"
     cost "rr_$proto.ref" "$(awk -v t="$tps" -v s="$SECS" 'BEGIN {print t * s}')"
     out=$(boxtax_pair net.rr "{\"duration\":\"${SECS}s\",\"protocol\":\"$proto\"}")
-    sample "rr_$proto" boxtax_mean "$(field rtt_mean_us <<<"$out")"
-    sample "rr_$proto" boxtax_p50 "$(field rtt_p50_us <<<"$out")"
+    sample "rr_$proto.boxtax_mean" "$(field rtt_mean_us <<<"$out")"
+    sample "rr_$proto.boxtax_p50" "$(field rtt_p50_us <<<"$out")"
+    sample "rr_$proto.boxtax_tps" "$(field transactions_per_s <<<"$out")"
     cost "rr_$proto.boxtax" "$(awk -v t="$(field transactions_per_s <<<"$out")" -v s="$SECS" 'BEGIN {print t * s}')"
   done
   echo "round $r done: $(uptime | sed 's/.*load average/load average/')"
 done
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.3f", a / b}'; }
-# paired A B: the median of the rounds' own ratios (A's value over B's in
-# the same round). The tools alternate, so each round's pair met the same
-# host; unpinned, where the scheduler puts client and server on one CPU in
-# some rounds and on two in others (round trips of ~32 or ~38 us here), this
-# ratio is not moved by a round whose placement differed from its
-# neighbours', as the ratio of the two medians is.
-paired() { paste -d' ' "$work/$1" "$work/$2" | awk '{print $1 / $2}' > "$work/pair"; median pair; }
+# paired A B (bench/lib.sh): the median of the rounds' own ratios (A's
+# value over B's in the same round). The tools alternate, so each round's
+# pair met the same host; unpinned, where the scheduler puts client and
+# server on one CPU in some rounds and on two in others (round trips of ~32
+# or ~38 us here), this ratio is not moved by a round whose placement
+# differed from its neighbours', as the ratio of the two medians is.
 echo
 printf '%-28s %14s %14s %8s %8s %s\n' "measure (median)" "boxtax" "reference" "ratio" "paired" "goal"
 t_b=$(median tcp.boxtax) t_r=$(median tcp.iperf3)
@@ -120,6 +129,17 @@ for proto in tcp udp; do
   done
   printf '  net.rr %s: CPU us  boxtax %6.2f  reference %6.2f | context switches  boxtax %5.2f  reference %5.2f\n' "$proto" \
     "$(median "rr_$proto.boxtax.cpu")" "$(median "rr_$proto.ref.cpu")" "$(median "rr_$proto.boxtax.cs")" "$(median "rr_$proto.ref.cs")"
+done
+echo
+echo "the client alone, CPU time (user + system) per operation (median; net.tcp per MB sent, net.rr per transaction):"
+printf '  net.tcp:    boxtax %6.2f us  iperf3    %6.2f us\n' "$(median tcp.boxtax.cli_us)" "$(median tcp.iperf3.cli_us)"
+for proto in tcp udp; do
+  printf '  net.rr %s: boxtax %6.2f us  reference %6.2f us\n' "$proto" "$(median "rr_$proto.boxtax.cli_us")" "$(median "rr_$proto.ref.cli_us")"
+done
+echo
+ratio_lines iperf3 tcp.boxtax tcp.iperf3 tcp.boxtax.cli_us tcp.iperf3.cli_us
+for proto in tcp udp; do
+  ratio_lines "pingpong_$proto" "rr_$proto.boxtax_tps" "rr_$proto.ref_tps" "rr_$proto.boxtax.cli_us" "rr_$proto.ref.cli_us"
 done
 echo
 echo "all rounds (boxtax | reference):"

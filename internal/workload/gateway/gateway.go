@@ -69,7 +69,7 @@ func (c *config) Declare(d *workload.Decl) {
 	d.Min(0, "for the whole duration")
 	d.Int(&c.threads, "threads", 0, "the load generator's threads, each an event loop over its share of the connections (wrk -t); 0: one per CPU the client may use (its affinity, as a study pins it)")
 	d.Range(0, 256, "one per CPU")
-	d.String(&c.pollSpec, "poll", "auto", "how long each of the load generator's threads looks for answers without sleeping before it sleeps in epoll (as sockperf's busy-poll), e.g. 50us; 0: never; auto: "+defaultPoll.String()+" when every thread has a CPU of its own that no server or other client uses (a study pins the client of a single instance so), else 0")
+	d.String(&c.pollSpec, "poll", "0", "how long each of the load generator's threads looks for answers without sleeping before it sleeps in epoll (as sockperf's busy-poll), e.g. 50us, at the cost of the client's CPU for the whole load; 0: never (a thread with "+strconv.Itoa(napMinClients)+" or more connections naps "+napLength.String()+" on a timer first); auto: "+defaultPoll.String()+" when every thread has a CPU of its own that no server or other client uses (a study pins the client of a single instance so), else 0")
 	d.Duration(&c.timeout, "timeout", 2*time.Second, "the longest a request (connecting included) may take before it counts as an error (wrk --timeout)")
 	d.Positive()
 	d.String(&c.agentSpec, "agent", agentSimulated, "the gateway's device agent: simulated (a CO2 sensor, 52-byte body), file:PATH (a sensor file read every period), command:PROG ARGS (run every period; its output is the reading) or stream:PROG ARGS (runs on; every line it writes is a reading)")
@@ -256,6 +256,7 @@ func report(res *loadResult, c config, e workload.Emitter) error {
 	}
 	e.Note("body_bytes", strconv.FormatInt(res.bodyLen, 10))
 	e.Note("waits_per_request", strconv.FormatFloat(float64(res.waits)/float64(res.ok), 'f', 3, 64))
+	e.Note("naps_per_request", strconv.FormatFloat(float64(res.naps)/float64(res.ok), 'f', 3, 64))
 	e.Note("latency_min_ms", ms(res.latency.Min()))
 	e.Note("latency_max_ms", ms(res.latency.Max()))
 	msf := func(d time.Duration) float64 { return float64(d) / 1e6 }

@@ -58,6 +58,7 @@ type loadResult struct {
 	threads  int               // event loops used
 	poll     time.Duration     // how long each busy-polled before sleeping
 	waits    int64             // waits in epoll with a timeout (after polling): about how often a loop slept
+	naps     int64             // naps before a wait in epoll (see eventLoop.nap)
 	inFlight int64             // requests under way when the load stopped: neither counted nor failed
 	// conntrackDrops are packets the host's connection tracking dropped
 	// during the load (its table was full), when known.
@@ -79,6 +80,7 @@ func (r *loadResult) add(o *loadResult) {
 	r.conns += o.conns
 	r.inFlight += o.inFlight
 	r.waits += o.waits
+	r.naps += o.naps
 	r.latency.Merge(&o.latency)
 	for k := range r.errs {
 		r.errs[k] += o.errs[k]

@@ -2,6 +2,7 @@ package gateway
 
 import (
 	"context"
+	"fmt"
 	"os/exec"
 	"path/filepath"
 	"runtime"
@@ -28,8 +29,10 @@ func TestPollParameter(t *testing.T) {
 			t.Errorf("poll %q: auto %v, %v; want %v", spec, c.pollAuto(), c.poll, want)
 		}
 	}
+	// The default never polls (issue 40: polling cost the client more
+	// CPU per request than wrk's).
 	c, err := workload.Parse(workload.Params{}, &config{})
-	if err != nil || !c.pollAuto() {
+	if err != nil || c.pollAuto() || c.poll != 0 {
 		t.Errorf("the default: %v, %+v", err, c)
 	}
 	for _, spec := range []string{"-1us", "11ms", "fast", "50"} {
@@ -69,7 +72,7 @@ func TestPollAuto(t *testing.T) {
 	ctx := context.Background()
 	shared := workload.WithSharedCPUs(ctx)
 	if all.Count() == len(online) {
-		if d := parse(workload.Params{}).pollFor(ctx); d != 0 {
+		if d := parse(workload.Params{"poll": "auto"}).pollFor(ctx); d != 0 {
 			t.Errorf("on every CPU: poll %v, want 0", d)
 		}
 	}
@@ -83,10 +86,11 @@ func TestPollAuto(t *testing.T) {
 		params workload.Params
 		want   time.Duration
 	}{
-		{ctx, workload.Params{}, defaultPoll},
-		{ctx, workload.Params{"threads": 1}, defaultPoll},
-		{ctx, workload.Params{"threads": 2}, 0}, // two threads on one CPU
-		{shared, workload.Params{}, 0},
+		{ctx, workload.Params{"poll": "auto"}, defaultPoll},
+		{ctx, workload.Params{"poll": "auto", "threads": 1}, defaultPoll},
+		{ctx, workload.Params{"poll": "auto", "threads": 2}, 0}, // two threads on one CPU
+		{shared, workload.Params{"poll": "auto"}, 0},
+		{ctx, workload.Params{}, 0},
 		{ctx, workload.Params{"poll": "0"}, 0},
 		{shared, workload.Params{"poll": "20us"}, 20 * time.Microsecond},
 	} {
@@ -127,8 +131,8 @@ func TestPolledLoadAgainstNginx(t *testing.T) {
 	}
 }
 
-// TestPollInAStudy: in a study the client has a CPU of its own and polls
-// (poll: auto); the clients of two concurrent instances share that CPU,
+// TestPollInAStudy: in a study the client has a CPU of its own and, with
+// poll: auto, polls; the clients of two concurrent instances share that CPU,
 // and neither polls. Read back from the runs' notes, as stored.
 func TestPollInAStudy(t *testing.T) {
 	if testing.Short() {
@@ -144,7 +148,7 @@ warmup: 0
 envs: [native]
 workloads:
   - name: http.gateway
-    params: {requests: 300, duration: 10s, keepalive: true, clients: 2}
+    params: {requests: 300, duration: 10s, keepalive: true, clients: 2, poll: auto}
 factors:
   - name: instances
     levels: [1, 2]
@@ -174,5 +178,34 @@ factors:
 	}
 	if seen != 3 {
 		t.Errorf("%d of 3 notes looked at in %d runs", seen, len(runs))
+	}
+}
+
+// TestNappingLoadAgainstNginx: a quiet loop that does not poll naps before
+// it sleeps in epoll where it has napMinClients connections or more, never
+// with fewer nor while it polls, and every request is made and counted as
+// without naps, keep-alive and not.
+func TestNappingLoadAgainstNginx(t *testing.T) {
+	for _, keepAlive := range []bool{true, false} {
+		for _, tc := range []struct {
+			clients int
+			poll    time.Duration
+			naps    bool
+		}{{napMinClients * 2, 0, true}, {napMinClients - 1, 0, false}, {napMinClients * 2, maxPoll, false}} {
+			t.Run(fmt.Sprintf("keepalive=%v,clients=%d,poll=%v", keepAlive, tc.clients, tc.poll), func(t *testing.T) {
+				n := startNginx(t)
+				res := load(t, loadConfig{addr: n.addr, path: ReadingPath, clients: tc.clients, keepAlive: keepAlive, threads: 1,
+					quietWait: true, poll: tc.poll, duration: 5 * time.Minute, requests: 2000, timeout: 2 * time.Second})
+				if res.ok != 2000 || res.errorCount() != 0 || res.latency.Count() != 2000 || res.bodyLen != int64(len(nginxBody)) {
+					t.Errorf("%d ok, errors %v (%v), body %d bytes", res.ok, res.errs, res.firstErr, res.bodyLen)
+				}
+				if requests, _, statuses := n.connections(t, 2000); requests != 2000 || statuses["200"] != 2000 {
+					t.Errorf("nginx logged %d requests (%v)", requests, statuses)
+				}
+				if (res.naps > 0) != tc.naps {
+					t.Errorf("%d naps, %d waits in epoll for 2000 requests; want naps: %v", res.naps, res.waits, tc.naps)
+				}
+			})
+		}
 	}
 }
