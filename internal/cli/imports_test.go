@@ -14,7 +14,7 @@ import (
 // (issue 26): flags, exit codes and what is printed; the work is theirs.
 // The writers it picks (formats) and the ones it calls itself (tables,
 // page, papers) are imported honestly, not linked in by init (issue 39).
-const maxProjectImports = 16
+const maxProjectImports = 17
 
 // faces are the packages only a verb that is the package's own face may
 // import: `image` is hostimage's, `worker` the worker's; no cli file
