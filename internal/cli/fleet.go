@@ -49,7 +49,8 @@ var deviceVerbs = map[string]func(context.Context, *Globals, []string) error{
 }
 
 // fleetRunOptions reads the flags of fleet run: its own, and run's, which
-// go to boxtax run on every device as run reads them (study.Options).
+// go to boxtax run on every device: those given, as run reads them
+// (addRunFlags, forwardedArgs).
 func fleetRunOptions(g *Globals, args []string) (fleetOptions, error) {
 	var ansibleArgs []string
 	if i := slices.Index(args, "--"); i >= 0 {
