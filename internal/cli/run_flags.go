@@ -3,13 +3,10 @@ package cli
 import (
 	"flag"
 	"fmt"
-	"math"
 	"strconv"
 	"strings"
 
-	"github.com/boxtax/boxtax/internal/monitor"
 	"github.com/boxtax/boxtax/internal/study"
-	cmdwl "github.com/boxtax/boxtax/internal/workload/command"
 )
 
 // The flags of boxtax run, declared once here: they fill a study.Options,
@@ -48,7 +45,7 @@ func addRunFlags(fs *flag.FlagSet, o *study.Options) {
 	fs.DurationVar(&o.Monitors.Interval, "monitor-interval", d.Monitors.Interval, "sample host load, CPU, memory, temperatures and power this often during runs (0: off)")
 	fs.StringVar(&o.Monitors.Power, "power", d.Monitors.Power, "power source: auto (RAPL or hwmon), none, estimate:idle=W,full=W, or meter:FILE (CSV of time,watts)")
 	fs.DurationVar(&o.Settle, "settle", d.Settle, "before each run, sync and wait up to this long for the host to be quiet (0: no wait)")
-	fs.Var(disturbFlag{&o.Disturb}, "disturbed", "leave out of the verdicts, and mark, a run during which the host was disturbed: default (steal=10,iowait=20,busy=50: percent of the CPUs' time taken by the hypervisor, lost waiting on another program's I/O, or busy with another program up to the run's start), off, or your own limits")
+	fs.Var(disturbFlag{o}, "disturbed", "leave out of the verdicts, and mark, a run during which the host was disturbed: default (steal=10,iowait=20,busy=50: percent of the CPUs' time taken by the hypervisor, lost waiting on another program's I/O, or busy with another program up to the run's start), off, or your own limits")
 	fs.StringVar(&o.HostLabel, "host-label", "", "name this device in reports, e.g. its inventory hostname pi4-kitchen (default: the hostname)")
 	fs.BoolVar(&o.SkipUnavailable, "skip-unavailable", false, "leave out environments that cannot run here (e.g. no Docker on this device) instead of stopping; they are recorded as unavailable")
 }
@@ -61,7 +58,7 @@ func addCommandFlags(fs *flag.FlagSet, c *study.Command) {
 	fs.Var((*repeated)(&c.Params), "param", "with --cmd: a factor `NAME=V1,V2`, whose level replaces {NAME} in the commands, --setup and --prepare (repeatable: every combination runs)")
 	fs.StringVar(&c.Setup, "setup", "", "with --cmd: a command run before each measured one, not timed (e.g. sysbench fileio prepare)")
 	fs.StringVar(&c.Prepare, "prepare", "", "with --cmd: a command run right before each measured one (after --setup), in the same environment, not timed (as hyperfine's --prepare)")
-	fs.StringVar(&c.Parse, "parse", "", "with --cmd: read a known tool's output: auto (by the program's name), none, "+strings.Join(cmdwl.AdapterNames(), ", "))
+	fs.StringVar(&c.Parse, "parse", "", "with --cmd: read a known tool's output: auto (by the program's name), none, "+strings.Join(study.CommandAdapters(), ", "))
 	fs.StringVar(&c.Timeout, "cmd-timeout", "", "with --cmd: longest one run may take (default 10m)")
 	fs.StringVar(&c.Image, "image", "", "a local Docker image: run its own program (Entrypoint and Cmd), or --cmd, in its files in every environment, natively by chroot into them (Podman gets the same image)")
 }
@@ -219,54 +216,18 @@ func (p *percentFlag) Set(s string) error {
 	return nil
 }
 
-// disturbFlag is --disturbed: the limits past which a run counts as
-// disturbed and is left out of the verdicts. "default", "off", or some of
-// steal=PCT,iowait=PCT,busy=PCT (the rest at their defaults). A limit
-// below 0 marks every run that the monitors saw (a test's way to make the
-// classification certain).
-type disturbFlag struct{ limits **monitor.DisturbLimits }
+// disturbFlag is --disturbed (study.ParseDisturb).
+type disturbFlag struct{ o *study.Options }
 
 // String is the flag's value as Set takes it.
 func (f disturbFlag) String() string {
-	if f.limits == nil || *f.limits == nil {
+	if f.o == nil {
 		return "default"
 	}
-	l := **f.limits
-	if l == monitor.Off {
-		return "off"
-	}
-	pct := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
-	return fmt.Sprintf("steal=%s,iowait=%s,busy=%s", pct(l.StealPct), pct(l.IOWaitPct), pct(l.BusyBeforePct))
+	return study.DisturbText(f.o.Disturb)
 }
 
-func (f disturbFlag) Set(s string) error {
-	switch s {
-	case "default":
-		*f.limits = nil
-		return nil
-	case "off":
-		off := monitor.Off
-		*f.limits = &off
-		return nil
-	}
-	l := monitor.DefaultDisturbLimits
-	for _, part := range strings.Split(s, ",") {
-		k, v, _ := strings.Cut(strings.TrimSpace(part), "=")
-		pct, err := strconv.ParseFloat(strings.TrimSuffix(v, "%"), 64)
-		if err != nil || math.IsNaN(pct) {
-			return fmt.Errorf("--disturbed %q: want default, off, or limits in percent of the CPUs' time such as steal=10,iowait=20,busy=50", s)
-		}
-		switch k {
-		case "steal":
-			l.StealPct = pct
-		case "iowait":
-			l.IOWaitPct = pct
-		case "busy":
-			l.BusyBeforePct = pct
-		default:
-			return fmt.Errorf("--disturbed: unknown limit %q; valid: steal, iowait, busy (or default, off)", k)
-		}
-	}
-	*f.limits = &l
-	return nil
+func (f disturbFlag) Set(s string) (err error) {
+	f.o.Disturb, err = study.ParseDisturb(s)
+	return err
 }

@@ -1,9 +1,14 @@
 package study
 
 import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/boxtax/boxtax/internal/monitor"
+	cmdwl "github.com/boxtax/boxtax/internal/workload/command"
 )
 
 // Options are everything one study run is asked: what to run (a preset, a
@@ -54,4 +59,52 @@ const (
 func NewOptions() Options {
 	return Options{Warmup: -1, Reps: Reps{Max: DefaultMaxReps}, Settle: monitor.DefaultSettler.Max,
 		Monitors: Monitors{Interval: DefaultMonitorInterval, Power: DefaultPower}}
+}
+
+// CommandAdapters are the tools whose output --parse reads.
+func CommandAdapters() []string { return cmdwl.AdapterNames() }
+
+// ParseDisturb reads --disturbed: "default" (nil), "off", or some of
+// steal=PCT,iowait=PCT,busy=PCT (the rest at their defaults). A limit
+// below 0 marks every run that the monitors saw (a test's way to make the
+// classification certain).
+func ParseDisturb(s string) (*monitor.DisturbLimits, error) {
+	switch s {
+	case "default":
+		return nil, nil
+	case "off":
+		off := monitor.Off
+		return &off, nil
+	}
+	l := monitor.DefaultDisturbLimits
+	for _, part := range strings.Split(s, ",") {
+		k, v, _ := strings.Cut(strings.TrimSpace(part), "=")
+		pct, err := strconv.ParseFloat(strings.TrimSuffix(v, "%"), 64)
+		if err != nil || math.IsNaN(pct) {
+			return nil, fmt.Errorf("--disturbed %q: want default, off, or limits in percent of the CPUs' time such as steal=10,iowait=20,busy=50", s)
+		}
+		switch k {
+		case "steal":
+			l.StealPct = pct
+		case "iowait":
+			l.IOWaitPct = pct
+		case "busy":
+			l.BusyBeforePct = pct
+		default:
+			return nil, fmt.Errorf("--disturbed: unknown limit %q; valid: steal, iowait, busy (or default, off)", k)
+		}
+	}
+	return &l, nil
+}
+
+// DisturbText writes limits as ParseDisturb reads them.
+func DisturbText(l *monitor.DisturbLimits) string {
+	switch {
+	case l == nil:
+		return "default"
+	case *l == monitor.Off:
+		return "off"
+	}
+	pct := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+	return fmt.Sprintf("steal=%s,iowait=%s,busy=%s", pct(l.StealPct), pct(l.IOWaitPct), pct(l.BusyBeforePct))
 }
