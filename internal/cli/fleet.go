@@ -49,7 +49,8 @@ var deviceVerbs = map[string]func(context.Context, *Globals, []string) error{
 }
 
 // fleetRunOptions reads the flags of fleet run: its own, and run's, which
-// go to boxtax run on every device as run reads them (study.Options).
+// go to boxtax run on every device: those given, as run reads them
+// (addRunFlags, forwardedArgs).
 func fleetRunOptions(g *Globals, args []string) (fleetOptions, error) {
 	var ansibleArgs []string
 	if i := slices.Index(args, "--"); i >= 0 {
@@ -69,7 +70,7 @@ func fleetRunOptions(g *Globals, args []string) (fleetOptions, error) {
 	fs.StringVar(&o.Playbook, "playbook", "", "a playbook of your own instead of the one shipped with boxtax")
 	fs.StringVar(&runArgs, "run-args", "", "more flags for boxtax run on every device, e.g. \"--wire netns --power none\"")
 	fs.BoolVar(&o.Verbose, "verbose", false, "show Ansible's whole output (every task of every device) instead of a line a device as it moves on; it is kept in RESULTS/"+fleet.LogName+" either way")
-	o.Run.AddFlags(fs)
+	addRunFlags(fs, &o.Run)
 	pos, err := parse(fs, args)
 	if err != nil {
 		return o, err
@@ -86,17 +87,17 @@ func fleetRunOptions(g *Globals, args []string) (fleetOptions, error) {
 	if o.Run.HostLabel != "" || o.Run.SkipUnavailable {
 		return o, usagef("--host-label and --skip-unavailable are the playbook's: each device is labelled with its inventory name and leaves out what it cannot run")
 	}
-	if o.Resume && (o.Study != "" || o.Run.Overridden() || runArgs != "") {
+	if o.Resume && (o.Study != "" || len(givenOf(fs, addStudyFlags)) > 0 || runArgs != "") {
 		return o, usagef("--resume continues each device's stored study as planned: leave out the study and its flags")
 	}
 	o.Run.Study = o.Study
-	if err := o.Run.Check(fs); err != nil {
+	if err := checkRunOptions(o.Run, fs); err != nil {
 		return o, usageError{err}
 	}
 	if !o.Resume && o.Study == "" {
 		o.Study = "quick"
 	}
-	o.RunArgs = append(o.Run.FlagArgs(), strings.Fields(runArgs)...)
+	o.RunArgs = append(forwardedArgs(fs), strings.Fields(runArgs)...)
 	o.Extra = ansibleArgs
 	if o.Forks == 0 {
 		o.Forks = 50 // Ansible's default is 5; a study is long, so every device at once

@@ -75,7 +75,7 @@ func TestFleetRunForwardsEveryRunOption(t *testing.T) {
 	// What each device's boxtax run reads from the forwarded argv.
 	got := study.NewOptions()
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
-	got.AddFlags(fs)
+	addRunFlags(fs, &got)
 	if err := fs.Parse(o.RunArgs); err != nil {
 		t.Fatalf("run cannot read the forwarded %v: %v", o.RunArgs, err)
 	}

@@ -87,7 +87,7 @@ func reportCmd(ctx context.Context, g *Globals, args []string) error {
 	fs.BoolVar(&o.History, "history", false, "every cell's overhead with its interval and verdict over the studies of the host that ran --study (default: the latest), oldest first, contradicting verdicts first (formats: "+strings.Join(formats.History(), ", ")+")")
 	fs.StringVar(&o.By, "by", "", "host: the study on every device of a database merged from a fleet, a column group per device (formats: "+strings.Join(formats.Devices(), ", ")+")")
 	addGateFlag(fs, &o.MaxOverhead, &o.FailUndecided)
-	fs.Var((*study.Percent)(&o.PrecisionPct), "precision", "the verdict's margin p: \"no difference beyond ±p%\" when the overhead's whole 95% interval lies inside it (default: the study's --precision, else 2%)")
+	fs.Var((*percentFlag)(&o.PrecisionPct), "precision", "the verdict's margin p: \"no difference beyond ±p%\" when the overhead's whole 95% interval lies inside it (default: the study's --precision, else 2%)")
 	if err := parseNoArgs(fs, args, "use --study ID"); err != nil {
 		return err
 	}

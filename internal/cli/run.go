@@ -29,9 +29,9 @@ type runOptions struct {
 func runCmd(ctx context.Context, g *Globals, args []string) error {
 	o := runOptions{Options: study.NewOptions()}
 	fs := newFlags(g, "run", "[STUDY] [flags]   (STUDY: a preset name or a YAML file; default quick)")
-	o.AddStoreFlags(fs, defaultDB(g), dbDefaultHelp)
-	o.AddFlags(fs)
-	o.Command.AddFlags(fs)
+	addStoreFlags(fs, &o.Options, defaultDB(g), dbDefaultHelp)
+	addRunFlags(fs, &o.Options)
+	addCommandFlags(fs, &o.Command)
 	fs.BoolVar(&o.Quiet, "quiet", false, "print neither the progress lines nor the table at the end (warnings and failed runs still)")
 	fs.BoolVar(&o.Quiet, "q", false, "same as --quiet")
 	addGateFlag(fs, &o.MaxOverhead, &o.FailUndecided)
@@ -42,7 +42,7 @@ func runCmd(ctx context.Context, g *Globals, args []string) error {
 	if len(pos) > 0 {
 		o.Study = pos[0]
 	}
-	if err := o.Check(fs); err != nil {
+	if err := checkRunOptions(o.Options, fs); err != nil {
 		return usageError{err}
 	}
 	if len(pos) > 1 {

@@ -1,9 +1,7 @@
 package study
 
 import (
-	"flag"
 	"slices"
-	"strings"
 
 	"github.com/boxtax/boxtax/internal/workload"
 	cmdwl "github.com/boxtax/boxtax/internal/workload/command"
@@ -24,20 +22,7 @@ type Command struct {
 // are the shortened commands.
 const CommandFactor = cmdwl.CommandFactor
 
-// AddFlags declares --cmd and the flags that go with it.
-func (c *Command) AddFlags(fs *flag.FlagSet) {
-	fs.Var((*repeated)(&c.Cmds), "cmd", "measure this command (program and arguments, split as a shell would, no shell) instead of a study: natively and in each environment; several --cmd are compared as the levels of a factor named command")
-	fs.Var((*repeated)(&c.Metrics), "metric", "with --cmd: a figure from its output, NAME[:UNIT][:higher|:lower]=REGEX or NAME=json:PATH (repeatable); one named as the adapter's replaces it")
-	fs.Var((*repeated)(&c.Files), "file", "with --cmd: a host file or directory the command needs in a container (repeatable)")
-	fs.Var((*repeated)(&c.Params), "param", "with --cmd: a factor `NAME=V1,V2`, whose level replaces {NAME} in the commands, --setup and --prepare (repeatable: every combination runs)")
-	fs.StringVar(&c.Setup, "setup", "", "with --cmd: a command run before each measured one, not timed (e.g. sysbench fileio prepare)")
-	fs.StringVar(&c.Prepare, "prepare", "", "with --cmd: a command run right before each measured one (after --setup), in the same environment, not timed (as hyperfine's --prepare)")
-	fs.StringVar(&c.Parse, "parse", "", "with --cmd: read a known tool's output: auto (by the program's name), none, "+strings.Join(cmdwl.AdapterNames(), ", "))
-	fs.StringVar(&c.Timeout, "cmd-timeout", "", "with --cmd: longest one run may take (default 10m)")
-	fs.StringVar(&c.Image, "image", "", "a local Docker image: run its own program (Entrypoint and Cmd), or --cmd, in its files in every environment, natively by chroot into them (Podman gets the same image)")
-}
-
-// Used tells whether any of its flags was given.
+// Used tells whether any of its options is set.
 func (c Command) Used() bool {
 	return len(c.Cmds) > 0 || c.Setup != "" || c.Prepare != "" || c.Parse != "" || c.Timeout != "" || c.Image != "" ||
 		len(c.Metrics) > 0 || len(c.Files) > 0 || len(c.Params) > 0
@@ -92,9 +77,3 @@ func (s *Spec) WorkloadNotes() []string {
 	}
 	return out
 }
-
-// repeated is a flag given once per value.
-type repeated []string
-
-func (r *repeated) String() string     { return strings.Join(*r, " ") }
-func (r *repeated) Set(v string) error { *r = append(*r, v); return nil }

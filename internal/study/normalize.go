@@ -9,7 +9,7 @@ import (
 
 // Normalize puts a spec in the one form Validate checks and Plan plans:
 // the defaults filled in (FillDefaults), a study with a time budget made
-// adaptive (the default precision and most rounds), an adaptive study's first rounds
+// adaptive (useBudget, the default precision and most rounds), an adaptive study's first rounds
 // raised to MinAdaptiveRepetitions, and every environment with options,
 // and the baseline, named canonically (its options in one order and
 // spelling), so that one variant has one name in the plan and the store.
@@ -17,10 +17,8 @@ import (
 // say why. envNames are the environments this boxtax has. It returns s.
 func (s *Spec) Normalize(envNames []string) *Spec {
 	s.FillDefaults()
-	// A budget decides cells against the baseline: with the baseline
-	// alone there is nothing to decide, and the study runs its rounds.
-	if s.Budget > 0 && s.Adaptive == nil && len(s.Envs) > 1 {
-		s.UseAdaptive(Adaptive{PrecisionPct: DefaultPrecisionPct, MaxRepetitions: DefaultMaxReps})
+	if s.Adaptive == nil {
+		s.useBudget(Adaptive{PrecisionPct: DefaultPrecisionPct, MaxRepetitions: DefaultMaxReps})
 	}
 	if s.Adaptive != nil && s.Repetitions < MinAdaptiveRepetitions {
 		s.Repetitions = MinAdaptiveRepetitions
@@ -38,6 +36,17 @@ func (s *Spec) Normalize(envNames []string) *Spec {
 		s.Baseline = canon
 	}
 	return s
+}
+
+// useBudget is the one rule of what a budget implies: a study with a
+// budget (budget: in its file or --budget) decides its cells against the
+// baseline adaptively, with a's margin and most rounds; with the baseline
+// alone there is nothing to decide, and the study runs its rounds (an
+// adaptive: block or --reps auto written so is refused by Validate).
+func (s *Spec) useBudget(a Adaptive) {
+	if s.Budget > 0 && len(s.Envs) > 1 {
+		s.UseAdaptive(a)
+	}
 }
 
 // written is the environment's name as the spec wrote it.

@@ -48,9 +48,10 @@ func (o Options) spec(ctx context.Context, paperIDs []string) (*Spec, error) {
 	return spec, spec.CheckHost()
 }
 
-// checkSource refuses a study given twice: --cmd with a study or --resume,
-// and a host label reports cannot show.
-func (o Options) checkSource() error {
+// Check refuses a study given twice (--cmd with a study or --resume), a
+// --cmd that cannot be run and a host label reports cannot show: options
+// that cannot mean together whichever flags gave them.
+func (o Options) Check() error {
 	if o.Command.Used() && (o.Study != "" || o.Resume) {
 		return fmt.Errorf("--cmd measures one command instead of a study: give no study (and no --resume)")
 	}
