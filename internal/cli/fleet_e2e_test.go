@@ -451,5 +451,5 @@ func fleetRun(ctx context.Context, work string, args ...string) result {
 	var out, errb bytes.Buffer
 	g := testGlobals(&out, &errb)
 	args = append([]string{"fleet", "run", "--results", filepath.Join(work, "results"), "--out", filepath.Join(work, "fleet.db")}, args...)
-	return result{Execute(ctx, g, args), out.String(), errb.String()}
+	return result{Execute(ctx, g, undisturbed(args)), out.String(), errb.String()}
 }

@@ -87,7 +87,7 @@ func fullPipe(t *testing.T) (r, w *os.File) {
 func TestSecondSignalEndsAStuckProcess(t *testing.T) {
 	dir := t.TempDir()
 	_, w := fullPipe(t)
-	cmd := exec.Command(boxtaxBin, "run", testdata(t, "slow.yaml"), "--envs", "native", "--db", filepath.Join(dir, "s.db"), "--settle", "0", "--monitor-interval", "0")
+	cmd := exec.Command(boxtaxBin, undisturbed([]string{"run", testdata(t, "slow.yaml"), "--envs", "native", "--db", filepath.Join(dir, "s.db"), "--settle", "0", "--monitor-interval", "0"})...)
 	cmd.Stderr, cmd.Dir = w, dir
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

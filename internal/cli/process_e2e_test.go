@@ -20,7 +20,7 @@ import (
 // startRun starts `boxtax run` as a real process with extra environment.
 func startRun(t *testing.T, dir string, env []string, args ...string) (*exec.Cmd, *testenv.LockedBuffer) {
 	t.Helper()
-	cmd := exec.Command(boxtaxBin, append([]string{"run"}, args...)...)
+	cmd := exec.Command(boxtaxBin, undisturbed(append([]string{"run"}, args...))...)
 	var stderr testenv.LockedBuffer // the process writes it while waitFor may read it
 	cmd.Stderr, cmd.Dir, cmd.Env = &stderr, dir, append(os.Environ(), env...)
 	if err := cmd.Start(); err != nil {
@@ -161,7 +161,7 @@ func startSlowRunIn(t *testing.T, c *docker.Client, dir string, env []string, db
 // its end, and it is killed at the end of the test if still running.
 func startBoxtax(t *testing.T, args ...string) (cmd *exec.Cmd, stderr *testenv.LockedBuffer, waited <-chan error) {
 	t.Helper()
-	cmd = exec.Command(boxtaxBin, args...)
+	cmd = exec.Command(boxtaxBin, undisturbed(args)...)
 	stderr = &testenv.LockedBuffer{}
 	cmd.Stderr = stderr
 	if err := cmd.Start(); err != nil {
