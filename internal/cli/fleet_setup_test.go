@@ -165,3 +165,19 @@ func (f *testFleet) context(t *testing.T) context.Context {
 	}
 	return context.Background()
 }
+
+// fleetDeviceWires are the namespaces and host links of the shared fleet
+// devices, which stay up until the package's tests end: not left behind by
+// the test that looks for leftovers after them.
+func fleetDeviceWires() map[string]bool {
+	sf := &sharedFleet
+	sf.Lock()
+	defer sf.Unlock()
+	names := map[string]bool{}
+	for _, d := range sf.devices {
+		if d.wire != nil {
+			names[d.wire.Namespace], names[d.wire.HostLink] = true, true
+		}
+	}
+	return names
+}

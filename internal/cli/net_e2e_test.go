@@ -15,8 +15,14 @@ import (
 // addresses of its wires.
 func leftovers(t *testing.T, pid int) []string {
 	t.Helper()
-	out := commandLines("namespace ", func(l string) bool { return strings.HasPrefix(l, fmt.Sprintf("boxtax-%d-", pid)) }, "ip", "netns", "list")
-	out = append(out, commandLines("link ", func(l string) bool { return strings.Contains(l, fmt.Sprintf(": bx%dh", pid)) }, "ip", "-o", "link")...)
+	devices := fleetDeviceWires()
+	out := commandLines("namespace ", func(l string) bool {
+		return strings.HasPrefix(l, fmt.Sprintf("boxtax-%d-", pid)) && !devices[strings.Fields(l)[0]]
+	}, "ip", "netns", "list")
+	out = append(out, commandLines("link ", func(l string) bool {
+		f := strings.Fields(l)
+		return strings.Contains(l, fmt.Sprintf(": bx%dh", pid)) && !(len(f) > 1 && devices[strings.SplitN(strings.TrimSuffix(f[1], ":"), "@", 2)[0]])
+	}, "ip", "-o", "link")...)
 	for _, table := range []string{"nat", "filter"} {
 		out = append(out, commandLines(table+" rule ", func(l string) bool { return strings.Contains(l, "198.18.") || strings.Contains(l, "198.19.") },
 			"iptables", "-t", table, "-S")...)
