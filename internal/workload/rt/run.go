@@ -25,6 +25,21 @@ type threadSetup struct {
 	terms        int
 	calibratedNs int64
 	err          error
+	unpin        func() // gives the thread its CPUs back
+}
+
+// undo gives the process back what prepareThread changed, on every path:
+// the preemption signal, the other threads' CPUs, the thread's own CPUs
+// (the thread ends with its goroutine, unless it is the process's main
+// thread, which parks for good instead).
+func (s *threadSetup) undo() {
+	sched.UnblockPreemption()
+	if s.isolation != nil {
+		s.isolation.Restore()
+	}
+	if s.unpin != nil {
+		s.unpin()
+	}
 }
 
 // run measures one task and reports it.
@@ -80,6 +95,7 @@ func run(ctx context.Context, c *config, env workload.Env, e workload.Emitter) e
 		runtime.LockOSThread()
 		defer close(measured)
 		setup := prepareThread(c, t)
+		defer setup.undo()
 		ready <- setup
 		if setup.err != nil {
 			return
@@ -88,10 +104,6 @@ func run(ctx context.Context, c *config, env workload.Env, e workload.Emitter) e
 			t.wakeLoop()
 		} else {
 			t.loop()
-		}
-		sched.UnblockPreemption()
-		if setup.isolation != nil {
-			setup.isolation.Restore()
 		}
 	}()
 	setup := <-ready
@@ -152,7 +164,7 @@ func run(ctx context.Context, c *config, env workload.Env, e workload.Emitter) e
 func prepareThread(c *config, t *task) threadSetup {
 	var s threadSetup
 	if c.cpu >= 0 {
-		if s.err = sched.Pin(c.cpu); s.err != nil {
+		if s.unpin, s.err = sched.Pin(c.cpu); s.err != nil {
 			return s
 		}
 		// The process's other threads wait elsewhere; a process that may

@@ -8,18 +8,26 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// Pin binds the calling OS thread to one CPU. The caller must hold its
-// thread (runtime.LockOSThread).
-func Pin(cpu int) error {
+// Pin binds the calling OS thread to one CPU and returns the function that
+// gives it back the CPUs it had. The caller must hold its thread
+// (runtime.LockOSThread) and call unpin before its goroutine ends: a locked
+// goroutine that ends on the process's main thread does not end the thread
+// but parks it for good, and a parked thread pinned to the CPU would keep
+// the next task's KeepOthersOff from isolating it.
+func Pin(cpu int) (unpin func(), err error) {
 	if cpu < 0 || cpu >= runtime.NumCPU() {
-		return fmt.Errorf("cannot pin to CPU %d: this machine has CPUs 0 to %d", cpu, runtime.NumCPU()-1)
+		return nil, fmt.Errorf("cannot pin to CPU %d: this machine has CPUs 0 to %d", cpu, runtime.NumCPU()-1)
+	}
+	var before unix.CPUSet
+	if err := unix.SchedGetaffinity(0, &before); err != nil {
+		return nil, fmt.Errorf("reading the thread's CPUs: %w", err)
 	}
 	var set unix.CPUSet
 	set.Set(cpu)
 	if err := unix.SchedSetaffinity(0, &set); err != nil {
-		return fmt.Errorf("pinning to CPU %d: %w (is it outside the container's or process's cpuset?)", cpu, err)
+		return nil, fmt.Errorf("pinning to CPU %d: %w (is it outside the container's or process's cpuset?)", cpu, err)
 	}
-	return nil
+	return func() { _ = unix.SchedSetaffinity(0, &before) }, nil
 }
 
 // CurrentCPU is the CPU the calling thread runs on now.

@@ -65,23 +65,25 @@ func KeepOthersOff(cpu int) (*Isolation, error) {
 }
 
 // Restore gives every thread moved by KeepOthersOff its CPU set back, and
-// threads made since then the set the process's first thread had.
+// the measured CPU back to threads made since then (they inherited a set
+// without it from a moved thread). It never narrows a thread's set: once, a
+// fallback to the first thread's set gave every thread the measured CPU
+// alone, because the first thread had been left pinned there (CI, issue 42).
 func (iso *Isolation) Restore() {
 	tids, err := threads()
 	if err != nil {
 		return
 	}
-	first, haveFirst := iso.saved[os.Getpid()]
 	for _, tid := range tids {
 		if tid == iso.self {
 			continue
 		}
 		set, ok := iso.saved[tid]
 		if !ok {
-			if !haveFirst {
+			if unix.SchedGetaffinity(tid, &set) != nil || set.IsSet(iso.cpu) {
 				continue
 			}
-			set = first
+			set.Set(iso.cpu)
 		}
 		_ = unix.SchedSetaffinity(tid, &set)
 	}

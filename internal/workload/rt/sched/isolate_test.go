@@ -1,6 +1,7 @@
 package sched
 
 import (
+	"os"
 	"runtime"
 	"testing"
 
@@ -26,13 +27,12 @@ func TestKeepOthersOff(t *testing.T) {
 		defer runtime.UnlockOSThread()
 		defer close(done)
 		before := unix.Gettid()
-		var orig unix.CPUSet
-		_ = unix.SchedGetaffinity(0, &orig)
-		defer unix.SchedSetaffinity(0, &orig)
-		if err := Pin(cpu); err != nil {
+		unpin, err := Pin(cpu)
+		if err != nil {
 			t.Error(err)
 			return
 		}
+		defer unpin()
 		iso, err := KeepOthersOff(cpu)
 		if err != nil {
 			t.Error(err)
@@ -60,4 +60,82 @@ func TestKeepOthersOff(t *testing.T) {
 		}
 	}()
 	<-done
+}
+
+// A thread left pinned to the measured CPU alone makes KeepOthersOff fail,
+// and the Restore after it narrows no other thread to that CPU. A locked
+// goroutine that ends on the process's main thread parks that thread for
+// good, pinned; the old Restore then gave every thread not yet moved the
+// main thread's set: seen in CI as six threads that could run on the
+// measured CPU only. The main thread is the one pinned here, as there.
+func TestRestoreAfterAFailedIsolationNarrowsNothing(t *testing.T) {
+	var all unix.CPUSet
+	if err := unix.SchedGetaffinity(0, &all); err != nil || all.Count() < 2 {
+		t.Skip("needs a process that may run on 2 CPUs")
+	}
+	cpu := -1
+	for i := range 1024 {
+		if all.IsSet(i) {
+			cpu = i
+		}
+	}
+	sets := func() map[int]unix.CPUSet {
+		m := map[int]unix.CPUSet{}
+		tids, _ := threads()
+		for _, tid := range tids {
+			var set unix.CPUSet
+			if unix.SchedGetaffinity(tid, &set) == nil {
+				m[tid] = set
+			}
+		}
+		return m
+	}
+	main := os.Getpid()
+	var mainWas, alone unix.CPUSet
+	if err := unix.SchedGetaffinity(main, &mainWas); err != nil {
+		t.Fatal(err)
+	}
+	alone.Set(cpu)
+	if err := unix.SchedSetaffinity(main, &alone); err != nil {
+		t.Fatal(err)
+	}
+	defer unix.SchedSetaffinity(main, &mainWas)
+	// The body runs on a locked thread that is not the main thread: where
+	// the goroutine lands on the main one, it holds it and starts another.
+	var measure func()
+	measure = func() {
+		done := make(chan struct{})
+		go func() {
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			defer close(done)
+			self := unix.Gettid()
+			if self == main {
+				measure()
+				return
+			}
+			before := sets()
+			unpin, err := Pin(cpu)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			defer unpin()
+			iso, err := KeepOthersOff(cpu)
+			if err == nil {
+				t.Errorf("KeepOthersOff kept the main thread, pinned to CPU %d alone, off it", cpu)
+			}
+			iso.Restore()
+			for tid, set := range sets() {
+				if was, ok := before[tid]; ok && tid != self && set != was {
+					t.Errorf("thread %d: CPUs %v after Restore, %v before", tid, set, was)
+				}
+			}
+			if len(before) < 3 {
+				t.Errorf("%d threads: the test needs a few to mean anything", len(before))
+			}
+		}()
+		<-done
+	}
+	measure()
 }

@@ -85,7 +85,7 @@ func TestPermissionError(t *testing.T) {
 	if !errors.Is(err, unix.EPERM) || !strings.Contains(err.Error(), "SCHED_FIFO priority 49") || !strings.Contains(err.Error(), "policy: other") {
 		t.Errorf("%v", err)
 	}
-	if Pin(runtime.NumCPU()) == nil {
+	if _, err := Pin(runtime.NumCPU()); err == nil {
 		t.Error("pinned to a CPU that does not exist")
 	}
 }
