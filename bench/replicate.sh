@@ -60,6 +60,7 @@ if [ -z "${REPLICATE_JUDGE:-}" ]; then
     awk -v s="$start" -v e="$end" 'BEGIN { print e - s }' >"$tmp/study$i.s"
     # the study just run is the database's latest
     "$verdicts" "$db" >"$tmp/study$i.v"
+    "$verdicts" -alone "$db" >"$tmp/study$i.a"
   done
 fi
 
@@ -75,36 +76,43 @@ for i in $(seq 1 "$n"); do
     { n++; if ($2 != "undecided") d++; if ($6 > r) r = $6 }
     END { printf "%-8s %8.1f %7d %5d/%-4d\n", i, secs / 60, r, d, n }' "$tmp/study$i.v"
 done
-echo
-printf "%-8s %8s %14s %12s %14s\n" pair "decided" "same verdict" "one only" contradictions
-for i in $(seq 1 "$n"); do
-  for j in $(seq $((i + 1)) "$n"); do
-    # pair A B: a cell is decided in either when one of the two decided
-    # it; the same when both gave the same verdict; one only when the
-    # other left it undecided; a contradiction when both decided it and
-    # the verdicts differ or the intervals do not overlap. Contradicting
-    # cells are listed under the line.
-    awk -F'\t' -v pair="$i-$j" '
-      FNR == NR { v[$1] = $2; lo[$1] = $4; hi[$1] = $5; pct[$1] = $3; next }
-      {
-        a = v[$1]; b = $2
-        if (a == "undecided" && b == "undecided") next
-        either++
-        if (a == b && !($4 + 0 > hi[$1] + 0 || lo[$1] + 0 > $5 + 0)) { same++; next }
-        if (a == "undecided" || b == "undecided") { one++; next }
-        contra++
-        lines = lines sprintf("  %s: %s %.1f%% [%.1f, %.1f], then %s %.1f%% [%.1f, %.1f]\n", $1, a, pct[$1], lo[$1], hi[$1], b, $3, $4, $5)
-      }
-      END {
-        printf "%-8s %8d %8d = %5.1f %% %8d %14d\n", pair, either, same, either ? 100 * same / either : 100, one, contra
-        printf "%s", lines
-      }' "$tmp/study$i.v" "$tmp/study$j.v"
-  done
-done | tee "$tmp/pairs.txt"
-echo
-awk '$1 ~ /^[0-9]+-[0-9]+$/ { c += $8; if (min == "" || $5 + 0 < min) min = $5 + 0 }
-  END { printf "goal (0 contradictions, >= 90 %% the same verdict in every pair): %d contradictions, lowest agreement %.1f %%: %s\n",
-        c, min, (c == 0 && min >= 90) ? "met" : "not met" }' "$tmp/pairs.txt"
+# pairs KIND TITLE prints the pairs' table of the verdicts in study*.KIND.
+pairs() {
+  echo
+  echo "$2"
+  printf "%-8s %8s %14s %12s %14s\n" pair "decided" "same verdict" "one only" contradictions
+  for i in $(seq 1 "$n"); do
+    for j in $(seq $((i + 1)) "$n"); do
+      # pair A B: a cell is decided in either when one of the two decided
+      # it; the same when both gave the same verdict; one only when the
+      # other left it undecided; a contradiction when both decided it and
+      # the verdicts differ or the intervals do not overlap. Contradicting
+      # cells are listed under the line.
+      awk -F'\t' -v pair="$i-$j" '
+        FNR == NR { v[$1] = $2; lo[$1] = $4; hi[$1] = $5; pct[$1] = $3; next }
+        {
+          a = v[$1]; b = $2
+          if (a == "undecided" && b == "undecided") next
+          either++
+          if (a == b && !($4 + 0 > hi[$1] + 0 || lo[$1] + 0 > $5 + 0)) { same++; next }
+          if (a == "undecided" || b == "undecided") { one++; next }
+          contra++
+          lines = lines sprintf("  %s: %s %.1f%% [%.1f, %.1f], then %s %.1f%% [%.1f, %.1f]\n", $1, a, pct[$1], lo[$1], hi[$1], b, $3, $4, $5)
+        }
+        END {
+          printf "%-8s %8d %8d = %5.1f %% %8d %14d\n", pair, either, same, either ? 100 * same / either : 100, one, contra
+          printf "%s", lines
+        }' "$tmp/study$i.$1" "$tmp/study$j.$1"
+    done
+  done | tee "$tmp/pairs.$1"
+  awk '$1 ~ /^[0-9]+-[0-9]+$/ { c += $8; if (min == "" || $5 + 0 < min) min = $5 + 0 }
+    END { printf "goal (0 contradictions, >= 90 %% the same verdict in every pair): %d contradictions, lowest agreement %.1f %%: %s\n",
+          c, min, (c == 0 && min >= 90) ? "met" : "not met" }' "$tmp/pairs.$1"
+}
+pairs v "the verdicts as each study gave them (its intervals carry the spread between it and the earlier studies of this host):"
+if ls "$tmp"/study*.a >/dev/null 2>&1; then
+  pairs a "each study judged alone (bench/verdicts -alone: its own runs only, as a first study of the host is):"
+fi
 for i in $(seq 1 "$n"); do
   grep -E '^(every cell decided|stopped after)' "$tmp/study$i.err" 2>/dev/null | sed "s/^/study $i: /" || true
 done

@@ -111,3 +111,61 @@ func driftTable(rng *rand.Rand, cells int, margin float64) {
 		}
 	}
 }
+
+// studiesTable prints how often the interval of the last of k+1 studies
+// of one host covers the true overhead (the host's state averaged over
+// studies) when each study's rounds follow their own path of the drift:
+// the study's own interval across rounds with the halves' check (as the
+// report has it for a first study), then the same widened by the spread
+// between the k+1 studies (stats.BetweenStudies, as the report has it when
+// its database holds k earlier studies of the host). Decided: a cost (99 %
+// interval excludes 0, the stopping rule's) or no difference.
+func studiesTable(rng *rand.Rand, cells int, margin float64) {
+	fmt.Printf("\ncoverage between studies: %d cells a scenario; each of k+1 studies draws its own path; the last study's 95 %% interval\n\n", cells)
+	fmt.Printf("%5s %4s %3s  %-33s %2s  %-28s %8s %7s %7s\n", "d %", "cv", "n", "drift", "k", "interval", "covers", "cost", "none")
+	for _, sc := range []struct{ d, cv float64 }{{0, 2}, {3, 2}} {
+		for _, n := range []int{6, 10, 20} {
+			for _, dr := range drifts(sc.cv) {
+				for _, k := range []int{1, 2, 4} {
+					var own, wide [3]int // covers, cost, none
+					for range cells {
+						var es []stats.Estimate
+						var last, lastStrict stats.RoundsResult
+						for range k + 1 {
+							fb, fx := dr.path(rng, n)
+							b, x, reps := make([]float64, n), make([]float64, n), make([]int, n)
+							for j := range n {
+								reps[j] = j
+								b[j] = 100 * fb[j] * (1 + sc.cv/100*rng.NormFloat64())
+								x[j] = 100 * (1 + sc.d/100) * fx[j] * (1 + sc.cv/100*rng.NormFloat64())
+							}
+							last = stats.OverheadAcrossRounds(b, reps, x, reps, 0.95)
+							lastStrict = stats.OverheadAcrossRounds(b, reps, x, reps, stats.CostStopLevel)
+							if e, ok := stats.EstimateOf(last.Overhead); ok {
+								es = append(es, e)
+							}
+						}
+						tau2 := stats.BetweenStudies(es)
+						tally := func(o, strict stats.OverheadResult, t *[3]int) {
+							v := stats.DecideToStop(o, strict, n, margin).WithHalves(last)
+							if v.HostChanged || o.LoPct <= sc.d && sc.d <= o.HiPct {
+								t[0]++
+							}
+							switch v.Decision {
+							case stats.Costs:
+								t[1]++
+							case stats.NoDifference:
+								t[2]++
+							}
+						}
+						tally(last.Overhead, lastStrict.Overhead, &own)
+						tally(last.Overhead.WithBetween(tau2), lastStrict.Overhead.WithBetween(tau2), &wide)
+					}
+					pct := func(c int) float64 { return 100 * float64(c) / float64(cells) }
+					fmt.Printf("%5.1f %4.1f %3d  %-33s %2d  %-28s %7.1f%% %6.1f%% %6.1f%%\n", sc.d, sc.cv, n, dr.name, k, "this study's own", pct(own[0]), pct(own[1]), pct(own[2]))
+					fmt.Printf("%5s %4s %3s  %-33s %2s  %-28s %7.1f%% %6.1f%% %6.1f%%\n", "", "", "", "", "", "with the studies' spread", pct(wide[0]), pct(wide[1]), pct(wide[2]))
+				}
+			}
+		}
+	}
+}

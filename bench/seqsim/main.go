@@ -35,8 +35,13 @@ func main() {
 	first := flag.Int("first", 3, "whole rounds before the first look")
 	most := flag.Int("max", 30, "the most rounds (max_repetitions)")
 	driftOnly := flag.Bool("drift", false, "only the coverage under drift (docs/design/006, rounds as blocks)")
+	studiesOnly := flag.Bool("studies", false, "only the coverage between studies of one host (docs/design/006, between studies)")
 	flag.Parse()
 	rng := rand.New(rand.NewPCG(1, 2))
+	if *studiesOnly {
+		studiesTable(rng, *cells, *margin)
+		return
+	}
 	if *driftOnly {
 		driftTable(rng, *cells, *margin)
 		return

@@ -6,8 +6,11 @@
 //	cell  verdict  overhead%  lo  hi  rounds
 //
 // verdict is cost+ or cost- (the interval excludes 0, above or below the
-// baseline), none (no difference beyond the margin) or undecided. It feeds
-// bench/time-to-answer.sh:
+// baseline), none (no difference beyond the margin) or undecided. As the
+// study's own rule, the unpaired intervals carry the spread between the
+// earlier studies of the same host in the database and this one (-alone:
+// this study's own runs only). It feeds bench/time-to-answer.sh and
+// bench/replicate.sh:
 //
 //	go run ./bench/verdicts -margin 2 study.db
 //	go run ./bench/verdicts -margin 2 -paired study.db   # paired by round
@@ -29,18 +32,19 @@ import (
 func main() {
 	margin := flag.Float64("margin", 0, "the margin p of no difference beyond ±p % (default: the study's precision, else 2)")
 	paired := flag.Bool("paired", false, "pair each cell's runs with the baseline's of the same round (result.Decide)")
+	alone := flag.Bool("alone", false, "judge the study on its own runs, without the spread between earlier studies of the host")
 	flag.Parse()
 	if flag.NArg() != 1 {
-		fmt.Fprintln(os.Stderr, "usage: verdicts [-margin P] STUDY.db")
+		fmt.Fprintln(os.Stderr, "usage: verdicts [-margin P] [-paired] [-alone] STUDY.db")
 		os.Exit(2)
 	}
-	if err := run(flag.Arg(0), *margin, *paired); err != nil {
+	if err := run(flag.Arg(0), *margin, *paired, *alone); err != nil {
 		fmt.Fprintln(os.Stderr, "verdicts:", err)
 		os.Exit(1)
 	}
 }
 
-func run(path string, margin float64, paired bool) error {
+func run(path string, margin float64, paired, alone bool) error {
 	ctx := context.Background()
 	db, err := store.OpenReadOnly(ctx, path)
 	if err != nil {
@@ -56,6 +60,9 @@ func run(path string, margin float64, paired bool) error {
 		return err
 	}
 	lay := st.Spec.Layout()
+	if !alone {
+		lay.Earlier = st.Earlier
+	}
 	if margin > 0 {
 		lay.MarginPct = margin
 	}

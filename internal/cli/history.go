@@ -14,12 +14,6 @@ import (
 	"github.com/boxtax/boxtax/internal/termtext"
 )
 
-// MaxEarlierStudies is how many earlier studies of the same host a
-// study's baseline is held against (run's end lines, report): the most
-// recent ones, so that a database of years of studies stays quick to
-// report on.
-const MaxEarlierStudies = 10
-
 // hostStudies lists the studies in db of the machine that ran study id
 // (study.SameMachine on the recorded host facts), oldest first, up to
 // and including id.
@@ -42,17 +36,17 @@ func hostStudies(ctx context.Context, db *store.Store, id int64) ([]store.Study,
 }
 
 // noteBaselineMoves holds rep's baseline against the earlier studies of
-// the same host in db (at most MaxEarlierStudies) and notes where it lies
+// the same host in db (study.EarlierStudies) and notes where it lies
 // outside what they measured (report.BaselineMoves): the report's first
 // warnings. It returns the moves.
 func noteBaselineMoves(ctx context.Context, db *store.Store, rep *report.Report) ([]report.BaselineMove, error) {
-	studies, err := hostStudies(ctx, db, rep.Study.ID)
+	st, err := db.Study(ctx, rep.Study.ID)
 	if err != nil {
 		return nil, err
 	}
-	studies = studies[:len(studies)-1] // rep's own
-	if len(studies) > MaxEarlierStudies {
-		studies = studies[len(studies)-MaxEarlierStudies:]
+	studies, err := study.EarlierStudies(ctx, db, st)
+	if err != nil {
+		return nil, err
 	}
 	var earlier []*report.Report
 	for _, s := range studies {

@@ -73,3 +73,56 @@ func TestHistoryRefusesWhatItCannotShow(t *testing.T) {
 	one := runOK(t, dir, "report", "--history")
 	stderrSays(t, one, "a history needs more: run the study again")
 }
+
+// TestVerdictsCarryTheSpreadBetweenStudies (issue 43 item 2, between
+// studies): two real studies of one command in one database, whose
+// container side sleeps 0.4 s in the first and 1.2 s in the second while
+// native sleeps 0.4 s in both: the container's cost of wall time moved by
+// 200 points between studies, as a host's state moves between hours. The
+// first study's verdict is its own; the second's interval carries the
+// spread between the two and says so, in the text and in JSON.
+func TestVerdictsCarryTheSpreadBetweenStudies(t *testing.T) {
+	testenv.RequireDocker(t)
+	dir := t.TempDir()
+	delay := filepath.Join(dir, "delay")
+	study := []string{"run", "--cmd", "sh -c 'if [ -e /.dockerenv ]; then sleep $(cat " + delay + "); else sleep 0.4; fi'", "--file", delay,
+		"--file", "/usr/bin/cat", "--file", "/usr/bin/sleep", "--envs", "native,docker-host",
+		"--reps", "3", "--warmup", "0", "--settle", "0", "--monitor-interval", "0", "--quiet"}
+	testenv.WriteFile(t, delay, []byte("0.4\n"), 0o644)
+	runOK(t, dir, study...)
+	testenv.WriteFile(t, delay, []byte("1.2\n"), 0o644)
+	runOK(t, dir, study...)
+
+	type verdict struct {
+		Label          string `json:"label"`
+		Text           string `json:"text"`
+		BetweenStudies *struct {
+			Studies int     `json:"studies"`
+			SDPct   float64 `json:"sd_pct"`
+		} `json:"between_studies"`
+	}
+	wall := func(id string) verdict {
+		res := runOK(t, dir, "report", "--study", id, "--format", "json")
+		var doc struct {
+			Verdicts []verdict `json:"verdicts"`
+		}
+		if err := json.Unmarshal([]byte(res.stdout), &doc); err != nil {
+			t.Fatalf("study %s: %v\n%s", id, err, res.stdout)
+		}
+		for _, v := range doc.Verdicts {
+			if v.Label == "wall s" {
+				return v
+			}
+		}
+		t.Fatalf("study %s has no verdict on wall s:\n%s", id, res.stdout)
+		return verdict{}
+	}
+	if v := wall("1"); v.BetweenStudies != nil || strings.Contains(v.Text, "between") {
+		t.Errorf("the first study has no earlier one: %+v", v)
+	}
+	v := wall("2")
+	if v.BetweenStudies == nil || v.BetweenStudies.Studies != 2 || !(v.BetweenStudies.SDPct > 50) ||
+		!strings.Contains(v.Text, "the interval carries the spread between 2 studies of this host") {
+		t.Errorf("the second study's verdict on a cost that moved ~200 points: %+v (between %+v)", v, v.BetweenStudies)
+	}
+}

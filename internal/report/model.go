@@ -243,6 +243,9 @@ type Layout struct {
 	// Paired makes the overhead's interval, p-value and stars the paired
 	// ones (by round) in every cell where they exist (report --paired).
 	Paired bool
+	// Earlier is what earlier studies of the same host measured of each
+	// cell: the unpaired intervals carry their spread.
+	Earlier result.Earlier
 }
 
 // Build computes the report of a study from its stored runs and samples.
@@ -299,7 +302,7 @@ func Build(st store.Study, lay Layout, runs []store.Run, samples []store.Sample)
 	for _, rc := range cells.List {
 		c := newCell(rc, baseline)
 		if base, ok := cells.Baseline(rc, baseline); ok && !c.IsBaseline {
-			c.compare(cells.Against(rc, base), lay)
+			c.compare(cells.Against(rc, base).WithStudies(lay.Earlier.Of(rc)), lay)
 		} else if !c.IsBaseline {
 			c.OverheadNote = "no baseline data"
 		}

@@ -24,7 +24,7 @@ func layoutOf(s *study.Stored) Layout {
 		return Layout{}
 	}
 	rl := spec.Layout()
-	lay := Layout{Baseline: rl.Baseline, Envs: rl.Envs, Workloads: rl.Workloads}
+	lay := Layout{Baseline: rl.Baseline, Envs: rl.Envs, Workloads: rl.Workloads, Earlier: s.Earlier}
 	lay.Repetitions.Spec = spec.Repetitions
 	if spec.Paper != nil {
 		lay.Repetitions.Paper, lay.Repetitions.PaperID = spec.Paper.Repetitions, spec.Paper.ID

@@ -62,8 +62,21 @@ type Verdict struct {
 	// HostChanged says that the first and the second half of the cell's
 	// rounds lie apart (Cell.Halves): the cell is undecided, and Text says
 	// so with both halves.
-	HostChanged bool   `json:"host_changed,omitempty"`
-	Row         string `json:"-"` // the table's row name: workload and non-env levels
+	HostChanged bool `json:"host_changed,omitempty"`
+	// BetweenStudies, where earlier studies of the same host measured the
+	// cell, is the spread of its overhead between them and this one
+	// beyond their own errors, which the interval carries
+	// (result.Overhead.WithStudies); absent without earlier studies.
+	BetweenStudies *BetweenStudies `json:"between_studies,omitempty"`
+	Row            string          `json:"-"` // the table's row name: workload and non-env levels
+}
+
+// BetweenStudies is the spread of a cell's overhead between the studies
+// of one host: how many studies, and the standard deviation between them
+// in points beyond what each study's own error explains (0: they agree).
+type BetweenStudies struct {
+	Studies int     `json:"studies"`
+	SDPct   float64 `json:"sd_pct"`
 }
 
 // MarginPct is the margin the verdicts were decided with.
@@ -167,6 +180,12 @@ func verdictOf(c *Cell, row string, marginPct float64) Verdict {
 	v.Text = v.phrase(c.OverheadNote)
 	if d.HostChanged {
 		v.Text = "undecided: " + d.HostChangedText()
+	}
+	if o := c.over; o != nil && o.Studies > 0 && !c.pairedInterval {
+		v.BetweenStudies = &BetweenStudies{Studies: o.Studies, SDPct: o.BetweenSD}
+		if o.BetweenSD > 0 {
+			v.Text += fmt.Sprintf("; the interval carries the spread between %d studies of this host (%s points)", o.Studies, fmtSize(o.BetweenSD))
+		}
 	}
 	return v
 }

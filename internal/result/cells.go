@@ -111,6 +111,12 @@ type Overhead struct {
 	// up or a cell ran twice in a round.
 	Paired *stats.OverheadResult
 	Pairs  int
+	// Studies is how many studies of the host the intervals carry the
+	// spread of (WithStudies): this one and the earlier ones; 0 when only
+	// this one's. BetweenSD is that spread, the standard deviation of the
+	// overhead between studies beyond their own errors, in points.
+	Studies   int
+	BetweenSD float64
 }
 
 // Compare is the overhead of xs against the baseline's bs across rounds

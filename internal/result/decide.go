@@ -22,6 +22,9 @@ type Layout struct {
 	Baseline        string
 	Envs, Workloads []string
 	MarginPct       float64
+	// Earlier holds what earlier studies of the same host measured of
+	// each cell; the unpaired intervals carry their spread (nil: none).
+	Earlier Earlier
 }
 
 // Decisions is an adaptive study's stopping rule read from its stored
@@ -82,7 +85,7 @@ func Decide(lay Layout, runs []store.Run, samples []store.Sample, paired bool) D
 				b, x := PairByRound(base.Values, base.Reps, c.Values, c.Reps)
 				cd.Verdict = stats.DecideToStop(stats.PairedOverhead(b, x, 0.95), stats.PairedOverhead(b, x, stats.CostStopLevel), len(b), margin)
 			} else {
-				cd.Verdict = cs.Against(c, base).ToStop(margin)
+				cd.Verdict = cs.Against(c, base).WithStudies(lay.Earlier.Of(c)).ToStop(margin)
 			}
 		} else {
 			nan := math.NaN()

@@ -221,7 +221,14 @@ func showSettling(max time.Duration, shown *progress.Reporter) func(context.Cont
 // stored runs and samples and says how many cells are decided; the
 // study's budget, if any, ends at begun + budget.
 func (p Process) stopping(db *store.Store, st *Stored, begun time.Time) Stopping {
+	var earlier result.Earlier // read once, at the first look
 	s := Stopping{Judge: func(ctx context.Context) (result.Decisions, error) {
+		if earlier == nil {
+			var err error
+			if earlier, err = EarlierOf(ctx, db, st.Study); err != nil {
+				return result.Decisions{}, fmt.Errorf("reading the earlier studies of this host: %w", err)
+			}
+		}
 		runs, err := db.Runs(ctx, st.ID)
 		if err != nil {
 			return result.Decisions{}, err
@@ -230,7 +237,9 @@ func (p Process) stopping(db *store.Store, st *Stored, begun time.Time) Stopping
 		if err != nil {
 			return result.Decisions{}, err
 		}
-		d := result.Decide(st.Spec.Layout(), runs, samples, false)
+		lay := st.Spec.Layout()
+		lay.Earlier = earlier
+		d := result.Decide(lay, runs, samples, false)
 		p.logf("after %d rounds: %s\n", result.MeasuredRounds(runs), d.Summary())
 		return d, nil
 	}}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/boxtax/boxtax/internal/hostinfo"
+	"github.com/boxtax/boxtax/internal/result"
 	"github.com/boxtax/boxtax/internal/store"
 )
 
@@ -24,6 +25,9 @@ type Stored struct {
 	// Store is the database the study was read from. Series are read from
 	// it when needed: they are too long to read with every study.
 	Store *store.Store
+	// Earlier is what the earlier studies of the same host in Store
+	// measured of each cell (EarlierOf): the verdicts carry their spread.
+	Earlier result.Earlier
 }
 
 // Open reads study id of db with its runs and samples. An unknown id wraps
@@ -44,7 +48,60 @@ func Open(ctx context.Context, db *store.Store, id int64) (*Stored, error) {
 	if s.Samples, err = db.Samples(ctx, id); err != nil {
 		return nil, err
 	}
+	if s.Earlier, err = EarlierOf(ctx, db, st); err != nil {
+		return nil, err
+	}
 	return s, nil
+}
+
+// MaxEarlierStudies is how many earlier studies of the same host a study
+// is held against (its verdicts' spread between studies, its baseline's
+// moves): the most recent ones, so that a database of years of studies
+// stays quick to report on.
+const MaxEarlierStudies = 10
+
+// EarlierStudies lists the studies in db before st (by id) that ran on
+// st's machine (SameMachine), oldest first, the last MaxEarlierStudies.
+func EarlierStudies(ctx context.Context, db *store.Store, st store.Study) ([]store.Study, error) {
+	all, err := db.Studies(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []store.Study
+	for _, e := range all {
+		if e.ID < st.ID && SameMachine(st, e) {
+			out = append(out, e)
+		}
+	}
+	return out[max(0, len(out)-MaxEarlierStudies):], nil
+}
+
+// EarlierOf reads what the earlier studies of st's host (EarlierStudies)
+// measured of each cell, each judged against its own baseline
+// (result.Earlier.Add). A study whose spec cannot be read is left out.
+func EarlierOf(ctx context.Context, db *store.Store, st store.Study) (result.Earlier, error) {
+	studies, err := EarlierStudies(ctx, db, st)
+	if err != nil {
+		return nil, err
+	}
+	earlier := result.Earlier{}
+	for _, e := range studies {
+		spec, err := ParseSpec(fmt.Sprintf("study %d", e.ID), []byte(e.SpecYAML))
+		if err != nil {
+			continue
+		}
+		spec.FillDefaults()
+		runs, err := db.Runs(ctx, e.ID)
+		if err != nil {
+			return nil, err
+		}
+		samples, err := db.Samples(ctx, e.ID)
+		if err != nil {
+			return nil, err
+		}
+		earlier.Add(spec.Baseline, runs, samples)
+	}
+	return earlier, nil
 }
 
 // DeviceOf is the device a stored study ran on, as its host facts name it
