@@ -15,14 +15,7 @@ import (
 // docs/seeds.md, and every stated deviation is one (issue 29 item 3:
 // seed001-cpu ran linpack at n 500, the paper at 1000, without a word).
 func TestPresetsStateWhereTheyDepartFromTheirPapers(t *testing.T) {
-	ps, err := All()
-	if err != nil {
-		t.Fatal(err)
-	}
-	papers := map[string]Paper{}
-	for _, p := range ps {
-		papers[p.ID] = p
-	}
+	papers := papersByID(t)
 	doc, err := os.ReadFile(filepath.Join("..", "..", "..", "docs", "seeds.md"))
 	if err != nil {
 		t.Fatal(err)
@@ -117,14 +110,7 @@ var runsTheToolItself = map[string]bool{"cmd": true, "cmd.server": true, "load.s
 // 41: seed001-cpu ran cpu.linpack for Linpack, seed004-stream mem.stream
 // for STREAM, without a word).
 func TestPresetsKnowTheirStandIns(t *testing.T) {
-	ps, err := All()
-	if err != nil {
-		t.Fatal(err)
-	}
-	papers := map[string]Paper{}
-	for _, p := range ps {
-		papers[p.ID] = p
-	}
+	papers := papersByID(t)
 	checked := 0
 	for _, name := range study.Presets() {
 		s, err := study.Preset(name)
@@ -163,4 +149,18 @@ func TestPresetsKnowTheirStandIns(t *testing.T) {
 	if checked == 0 {
 		t.Error("no preset's workload was checked")
 	}
+}
+
+// papersByID is every transcribed paper by its id.
+func papersByID(t *testing.T) map[string]Paper {
+	t.Helper()
+	ps, err := All()
+	if err != nil {
+		t.Fatal(err)
+	}
+	papers := map[string]Paper{}
+	for _, p := range ps {
+		papers[p.ID] = p
+	}
+	return papers
 }
