@@ -3,6 +3,7 @@ package analysis
 import (
 	"context"
 	"fmt"
+	"github.com/boxtax/boxtax/internal/stats"
 	"math"
 	"path/filepath"
 	"strings"
@@ -195,3 +196,6 @@ func TestFromOneStudy(t *testing.T) {
 		}
 	}
 }
+
+// Factors returns the dataset's factors.
+func (d *Dataset) Factors() []stats.Factor { return d.Cells.Factors }

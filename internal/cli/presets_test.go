@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"github.com/boxtax/boxtax/internal/report/papers"
 	"strings"
 	"testing"
 
@@ -78,4 +79,9 @@ workloads:
 			t.Errorf("CheckHost = %v, want it to say %q", err, want)
 		}
 	}
+}
+
+// checkPaperID refuses a spec whose paper id names no transcribed paper.
+func checkPaperID(spec *study.Spec) error {
+	return spec.CheckPaperID(papers.IDs())
 }

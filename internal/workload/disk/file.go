@@ -43,12 +43,6 @@ func checkSizes(size, block int64) error {
 	return nil
 }
 
-// sizes reads and checks the size and block_size parameters.
-func sizes(p workload.Params) (size, block int64, err error) {
-	c, err := workload.Parse(p, &seqConfig{})
-	return c.size, c.block, err
-}
-
 // fillBlock fills buf with pseudo-random bytes, so that no filesystem can
 // compress or deduplicate the file, and stamps it with the block number.
 func fillBlock(buf []byte, r *rand.Rand, n int64) {
