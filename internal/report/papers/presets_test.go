@@ -15,26 +15,14 @@ import (
 // docs/seeds.md, and every stated deviation is one (issue 29 item 3:
 // seed001-cpu ran linpack at n 500, the paper at 1000, without a word).
 func TestPresetsStateWhereTheyDepartFromTheirPapers(t *testing.T) {
-	papers := papersByID(t)
 	doc, err := os.ReadFile(filepath.Join("..", "..", "..", "docs", "seeds.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	docLines := strings.Split(string(doc), "\n")
 	checked := 0
-	for _, name := range study.Presets() {
-		s, err := study.Preset(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if s.Paper == nil || s.Paper.ID == "" {
-			continue
-		}
-		p, ok := papers[s.Paper.ID]
-		if !ok {
-			t.Errorf("%s: paper %q is not transcribed", name, s.Paper.ID)
-			continue
-		}
+	for _, pp := range presetsOfPapers(t) {
+		name, s, p := pp.name, pp.spec, pp.paper
 		differ, stale := p.MethodDifferences(s)
 		for _, d := range differ {
 			checked++
@@ -110,17 +98,9 @@ var runsTheToolItself = map[string]bool{"cmd": true, "cmd.server": true, "load.s
 // 41: seed001-cpu ran cpu.linpack for Linpack, seed004-stream mem.stream
 // for STREAM, without a word).
 func TestPresetsKnowTheirStandIns(t *testing.T) {
-	papers := papersByID(t)
 	checked := 0
-	for _, name := range study.Presets() {
-		s, err := study.Preset(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if s.Paper == nil || s.Paper.ID == "" {
-			continue
-		}
-		p := papers[s.Paper.ID]
+	for _, pp := range presetsOfPapers(t) {
+		name, s, p := pp.name, pp.spec, pp.paper
 		var run []string
 		for _, w := range s.Workloads {
 			run = append(run, w.Name)
@@ -151,8 +131,16 @@ func TestPresetsKnowTheirStandIns(t *testing.T) {
 	}
 }
 
-// papersByID is every transcribed paper by its id.
-func papersByID(t *testing.T) map[string]Paper {
+// presetOfPaper is a preset that reproduces a transcribed paper.
+type presetOfPaper struct {
+	name  string
+	spec  *study.Spec
+	paper Paper
+}
+
+// presetsOfPapers is every preset that names a paper, with the paper; a
+// paper that is not transcribed is an error.
+func presetsOfPapers(t *testing.T) []presetOfPaper {
 	t.Helper()
 	ps, err := All()
 	if err != nil {
@@ -162,5 +150,21 @@ func papersByID(t *testing.T) map[string]Paper {
 	for _, p := range ps {
 		papers[p.ID] = p
 	}
-	return papers
+	var out []presetOfPaper
+	for _, name := range study.Presets() {
+		s, err := study.Preset(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.Paper == nil || s.Paper.ID == "" {
+			continue
+		}
+		p, ok := papers[s.Paper.ID]
+		if !ok {
+			t.Errorf("%s: paper %q is not transcribed", name, s.Paper.ID)
+			continue
+		}
+		out = append(out, presetOfPaper{name, s, p})
+	}
+	return out
 }
