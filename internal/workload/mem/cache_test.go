@@ -1,6 +1,7 @@
 package mem
 
 import (
+	"github.com/boxtax/boxtax/internal/hostinfo"
 	"path/filepath"
 	"testing"
 )
@@ -55,7 +56,7 @@ func TestParseCacheSize(t *testing.T) {
 }
 
 func TestMemAvailable(t *testing.T) {
-	if memAvailable() <= 0 {
+	if hostinfo.MemInfoBytes("MemAvailable") <= 0 {
 		t.Skip("no MemAvailable in /proc/meminfo: not Linux 3.14 or later")
 	}
 	if err := checkFits(1<<20, "size"); err != nil {
