@@ -2,11 +2,12 @@ package mem
 
 import (
 	"fmt"
-	"github.com/boxtax/boxtax/internal/hostinfo"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/boxtax/boxtax/internal/hostinfo"
 )
 
 // sysCPU is where Linux describes the processors' caches.

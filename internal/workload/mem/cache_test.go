@@ -1,9 +1,10 @@
 package mem
 
 import (
-	"github.com/boxtax/boxtax/internal/hostinfo"
 	"path/filepath"
 	"testing"
+
+	"github.com/boxtax/boxtax/internal/hostinfo"
 )
 
 func TestLastLevelCache(t *testing.T) {
