@@ -3,12 +3,12 @@ package analysis
 import (
 	"context"
 	"fmt"
-	"github.com/boxtax/boxtax/internal/stats"
 	"math"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/boxtax/boxtax/internal/stats"
 	"github.com/boxtax/boxtax/internal/store"
 	"github.com/boxtax/boxtax/internal/study"
 	"github.com/boxtax/boxtax/internal/testenv"

@@ -1,11 +1,11 @@
 package cli
 
 import (
-	"github.com/boxtax/boxtax/internal/report/papers"
 	"strings"
 	"testing"
 
 	"github.com/boxtax/boxtax/internal/env/engines"
+	"github.com/boxtax/boxtax/internal/report/papers"
 	"github.com/boxtax/boxtax/internal/study"
 )
 
