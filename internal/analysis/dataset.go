@@ -34,9 +34,6 @@ type Dataset struct {
 	scenario []runMetrics // per run, for the deadlines table (stored studies only)
 }
 
-// Factors returns the dataset's factors.
-func (d *Dataset) Factors() []stats.Factor { return d.Cells.Factors }
-
 // levelIndex keeps a factor's levels in order of appearance.
 type levelIndex struct {
 	name   string

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/boxtax/boxtax/internal/stats"
 	"github.com/boxtax/boxtax/internal/store"
 	"github.com/boxtax/boxtax/internal/study"
 	"github.com/boxtax/boxtax/internal/testenv"
@@ -195,3 +196,6 @@ func TestFromOneStudy(t *testing.T) {
 		}
 	}
 }
+
+// Factors returns the dataset's factors.
+func (d *Dataset) Factors() []stats.Factor { return d.Cells.Factors }

@@ -34,14 +34,6 @@ func (o *flagOutput) printHelp(w io.Writer, fs *flag.FlagSet) {
 	}
 }
 
-// printFlags writes fs's flags as Go's PrintDefaults does, with two dashes:
-// "--db STRING" over its description and default (unless the description
-// names it). Flags of one letter
-// keep one dash (-i, -o), as users expect.
-func printFlags(w io.Writer, fs *flag.FlagSet) {
-	fs.VisitAll(func(f *flag.Flag) { printFlag(w, f) })
-}
-
 // printFlag writes one flag as printFlags does.
 func printFlag(w io.Writer, f *flag.Flag) {
 	var b strings.Builder

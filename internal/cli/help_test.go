@@ -3,6 +3,8 @@ package cli
 import (
 	"bytes"
 	"context"
+	"flag"
+	"io"
 	"os"
 	"regexp"
 	"strings"
@@ -138,4 +140,12 @@ func TestHelpShowsFlagsWithTwoDashes(t *testing.T) {
 			}
 		})
 	}
+}
+
+// printFlags writes fs's flags as Go's PrintDefaults does, with two dashes:
+// "--db STRING" over its description and default (unless the description
+// names it). Flags of one letter
+// keep one dash (-i, -o), as users expect.
+func printFlags(w io.Writer, fs *flag.FlagSet) {
+	fs.VisitAll(func(f *flag.Flag) { printFlag(w, f) })
 }

@@ -3,7 +3,6 @@ package cli
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -152,12 +151,7 @@ func list(ctx context.Context, g *Globals, o listOptions, width int) error {
 		rows = studyRows
 	}
 	if o.Format == "json" {
-		b, err := json.MarshalIndent(rows, "", "  ")
-		if err != nil {
-			return err
-		}
-		_, err = fmt.Fprintln(g.Stdout, string(b))
-		return err
+		return printJSON(g.Stdout, rows)
 	}
 	tw.Flush()
 	if cutLines(g.Stdout, termtext.Visible(table.String()), width) { // stored studies' names

@@ -3,6 +3,7 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"text/tabwriter"
 
 	"github.com/boxtax/boxtax/internal/termtext"
@@ -19,12 +20,7 @@ func showWorkload(g *Globals, name, format string) error {
 	}
 	info := w.Info()
 	if format == "json" {
-		b, err := json.MarshalIndent(info, "", "  ")
-		if err != nil {
-			return err
-		}
-		_, err = fmt.Fprintln(g.Stdout, string(b))
-		return err
+		return printJSON(g.Stdout, info)
 	}
 	fmt.Fprintf(g.Stdout, "%s: %s\n", info.Name, info.Summary)
 	if info.SeedTool != "" {
@@ -48,4 +44,12 @@ func showWorkload(g *Globals, name, format string) error {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", m.Name, m.Unit, better, oneLine(m.Description))
 	}
 	return tw.Flush()
+}
+
+// printJSON writes v to w as indented JSON, the form of every --format json
+// of the list and sysinfo commands.
+func printJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/boxtax/boxtax/internal/env/engines"
+	"github.com/boxtax/boxtax/internal/report/papers"
 	"github.com/boxtax/boxtax/internal/study"
 )
 
@@ -78,4 +79,9 @@ workloads:
 			t.Errorf("CheckHost = %v, want it to say %q", err, want)
 		}
 	}
+}
+
+// checkPaperID refuses a spec whose paper id names no transcribed paper.
+func checkPaperID(spec *study.Spec) error {
+	return spec.CheckPaperID(papers.IDs())
 }

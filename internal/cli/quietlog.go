@@ -1,10 +1,10 @@
 package cli
 
 import (
-	"bytes"
 	"io"
 	"regexp"
-	"sync"
+
+	"github.com/boxtax/boxtax/internal/termtext"
 )
 
 // progressLine matches the lines of the progress reporter (internal/
@@ -14,32 +14,12 @@ var progressLine = regexp.MustCompile(`^(\d+ runs to do( \(\d+ done before\))?|\
 
 // quietLog is what run --quiet logs through: w without the progress lines;
 // warnings, failed runs and everything else still reach it.
-func quietLog(w io.Writer) io.Writer { return &lineFilter{w: w, drop: progressLine} }
-
-// lineFilter passes whole lines to w, dropping those drop matches.
-type lineFilter struct {
-	w    io.Writer
-	drop *regexp.Regexp
-
-	mu      sync.Mutex
-	pending []byte
-}
-
-func (f *lineFilter) Write(p []byte) (int, error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.pending = append(f.pending, p...)
-	for {
-		i := bytes.IndexByte(f.pending, '\n')
-		if i < 0 {
-			return len(p), nil
+func quietLog(w io.Writer) io.Writer {
+	return termtext.Lines(func(line string) error {
+		if progressLine.MatchString(line) {
+			return nil
 		}
-		line := f.pending[:i+1]
-		if !f.drop.Match(bytes.TrimRight(line, "\n")) {
-			if _, err := f.w.Write(line); err != nil {
-				return len(p), err
-			}
-		}
-		f.pending = f.pending[i+1:]
-	}
+		_, err := io.WriteString(w, line+"\n")
+		return err
+	})
 }

@@ -122,8 +122,3 @@ func controllerID() string {
 	host, _ := os.Hostname()
 	return fmt.Sprintf("%s/%d", host, os.Getpid())
 }
-
-// checkPaperID refuses a spec whose paper id names no transcribed paper.
-func checkPaperID(spec *study.Spec) error {
-	return spec.CheckPaperID(papers.IDs())
-}

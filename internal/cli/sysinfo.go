@@ -2,8 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 
 	"github.com/boxtax/boxtax/internal/env"
 	"github.com/boxtax/boxtax/internal/env/engines"
@@ -19,8 +17,7 @@ func sysinfoCmd(ctx context.Context, g *Globals, args []string) error {
 	h := engines.HostFacts(ctx, env.Options{BinaryPath: g.Executable, Version: g.Version})
 	switch format {
 	case "json":
-		b, _ := json.MarshalIndent(h, "", "  ")
-		fmt.Fprintln(g.Stdout, string(b))
+		return printJSON(g.Stdout, h)
 	case "text":
 		h.WriteText(g.Stdout)
 	default:

@@ -142,16 +142,6 @@ func ParseName(name string) (base string, v Variant, err error) {
 	return base, v, nil
 }
 
-// CanonicalName is name with its options in key order and their values in
-// canonical form, or an error for a malformed option.
-func CanonicalName(name string) (string, error) {
-	base, v, err := ParseName(name)
-	if err != nil {
-		return "", err
-	}
-	return base + v.String(), nil
-}
-
 // BaseName is the environment name without its options.
 func BaseName(name string) string {
 	base, _, _ := strings.Cut(name, "+")

@@ -1,14 +1,12 @@
 package fleet
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 
 	"github.com/boxtax/boxtax/internal/termtext"
 )
@@ -43,30 +41,17 @@ var phases = []struct{ task, phase string }{
 // moves on (connected, installing boxtax, running the study, fetching its
 // database, done) or fails (the task and Ansible's message).
 type deviceProgress struct {
-	out io.Writer
-
-	mu      sync.Mutex
-	pending []byte
-	task    string
-	phase   map[string]string // device: the last phase said
+	out   io.Writer
+	task  string
+	phase map[string]string // device: the last phase said
 }
 
-func newDeviceProgress(out io.Writer) *deviceProgress {
-	return &deviceProgress{out: out, phase: map[string]string{}}
-}
-
-func (p *deviceProgress) Write(b []byte) (int, error) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.pending = append(p.pending, b...)
-	for {
-		i := bytes.IndexByte(p.pending, '\n')
-		if i < 0 {
-			return len(b), nil
-		}
-		p.line(strings.TrimRight(string(p.pending[:i]), "\r"))
-		p.pending = p.pending[i+1:]
-	}
+func newDeviceProgress(out io.Writer) io.Writer {
+	p := &deviceProgress{out: out, phase: map[string]string{}}
+	return termtext.Lines(func(l string) error {
+		p.line(strings.TrimRight(l, "\r"))
+		return nil
+	})
 }
 
 func (p *deviceProgress) line(l string) {

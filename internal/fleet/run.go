@@ -160,7 +160,7 @@ func Run(ctx context.Context, o Options, out io.Writer) (*Summary, error) {
 	// or a CI log.
 	shown := append(append(slices.Clone(args), RedactExtraVars(o.Extra)...), playbook)
 	args = append(append(args, o.Extra...), playbook)
-	cmd := exec.CommandContext(ctx, prog, args...)
+	cmd := playbookCommand(ctx, o, prog, args, inventoryEnv)
 	logPath := LogPath(results)
 	logFile, err := os.Create(logPath)
 	if err != nil {
@@ -174,10 +174,6 @@ func Run(ctx context.Context, o Options, out io.Writer) (*Summary, error) {
 	}
 	cmd.Stdout = io.MultiWriter(shownTo, logFile, &log)
 	cmd.Stderr = cmd.Stdout
-	// Ansible and its SSH clients are one process group: a cancelled
-	// context (Ctrl-C, a deadline) ends all of them, not ansible-playbook
-	// alone with its forks orphaned.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if o.Terminal != nil {
 		// In a process group of its own Ansible is in the background,
 		// where reading a password from the terminal stops it (SIGTTIN):
@@ -186,13 +182,6 @@ func Run(ctx context.Context, o Options, out io.Writer) (*Summary, error) {
 		cmd.SysProcAttr.Foreground, cmd.SysProcAttr.Ctty = true, int(o.Terminal.Fd())
 		defer takeForeground(o.Terminal)
 	}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM) }
-	cmd.WaitDelay = 15 * time.Second
-	cmd.Env = o.Env
-	if cmd.Env == nil {
-		cmd.Env = os.Environ()
-	}
-	cmd.Env = append(cmd.Env, "ANSIBLE_RETRY_FILES_ENABLED=false", inventoryEnv)
 	fmt.Fprintf(io.MultiWriter(out, logFile), "boxtax fleet: %s %s\n", prog, strings.Join(shown, " "))
 	runErr := cmd.Run()
 	code := 0
@@ -289,4 +278,22 @@ func recapSummary(output string) *Summary {
 		s.Hosts = append(s.Hosts, d)
 	}
 	return s
+}
+
+// playbookCommand runs prog (ansible-playbook) with args in the
+// environment o gives (this process's when nil) and env. Ansible and its
+// SSH clients are one process group: a cancelled context (Ctrl-C, a
+// deadline) ends all of them, not ansible-playbook alone with its forks
+// orphaned.
+func playbookCommand(ctx context.Context, o Options, prog string, args []string, env ...string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, prog, args...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM) }
+	cmd.WaitDelay = 15 * time.Second
+	cmd.Env = o.Env
+	if cmd.Env == nil {
+		cmd.Env = os.Environ()
+	}
+	cmd.Env = append(append(cmd.Env, "ANSIBLE_RETRY_FILES_ENABLED=false"), env...)
+	return cmd
 }

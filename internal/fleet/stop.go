@@ -5,11 +5,9 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/boxtax/boxtax/deploy/ansible"
@@ -47,21 +45,13 @@ func stopDevices(ctx context.Context, o Options, prog string, out io.Writer) {
 		args = append(args, "--forks", fmt.Sprint(o.Forks))
 	}
 	args = append(append(args, o.Extra...), filepath.Join(dir, ansible.StopPlaybook))
-	cmd := exec.CommandContext(ctx, prog, args...)
+	cmd := playbookCommand(ctx, o, prog, args)
 	var log strings.Builder
 	cmd.Stdout = &log
 	if o.Verbose {
 		cmd.Stdout = io.MultiWriter(out, &log)
 	}
 	cmd.Stderr = cmd.Stdout
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM) }
-	cmd.WaitDelay = 15 * time.Second
-	cmd.Env = o.Env
-	if cmd.Env == nil {
-		cmd.Env = os.Environ()
-	}
-	cmd.Env = append(cmd.Env, "ANSIBLE_RETRY_FILES_ENABLED=false")
 	runErr := cmd.Run()
 	said := stopOutcomes(log.String())
 	for _, line := range said {

@@ -3,9 +3,7 @@ package monitor
 import (
 	"context"
 	"fmt"
-	"os"
 	"strconv"
-	"strings"
 	"syscall"
 	"time"
 )
@@ -17,24 +15,12 @@ type CPUTimes struct {
 
 // ReadCPUTimes reads /proc/stat.
 func ReadCPUTimes() (CPUTimes, error) {
-	b, err := os.ReadFile("/proc/stat")
+	cpu, _, _, err := readStat("/proc/stat")
 	if err != nil {
 		return CPUTimes{}, err
 	}
-	line, _, _ := strings.Cut(string(b), "\n")
-	f := strings.Fields(line)
-	if len(f) < 5 || f[0] != "cpu" {
-		return CPUTimes{}, fmt.Errorf("/proc/stat: unexpected first line %q", line)
-	}
 	var t CPUTimes
-	for i, s := range f[1:] {
-		v, err := strconv.ParseUint(s, 10, 64)
-		if err != nil {
-			return CPUTimes{}, fmt.Errorf("/proc/stat: %w", err)
-		}
-		if i >= 8 { // guest and guest_nice are already counted in user and nice
-			break
-		}
+	for i, v := range cpu {
 		t.Total += v
 		if i != 3 && i != 4 { // idle, iowait
 			t.Busy += v

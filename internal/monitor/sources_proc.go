@@ -21,7 +21,7 @@ type cpuSource struct {
 
 func newCPUSource(procfs string) (*cpuSource, error) {
 	s := &cpuSource{path: filepath.Join(procfs, "stat")}
-	if _, _, _, err := s.read(); err != nil {
+	if _, _, _, err := readStat(s.path); err != nil {
 		return nil, err
 	}
 	return s, nil
@@ -29,9 +29,11 @@ func newCPUSource(procfs string) (*cpuSource, error) {
 
 func (s *cpuSource) Name() string { return "cpu" }
 
-// read returns the aggregate CPU jiffies (user nice system idle iowait irq softirq steal), ctxt and intr.
-func (s *cpuSource) read() (cpu []uint64, ctxt, intr uint64, err error) {
-	b, err := os.ReadFile(s.path)
+// readStat reads a /proc/stat: the aggregate CPU jiffies (user nice system
+// idle iowait irq softirq steal; guest and guest_nice, already counted in
+// user and nice, are left out), ctxt and intr.
+func readStat(path string) (cpu []uint64, ctxt, intr uint64, err error) {
+	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, 0, 0, err
 	}
@@ -53,13 +55,13 @@ func (s *cpuSource) read() (cpu []uint64, ctxt, intr uint64, err error) {
 		}
 	}
 	if len(cpu) < 8 {
-		return nil, 0, 0, fmt.Errorf("%s has no full cpu line", s.path)
+		return nil, 0, 0, fmt.Errorf("%s has no full cpu line", path)
 	}
 	return cpu, ctxt, intr, nil
 }
 
 func (s *cpuSource) Read(now time.Time) []Reading {
-	cpu, ctxt, intr, err := s.read()
+	cpu, ctxt, intr, err := readStat(s.path)
 	if err != nil {
 		return nil
 	}

@@ -73,11 +73,3 @@ func (r *Registry[T]) Lookup(name string) (T, error) {
 	}
 	return v, nil
 }
-
-// Has tells whether name is registered.
-func (r *Registry[T]) Has(name string) bool {
-	r.mu.RLock()
-	defer r.mu.RUnlock()
-	_, ok := r.items[name]
-	return ok
-}

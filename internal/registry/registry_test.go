@@ -29,3 +29,11 @@ func TestRegistry(t *testing.T) {
 	}()
 	r.Register("one", 11)
 }
+
+// Has tells whether name is registered.
+func (r *Registry[T]) Has(name string) bool {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	_, ok := r.items[name]
+	return ok
+}

@@ -40,14 +40,8 @@ type HistoryStudy struct {
 // HistoryCell is one cell (an environment's primary metric against the
 // baseline) over the studies: a point per study that measured it.
 type HistoryCell struct {
-	Workload       string            `json:"workload"`
-	Env            string            `json:"env"`
-	Levels         map[string]string `json:"levels"`
-	Metric         string            `json:"metric"`
-	Label          string            `json:"label"`
-	HigherIsBetter bool              `json:"higher_is_better"`
-	Row            string            `json:"-"`
-	Points         []HistoryPoint    `json:"points"`
+	CellName
+	Points []HistoryPoint `json:"points"`
 	// Contradictions counts the pairs of studies whose verdicts on the
 	// cell contradict each other (Contradicts).
 	Contradictions int `json:"contradictions"`
@@ -101,8 +95,7 @@ func NewHistory(reports []*Report) (*History, int) {
 			if !ok {
 				j = len(h.Cells)
 				index[k] = j
-				h.Cells = append(h.Cells, HistoryCell{Workload: v.Workload, Env: v.Env, Levels: v.Levels, Metric: v.Metric,
-					Label: v.Label, HigherIsBetter: v.HigherIsBetter, Row: v.Row})
+				h.Cells = append(h.Cells, HistoryCell{CellName: v.CellName})
 			}
 			c := &h.Cells[j]
 			for _, p := range c.Points {

@@ -42,10 +42,6 @@ type BaselineMove struct {
 // sameMachine tells whether two reports' studies ran on one machine.
 func sameMachine(a, b *Report) bool { return hostinfo.SameMachine(a.host, b.host) }
 
-// SameMachine tells whether two reports' studies ran on one machine
-// (hostinfo.SameMachine on the facts each study recorded).
-func SameMachine(a, b *Report) bool { return sameMachine(a, b) }
-
 // BaselineMoves compares the baseline of r with that of earlier studies:
 // every primary baseline cell of r whose mean lies more than
 // MoveTolerancePct outside the range of the runs of the same cell in the

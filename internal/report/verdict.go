@@ -27,15 +27,10 @@ const (
 // Verdict is the answer for one cell: an environment's primary metric
 // against the baseline.
 type Verdict struct {
-	Workload       string            `json:"workload"`
-	Env            string            `json:"env"`
-	Levels         map[string]string `json:"levels"`
-	Metric         string            `json:"metric"`
-	Label          string            `json:"label"`
-	HigherIsBetter bool              `json:"higher_is_better"`
-	Decision       string            `json:"decision"`     // costs | gains | no_difference | undecided
-	OverheadPct    *float64          `json:"overhead_pct"` // the cell's overhead_pct
-	OverheadCI95   []*float64        `json:"overhead_ci95"`
+	CellName
+	Decision     string     `json:"decision"`     // costs | gains | no_difference | undecided
+	OverheadPct  *float64   `json:"overhead_pct"` // the cell's overhead_pct
+	OverheadCI95 []*float64 `json:"overhead_ci95"`
 	// CostPct is the overhead in the bad direction (-overhead_pct when
 	// higher is better), as the gate has it; CostCI95 its interval.
 	CostPct   *float64   `json:"cost_pct"`
@@ -68,7 +63,6 @@ type Verdict struct {
 	// beyond their own errors, which the interval carries
 	// (result.Overhead.WithStudies); absent without earlier studies.
 	BetweenStudies *BetweenStudies `json:"between_studies,omitempty"`
-	Row            string          `json:"-"` // the table's row name: workload and non-env levels
 }
 
 // BetweenStudies is the spread of a cell's overhead between the studies
@@ -77,6 +71,18 @@ type Verdict struct {
 type BetweenStudies struct {
 	Studies int     `json:"studies"`
 	SDPct   float64 `json:"sd_pct"`
+}
+
+// CellName is what names the cell a verdict is on, in a report or a
+// history.
+type CellName struct {
+	Workload       string            `json:"workload"`
+	Env            string            `json:"env"`
+	Levels         map[string]string `json:"levels"`
+	Metric         string            `json:"metric"`
+	Label          string            `json:"label"`
+	HigherIsBetter bool              `json:"higher_is_better"`
+	Row            string            `json:"-"` // the table's row name: workload and non-env levels
 }
 
 // MarginPct is the margin the verdicts were decided with.
@@ -128,8 +134,8 @@ func (r *Report) adviseVerdicts() {
 
 // verdictOf decides one cell.
 func verdictOf(c *Cell, row string, marginPct float64) Verdict {
-	v := Verdict{Workload: c.Workload, Env: c.Env, Levels: c.Levels, Metric: c.Metric, Label: c.Label, HigherIsBetter: c.HigherIsBetter,
-		OverheadPct: c.OverheadPct, OverheadCI95: c.OverheadCI95, CostCI95: []*float64{nil, nil}, MarginPct: marginPct, N: c.rounds(), Row: row}
+	v := Verdict{CellName: CellName{Workload: c.Workload, Env: c.Env, Levels: c.Levels, Metric: c.Metric, Label: c.Label, HigherIsBetter: c.HigherIsBetter, Row: row},
+		OverheadPct: c.OverheadPct, OverheadCI95: c.OverheadCI95, CostCI95: []*float64{nil, nil}, MarginPct: marginPct, N: c.rounds()}
 	nan := math.NaN()
 	o := stats.OverheadResult{Level: 0.95, Pct: nan, LoPct: nan, HiPct: nan, DF: c.df, Significant: c.Significant}
 	if c.OverheadPct != nil {

@@ -1,6 +1,6 @@
 // Package stats holds the statistics boxtax owes its reader, as pure functions
 // over plain float64 slices: descriptives (mean, standard deviation, quartiles),
-// the Student t, F, normal and chi-square distributions, Welch's two-sample t
+// the Student t, F and normal distributions, Welch's two-sample t
 // test, and the overhead of one level against the baseline with a Fieller
 // confidence interval; and linear models of categorical factors (formula.go,
 // design.go, lm.go) with R's sequential analysis of variance (anova.go) and

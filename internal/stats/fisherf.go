@@ -36,7 +36,7 @@ func fBetaArguments(x, d1, d2 float64) (w, complement float64) {
 }
 
 // onPositiveHalfLine evaluates a CDF or survival function of a distribution
-// on x > 0 (chi-square, F): NaN for a NaN x or invalid parameters (valid
+// on x > 0 (F): NaN for a NaN x or invalid parameters (valid
 // false), atZero for x <= 0, else f.
 func onPositiveHalfLine(x float64, valid bool, atZero float64, f func() float64) float64 {
 	switch {

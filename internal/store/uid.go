@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"crypto/rand"
 	"crypto/sha256"
 	"database/sql"
 	"errors"
@@ -101,15 +100,6 @@ func derivedUID(st Study) string {
 		fmt.Fprintf(h, "%d:%s\x00", len(part), part)
 	}
 	return formatUUID(h.Sum(nil)[:16], 8)
-}
-
-// NewUID returns a random version 4 UUID.
-func NewUID() string {
-	b := make([]byte, 16)
-	if _, err := rand.Read(b); err != nil {
-		panic(fmt.Sprintf("store: no randomness: %v", err))
-	}
-	return formatUUID(b, 4)
 }
 
 func formatUUID(b []byte, version byte) string {

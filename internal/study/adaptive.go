@@ -245,13 +245,6 @@ func (e *AdaptiveEnd) focus(d result.Decisions, maxRounds int, stop Stopping) (m
 	return keep, ""
 }
 
-// RoundsLeft is how many more rounds the study may add: up to
-// max_repetitions and, with a budget, as many of RoundTime as fit before
-// its deadline (focus asks it of a shorter round too).
-func (e AdaptiveEnd) RoundsLeft(maxRounds int, stop Stopping) int {
-	return e.roundsLeftAt(e.RoundTime, maxRounds, stop)
-}
-
 // roundsLeftAt is RoundsLeft for rounds that take round.
 func (e AdaptiveEnd) roundsLeftAt(round time.Duration, maxRounds int, stop Stopping) int {
 	left := maxRounds - e.Rounds

@@ -22,15 +22,7 @@ import (
 func TestCommandBringsTheFilesItNames(t *testing.T) {
 	dir := t.TempDir()
 	data := testenv.WriteFileIn(t, dir, "data.txt", []byte("42\n"), 0o644)
-	big := filepath.Join(dir, "big.img")
-	f, err := os.Create(big)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Truncate(cmdwl.MaxNamedBytes + 1); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
+	big := bigFileIn(t, dir)
 	t.Chdir(dir)
 
 	files := func(s *Spec) []string {
@@ -98,15 +90,7 @@ func TestCommandRefusesWhatANamedDirectoryHolds(t *testing.T) {
 	if err := os.Symlink(outside, filepath.Join(links, "l")); err != nil {
 		t.Fatal(err)
 	}
-	big := filepath.Join(dir, "big.img")
-	f, err := os.Create(big)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Truncate(cmdwl.MaxNamedBytes + 1); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
+	big := bigFileIn(t, dir)
 	for _, tc := range []struct {
 		c         Command
 		want, not string
@@ -166,15 +150,7 @@ func TestCommandBringsTheFilesItsParamsName(t *testing.T) {
 	if !slices.Equal(got, []string{x, z}) || s.Workloads[0].Params["workdir"] != dir {
 		t.Errorf("files %v, workdir %v; want %s and %s, run in %s", got, s.Workloads[0].Params["workdir"], x, z, dir)
 	}
-	big := filepath.Join(dir, "big.img")
-	f, err := os.Create(big)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Truncate(cmdwl.MaxNamedBytes + 1); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
+	big := bigFileIn(t, dir)
 	_, err = Command{Cmds: []string{"gzip -c {f}"}, Params: []string{"f=x,big.img"}}.Spec()
 	errtest.Want(t, err, "add --file "+big+" to bring it anyway")
 }
@@ -201,4 +177,18 @@ func TestCommandNamingADirectoryOfManyLinks(t *testing.T) {
 	if strings.Contains(err.Error(), "--file "+dir) || strings.Contains(err.Error(), "remove the link") {
 		t.Errorf("advice that does not fit: %v", err)
 	}
+}
+
+// bigFileIn makes dir/big.img, a sparse file one byte over the size a
+// command may bring without --file.
+func bigFileIn(t *testing.T, dir string) string {
+	t.Helper()
+	big := filepath.Join(dir, "big.img")
+	if err := os.WriteFile(big, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(big, cmdwl.MaxNamedBytes+1); err != nil {
+		t.Fatal(err)
+	}
+	return big
 }

@@ -458,3 +458,10 @@ func TestEndLinesSayWhyAnExcludingIntervalIsNoCostYet(t *testing.T) {
 		"cpu.prime events/s @ docker-bridge: +3.0% [+0.5, +5.5] (excludes 0, but the study looked after every round: a cost counts as shown when its 99% interval does too)",
 		"about ")
 }
+
+// RoundsLeft is how many more rounds the study may add: up to
+// max_repetitions and, with a budget, as many of RoundTime as fit before
+// its deadline (focus asks it of a shorter round too).
+func (e AdaptiveEnd) RoundsLeft(maxRounds int, stop Stopping) int {
+	return e.roundsLeftAt(e.RoundTime, maxRounds, stop)
+}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -187,6 +188,14 @@ func (d *Decl) Min(min float64, means ...string) {
 func (d *Decl) Range(lo, hi float64, means ...string) {
 	if v, ok := d.number(); ok && (v < lo || v > hi) {
 		d.errs = append(d.errs, fmt.Errorf("parameter %s: %v must be %s to %s", d.list[len(d.list)-1].Name, d.last, bound(lo, means), strconv.FormatFloat(hi, 'f', -1, 64)))
+	}
+}
+
+// OneOf bounds the string declared last to values: "parameter protocol:
+// "sctp" is not tcp or udp".
+func (d *Decl) OneOf(values ...string) {
+	if v, ok := d.last.(string); ok && !slices.Contains(values, v) {
+		d.errs = append(d.errs, fmt.Errorf("parameter %s: %q is not %s or %s", d.list[len(d.list)-1].Name, v, strings.Join(values[:len(values)-1], ", "), values[len(values)-1]))
 	}
 }
 

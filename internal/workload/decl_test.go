@@ -103,3 +103,20 @@ func TestBoundsAreCheckedWhereDeclared(t *testing.T) {
 		t.Errorf("two values out of bounds: %v, want both said", err)
 	}
 }
+
+type oneOfConfig struct{ protocol string }
+
+func (c *oneOfConfig) Declare(d *Decl) {
+	d.String(&c.protocol, "protocol", "tcp", "tcp or udp")
+	d.OneOf("tcp", "udp")
+}
+
+func TestOneOfRefusesOtherValues(t *testing.T) {
+	if c, err := Parse(Params{"protocol": "udp"}, &oneOfConfig{}); err != nil || c.protocol != "udp" {
+		t.Errorf("%+v, %v", c, err)
+	}
+	_, err := Parse(Params{"protocol": "sctp"}, &oneOfConfig{})
+	if want := `parameter protocol: "sctp" is not tcp or udp`; err == nil || err.Error() != want {
+		t.Errorf("error %v, want %q", err, want)
+	}
+}

@@ -23,12 +23,6 @@ func FactsKey(name string) string {
 	return ""
 }
 
-// UsesEngine tells whether any of the named environments runs in the
-// engine whose facts are recorded under key (e.g. "docker").
-func UsesEngine(names []string, key string) bool {
-	return slices.ContainsFunc(names, func(n string) bool { return FactsKey(n) == key })
-}
-
 // EngineFacts asks the engines of a study's environments about themselves,
 // once per engine: those of the opened environments (Podman's through the
 // service opened for the study), and those of environments left out as

@@ -3,6 +3,7 @@ package engines
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"testing"
 
 	"github.com/boxtax/boxtax/internal/env"
@@ -88,4 +89,10 @@ func TestEngineFactsAskTheDockerEngine(t *testing.T) {
 	if !ok || d.Error == "" || d.ServerVersion != "" {
 		t.Errorf("docker facts where no engine answers: %+v, want the reason", d)
 	}
+}
+
+// UsesEngine tells whether any of the named environments runs in the
+// engine whose facts are recorded under key (e.g. "docker").
+func UsesEngine(names []string, key string) bool {
+	return slices.ContainsFunc(names, func(n string) bool { return FactsKey(n) == key })
 }

@@ -165,16 +165,3 @@ func checkLXCUlimits(limits map[string]int64) error {
 	}
 	return nil
 }
-
-// lxcLabels reads the labels back from a config file's comments.
-func lxcLabels(config string) map[string]string {
-	labels := map[string]string{}
-	for _, l := range strings.Split(config, "\n") {
-		if rest, ok := strings.CutPrefix(l, lxcLabelPrefix); ok {
-			if k, v, ok := strings.Cut(rest, "="); ok {
-				labels[k] = v
-			}
-		}
-	}
-	return labels
-}

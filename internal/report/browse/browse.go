@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"github.com/boxtax/boxtax/internal/crash"
 	"html/template"
+	"io"
 	"math"
 	"net"
 	"net/http"
@@ -188,13 +189,7 @@ func (s *server) study(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	var buf bytes.Buffer
-	if err := f.Report(&buf, rep); err != nil {
-		http.Error(w, err.Error(), http.StatusInternalServerError)
-		return
-	}
-	w.Header().Set("Content-Type", f.ContentType)
-	w.Write(buf.Bytes())
+	respond(w, f.ContentType, func(out io.Writer) error { return f.Report(out, rep) })
 }
 
 func (s *server) paper(w http.ResponseWriter, r *http.Request) {
@@ -207,13 +202,8 @@ func (s *server) paper(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, err.Error(), http.StatusNotFound)
 		return
 	}
-	var buf bytes.Buffer
-	if err := formats.ByName["html"].Paper(&buf, rep, cmps); err != nil {
-		http.Error(w, err.Error(), http.StatusInternalServerError)
-		return
-	}
-	w.Header().Set("Content-Type", formats.ByName["html"].ContentType)
-	w.Write(buf.Bytes())
+	html := formats.ByName["html"]
+	respond(w, html.ContentType, func(out io.Writer) error { return html.Paper(out, rep, cmps) })
 }
 
 func (s *server) compare(w http.ResponseWriter, r *http.Request) {
@@ -276,12 +266,18 @@ func hostLine(hostJSON string) string {
 }
 
 func render(w http.ResponseWriter, d pageData) {
+	respond(w, formats.ByName["html"].ContentType, func(out io.Writer) error { return page.Execute(out, d) })
+}
+
+// respond answers with what write writes, as contentType, or with a 500
+// and write's error: nothing is sent before the whole answer is made.
+func respond(w http.ResponseWriter, contentType string, write func(io.Writer) error) {
 	var buf bytes.Buffer
-	if err := page.Execute(&buf, d); err != nil {
+	if err := write(&buf); err != nil {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
 	}
-	w.Header().Set("Content-Type", formats.ByName["html"].ContentType)
+	w.Header().Set("Content-Type", contentType)
 	w.Write(buf.Bytes())
 }
 

@@ -15,33 +15,14 @@ import (
 // docs/seeds.md, and every stated deviation is one (issue 29 item 3:
 // seed001-cpu ran linpack at n 500, the paper at 1000, without a word).
 func TestPresetsStateWhereTheyDepartFromTheirPapers(t *testing.T) {
-	ps, err := All()
-	if err != nil {
-		t.Fatal(err)
-	}
-	papers := map[string]Paper{}
-	for _, p := range ps {
-		papers[p.ID] = p
-	}
 	doc, err := os.ReadFile(filepath.Join("..", "..", "..", "docs", "seeds.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	docLines := strings.Split(string(doc), "\n")
 	checked := 0
-	for _, name := range study.Presets() {
-		s, err := study.Preset(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if s.Paper == nil || s.Paper.ID == "" {
-			continue
-		}
-		p, ok := papers[s.Paper.ID]
-		if !ok {
-			t.Errorf("%s: paper %q is not transcribed", name, s.Paper.ID)
-			continue
-		}
+	for _, pp := range presetsOfPapers(t) {
+		name, s, p := pp.name, pp.spec, pp.paper
 		differ, stale := p.MethodDifferences(s)
 		for _, d := range differ {
 			checked++
@@ -117,24 +98,9 @@ var runsTheToolItself = map[string]bool{"cmd": true, "cmd.server": true, "load.s
 // 41: seed001-cpu ran cpu.linpack for Linpack, seed004-stream mem.stream
 // for STREAM, without a word).
 func TestPresetsKnowTheirStandIns(t *testing.T) {
-	ps, err := All()
-	if err != nil {
-		t.Fatal(err)
-	}
-	papers := map[string]Paper{}
-	for _, p := range ps {
-		papers[p.ID] = p
-	}
 	checked := 0
-	for _, name := range study.Presets() {
-		s, err := study.Preset(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if s.Paper == nil || s.Paper.ID == "" {
-			continue
-		}
-		p := papers[s.Paper.ID]
+	for _, pp := range presetsOfPapers(t) {
+		name, s, p := pp.name, pp.spec, pp.paper
 		var run []string
 		for _, w := range s.Workloads {
 			run = append(run, w.Name)
@@ -163,4 +129,42 @@ func TestPresetsKnowTheirStandIns(t *testing.T) {
 	if checked == 0 {
 		t.Error("no preset's workload was checked")
 	}
+}
+
+// presetOfPaper is a preset that reproduces a transcribed paper.
+type presetOfPaper struct {
+	name  string
+	spec  *study.Spec
+	paper Paper
+}
+
+// presetsOfPapers is every preset that names a paper, with the paper; a
+// paper that is not transcribed is an error.
+func presetsOfPapers(t *testing.T) []presetOfPaper {
+	t.Helper()
+	ps, err := All()
+	if err != nil {
+		t.Fatal(err)
+	}
+	papers := map[string]Paper{}
+	for _, p := range ps {
+		papers[p.ID] = p
+	}
+	var out []presetOfPaper
+	for _, name := range study.Presets() {
+		s, err := study.Preset(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.Paper == nil || s.Paper.ID == "" {
+			continue
+		}
+		p, ok := papers[s.Paper.ID]
+		if !ok {
+			t.Errorf("%s: paper %q is not transcribed", name, s.Paper.ID)
+			continue
+		}
+		out = append(out, presetOfPaper{name, s, p})
+	}
+	return out
 }

@@ -26,13 +26,7 @@ func WriteCompareTable(w io.Writer, c *report.Comparison) error {
 	}
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 3, ' ', 0)
-	head := []string{"workload", "env", "metric"}
-	for i := range c.Studies {
-		head = append(head, report.Letter(i)+" mean (std)")
-	}
-	for i := 1; i < len(c.Studies); i++ {
-		head = append(head, report.Letter(i)+" vs A")
-	}
+	head := compareHead(c, " vs A")
 	fmt.Fprintln(tw, strings.Join(head, "\t"))
 	for _, row := range c.Rows {
 		cells := []string{row.Name, row.Env, row.Label}
@@ -103,13 +97,7 @@ func WriteCompareMarkdown(w io.Writer, c *report.Comparison) error {
 	for _, line := range summaryOf(c) {
 		fmt.Fprintln(w, report.MarkdownEscape(line))
 	}
-	head := []string{"workload", "env", "metric"}
-	for i := range c.Studies {
-		head = append(head, report.Letter(i)+" mean (std)")
-	}
-	for i := 1; i < len(c.Studies); i++ {
-		head = append(head, report.Letter(i)+" vs A [95 % CI]")
-	}
+	head := compareHead(c, " vs A [95 % CI]")
 	fmt.Fprintf(w, "\n| %s |\n|%s\n", strings.Join(head, " | "), strings.Repeat("---|", len(head)))
 	for _, row := range c.Rows {
 		cells := []string{report.MarkdownEscape(row.Name), report.MarkdownEscape(row.Env), report.MarkdownEscape(row.Label)}
@@ -220,4 +208,17 @@ func summaryOf(c *report.Comparison) []string {
 		out = append(out, "Not the same work: "+termtext.Visible(d.String())+".")
 	}
 	return out
+}
+
+// compareHead is the comparison table's header: the cell, each study's
+// mean and each later study against the first, headed with vsA.
+func compareHead(c *report.Comparison, vsA string) []string {
+	head := []string{"workload", "env", "metric"}
+	for i := range c.Studies {
+		head = append(head, report.Letter(i)+" mean (std)")
+	}
+	for i := 1; i < len(c.Studies); i++ {
+		head = append(head, report.Letter(i)+vsA)
+	}
+	return head
 }

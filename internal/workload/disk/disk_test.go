@@ -147,3 +147,9 @@ func assertEmpty(t *testing.T, dir string) {
 		t.Errorf("%s left behind in %s", f.Name(), dir)
 	}
 }
+
+// sizes reads and checks the size and block_size parameters.
+func sizes(p workload.Params) (size, block int64, err error) {
+	c, err := workload.Parse(p, &seqConfig{})
+	return c.size, c.block, err
+}

@@ -30,23 +30,26 @@ func scratchDir(dir string, env workload.Env) (string, error) {
 	return dir, nil
 }
 
-// checkSizes checks the size and block_size parameters: the file is a
-// whole number of blocks, and blocks are a multiple of 512 bytes so that
-// O_DIRECT can use them.
-func checkSizes(size, block int64) error {
-	switch {
-	case block < 512 || block%512 != 0 || block > 1<<30:
-		return fmt.Errorf("parameter block_size: %d bytes must be a multiple of 512 from 512 to 1GiB, e.g. 4KiB or 1MiB", block)
-	case size < block || size%block != 0:
-		return fmt.Errorf("parameter size: %d bytes must be a whole number (1 or more) of blocks of %d bytes", size, block)
-	}
-	return nil
+// fileConfig is the parameters disk.seq and disk.rand share: one test file
+// of size bytes in dir, read and written block bytes at a time, in passes
+// until they are steady.
+type fileConfig struct {
+	size, block int64
+	dir         string
+	steadyConfig
 }
 
-// sizes reads and checks the size and block_size parameters.
-func sizes(p workload.Params) (size, block int64, err error) {
-	c, err := workload.Parse(p, &seqConfig{})
-	return c.size, c.block, err
+// Check implements workload.Checker: the file is a whole number of
+// blocks, blocks are a multiple of 512 bytes so that O_DIRECT can use
+// them, and the steady-state window fits in the passes.
+func (c *fileConfig) Check() error {
+	switch {
+	case c.block < 512 || c.block%512 != 0 || c.block > 1<<30:
+		return fmt.Errorf("parameter block_size: %d bytes must be a multiple of 512 from 512 to 1GiB, e.g. 4KiB or 1MiB", c.block)
+	case c.size < c.block || c.size%c.block != 0:
+		return fmt.Errorf("parameter size: %d bytes must be a whole number (1 or more) of blocks of %d bytes", c.size, c.block)
+	}
+	return c.steadyConfig.check()
 }
 
 // fillBlock fills buf with pseudo-random bytes, so that no filesystem can

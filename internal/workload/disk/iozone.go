@@ -28,10 +28,10 @@ func init() { workload.Register(IOZone{}) }
 // iozonePhases are the phases in the order IOZone runs them (-i 0 -i 1).
 var iozonePhases = []string{"write", "rewrite", "read", "reread"}
 
-// Info implements workload.Workload.
 // UsesStorage: its figures are the storage it writes to.
 func (IOZone) UsesStorage() bool { return true }
 
+// Info implements workload.Workload.
 func (IOZone) Info() workload.Info {
 	rate := func(what string) string {
 		return "sum over the children of file_size / the child's time to " + what + ", in KB/s (1024 bytes), as IOZone's \"Children see throughput\""

@@ -16,10 +16,10 @@ type Rand struct{}
 
 func init() { workload.Register(Rand{}) }
 
-// Info implements workload.Workload.
 // UsesStorage: its figures are the storage it writes to.
 func (Rand) UsesStorage() bool { return true }
 
+// Info implements workload.Workload.
 func (Rand) Info() workload.Info {
 	return workload.Info{
 		Name:     "disk.rand",
@@ -37,11 +37,9 @@ func (Rand) Info() workload.Info {
 
 // randConfig is disk.rand's parameters, checked.
 type randConfig struct {
-	size, block int64
-	duration    time.Duration
-	syncEvery   int
-	dir         string
-	steadyConfig
+	fileConfig
+	duration  time.Duration
+	syncEvery int
 }
 
 // Declare implements workload.Declarer.
@@ -54,14 +52,6 @@ func (c *randConfig) Declare(d *workload.Decl) {
 	d.Min(0, "sync only at the end")
 	d.String(&c.dir, "dir", "", "directory for the test file; empty means the run's scratch directory")
 	c.steadyConfig.declare(d, 4, "passes of each phase, each duration / steady_window long: they are repeated until the last steady_window of them are steady (design note 015), so a phase takes from duration to max_passes / steady_window times it; 1 makes one pass of duration and judges nothing")
-}
-
-// Check implements workload.Checker.
-func (c *randConfig) Check() error {
-	if err := checkSizes(c.size, c.block); err != nil {
-		return err
-	}
-	return c.steadyConfig.check()
 }
 
 // Configure implements workload.Workload.

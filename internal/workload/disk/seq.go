@@ -17,10 +17,10 @@ type Seq struct{}
 
 func init() { workload.Register(Seq{}) }
 
-// Info implements workload.Workload.
 // UsesStorage: its figures are the storage it writes to.
 func (Seq) UsesStorage() bool { return true }
 
+// Info implements workload.Workload.
 func (Seq) Info() workload.Info {
 	return workload.Info{
 		Name:     "disk.seq",
@@ -39,11 +39,7 @@ func (Seq) Info() workload.Info {
 }
 
 // seqConfig is disk.seq's parameters, checked.
-type seqConfig struct {
-	size, block int64
-	dir         string
-	steadyConfig
-}
+type seqConfig struct{ fileConfig }
 
 // Declare implements workload.Declarer.
 func (c *seqConfig) Declare(d *workload.Decl) {
@@ -51,14 +47,6 @@ func (c *seqConfig) Declare(d *workload.Decl) {
 	d.Bytes(&c.block, "block_size", 1<<20, "bytes per read or write call; a multiple of 512")
 	d.String(&c.dir, "dir", "", "directory for the test file; empty means the run's scratch directory")
 	c.steadyConfig.declare(d, 4, "passes of the read and rewrite phases on the written file: they are repeated until the last steady_window of them are steady (design note 015); 1 measures one pass and judges nothing")
-}
-
-// Check implements workload.Checker.
-func (c *seqConfig) Check() error {
-	if err := checkSizes(c.size, c.block); err != nil {
-		return err
-	}
-	return c.steadyConfig.check()
 }
 
 // Configure implements workload.Workload.

@@ -3,7 +3,6 @@ package ingest
 import (
 	"context"
 	"errors"
-	"fmt"
 	"time"
 
 	"github.com/boxtax/boxtax/internal/cpuset"
@@ -83,11 +82,13 @@ func (c *config) Declare(d *workload.Decl) {
 	d.Int(&c.nodes, "nodes", 2, "ingest nodes behind nginx, each an OS process of its own (the seed: 2, 5, 7)")
 	d.Range(1, 64)
 	d.String(&c.affinity, "affinity", affinityDedicated, "dedicated: the environment's CPUs divided among the nodes as evenly and disjointly as possible; shared: every node on all of them (the same total)")
+	d.OneOf(affinityDedicated, affinityShared)
 	d.ByteCount(&c.payload, "payload", 36, "bytes of random data per message (the seed: 36), at most 400")
 	d.Range(1, 400)
 	d.Int(&c.warmup, "warmup", 3, "messages each device sends first, left out of every figure (the seed: '3 different messages are sent to warm-up the platform'; boxtax reads it as 3 per device)")
 	d.Range(0, 1000)
 	d.String(&c.target, "target", targetNginx, "nginx: the deployment under test; sink: an endpoint in the server worker that answers at once, to measure the device simulator's own ceiling")
+	d.OneOf(targetNginx, targetSink)
 }
 
 // config keeps these optional abilities (checked by the compiler).
@@ -95,17 +96,6 @@ var (
 	_ workload.HostChecker = (*config)(nil)
 	_ workload.Requirer    = (*config)(nil)
 )
-
-// Check implements workload.Checker.
-func (c *config) Check() error {
-	switch {
-	case c.affinity != affinityDedicated && c.affinity != affinityShared:
-		return fmt.Errorf("parameter affinity: %q is not dedicated (each node its own CPUs) or shared (every node on all)", c.affinity)
-	case c.target != targetNginx && c.target != targetSink:
-		return fmt.Errorf("parameter target: %q is not nginx (the deployment) or sink (the device simulator's ceiling)", c.target)
-	}
-	return nil
-}
 
 func parse(p workload.Params) (*config, error) { return workload.Parse(p, &config{}) }
 

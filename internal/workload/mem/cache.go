@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/boxtax/boxtax/internal/hostinfo"
 )
 
 // sysCPU is where Linux describes the processors' caches.
@@ -86,32 +88,11 @@ func readTrimmed(dir, name string) string {
 	return strings.TrimSpace(string(b))
 }
 
-// memAvailable returns MemAvailable from /proc/meminfo in bytes, or 0 if
-// it cannot be read.
-func memAvailable() int64 {
-	b, err := os.ReadFile("/proc/meminfo")
-	if err != nil {
-		return 0
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if rest, ok := strings.CutPrefix(line, "MemAvailable:"); ok {
-			f := strings.Fields(rest) // "123456 kB"
-			if len(f) == 2 && f[1] == "kB" {
-				kb, err := strconv.ParseInt(f[0], 10, 64)
-				if err == nil {
-					return kb << 10
-				}
-			}
-		}
-	}
-	return 0
-}
-
 // checkFits returns an error when allocating bytes would leave the machine
 // short of memory, so that the run fails with advice instead of being
 // killed.
 func checkFits(bytes int64, param string) error {
-	avail := memAvailable()
+	avail := hostinfo.MemInfoBytes("MemAvailable")
 	if avail > 0 && bytes > avail/10*8 {
 		return fmt.Errorf("the arrays need %d MiB but only %d MiB of memory is available; lower %s", bytes>>20, avail>>20, param)
 	}

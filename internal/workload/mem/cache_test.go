@@ -3,6 +3,8 @@ package mem
 import (
 	"path/filepath"
 	"testing"
+
+	"github.com/boxtax/boxtax/internal/hostinfo"
 )
 
 func TestLastLevelCache(t *testing.T) {
@@ -55,7 +57,7 @@ func TestParseCacheSize(t *testing.T) {
 }
 
 func TestMemAvailable(t *testing.T) {
-	if memAvailable() <= 0 {
+	if hostinfo.MemInfoBytes("MemAvailable") <= 0 {
 		t.Skip("no MemAvailable in /proc/meminfo: not Linux 3.14 or later")
 	}
 	if err := checkFits(1<<20, "size"); err != nil {

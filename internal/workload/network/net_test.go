@@ -81,7 +81,7 @@ func rttBelow(maxUs float64) func(*testing.T, *workloadtest.Recorder) {
 
 func TestBadParameters(t *testing.T) {
 	workloadtest.Refuses(t, wnet.TCP{}, []workloadtest.Refusal{
-		{Params: workload.Params{"direction": "up"}, Want: "not in (the environment receives) or out"},
+		{Params: workload.Params{"direction": "up"}, Want: `parameter direction: "up" is not in or out`},
 		{Params: workload.Params{"streams": 0}, Want: "streams"},
 	})
 	workloadtest.Refuses(t, wnet.UDP{}, []workloadtest.Refusal{

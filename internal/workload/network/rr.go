@@ -62,19 +62,11 @@ type rrConfig struct {
 // Declare implements workload.Declarer.
 func (c *rrConfig) Declare(d *workload.Decl) {
 	d.String(&c.protocol, "protocol", "tcp", "tcp (one connection, as TCP_RR) or udp (as UDP_RR)")
+	d.OneOf("tcp", "udp")
 	d.Int(&c.size, "size", 1, "bytes in each request and each response (netperf -r)")
 	d.Range(1, 65507)
 	d.Duration(&c.duration, "duration", 5*time.Second, "how long the client makes transactions (netperf -l)")
 	d.Positive()
-}
-
-// Check implements workload.Checker.
-func (c *rrConfig) Check() error {
-	switch {
-	case c.protocol != "tcp" && c.protocol != "udp":
-		return fmt.Errorf("parameter protocol: %q is not tcp or udp", c.protocol)
-	}
-	return nil
 }
 
 func parseRR(p workload.Params) (*rrConfig, error) { return workload.Parse(p, &rrConfig{}) }

@@ -62,6 +62,7 @@ func (c *tcpConfig) Declare(d *workload.Decl) {
 	d.Int(&c.streams, "streams", 1, "parallel TCP connections (iperf -P)")
 	d.Range(1, 128)
 	d.String(&c.direction, "direction", dirIn, "in: the client sends and the environment receives (the seeds' iperf server in the container); out: the environment sends (iperf client in the container, iperf3 -R)")
+	d.OneOf(dirIn, dirOut)
 	d.Bytes(&c.bufferBytes, "buffer", 128<<10, "bytes per write and per read (iperf -l)")
 	d.Bytes(&c.windowBytes, "window", 0, "socket send and receive buffer size (iperf -w); 0 leaves the kernel's autotuning")
 	d.Min(0, "kernel default")
@@ -70,10 +71,7 @@ func (c *tcpConfig) Declare(d *workload.Decl) {
 // Check implements workload.Checker.
 func (c *tcpConfig) Check() error {
 	c.buffer, c.window = int(c.bufferBytes), int(c.windowBytes)
-	switch {
-	case c.direction != dirIn && c.direction != dirOut:
-		return fmt.Errorf("parameter direction: %q is not in (the environment receives) or out (the environment sends)", c.direction)
-	case c.buffer < 1 || c.buffer > 64<<20:
+	if c.buffer < 1 || c.buffer > 64<<20 {
 		return fmt.Errorf("parameter buffer: %d bytes must be 1 B to 64 MiB", c.buffer)
 	}
 	return nil

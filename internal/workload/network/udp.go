@@ -55,15 +55,7 @@ func (c *udpConfig) Declare(d *workload.Decl) {
 	d.Int(&c.size, "size", 1470, "UDP payload bytes per datagram (iperf -l), 28 to 65507")
 	d.Range(datagramHeader, 65507)
 	d.String(&c.direction, "direction", dirIn, "in: the client sends and the environment receives; out: the environment sends (iperf3 -R)")
-}
-
-// Check implements workload.Checker.
-func (c *udpConfig) Check() error {
-	switch {
-	case c.direction != dirIn && c.direction != dirOut:
-		return fmt.Errorf("parameter direction: %q is not in (the environment receives) or out (the environment sends)", c.direction)
-	}
-	return nil
+	d.OneOf(dirIn, dirOut)
 }
 
 func parseUDP(p workload.Params) (*udpConfig, error) { return workload.Parse(p, &udpConfig{}) }

@@ -127,14 +127,3 @@ func checkOfficial(what string, got, want, epsilon float64) (float64, error) {
 	}
 	return e, nil
 }
-
-// kernels is every registered kernel by name, for tests.
-func kernels() map[string]*kernel {
-	out := map[string]*kernel{}
-	for _, w := range workload.All() {
-		if k, ok := w.(Kernel); ok {
-			out[k.k.name] = k.k
-		}
-	}
-	return out
-}

@@ -151,3 +151,14 @@ func TestCancelledRunReportsNoNumber(t *testing.T) {
 		})
 	}
 }
+
+// kernels is every registered kernel by name, for tests.
+func kernels() map[string]*kernel {
+	out := map[string]*kernel{}
+	for _, w := range workload.All() {
+		if k, ok := w.(Kernel); ok {
+			out[k.k.name] = k.k
+		}
+	}
+	return out
+}

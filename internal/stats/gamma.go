@@ -2,52 +2,14 @@ package stats
 
 import "math"
 
-// ChiSquareCDF returns P(X <= x) for the chi-square distribution with k > 0
-// (real, finite) degrees of freedom. It returns NaN for NaN arguments or an
-// invalid k.
-func ChiSquareCDF(x, k float64) float64 {
-	return onPositiveHalfLine(x, validDF(k), 0, func() float64 {
-		p, _ := regIncGamma(0.5*k, 0.5*x)
-		return p
-	})
-}
-
-// ChiSquareSurvival returns P(X > x) for the chi-square distribution with k
-// degrees of freedom, computed directly so that small p-values keep their
-// relative accuracy.
-func ChiSquareSurvival(x, k float64) float64 {
-	return onPositiveHalfLine(x, validDF(k), 1, func() float64 {
-		_, q := regIncGamma(0.5*k, 0.5*x)
-		return q
-	})
-}
-
-// regIncGamma returns the regularized incomplete gamma functions for a > 0,
-// x >= 0: the lower P(a, x) = γ(a, x)/Γ(a) and the upper Q(a, x) = 1 - P(a,
-// x), the one of them its series or continued fraction gives computed
-// directly, so that small tails keep their relative accuracy.
-func regIncGamma(a, x float64) (lower, upper float64) {
-	switch {
-	case math.IsNaN(a) || math.IsNaN(x) || !(a > 0) || x < 0:
-		return math.NaN(), math.NaN()
-	case x == 0:
-		return 0, 1
-	case math.IsInf(x, 1):
-		return 1, 0
-	case x < a+1:
-		p := gammaSeries(a, x)
-		return p, 1 - p
-	default:
-		q := gammaContinuedFraction(a, x)
-		return 1 - q, q
-	}
-}
+// The pieces of the incomplete gamma function that the incomplete beta
+// function's expansion for large parameters (beta_large.go) is made of.
 
 // gammaLogFront returns log(x^a e^-x / Γ(a)), the factor shared by the series
 // and the continued fraction. For a >= 10 it is written with Stirling's series
 // as a (log r - (r-1)) + log(a)/2 - log sqrt(2π) - correction(a), r = x/a,
 // because a log x, x and log Γ(a) are then large and nearly cancel (at
-// k = 1e6 df the plain form loses 3e-10 relative).
+// a = 5e5 the plain form loses 3e-10 relative).
 func gammaLogFront(a, x float64) float64 {
 	if a < 10 {
 		return a*math.Log(x) - x - logGamma(a)
@@ -86,13 +48,6 @@ func gammaSeries(a, x float64) float64 {
 		}
 	}
 	return math.NaN()
-}
-
-// gammaContinuedFraction returns Q(a, x) from its continued fraction by the
-// modified Lentz method, which converges quickly for x >= a+1 (Numerical
-// Recipes' gcf).
-func gammaContinuedFraction(a, x float64) float64 {
-	return gammaContinuedFractionScaled(a, x) * math.Exp(gammaLogFront(a, x))
 }
 
 // gammaContinuedFractionScaled returns Q(a, x) / (x^a e^-x / Γ(a)), which does
