@@ -238,7 +238,7 @@ func sendAll(ctx context.Context, conns []*net.TCPConn, bufSize int, d time.Dura
 		defer sock.Close()
 		defer context.AfterFunc(ctx, sock.Interrupt)()
 		wg.Add(1)
-		go sockfd.OnLockedThread(func() {
+		go func() {
 			defer wg.Done()
 			for time.Now().Before(deadline) {
 				if _, err := sock.Write(buf); err != nil {
@@ -248,7 +248,7 @@ func sendAll(ctx context.Context, conns []*net.TCPConn, bufSize int, d time.Dura
 				sent[i] += int64(len(buf))
 			}
 			errs[i] = c.CloseWrite()
-		})
+		}()
 	}
 	wg.Wait()
 	var total int64
@@ -275,7 +275,7 @@ func receiveAll(ctx context.Context, conns []*net.TCPConn, bufSize int) (receive
 		defer sock.Close()
 		defer context.AfterFunc(ctx, sock.Interrupt)()
 		wg.Add(1)
-		go sockfd.OnLockedThread(func() {
+		go func() {
 			defer wg.Done()
 			buf := make([]byte, bufSize)
 			var n int64
@@ -304,7 +304,7 @@ func receiveAll(ctx context.Context, conns []*net.TCPConn, bufSize int) (receive
 			if t1.After(last) {
 				last = t1
 			}
-		})
+		}()
 	}
 	wg.Wait()
 	if err := errors.Join(errs...); err != nil {
