@@ -226,7 +226,7 @@ func sendAll(ctx context.Context, conns []*net.TCPConn, bufSize int, d time.Dura
 	for i := range buf {
 		buf[i] = byte(i * 7)
 	}
-	deadline := time.Now().Add(d)
+	start := time.Now() // time.Since reads one clock, time.Now two
 	var wg sync.WaitGroup
 	sent := make([]int64, len(conns))
 	errs := make([]error, len(conns))
@@ -240,7 +240,7 @@ func sendAll(ctx context.Context, conns []*net.TCPConn, bufSize int, d time.Dura
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for time.Now().Before(deadline) {
+			for time.Since(start) < d {
 				if _, err := sock.Write(buf); err != nil {
 					errs[i] = fmt.Errorf("stream %d: sending: %w", i, err)
 					return
