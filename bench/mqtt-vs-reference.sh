@@ -4,9 +4,14 @@
 # loopback: the ratio of their messages/s and of the CPU time (user +
 # system) the client alone spent per message (issue 40).
 #
-# The reference is Debian's mosquitto_pub (libmosquitto). The seed's own tool,
-# krylovsk/mqtt-benchmark, is not on the Go module proxy (403), so it cannot
-# be built here. mosquitto_pub offers both ways of publishing:
+# The reference is mosquitto_pub (Debian's mosquitto-clients, libmosquitto),
+# standing in for the seed's client: krylovsk/mqtt-benchmark, which issue 40
+# names, is not a Debian package and not on the Go module proxy (403), so
+# this script cannot install or build it (MQTT_BENCHMARK below runs a build
+# you have). mosquitto_pub is not the same kind of client: with --repeat it
+# busy-polls (docs/design/010-probe-cost.md: 99 % of a CPU), so its CPU per
+# message is not what a sleeping client such as mqtt-benchmark spends. It
+# offers both ways of publishing:
 #
 #   one at a time  mosquitto_pub -m MSG --repeat COUNT: the next repeat goes
 #                  out only after the previous one's on_publish callback,
@@ -27,11 +32,10 @@
 # the ratio lines (`ratio ops_per_s REF X`, `ratio cpu_per_op REF X`, boxtax
 # over the reference) are the median of the rounds' own ratios.
 #
-# The seed's client (seeds 001/003), krylovsk/mqtt-benchmark, is not on the
-# Go module proxy, so this script does not build it; if you have a build, set
-# MQTT_BENCHMARK to its path and the one-at-a-time rounds run it too (it
-# publishes one message at a time, waiting on each token: -message-interval 0,
-# same broker, QoS, payload size, count and clients), timed the same way.
+# MQTT_BENCHMARK: the path of a build of krylovsk/mqtt-benchmark (seeds
+# 001/003); the one-at-a-time rounds then run it too (one message at a time,
+# waiting on each token: -message-interval 0, same broker, QoS, payload
+# size, count and clients), timed the same way.
 #
 # Usage: bench/mqtt-vs-reference.sh            (from the repository root)
 # Environment: CLIENTS (1), COUNT per client (20000), QOS (1), PAYLOAD (100),
@@ -146,6 +150,11 @@ boxtax() {
 }
 
 echo "host: $(nproc) CPUs, $(uptime | sed 's/.*load average/load average/')"
+if [ -n "${MQTT_BENCHMARK:-}" ]; then
+	echo "references: mosquitto_pub and mqtt-benchmark ($MQTT_BENCHMARK), the seed's client"
+else
+	echo "reference: mosquitto_pub, standing in for mqtt-benchmark (the seed's client is not a Debian package; set MQTT_BENCHMARK to a build of it)"
+fi
 echo "mosquitto $({ "$MOSQUITTO" -h 2>&1 || true; } | head -1 | sed 's/.*version //'), QoS $QOS, $PAYLOAD B payload, $CLIENTS client(s) x $COUNT messages, $ROUNDS rounds, pinned: ${PIN:-0}"
 for mode in one window; do
 	inflight=1

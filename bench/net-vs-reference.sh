@@ -15,7 +15,11 @@
 # median of the rounds' own ratios: `ratio ops_per_s REF X` (net.tcp: its
 # Mbit/s; net.rr: transactions/s) and `ratio cpu_per_op REF X`, the CPU
 # time of the client alone per operation (net.tcp: per MB sent; net.rr:
-# per transaction).
+# per transaction). That figure includes what a client costs besides its
+# operations (starting, connecting, ending: boxtax's is a Go binary's
+# start, some 30 ms of CPU here, C's about 1 ms), so for net.rr it also
+# runs each pair for 5 ms and prints the CPU per transaction without that
+# fixed part.
 #
 #   bench/net-vs-reference.sh                # 5 rounds of 5 s each
 #   ROUNDS=9 SECS=3 PIN=1 bench/net-vs-reference.sh
@@ -64,8 +68,16 @@ cost() {
   cat "$work/srv.cost" "$work/cli.cost" | awk -v n="$2" '{cpu += $1 + $2; cs += $3 + $4} END {printf "%.3f %.3f\n", cpu * 1e6 / n, cs / n}' >> "$work/$1.cost"
   client_cost "$1" "$2"
 }
-# client_cost KEY OPERATIONS: add the client's CPU us per operation to KEY.cli_us.
-client_cost() { awk -v n="$2" '{printf "%.4f\n", ($1 + $2) * 1e6 / n}' "$work/cli.cost" >> "$work/$1.cli_us"; }
+# client_cost KEY OPERATIONS: add the client's CPU us per operation to
+# KEY.cli_us, its CPU seconds to KEY.cli_s and OPERATIONS to KEY.ops.
+client_cost() {
+  awk -v n="$2" '{printf "%.4f\n", ($1 + $2) * 1e6 / n}' "$work/cli.cost" >> "$work/$1.cli_us"
+  awk '{print $1 + $2}' "$work/cli.cost" >> "$work/$1.cli_s"
+  echo "$2" >> "$work/$1.ops"
+}
+# fixed KEY: add the client's CPU seconds (a run of 5 ms: starting,
+# connecting, ending) to KEY.fixed.
+fixed() { awk '{print $1 + $2}' "$work/cli.cost" >> "$work/$1.fixed"; }
 
 echo "host: $(nproc) CPUs, $(uptime | sed 's/.*load average/load average/')"
 echo "boxtax $("$BOXTAX" version 2>/dev/null | head -1), $(iperf3 --version | head -1)"
@@ -97,6 +109,15 @@ for r in $(seq "$ROUNDS"); do
     sample "rr_$proto.boxtax_p50" "$(field rtt_p50_us <<<"$out")"
     sample "rr_$proto.boxtax_tps" "$(field transactions_per_s <<<"$out")"
     cost "rr_$proto.boxtax" "$(awk -v t="$(field transactions_per_s <<<"$out")" -v s="$SECS" 'BEGIN {print t * s}')"
+    # The same pairs for 5 ms: what each client costs besides its transactions.
+    port=$((port + 1))
+    "${srv[@]}" "$work/pingpong" server "$proto" "$port" 1 &
+    sleep 0.2
+    costed "$work/cli.cost" "${cli[@]}" "$work/pingpong" client "$proto" 127.0.0.1 "$port" 1 0.005 >/dev/null
+    wait
+    fixed "rr_$proto.ref"
+    boxtax_pair net.rr "{\"duration\":\"5ms\",\"protocol\":\"$proto\"}" >/dev/null
+    fixed "rr_$proto.boxtax"
   done
   echo "round $r done: $(uptime | sed 's/.*load average/load average/')"
 done
@@ -135,6 +156,18 @@ echo "the client alone, CPU time (user + system) per operation (median; net.tcp 
 printf '  net.tcp:    boxtax %6.2f us  iperf3    %6.2f us\n' "$(median tcp.boxtax.cli_us)" "$(median tcp.iperf3.cli_us)"
 for proto in tcp udp; do
   printf '  net.rr %s: boxtax %6.2f us  reference %6.2f us\n' "$proto" "$(median "rr_$proto.boxtax.cli_us")" "$(median "rr_$proto.ref.cli_us")"
+done
+echo
+echo
+echo "net.rr's client besides its transactions (a run of 5 ms: starting, connecting, ending; median):"
+for proto in tcp udp; do
+  for tool in boxtax ref; do # the rounds' CPU us per transaction without that fixed part
+    paste -d' ' "$work/rr_$proto.$tool.cli_s" "$work/rr_$proto.$tool.fixed" "$work/rr_$proto.$tool.ops" |
+      awk '{printf "%.4f\n", ($1 - $2) * 1e6 / $3}' > "$work/rr_$proto.$tool.steady_us"
+  done
+  printf '  net.rr %s: fixed boxtax %5.1f ms  reference %5.1f ms | per transaction without it: boxtax %6.2f us  reference %6.2f us  paired ratio %.2f\n' "$proto" \
+    "$(median "rr_$proto.boxtax.fixed" | awk '{print $1 * 1e3}')" "$(median "rr_$proto.ref.fixed" | awk '{print $1 * 1e3}')" \
+    "$(median "rr_$proto.boxtax.steady_us")" "$(median "rr_$proto.ref.steady_us")" "$(paired "rr_$proto.boxtax.steady_us" "rr_$proto.ref.steady_us")"
 done
 echo
 ratio_lines iperf3 tcp.boxtax tcp.iperf3 tcp.boxtax.cli_us tcp.iperf3.cli_us

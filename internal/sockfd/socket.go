@@ -23,7 +23,11 @@ import (
 // sleeps in recv with its P as a C program sleeps, instead of the scheduler
 // taking the P away and waking threads to look for work on every wait.
 //
-// Use it from one goroutine locked to its OS thread (runtime.LockOSThread).
+// Use it from one goroutine, not locked to its thread: sysmon preempts a
+// goroutine that has run 10 ms, and a locked one's yield hands its P to
+// another thread and back (two threads woken, where an unlocked goroutine
+// goes through the scheduler on its own thread). A quiet call holds its
+// thread anyway.
 type Socket struct {
 	// TimeoutErr is what a read returns when its timeout passed; nil for
 	// ErrTimeout.
@@ -230,18 +234,6 @@ func (b *Socket) SetReadTimeout(d time.Duration) error {
 func (b *Socket) Interrupt() { _ = syscall.Shutdown(b.fd, syscall.SHUT_RDWR) }
 
 func (b *Socket) Close() error { return syscall.Close(b.fd) }
-
-// OnLockedThread runs fn on a goroutine locked to an OS thread of its own,
-// which ends with it (the thread's scheduling state goes with it).
-func OnLockedThread(fn func()) {
-	done := make(chan struct{})
-	go func() {
-		runtime.LockOSThread()
-		defer close(done)
-		fn()
-	}()
-	<-done
-}
 
 // Restore gives the socket back to Go's poller (non-blocking, no
 // timeouts) and closes the duplicate, so that conn may be used again.

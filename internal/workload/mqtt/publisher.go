@@ -220,8 +220,6 @@ func (p *publisher) runOneAtATime(ctx context.Context, start, deadline time.Time
 	rd := c.rd
 	blocking := false
 	if blockingFor(p.cfg.clients) {
-		runtime.LockOSThread()
-		defer runtime.UnlockOSThread()
 		if sc, ok := c.Conn.(syscall.Conn); !ok {
 		} else if b, err := sockfd.Blocking(sc); err == nil {
 			defer b.Restore()

@@ -147,7 +147,7 @@ func (c *rrConfig) Serve(ctx context.Context, addr string, e workload.Emitter) e
 		defer sock.Close()
 		stopEcho := context.AfterFunc(ctx, sock.Interrupt)
 		defer stopEcho()
-		sockfd.OnLockedThread(func() { answered, err = echoTCP(sock, c.size) })
+		answered, err = echoTCP(sock, c.size)
 		if err != nil {
 			return err
 		}
@@ -159,7 +159,7 @@ func (c *rrConfig) Serve(ctx context.Context, addr string, e workload.Emitter) e
 		defer sock.Close()
 		var stopping atomic.Bool
 		done := make(chan int64, 1)
-		go sockfd.OnLockedThread(func() { done <- echoUDP(sock, c.size, &stopping) })
+		go func() { done <- echoUDP(sock, c.size, &stopping) }()
 		ctl.waitClosed(c.duration + 60*time.Second)
 		stopping.Store(true)
 		answered = <-done
@@ -246,9 +246,7 @@ func (c *rrConfig) Client(ctx context.Context, addr string, e workload.Emitter) 
 	defer stop()
 
 	rtts := new(latency.Histogram)
-	var elapsed time.Duration
-	var lost int64
-	sockfd.OnLockedThread(func() { elapsed, lost, err = transact(sock, *c, rtts) })
+	elapsed, lost, err := transact(sock, *c, rtts)
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
@@ -286,13 +284,12 @@ func transact(sock *sockfd.Socket, c rrConfig, rtts *latency.Histogram) (elapsed
 	if err := sock.SetReadTimeout(timeout); err != nil {
 		return 0, 0, err
 	}
+	// One clock read a transaction: the end of one is the start of the
+	// next (the histogram's few ns go to the next round trip). time.Now
+	// reads two clocks, wall and monotonic; time.Since reads one.
 	start := time.Now()
-	end := start.Add(c.duration)
-	for {
-		t0 := time.Now()
-		if !t0.Before(end) {
-			break
-		}
+	var t0 time.Duration
+	for t0 < c.duration {
 		if _, err := sock.Write(req); err != nil {
 			return 0, lost, fmt.Errorf("sending a request: %w", err)
 		}
@@ -303,18 +300,22 @@ func transact(sock *sockfd.Socket, c rrConfig, rtts *latency.Histogram) (elapsed
 				if lost > 100 && rtts.Count() == 0 {
 					return 0, lost, fmt.Errorf("no answer to %d UDP requests: is UDP forwarded to the server?", lost)
 				}
+				t0 = time.Since(start)
 				continue
 			}
 			if err != nil {
 				return 0, lost, fmt.Errorf("receiving a response: %w", err)
 			}
 			if k != c.size {
+				t0 = time.Since(start)
 				continue
 			}
 		} else if err := sock.ReadFull(resp[:c.size]); err != nil {
 			return 0, lost, fmt.Errorf("receiving a response: %w", err)
 		}
-		rtts.Record(time.Since(t0))
+		t1 := time.Since(start)
+		rtts.Record(t1 - t0)
+		t0 = t1
 	}
-	return time.Since(start), lost, nil
+	return t0, lost, nil
 }

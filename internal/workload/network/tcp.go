@@ -224,7 +224,7 @@ func sendAll(ctx context.Context, conns []*net.TCPConn, bufSize int, d time.Dura
 	for i := range buf {
 		buf[i] = byte(i * 7)
 	}
-	deadline := time.Now().Add(d)
+	start := time.Now() // time.Since reads one clock, time.Now two
 	var wg sync.WaitGroup
 	sent := make([]int64, len(conns))
 	errs := make([]error, len(conns))
@@ -236,9 +236,9 @@ func sendAll(ctx context.Context, conns []*net.TCPConn, bufSize int, d time.Dura
 		defer sock.Close()
 		defer context.AfterFunc(ctx, sock.Interrupt)()
 		wg.Add(1)
-		go sockfd.OnLockedThread(func() {
+		go func() {
 			defer wg.Done()
-			for time.Now().Before(deadline) {
+			for time.Since(start) < d {
 				if _, err := sock.Write(buf); err != nil {
 					errs[i] = fmt.Errorf("stream %d: sending: %w", i, err)
 					return
@@ -246,7 +246,7 @@ func sendAll(ctx context.Context, conns []*net.TCPConn, bufSize int, d time.Dura
 				sent[i] += int64(len(buf))
 			}
 			errs[i] = c.CloseWrite()
-		})
+		}()
 	}
 	wg.Wait()
 	var total int64
@@ -273,7 +273,7 @@ func receiveAll(ctx context.Context, conns []*net.TCPConn, bufSize int) (receive
 		defer sock.Close()
 		defer context.AfterFunc(ctx, sock.Interrupt)()
 		wg.Add(1)
-		go sockfd.OnLockedThread(func() {
+		go func() {
 			defer wg.Done()
 			buf := make([]byte, bufSize)
 			var n int64
@@ -302,7 +302,7 @@ func receiveAll(ctx context.Context, conns []*net.TCPConn, bufSize int) (receive
 			if t1.After(last) {
 				last = t1
 			}
-		})
+		}()
 	}
 	wg.Wait()
 	if err := errors.Join(errs...); err != nil {
