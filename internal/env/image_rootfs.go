@@ -300,16 +300,31 @@ func addDevices(dir string) error {
 	return os.Chmod(tmp, 0o1777|os.ModeSticky)
 }
 
-// RemoveImageRoots removes the unpacked images no running boxtax uses and
-// says what it did (boxtax clean).
-func RemoveImageRoots() (done []string, err error) {
+// RemoveImageRoots removes the unpacked images no running boxtax uses
+// and says what it did (boxtax clean). Given image ids, it removes theirs
+// alone, also when this process used them (its studies have ended).
+func RemoveImageRoots(ids ...string) (done []string, err error) {
 	locks, _ := filepath.Glob(filepath.Join(imageRootsDir, "*.lock"))
+	if len(ids) > 0 {
+		locks = nil
+		imageRootfsMu.Lock()
+		for _, id := range ids {
+			locks = append(locks, filepath.Join(imageRootsDir, ImageKey(id)+".lock"))
+			if own := heldImageLocks[ImageKey(id)]; own != nil {
+				own.Close()
+				delete(heldImageLocks, ImageKey(id))
+			}
+		}
+		imageRootfsMu.Unlock()
+	}
 	var removed []string
 	var errs []error
 	for _, l := range locks {
 		dir := strings.TrimSuffix(l, ".lock")
 		f, err := os.OpenFile(l, os.O_RDWR, 0)
-		if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			continue // an id given that was never unpacked
+		} else if err != nil {
 			errs = append(errs, err)
 			continue
 		}
