@@ -78,6 +78,19 @@ func EnsureImageRootfs(ctx context.Context, c *docker.Client, ref, wantID string
 	if _, err := os.Stat(filepath.Join(dir, ".boxtax-unpacked")); err == nil {
 		return dir, img.ID, nil
 	}
+	// One process unpacks at a time (the others hold the lock shared, too):
+	// one that waited finds the files unpacked.
+	unpacking, err := os.OpenFile(dir+".tmp-lock", os.O_CREATE|os.O_RDWR, 0o600)
+	if err != nil {
+		return "", "", fmt.Errorf("locking the files of image %s: %w", ref, err)
+	}
+	defer unpacking.Close()
+	if err := syscall.Flock(int(unpacking.Fd()), syscall.LOCK_EX); err != nil {
+		return "", "", fmt.Errorf("locking the files of image %s: %w", ref, err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".boxtax-unpacked")); err == nil {
+		return dir, img.ID, nil
+	}
 	if err := checkImageSpace(imageRootsDir, ref, img.SizeBytes); err != nil {
 		return "", "", err
 	}
