@@ -41,7 +41,7 @@ func InspectImage(ctx context.Context, name string, o Options, fromPodman func(c
 		if err = fromPodman(ctx, name, c); docker.IsNotFound(err) {
 			return ImageConfig{}, fmt.Errorf("image %s is neither in Docker nor in Podman: build, load or pull it first (boxtax pulls nothing)", name)
 		} else if err != nil {
-			return ImageConfig{}, fmt.Errorf("image %s is not in Docker, and Podman cannot give it: %w", name, err)
+			return ImageConfig{}, fmt.Errorf("image %s is not in Docker, and Podman cannot give it: %w; build, load or pull it into Docker (boxtax pulls nothing)", name, err)
 		}
 		img, err = c.ImageInspect(ctx, name)
 	}
