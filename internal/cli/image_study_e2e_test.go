@@ -1,11 +1,14 @@
 package cli
 
 import (
+	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/boxtax/boxtax/internal/env"
 	"github.com/boxtax/boxtax/internal/store"
 	"github.com/boxtax/boxtax/internal/testenv"
 )
@@ -66,6 +69,48 @@ func TestImageStudyCommandInTheImage(t *testing.T) {
 	out := runOK(t, dir, "report", "--format", "json")
 	if !strings.Contains(out.stdout, `"files": "the image's files, chroot"`) {
 		t.Errorf("the JSON report does not say which files native ran:\n%.2000s", out.stdout)
+	}
+}
+
+// TestImageStudyImageOnlyInPodman: an image only Podman holds (imported
+// there by the test from the Debian image's files, so its id is its own)
+// is moved to Docker, the same id, and runs natively from its files, in
+// Docker and in Podman. The test removes the image it made from both.
+func TestImageStudyImageOnlyInPodman(t *testing.T) {
+	testenv.RequireRoot(t, "chroot into the image's files")
+	testenv.RequireDebianImage(t, testenv.DebianGzipImage)
+	testenv.RequireTool(t, "podman", "podman")
+	requireEnvironment(t, "podman-bridge", "Podman")
+	name := fmt.Sprintf("boxtax-test-podman-only:%d", os.Getpid())
+	made := exec.Command("sh", "-c", `set -e; c=$(docker create "$1"); trap 'docker rm "$c" >/dev/null' EXIT
+docker export "$c" | podman import --quiet --change 'CMD ["boxtax-only-in-image"]' --change 'ENV BOXTAX_IMAGE_VAR=podman' - "$2"`,
+		"sh", testenv.DebianGzipImage, name)
+	out, err := made.CombinedOutput()
+	id := strings.TrimSpace(string(out)) // podman import --quiet prints sha256:ID
+	if err != nil {
+		t.Fatalf("importing the image into Podman: %v: %s", err, out)
+	}
+	t.Cleanup(func() {
+		_ = exec.Command("podman", "rmi", "--force", id).Run()
+		_ = exec.Command("docker", "rmi", "--force", id).Run()
+		if _, err := env.RemoveImageRoots(id); err != nil { // its files, unpacked for native
+			t.Error(err)
+		}
+	})
+	if exec.Command("docker", "image", "inspect", name).Run() == nil {
+		t.Fatalf("Docker has %s before the study: the test could not show the move", name)
+	}
+	dir := t.TempDir()
+	runOK(t, dir, "run", "--image", name, "--envs", "native,docker-bridge,podman-bridge",
+		"--reps", "1", "--warmup", "0", "--settle", "0", "--monitor-interval", "0")
+	byEnv := imageRunsOK(t, filepath.Join(dir, "boxtax.db"))
+	for _, e := range []string{"native", "docker-bridge", "podman-bridge"} {
+		if len(byEnv[e]) != 1 || byEnv[e][0].Settings["image_id"] != id {
+			t.Errorf("%s ran %d runs, want one run of Podman's image %s", e, len(byEnv[e]), id)
+		}
+	}
+	if got, _ := exec.Command("docker", "image", "inspect", "--format", "{{.Id}}", name).Output(); strings.TrimSpace(string(got)) != id {
+		t.Errorf("Docker's %s is %q after the study, want Podman's %s", name, got, id)
 	}
 }
 

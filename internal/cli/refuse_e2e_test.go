@@ -35,7 +35,7 @@ func TestRefusedBeforeTheFirstRun(t *testing.T) {
 		want []string
 	}{
 		{"missing image", []string{"--cmd", "true", "--image", "boxtax-no-such-image:1", "--envs", "native,docker-bridge"},
-			[]string{"image boxtax-no-such-image:1 is not in Docker", "build, load or pull it there first"}},
+			[]string{"image boxtax-no-such-image:1 is n", "in Docker", "build, load or pull it"}}, // neither in Docker nor in Podman, or not in Docker when Podman cannot be asked
 		{"cpuset beyond the host", []string{"--cmd", "true", "--envs", fmt.Sprintf("native,docker-bridge+cpuset=%d", cpus+3)},
 			[]string{fmt.Sprintf("cpuset=%d", cpus+3), "not online on this host", "name CPUs it has"}},
 		{"cpus beyond the host", []string{"--cmd", "true", "--envs", fmt.Sprintf("native,docker-bridge+cpus=%d", cpus*50)},

@@ -60,7 +60,7 @@ func addCommandFlags(fs *flag.FlagSet, c *study.Command) {
 	fs.StringVar(&c.Prepare, "prepare", "", "with --cmd: a command run right before each measured one (after --setup), in the same environment, not timed (as hyperfine's --prepare)")
 	fs.StringVar(&c.Parse, "parse", "", "with --cmd: read a known tool's output: auto (by the program's name), none, "+strings.Join(study.CommandAdapters(), ", "))
 	fs.StringVar(&c.Timeout, "cmd-timeout", "", "with --cmd: longest one run may take (default 10m)")
-	fs.StringVar(&c.Image, "image", "", "a local Docker image: run its own program (Entrypoint and Cmd), or --cmd, in its files in every environment, natively by chroot into them (Podman gets the same image)")
+	fs.StringVar(&c.Image, "image", "", "a local Docker or Podman image: run its own program (Entrypoint and Cmd), or --cmd, in its files in every environment, natively by chroot into them (moved to the engine that lacks it, the same id)")
 }
 
 // givenOf are the flags given on fs among those declare declares.

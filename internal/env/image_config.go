@@ -28,17 +28,24 @@ type ImageConfig struct {
 
 // InspectImage reads the image name's config from Docker (the engine whose
 // images the native side unpacks; Podman gets the same image moved to it).
-// An image for another architecture than this host's is refused: running
-// it under qemu would measure qemu.
-func InspectImage(ctx context.Context, name string, o Options) (ImageConfig, error) {
+// An image Docker lacks is moved to it by fromPodman (env/podman), the
+// same id. An image for another architecture than this host's is refused:
+// running it under qemu would measure qemu.
+func InspectImage(ctx context.Context, name string, o Options, fromPodman func(ctx context.Context, name string, to *docker.Client) error) (ImageConfig, error) {
 	c, err := docker.FromGetenv(o.Getenv)
 	if err != nil {
 		return ImageConfig{}, fmt.Errorf("image %s: %w", name, err)
 	}
 	img, err := c.ImageInspect(ctx, name)
 	if docker.IsNotFound(err) {
-		return ImageConfig{}, fmt.Errorf("image %s is not in Docker: build, load or pull it there first (boxtax pulls nothing; podman save %s | docker load moves one from Podman)", name, name)
-	} else if err != nil {
+		if err = fromPodman(ctx, name, c); docker.IsNotFound(err) {
+			return ImageConfig{}, fmt.Errorf("image %s is neither in Docker nor in Podman: build, load or pull it first (boxtax pulls nothing)", name)
+		} else if err != nil {
+			return ImageConfig{}, fmt.Errorf("image %s is not in Docker, and Podman cannot give it: %w; build, load or pull it into Docker (boxtax pulls nothing)", name, err)
+		}
+		img, err = c.ImageInspect(ctx, name)
+	}
+	if err != nil {
 		return ImageConfig{}, fmt.Errorf("image %s: %w", name, err)
 	}
 	out := ImageConfig{

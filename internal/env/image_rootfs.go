@@ -78,6 +78,19 @@ func EnsureImageRootfs(ctx context.Context, c *docker.Client, ref, wantID string
 	if _, err := os.Stat(filepath.Join(dir, ".boxtax-unpacked")); err == nil {
 		return dir, img.ID, nil
 	}
+	// One process unpacks at a time (the others hold the lock shared, too):
+	// one that waited finds the files unpacked.
+	unpacking, err := os.OpenFile(dir+".tmp-lock", os.O_CREATE|os.O_RDWR, 0o600)
+	if err != nil {
+		return "", "", fmt.Errorf("locking the files of image %s: %w", ref, err)
+	}
+	defer unpacking.Close()
+	if err := syscall.Flock(int(unpacking.Fd()), syscall.LOCK_EX); err != nil {
+		return "", "", fmt.Errorf("locking the files of image %s: %w", ref, err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".boxtax-unpacked")); err == nil {
+		return dir, img.ID, nil
+	}
 	if err := checkImageSpace(imageRootsDir, ref, img.SizeBytes); err != nil {
 		return "", "", err
 	}
@@ -300,16 +313,31 @@ func addDevices(dir string) error {
 	return os.Chmod(tmp, 0o1777|os.ModeSticky)
 }
 
-// RemoveImageRoots removes the unpacked images no running boxtax uses and
-// says what it did (boxtax clean).
-func RemoveImageRoots() (done []string, err error) {
+// RemoveImageRoots removes the unpacked images no running boxtax uses
+// and says what it did (boxtax clean). Given image ids, it removes theirs
+// alone, also when this process used them (its studies have ended).
+func RemoveImageRoots(ids ...string) (done []string, err error) {
 	locks, _ := filepath.Glob(filepath.Join(imageRootsDir, "*.lock"))
+	if len(ids) > 0 {
+		locks = nil
+		imageRootfsMu.Lock()
+		for _, id := range ids {
+			locks = append(locks, filepath.Join(imageRootsDir, ImageKey(id)+".lock"))
+			if own := heldImageLocks[ImageKey(id)]; own != nil {
+				own.Close()
+				delete(heldImageLocks, ImageKey(id))
+			}
+		}
+		imageRootfsMu.Unlock()
+	}
 	var removed []string
 	var errs []error
 	for _, l := range locks {
 		dir := strings.TrimSuffix(l, ".lock")
 		f, err := os.OpenFile(l, os.O_RDWR, 0)
-		if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			continue // an id given that was never unpacked
+		} else if err != nil {
 			errs = append(errs, err)
 			continue
 		}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/boxtax/boxtax/internal/env"
+	"github.com/boxtax/boxtax/internal/env/engines"
 	"github.com/boxtax/boxtax/internal/workload"
 )
 
@@ -32,7 +33,7 @@ func (s *Spec) ResolveImages(ctx context.Context, o env.Options) error {
 			continue
 		}
 		name := ir.ImageOf(w.Params)
-		cfg, err := env.InspectImage(ctx, name, o)
+		cfg, err := engines.InspectImage(ctx, name, o)
 		if err != nil {
 			return fmt.Errorf("workload %s: %w", w.Name, err)
 		}

@@ -5,6 +5,9 @@
 package engines
 
 import (
+	"context"
+
+	dockerapi "github.com/boxtax/boxtax/internal/docker"
 	"github.com/boxtax/boxtax/internal/env"
 	"github.com/boxtax/boxtax/internal/env/docker"
 	"github.com/boxtax/boxtax/internal/env/lxc"
@@ -55,4 +58,12 @@ func New(name string, o env.Options) (env.Environment, error) {
 		return nil, err
 	}
 	return env.Make(base, f, o, v)
+}
+
+// InspectImage reads the image name's config from Docker, moving it there
+// from Podman when only Podman has it (env.InspectImage).
+func InspectImage(ctx context.Context, name string, o env.Options) (env.ImageConfig, error) {
+	return env.InspectImage(ctx, name, o, func(ctx context.Context, name string, to *dockerapi.Client) error {
+		return podman.ImageToDocker(ctx, name, to, o)
+	})
 }

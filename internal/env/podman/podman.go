@@ -240,3 +240,15 @@ func (p *podmanEnv) Clean(ctx context.Context, o env.CleanOptions) (done []strin
 func (p *podmanEnv) OptionKeys() []string {
 	return append(p.Env.OptionKeys(), "userns")
 }
+
+// ImageToDocker moves the image name from Podman (the user's service, or
+// one boxtax starts for it) to Docker's client to, the same image id: an
+// image study's native side and Docker run the image Podman holds.
+func ImageToDocker(ctx context.Context, name string, to *docker.Client, o env.Options) error {
+	s, err := openPodmanService(ctx, nil, "", o.GetenvOrOS())
+	if err != nil {
+		return err
+	}
+	defer func() { _ = s.close(ctx) }()
+	return dockerenv.MoveImage(ctx, name, s.client, to, "Podman", "Docker")
+}

@@ -18,7 +18,7 @@ func baseMetrics() []workload.Metric {
 		{Name: "wall_s", Unit: "s", Label: "wall s", Description: "real time from starting the program to its exit, measured inside the environment"},
 		{Name: "user_s", Unit: "s", Label: "user CPU s", Description: "user CPU time of the program and the children it waited for (rusage)"},
 		{Name: "sys_s", Unit: "s", Label: "system CPU s", Description: "system CPU time of the program and the children it waited for (rusage)"},
-		{Name: "maxrss_mib", Unit: "MiB", Label: "peak RSS MiB", Description: "peak resident set of the program or of its largest waited-for child (rusage ru_maxrss)"},
+		{Name: "maxrss_mib", Unit: "MiB", Label: "peak RSS MiB", Description: "peak resident set of the program or of its largest waited-for child (rusage ru_maxrss); at least the worker's own resident set, which the kernel counts in when the worker starts the program (docs/design/009)"},
 	}
 }
 
