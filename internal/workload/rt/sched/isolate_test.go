@@ -11,16 +11,7 @@ import (
 // KeepOthersOff leaves the measured CPU to the calling thread, and Restore
 // gives the others their CPUs back.
 func TestKeepOthersOff(t *testing.T) {
-	var all unix.CPUSet
-	if err := unix.SchedGetaffinity(0, &all); err != nil || all.Count() < 2 {
-		t.Skip("needs a process that may run on 2 CPUs")
-	}
-	cpu := -1
-	for i := 0; i < 1024 && cpu < 0; i++ {
-		if all.IsSet(i) {
-			cpu = i
-		}
-	}
+	cpu := lastCPU(t)
 	done := make(chan struct{})
 	go func() {
 		runtime.LockOSThread()
@@ -41,12 +32,7 @@ func TestKeepOthersOff(t *testing.T) {
 		if iso.Moved == 0 {
 			t.Error("no thread moved: a Go process has several")
 		}
-		tids, _ := threads()
-		for _, tid := range tids {
-			var set unix.CPUSet
-			if unix.SchedGetaffinity(tid, &set) != nil {
-				continue
-			}
+		for tid, set := range sets() {
 			if tid != before && set.IsSet(cpu) {
 				t.Errorf("thread %d may still run on CPU %d", tid, cpu)
 			}
@@ -69,27 +55,7 @@ func TestKeepOthersOff(t *testing.T) {
 // main thread's set: seen in CI as six threads that could run on the
 // measured CPU only. The main thread is the one pinned here, as there.
 func TestRestoreAfterAFailedIsolationNarrowsNothing(t *testing.T) {
-	var all unix.CPUSet
-	if err := unix.SchedGetaffinity(0, &all); err != nil || all.Count() < 2 {
-		t.Skip("needs a process that may run on 2 CPUs")
-	}
-	cpu := -1
-	for i := range 1024 {
-		if all.IsSet(i) {
-			cpu = i
-		}
-	}
-	sets := func() map[int]unix.CPUSet {
-		m := map[int]unix.CPUSet{}
-		tids, _ := threads()
-		for _, tid := range tids {
-			var set unix.CPUSet
-			if unix.SchedGetaffinity(tid, &set) == nil {
-				m[tid] = set
-			}
-		}
-		return m
-	}
+	cpu := lastCPU(t)
 	main := os.Getpid()
 	var mainWas, alone unix.CPUSet
 	if err := unix.SchedGetaffinity(main, &mainWas); err != nil {
@@ -138,4 +104,33 @@ func TestRestoreAfterAFailedIsolationNarrowsNothing(t *testing.T) {
 		<-done
 	}
 	measure()
+}
+
+// lastCPU is the last CPU the process may run on; it skips the test where
+// the process may run on fewer than 2.
+func lastCPU(t *testing.T) int {
+	var all unix.CPUSet
+	if err := unix.SchedGetaffinity(0, &all); err != nil || all.Count() < 2 {
+		t.Skip("needs a process that may run on 2 CPUs")
+	}
+	cpu := -1
+	for i := range 1024 {
+		if all.IsSet(i) {
+			cpu = i
+		}
+	}
+	return cpu
+}
+
+// sets is each thread's CPU set.
+func sets() map[int]unix.CPUSet {
+	m := map[int]unix.CPUSet{}
+	tids, _ := threads()
+	for _, tid := range tids {
+		var set unix.CPUSet
+		if unix.SchedGetaffinity(tid, &set) == nil {
+			m[tid] = set
+		}
+	}
+	return m
 }
