@@ -12,11 +12,7 @@ import (
 // gives the others their CPUs back.
 func TestKeepOthersOff(t *testing.T) {
 	cpu := lastCPU(t)
-	done := make(chan struct{})
-	go func() {
-		runtime.LockOSThread()
-		defer runtime.UnlockOSThread()
-		defer close(done)
+	locked(func() {
 		before := unix.Gettid()
 		unpin, err := Pin(cpu)
 		if err != nil {
@@ -44,8 +40,7 @@ func TestKeepOthersOff(t *testing.T) {
 				t.Errorf("thread %d: CPUs %v after Restore, want %v", tid, set, want)
 			}
 		}
-	}()
-	<-done
+	})
 }
 
 // A thread left pinned to the measured CPU alone makes KeepOthersOff fail,
@@ -70,11 +65,7 @@ func TestRestoreAfterAFailedIsolationNarrowsNothing(t *testing.T) {
 	// the goroutine lands on the main one, it holds it and starts another.
 	var measure func()
 	measure = func() {
-		done := make(chan struct{})
-		go func() {
-			runtime.LockOSThread()
-			defer runtime.UnlockOSThread()
-			defer close(done)
+		locked(func() {
 			self := unix.Gettid()
 			if self == main {
 				measure()
@@ -100,8 +91,7 @@ func TestRestoreAfterAFailedIsolationNarrowsNothing(t *testing.T) {
 			if len(before) < 3 {
 				t.Errorf("%d threads: the test needs a few to mean anything", len(before))
 			}
-		}()
-		<-done
+		})
 	}
 	measure()
 }
@@ -133,4 +123,16 @@ func sets() map[int]unix.CPUSet {
 		}
 	}
 	return m
+}
+
+// locked runs f on a goroutine that holds its thread, and waits for it.
+func locked(f func()) {
+	done := make(chan struct{})
+	go func() {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		defer close(done)
+		f()
+	}()
+	<-done
 }
