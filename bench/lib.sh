@@ -75,3 +75,21 @@ ratio_lines() {
   printf 'ratio ops_per_s %s %.2f\n' "$1" "$(paired "$2" "$3")"
   printf 'ratio cpu_per_op %s %.2f\n' "$1" "$(paired "$4" "$5")"
 }
+
+# study_setup DIR: builds boxtax ($bin) and bench/verdicts ($verdicts), and
+# sets tmp to DIR (kept) or, where DIR is empty, a fresh directory removed
+# on exit.
+study_setup() {
+  make -s build
+  bin=$PWD/bin/boxtax
+  verdicts=${TMPDIR:-/tmp}/boxtax-verdicts.$$
+  go build -o "$verdicts" ./bench/verdicts
+  if [ -n "$1" ]; then
+    tmp=$1
+    mkdir -p "$tmp"
+    trap 'rm -f "$verdicts"' EXIT
+  else
+    tmp=$(mktemp -d)
+    trap 'rm -rf "$tmp" "$verdicts"' EXIT
+  fi
+}

@@ -34,18 +34,8 @@ args=()
 [ -n "${REPLICATE_WORKLOADS:-}" ] && args+=(--workloads "$REPLICATE_WORKLOADS")
 [ -n "${REPLICATE_ENVS:-}" ] && args+=(--envs "$REPLICATE_ENVS")
 [ -n "${REPLICATE_SETTLE:-}" ] && args+=(--settle "$REPLICATE_SETTLE")
-make -s build
-bin=$PWD/bin/boxtax
-verdicts=${TMPDIR:-/tmp}/boxtax-verdicts.$$
-go build -o "$verdicts" ./bench/verdicts
-if [ -n "${REPLICATE_DIR:-}" ]; then
-  tmp=$REPLICATE_DIR
-  mkdir -p "$tmp"
-  trap 'rm -f "$verdicts"' EXIT
-else
-  tmp=$(mktemp -d)
-  trap 'rm -rf "$tmp" "$verdicts"' EXIT
-fi
+. bench/lib.sh
+study_setup "${REPLICATE_DIR:-}"
 db=$tmp/replicate.db
 
 if [ -z "${REPLICATE_JUDGE:-}" ]; then

@@ -39,18 +39,8 @@ sel=()
 [ -n "${TTA_WORKLOADS:-}" ] && sel+=(--workloads "$TTA_WORKLOADS")
 [ -n "${TTA_ENVS:-}" ] && sel+=(--envs "$TTA_ENVS")
 [ -n "${TTA_SETTLE:-}" ] && sel+=(--settle "$TTA_SETTLE")
-make -s build
-bin=$PWD/bin/boxtax
-go build -o "${TMPDIR:-/tmp}/boxtax-verdicts.$$" ./bench/verdicts
-verdicts=${TMPDIR:-/tmp}/boxtax-verdicts.$$
-if [ -n "${TTA_DIR:-}" ]; then
-  tmp=$TTA_DIR
-  mkdir -p "$tmp"
-  trap 'rm -f "$verdicts"' EXIT
-else
-  tmp=$(mktemp -d)
-  trap 'rm -rf "$tmp" "$verdicts"' EXIT
-fi
+. bench/lib.sh
+study_setup "${TTA_DIR:-}"
 
 # measure NAME ARGS...: one study run into its own database; its seconds
 # in NAME.s, its verdicts in NAME.v, its log in NAME.err.

@@ -11,21 +11,8 @@ import (
 // KeepOthersOff leaves the measured CPU to the calling thread, and Restore
 // gives the others their CPUs back.
 func TestKeepOthersOff(t *testing.T) {
-	var all unix.CPUSet
-	if err := unix.SchedGetaffinity(0, &all); err != nil || all.Count() < 2 {
-		t.Skip("needs a process that may run on 2 CPUs")
-	}
-	cpu := -1
-	for i := 0; i < 1024 && cpu < 0; i++ {
-		if all.IsSet(i) {
-			cpu = i
-		}
-	}
-	done := make(chan struct{})
-	go func() {
-		runtime.LockOSThread()
-		defer runtime.UnlockOSThread()
-		defer close(done)
+	cpu := lastCPU(t)
+	locked(func() {
 		before := unix.Gettid()
 		unpin, err := Pin(cpu)
 		if err != nil {
@@ -41,12 +28,7 @@ func TestKeepOthersOff(t *testing.T) {
 		if iso.Moved == 0 {
 			t.Error("no thread moved: a Go process has several")
 		}
-		tids, _ := threads()
-		for _, tid := range tids {
-			var set unix.CPUSet
-			if unix.SchedGetaffinity(tid, &set) != nil {
-				continue
-			}
+		for tid, set := range sets() {
 			if tid != before && set.IsSet(cpu) {
 				t.Errorf("thread %d may still run on CPU %d", tid, cpu)
 			}
@@ -58,8 +40,7 @@ func TestKeepOthersOff(t *testing.T) {
 				t.Errorf("thread %d: CPUs %v after Restore, want %v", tid, set, want)
 			}
 		}
-	}()
-	<-done
+	})
 }
 
 // A thread left pinned to the measured CPU alone makes KeepOthersOff fail,
@@ -69,27 +50,7 @@ func TestKeepOthersOff(t *testing.T) {
 // main thread's set: seen in CI as six threads that could run on the
 // measured CPU only. The main thread is the one pinned here, as there.
 func TestRestoreAfterAFailedIsolationNarrowsNothing(t *testing.T) {
-	var all unix.CPUSet
-	if err := unix.SchedGetaffinity(0, &all); err != nil || all.Count() < 2 {
-		t.Skip("needs a process that may run on 2 CPUs")
-	}
-	cpu := -1
-	for i := range 1024 {
-		if all.IsSet(i) {
-			cpu = i
-		}
-	}
-	sets := func() map[int]unix.CPUSet {
-		m := map[int]unix.CPUSet{}
-		tids, _ := threads()
-		for _, tid := range tids {
-			var set unix.CPUSet
-			if unix.SchedGetaffinity(tid, &set) == nil {
-				m[tid] = set
-			}
-		}
-		return m
-	}
+	cpu := lastCPU(t)
 	main := os.Getpid()
 	var mainWas, alone unix.CPUSet
 	if err := unix.SchedGetaffinity(main, &mainWas); err != nil {
@@ -104,11 +65,7 @@ func TestRestoreAfterAFailedIsolationNarrowsNothing(t *testing.T) {
 	// the goroutine lands on the main one, it holds it and starts another.
 	var measure func()
 	measure = func() {
-		done := make(chan struct{})
-		go func() {
-			runtime.LockOSThread()
-			defer runtime.UnlockOSThread()
-			defer close(done)
+		locked(func() {
 			self := unix.Gettid()
 			if self == main {
 				measure()
@@ -134,8 +91,48 @@ func TestRestoreAfterAFailedIsolationNarrowsNothing(t *testing.T) {
 			if len(before) < 3 {
 				t.Errorf("%d threads: the test needs a few to mean anything", len(before))
 			}
-		}()
-		<-done
+		})
 	}
 	measure()
+}
+
+// lastCPU is the last CPU the process may run on; it skips the test where
+// the process may run on fewer than 2.
+func lastCPU(t *testing.T) int {
+	var all unix.CPUSet
+	if err := unix.SchedGetaffinity(0, &all); err != nil || all.Count() < 2 {
+		t.Skip("needs a process that may run on 2 CPUs")
+	}
+	cpu := -1
+	for i := range 1024 {
+		if all.IsSet(i) {
+			cpu = i
+		}
+	}
+	return cpu
+}
+
+// sets is each thread's CPU set.
+func sets() map[int]unix.CPUSet {
+	m := map[int]unix.CPUSet{}
+	tids, _ := threads()
+	for _, tid := range tids {
+		var set unix.CPUSet
+		if unix.SchedGetaffinity(tid, &set) == nil {
+			m[tid] = set
+		}
+	}
+	return m
+}
+
+// locked runs f on a goroutine that holds its thread, and waits for it.
+func locked(f func()) {
+	done := make(chan struct{})
+	go func() {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		defer close(done)
+		f()
+	}()
+	<-done
 }
