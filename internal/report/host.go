@@ -72,12 +72,13 @@ func HostLine(h hostinfo.Host) string {
 type LeftOutEnv struct{ Env, Reason string }
 
 // LeftOut lists the environments left out on the host, by name, each
-// reason on one line: every output says them, not the JSON alone (issue
-// 42 item 8), since a table of the baseline alone reads as a study of it.
+// reason on one line, the environment's name it may begin with dropped:
+// every output says them, not the JSON alone (issue 42 item 8), since a
+// table of the baseline alone reads as a study of it.
 func LeftOut(h hostinfo.Host) []LeftOutEnv {
 	var out []LeftOutEnv
 	for _, e := range slices.Sorted(maps.Keys(h.Unavailable)) {
-		out = append(out, LeftOutEnv{e, OneLine(h.Unavailable[e])})
+		out = append(out, LeftOutEnv{e, strings.TrimPrefix(OneLine(h.Unavailable[e]), e+": ")})
 	}
 	return out
 }

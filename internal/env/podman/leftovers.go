@@ -94,29 +94,37 @@ func RemoveLeftovers(ctx context.Context, getenv func(string) string) (done []st
 // that service while it answers, else, for a rootless service of another
 // user (the directory's owner), through that user's service or one started
 // for the purpose. A rootful service's store is the one boxtax clean
-// cleans through podman-host.
+// cleans through podman-host. A service whose boxtax was just killed may
+// still answer and then end in the middle (its parent-death signal is on
+// its way): what it failed to remove, the user's service removes.
 func removePodmanContainers(ctx context.Context, dir string, getenv func(string) string) (int, error) {
 	c, err := docker.NewClient("unix://" + filepath.Join(dir, "podman.sock"))
 	if err != nil {
 		return 0, err
 	}
+	labels := map[string]string{env.LabelManaged: "true"}
 	pingCtx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	err = c.Ping(pingCtx)
 	cancel()
+	var removed int
+	var failed error // through the service itself, ended meanwhile or not
 	if err == nil {
-		res, err := dockerenv.RemoveManaged(ctx, c, map[string]string{env.LabelManaged: "true"}, false)
-		return res.Removed, err
+		res, err := dockerenv.RemoveManaged(ctx, c, labels, false)
+		if err == nil {
+			return res.Removed, nil
+		}
+		removed, failed = res.Removed, err
 	}
 	u, err := dirUser(dir)
 	if u == nil || err != nil {
-		return 0, err
+		return removed, errors.Join(failed, err)
 	}
 	svc, err := openPodmanService(ctx, u, "", getenv)
 	if err != nil {
-		return 0, err
+		return removed, err
 	}
-	res, err := dockerenv.RemoveManaged(ctx, svc.client, map[string]string{env.LabelManaged: "true"}, false)
-	return res.Removed, errors.Join(err, svc.close(context.WithoutCancel(ctx)))
+	res, err := dockerenv.RemoveManaged(ctx, svc.client, labels, false)
+	return removed + res.Removed, errors.Join(err, svc.close(context.WithoutCancel(ctx)))
 }
 
 // dirUser is the rootless user who owns a service's directory, nil when

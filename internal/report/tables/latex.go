@@ -27,6 +27,9 @@ func WriteLaTeX(w io.Writer, r *report.Report) error {
 	fmt.Fprintf(w, "%% boxtax report of study %d (%s); needs \\usepackage{booktabs}.\n", r.Study.ID, report.OneLine(r.Study.Name))
 	fmt.Fprintf(w, "%% Every number comes from: boxtax report --study %d --format json\n", r.Study.ID)
 	host := report.HostLine(r.Host())
+	if left := report.LeftOutLine(r.Host()); left != "" {
+		host += "; " + left
+	}
 	base := report.TeXEscape(r.Study.Baseline)
 
 	cols := "ll" + strings.Repeat("r", len(r.Envs()))
