@@ -50,11 +50,13 @@ func noteBaselineMoves(ctx context.Context, db *store.Store, rep *report.Report)
 	}
 	var earlier []*report.Report
 	for _, s := range studies {
-		r, err := buildReport(ctx, db, s.ID)
+		// Only their baselines' values are compared: their own earlier
+		// studies are not read (study.OpenOwn).
+		st, err := study.OpenOwn(ctx, db, s.ID)
 		if err != nil {
 			return nil, fmt.Errorf("reading study %d to compare this one's baseline with: %w", s.ID, err)
 		}
-		earlier = append(earlier, r)
+		earlier = append(earlier, report.FromStudy(st, false))
 	}
 	moves := report.BaselineMoves(rep, earlier)
 	rep.NoteBaselineMoves(moves)

@@ -30,10 +30,24 @@ type Stored struct {
 	Earlier result.Earlier
 }
 
-// Open reads study id of db with its runs and samples. An unknown id wraps
+// Open reads study id of db with its runs and samples, and what the
+// earlier studies of its host measured (EarlierOf). An unknown id wraps
 // store.ErrNotFound. A spec that cannot be read is no error here (a report
 // still shows the runs); it is in SpecErr.
 func Open(ctx context.Context, db *store.Store, id int64) (*Stored, error) {
+	s, err := OpenOwn(ctx, db, id)
+	if err != nil {
+		return nil, err
+	}
+	if s.Earlier, err = EarlierOf(ctx, db, s.Study); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// OpenOwn is Open without the earlier studies: for what needs the study's
+// own runs alone (its baseline's values, a study judged by itself).
+func OpenOwn(ctx context.Context, db *store.Store, id int64) (*Stored, error) {
 	st, err := db.Study(ctx, id)
 	if err != nil {
 		return nil, err
@@ -46,9 +60,6 @@ func Open(ctx context.Context, db *store.Store, id int64) (*Stored, error) {
 		return nil, err
 	}
 	if s.Samples, err = db.Samples(ctx, id); err != nil {
-		return nil, err
-	}
-	if s.Earlier, err = EarlierOf(ctx, db, st); err != nil {
 		return nil, err
 	}
 	return s, nil
@@ -86,20 +97,13 @@ func EarlierOf(ctx context.Context, db *store.Store, st store.Study) (result.Ear
 	}
 	earlier := result.Earlier{}
 	for _, e := range studies {
-		spec, err := ParseSpec(fmt.Sprintf("study %d", e.ID), []byte(e.SpecYAML))
-		if err != nil {
-			continue
-		}
-		spec.FillDefaults()
-		runs, err := db.Runs(ctx, e.ID)
+		s, err := OpenOwn(ctx, db, e.ID)
 		if err != nil {
 			return nil, err
 		}
-		samples, err := db.Samples(ctx, e.ID)
-		if err != nil {
-			return nil, err
+		if s.SpecErr == nil {
+			earlier.Add(s.Spec.Baseline, s.Runs, s.Samples)
 		}
-		earlier.Add(spec.Baseline, runs, samples)
 	}
 	return earlier, nil
 }
