@@ -7,6 +7,12 @@ BIN     := bin/boxtax
 # staticcheck, pinned; go run fetches it through the module proxy once and
 # leaves go.mod alone.
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
+# vet and staticcheck check the build boxtax ships (pure Go, -trimpath),
+# and with its flags they find the packages build and build-all compiled
+# in Go's cache instead of compiling all of them again: GOARCH=arm vet of
+# internal/report took 94 s with its own flags and 24 s with these after an
+# arm64 build here.
+VET := CGO_ENABLED=0 $(GO) vet -trimpath
 
 .PHONY: build build-all run test lint clean
 
@@ -41,7 +47,7 @@ RACE ?= $(shell command -v "$$($(GO) env CC)" >/dev/null 2>&1 && echo -race)
 # other builds and test runs beside it: a deadline is for a hung test, not
 # a busy machine.
 test:
-	$(GO) vet ./...
+	$(VET) ./...
 	-$(GO) test $(RACE) -count=1 -exec /bin/true ./... >/dev/null 2>&1
 	$(GO) test $(RACE) -count=1 -p 1 -timeout 60m $(TESTFLAGS) ./...
 
@@ -50,9 +56,9 @@ test:
 # The 32-bit vet compiles the tests too, where int has 32 bits (a constant
 # that overflows it builds on amd64 only).
 lint:
-	$(GO) vet ./...
-	GOARCH=arm $(GO) vet ./...
-	$(GO) run $(STATICCHECK) ./...
+	$(VET) ./...
+	GOARCH=arm GOARM=7 $(VET) ./...
+	CGO_ENABLED=0 GOFLAGS=-trimpath $(GO) run $(STATICCHECK) ./...
 
 clean:
 	rm -rf bin dist

@@ -22,8 +22,9 @@ import (
 // checkpointed, and fleet run merges it (issue 25 item 2).
 func TestFleetDeviceKilledMidStudyArrivesWhole(t *testing.T) {
 	requireFleet(t)
+	t.Parallel() // beside the other fleet tests, on a device of its own
 	fl := newTestFleet(t)
-	dev := fl.device(t, "dev-a")
+	dev := fl.device(t, "dev-kill")
 	inv := fl.inventory(t, []*testDevice{dev}, nil)
 	ctx, cancel := context.WithCancel(fl.context(t))
 	defer cancel()
@@ -35,35 +36,35 @@ func TestFleetDeviceKilledMidStudyArrivesWhole(t *testing.T) {
 	testenv.WriteFile(t, slow, []byte("name: slow\nrepetitions: 8\nwarmup: 0\nenvs: [native]\nworkloads:\n  - name: cpu.prime\n    params: {duration: 700ms}\n"), 0o644)
 	done := make(chan result, 1)
 	go func() {
-		done <- fleetRun(ctx, work, slow, "-i", inv, "--dist", fl.dist, "--settle", "0", "--monitor-interval", "0")
+		done <- fleetRun(ctx, fl, work, slow, "-i", inv, "--dist", fl.dist, "--settle", "0", "--monitor-interval", "0")
 	}()
-	remote := filepath.Join(fl.dir(dev), "dev-a.db")
+	remote := filepath.Join(fl.dir(dev), dev.name+".db")
 	if !waitForRuns(remote, "slow", 2, 6*time.Minute) {
 		// Stop the fleet run rather than wait for it: the test would
 		// otherwise hold the package until go test's own timeout.
 		cancel()
 		select {
 		case res := <-done:
-			t.Fatalf("the study did not get going on dev-a in 6 minutes; fleet run stopped, exit %d:\n%s", res.code, res.stderr)
+			t.Fatalf("the study did not get going on dev-kill in 6 minutes; fleet run stopped, exit %d:\n%s", res.code, res.stderr)
 		case <-time.After(time.Minute):
-			t.Fatal("the study did not get going on dev-a in 6 minutes, and fleet run did not stop within a minute of its cancel")
+			t.Fatal("the study did not get going on dev-kill in 6 minutes, and fleet run did not stop within a minute of its cancel")
 		}
 	}
 	pid := controllerIn(t, dev, fl.dir(dev))
 	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("killed the study's boxtax (pid %d) on dev-a", pid)
+	t.Logf("killed the study's boxtax (pid %d) on dev-kill", pid)
 	res := <-done
 	t.Logf("fleet run: exit %d\n%s", res.code, res.stdout)
-	if st := fleetStatuses(res.stdout)["dev-a"]; st.status != "failed" || res.code != ExitRunsFailed {
-		t.Errorf("dev-a: status %q, exit %d; want failed (its study was killed) and exit %d\n%s", st.status, res.code, ExitRunsFailed, res.stderr[max(0, len(res.stderr)-3000):])
+	if st := fleetStatuses(res.stdout)[dev.name]; st.status != "failed" || res.code != ExitRunsFailed {
+		t.Errorf("dev-kill: status %q, exit %d; want failed (its study was killed) and exit %d\n%s", st.status, res.code, ExitRunsFailed, res.stderr[max(0, len(res.stderr)-3000):])
 	}
 	// What the device committed, read on the device now that the fetch is
 	// over (opening it for writing recovers the log).
 	committed := finishedRuns(t, remote, store.Open)
 	if committed < 2 {
-		t.Fatalf("dev-a committed %d runs, want at least the 2 waited for", committed)
+		t.Fatalf("dev-kill committed %d runs, want at least the 2 waited for", committed)
 	}
 	if committed == 8 {
 		t.Logf("every run finished before the kill: the test shows less than it should")
@@ -73,7 +74,7 @@ func TestFleetDeviceKilledMidStudyArrivesWhole(t *testing.T) {
 		t.Fatalf("no merged database: %v\n%s", err, res.stderr)
 	}
 	if got := finishedRuns(t, merged, store.OpenReadOnly); got != committed {
-		t.Errorf("the merged database has %d finished runs of dev-a, the device committed %d\n%s", got, committed, res.stderr[max(0, len(res.stderr)-3000):])
+		t.Errorf("the merged database has %d finished runs of dev-kill, the device committed %d\n%s", got, committed, res.stderr[max(0, len(res.stderr)-3000):])
 	}
 }
 
@@ -127,8 +128,9 @@ func controllerIn(t *testing.T, d *testDevice, dir string) int {
 // and went on), which keeps its finished runs to resume.
 func TestFleetCtrlCStopsTheDevicesStudies(t *testing.T) {
 	requireFleet(t)
+	t.Parallel() // beside the other fleet tests, on a device of its own
 	fl := newTestFleet(t)
-	dev := fl.device(t, "dev-c")
+	dev := fl.device(t, "dev-int")
 	inv := fl.inventory(t, []*testDevice{dev}, nil)
 	ctx, cancel := context.WithCancel(fl.context(t))
 	defer cancel()
@@ -145,22 +147,22 @@ func TestFleetCtrlCStopsTheDevicesStudies(t *testing.T) {
 	}
 	done := make(chan result, 1)
 	go func() {
-		done <- fleetRun(ctx, work("first"), slow, "-i", inv, "--dist", fl.dist, "--settle", "0", "--monitor-interval", "0")
+		done <- fleetRun(ctx, fl, work("first"), slow, "-i", inv, "--dist", fl.dist, "--settle", "0", "--monitor-interval", "0")
 	}()
-	remote := filepath.Join(fl.dir(dev), "dev-c.db")
+	remote := filepath.Join(fl.dir(dev), dev.name+".db")
 	if !waitForRuns(remote, "slow", 1, 6*time.Minute) {
 		cancel()
-		t.Fatalf("the study did not get going on dev-c in 6 minutes: %+v", <-done)
+		t.Fatalf("the study did not get going on dev-int in 6 minutes: %+v", <-done)
 	}
 	pid := controllerIn(t, dev, fl.dir(dev))
 
-	second := fleetRun(fl.context(t), work("second"), slow, "-i", inv, "--dist", fl.dist, "--settle", "0", "--monitor-interval", "0")
+	second := fleetRun(fl.context(t), fl, work("second"), slow, "-i", inv, "--dist", fl.dist, "--settle", "0", "--monitor-interval", "0")
 	t.Logf("second fleet run: exit %d\n%s", second.code, second.stdout)
-	if st := fleetStatuses(second.stdout)["dev-c"]; st.status != "failed" || !strings.Contains(st.line, "a study is already running on this device") {
-		t.Errorf("the second fleet run on dev-c: %q, want it failed, saying a study already runs there\n%s", st.line, second.stderr)
+	if st := fleetStatuses(second.stdout)[dev.name]; st.status != "failed" || !strings.Contains(st.line, "a study is already running on this device") {
+		t.Errorf("the second fleet run on dev-int: %q, want it failed, saying a study already runs there\n%s", st.line, second.stderr)
 	}
 	if n := len(studiesIn(t, remote)); n != 1 {
-		t.Errorf("dev-c's database has %d studies, want the first one alone", n)
+		t.Errorf("dev-int's database has %d studies, want the first one alone", n)
 	}
 	if syscall.Kill(pid, 0) != nil {
 		t.Fatalf("the first study (pid %d) ended before Ctrl-C: it should last minutes", pid)
@@ -172,13 +174,13 @@ func TestFleetCtrlCStopsTheDevicesStudies(t *testing.T) {
 	if res.code != ExitInterrupted {
 		t.Errorf("exit %d, want %d", res.code, ExitInterrupted)
 	}
-	stderrSays(t, res, "stopping the study on every device", "dev-c: stopped the study running into "+remote)
+	stderrSays(t, res, "stopping the study on every device", dev.name+": stopped the study running into "+remote)
 	if err := syscall.Kill(pid, 0); err == nil {
-		t.Errorf("the study's boxtax (pid %d) still runs on dev-c after Ctrl-C of fleet run", pid)
+		t.Errorf("the study's boxtax (pid %d) still runs on dev-int after Ctrl-C of fleet run", pid)
 	}
 	committed := finishedRuns(t, remote, store.Open)
 	if committed < 1 || committed == 1000 {
-		t.Errorf("dev-c kept %d finished runs of 1000: want those done before Ctrl-C, the rest left to resume", committed)
+		t.Errorf("dev-int kept %d finished runs of 1000: want those done before Ctrl-C, the rest left to resume", committed)
 	}
 }
 

@@ -116,6 +116,9 @@ func runFleet(ctx context.Context, g *Globals, o fleetOptions) error {
 			fmt.Fprintf(g.Stderr, "the playbook's whole log: %s\n", fleet.LogPath(o.Results))
 		}
 	}()
+	if g.Environ != nil {
+		o.Env = g.Environ()
+	}
 	sum, err := fleet.Run(ctx, o.Options, g.Stderr)
 	var badInventory *fleet.InventoryError
 	if err == fleet.ErrNoAnsible || errors.As(err, &badInventory) {

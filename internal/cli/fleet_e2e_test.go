@@ -234,6 +234,7 @@ func (d *testDevice) pids() []int {
 // daemons when its tests end.
 func TestFleetOverSSH(t *testing.T) {
 	requireFleet(t)
+	t.Parallel() // beside the fault tests of fleets, on devices of its own
 	testenv.RequireDocker(t)
 	fl := newTestFleet(t)
 	base, pub, dist := fl.base, fl.pub, fl.dist
@@ -262,7 +263,7 @@ func TestFleetOverSSH(t *testing.T) {
 		t.Fatal(err)
 	}
 	start := time.Now()
-	res := fleetRun(ctx, work, testdata(t, "fleet.yaml"), "-i", invPath, "--dist", dist, "--settle", "0", "--monitor-interval", "0", "--seed", "5")
+	res := fleetRun(ctx, fl, work, testdata(t, "fleet.yaml"), "-i", invPath, "--dist", dist, "--settle", "0", "--monitor-interval", "0", "--seed", "5")
 	t.Logf("fleet run took %s", time.Since(start).Round(time.Second))
 	if os.Getenv("BOXTAX_FLEET_TEST_LOG") != "" {
 		_ = os.WriteFile(os.Getenv("BOXTAX_FLEET_TEST_LOG"), []byte(res.stderr), 0o644)
@@ -314,10 +315,10 @@ func TestFleetOverSSH(t *testing.T) {
 	if m, _ := filepath.Glob(filepath.Join(work, "results", "*.part")); len(m) > 0 {
 		t.Errorf("half-copied files left: %v", m)
 	}
-	fleetChecks(t, work, db)
+	fleetChecks(t, db)
 
 	// Merging the fetched files again adds nothing.
-	again := runIn(t, work, "merge", "fleet.db", "results/dev-a.db", "results/dev-b.db")
+	again := runIn(t, "", "merge", db, filepath.Join(work, "results", "dev-a.db"), filepath.Join(work, "results", "dev-b.db"))
 	if again.code != ExitOK || strings.Contains(again.stderr, "added") || strings.Count(again.stderr, "skipped") != 2 {
 		t.Errorf("merging again: exit %d\n%s", again.code, again.stderr)
 	}
@@ -328,7 +329,7 @@ func TestFleetOverSSH(t *testing.T) {
 		testenv.WriteFile(t, slow, []byte("name: slow\nrepetitions: 6\nwarmup: 0\nenvs: [native]\nworkloads:\n  - name: cpu.prime\n    params: {duration: 700ms}\n"), 0o644)
 		done := make(chan result, 1)
 		go func() {
-			done <- fleetRun(ctx, work, slow, "-i", invPath, "--limit", "dev-c", "--dist", dist, "--settle", "0", "--monitor-interval", "0")
+			done <- fleetRun(ctx, fl, work, slow, "-i", invPath, "--limit", "dev-c", "--dist", dist, "--settle", "0", "--monitor-interval", "0")
 		}()
 		remoteDB := filepath.Join(fl.dir(devC), "dev-c.db")
 		if !waitForRuns(remoteDB, "slow", 2, 3*time.Minute) {
@@ -342,7 +343,7 @@ func TestFleetOverSSH(t *testing.T) {
 		}
 		t.Logf("dev-c dropped:\n%s", first.stdout)
 		devC.startSSHD(t, fl.hosts, pub)
-		resumed := fleetRun(ctx, work, "--resume", "-i", invPath, "--limit", "dev-c", "--dist", dist)
+		resumed := fleetRun(ctx, fl, work, "--resume", "-i", invPath, "--limit", "dev-c", "--dist", dist)
 		if resumed.code != ExitOK {
 			t.Fatalf("fleet run --resume --limit dev-c: exit %d\n%s\n%s", resumed.code, resumed.stdout, resumed.stderr)
 		}
@@ -353,11 +354,11 @@ func TestFleetOverSSH(t *testing.T) {
 		// disturbed (the resumed runs wait for quiet, at --settle's
 		// default) is done, and not counted "ok" (a CI run here had 4 of
 		// 6 so), which this test does not judge.
-		rep := runIn(t, work, "report", "--db", "fleet.db", "--format", "json")
+		rep := runIn(t, "", "report", "--db", db, "--format", "json")
 		var doc reportJSON
 		err := json.Unmarshal([]byte(rep.stdout), &doc)
 		if r := doc.Runs; rep.code != ExitOK || err != nil || r.Total != 6 || r.Failed != 0 || r.Pending != 0 || r.OK < 1 {
-			text := runIn(t, work, "report", "--db", "fleet.db")
+			text := runIn(t, "", "report", "--db", db)
 			t.Errorf("the resumed study in fleet.db: exit %d, %v, runs %+v, want 6 done, none failed or pending\n%s", rep.code, err, r, text.stdout)
 		}
 	})
@@ -400,15 +401,15 @@ func regexpMatch(pattern, s string) bool { return regexp.MustCompile(pattern).Ma
 
 // fleetChecks reads the merged database of the fleet test: one study per
 // device, the device as a dimension of every view.
-func fleetChecks(t *testing.T, work, db string) {
+func fleetChecks(t *testing.T, db string) {
 	t.Helper()
-	rep := runIn(t, work, "report", "--db", db, "--by", "host")
+	rep := runIn(t, "", "report", "--db", db, "--by", "host")
 	if rep.code != ExitOK {
 		t.Fatalf("report --by host: exit %d\n%s", rep.code, rep.stderr)
 	}
 	t.Logf("report --by host:\n%s", rep.stdout)
 	stdoutSays(t, rep, "dev-a", "dev-b", "dev-c", "cpu.prime", "unavailable")
-	an := runIn(t, work, "analyze", "--db", db, "--unit", "run")
+	an := runIn(t, "", "analyze", "--db", db, "--unit", "run")
 	if an.code != ExitOK {
 		t.Fatalf("analyze: exit %d\n%s\n%s", an.code, an.stdout, an.stderr)
 	}
@@ -422,15 +423,15 @@ func fleetChecks(t *testing.T, work, db string) {
 	for _, m := range regexp.MustCompile(`(?m)^  (dev-[a-z]+): study (\d+) `).FindAllStringSubmatch(rep.stdout, -1) {
 		ids[m[1]] = m[2]
 	}
-	crossed := runIn(t, work, "analyze", "--db", db, "--unit", "run", "--study", ids["dev-a"]+","+ids["dev-c"])
+	crossed := runIn(t, "", "analyze", "--db", db, "--unit", "run", "--study", ids["dev-a"]+","+ids["dev-c"])
 	if crossed.code != ExitOK || !strings.Contains(crossed.stdout, "env:host") {
 		t.Errorf("analyze of dev-a and dev-c: exit %d, want an env:host term\n%s\n%s", crossed.code, crossed.stdout, crossed.stderr)
 	}
-	html := runIn(t, work, "report", "--db", db, "--by", "host", "--format", "html")
+	html := runIn(t, "", "report", "--db", db, "--by", "host", "--format", "html")
 	if html.code != ExitOK || !strings.Contains(html.stdout, "<svg") || !strings.Contains(html.stdout, "by device") {
 		t.Errorf("HTML by host: exit %d, want the per-device plot\n%.500s", html.code, html.stdout)
 	}
-	csv := runIn(t, work, "report", "--db", db, "--by", "host", "--format", "csv")
+	csv := runIn(t, "", "report", "--db", db, "--by", "host", "--format", "csv")
 	if csv.code != ExitOK || !strings.HasPrefix(csv.stdout, "study_id,host,") {
 		t.Errorf("tidy CSV of the fleet: exit %d\n%.300s", csv.code, csv.stdout)
 	}
@@ -439,17 +440,19 @@ func fleetChecks(t *testing.T, work, db string) {
 			t.Errorf("the CSV has no row of %s", d)
 		}
 	}
-	cmp := runIn(t, work, "compare", db)
+	cmp := runIn(t, "", "compare", db)
 	if cmp.code != ExitOK || !strings.Contains(cmp.stdout, "dev-b") {
 		t.Errorf("compare across the hosts of one database: exit %d\n%s\n%s", cmp.code, cmp.stdout, cmp.stderr)
 	}
 }
 
 // fleetRun runs `boxtax fleet run` in-process with a context, its results
-// and merged database in work (no chdir: it may run beside other commands).
-func fleetRun(ctx context.Context, work string, args ...string) result {
+// and merged database in work, Ansible in the fleet's environment (no
+// chdir, no process environment: it runs beside other fleet tests).
+func fleetRun(ctx context.Context, fl *testFleet, work string, args ...string) result {
 	var out, errb bytes.Buffer
 	g := testGlobals(&out, &errb)
+	g.Environ = func() []string { return fl.env }
 	args = append([]string{"fleet", "run", "--results", filepath.Join(work, "results"), "--out", filepath.Join(work, "fleet.db")}, args...)
 	return result{Execute(ctx, g, undisturbed(args)), out.String(), errb.String()}
 }

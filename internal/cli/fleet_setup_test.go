@@ -17,7 +17,11 @@ import (
 // SSH key, the devices (shared by the package's fleet tests: sharedFleet),
 // the dist directory with this build as boxtax-linux-amd64, and Ansible's
 // environment (the generated known_hosts, no lingering SSH master
-// processes, its temporary files in the test's directory).
+// processes, its temporary files in the test's directory). The fleet tests
+// run side by side (t.Parallel: each waits on Ansible and SSH far more than
+// it computes, and CI had them take 385 s one after the other), each on
+// devices no other test uses, with Ansible's environment its own (env,
+// given to fleet run through Globals.Environ: t.Setenv is process-wide).
 type testFleet struct {
 	base      string // the test's directory
 	clientKey string // the private key Ansible logs in with
@@ -25,6 +29,7 @@ type testFleet struct {
 	dist      string
 	hosts     string // the shared directory: known_hosts, each sshd's configuration
 	devices   map[string]*testDevice
+	env       []string // Ansible's environment for this test's fleet runs
 }
 
 // noDocker is the sshd option of dev-b: sessions there find no Docker.
@@ -34,9 +39,11 @@ const noDocker = "SetEnv DOCKER_HOST=unix:///nonexistent/docker.sock"
 // namespace, a veth pair and an sshd each cost seconds on a busy machine,
 // and three tests each made their own) and removed when its tests end
 // (testenv.AfterAll): dev-a, dev-b (no Docker), dev-c, dev-full, dev-gone
-// (no sshd: unreachable), and dev-arm where arm64 binaries run. Each test
-// gives every device a boxtax_dir of its own (testFleet.dir), so one test's
-// databases and binaries are never another's.
+// (no sshd: unreachable) and dev-arm where arm64 binaries run, for
+// TestFleetOverSSH; dev-kill and dev-int for the fault tests that run beside
+// it (a device is one test's at a time: readying it kills what runs there).
+// Each test gives every device a boxtax_dir of its own (testFleet.dir), so
+// one test's databases and binaries are never another's.
 var sharedFleet struct {
 	sync.Mutex
 	tried, made bool
@@ -45,9 +52,8 @@ var sharedFleet struct {
 	devices     map[string]*testDevice
 }
 
-// fleetDevices returns the shared devices, making them on the first call,
-// each with SSH up (restarted when a test dropped it) and nothing of an
-// earlier test left running in it.
+// fleetDevices returns the shared devices, making them on the first call;
+// testFleet.device readies the one a test takes.
 func fleetDevices(t *testing.T) (hosts, key, pub string, devices map[string]*testDevice) {
 	t.Helper()
 	sf := &sharedFleet
@@ -86,7 +92,8 @@ func fleetDevices(t *testing.T) (hosts, key, pub string, devices map[string]*tes
 			name  string
 			noSSH bool
 			extra []string
-		}{{"dev-a", false, nil}, {"dev-b", false, []string{noDocker}}, {"dev-c", false, nil}, {"dev-full", false, nil}, {"dev-gone", true, nil}}
+		}{{"dev-a", false, nil}, {"dev-b", false, []string{noDocker}}, {"dev-c", false, nil}, {"dev-full", false, nil}, {"dev-gone", true, nil},
+			{"dev-kill", false, nil}, {"dev-int", false, nil}}
 		if armRuns() {
 			specs = append(specs, struct {
 				name  string
@@ -98,9 +105,6 @@ func fleetDevices(t *testing.T) (hosts, key, pub string, devices map[string]*tes
 			sf.devices[s.name] = startDevice(t, dir, s.name, sf.pub, s.noSSH, s.extra...)
 		}
 		sf.made = true
-	}
-	for _, d := range sf.devices {
-		d.ready(t, sf.hosts, sf.pub)
 	}
 	return sf.hosts, sf.key, sf.pub, sf.devices
 }
@@ -116,22 +120,29 @@ func newTestFleet(t *testing.T) *testFleet {
 		t.Fatal(err)
 	}
 	copyExecutable(t, boxtaxBin, filepath.Join(f.dist, "boxtax-linux-amd64"))
-	t.Setenv("ANSIBLE_SSH_ARGS", "-o ControlMaster=no -o UserKnownHostsFile="+filepath.Join(f.hosts, "known_hosts")+" -o StrictHostKeyChecking=yes -o ConnectTimeout=5")
-	t.Setenv("ANSIBLE_HOST_KEY_CHECKING", "True")
-	t.Setenv("ANSIBLE_PIPELINING", "True")
-	t.Setenv("ANSIBLE_LOCAL_TEMP", filepath.Join(f.base, "ansible-local"))
-	t.Setenv("ANSIBLE_REMOTE_TEMP", filepath.Join(f.base, "ansible-remote"))
-	t.Setenv("ANSIBLE_NOCOLOR", "1")
+	f.env = append(os.Environ(),
+		"ANSIBLE_SSH_ARGS=-o ControlMaster=no -o UserKnownHostsFile="+filepath.Join(f.hosts, "known_hosts")+" -o StrictHostKeyChecking=yes -o ConnectTimeout=5",
+		"ANSIBLE_HOST_KEY_CHECKING=True",
+		"ANSIBLE_PIPELINING=True",
+		"ANSIBLE_LOCAL_TEMP="+filepath.Join(f.base, "ansible-local"),
+		"ANSIBLE_REMOTE_TEMP="+filepath.Join(f.base, "ansible-remote"),
+		"ANSIBLE_NOCOLOR=1")
 	return f
 }
 
-// device is the shared device named name.
+// device is the shared device named name, made ready for this test: SSH
+// up (restarted when a test dropped it) and nothing of an earlier test
+// left running in it.
 func (f *testFleet) device(t *testing.T, name string) *testDevice {
 	t.Helper()
+	sf := &sharedFleet
+	sf.Lock()
 	d := f.devices[name]
+	sf.Unlock()
 	if d == nil {
 		t.Fatalf("no fleet device %s", name)
 	}
+	d.ready(t, f.hosts, f.pub)
 	return d
 }
 

@@ -33,6 +33,10 @@ type Globals struct {
 	Version        string
 	Executable     string // the boxtax binary: runs as the worker
 	IsTerminal     func(io.Writer) bool
+	// Environ, when set, is the environment of the programs a command
+	// starts for the user (fleet run's Ansible) in place of this
+	// process's: tests that run side by side each give their own.
+	Environ func() []string
 
 	// collectFlags, when set, receives each flag set a command would parse,
 	// and the command stops there (shell completion reads them).

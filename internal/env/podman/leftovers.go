@@ -24,15 +24,55 @@ import (
 // podmanControllerFile.
 const podmanDirPrefix = "boxtax-podman-"
 
+// podmanStagePrefix names a service directory while newServiceDir makes
+// it, before it holds podmanControllerFile: clean's glob of podmanDirPrefix
+// does not match it, so a clean running beside a study never takes the
+// new directory of a live service for a leftover.
+const podmanStagePrefix = "boxtax-podman.new-"
+
 // podmanControllerFile, in a service's directory, holds the controller id
 // (LabelController) of the boxtax process that started the service.
 const podmanControllerFile = "controller"
 
-// recordPodmanController writes this process's controller id into the
-// directory of a service it starts, so that `boxtax clean` can tell the
-// service of a boxtax killed outright from one a study still uses.
-func recordPodmanController(dir string) error {
-	return os.WriteFile(filepath.Join(dir, podmanControllerFile), []byte(env.ThisController+"\n"), 0o644)
+// newServiceDir makes the directory of a service this process starts,
+// with this process's controller id in it (so that `boxtax clean` can tell
+// the service of a boxtax killed outright from one a study still uses):
+// made under a staging name and renamed, it appears under podmanDirPrefix
+// with the file already there.
+func newServiceDir() (string, error) {
+	stage, err := os.MkdirTemp("", podmanStagePrefix)
+	if err != nil {
+		return "", err
+	}
+	if err := os.WriteFile(filepath.Join(stage, podmanControllerFile), []byte(env.ThisController+"\n"), 0o644); err != nil {
+		os.RemoveAll(stage)
+		return "", err
+	}
+	dir := filepath.Join(filepath.Dir(stage), podmanDirPrefix+strings.TrimPrefix(filepath.Base(stage), podmanStagePrefix))
+	if err := os.Rename(stage, dir); err != nil {
+		os.RemoveAll(stage)
+		return "", err
+	}
+	return dir, nil
+}
+
+// staleStages are the staging directories (newServiceDir) of boxtax
+// processes killed while making them: older than a minute (a live one is
+// renamed within milliseconds) and of no running controller.
+func staleStages() []string {
+	stages, _ := filepath.Glob(filepath.Join(os.TempDir(), podmanStagePrefix+"*"))
+	var stale []string
+	for _, d := range stages {
+		fi, err := os.Lstat(d)
+		if err != nil || !fi.IsDir() || time.Since(fi.ModTime()) < time.Minute {
+			continue
+		}
+		if id, err := os.ReadFile(filepath.Join(d, podmanControllerFile)); err == nil && env.ControllerAlive(strings.TrimSpace(string(id))) {
+			continue
+		}
+		stale = append(stale, d)
+	}
+	return stale
 }
 
 // RemoveLeftovers removes what the Podman services of boxtax
@@ -81,6 +121,13 @@ func RemoveLeftovers(ctx context.Context, getenv func(string) string) (done []st
 			continue
 		}
 		gone = append(gone, dir)
+	}
+	for _, d := range staleStages() {
+		if err := os.RemoveAll(d); err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		gone = append(gone, d)
 	}
 	if len(gone) > 0 {
 		done = append(done, fmt.Sprintf("removed %d Podman service director(ies) of boxtax processes that no longer run, with %d service process(es) and %d container(s): %s",

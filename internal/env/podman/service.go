@@ -214,12 +214,8 @@ func startPodmanService(ctx context.Context, u *podmanUser, ociRuntime string, g
 		return nil, errors.New("podman is not installed (Debian/Ubuntu: apt-get install podman), " +
 			"and no Podman service answers at " + strings.Join(podmanSockets(u, getenv), " or "))
 	}
-	dir, err := os.MkdirTemp("", podmanDirPrefix)
+	dir, err := newServiceDir()
 	if err != nil {
-		return nil, err
-	}
-	if err := recordPodmanController(dir); err != nil {
-		os.RemoveAll(dir)
 		return nil, err
 	}
 	sock := "unix://" + filepath.Join(dir, "podman.sock")
