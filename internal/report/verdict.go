@@ -231,6 +231,11 @@ func (v Verdict) phrase(note string) string {
 		if note == "" {
 			note = "no overhead"
 		}
+		if v.MoreRounds != nil && *v.MoreRounds < stats.MaxMoreRounds {
+			// An adaptive study's cell whose baseline is too noisy for an
+			// interval yet (stats.Verdict.MoreRounds).
+			return fmt.Sprintf("undecided: no interval (%s); about %d more round(s) would likely bound and decide it", note, *v.MoreRounds)
+		}
 		return "undecided: no interval (" + note + ")"
 	}
 	if w, ok := v.within(); ok {

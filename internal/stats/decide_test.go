@@ -2,6 +2,7 @@ package stats
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -133,5 +134,89 @@ func TestDecideToStop(t *testing.T) {
 	v := DecideToStop(at(0.95, 3, 2.5), at(0.99, 3, 3.6), 9, 2)
 	if v.MoreRounds < 2 || v.MoreRounds > 10 {
 		t.Errorf("MoreRounds = %d, want a few rounds (the 99 %% half-width 3.6 narrowing to 3)", v.MoreRounds)
+	}
+}
+
+// TestMoreRoundsNoisyBaseline checks the estimate for a cell whose
+// baseline is too noisy for a bounded interval yet (issue 43): a disk
+// cell's baseline with a CV of 60 % at 3 rounds, the container 60 % below
+// it. Before, such a cell had no estimate (-1), was never focused on and
+// stayed undecided.
+func TestMoreRoundsNoisyBaseline(t *testing.T) {
+	b := []float64{40, 100, 160} // mean 100, sd 60
+	x := []float64{35, 40, 45}   // mean 40, sd 5
+	for _, tc := range []struct {
+		name string
+		v    Verdict
+	}{
+		{"Decide", Decide(Overhead(b, x, 0.95), len(b), 2)},
+		{"DecideToStop", DecideToStop(Overhead(b, x, 0.95), Overhead(b, x, CostStopLevel), len(b), 2)},
+		{"paired", DecideToStop(PairedOverhead(b, x, 0.95), PairedOverhead(b, x, CostStopLevel), len(b), 2)},
+		{"across rounds", DecideToStop(OverheadAcrossRounds(b, nil, x, nil, 0.95).Overhead, OverheadAcrossRounds(b, nil, x, nil, CostStopLevel).Overhead, len(b), 2)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if finiteInterval(OverheadResult{LoPct: tc.v.LoPct, HiPct: tc.v.HiPct}) {
+				t.Fatalf("interval [%g, %g] is bounded: the case needs a baseline not told from 0", tc.v.LoPct, tc.v.HiPct)
+			}
+			if tc.v.Decision != Undecided || tc.v.MoreRounds <= 0 || tc.v.MoreRounds >= MaxMoreRounds {
+				t.Fatalf("verdict %v, MoreRounds %d; want undecided with a finite estimate", tc.v.Decision, tc.v.MoreRounds)
+			}
+			if tc.v.MoreRounds > 20 {
+				t.Errorf("MoreRounds %d: a baseline of CV 60 %% is told from 0 within a few rounds", tc.v.MoreRounds)
+			}
+		})
+	}
+}
+
+// TestMoreRoundsNoisyBaselineSimulated checks the estimate against samples
+// of the spread it assumed: baselines of n+MoreRounds runs with the mean
+// and sd measured are told from 0 (g = t² s²/(n mean²) < 1, a bounded
+// Fieller interval) most of the time.
+func TestMoreRoundsNoisyBaselineSimulated(t *testing.T) {
+	rng := rand.New(rand.NewPCG(43, 1))
+	const mean, sd = 100.0, 60.0
+	b := []float64{mean - sd, mean, mean + sd}
+	v := DecideToStop(Overhead(b, []float64{35, 40, 45}, 0.95), Overhead(b, []float64{35, 40, 45}, CostStopLevel), 3, 2)
+	if v.MoreRounds <= 0 || v.MoreRounds >= MaxMoreRounds {
+		t.Fatalf("MoreRounds %d, want a finite estimate", v.MoreRounds)
+	}
+	n := 3 + v.MoreRounds
+	const trials = 2000
+	bounded := 0
+	for range trials {
+		xs := make([]float64, n)
+		for i := range xs {
+			xs[i] = mean + sd*rng.NormFloat64()
+		}
+		m, s := meanStd(xs)
+		q := StudentTQuantile(0.975, float64(n-1))
+		if q*q*s*s/(float64(n)*m*m) < 1 {
+			bounded++
+		}
+	}
+	if frac := float64(bounded) / trials; frac < 0.75 {
+		t.Errorf("at %d rounds the baseline is told from 0 in %.0f%% of samples; want most", n, 100*frac)
+	}
+}
+
+// TestMoreRoundsWithoutProjection: no estimate when nothing can be
+// projected (a zero baseline mean, no spread) or the host changed.
+func TestMoreRoundsWithoutProjection(t *testing.T) {
+	noisy := Overhead([]float64{40, 100, 160}, []float64{35, 40, 45}, 0.95)
+	for _, tc := range []struct {
+		name string
+		v    Verdict
+	}{
+		{"zero baseline mean", Decide(Overhead([]float64{-60, 0, 60}, []float64{35, 40, 45}, 0.95), 3, 2)},
+		{"zero baseline mean, set by hand", Decide(OverheadResult{Level: 0.95, Pct: -60, LoPct: math.NaN(), HiPct: math.NaN(), DF: 2, Mean: 40, VarMeanB: 1200, VarMeanX: 8}, 3, 2)},
+		{"no variance", Decide(OverheadResult{Level: 0.95, Pct: -60, LoPct: math.NaN(), HiPct: math.NaN(), DF: 2, BaselineMean: 100, Mean: 40}, 3, 2)},
+		{"NaN baseline mean", Decide(OverheadResult{Level: 0.95, Pct: -60, LoPct: math.NaN(), HiPct: math.NaN(), DF: 2, BaselineMean: math.NaN(), Mean: 40, VarMeanB: 1200}, 3, 2)},
+		{"host changed", Decide(noisy, 3, 2).WithHalves(RoundsResult{Overhead: noisy, HalvesApart: true})},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.v.Decision != Undecided || tc.v.MoreRounds != -1 {
+				t.Errorf("verdict %v, MoreRounds %d; want undecided, -1", tc.v.Decision, tc.v.MoreRounds)
+			}
+		})
 	}
 }

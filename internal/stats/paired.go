@@ -59,6 +59,7 @@ func PairedOverhead(baseline, x []float64, level float64) OverheadResult {
 	nf := float64(n)
 	sbb, sxx, sxb, sdd = sbb/(nf-1), sxx/(nf-1), sxb/(nf-1), sdd/(nf-1)
 	r.DF = nf - 1
+	r.VarMeanB, r.VarMeanX, r.CovMean = sbb/nf, sxx/nf, sxb/nf
 	if sdd > 0 {
 		tt := (meanX - meanB) / math.Sqrt(sdd/nf)
 		r.PValue = 2 * StudentTCDF(-math.Abs(tt), r.DF)
