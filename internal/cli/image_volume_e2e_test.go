@@ -51,11 +51,16 @@ VOLUME /data
 CMD ["sh", "-c", "echo run >> /data/seed && wc -l < /data/seed"]
 `), 0o644)
 	build := exec.Command(dockerCLI, "build", "-q", "-t", name, dir)
-	out, err := build.CombinedOutput()
+	var stderr strings.Builder
+	build.Stderr = &stderr
+	out, err := build.Output() // the id alone; the legacy builder warns on stderr
 	if err != nil {
-		t.Fatalf("docker build: %v\n%s", err, out)
+		t.Fatalf("docker build: %v\n%s%s", err, out, stderr.String())
 	}
 	id := strings.TrimSpace(string(out))
+	if !strings.HasPrefix(id, "sha256:") {
+		t.Fatalf("docker build -q printed %q, not the image's id", out)
+	}
 	t.Cleanup(func() {
 		_ = exec.Command(dockerCLI, "rmi", "--force", id).Run()
 		_ = exec.Command("podman", "rmi", "--force", id).Run()
@@ -80,6 +85,9 @@ CMD ["sh", "-c", "echo run >> /data/seed && wc -l < /data/seed"]
 		}
 	}
 	for _, e := range envs {
+		if len(byEnv[e]) > 0 && byEnv[e][0].Settings["image_id"] != id {
+			t.Errorf("%s ran image %s, want the one built, %s", e, byEnv[e][0].Settings["image_id"], id)
+		}
 		t.Logf("%s: line counts %v", e, seen[e])
 		if len(byEnv[e]) != 3 || len(seen[e]) != 3 {
 			t.Errorf("%s: %d runs ok and %d line counts, want 3 of each", e, len(byEnv[e]), len(seen[e]))
