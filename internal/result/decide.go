@@ -129,8 +129,9 @@ const FocusSlack = 2
 // every estimate (stats.Verdict.MoreRounds) is at most FocusSlack times
 // the rounds fit leaves for them: dropping the furthest cells makes each
 // round shorter and so leaves more rounds for the rest. A cell without
-// an estimate (MoreRounds -1: no interval, or its estimate sits on the
-// margin) is not chosen: more rounds of the same kind are not shown to
+// an estimate (MoreRounds -1: too few values for an interval, or its
+// estimate sits on the margin; a cell whose interval is unbounded has one)
+// is not chosen: more rounds of the same kind are not shown to
 // help it. keep is nil when no cell is within reach; nearest is then the
 // run cells of the undecided cell nearest its answer (nil without one),
 // to tell a budget spent from cells out of reach.

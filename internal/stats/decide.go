@@ -53,9 +53,12 @@ type Verdict struct {
 	// interval narrows as 1/sqrt(n) and as the t quantile of its growing
 	// degrees of freedom does: the fewer of the rounds that would
 	// exclude 0 at the current estimate and the rounds that would bring
-	// the interval within ±margin. 0 when decided; -1 when no estimate can
-	// be made (no interval, or the estimate sits on the margin); at most
-	// MaxMoreRounds.
+	// the interval within ±margin; for an interval Fieller's set leaves
+	// unbounded (a baseline not yet told from zero), the rounds after
+	// which it would be bounded and that narrow (roundsToBound). 0 when
+	// decided; -1 when no estimate can be made (too few values for an
+	// interval, a zero baseline, or the estimate sits on the margin); at
+	// most MaxMoreRounds.
 	MoreRounds int
 	// WithinPct is the smallest margin the interval lies within,
 	// max(|LoPct|, |HiPct|): what an undecided cell does show ("within
@@ -140,8 +143,11 @@ func minRounds(a, b int) int {
 // roundsToExclude0 estimates the further rounds until the interval no
 // longer reaches 0, if the estimate stays where it is; -1 without one.
 func roundsToExclude0(r OverheadResult, n int, defined bool) int {
-	if !defined || math.IsNaN(r.Pct) || r.Pct == 0 {
+	switch {
+	case math.IsNaN(r.Pct) || r.Pct == 0:
 		return -1
+	case !defined:
+		return roundsToBound(r, n, math.Abs(r.Pct))
 	}
 	return roundsToWidth(r, n, math.Abs(r.Pct))
 }
@@ -150,14 +156,55 @@ func roundsToExclude0(r OverheadResult, n int, defined bool) int {
 // ±margin, if the estimate stays where it is; -1 when it cannot (the
 // estimate is on or past the margin).
 func roundsToFit(r OverheadResult, n int, marginPct float64, defined bool) int {
-	if !defined || math.IsNaN(r.Pct) || !(marginPct > 0) {
+	if math.IsNaN(r.Pct) || !(marginPct > 0) {
 		return -1
 	}
 	m := marginPct - math.Abs(r.Pct)
-	if !(m > 0) {
+	switch {
+	case !(m > 0):
 		return -1
+	case !defined:
+		return roundsToBound(r, n, m)
 	}
 	return roundsToWidth(r, n, m)
+}
+
+// roundsToBound is roundsToWidth for an interval Fieller's set leaves
+// unbounded: the baseline's mean not yet told from zero, g = t² vb / xb² >= 1
+// (a noisy baseline from a few rounds: disk.seq read here, 015). With the
+// means and the spread as measured, vb and vx shrink as n/m at m rounds and
+// the degrees of freedom grow as halfWidthAt has them, so g falls below 1;
+// the half-width is then taken as the delta method's t se(ratio) widened by
+// 1/(1-g), as Fieller's own interval widens near that edge. It is the least
+// number of further rounds after which that half-width is at most target;
+// -1 without the variances to say (no interval was built).
+func roundsToBound(r OverheadResult, n int, target float64) int {
+	xb := r.BaselineMean
+	if n < 2 || !(target > 0) || !(r.VarMeanB > 0) || !(r.DF > 0) || xb == 0 || !isFinite(xb) || !isFinite(r.Mean) {
+		return -1
+	}
+	level := r.Level
+	if !(level > 0 && level < 1) {
+		level = 0.95
+	}
+	q := (1 + level) / 2
+	rho := r.Mean / xb
+	se2 := math.Max(0, r.VarMeanX-2*rho*r.CovMeans+rho*rho*r.VarMeanB) / (xb * xb) // of the ratio, at n
+	width := func(m int) float64 {
+		s := float64(n) / float64(m)
+		t := StudentTQuantile(q, r.DF*float64(m-1)/float64(n-1))
+		g := t * t * r.VarMeanB * s / (xb * xb)
+		if !(g < 1) {
+			return math.Inf(1)
+		}
+		return 100 * t * math.Sqrt(se2*s) / (1 - g)
+	}
+	if width(n+MaxMoreRounds) > target {
+		return MaxMoreRounds
+	}
+	// The least m with width(m) <= target: width decreases with m.
+	m := n + 1 + sort.Search(MaxMoreRounds, func(i int) bool { return width(n+1+i) <= target })
+	return min(m-n, MaxMoreRounds)
 }
 
 // roundsToWidth is the least number of further rounds m-n after which the

@@ -22,6 +22,13 @@ type OverheadResult struct {
 	// raised to -100 %: no value of either sample is negative, so neither
 	// is the ratio of their means (see BoundBelow).
 	LoBounded bool
+	// VarMeanB and VarMeanX are the squared standard errors of the two
+	// means the interval was built from (with the drift between rounds in
+	// them, OverheadAcrossRounds), CovMeans their covariance (paired
+	// samples, else 0); 0 where no interval was built. From them the
+	// stopping rule estimates the rounds that would bound an interval
+	// Fieller's set leaves unbounded (roundsToBound).
+	VarMeanB, VarMeanX, CovMeans float64
 }
 
 // Overhead compares the finite values of x with those of baseline. The
@@ -100,6 +107,7 @@ func overhead(baseline, x []float64, level, inflateB, inflateX float64) Overhead
 	if varMeanX > 0 {
 		r.DF = welchSatterthwaite(varMeanX, len(v), ratio*ratio*varMeanB, len(b))
 	}
+	r.VarMeanB, r.VarMeanX = varMeanB, varMeanX
 	t := StudentTQuantile((1+level)/2, r.DF)
 	lo, hi, ok := fiellerRoots(meanB, varMeanB, meanX, varMeanX, t)
 	if !ok {
