@@ -18,6 +18,7 @@
 //
 //	go run ./bench/seqsim                  # 4000 cells a scenario, about 10 s
 //	go run ./bench/seqsim -cells 20000
+//	go run ./bench/seqsim -noisy           # baselines too noisy at first for a bounded interval
 package main
 
 import (
@@ -36,10 +37,15 @@ func main() {
 	most := flag.Int("max", 30, "the most rounds (max_repetitions)")
 	driftOnly := flag.Bool("drift", false, "only the coverage under drift (docs/design/006, rounds as blocks)")
 	studiesOnly := flag.Bool("studies", false, "only the coverage between studies of one host (docs/design/006, between studies)")
+	noisyOnly := flag.Bool("noisy", false, "only the noisy baselines, whose first intervals are unbounded (docs/design/006, issue 43)")
 	flag.Parse()
 	rng := rand.New(rand.NewPCG(1, 2))
 	if *studiesOnly {
 		studiesTable(rng, *cells, *margin)
+		return
+	}
+	if *noisyOnly {
+		noisyTable(rng, *cells, *margin, *first, *most)
 		return
 	}
 	if *driftOnly {
