@@ -18,6 +18,8 @@
 //
 //	go run ./bench/seqsim                  # 4000 cells a scenario, about 10 s
 //	go run ./bench/seqsim -cells 20000
+//	go run ./bench/seqsim -noisy           # baselines too noisy at first for a bounded interval
+//	go run ./bench/seqsim -noisy -normal   # the same with normal runs
 package main
 
 import (
@@ -36,10 +38,16 @@ func main() {
 	most := flag.Int("max", 30, "the most rounds (max_repetitions)")
 	driftOnly := flag.Bool("drift", false, "only the coverage under drift (docs/design/006, rounds as blocks)")
 	studiesOnly := flag.Bool("studies", false, "only the coverage between studies of one host (docs/design/006, between studies)")
+	noisyOnly := flag.Bool("noisy", false, "only the noisy baselines, whose first intervals are unbounded (docs/design/006, issue 43)")
+	normal := flag.Bool("normal", false, "with -noisy: normal runs instead of lognormal ones, to tell the skew's part in the coverage from the rule's")
 	flag.Parse()
 	rng := rand.New(rand.NewPCG(1, 2))
 	if *studiesOnly {
 		studiesTable(rng, *cells, *margin)
+		return
+	}
+	if *noisyOnly {
+		noisyTable(rng, *cells, *margin, *first, *most, *normal)
 		return
 	}
 	if *driftOnly {

@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -75,7 +77,11 @@ func EnsureImageRootfs(ctx context.Context, c *docker.Client, ref, wantID string
 		}
 		heldImageLocks[key] = lock // until the process ends
 	}
-	if _, err := os.Stat(filepath.Join(dir, ".boxtax-unpacked")); err == nil {
+	volumes, err := imageVolumePaths(ref, slices.Sorted(maps.Keys(img.Config.Volumes)))
+	if err != nil {
+		return "", "", err
+	}
+	if unpacked(dir, volumes) {
 		return dir, img.ID, nil
 	}
 	// One process unpacks at a time (the others hold the lock shared, too):
@@ -88,7 +94,7 @@ func EnsureImageRootfs(ctx context.Context, c *docker.Client, ref, wantID string
 	if err := syscall.Flock(int(unpacking.Fd()), syscall.LOCK_EX); err != nil {
 		return "", "", fmt.Errorf("locking the files of image %s: %w", ref, err)
 	}
-	if _, err := os.Stat(filepath.Join(dir, ".boxtax-unpacked")); err == nil {
+	if unpacked(dir, volumes) {
 		return dir, img.ID, nil
 	}
 	if err := checkImageSpace(imageRootsDir, ref, img.SizeBytes); err != nil {
@@ -100,7 +106,12 @@ func EnsureImageRootfs(ctx context.Context, c *docker.Client, ref, wantID string
 		_ = os.RemoveAll(tmp)
 		return "", "", fmt.Errorf("unpacking image %s into %s: %w", ref, dir, err)
 	}
-	if err := os.WriteFile(filepath.Join(tmp, ".boxtax-unpacked"), []byte(img.ID+"\n"), 0o600); err != nil {
+	if err := saveImageVolumes(tmp, ref, volumes); err != nil {
+		_ = os.RemoveAll(tmp)
+		return "", "", fmt.Errorf("unpacking image %s into %s: %w", ref, dir, err)
+	}
+	marker := img.ID + "\n" + volumesMarkerKey + " " + strings.Join(volumes, " ") + "\n"
+	if err := os.WriteFile(filepath.Join(tmp, unpackedMarker), []byte(marker), 0o600); err != nil {
 		_ = os.RemoveAll(tmp)
 		return "", "", err
 	}
@@ -112,7 +123,23 @@ func EnsureImageRootfs(ctx context.Context, c *docker.Client, ref, wantID string
 		_ = os.RemoveAll(tmp)
 		return "", "", err
 	}
+	binaryCopied.Delete(dir) // files unpacked again lack it
 	return dir, img.ID, nil
+}
+
+// unpackedMarker, in an unpacked image, says it is whole: the image id,
+// then the volumes saved (volumesMarkerKey).
+const unpackedMarker = ".boxtax-unpacked"
+
+// unpacked tells whether the files at dir are whole and, when the image
+// has volumes, have them saved: files unpacked by an older boxtax, with
+// volumes written into by its runs, are unpacked again.
+func unpacked(dir string, volumes []string) bool {
+	marker, err := os.ReadFile(filepath.Join(dir, unpackedMarker))
+	if err != nil {
+		return false
+	}
+	return len(volumes) == 0 || strings.Contains(string(marker), "\n"+volumesMarkerKey)
 }
 
 // ShortID is an image or container id as docker image ls and docker ps

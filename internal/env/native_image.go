@@ -50,6 +50,9 @@ func (n *native) startInImage(ctx context.Context, spec Spec, args []string, std
 	if err := mountImageProc(root); err != nil {
 		return nil, fmt.Errorf("native: %w", err)
 	}
+	if err := MarkImageVolumesUsed(root); err != nil { // the next run gets them fresh
+		return nil, fmt.Errorf("native: %w", err)
+	}
 	cmd := exec.Command(NativeImageBinary, args...)
 	cmd.Dir = "/"
 	cmd.Env = []string{"PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", "HOME=/root"}

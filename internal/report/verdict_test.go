@@ -284,3 +284,24 @@ func TestAdaptiveVerdictEstimatesTheRulesRounds(t *testing.T) {
 		t.Errorf("fixed: more rounds %v, want Decide's %d, fewer than the rule's %d", f.MoreRounds, plain.MoreRounds, rule.MoreRounds)
 	}
 }
+
+// Issue 43: an adaptive study's cell without an interval yet (a noisy
+// baseline) has an estimate of the rounds that would bound and decide it;
+// its text says so, and says nothing of rounds when the estimate is out
+// of reach.
+func TestNoIntervalSaysTheRoundsThatWouldBoundIt(t *testing.T) {
+	const note = "baseline mean not distinguishable from zero: the Fieller interval is unbounded"
+	for _, tc := range []struct {
+		more int
+		want string
+	}{
+		{4, "undecided: no interval (" + note + "); about 4 more round(s) would likely bound and decide it"},
+		{stats.MaxMoreRounds, "undecided: no interval (" + note + ")"},
+	} {
+		more := tc.more
+		v := Verdict{Decision: VerdictUndecided, OverheadCI95: []*float64{nil, nil}, MarginPct: 2, MoreRounds: &more}
+		if got := v.phrase(note); got != tc.want {
+			t.Errorf("MoreRounds %d: %q, want %q", tc.more, got, tc.want)
+		}
+	}
+}

@@ -128,12 +128,11 @@ const FocusSlack = 2
 // budget and the maximum still hold. The most cells are taken for which
 // every estimate (stats.Verdict.MoreRounds) is at most FocusSlack times
 // the rounds fit leaves for them: dropping the furthest cells makes each
-// round shorter and so leaves more rounds for the rest. A cell without an
-// interval yet (a noisy baseline) is chosen by the rounds that would bound
-// it and decide it. A cell without an estimate (MoreRounds -1: no spread
-// or baseline mean to project from, its estimate sits on the margin, or
-// the host changed) is not chosen: more rounds of the same kind are not
-// shown to help it. keep is nil when no cell is within reach; nearest is then the
+// round shorter and so leaves more rounds for the rest. A cell without
+// an estimate (MoreRounds -1: too few values for an interval, a zero
+// baseline mean, its estimate sits on the margin, or its halves lie apart;
+// a cell whose interval is unbounded has one) is not chosen: more rounds
+// of the same kind are not shown to help it. keep is nil when no cell is within reach; nearest is then the
 // run cells of the undecided cell nearest its answer (nil without one),
 // to tell a budget spent from cells out of reach.
 func (d Decisions) Focus(fit func(cells map[string]bool) int) (keep, nearest map[string]bool) {

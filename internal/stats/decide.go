@@ -53,13 +53,12 @@ type Verdict struct {
 	// interval narrows as 1/sqrt(n) and as the t quantile of its growing
 	// degrees of freedom does: the fewer of the rounds that would
 	// exclude 0 at the current estimate and the rounds that would bring
-	// the interval within ±margin. Without a bounded interval (a noisy
-	// baseline whose mean is not yet told from 0 at these rounds), the
-	// rounds after which the interval, projected with the same means and
-	// spreads, would be bounded and decide it. 0 when decided; -1 when no
-	// estimate can be made (no spread or no baseline mean to project from,
-	// the estimate sits on the margin, or the host changed); at most
-	// MaxMoreRounds.
+	// the interval within ±margin; for an interval Fieller's set leaves
+	// unbounded (a baseline not yet told from zero), the rounds after
+	// which it would be bounded and that narrow (roundsToBound). 0 when
+	// decided; -1 when no estimate can be made (too few values for an
+	// interval, a zero baseline, or the estimate sits on the margin); at
+	// most MaxMoreRounds.
 	MoreRounds int
 	// WithinPct is the smallest margin the interval lies within,
 	// max(|LoPct|, |HiPct|): what an undecided cell does show ("within
@@ -144,11 +143,11 @@ func minRounds(a, b int) int {
 // roundsToExclude0 estimates the further rounds until the interval no
 // longer reaches 0, if the estimate stays where it is; -1 without one.
 func roundsToExclude0(r OverheadResult, n int, defined bool) int {
-	if math.IsNaN(r.Pct) || r.Pct == 0 {
+	switch {
+	case math.IsNaN(r.Pct) || r.Pct == 0:
 		return -1
-	}
-	if !defined {
-		return roundsToBound(r, n, func(lo, hi float64) bool { return lo > 0 || hi < 0 })
+	case !defined:
+		return roundsToBound(r, n, math.Abs(r.Pct))
 	}
 	return roundsToWidth(r, n, math.Abs(r.Pct))
 }
@@ -161,30 +160,27 @@ func roundsToFit(r OverheadResult, n int, marginPct float64, defined bool) int {
 		return -1
 	}
 	m := marginPct - math.Abs(r.Pct)
-	if !(m > 0) {
+	switch {
+	case !(m > 0):
 		return -1
-	}
-	if !defined {
-		return roundsToBound(r, n, func(lo, hi float64) bool { return lo >= -marginPct && hi <= marginPct })
+	case !defined:
+		return roundsToBound(r, n, m)
 	}
 	return roundsToWidth(r, n, m)
 }
 
-// roundsToBound estimates, for r without a bounded interval, the further
-// rounds m after which Fieller's interval would be bounded and decided
-// says it decides: the interval of the same means with the squared
-// standard errors (and covariance) scaled by n/(n+m) and the t quantile at
-// the degrees of freedom n+m rounds give, as halfWidthAt models them. The
-// baseline's mean is then told from 0 once g = t² VarMeanB/BaselineMean²
-// falls below 1, which a noisy disk cell's baseline (a CV of 40 % at 3
-// rounds) does within a few rounds; before this estimate such a cell had
-// none, was never focused on, and stayed undecided (issue 43). -1 without
-// a finite, non-zero baseline mean, a finite mean or a positive,
-// finite VarMeanB to project from; MaxMoreRounds when not decided by then.
-func roundsToBound(r OverheadResult, n int, decided func(lo, hi float64) bool) int {
-	xb, xx := r.BaselineMean, r.Mean
-	if n < 2 || !isFinite(xb) || xb == 0 || !isFinite(xx) ||
-		!(r.VarMeanB > 0) || !isFinite(r.VarMeanB) || !(r.VarMeanX >= 0) || !isFinite(r.VarMeanX) || !isFinite(r.CovMean) {
+// roundsToBound is roundsToWidth for an interval Fieller's set leaves
+// unbounded: the baseline's mean not yet told from zero, g = t² vb / xb² >= 1
+// (a noisy baseline from a few rounds: disk.seq read here, 015). With the
+// means and the spread as measured, vb and vx shrink as n/m at m rounds and
+// the degrees of freedom grow as halfWidthAt has them, so g falls below 1;
+// the half-width is then taken as the delta method's t se(ratio) widened by
+// 1/(1-g), as Fieller's own interval widens near that edge. It is the least
+// number of further rounds after which that half-width is at most target;
+// -1 without the variances to say (no interval was built).
+func roundsToBound(r OverheadResult, n int, target float64) int {
+	xb := r.BaselineMean
+	if n < 2 || !(target > 0) || !(r.VarMeanB > 0) || !(r.DF > 0) || xb == 0 || !isFinite(xb) || !isFinite(r.Mean) {
 		return -1
 	}
 	level := r.Level
@@ -192,39 +188,23 @@ func roundsToBound(r OverheadResult, n int, decided func(lo, hi float64) bool) i
 		level = 0.95
 	}
 	q := (1 + level) / 2
-	df := r.DF
-	if !(df > 0) || math.IsInf(df, 0) {
-		df = float64(n - 1)
-	}
-	at := func(m int) bool {
+	rho := r.Mean / xb
+	se2 := math.Max(0, r.VarMeanX-2*rho*r.CovMeans+rho*rho*r.VarMeanB) / (xb * xb) // of the ratio, at n
+	width := func(m int) float64 {
 		s := float64(n) / float64(m)
-		t := StudentTQuantile(q, df*float64(m-1)/float64(n-1))
-		lo, hi, ok := fiellerCov(xb, r.VarMeanB*s, xx, r.VarMeanX*s, r.CovMean*s, t)
-		return ok && decided(lo*100, hi*100)
+		t := StudentTQuantile(q, r.DF*float64(m-1)/float64(n-1))
+		g := t * t * r.VarMeanB * s / (xb * xb)
+		if !(g < 1) {
+			return math.Inf(1)
+		}
+		return 100 * t * math.Sqrt(se2*s) / (1 - g)
 	}
-	if !at(n + MaxMoreRounds) {
+	if width(n+MaxMoreRounds) > target {
 		return MaxMoreRounds
 	}
-	// The least m that decides: the projected interval narrows with m.
-	return 1 + sort.Search(MaxMoreRounds-1, func(i int) bool { return at(n + 1 + i) })
-}
-
-// fiellerCov is fiellerRoots with a covariance c of the two means (the
-// pairs' in PairedOverhead): the ends of the d = rho - 1 with
-// (xx - rho xb)² <= t² (vx - 2 rho c + rho² vb); ok is false when the set
-// is unbounded.
-func fiellerCov(xb, vb, xx, vx, c, t float64) (lo, hi float64, ok bool) {
-	t2 := t * t
-	a := xb*xb - t2*vb
-	if !(a > 0) {
-		return math.NaN(), math.NaN(), false
-	}
-	diff := xx - xb
-	bq := xb*diff + t2*(vb-c)
-	cq := diff*diff - t2*(vx-2*c+vb)
-	disc := math.Max(0, bq*bq-a*cq) // >= 0 when a > 0 but for rounding
-	lo, hi = quadraticRoots(a, bq, cq, bq+math.Copysign(math.Sqrt(disc), bq))
-	return lo, hi, true
+	// The least m with width(m) <= target: width decreases with m.
+	m := n + 1 + sort.Search(MaxMoreRounds, func(i int) bool { return width(n+1+i) <= target })
+	return min(m-n, MaxMoreRounds)
 }
 
 // roundsToWidth is the least number of further rounds m-n after which the

@@ -137,6 +137,66 @@ func TestDecideToStop(t *testing.T) {
 	}
 }
 
+// TestMoreRoundsForAnUnboundedInterval: a baseline too noisy at 3 rounds
+// to be told from zero (disk.seq read here: Fieller's set unbounded) gets
+// an estimate of the rounds that bound and decide it, and the estimate
+// holds: samples of that many rounds, drawn with the same means and
+// spreads, are decided about half the time (a central estimate). Without an interval's
+// variances, with a zero baseline, or when the halves lie apart there is
+// still no estimate.
+func TestMoreRoundsForAnUnboundedInterval(t *testing.T) {
+	b, x := []float64{100, 1000, 1900}, []float64{110, 120, 130} // means 1000 and 120, -88 %
+	r := Overhead(b, x, 0.95)
+	if finiteInterval(r) {
+		t.Fatalf("the interval is bounded (%+v): the case needs an unbounded one", r)
+	}
+	v := DecideToStop(r, Overhead(b, x, CostStopLevel), 3, 2)
+	if v.Decision != Undecided || v.MoreRounds <= 0 || v.MoreRounds >= MaxMoreRounds {
+		t.Fatalf("verdict %+v: want undecided with an estimate of further rounds", v)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	draw := func(n int, mean, sd float64) []float64 {
+		out := make([]float64, n)
+		for i := range out {
+			out[i] = mean + sd*rng.NormFloat64()
+		}
+		return out
+	}
+	const trials = 2000
+	decided := 0
+	m := 3 + v.MoreRounds
+	for range trials {
+		bs, xs := draw(m, 1000, 900), draw(m, 120, 10)
+		if DecideToStop(Overhead(bs, xs, 0.95), Overhead(bs, xs, CostStopLevel), m, 2).Decision != Undecided {
+			decided++
+		}
+	}
+	// The estimate is a central one, like those of bounded intervals (the
+	// spread staying as measured): about half of the samples of that many
+	// rounds decide, and far fewer would if it were short.
+	if decided < trials*2/5 {
+		t.Errorf("at %d rounds (%d more) %d of %d samples are decided: the estimate is too short", m, v.MoreRounds, decided, trials)
+	}
+	t.Logf("%d more rounds; at %d, %d of %d samples decided", v.MoreRounds, m, decided, trials)
+
+	nan := math.NaN()
+	for _, tc := range []struct {
+		name string
+		r    OverheadResult
+	}{
+		{"no variances (too few values)", OverheadResult{Level: 0.95, BaselineMean: 1000, Mean: 120, Pct: -88, LoPct: nan, HiPct: nan, DF: 2}},
+		{"a zero baseline", Overhead([]float64{-1, 0, 1}, x, 0.95)},
+	} {
+		if got := Decide(tc.r, 3, 2).MoreRounds; got != -1 {
+			t.Errorf("%s: MoreRounds = %d, want -1", tc.name, got)
+		}
+	}
+	apart := RoundsResult{Overhead: r, HalvesApart: true}
+	if got := v.WithHalves(apart).MoreRounds; got != -1 {
+		t.Errorf("halves apart: MoreRounds = %d, want -1", got)
+	}
+}
+
 // TestMoreRoundsNoisyBaseline checks the estimate for a cell whose
 // baseline is too noisy for a bounded interval yet (issue 43): a disk
 // cell's baseline with a CV of 60 % at 3 rounds, the container 60 % below

@@ -22,13 +22,13 @@ type OverheadResult struct {
 	// raised to -100 %: no value of either sample is negative, so neither
 	// is the ratio of their means (see BoundBelow).
 	LoBounded bool
-	// VarMeanB and VarMeanX are the squared standard errors of the
-	// baseline's mean and of the level's the interval used (inflated by
-	// the drift where OverheadAcrossRounds widened it), CovMean their
-	// covariance (the pairs' in PairedOverhead, 0 otherwise): with the
-	// means, what projects the interval to more rounds when it is
-	// unbounded now (Verdict.MoreRounds); 0 when not computed.
-	VarMeanB, VarMeanX, CovMean float64
+	// VarMeanB and VarMeanX are the squared standard errors of the two
+	// means the interval was built from (with the drift between rounds in
+	// them, OverheadAcrossRounds), CovMeans their covariance (paired
+	// samples, else 0); 0 where no interval was built. From them the
+	// stopping rule estimates the rounds that would bound an interval
+	// Fieller's set leaves unbounded (roundsToBound).
+	VarMeanB, VarMeanX, CovMeans float64
 }
 
 // Overhead compares the finite values of x with those of baseline. The
@@ -97,7 +97,6 @@ func overhead(baseline, x []float64, level, inflateB, inflateX float64) Overhead
 	}
 	varMeanB := inflateB * stdB * stdB / float64(len(b))
 	varMeanX := inflateX * stdX * stdX / float64(len(v))
-	r.VarMeanB, r.VarMeanX = varMeanB, varMeanX
 	if varMeanB == 0 && varMeanX == 0 {
 		r.LoPct, r.HiPct = r.Pct, r.Pct
 		r.Reason = "both samples are constant: the interval is the point estimate; Welch's test is undefined (no spread), so a difference is not marked significant"
@@ -108,6 +107,7 @@ func overhead(baseline, x []float64, level, inflateB, inflateX float64) Overhead
 	if varMeanX > 0 {
 		r.DF = welchSatterthwaite(varMeanX, len(v), ratio*ratio*varMeanB, len(b))
 	}
+	r.VarMeanB, r.VarMeanX = varMeanB, varMeanX
 	t := StudentTQuantile((1+level)/2, r.DF)
 	lo, hi, ok := fiellerRoots(meanB, varMeanB, meanX, varMeanX, t)
 	if !ok {

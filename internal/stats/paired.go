@@ -59,7 +59,6 @@ func PairedOverhead(baseline, x []float64, level float64) OverheadResult {
 	nf := float64(n)
 	sbb, sxx, sxb, sdd = sbb/(nf-1), sxx/(nf-1), sxb/(nf-1), sdd/(nf-1)
 	r.DF = nf - 1
-	r.VarMeanB, r.VarMeanX, r.CovMean = sbb/nf, sxx/nf, sxb/nf
 	if sdd > 0 {
 		tt := (meanX - meanB) / math.Sqrt(sdd/nf)
 		r.PValue = 2 * StudentTCDF(-math.Abs(tt), r.DF)
@@ -69,6 +68,7 @@ func PairedOverhead(baseline, x []float64, level float64) OverheadResult {
 		r.Reason = "both samples are constant: the interval is the point estimate; the paired t test is undefined (no spread), so a difference is not marked significant"
 		return r
 	}
+	r.VarMeanB, r.VarMeanX, r.CovMeans = sbb/nf, sxx/nf, sxb/nf
 	t := StudentTQuantile((1+level)/2, r.DF)
 	t2n := t * t / nf
 	// In d = rho - 1, as fiellerRoots does, to keep the digits of a small

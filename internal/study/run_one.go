@@ -108,6 +108,14 @@ func (r *Runner) one(ctx context.Context, planned store.Run) *executedRun {
 	if err != nil {
 		return fail("%v", err)
 	}
+	// Each run of an image gets its VOLUMEs as the image has them, as a
+	// container gets a fresh volume: natively and in LXC the unpacked
+	// files are reused, and a run would see what the last one wrote.
+	if spec.ImageID != "" && env.RunsOwnFiles(e, spec.Image) {
+		if err := env.FreshImageVolumes(spec.ImageID); err != nil {
+			return fail("%v", err)
+		}
+	}
 	timeout := r.RunTimeout
 	if timeout == 0 {
 		timeout = 30 * time.Minute

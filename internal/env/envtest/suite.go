@@ -10,7 +10,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -156,10 +155,16 @@ func CheckStopEndsWait(t *testing.T, e env.Environment, labels map[string]string
 func BuildFakeWorker(t testing.TB, dir string) string {
 	t.Helper()
 	testenv.RequireTool(t, "go", "golang-go")
-	_, file, _, _ := runtime.Caller(0)
+	// This package's directory from the go command, not runtime.Caller: a
+	// test binary built with -trimpath (the stripped CI run) records import
+	// paths where the source files' paths would be.
+	src, err := exec.Command("go", "list", "-f", "{{.Dir}}", "github.com/boxtax/boxtax/internal/env/envtest").Output()
+	if err != nil {
+		t.Fatalf("finding the fake worker's source: go list: %v", err)
+	}
 	bin := filepath.Join(dir, "fakeworker")
 	cmd := exec.Command("go", "build", "-trimpath", "-o", bin, "./testdata/fakeworker")
-	cmd.Dir = filepath.Dir(file)
+	cmd.Dir = strings.TrimSpace(string(src))
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("building the fake worker: %v\n%s", err, out)

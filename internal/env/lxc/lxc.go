@@ -227,6 +227,9 @@ func (l *lxcEnv) Start(ctx context.Context, spec env.Spec, stdout, stderr io.Wri
 		if rootfs, imageID, err = l.imageRootfs(ctx, spec); err != nil {
 			return nil, err
 		}
+		if err := env.MarkImageVolumesUsed(rootfs); err != nil { // the next run gets them fresh
+			return nil, fmt.Errorf("lxc: %w", err)
+		}
 		rootfsKey, worker = env.ImageKey(imageID), env.NativeImageBinary
 	} else if len(spec.HostPrograms) > 0 {
 		if rootfs, rootfsKey, err = ensureLXCRootfs(l.opts.BinaryPath, binKey, env.HostProgramList(spec.HostPrograms), env.HostProgramList(spec.HostFiles)); err != nil {
