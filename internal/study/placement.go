@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/boxtax/boxtax/internal/cpuset"
+	"github.com/boxtax/boxtax/internal/study/launch"
 )
 
 // PlacementFactor is the reserved factor that says where instances run:
@@ -87,7 +88,7 @@ func (s *Spec) validatePlacement(bad func(Pos, string, ...any)) {
 		switch s.Factors[i].Name {
 		case PlacementFactor:
 			place = &s.Factors[i]
-		case InstancesFactor:
+		case launch.InstancesFactor:
 			inst = &s.Factors[i]
 		}
 	}
