@@ -36,7 +36,7 @@ func (c Command) Used() bool {
 // --resume and report read it back. The workload reads its flags
 // (cmdwl.Plan).
 func (c Command) Spec() (*Spec, error) {
-	plan, err := cmdwl.Plan(cmdwl.Given(c), []string{"env", "workload", launch.InstancesFactor, PlacementFactor, launch.WireFactor})
+	plan, err := cmdwl.Plan(cmdwl.Given(c), []string{"env", "workload", launch.InstancesFactor, launch.PlacementFactor, launch.WireFactor})
 	if err != nil {
 		return nil, err
 	}

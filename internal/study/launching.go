@@ -12,7 +12,7 @@ import (
 func (r *Runner) procedureFor(wl workload.Workload, run *executedRun) launch.Procedure {
 	cpusets := make([]string, run.instances)
 	if r.Spec != nil {
-		sets, err := r.Spec.CPUSets(run.Levels)
+		sets, err := launch.CPUSets(run.Levels, r.Spec.studyCPUs)
 		if err != nil {
 			return launch.Failed(err)
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/boxtax/boxtax/internal/env"
 	"github.com/boxtax/boxtax/internal/env/engines"
 	"github.com/boxtax/boxtax/internal/study/launch"
+	"github.com/boxtax/boxtax/internal/study/rounds"
 	"github.com/boxtax/boxtax/internal/termtext"
 	"github.com/boxtax/boxtax/internal/workload"
 )
@@ -36,8 +37,8 @@ func (s *Spec) Validate(envNames []string) error {
 		bad(Pos{}, "the spec is not normalized: call Normalize before Validate")
 		return fmt.Errorf("%s", strings.Join(errs, "\n"))
 	}
-	if s.Repetitions < 0 || s.Repetitions > MaxAdaptiveRepetitions {
-		bad(Pos{}, "repetitions must be 1 to %d, not %d", MaxAdaptiveRepetitions, s.Repetitions)
+	if s.Repetitions < 0 || s.Repetitions > rounds.MaxAdaptiveRepetitions {
+		bad(Pos{}, "repetitions must be 1 to %d, not %d", rounds.MaxAdaptiveRepetitions, s.Repetitions)
 	}
 	s.validatePaper(bad)
 	s.validateAdaptive(bad)
@@ -220,7 +221,7 @@ func (s *Spec) EnvNames() []string {
 // setsParam tells a factor that sets a workload parameter from the reserved
 // and background factors, which change how the run is carried out instead.
 func (f Factor) setsParam() bool {
-	return f.Background == nil && f.Name != launch.InstancesFactor && f.Name != PlacementFactor && f.Name != launch.WireFactor
+	return f.Background == nil && f.Name != launch.InstancesFactor && f.Name != launch.PlacementFactor && f.Name != launch.WireFactor
 }
 
 func (f Factor) param() string {
