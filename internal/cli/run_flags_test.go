@@ -80,7 +80,7 @@ func TestForwardedArgsReadBackTheSame(t *testing.T) {
 	o, _ := parseRunOptions(t, everyRunOption(t))
 	want := study.Options{Envs: []string{"native", "docker-host"}, Workloads: []string{"cpu.prime", "mem.stream"},
 		Reps: study.Reps{Auto: true, PrecisionPct: 3, Max: 12}, Budget: study.Budget(8 * time.Minute), Explain: true, Warmup: 0, Seed: 42, Settle: 2 * time.Second,
-		Monitors: study.Monitors{Interval: 250 * time.Millisecond, Power: "none"}, Wire: []string{"host", "netns"},
+		Monitors: monitor.Options{Interval: 250 * time.Millisecond, Power: "none"}, Wire: []string{"host", "netns"},
 		WireRate: "100mbit", HostLabel: "pi4-kitchen", SkipUnavailable: true,
 		Disturb: &monitor.DisturbLimits{StealPct: 5, IOWaitPct: 20, BusyBeforePct: 50}}
 	if !reflect.DeepEqual(o, want) {

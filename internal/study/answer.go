@@ -8,6 +8,7 @@ import (
 
 	"github.com/boxtax/boxtax/internal/result"
 	"github.com/boxtax/boxtax/internal/stats"
+	"github.com/boxtax/boxtax/internal/study/rounds"
 )
 
 // maxUndecidedLines bounds the undecided cells Lines lists one by one.
@@ -56,8 +57,8 @@ func (e AdaptiveEnd) Lines(budget time.Duration) []string {
 		// cells; one more of them for the estimate's own spread.
 		need := time.Duration(most) * round
 		args := "--budget " + roundDur(e.Spent+need+round).String()
-		if rounds := e.Rounds + most; e.Max > 0 && rounds > e.Max {
-			args += fmt.Sprintf(" --max-reps %d", min(rounds, MaxAdaptiveRepetitions))
+		if total := e.Rounds + most; e.Max > 0 && total > e.Max {
+			args += fmt.Sprintf(" --max-reps %d", min(total, rounds.MaxAdaptiveRepetitions))
 		}
 		out = append(out, fmt.Sprintf("about %d more rounds (%s) would likely decide them all: a new run with %s", most, roundDur(need), args))
 	}

@@ -3,6 +3,7 @@ package study
 import (
 	"slices"
 
+	"github.com/boxtax/boxtax/internal/study/launch"
 	"github.com/boxtax/boxtax/internal/workload"
 	cmdwl "github.com/boxtax/boxtax/internal/workload/command"
 )
@@ -35,7 +36,7 @@ func (c Command) Used() bool {
 // --resume and report read it back. The workload reads its flags
 // (cmdwl.Plan).
 func (c Command) Spec() (*Spec, error) {
-	plan, err := cmdwl.Plan(cmdwl.Given(c), []string{"env", "workload", InstancesFactor, PlacementFactor, WireFactor})
+	plan, err := cmdwl.Plan(cmdwl.Given(c), []string{"env", "workload", launch.InstancesFactor, launch.PlacementFactor, launch.WireFactor})
 	if err != nil {
 		return nil, err
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/boxtax/boxtax/internal/result"
 	"github.com/boxtax/boxtax/internal/stats"
 	"github.com/boxtax/boxtax/internal/store"
+	"github.com/boxtax/boxtax/internal/study/rounds"
 	"github.com/boxtax/boxtax/internal/testenv"
 )
 
@@ -384,7 +385,7 @@ func TestDecisionsPairedTakesOutRoundDrift(t *testing.T) {
 func TestBudgetInAStudyFile(t *testing.T) {
 	const yaml = "name: b\nrepetitions: 3\nbudget: 8m\nenvs: [native, docker-host]\nworkloads: [test.a]\n"
 	s := validSpec(t, "b.yaml", yaml)
-	if s.Budget != Budget(8*time.Minute) || s.Adaptive == nil || s.Adaptive.PrecisionPct != DefaultPrecisionPct || s.Adaptive.MaxRepetitions != DefaultMaxReps {
+	if s.Budget != rounds.Budget(8*time.Minute) || s.Adaptive == nil || s.Adaptive.PrecisionPct != DefaultPrecisionPct || s.Adaptive.MaxRepetitions != DefaultMaxReps {
 		t.Errorf("budget %s, adaptive %+v: want 8m, ±%g%%, at most %d rounds", s.Budget, s.Adaptive, DefaultPrecisionPct, DefaultMaxReps)
 	}
 	back, err := ParseSpec("stored", []byte(s.YAML()))

@@ -6,4 +6,7 @@
 // A study's life: Start stores a new one, Resume reopens an unfinished one,
 // Runner does the pending runs. Open reads a stored study back (Stored) for
 // the reports, analyses and comparisons made from it.
+//
+// How one run is carried out (its procedure, client and server, wires,
+// background loads) is package launch, below this one.
 package study

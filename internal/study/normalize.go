@@ -5,6 +5,7 @@ import (
 
 	"github.com/boxtax/boxtax/internal/env"
 	"github.com/boxtax/boxtax/internal/env/engines"
+	"github.com/boxtax/boxtax/internal/study/rounds"
 )
 
 // Normalize puts a spec in the one form Validate checks and Plan plans:
@@ -18,10 +19,10 @@ import (
 func (s *Spec) Normalize(envNames []string) *Spec {
 	s.FillDefaults()
 	if s.Adaptive == nil {
-		s.useBudget(Adaptive{PrecisionPct: DefaultPrecisionPct, MaxRepetitions: DefaultMaxReps})
+		s.useBudget(rounds.Adaptive{PrecisionPct: DefaultPrecisionPct, MaxRepetitions: DefaultMaxReps})
 	}
-	if s.Adaptive != nil && s.Repetitions < MinAdaptiveRepetitions {
-		s.Repetitions = MinAdaptiveRepetitions
+	if s.Adaptive != nil && s.Repetitions < rounds.MinAdaptiveRepetitions {
+		s.Repetitions = rounds.MinAdaptiveRepetitions
 	}
 	canonical := map[string]bool{}
 	for i, e := range s.Envs {
@@ -43,7 +44,7 @@ func (s *Spec) Normalize(envNames []string) *Spec {
 // baseline adaptively, with a's margin and most rounds; with the baseline
 // alone there is nothing to decide, and the study runs its rounds (an
 // adaptive: block or --reps auto written so is refused by Validate).
-func (s *Spec) useBudget(a Adaptive) {
+func (s *Spec) useBudget(a rounds.Adaptive) {
 	if s.Budget > 0 && len(s.Envs) > 1 {
 		s.UseAdaptive(a)
 	}

@@ -3,6 +3,8 @@ package study
 import (
 	"strings"
 	"testing"
+
+	"github.com/boxtax/boxtax/internal/study/rounds"
 )
 
 // TestValidateOnlyChecks: Normalize fills the defaults and names the
@@ -29,7 +31,7 @@ repetitions: 1
 		t.Fatalf("Validate changed the spec:\n%s\nwas:\n%s", s.YAML(), raw)
 	}
 	s.Normalize(testEnvs)
-	if *s.Warmup != DefaultWarmup || s.Repetitions != MinAdaptiveRepetitions || s.Envs[1].Name != "docker-bridge+seccomp=unconfined+storage=bind" {
+	if *s.Warmup != DefaultWarmup || s.Repetitions != rounds.MinAdaptiveRepetitions || s.Envs[1].Name != "docker-bridge+seccomp=unconfined+storage=bind" {
 		t.Errorf("normalized: warmup %d, repetitions %d, envs %v", *s.Warmup, s.Repetitions, s.EnvNames())
 	}
 	normal := s.YAML()

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/boxtax/boxtax/internal/monitor"
+	"github.com/boxtax/boxtax/internal/study/rounds"
 	cmdwl "github.com/boxtax/boxtax/internal/workload/command"
 )
 
@@ -21,19 +22,19 @@ type Options struct {
 	DB      string  // the SQLite file
 	Resume  bool    // finish the latest unfinished study in DB instead
 
-	Envs      []string // keep only these environments
-	Workloads []string // keep only these workloads
-	Reps      Reps     // --reps N, paper or auto
-	Budget    Budget   // --budget: decide adaptively within this time; 0: the study's
-	Warmup    int      // -1: the study's
-	Seed      int64    // 0: the study's, else drawn
+	Envs      []string      // keep only these environments
+	Workloads []string      // keep only these workloads
+	Reps      Reps          // --reps N, paper or auto
+	Budget    rounds.Budget // --budget: decide adaptively within this time; 0: the study's
+	Warmup    int           // -1: the study's
+	Seed      int64         // 0: the study's, else drawn
 	// Explain adds, to every container environment, its variants with one
 	// mechanism switched off at a time and all at once (ExplainOptions), so
 	// the report says what each costs and which option removes a cost.
 	Explain bool
 
 	Settle   time.Duration // longest wait for a quiet host before each run; 0: none
-	Monitors Monitors
+	Monitors monitor.Options
 	// Disturb are the limits past which a run counts as disturbed and is
 	// left out of the verdicts (monitor.DisturbLimits); nil:
 	// monitor.DefaultDisturbLimits.
@@ -58,7 +59,7 @@ const (
 // NewOptions are the options of a run given no flag.
 func NewOptions() Options {
 	return Options{Warmup: -1, Reps: Reps{Max: DefaultMaxReps}, Settle: monitor.DefaultSettler.Max,
-		Monitors: Monitors{Interval: DefaultMonitorInterval, Power: DefaultPower}}
+		Monitors: monitor.Options{Interval: DefaultMonitorInterval, Power: DefaultPower}}
 }
 
 // CommandAdapters are the tools whose output --parse reads.
@@ -108,3 +109,17 @@ func DisturbText(l *monitor.DisturbLimits) string {
 	pct := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 	return fmt.Sprintf("steal=%s,iowait=%s,busy=%s", pct(l.StealPct), pct(l.IOWaitPct), pct(l.BusyBeforePct))
 }
+
+// Budget is rounds.Budget, named here for the cli's --budget: the cli
+// reads it, ParseBudget and the bounds below through study, whose import
+// it already has (TestCLIImportsFewPackages), not from rounds.
+type Budget = rounds.Budget
+
+// ParseBudget reads --budget (see rounds.ParseBudget).
+func ParseBudget(s string) (Budget, error) { return rounds.ParseBudget(s) }
+
+// The bounds on --max-reps (see package rounds).
+const (
+	MinAdaptiveRepetitions = rounds.MinAdaptiveRepetitions
+	MaxAdaptiveRepetitions = rounds.MaxAdaptiveRepetitions
+)

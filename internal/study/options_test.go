@@ -3,6 +3,8 @@ package study
 import (
 	"testing"
 	"time"
+
+	"github.com/boxtax/boxtax/internal/study/rounds"
 )
 
 // TestAdaptiveFromTheCommandLineStartsAtMost lowers a study's own
@@ -29,14 +31,14 @@ func TestABudgetOnTheCommandLineDecidesAsAStudyFiles(t *testing.T) {
 		adaptive bool
 	}{{"[native]", false}, {"[native, docker-host]", true}} {
 		s := validSpec(t, "b.yaml", "name: b\nrepetitions: 3\nenvs: "+tc.envs+"\nworkloads: [test.a]\n")
-		if err := (Reps{PrecisionPct: 5, Max: 40}).apply(s, Budget(8*time.Minute)); err != nil {
+		if err := (Reps{PrecisionPct: 5, Max: 40}).apply(s, rounds.Budget(8*time.Minute)); err != nil {
 			t.Fatal(err)
 		}
 		if err := s.Normalize(testEnvs).Validate(testEnvs); err != nil {
 			t.Errorf("envs %s: %v", tc.envs, err)
 		}
-		want := &Adaptive{PrecisionPct: 5, MaxRepetitions: 40}
-		if s.Budget != Budget(8*time.Minute) || (s.Adaptive != nil) != tc.adaptive || tc.adaptive && *s.Adaptive != *want {
+		want := &rounds.Adaptive{PrecisionPct: 5, MaxRepetitions: 40}
+		if s.Budget != rounds.Budget(8*time.Minute) || (s.Adaptive != nil) != tc.adaptive || tc.adaptive && *s.Adaptive != *want {
 			t.Errorf("envs %s: budget %s, adaptive %+v: want 8m, adaptive %v (%+v)", tc.envs, s.Budget, s.Adaptive, tc.adaptive, want)
 		}
 	}

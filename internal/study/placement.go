@@ -5,22 +5,7 @@ import (
 	"strconv"
 
 	"github.com/boxtax/boxtax/internal/cpuset"
-)
-
-// PlacementFactor is the reserved factor that says where instances run:
-//   - any: the scheduler decides (the seeds' "random" setup), no pinning;
-//   - dedicated: the study's CPUs are split into one disjoint set per instance;
-//   - shared: every instance is pinned to the same set, all the study's CPUs.
-//
-// Natively the worker pins itself (sched_setaffinity); in a container the
-// set becomes its cpuset. The set each instance got is recorded with the run.
-const PlacementFactor = "placement"
-
-// Placement levels.
-const (
-	PlaceAny       = "any"
-	PlaceDedicated = "dedicated"
-	PlaceShared    = "shared"
+	"github.com/boxtax/boxtax/internal/study/launch"
 )
 
 // studyCPUs are the CPUs placement uses: the spec's cpus, or every online CPU.
@@ -41,38 +26,6 @@ func (s *Spec) studyCPUs() (cpuset.Set, error) {
 	return set, nil
 }
 
-// CPUSets gives each of a run's instances its CPU set ("" for no pinning),
-// as the run's placement level says.
-func (s *Spec) CPUSets(levels map[string]string) ([]string, error) {
-	n := instancesOf(levels)
-	out := make([]string, n)
-	place, ok := levels[PlacementFactor]
-	if !ok || place == PlaceAny {
-		return out, nil
-	}
-	cpus, err := s.studyCPUs()
-	if err != nil {
-		return nil, err
-	}
-	switch place {
-	case PlaceShared:
-		for i := range out {
-			out[i] = cpus.String()
-		}
-	case PlaceDedicated:
-		parts, err := cpus.Split(n)
-		if err != nil {
-			return nil, fmt.Errorf("dedicated placement: %w", err)
-		}
-		for i, p := range parts {
-			out[i] = p.String()
-		}
-	default:
-		return nil, fmt.Errorf("placement %q: valid levels are any, dedicated, shared", place)
-	}
-	return out, nil
-}
-
 // validatePlacement checks the placement levels and that every cell's
 // placement can be made on this host, before the study starts.
 func (s *Spec) validatePlacement(bad func(Pos, string, ...any)) {
@@ -85,9 +38,9 @@ func (s *Spec) validatePlacement(bad func(Pos, string, ...any)) {
 	var place, inst *Factor
 	for i := range s.Factors {
 		switch s.Factors[i].Name {
-		case PlacementFactor:
+		case launch.PlacementFactor:
 			place = &s.Factors[i]
-		case InstancesFactor:
+		case launch.InstancesFactor:
 			inst = &s.Factors[i]
 		}
 	}
@@ -105,8 +58,8 @@ func (s *Spec) validatePlacement(bad func(Pos, string, ...any)) {
 	for _, lv := range place.Levels {
 		level := fmt.Sprint(lv)
 		switch level {
-		case PlaceAny, PlaceShared:
-		case PlaceDedicated:
+		case launch.PlaceAny, launch.PlaceShared:
+		case launch.PlaceDedicated:
 			cpus, err := s.studyCPUs()
 			if err == nil && maxInstances > len(cpus) {
 				bad(place.Pos, "placement dedicated needs a CPU per instance: %d instances, but only %d CPUs (%s); lower the instances or use shared", maxInstances, len(cpus), cpus)

@@ -4,6 +4,7 @@ import (
 	"cmp"
 
 	"github.com/boxtax/boxtax/internal/result"
+	"github.com/boxtax/boxtax/internal/study/rounds"
 )
 
 // Reps is the repetitions rule of a run (--reps): a count, "paper" (the
@@ -25,11 +26,11 @@ const DefaultPrecisionPct = result.DefaultMarginPct
 // (Spec.useBudget) with this margin and most rounds (a count is an
 // ordinary override, Overrides.Repetitions, and ends the spec's own
 // budget).
-func (r Reps) apply(spec *Spec, budget Budget) error {
+func (r Reps) apply(spec *Spec, budget rounds.Budget) error {
 	if budget > 0 {
 		spec.Budget = budget
 	}
-	a := Adaptive{PrecisionPct: cmp.Or(r.PrecisionPct, DefaultPrecisionPct), MaxRepetitions: r.Max}
+	a := rounds.Adaptive{PrecisionPct: cmp.Or(r.PrecisionPct, DefaultPrecisionPct), MaxRepetitions: r.Max}
 	switch {
 	case r.Paper:
 		spec.Budget = 0 // the paper's count, not rounds until decided

@@ -116,7 +116,7 @@ func Run(ctx context.Context, o Options, p Process) (*Stored, error) {
 	}
 	sampler, absent, watching, err := o.Monitors.Sampler()
 	if err != nil {
-		return nil, err
+		return nil, refused(err)
 	}
 	runner, err := p.runner(db, spec, envs, o.Settle)
 	if err != nil {

@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/boxtax/boxtax/internal/study/rounds"
 )
 
 // Spec is a study as written in YAML.
@@ -27,11 +29,11 @@ type Spec struct {
 	Paper *PaperRef `yaml:"paper,omitempty"`
 	// Adaptive, when set, adds rounds after the first Repetitions until the
 	// overheads are known to the precision asked (--reps auto).
-	Adaptive *Adaptive `yaml:"adaptive,omitempty"`
+	Adaptive *rounds.Adaptive `yaml:"adaptive,omitempty"`
 	// Budget, when set, makes the study adaptive within this much time:
 	// rounds are added until every cell is decided or the next round would
 	// end past it (--budget; Stopping).
-	Budget Budget `yaml:"budget,omitempty"`
+	Budget rounds.Budget `yaml:"budget,omitempty"`
 
 	file string // where the spec came from, for messages
 	// planNotes are said under the plan line: what a --cmd study brings

@@ -10,6 +10,8 @@ import (
 
 	"github.com/boxtax/boxtax/internal/env"
 	"github.com/boxtax/boxtax/internal/env/engines"
+	"github.com/boxtax/boxtax/internal/study/launch"
+	"github.com/boxtax/boxtax/internal/study/rounds"
 	"github.com/boxtax/boxtax/internal/termtext"
 	"github.com/boxtax/boxtax/internal/workload"
 )
@@ -35,8 +37,8 @@ func (s *Spec) Validate(envNames []string) error {
 		bad(Pos{}, "the spec is not normalized: call Normalize before Validate")
 		return fmt.Errorf("%s", strings.Join(errs, "\n"))
 	}
-	if s.Repetitions < 0 || s.Repetitions > MaxAdaptiveRepetitions {
-		bad(Pos{}, "repetitions must be 1 to %d, not %d", MaxAdaptiveRepetitions, s.Repetitions)
+	if s.Repetitions < 0 || s.Repetitions > rounds.MaxAdaptiveRepetitions {
+		bad(Pos{}, "repetitions must be 1 to %d, not %d", rounds.MaxAdaptiveRepetitions, s.Repetitions)
 	}
 	s.validatePaper(bad)
 	s.validateAdaptive(bad)
@@ -151,13 +153,13 @@ func (s *Spec) Validate(envNames []string) error {
 				bad(f.Pos, "factor %q names workload %q, which the study does not run", f.Name, name)
 			}
 		}
-		if f.Name == InstancesFactor {
+		if f.Name == launch.InstancesFactor {
 			for _, lv := range f.Levels {
 				if n, err := strconv.Atoi(fmt.Sprint(lv)); err != nil || n < 1 || n > MaxInstances {
 					bad(f.Pos, "factor instances: level %v is not a whole number from 1 to %d", lv, MaxInstances)
 				}
 			}
-		} else if f.Name == WireFactor {
+		} else if f.Name == launch.WireFactor {
 			s.validateWire(f, bad)
 		} else if f.Background != nil {
 			for _, lv := range f.Levels {
@@ -219,7 +221,7 @@ func (s *Spec) EnvNames() []string {
 // setsParam tells a factor that sets a workload parameter from the reserved
 // and background factors, which change how the run is carried out instead.
 func (f Factor) setsParam() bool {
-	return f.Background == nil && f.Name != InstancesFactor && f.Name != PlacementFactor && f.Name != WireFactor
+	return f.Background == nil && f.Name != launch.InstancesFactor && f.Name != launch.PlacementFactor && f.Name != launch.WireFactor
 }
 
 func (f Factor) param() string {
@@ -234,7 +236,7 @@ func (f Factor) appliesTo(info workload.Info) bool {
 		return false
 	}
 	if !f.setsParam() {
-		return f.Name != WireFactor || isNetworkWorkload(info.Name)
+		return f.Name != launch.WireFactor || launch.IsNetwork(info.Name)
 	}
 	name, _, _ := strings.Cut(f.param(), ".")
 	for _, p := range info.Params {

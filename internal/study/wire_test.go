@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/boxtax/boxtax/internal/errtest"
+	"github.com/boxtax/boxtax/internal/study/launch"
 	"github.com/boxtax/boxtax/internal/workload"
 )
 
@@ -25,34 +25,6 @@ func (fakeNet) Client(context.Context, string, workload.Emitter) error {
 
 func init() { workload.Register(fakeNet{fake{"test.net"}}) }
 
-func TestParseWireLevel(t *testing.T) {
-	cases := []struct {
-		in, want, err string
-		netns, proxy  bool
-		rate          float64
-	}{
-		{in: "host", want: "host"},
-		{in: "proxy", want: "proxy", proxy: true},
-		{in: "netns", want: "netns", netns: true},
-		{in: "netns:100mbit", want: "netns:100mbit", netns: true, rate: 100e6},
-		{in: "netns:1G", want: "netns:1gbit", netns: true, rate: 1e9},
-		{in: "netns:fast", err: "at least 8kbit"},
-		{in: "host:10mbit", err: "only netns levels have a rate"},
-		{in: "wifi", err: "valid levels are host, proxy, netns"},
-	}
-	for _, c := range cases {
-		t.Run(c.in, func(t *testing.T) {
-			l, err := ParseWireLevel(c.in)
-			if errtest.Want(t, err, c.err) {
-				return
-			}
-			if l.String() != c.want || l.Netns != c.netns || l.Proxy != c.proxy || l.RateBitsPerS != c.rate {
-				t.Errorf("got %+v (%s)", l, l)
-			}
-		})
-	}
-}
-
 const netStudy = `name: t
 envs: [native, docker-bridge]
 workloads: [test.a, test.net]
@@ -68,7 +40,7 @@ func TestWireFactorAppliesToNetworkWorkloadsOnly(t *testing.T) {
 		t.Fatalf("%d cells, want 6", len(cells))
 	}
 	for _, c := range cells {
-		_, has := c.Levels[WireFactor]
+		_, has := c.Levels[launch.WireFactor]
 		if has != (c.Workload == "test.net") {
 			t.Errorf("cell %s: wire level present %v", c.Key(), has)
 		}
@@ -132,7 +104,7 @@ func TestSetWireFromTheCommandLine(t *testing.T) {
 			}
 			var got []string
 			for _, f := range s.Factors {
-				if f.Name == WireFactor {
+				if f.Name == launch.WireFactor {
 					for _, lv := range f.Levels {
 						got = append(got, lv.(string))
 					}

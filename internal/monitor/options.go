@@ -1,4 +1,4 @@
-package study
+package monitor
 
 import (
 	"fmt"
@@ -7,30 +7,30 @@ import (
 	"slices"
 	"strings"
 	"time"
-
-	"github.com/boxtax/boxtax/internal/monitor"
 )
 
-// Monitors choose what is watched during runs (--monitor-interval, --power).
-type Monitors struct {
+// Options choose what is watched during a study's runs (--monitor-interval,
+// --power).
+type Options struct {
 	Interval time.Duration // 0: no monitors
 	Power    string        // auto, none, estimate:idle=W,full=W, meter:FILE
 }
 
 // Sampler builds the monitors and the power source the options ask for, and
-// a line saying what will be watched and what is not available here.
-func (o Monitors) Sampler() (*monitor.Sampler, map[string]string, string, error) {
+// a line saying what will be watched and what is not available here. An
+// error says which option cannot be had and what to give instead.
+func (o Options) Sampler() (*Sampler, map[string]string, string, error) {
 	if o.Interval <= 0 {
 		return nil, nil, "monitors: off", nil
 	}
-	sources, absent := monitor.Sources("/sys", "/proc")
-	s := &monitor.Sampler{Interval: o.Interval, Sources: sources}
+	sources, absent := Sources("/sys", "/proc")
+	s := &Sampler{Interval: o.Interval, Sources: sources}
 	var power string
 	switch p := o.Power; {
 	case p == "none":
 		power = "power: off"
 	case p == "auto" || p == "":
-		src, why := monitor.FindPower("/sys")
+		src, why := FindPower("/sys")
 		if src == nil {
 			absent["power"] = "not available here: " + why + " (give --power estimate:idle=W,full=W or --power meter:FILE)"
 			power = "power: not available here"
@@ -38,21 +38,21 @@ func (o Monitors) Sampler() (*monitor.Sampler, map[string]string, string, error)
 		}
 		s.Power, power = src, "power: "+src.Name()
 	case strings.HasPrefix(p, "estimate:"):
-		est, err := monitor.ParseEstimate(strings.TrimPrefix(p, "estimate:"))
+		est, err := ParseEstimate(strings.TrimPrefix(p, "estimate:"))
 		if err != nil {
-			return nil, nil, "", refused(fmt.Errorf("--power: %w", err))
+			return nil, nil, "", fmt.Errorf("--power: %w", err)
 		}
 		s.Power, power = est, fmt.Sprintf("power: estimated from CPU utilisation (idle %.2f W, full %.2f W)", est.IdleW, est.FullW)
 	case strings.HasPrefix(p, "meter:"):
-		m := monitor.MeterLog{Path: strings.TrimPrefix(p, "meter:")}
+		m := MeterLog{Path: strings.TrimPrefix(p, "meter:")}
 		if f, err := os.Open(m.Path); err != nil {
-			return nil, nil, "", refused(fmt.Errorf("--power meter: cannot read the meter's log: %v (start the meter's logging first)", err))
+			return nil, nil, "", fmt.Errorf("--power meter: cannot read the meter's log: %v (start the meter's logging first)", err)
 		} else {
 			f.Close()
 		}
 		s.Power, power = m, "power: external meter log "+m.Path
 	default:
-		return nil, nil, "", refused(fmt.Errorf("--power %q: use auto, none, estimate:idle=W,full=W or meter:FILE", p))
+		return nil, nil, "", fmt.Errorf("--power %q: use auto, none, estimate:idle=W,full=W or meter:FILE", p)
 	}
 	var names []string
 	for _, src := range sources {

@@ -1,4 +1,4 @@
-package study
+package launch
 
 import (
 	"context"
@@ -29,13 +29,14 @@ const (
 // wire, as the run's wire level says. The wire is made before the pairs
 // start and removed after they end, also when ctx ends (Ctrl-C); all pairs
 // of a run share it, as the flows of one device share its link.
-func (r *Runner) clientServer(cs workload.ClientServer, run *executedRun, cpusets []string) procedure {
+func clientServer(cs workload.ClientServer, run Run, host env.Environment) Procedure {
+	cpusets := run.CPUSets
 	return func(ctx context.Context, e env.Environment, spec env.Spec) (out worker.Output) {
-		level, err := wireOf(run.Levels)
+		level, err := WireOf(run.Levels)
 		if err != nil {
 			return worker.Output{Err: err}
 		}
-		if r.Host == nil {
+		if host == nil {
 			return worker.Output{Err: errors.New("network workloads need the native environment for their client, and it is not prepared")}
 		}
 		inv, err := worker.New(run.Workload, run.Params)
@@ -46,7 +47,7 @@ func (r *Runner) clientServer(cs workload.ClientServer, run *executedRun, cpuset
 		if err != nil {
 			return worker.Output{Err: fmt.Errorf("workload %s: %w", run.Workload, err)}
 		}
-		p := pairPlan{sides: sides, inv: inv, client: r.Host}
+		p := pairPlan{sides: sides, inv: inv, client: host}
 		settings := env.Settings{"wire": level.String()}
 		ownNet := false
 		if n, ok := e.(env.Networked); ok && n.OwnNetwork() {
@@ -88,7 +89,7 @@ func (r *Runner) clientServer(cs workload.ClientServer, run *executedRun, cpuset
 		p.sharedCPUs = len(cpusets) > 1
 		pair := p.procedure()
 		if len(cpusets) > 1 {
-			out = concurrently(cpusets, pair)(ctx, e, spec)
+			out = Concurrently(cpusets, pair)(ctx, e, spec)
 		} else {
 			spec.CPUSet = cpusets[0]
 			out = pair(ctx, e, spec)
@@ -122,7 +123,7 @@ type pairPlan struct {
 
 // procedure runs one pair, retrying with another port when the one picked
 // was taken meanwhile.
-func (p pairPlan) procedure() procedure {
+func (p pairPlan) procedure() Procedure {
 	return func(ctx context.Context, e env.Environment, spec env.Spec) worker.Output {
 		var out worker.Output
 		var once sync.Once

@@ -1,4 +1,4 @@
-package study
+package launch
 
 import (
 	"context"
@@ -16,42 +16,48 @@ import (
 // workload at once, each its own process natively or its own container.
 const InstancesFactor = "instances"
 
-// procedure carries out the work of one run in its environment and returns
+// Procedure carries out the work of one run in its environment and returns
 // what the worker(s) said. The default starts one worker; other procedures
 // (N concurrent instances, a server in the environment with its client
 // outside) compose from it.
-type procedure func(ctx context.Context, e env.Environment, spec env.Spec) worker.Output
+type Procedure func(ctx context.Context, e env.Environment, spec env.Spec) worker.Output
 
-// procedureFor chooses how a run is carried out.
-func (r *Runner) procedureFor(wl workload.Workload, run *executedRun) procedure {
-	one := procedure(worker.Run)
+// Run is what a procedure needs to know of the run it carries out.
+type Run struct {
+	Workload string
+	Params   map[string]any
+	Levels   map[string]string // the run's factor levels (the wire's among them)
+	CPUSets  []string          // one per instance; "" not pinned
+}
+
+// For chooses how a run is carried out. host is the native environment,
+// where a network workload's client runs (nil when it is not prepared).
+func For(wl workload.Workload, run Run, host env.Environment) Procedure {
+	one := Procedure(worker.Run)
 	if _, ok := wl.(ControllerMeasured); ok {
 		one = timedStartup
 	}
-	cpusets := make([]string, run.instances)
-	if r.Spec != nil {
-		sets, err := r.Spec.CPUSets(run.Levels)
-		if err != nil {
-			return func(context.Context, env.Environment, env.Spec) worker.Output {
-				return worker.Output{Err: err}
-			}
-		}
-		cpusets = sets
-	}
 	if cs, ok := wl.(workload.ClientServer); ok {
-		return r.clientServer(cs, run, cpusets)
+		return clientServer(cs, run, host)
 	}
-	if run.instances > 1 {
-		return concurrently(cpusets, one)
+	if len(run.CPUSets) > 1 {
+		return Concurrently(run.CPUSets, one)
 	}
 	return func(ctx context.Context, e env.Environment, spec env.Spec) worker.Output {
-		spec.CPUSet = cpusets[0]
+		spec.CPUSet = run.CPUSets[0]
 		return one(ctx, e, spec)
 	}
 }
 
-// instancesOf reads the instances level of a cell; 1 when absent.
-func instancesOf(levels map[string]string) int {
+// Failed is a procedure that only reports err.
+func Failed(err error) Procedure {
+	return func(context.Context, env.Environment, env.Spec) worker.Output {
+		return worker.Output{Err: err}
+	}
+}
+
+// Instances reads the instances level of a cell; 1 when absent.
+func Instances(levels map[string]string) int {
 	n, err := strconv.Atoi(levels[InstancesFactor])
 	if err != nil || n < 1 {
 		return 1
@@ -59,9 +65,9 @@ func instancesOf(levels map[string]string) int {
 	return n
 }
 
-// concurrently runs a copy of a procedure per CPU set at once (an empty
+// Concurrently runs a copy of a procedure per CPU set at once (an empty
 // set: not pinned) and merges what they said as worker.Instances does.
-func concurrently(cpusets []string, one procedure) procedure {
+func Concurrently(cpusets []string, one Procedure) Procedure {
 	n := len(cpusets)
 	return func(ctx context.Context, e env.Environment, spec env.Spec) worker.Output {
 		outs := make([]worker.Output, n)

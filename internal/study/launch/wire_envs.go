@@ -1,4 +1,4 @@
-package study
+package launch
 
 import (
 	"fmt"
@@ -9,25 +9,20 @@ import (
 	"github.com/boxtax/boxtax/internal/env"
 )
 
-// CheckWireEnvs refuses, before the study starts, a wire level that one of
-// its environments cannot serve (the proxy level in an environment without
+// CheckWireEnvs refuses, before a study of a network workload starts, a wire
+// level that one of its environments cannot serve (the proxy level in an environment without
 // a userland proxy), naming the levels and environments that can run.
-func (s *Spec) CheckWireEnvs(envs map[string]env.Environment) error {
+func CheckWireEnvs(levels []string, envs map[string]env.Environment) error {
 	proxy := false
 	var others []string
-	for _, f := range s.Factors {
-		if f.Name != WireFactor {
-			continue
-		}
-		for _, lv := range f.Levels {
-			if l, err := ParseWireLevel(fmt.Sprint(lv)); err == nil && l.Proxy {
-				proxy = true
-			} else {
-				others = append(others, fmt.Sprint(lv))
-			}
+	for _, lv := range levels {
+		if l, err := ParseWireLevel(lv); err == nil && l.Proxy {
+			proxy = true
+		} else {
+			others = append(others, lv)
 		}
 	}
-	if !proxy || !s.hasNetworkWorkload() {
+	if !proxy {
 		return nil
 	}
 	var problems, fine []string
@@ -49,14 +44,4 @@ func (s *Spec) CheckWireEnvs(envs map[string]env.Environment) error {
 		hint += ", or --envs " + strings.Join(fine, ",")
 	}
 	return fmt.Errorf("wire level proxy cannot run in every environment of the study:\n%s\n%s", strings.Join(problems, "\n"), hint)
-}
-
-// hasNetworkWorkload tells whether the study runs a workload the wire applies to.
-func (s *Spec) hasNetworkWorkload() bool {
-	for _, w := range s.Workloads {
-		if isNetworkWorkload(w.Name) {
-			return true
-		}
-	}
-	return false
 }

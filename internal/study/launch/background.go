@@ -1,4 +1,4 @@
-package study
+package launch
 
 import (
 	"context"
@@ -8,22 +8,25 @@ import (
 	"time"
 
 	"github.com/boxtax/boxtax/internal/crash"
+	"github.com/boxtax/boxtax/internal/env"
 	"github.com/boxtax/boxtax/internal/worker"
 	"github.com/boxtax/boxtax/internal/workload"
 )
 
-// startBackground starts, on the host, what the run's background factors
-// ask for (e.g. a CPU load), waits until each has said hello, and returns a
-// function that stops them all and records what they did in the run's notes.
-func (r *Runner) startBackground(ctx context.Context, run *executedRun) (stop func(), err error) {
-	if r.Spec == nil {
-		return func() {}, nil
-	}
-	bgs := r.Spec.BackgroundFor(run.Levels)
+// Load is a workload run on the host beside a run, e.g. a CPU load.
+type Load struct {
+	Workload string
+	Params   map[string]any
+}
+
+// Background starts loads on the host, waits until each has said hello, and
+// returns a function that stops them all and records what they did in the
+// run's notes. It says what it started in the run's settings.
+func Background(ctx context.Context, host env.Environment, bgs []Load, settings, notes map[string]string) (stop func(), err error) {
 	if len(bgs) == 0 {
 		return func() {}, nil
 	}
-	if r.Host == nil {
+	if host == nil {
 		return nil, fmt.Errorf("background loads need the native environment, which is not prepared")
 	}
 	bgCtx, cancel := context.WithCancel(ctx)
@@ -47,7 +50,7 @@ func (r *Runner) startBackground(ctx context.Context, run *executedRun) (stop fu
 				problem(fmt.Sprintf("%s ended before the run did: %v", bg.Workload, err))
 			}
 		}
-		p, err := worker.Start(bgCtx, r.Host, inv.Spec())
+		p, err := worker.Start(bgCtx, host, inv.Spec())
 		if err != nil {
 			ended(err)
 			continue
@@ -69,12 +72,12 @@ func (r *Runner) startBackground(ctx context.Context, run *executedRun) (stop fu
 			problem(bg.Workload + " did not start within 10 s")
 		}
 	}
-	run.Settings["background"] = strings.Join(started, "; ")
+	settings["background"] = strings.Join(started, "; ")
 	return func() {
 		cancel()
 		wg.Wait()
 		if len(problems) > 0 {
-			run.Notes["background_warning"] = strings.Join(problems, "; ")
+			notes["background_warning"] = strings.Join(problems, "; ")
 		}
 	}, nil
 }
