@@ -183,11 +183,7 @@ func roundsToBound(r OverheadResult, n int, target float64) int {
 	if n < 2 || !(target > 0) || !(r.VarMeanB > 0) || !(r.DF > 0) || xb == 0 || !isFinite(xb) || !isFinite(r.Mean) {
 		return -1
 	}
-	level := r.Level
-	if !(level > 0 && level < 1) {
-		level = 0.95
-	}
-	q := (1 + level) / 2
+	q := quantileOf(r)
 	rho := r.Mean / xb
 	se2 := math.Max(0, r.VarMeanX-2*rho*r.CovMeans+rho*rho*r.VarMeanB) / (xb * xb) // of the ratio, at n
 	width := func(m int) float64 {
@@ -199,12 +195,7 @@ func roundsToBound(r OverheadResult, n int, target float64) int {
 		}
 		return 100 * t * math.Sqrt(se2*s) / (1 - g)
 	}
-	if width(n+MaxMoreRounds) > target {
-		return MaxMoreRounds
-	}
-	// The least m with width(m) <= target: width decreases with m.
-	m := n + 1 + sort.Search(MaxMoreRounds, func(i int) bool { return width(n+1+i) <= target })
-	return min(m-n, MaxMoreRounds)
+	return leastRounds(n, target, width)
 }
 
 // roundsToWidth is the least number of further rounds m-n after which the
@@ -222,11 +213,16 @@ func roundsToWidth(r OverheadResult, n int, target float64) int {
 	if !(hw > 0) {
 		return -1
 	}
-	width := halfWidthAt(r, n, hw)
+	return leastRounds(n, target, halfWidthAt(r, n, hw))
+}
+
+// leastRounds is the least number of further rounds m-n after which
+// width(m), which decreases with m, is at most target; MaxMoreRounds when
+// even that many would not do.
+func leastRounds(n int, target float64, width func(m int) float64) int {
 	if width(n+MaxMoreRounds) > target {
 		return MaxMoreRounds
 	}
-	// The least m with width(m) <= target: width decreases with m.
 	m := n + 1 + sort.Search(MaxMoreRounds, func(i int) bool { return width(n+1+i) <= target })
 	return min(m-n, MaxMoreRounds)
 }
@@ -271,11 +267,7 @@ func finiteInterval(r OverheadResult) bool {
 // halfWidthAt is the half-width hw measured at n rounds as it would be at m
 // rounds with the same spread; see moreRounds.
 func halfWidthAt(r OverheadResult, n int, hw float64) func(m int) float64 {
-	level := r.Level
-	if !(level > 0 && level < 1) {
-		level = 0.95
-	}
-	q := (1 + level) / 2
+	q := quantileOf(r)
 	tn := StudentTQuantile(q, r.DF)
 	return func(m int) float64 {
 		w := hw * math.Sqrt(float64(n)/float64(m))
@@ -284,4 +276,14 @@ func halfWidthAt(r OverheadResult, n int, hw float64) func(m int) float64 {
 		}
 		return w
 	}
+}
+
+// quantileOf is the t quantile's probability of r's interval, (1+level)/2,
+// at 95 % when r has no level.
+func quantileOf(r OverheadResult) float64 {
+	level := r.Level
+	if !(level > 0 && level < 1) {
+		level = 0.95
+	}
+	return (1 + level) / 2
 }
