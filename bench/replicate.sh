@@ -6,8 +6,9 @@
 # those decided in one only, and contradictions: cells decided in both with
 # different verdicts (a cost against a gain, a cost against no difference)
 # or with intervals that do not overlap (a cost of 70 % [59, 79] against
-# one of 92 % [80, 100]). The verdicts are the adaptive study's own
-# (bench/verdicts: result.Decide at the study's margin).
+# one of 92 % [80, 100]). The verdicts are each study's answer, as its
+# report and its run's end lines give it (bench/verdicts: result.Decide's
+# Answer at the study's margin, the 95 % interval where the study stopped).
 # Goal: 0 contradictions, >= 90 % of the cells decided in either decided
 # the same in both.
 #
@@ -24,7 +25,9 @@
 #                                    there (default: a temporary directory, removed);
 #                                    `boxtax report --history --db DIR/replicate.db` then
 #                                    shows the studies side by side
-#   REPLICATE_JUDGE=1                judge the studies already in REPLICATE_DIR, run none
+#   REPLICATE_JUDGE=1                judge the studies already in REPLICATE_DIR again, run none
+#   REPLICATE_RULE=1                 judge by the stopping rule's verdicts (a cost at 99 %)
+#                                    instead of the studies' answers
 set -euo pipefail
 cd "$(dirname "$0")/.."
 k=${REPLICATE_K:-3}
@@ -39,7 +42,7 @@ study_setup "${REPLICATE_DIR:-}"
 db=$tmp/replicate.db
 
 if [ -z "${REPLICATE_JUDGE:-}" ]; then
-  rm -f "$db" "$db"-* "$tmp"/study*.{v,s,err}
+  rm -f "$db" "$db"-* "$tmp"/study*.{v,a,s,err}
   for i in $(seq 1 "$k"); do
     echo "study $i of $k: boxtax run ${args[*]} --db $db" >&2
     start=$(date +%s.%N)
@@ -48,11 +51,13 @@ if [ -z "${REPLICATE_JUDGE:-}" ]; then
       { echo "study $i failed:" >&2; tail -5 "$tmp/study$i.err" >&2; exit 1; }
     end=$(date +%s.%N)
     awk -v s="$start" -v e="$end" 'BEGIN { print e - s }' >"$tmp/study$i.s"
-    # the study just run is the database's latest
-    "$verdicts" "$db" >"$tmp/study$i.v"
-    "$verdicts" -alone "$db" >"$tmp/study$i.a"
   done
 fi
+# each study's verdicts; study i is the database's i-th (ids from 1)
+for i in $(seq 1 "$(ls "$tmp"/study*.s | wc -l)"); do
+  "$verdicts" ${REPLICATE_RULE:+-rule} -study "$i" "$db" >"$tmp/study$i.v"
+  "$verdicts" ${REPLICATE_RULE:+-rule} -alone -study "$i" "$db" >"$tmp/study$i.a"
+done
 
 n=$(ls "$tmp"/study*.v | wc -l)
 cells=$(wc -l <"$tmp/study1.v")

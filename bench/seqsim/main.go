@@ -20,6 +20,7 @@
 //	go run ./bench/seqsim -cells 20000
 //	go run ./bench/seqsim -noisy           # baselines too noisy at first for a bounded interval
 //	go run ./bench/seqsim -noisy -normal   # the same with normal runs
+//	go run ./bench/seqsim -replicate       # two studies of each cell: do their answers agree?
 package main
 
 import (
@@ -39,11 +40,16 @@ func main() {
 	driftOnly := flag.Bool("drift", false, "only the coverage under drift (docs/design/006, rounds as blocks)")
 	studiesOnly := flag.Bool("studies", false, "only the coverage between studies of one host (docs/design/006, between studies)")
 	noisyOnly := flag.Bool("noisy", false, "only the noisy baselines, whose first intervals are unbounded (docs/design/006, issue 43)")
+	replicate := flag.Bool("replicate", false, "only two studies of each cell: how often their answers agree (bench/replicate.sh's question, issue 43)")
 	normal := flag.Bool("normal", false, "with -noisy: normal runs instead of lognormal ones, to tell the skew's part in the coverage from the rule's")
 	flag.Parse()
 	rng := rand.New(rand.NewPCG(1, 2))
 	if *studiesOnly {
 		studiesTable(rng, *cells, *margin)
+		return
+	}
+	if *replicate {
+		replicateTable(rng, *cells, *margin, *first)
 		return
 	}
 	if *noisyOnly {

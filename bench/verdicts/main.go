@@ -1,7 +1,9 @@
 // Command verdicts prints the verdict of every primary cell of the latest
-// study in a boxtax database, by the rule an adaptive study stops on
-// (result.Decide: stats.Decide on the stored samples, the margin the
-// study's precision or 2 %), one line a cell, tab-separated:
+// study in a boxtax database as the study answers (result.Decide's
+// Answer: the report's verdict, stats.Decide at 95 % on the stored
+// samples, the margin the study's precision or 2 %; -rule: the verdict
+// the stopping rule acts on, a cost at 99 %), one line a cell,
+// tab-separated:
 //
 //	cell  verdict  overhead%  lo  hi  rounds
 //
@@ -32,30 +34,35 @@ import (
 func main() {
 	margin := flag.Float64("margin", 0, "the margin p of no difference beyond ±p % (default: the study's precision, else 2)")
 	paired := flag.Bool("paired", false, "pair each cell's runs with the baseline's of the same round (result.Decide)")
+	id := flag.Int64("study", 0, "the study to judge (default: the database's latest)")
+	rule := flag.Bool("rule", false, "the stopping rule's verdicts (a cost at its 99 % interval) instead of the study's answer")
 	alone := flag.Bool("alone", false, "judge the study on its own runs, without the spread between earlier studies of the host")
 	flag.Parse()
 	if flag.NArg() != 1 {
-		fmt.Fprintln(os.Stderr, "usage: verdicts [-margin P] [-paired] [-alone] STUDY.db")
+		fmt.Fprintln(os.Stderr, "usage: verdicts [-margin P] [-paired] [-alone] [-rule] [-study N] STUDY.db")
 		os.Exit(2)
 	}
-	if err := run(flag.Arg(0), *margin, *paired, *alone); err != nil {
+	if err := run(flag.Arg(0), *id, *margin, *paired, *alone, *rule); err != nil {
 		fmt.Fprintln(os.Stderr, "verdicts:", err)
 		os.Exit(1)
 	}
 }
 
-func run(path string, margin float64, paired, alone bool) error {
+func run(path string, id int64, margin float64, paired, alone, rule bool) error {
 	ctx := context.Background()
 	db, err := store.OpenReadOnly(ctx, path)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	latest, err := db.LatestStudy(ctx, false)
-	if err != nil {
-		return err
+	if id == 0 {
+		latest, err := db.LatestStudy(ctx, false)
+		if err != nil {
+			return err
+		}
+		id = latest.ID
 	}
-	st, err := study.Open(ctx, db, latest.ID)
+	st, err := study.Open(ctx, db, id)
 	if err != nil {
 		return err
 	}
@@ -67,6 +74,9 @@ func run(path string, margin float64, paired, alone bool) error {
 		lay.MarginPct = margin
 	}
 	d := result.Decide(lay, st.Runs, st.Samples, paired)
+	if !rule {
+		d = d.Answers()
+	}
 	for _, c := range d.Cells {
 		v := c.Verdict
 		verdict := "undecided"

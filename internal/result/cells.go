@@ -145,6 +145,21 @@ func (cs *Cells) Against(c, base *Cell) Overhead {
 	return o
 }
 
+// Answer is the cell's verdict as the study gives it where it stops: the
+// report's (stats.Decide on the 95 % interval, undecided when the halves
+// lie apart), with the stopping rule's estimate of further rounds when it
+// is undecided. The rule asks a cost to clear its 99 % interval only to
+// decide when to stop looking (ToStop): the answer read once at the end
+// is the 95 % one, which two studies of the same host agree on more often
+// (bench/seqsim -replicate, docs/design/006).
+func (o Overhead) Answer(marginPct float64) stats.Verdict {
+	v := stats.Decide(o.Across.Overhead, o.N, marginPct).WithHalves(o.Across)
+	if v.Decision == stats.Undecided && !v.HostChanged {
+		v.MoreRounds = o.ToStop(marginPct).MoreRounds
+	}
+	return v
+}
+
 // ToStop is the verdict the stopping rule acts on at the margin
 // marginPct (stats.DecideToStop), undecided when the halves of the
 // cell's rounds lie apart.

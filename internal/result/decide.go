@@ -46,7 +46,10 @@ type Decisions struct {
 // measured on this host, which is why an undecided cell is undecided.
 type CellDecision struct {
 	Row, Label, Env string // the row (workload and factor levels), the metric's label, the environment
-	Verdict         stats.Verdict
+	// Verdict is the stopping rule's (a cost at its 99 % interval),
+	// Answer the study's if it ends here (Overhead.Answer: the report's,
+	// at 95 %).
+	Verdict, Answer stats.Verdict
 	// CVPct and BaselineCVPct are the coefficients of variation of the
 	// cell's values and of its baseline's, in percent of their means;
 	// NaN when not defined.
@@ -83,13 +86,20 @@ func Decide(lay Layout, runs []store.Run, samples []store.Sample, paired bool) D
 			cd.BaselineCell, cd.BaselineCVPct = base.Run.CellKey, cvPct(base.Values)
 			if paired {
 				b, x := PairByRound(base.Values, base.Reps, c.Values, c.Reps)
-				cd.Verdict = stats.DecideToStop(stats.PairedOverhead(b, x, 0.95), stats.PairedOverhead(b, x, stats.CostStopLevel), len(b), margin)
+				o := stats.PairedOverhead(b, x, 0.95)
+				cd.Verdict = stats.DecideToStop(o, stats.PairedOverhead(b, x, stats.CostStopLevel), len(b), margin)
+				cd.Answer = stats.Decide(o, len(b), margin)
+				if cd.Answer.Decision == stats.Undecided {
+					cd.Answer.MoreRounds = cd.Verdict.MoreRounds
+				}
 			} else {
-				cd.Verdict = cs.Against(c, base).WithStudies(lay.Earlier.Of(c)).ToStop(margin)
+				o := cs.Against(c, base).WithStudies(lay.Earlier.Of(c))
+				cd.Verdict, cd.Answer = o.ToStop(margin), o.Answer(margin)
 			}
 		} else {
 			nan := math.NaN()
 			cd.Verdict = stats.Verdict{Pct: nan, LoPct: nan, HiPct: nan, MarginPct: margin, MoreRounds: -1, WithinPct: nan}
+			cd.Answer = cd.Verdict
 		}
 		d.Cells = append(d.Cells, cd)
 	}
@@ -168,6 +178,18 @@ func RunCells(cs []CellDecision) map[string]bool {
 	return keys
 }
 
+// Answers are the decisions as the study gives them if it ends here:
+// each cell's Answer as its Verdict. The run's end lines say them, as the
+// report does.
+func (d Decisions) Answers() Decisions {
+	out := Decisions{MarginPct: d.MarginPct, Cells: slices.Clone(d.Cells)}
+	for i := range out.Cells {
+		out.Cells[i].Verdict = out.Cells[i].Answer
+	}
+	out.Done = len(out.Cells) > 0 && len(out.Undecided()) == 0
+	return out
+}
+
 // Undecided are the cells without an answer yet.
 func (d Decisions) Undecided() []CellDecision {
 	return slices.DeleteFunc(slices.Clone(d.Cells), CellDecision.Decided)
@@ -176,16 +198,7 @@ func (d Decisions) Undecided() []CellDecision {
 // Summary says in one line how far the study got: how many cells are
 // decided, how, and the first undecided ones with their intervals.
 func (d Decisions) Summary() string {
-	costs, none := 0, 0
-	for _, c := range d.Cells {
-		switch c.Verdict.Decision {
-		case stats.Costs:
-			costs++
-		case stats.NoDifference:
-			none++
-		}
-	}
-	s := fmt.Sprintf("%d of %d cells decided (%d cost, %d no difference beyond ±%g%%)", costs+none, len(d.Cells), costs, none, d.MarginPct)
+	s := d.Counts()
 	und := d.Undecided()
 	if len(und) == 0 {
 		return s
@@ -204,6 +217,21 @@ func (d Decisions) Summary() string {
 		more = fmt.Sprintf(" and %d more", len(und)-show)
 	}
 	return s + "; undecided: " + strings.Join(names, ", ") + more
+}
+
+// Counts says how many cells are decided, and how: "6 of 28 cells
+// decided (5 cost, 1 no difference beyond ±2%)".
+func (d Decisions) Counts() string {
+	costs, none := 0, 0
+	for _, c := range d.Cells {
+		switch c.Verdict.Decision {
+		case stats.Costs:
+			costs++
+		case stats.NoDifference:
+			none++
+		}
+	}
+	return fmt.Sprintf("%d of %d cells decided (%d cost, %d no difference beyond ±%g%%)", costs+none, len(d.Cells), costs, none, d.MarginPct)
 }
 
 // Interval is an overhead with its interval, or why there is none.

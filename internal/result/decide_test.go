@@ -52,3 +52,34 @@ func TestFocusKeepsWhatTheRoundsLeftCanDecide(t *testing.T) {
 		t.Errorf("a cell without an estimate chosen: keep %v, nearest %v", keep, nearest)
 	}
 }
+
+// TestAnswerIsTheReportsVerdict: runs whose 95 % interval excludes 0 and
+// whose 99 % one does not leave the stopping rule undecided, while the
+// study's answer where it stops (the report's verdict) is a cost; an
+// undecided answer carries the rule's estimate of further rounds, and
+// Answers puts each cell's answer in its place.
+func TestAnswerIsTheReportsVerdict(t *testing.T) {
+	b := []float64{100, 101, 99, 100.5, 99.5}
+	reps := []int{0, 1, 2, 3, 4}
+	var o Overhead
+	var x []float64
+	for shift := 0.5; shift < 5; shift += 0.05 { // the least cost that clears 95 %
+		x = []float64{100 + shift, 101.5 + shift, 98.5 + shift, 100 + shift, 100 + shift}
+		if o = Compare(b, reps, x, reps); o.Across.Overhead.Significant {
+			break
+		}
+	}
+	rule, answer := o.ToStop(2), o.Answer(2)
+	if rule.Decision != stats.Undecided || answer.Decision != stats.Costs {
+		t.Fatalf("rule %v, answer %v (95 %% [%.2f, %.2f], 99 %% [%.2f, %.2f]): want undecided and a cost", rule.Decision, answer.Decision,
+			o.Across.Overhead.LoPct, o.Across.Overhead.HiPct, o.Strict.LoPct, o.Strict.HiPct)
+	}
+	d := Decisions{MarginPct: 2, Cells: []CellDecision{{Row: "r", Verdict: rule, Answer: answer}}}
+	if a := d.Answers(); !a.Done || a.Cells[0].Verdict.Decision != stats.Costs || d.Cells[0].Verdict.Decision != stats.Undecided {
+		t.Errorf("Answers: done %v, %v; the rule's left %v: want done, a cost, the rule's untouched", a.Done, a.Cells[0].Verdict.Decision, d.Cells[0].Verdict.Decision)
+	}
+	wide := Compare(b, reps, []float64{95, 105, 100, 98, 103}, reps)
+	if v := wide.Answer(2); v.Decision != stats.Undecided || v.MoreRounds != wide.ToStop(2).MoreRounds || v.MoreRounds <= 0 {
+		t.Errorf("an undecided answer: %v with %d more rounds, want undecided with the rule's estimate %d", v.Decision, v.MoreRounds, wide.ToStop(2).MoreRounds)
+	}
+}

@@ -15,13 +15,15 @@ import (
 const maxUndecidedLines = 8
 
 // Lines say how an adaptive study ended, for the run's log: why it
-// stopped and, for every cell left undecided, its interval, why (the
+// stopped and its answer (result.Decisions.Answers: the report's
+// verdicts, a cost at 95 %, where the rule that chose when to stop asked
+// 99 %) and, for every cell left undecided, its interval, why (the
 // noise measured on this host: the coefficients of variation of the cell
 // and its baseline) and about how much more time would decide it (the
 // further rounds stats.Decide estimates, times the measured round).
 // budget is the study's (0: none).
 func (e AdaptiveEnd) Lines(budget time.Duration) []string {
-	d := e.Last
+	d := e.Last.Answers()
 	var out []string
 	switch e.Stopped {
 	case StoppedDecided:
@@ -35,12 +37,16 @@ func (e AdaptiveEnd) Lines(budget time.Duration) []string {
 	default:
 		return nil
 	}
+	out = append(out, "the answer, as the report gives it: "+d.Counts())
 	und := d.Undecided()
+	if len(und) == 0 {
+		return out
+	}
 	out = append(out, fmt.Sprintf("%d of %d cells undecided (neither a cost nor within ±%g%% shown); the noise measured here is why:", len(und), len(d.Cells), d.MarginPct))
 	most := 0 // the most further rounds any undecided cell needs; -1: one cannot be estimated
 	for i, c := range und {
 		if i < maxUndecidedLines {
-			out = append(out, "  "+c.Name()+": "+result.Interval(c.Verdict)+lookedOften(c.Verdict)+"; "+noise(c)+"; "+e.more(c))
+			out = append(out, "  "+c.Name()+": "+result.Interval(c.Verdict)+hostChanged(c.Verdict)+"; "+noise(c)+"; "+e.more(c))
 		}
 		switch m := c.Verdict.MoreRounds; {
 		case m < 0 || m >= stats.MaxMoreRounds || most < 0:
@@ -65,15 +71,11 @@ func (e AdaptiveEnd) Lines(budget time.Duration) []string {
 	return out
 }
 
-// lookedOften says why an undecided cell whose 95 % interval excludes 0 is
-// not a cost yet (stats.DecideToStop), or that its halves disagree
+// hostChanged says that an undecided cell's halves disagree
 // (stats.Verdict.HostChanged).
-func lookedOften(v stats.Verdict) string {
+func hostChanged(v stats.Verdict) string {
 	if v.HostChanged {
 		return " (" + v.HostChangedText() + ")"
-	}
-	if v.LoPct > 0 || v.HiPct < 0 {
-		return fmt.Sprintf(" (excludes 0, but the study looked after every round: a cost counts as shown when its %g%% interval does too)", stats.CostStopLevel*100)
 	}
 	return ""
 }
