@@ -33,8 +33,21 @@ type RoundsResult struct {
 }
 
 // MinDriftRounds is the fewest rounds from which DriftFactor is estimated:
-// two blocks of two.
-const MinDriftRounds = 4
+// three blocks of three. With two blocks (4 to 8 rounds) the mean square
+// between them has one degree of freedom, so the ratio is about F(1, n-1)
+// where nothing drifts: above 2 in a quarter of the cells, and each such
+// cell's interval widened for nothing. Two studies of a cell then agreed
+// on a real cost of 40 % (cv 25 %, at most 6 rounds) in 62 % of the pairs
+// that decided it, against 73 % without the factor below 9 rounds
+// (bench/seqsim -replicate); the coverage under a drift of one side's
+// state at 6 rounds falls from 87-93 % to 82-91 % (bench/seqsim -drift),
+// which the halves (from MinHalvesRounds) and the spread between studies
+// (OverheadResult.WithBetween) cover instead (docs/design/006).
+const MinDriftRounds = 9
+
+// MinHalvesRounds is the fewest rounds whose halves are compared: two a
+// half.
+const MinHalvesRounds = 4
 
 // DriftFactor is the batch-means variance ratio of xs, values in round
 // order: the rounds cut into B = floor(sqrt(n)) blocks of consecutive
@@ -111,7 +124,7 @@ func halves(b []float64, bR []int, v []float64, vR []int, level float64) (first,
 	nan := math.NaN()
 	first = OverheadResult{Level: level, Pct: nan, LoPct: nan, HiPct: nan, DF: nan, PValue: nan, Reason: "too few rounds to split in halves"}
 	second = first
-	if len(vR) != len(v) || len(bR) != len(b) || len(v) < MinDriftRounds {
+	if len(vR) != len(v) || len(bR) != len(b) || len(v) < MinHalvesRounds {
 		return first, second, false
 	}
 	cut := vR[len(vR)/2] // the first round of the second half
