@@ -240,7 +240,7 @@ func (d *Env) Start(ctx context.Context, spec env.Spec, stdout, stderr io.Writer
 	labels[env.LabelManaged] = "true"
 	// What tells boxtax's own containers (ownContainer) from a user's run
 	// of a boxtax image; without /proc, a value no live controller has.
-	labels[env.LabelController] = cmp.Or(env.ThisController, "unknown")
+	labels[env.LabelController] = cmp.Or(env.ThisController(), "unknown")
 	if spec.Netns != "" {
 		return nil, fmt.Errorf("%s: a container cannot run in network namespace %s; only native workers can", d.name, spec.Netns)
 	}
