@@ -20,7 +20,9 @@
 #   ROUNDS=40 RUNS=5 BOXTAX=/tmp/old bench/startup.sh
 #
 # BOXTAX: the binary (default: bin/boxtax, built with make build if
-# missing). Needs gcc (apt-get install gcc).
+# missing). BASE: another boxtax binary (e.g. the parent commit's), measured
+# in the same rounds, for `ratio startup_cpu base X` (BOXTAX's over BASE's).
+# Needs gcc (apt-get install gcc).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . bench/lib.sh
@@ -45,8 +47,13 @@ if command -v go >/dev/null; then
     names+=(go_empty) cmds+=("$work/empty_go")
   fi
 fi
+idle='--workload sys.idle --params {"duration":"0s"}'
 names+=(boxtax_version boxtax_worker)
-cmds+=("$BOXTAX version" "$BOXTAX worker --workload sys.idle --params {\"duration\":\"0s\"}")
+cmds+=("$BOXTAX version" "$BOXTAX worker $idle")
+if [ -n "${BASE:-}" ]; then
+  names+=(base_version base_worker)
+  cmds+=("$BASE version" "$BASE worker $idle")
+fi
 
 echo "host: $(nproc) CPUs, $(uptime | sed 's/.*load average/load average/')"
 echo "$("$BOXTAX" version 2>/dev/null | head -1)"
@@ -68,11 +75,15 @@ for n in "${names[@]}"; do
 done
 echo
 for ref in "${names[@]}"; do
-  case $ref in boxtax_*) continue ;; esac
+  case $ref in boxtax_* | base_*) continue ;; esac
   printf 'ratio startup_cpu %s %.2f\n' "$ref" "$(paired boxtax_version "$ref")"
 done
 for ref in "${names[@]}"; do
-  case $ref in boxtax_*) continue ;; esac
+  case $ref in boxtax_* | base_*) continue ;; esac
   printf 'ratio worker_start_cpu %s %.2f\n' "$ref" "$(paired boxtax_worker "$ref")"
 done
+if [ -n "${BASE:-}" ]; then
+  printf 'ratio startup_cpu base %.2f\n' "$(paired boxtax_version base_version)"
+  printf 'ratio worker_start_cpu base %.2f\n' "$(paired boxtax_worker base_worker)"
+fi
 printf 'startup_cpu_ms boxtax_version %.3f boxtax_worker %.3f true %.3f\n' "$(median boxtax_version)" "$(median boxtax_worker)" "$(median true)"
