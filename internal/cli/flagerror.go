@@ -3,7 +3,6 @@ package cli
 import (
 	"flag"
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/boxtax/boxtax/internal/termtext"
@@ -12,9 +11,9 @@ import (
 // Go's flag package words its errors with one dash and, for a bad value,
 // wraps the Set error, which often names the flag itself already.
 var (
-	flagUndefined = regexp.MustCompile(`^flag provided but not defined: -+(.*)$`)
-	flagNoValue   = regexp.MustCompile(`^flag needs an argument: -+(.*)$`)
-	flagBadValue  = regexp.MustCompile(`(?s)^invalid (?:boolean )?value "(.*)" for (?:flag )?-+([^:]+): (.*)$`)
+	flagUndefined = lazyRegexp(`^flag provided but not defined: -+(.*)$`)
+	flagNoValue   = lazyRegexp(`^flag needs an argument: -+(.*)$`)
+	flagBadValue  = lazyRegexp(`(?s)^invalid (?:boolean )?value "(.*)" for (?:flag )?-+([^:]+): (.*)$`)
 )
 
 // flagError rewrites an error of fs.Parse in boxtax's words: the flag as
@@ -23,8 +22,8 @@ var (
 func flagError(fs *flag.FlagSet, err error) error {
 	msg := err.Error()
 	switch {
-	case flagUndefined.MatchString(msg):
-		name := flagUndefined.FindStringSubmatch(msg)[1]
+	case flagUndefined().MatchString(msg):
+		name := flagUndefined().FindStringSubmatch(msg)[1]
 		if n, _, ok := strings.Cut(name, "="); ok {
 			name = n
 		}
@@ -32,10 +31,10 @@ func flagError(fs *flag.FlagSet, err error) error {
 		if c := termtext.Closest(name, flagNames(fs)); c != "" {
 			msg += fmt.Sprintf("; did you mean %s?", dashed(c))
 		}
-	case flagNoValue.MatchString(msg):
-		msg = fmt.Sprintf("%s needs a value", dashed(flagNoValue.FindStringSubmatch(msg)[1]))
-	case flagBadValue.MatchString(msg):
-		m := flagBadValue.FindStringSubmatch(msg)
+	case flagNoValue().MatchString(msg):
+		msg = fmt.Sprintf("%s needs a value", dashed(flagNoValue().FindStringSubmatch(msg)[1]))
+	case flagBadValue().MatchString(msg):
+		m := flagBadValue().FindStringSubmatch(msg)
 		value, name, why := m[1], m[2], m[3]
 		if strings.Contains(why, dashed(name)) {
 			msg = why // the flag's own error names it already

@@ -5,6 +5,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 )
 
@@ -18,8 +19,10 @@ import (
 // its pid.
 const LabelController = "io.boxtax.controller.process"
 
-// ThisController is the LabelController value of this process.
-var ThisController = controllerID(os.Getpid())
+// ThisController is the LabelController value of this process, read on
+// first use (two files of /proc) rather than at package init, which every
+// boxtax process, a worker too, pays at its start (issue 40).
+var ThisController = sync.OnceValue(func() string { return controllerID(os.Getpid()) })
 
 // controllerID is the LabelController value of the process pid on this
 // boot, or "" when it cannot be read.

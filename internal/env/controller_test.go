@@ -9,13 +9,13 @@ import (
 )
 
 func TestControllerAlive(t *testing.T) {
-	if ThisController == "" {
+	if ThisController() == "" {
 		t.Skip("no /proc here: the controller label cannot be made")
 	}
-	if !ControllerAlive(ThisController) {
-		t.Fatalf("this process (%s) is not seen alive", ThisController)
+	if !ControllerAlive(ThisController()) {
+		t.Fatalf("this process (%s) is not seen alive", ThisController())
 	}
-	parts := strings.Split(ThisController, ":")
+	parts := strings.Split(ThisController(), ":")
 	cmd := exec.Command("true")
 	if err := cmd.Run(); err != nil {
 		t.Fatal(err)

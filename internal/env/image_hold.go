@@ -28,7 +28,7 @@ var imageHolds struct {
 // HoldImage records that this process uses the image id, before it starts
 // a container of it. Without a controller id (no /proc) it records nothing.
 func HoldImage(id string) error {
-	if ThisController == "" || id == "" {
+	if ThisController() == "" || id == "" {
 		return nil
 	}
 	imageHolds.Lock()
@@ -39,7 +39,7 @@ func HoldImage(id string) error {
 	ids := append(slices.Clone(imageHolds.ids), id)
 	path := imageHoldPath(os.Getpid())
 	tmp := path + ".new"
-	text := ThisController + "\n" + strings.Join(ids, "\n") + "\n"
+	text := ThisController() + "\n" + strings.Join(ids, "\n") + "\n"
 	if err := os.WriteFile(tmp, []byte(text), 0o644); err != nil {
 		return fmt.Errorf("recording the images this study uses, so that boxtax clean leaves them (set TMPDIR to a writable place): %w", err)
 	}

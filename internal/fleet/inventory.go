@@ -4,9 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/boxtax/boxtax/internal/lazyre"
 )
 
 // InventoryError is an inventory Ansible cannot use: a file that is not
@@ -43,10 +44,10 @@ func checkInventory(inventory string) error {
 
 var (
 	// ansibleSays starts a warning or an error in Ansible's output.
-	ansibleSays = regexp.MustCompile(`^(?:\[WARNING\]:|\[ERROR\]:|ERROR!)\s*`)
+	ansibleSays = lazyre.New(`^(?:\[WARNING\]:|\[ERROR\]:|ERROR!)\s*`)
 	// playOutput starts a line of the playbook's own output (PLAY [x],
 	// ok: [host]), which ends a wrapped warning.
-	playOutput = regexp.MustCompile(`^(?:[A-Za-z ]+ \[|[a-z]+: \[|\[)`)
+	playOutput = lazyre.New(`^(?:[A-Za-z ]+ \[|[a-z]+: \[|\[)`)
 )
 
 // inventoryWords mark Ansible's messages about the inventory.
@@ -67,10 +68,10 @@ func inventoryComplaints(output string) []string {
 	for _, line := range strings.Split(output, "\n") {
 		line = strings.TrimSpace(line)
 		switch {
-		case ansibleSays.MatchString(line):
+		case ansibleSays.Get().MatchString(line):
 			flush()
-			cur = []string{strings.TrimLeft(ansibleSays.ReplaceAllString(line, ""), "* ")}
-		case cur != nil && line != "" && !playOutput.MatchString(line):
+			cur = []string{strings.TrimLeft(ansibleSays.Get().ReplaceAllString(line, ""), "* ")}
+		case cur != nil && line != "" && !playOutput.Get().MatchString(line):
 			cur = append(cur, line)
 		default:
 			flush()

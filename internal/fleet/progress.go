@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"regexp"
 	"strings"
 
+	"github.com/boxtax/boxtax/internal/lazyre"
 	"github.com/boxtax/boxtax/internal/termtext"
 )
 
@@ -20,8 +20,8 @@ func LogPath(results string) string { return filepath.Join(results, LogName) }
 
 // Ansible's default output: a task's heading, then a line a device.
 var (
-	taskLine   = regexp.MustCompile(`^TASK \[(?:[^:\]]+ : )?(.*)\] \**$`)
-	deviceLine = regexp.MustCompile(`^(ok|changed|fatal|failed|skipping): \[([^\]]+)\](?:: (FAILED!|UNREACHABLE!))?(?: => (.*))?$`)
+	taskLine   = lazyre.New(`^TASK \[(?:[^:\]]+ : )?(.*)\] \**$`)
+	deviceLine = lazyre.New(`^(ok|changed|fatal|failed|skipping): \[([^\]]+)\](?:: (FAILED!|UNREACHABLE!))?(?: => (.*))?$`)
 )
 
 // phases are the steps of the shipped playbook a device's line reports,
@@ -55,11 +55,11 @@ func newDeviceProgress(out io.Writer) io.Writer {
 }
 
 func (p *deviceProgress) line(l string) {
-	if m := taskLine.FindStringSubmatch(l); m != nil {
+	if m := taskLine.Get().FindStringSubmatch(l); m != nil {
 		p.task = m[1]
 		return
 	}
-	m := deviceLine.FindStringSubmatch(l)
+	m := deviceLine.Get().FindStringSubmatch(l)
 	if m == nil {
 		return
 	}

@@ -10,7 +10,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -18,6 +17,7 @@ import (
 	"time"
 
 	"github.com/boxtax/boxtax/deploy/ansible"
+	"github.com/boxtax/boxtax/internal/lazyre"
 )
 
 // Options say what to run where.
@@ -260,14 +260,14 @@ func shellJoin(args []string) string {
 }
 
 // recapLine is one device's line of Ansible's PLAY RECAP.
-var recapLine = regexp.MustCompile(`(?m)^(\S+)\s+:\s+ok=\d+\s+changed=\d+\s+unreachable=(\d+)\s+failed=(\d+)`)
+var recapLine = lazyre.New(`(?m)^(\S+)\s+:\s+ok=\d+\s+changed=\d+\s+unreachable=(\d+)\s+failed=(\d+)`)
 
 // recapSummary makes a summary from the PLAY RECAP of Ansible's output: a
 // device that was unreachable or failed is reported so, with the output
 // above as its reason; one that did neither did not get to the end.
 func recapSummary(output string) *Summary {
 	s := &Summary{Schema: "boxtax.fleet/v1"}
-	for _, m := range recapLine.FindAllStringSubmatch(output, -1) {
+	for _, m := range recapLine.Get().FindAllStringSubmatch(output, -1) {
 		if m[1] == "localhost" {
 			continue
 		}

@@ -6,11 +6,11 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"time"
 
 	"github.com/boxtax/boxtax/deploy/ansible"
+	"github.com/boxtax/boxtax/internal/lazyre"
 	"github.com/boxtax/boxtax/internal/termtext"
 )
 
@@ -64,9 +64,9 @@ func stopDevices(ctx context.Context, o Options, prog string, out io.Writer) {
 
 var (
 	// stopDevice starts a device's result in Ansible's output.
-	stopDevice = regexp.MustCompile(`^(ok|changed|fatal|failed): \[([^\]]+)\]`)
+	stopDevice = lazyre.New(`^(ok|changed|fatal|failed): \[([^\]]+)\]`)
 	// stopSaid is what stop.yml's last task shows of fleet stop's output.
-	stopSaid = regexp.MustCompile(`^\s*"msg": "boxtax: (.*)"$`)
+	stopSaid = lazyre.New(`^\s*"msg": "boxtax: (.*)"$`)
 )
 
 // stopOutcomes are the lines a device of stop.yml's output: what fleet
@@ -75,14 +75,14 @@ func stopOutcomes(output string) []string {
 	var out []string
 	host := ""
 	for _, line := range strings.Split(output, "\n") {
-		if m := stopDevice.FindStringSubmatch(line); m != nil {
+		if m := stopDevice.Get().FindStringSubmatch(line); m != nil {
 			host = m[2]
 			if m[1] == "fatal" || m[1] == "failed" {
 				out = append(out, host+": "+termtext.Visible(strings.TrimLeft(line[len(m[0]):], ": ")))
 			}
 			continue
 		}
-		if m := stopSaid.FindStringSubmatch(line); m != nil && host != "" {
+		if m := stopSaid.Get().FindStringSubmatch(line); m != nil && host != "" {
 			out = append(out, host+": "+termtext.Visible(m[1]))
 		}
 	}

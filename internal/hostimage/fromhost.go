@@ -4,11 +4,11 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/boxtax/boxtax/internal/docker"
+	"github.com/boxtax/boxtax/internal/lazyre"
 )
 
 // Labels boxtax puts on the images it builds; `boxtax clean --images`
@@ -127,12 +127,12 @@ func shortID(id string) string {
 	return id
 }
 
-var notInName = regexp.MustCompile(`[^a-z0-9._-]+`)
+var notInName = lazyre.New(`[^a-z0-9._-]+`)
 
 // DefaultTag names an image after its first program and its files' hash,
 // e.g. boxtax-redis-server:0123456789ab.
 func DefaultTag(program, hash string) string {
-	name := strings.Trim(notInName.ReplaceAllString(strings.ToLower(filepath.Base(program)), "-"), "-._")
+	name := strings.Trim(notInName.Get().ReplaceAllString(strings.ToLower(filepath.Base(program)), "-"), "-._")
 	if name == "" {
 		name = "program"
 	}

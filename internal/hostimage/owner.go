@@ -1,10 +1,10 @@
 package hostimage
 
 import (
-	"regexp"
 	"slices"
 
 	"github.com/boxtax/boxtax/internal/docker"
+	"github.com/boxtax/boxtax/internal/lazyre"
 )
 
 // LabelName records, on an image boxtax makes, the name it gave the image
@@ -23,7 +23,7 @@ const (
 // legacyName is how boxtax named its images before it recorded the name
 // (LabelName): boxtax-worker:HASH, boxtax-worker:HASH-HASH (with host
 // programs) and boxtax-PROGRAM:HASH (image from-host without --tag).
-var legacyName = regexp.MustCompile(`^boxtax-[a-z0-9._-]+:[0-9a-f]{12}(-[0-9a-f]{12})?$`)
+var legacyName = lazyre.New(`^boxtax-[a-z0-9._-]+:[0-9a-f]{12}(-[0-9a-f]{12})?$`)
 
 // OwnTags are the tags of an image that boxtax gave it and may take back:
 // the image must be one boxtax made (LabelManaged=true, and its comment,
@@ -52,7 +52,7 @@ func namedByBoxtax(tag string, labels map[string]string) bool {
 	if name, ok := labels[LabelName]; ok {
 		return tag == normalTag(name)
 	}
-	return legacyName.MatchString(tag)
+	return legacyName.Get().MatchString(tag)
 }
 
 // OtherTags are the image's tags that are not among own: the user's.

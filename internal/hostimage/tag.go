@@ -2,15 +2,15 @@ package hostimage
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/boxtax/boxtax/internal/docker"
+	"github.com/boxtax/boxtax/internal/lazyre"
 )
 
 // imageIDLike matches what an engine reads as an image ID or a prefix of
 // one (0123456789ab, sha256:0123...) before it reads it as a name.
-var imageIDLike = regexp.MustCompile(`^(sha256:)?[0-9a-f]+$`)
+var imageIDLike = lazyre.New(`^(sha256:)?[0-9a-f]+$`)
 
 // checkTag refuses a --tag that an engine would resolve to an image by its
 // ID or digest rather than by name: FromHost replaces its own image under
@@ -18,7 +18,7 @@ var imageIDLike = regexp.MustCompile(`^(sha256:)?[0-9a-f]+$`)
 // (issue 25, item 7).
 func checkTag(tag string) error {
 	switch {
-	case imageIDLike.MatchString(tag):
+	case imageIDLike.Get().MatchString(tag):
 		return &InputError{fmt.Errorf("--tag %s looks like an image ID, which names an image that may be stored under another name: "+
 			"give a name, e.g. --tag my-tool:1", tag)}
 	case strings.Contains(tag, "@"):

@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -19,6 +18,7 @@ import (
 
 	"github.com/boxtax/boxtax/internal/docker"
 	"github.com/boxtax/boxtax/internal/env"
+	"github.com/boxtax/boxtax/internal/lazyre"
 )
 
 // Environments are Docker's environments by name.
@@ -240,7 +240,7 @@ func (d *Env) Start(ctx context.Context, spec env.Spec, stdout, stderr io.Writer
 	labels[env.LabelManaged] = "true"
 	// What tells boxtax's own containers (ownContainer) from a user's run
 	// of a boxtax image; without /proc, a value no live controller has.
-	labels[env.LabelController] = cmp.Or(env.ThisController, "unknown")
+	labels[env.LabelController] = cmp.Or(env.ThisController(), "unknown")
 	if spec.Netns != "" {
 		return nil, fmt.Errorf("%s: a container cannot run in network namespace %s; only native workers can", d.name, spec.Netns)
 	}
@@ -359,7 +359,7 @@ func realtimeBudgetHint(err error, spec env.Spec) error {
 		return err
 	}
 	parent := "/sys/fs/cgroup/cpu/docker"
-	if m := rtParentRE.FindStringSubmatch(err.Error()); m != nil {
+	if m := rtParentRE.Get().FindStringSubmatch(err.Error()); m != nil {
 		parent = m[1]
 	}
 	hint := fmt.Sprintf("once as root: echo 950000 > %s/cpu.rt_runtime_us", parent)
@@ -372,7 +372,7 @@ func realtimeBudgetHint(err error, spec env.Spec) error {
 
 // rtParentRE finds the parent cgroup in an OCI runtime's failure to write a
 // container's cpu.rt_runtime_us.
-var rtParentRE = regexp.MustCompile(`(/sys/fs/cgroup/[^\s:]+)/[^/\s:]+/cpu\.rt_runtime_us`)
+var rtParentRE = lazyre.New(`(/sys/fs/cgroup/[^\s:]+)/[^/\s:]+/cpu\.rt_runtime_us`)
 
 // capUlimits is limits with each capped limit at most its cap, and set to
 // its cap when the spec leaves it to the engine (whose default may be

@@ -44,7 +44,7 @@ func newServiceDir() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if err := os.WriteFile(filepath.Join(stage, podmanControllerFile), []byte(env.ThisController+"\n"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(stage, podmanControllerFile), []byte(env.ThisController()+"\n"), 0o644); err != nil {
 		os.RemoveAll(stage)
 		return "", err
 	}

@@ -41,7 +41,7 @@ func TestRemovePodmanLeftovers(t *testing.T) {
 		return dir, cmd
 	}
 	deadDir, dead := start(envtest.DeadController)
-	liveDir, live := start(env.ThisController)
+	liveDir, live := start(env.ThisController())
 	ended := make(chan struct{})
 	go func() { dead.Wait(); close(ended) }()
 	done, err := RemoveLeftovers(context.Background(), os.Getenv)
@@ -160,7 +160,7 @@ func TestCleanBesideNewServicesTakesNoneOfThem(t *testing.T) {
 		}
 	}
 	for _, dir := range dirs {
-		if b, err := os.ReadFile(filepath.Join(dir, podmanControllerFile)); err != nil || strings.TrimSpace(string(b)) != env.ThisController {
+		if b, err := os.ReadFile(filepath.Join(dir, podmanControllerFile)); err != nil || strings.TrimSpace(string(b)) != env.ThisController() {
 			t.Fatalf("%s: controller file %q, %v", dir, b, err)
 		}
 	}
@@ -190,7 +190,7 @@ func TestStaleStagingDirectoriesGo(t *testing.T) {
 		return dir
 	}
 	deadOld, emptyOld := stage(envtest.DeadController, time.Hour), stage("", time.Hour)
-	liveOld, deadNew := stage(env.ThisController, time.Hour), stage(envtest.DeadController, 0)
+	liveOld, deadNew := stage(env.ThisController(), time.Hour), stage(envtest.DeadController, 0)
 	done, err := RemoveLeftovers(context.Background(), os.Getenv)
 	if err != nil || len(done) != 1 || !strings.Contains(done[0], deadOld) || !strings.Contains(done[0], emptyOld) {
 		t.Errorf("RemoveLeftovers = %q, %v; want %s and %s removed", done, err, deadOld, emptyOld)

@@ -2,11 +2,12 @@ package rounds
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 	"time"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/boxtax/boxtax/internal/lazyre"
 )
 
 // Adaptive asks for repetitions until every overhead is decided, after
@@ -69,7 +70,7 @@ const MaxBudget = Budget(365 * 24 * time.Hour)
 func ParseBudget(s string) (Budget, error) {
 	d, err := time.ParseDuration(strings.TrimSpace(s))
 	switch {
-	case err != nil && strings.Contains(err.Error(), "invalid duration") && !strings.HasPrefix(strings.TrimSpace(s), "-") && hugeDuration.MatchString(strings.TrimSpace(s)),
+	case err != nil && strings.Contains(err.Error(), "invalid duration") && !strings.HasPrefix(strings.TrimSpace(s), "-") && hugeDuration.Get().MatchString(strings.TrimSpace(s)),
 		err == nil && Budget(d) > MaxBudget:
 		return 0, fmt.Errorf("%q is too long: a budget is at most %s (a year), like 8m or 1h30m", s, time.Duration(MaxBudget))
 	case err != nil || Budget(d) < MinBudget:
@@ -80,4 +81,4 @@ func ParseBudget(s string) (Budget, error) {
 
 // hugeDuration is a duration written well (digits and units) that
 // time.ParseDuration refuses: one past its range of about 292 years.
-var hugeDuration = regexp.MustCompile(`^\+?([0-9]+(\.[0-9]*)?(ns|us|µs|ms|s|m|h))+$`)
+var hugeDuration = lazyre.New(`^\+?([0-9]+(\.[0-9]*)?(ns|us|µs|ms|s|m|h))+$`)

@@ -6,12 +6,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
 
+	"github.com/boxtax/boxtax/internal/lazyre"
 	"github.com/boxtax/boxtax/internal/workload"
 	"github.com/boxtax/boxtax/internal/workload/stressng"
 )
@@ -184,32 +184,32 @@ func adapterFor(parse string, argv []string) (*adapter, error) {
 }
 
 var (
-	sbEvents  = regexp.MustCompile(`events per second:\s*([0-9.]+)`)
-	sbMemory  = regexp.MustCompile(`(?:MiB|MB) transferred \(([0-9.]+) (?:MiB|MB)/sec\)`) // 1.0: MiB; 0.4: MB, which are MiB too
-	sbFileio  = regexp.MustCompile(`(?m)^\s*(reads/s|writes/s|fsyncs/s|read, MiB/s|written, MiB/s):\s*([0-9.]+)`)
-	sbLatAvg  = regexp.MustCompile(`(?m)^\s*avg:\s*([0-9.]+)`)
-	sbLatP95  = regexp.MustCompile(`(?m)^\s*95th percentile:\s*([0-9.]+)`)
-	sbThreads = regexp.MustCompile(`total number of events:\s*([0-9]+)`)
-	sbTime    = regexp.MustCompile(`total time:\s*([0-9.]+)s`)
+	sbEvents  = lazyre.New(`events per second:\s*([0-9.]+)`)
+	sbMemory  = lazyre.New(`(?:MiB|MB) transferred \(([0-9.]+) (?:MiB|MB)/sec\)`) // 1.0: MiB; 0.4: MB, which are MiB too
+	sbFileio  = lazyre.New(`(?m)^\s*(reads/s|writes/s|fsyncs/s|read, MiB/s|written, MiB/s):\s*([0-9.]+)`)
+	sbLatAvg  = lazyre.New(`(?m)^\s*avg:\s*([0-9.]+)`)
+	sbLatP95  = lazyre.New(`(?m)^\s*95th percentile:\s*([0-9.]+)`)
+	sbThreads = lazyre.New(`total number of events:\s*([0-9]+)`)
+	sbTime    = lazyre.New(`total time:\s*([0-9.]+)s`)
 )
 
 func parseSysbench(stdout, _ []byte) (map[string]float64, error) {
 	out := map[string]float64{}
 	num := func(b []byte) float64 { v, _ := strconv.ParseFloat(string(b), 64); return v }
-	if mt := sbEvents.FindSubmatch(stdout); mt != nil {
+	if mt := sbEvents.Get().FindSubmatch(stdout); mt != nil {
 		out["events_per_s"] = num(mt[1])
 	}
-	if mt := sbMemory.FindSubmatch(stdout); mt != nil {
+	if mt := sbMemory.Get().FindSubmatch(stdout); mt != nil {
 		out["mib_per_s"] = num(mt[1])
 	}
 	names := map[string]string{"reads/s": "reads_per_s", "writes/s": "writes_per_s", "fsyncs/s": "fsyncs_per_s",
 		"read, MiB/s": "read_mib_per_s", "written, MiB/s": "written_mib_per_s"}
-	for _, mt := range sbFileio.FindAllSubmatch(stdout, -1) {
+	for _, mt := range sbFileio.Get().FindAllSubmatch(stdout, -1) {
 		out[names[string(mt[1])]] = num(mt[2])
 	}
 	if len(out) == 0 {
 		// sysbench threads and mutex print no rate: events over time.
-		ev, tm := sbThreads.FindSubmatch(stdout), sbTime.FindSubmatch(stdout)
+		ev, tm := sbThreads.Get().FindSubmatch(stdout), sbTime.Get().FindSubmatch(stdout)
 		if ev != nil && tm != nil && num(tm[1]) > 0 {
 			out["events_per_s"] = num(ev[1]) / num(tm[1])
 		}
@@ -217,10 +217,10 @@ func parseSysbench(stdout, _ []byte) (map[string]float64, error) {
 	if len(out) == 0 {
 		return nil, fmt.Errorf("sysbench printed none of its figures (events per second, MiB/sec, reads/s...): did the test run? (fileio needs its files: add setup: sysbench fileio ... prepare)")
 	}
-	if mt := sbLatAvg.FindSubmatch(stdout); mt != nil {
+	if mt := sbLatAvg.Get().FindSubmatch(stdout); mt != nil {
 		out["lat_avg_ms"] = num(mt[1])
 	}
-	if mt := sbLatP95.FindSubmatch(stdout); mt != nil {
+	if mt := sbLatP95.Get().FindSubmatch(stdout); mt != nil {
 		out["lat_p95_ms"] = num(mt[1])
 	}
 	return out, nil
@@ -331,14 +331,14 @@ func parseStressNG(stdout, stderr []byte) (map[string]float64, error) {
 	return map[string]float64{"bogo_ops_per_s": real, "bogo_ops_per_cpu_s": cpu}, nil
 }
 
-var ctLine = regexp.MustCompile(`T:\s*(\d+)\s.*?Min:\s*(\d+)\s+Act:\s*\d+\s+Avg:\s*(\d+)\s+Max:\s*(\d+)`)
+var ctLine = lazyre.New(`T:\s*(\d+)\s.*?Min:\s*(\d+)\s+Act:\s*\d+\s+Avg:\s*(\d+)\s+Max:\s*(\d+)`)
 
 // parseCyclictest reads the last line of each thread
 // "T: 0 ( 1234) P:80 I:1000 C:  1000 Min:  3 Act:  5 Avg:  4 Max:  20".
 func parseCyclictest(stdout, _ []byte) (map[string]float64, error) {
 	last := map[string][]float64{}
 	for _, line := range strings.Split(string(stdout), "\n") {
-		mt := ctLine.FindStringSubmatch(line)
+		mt := ctLine.Get().FindStringSubmatch(line)
 		if mt == nil {
 			continue
 		}
@@ -367,11 +367,11 @@ func firstKey(m map[string][]float64) string {
 	return ""
 }
 
-var mbwAvg = regexp.MustCompile(`(?m)^AVG\s+Method:\s+(\w+)\s+Elapsed:\s*[0-9.]+\s+MiB:\s*[0-9.]+\s+Copy:\s*([0-9.]+)\s*MiB/s`)
+var mbwAvg = lazyre.New(`(?m)^AVG\s+Method:\s+(\w+)\s+Elapsed:\s*[0-9.]+\s+MiB:\s*[0-9.]+\s+Copy:\s*([0-9.]+)\s*MiB/s`)
 
 func parseMbw(stdout, _ []byte) (map[string]float64, error) {
 	out := map[string]float64{}
-	for _, mt := range mbwAvg.FindAllSubmatch(stdout, -1) {
+	for _, mt := range mbwAvg.Get().FindAllSubmatch(stdout, -1) {
 		v, err := strconv.ParseFloat(string(mt[2]), 64)
 		if err == nil {
 			out[strings.ToLower(string(mt[1]))+"_mib_per_s"] = v
@@ -432,15 +432,15 @@ func parseIperf3(stdout, _ []byte) (map[string]float64, error) {
 }
 
 var (
-	abRate   = regexp.MustCompile(`Requests per second:\s*([0-9.]+)`)
-	abTime   = regexp.MustCompile(`Time per request:\s*([0-9.]+) \[ms\] \(mean\)\n`)
-	abFailed = regexp.MustCompile(`Failed requests:\s*([0-9]+)`)
+	abRate   = lazyre.New(`Requests per second:\s*([0-9.]+)`)
+	abTime   = lazyre.New(`Time per request:\s*([0-9.]+) \[ms\] \(mean\)\n`)
+	abFailed = lazyre.New(`Failed requests:\s*([0-9]+)`)
 )
 
 func parseAb(stdout, _ []byte) (map[string]float64, error) {
 	out := map[string]float64{}
-	for name, re := range map[string]*regexp.Regexp{"requests_per_s": abRate, "time_per_request_ms": abTime, "failed_requests": abFailed} {
-		if mt := re.FindSubmatch(stdout); mt != nil {
+	for name, re := range map[string]*lazyre.Regexp{"requests_per_s": abRate, "time_per_request_ms": abTime, "failed_requests": abFailed} {
+		if mt := re.Get().FindSubmatch(stdout); mt != nil {
 			v, _ := strconv.ParseFloat(string(mt[1]), 64)
 			out[name] = v
 		}
@@ -452,18 +452,18 @@ func parseAb(stdout, _ []byte) (map[string]float64, error) {
 }
 
 var (
-	wrkRate    = regexp.MustCompile(`Requests/sec:\s*([0-9.]+)`)
-	wrkLatency = regexp.MustCompile(`(?m)^\s*Latency\s+([0-9.]+)(us|ms|s)\b`)
+	wrkRate    = lazyre.New(`Requests/sec:\s*([0-9.]+)`)
+	wrkLatency = lazyre.New(`(?m)^\s*Latency\s+([0-9.]+)(us|ms|s)\b`)
 )
 
 func parseWrk(stdout, _ []byte) (map[string]float64, error) {
-	mt := wrkRate.FindSubmatch(stdout)
+	mt := wrkRate.Get().FindSubmatch(stdout)
 	if mt == nil {
 		return nil, fmt.Errorf("wrk printed no Requests/sec line")
 	}
 	out := map[string]float64{}
 	out["requests_per_s"], _ = strconv.ParseFloat(string(mt[1]), 64)
-	if l := wrkLatency.FindSubmatch(stdout); l != nil {
+	if l := wrkLatency.Get().FindSubmatch(stdout); l != nil {
 		v, _ := strconv.ParseFloat(string(l[1]), 64)
 		out["latency_avg_ms"] = v * map[string]float64{"us": 1e-3, "ms": 1, "s": 1e3}[string(l[2])]
 	}

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/boxtax/boxtax/internal/lazyre"
 	"github.com/boxtax/boxtax/internal/workload"
 )
 
@@ -47,7 +48,7 @@ func (e Extract) Metric() workload.Metric {
 		Description: "from the program's output by " + how}
 }
 
-var nameRe = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
+var nameRe = lazyre.New(`^[a-z][a-z0-9_]*$`)
 
 // ParseExtract reads the command-line form NAME[:UNIT][:higher|:lower]=EXPR,
 // EXPR a regular expression or json:PATH. A NAME such as events/s is its
@@ -129,7 +130,7 @@ func extractFrom(v any) (Extract, error) {
 }
 
 func (e Extract) finish(dir string) (Extract, error) {
-	if !nameRe.MatchString(e.Name) {
+	if !nameRe.Get().MatchString(e.Name) {
 		raw := e.Name
 		if e.Unit == "" {
 			e.Unit = raw
@@ -139,7 +140,7 @@ func (e Extract) finish(dir string) (Extract, error) {
 		n = strings.ReplaceAll(n, "%", "pct")
 		n = regexp.MustCompile(`[^a-z0-9_]+`).ReplaceAllString(n, "_")
 		n = strings.Trim(regexp.MustCompile(`_+`).ReplaceAllString(n, "_"), "_")
-		if n == "" || !nameRe.MatchString(n) {
+		if n == "" || !nameRe.Get().MatchString(n) {
 			return Extract{}, fmt.Errorf("metric name %q: use letters, digits and _ (starting with a letter), e.g. events_per_s", raw)
 		}
 		e.Name, e.label = n, raw

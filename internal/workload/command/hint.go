@@ -5,11 +5,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/boxtax/boxtax/internal/lazyre"
 	"github.com/boxtax/boxtax/internal/termtext"
 )
 
@@ -19,32 +19,32 @@ import (
 // brings it), a program it starts that is not there, a permission the
 // container's user lacks, a script whose #! interpreter is missing.
 var (
-	missingLibrary = regexp.MustCompile(`error while loading shared libraries: ([^\s:]+): cannot open shared object file`)
-	missingCommand = regexp.MustCompile(`(?:^|[\s|:])([A-Za-z0-9_.+-]+): (?:command )?not found`)
-	notFound       = regexp.MustCompile(`(?i)no such file or directory|cannot open|can't open|not found|cannot access|cannot stat|does not exist`)
-	permission     = regexp.MustCompile(`(?i)permission denied|operation not permitted`)
-	badInterpreter = regexp.MustCompile(`(?i)exec format error|bad interpreter|starting the program \S+: fork/exec \S+: no such file or directory`)
+	missingLibrary = lazyre.New(`error while loading shared libraries: ([^\s:]+): cannot open shared object file`)
+	missingCommand = lazyre.New(`(?:^|[\s|:])([A-Za-z0-9_.+-]+): (?:command )?not found`)
+	notFound       = lazyre.New(`(?i)no such file or directory|cannot open|can't open|not found|cannot access|cannot stat|does not exist`)
+	permission     = lazyre.New(`(?i)permission denied|operation not permitted`)
+	badInterpreter = lazyre.New(`(?i)exec format error|bad interpreter|starting the program \S+: fork/exec \S+: no such file or directory`)
 )
 
 // What a program that succeeded may still fail a run for: a --metric that
 // read no number from its output, or more output than boxtax keeps.
 var (
-	metricNotNumber = regexp.MustCompile(`metric (\S+): regex (".*?") matched (".*?"), which is not a number`)
-	metricNoMatch   = regexp.MustCompile(`metric (\S+): regex (".*?") matches nothing in the program's output`)
-	outputOver      = regexp.MustCompile(`printed more than (\d+) bytes on stdout or stderr \(max_output\)`)
+	metricNotNumber = lazyre.New(`metric (\S+): regex (".*?") matched (".*?"), which is not a number`)
+	metricNoMatch   = lazyre.New(`metric (\S+): regex (".*?") matches nothing in the program's output`)
+	outputOver      = lazyre.New(`printed more than (\d+) bytes on stdout or stderr \(max_output\)`)
 )
 
 // outputHint says what to do about a run that failed for what boxtax made
 // of the program's output, not for the program (issue 42, 12): "" when
 // the reason is another.
 func outputHint(reason string) string {
-	if m := metricNotNumber.FindStringSubmatch(reason); m != nil {
+	if m := metricNotNumber.Get().FindStringSubmatch(reason); m != nil {
 		return fmt.Sprintf("the program ran, but --metric %s's regex %s matched %s, which is not a number: make its group hold the number alone, e.g. ([0-9.]+)", m[1], m[2], m[3])
 	}
-	if m := metricNoMatch.FindStringSubmatch(reason); m != nil {
+	if m := metricNoMatch.Get().FindStringSubmatch(reason); m != nil {
 		return fmt.Sprintf("the program ran, but --metric %s's regex %s matches nothing in its output: compare the regex with what the program prints when run by hand", m[1], m[2])
 	}
-	if m := outputOver.FindStringSubmatch(reason); m != nil {
+	if m := outputOver.Get().FindStringSubmatch(reason); m != nil {
 		n, _ := strconv.ParseInt(m[1], 10, 64)
 		return fmt.Sprintf("the program printed more than the %s of stdout or stderr boxtax keeps (its max_output), which is not an error of the program: "+
 			"send what you do not need elsewhere (e.g. --cmd 'sh -c \"PROGRAM > /dev/null\"' with --metric reading stderr), "+
@@ -78,13 +78,13 @@ func hintFor(reason string, ownFiles bool, argv, files []string, wd string) stri
 // failureHint says what to do about a program that failed in a container
 // with reason, given its command, its files and working directory.
 func failureHint(reason string, argv, files []string, wd string) string {
-	if m := missingLibrary.FindStringSubmatch(reason); m != nil {
+	if m := missingLibrary.Get().FindStringSubmatch(reason); m != nil {
 		if lib := findLibrary(m[1]); lib != "" {
 			return fmt.Sprintf("the program loads the library %s, which the image lacks (a library opened at run time is not linked, so boxtax cannot see it): add --file %s", m[1], lib)
 		}
 		return fmt.Sprintf("the program loads the library %s, which neither the image nor this host's library directories hold: install it, then add it with --file", m[1])
 	}
-	if badInterpreter.MatchString(reason) && len(argv) > 0 {
+	if badInterpreter.Get().MatchString(reason) && len(argv) > 0 {
 		if i := shebang(argv[0]); len(i) > 0 {
 			interp := i[len(i)-1] // the program env starts, when it finds it
 			return fmt.Sprintf("%s is a script for %s, which the image lacks: add --file %s (or run the interpreter: --cmd '%s %s ...')", argv[0], interp, interp, interp, argv[0])
@@ -92,7 +92,7 @@ func failureHint(reason string, argv, files []string, wd string) string {
 		return fmt.Sprintf("%s cannot be started in the container (exec format error or a missing interpreter): is it a script whose #! line names a program, or a binary of another architecture?", argv[0])
 	}
 	var names, paths []string
-	for _, m := range missingCommand.FindAllStringSubmatch(reason, -1) {
+	for _, m := range missingCommand.Get().FindAllStringSubmatch(reason, -1) {
 		if p, err := exec.LookPath(m[1]); err == nil && !slices.Contains(names, m[1]) {
 			if abs, err := filepath.Abs(p); err == nil {
 				names, paths = append(names, m[1]), append(paths, abs)
@@ -103,13 +103,13 @@ func failureHint(reason string, argv, files []string, wd string) string {
 		return fmt.Sprintf("the command starts %s, not in the image (only the program itself and what it links are): add --file %s",
 			strings.Join(names, " and "), strings.Join(paths, " --file "))
 	}
-	if notFound.MatchString(reason) {
+	if notFound.Get().MatchString(reason) {
 		if missing := hostPathsIn(reason, wd, append(slices.Clone(files), argv...)); len(missing) > 0 {
 			return fmt.Sprintf("a file the program opens is not in the image: add --file %s", strings.Join(missing, " --file "))
 		}
 		return "a file or library the program needs is not in the image: add it with --file PATH (files the command names are brought in; files it finds by itself are not)"
 	}
-	if permission.MatchString(reason) {
+	if permission.Get().MatchString(reason) {
 		return "a permission the container lacks: there the program runs as the image's user (root for an image of host files, the image's USER with --image) with only Docker's default capabilities " +
 			"(a study file's cap_add asks for more), and files keep the host's modes; check the mode of what it opens, or ask for the capability it needs"
 	}

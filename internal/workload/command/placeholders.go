@@ -3,19 +3,19 @@ package command
 import (
 	"fmt"
 	"maps"
-	"regexp"
 	"slices"
 	"strings"
 
+	"github.com/boxtax/boxtax/internal/lazyre"
 	"github.com/boxtax/boxtax/internal/workload"
 )
 
 // placeholderRe is a {NAME} in a command: a name of letters, digits and _
 // in braces (so {} and awk's {print $1} are left alone).
-var placeholderRe = regexp.MustCompile(`\{([A-Za-z_][A-Za-z0-9_]*)\}`)
+var placeholderRe = lazyre.New(`\{([A-Za-z_][A-Za-z0-9_]*)\}`)
 
 // placeholderName is a name a placeholder may have.
-var placeholderName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+var placeholderName = lazyre.New(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 // Substitute replaces every {NAME} in argv with values[NAME], as
 // hyperfine's parameters are; a NAME without a value is an error naming
@@ -24,7 +24,7 @@ func Substitute(argv []string, values map[string]string, param string) ([]string
 	out := make([]string, len(argv))
 	var unknown []string
 	for i, a := range argv {
-		out[i] = placeholderRe.ReplaceAllStringFunc(a, func(m string) string {
+		out[i] = placeholderRe.Get().ReplaceAllStringFunc(a, func(m string) string {
 			name := m[1 : len(m)-1]
 			v, ok := values[name]
 			if !ok {
@@ -52,7 +52,7 @@ func (c *config) substitute() error {
 		return nil
 	}
 	for name := range c.placeholders {
-		if !placeholderName.MatchString(name) {
+		if !placeholderName.Get().MatchString(name) {
 			return fmt.Errorf("parameter placeholders: %q is not a name of letters, digits and _ (starting with a letter)", name)
 		}
 	}

@@ -179,7 +179,7 @@ func paramFactors(params, taken []string) ([]Factor, error) {
 		if !ok || name == "" || strings.TrimSpace(list) == "" {
 			return nil, fmt.Errorf("--param %q: want NAME=V1,V2,..., e.g. --param threads=1,2,4 with {threads} in --cmd", p)
 		}
-		if !placeholderName.MatchString(name) {
+		if !placeholderName.Get().MatchString(name) {
 			return nil, fmt.Errorf("--param %q: %q is not a name of letters, digits and _ (starting with a letter)", p, name)
 		}
 		if seen[name] {

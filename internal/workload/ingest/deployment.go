@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"text/template"
 	"time"
@@ -152,7 +153,10 @@ func (d *deployment) startNode(ctx context.Context, cfg nodeConfig) (*ingestNode
 	return n, nil
 }
 
-var nginxConf = template.Must(template.New("nginx").Parse(`# made by boxtax for iot.ingest
+// nginxConf is parsed on first use, not at init: every boxtax process
+// links this package (issue 40).
+var nginxConf = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("nginx").Parse(`# made by boxtax for iot.ingest
 daemon off;
 master_process on;
 worker_processes {{.Workers}};
@@ -201,6 +205,7 @@ http {
     }
 }
 `))
+})
 
 // startNginx writes nginx's configuration and starts it in the foreground:
 // round-robin over the nodes (nginx's default), keep-alive connections to
@@ -223,7 +228,7 @@ func (d *deployment) startNginx(ctx context.Context, cfg deploymentConfig) error
 	if err != nil {
 		return err
 	}
-	err = nginxConf.Execute(f, map[string]any{
+	err = nginxConf().Execute(f, map[string]any{
 		"Workers": max(cfg.workers, 1), "Files": nginxFiles(cfg.devices), "Connections": nginxConnections(cfg.devices), "Dir": d.dir, "Root": os.Geteuid() == 0,
 		"TempPaths": temps, "Nodes": nodes, "Keepalive": cfg.devices + 16, "Listen": cfg.listen, "Control": cfg.control, "ReadyPath": pathReady,
 	})
