@@ -16,6 +16,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/boxtax/boxtax/internal/env/docker"
@@ -99,7 +100,8 @@ func loopbackHost(hostport string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-var page = template.Must(template.New("page").Parse(`<!DOCTYPE html>
+var page = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("page").Parse(`<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>boxtax · {{.Title}}</title>
 <style>
@@ -123,6 +125,7 @@ button { font: inherit; padding: 4px 12px; }
 {{else if .Pre}}<pre>{{.Pre}}</pre>{{else}}<p>No study is stored in {{.DB}} yet: run one with <code>boxtax run --db {{.DB}}</code>.</p>{{end}}
 </main></body></html>
 `))
+})
 
 type pageData struct {
 	Title, DB, Pre string
@@ -266,7 +269,7 @@ func hostLine(hostJSON string) string {
 }
 
 func render(w http.ResponseWriter, d pageData) {
-	respond(w, formats.ByName["html"].ContentType, func(out io.Writer) error { return page.Execute(out, d) })
+	respond(w, formats.ByName["html"].ContentType, func(out io.Writer) error { return page().Execute(out, d) })
 }
 
 // respond answers with what write writes, as contentType, or with a 500

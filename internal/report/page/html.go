@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"sync"
 	"time"
 
 	"github.com/boxtax/boxtax/internal/report"
@@ -15,26 +16,28 @@ import (
 //go:embed html.tmpl
 var htmlTemplate string
 
-var htmlPage = template.Must(template.New("report").Funcs(template.FuncMap{
-	// svg marks a plot as safe HTML: package plot escapes every label it draws.
-	"svg":   func(f report.Figure) template.HTML { return template.HTML(f.SVG) },
-	"value": report.FmtValue,
-	"pct":   report.FmtPct,
-	"inc":   func(i int) int { return i + 1 },
-	// opt prints an optional number, or a dash when there is none.
-	"opt": func(format string, v *float64) string {
-		if v == nil {
-			return "–"
-		}
-		return fmt.Sprintf(format, *v)
-	},
-}).Parse(htmlTemplate))
+var htmlPage = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("report").Funcs(template.FuncMap{
+		// svg marks a plot as safe HTML: package plot escapes every label it draws.
+		"svg":   func(f report.Figure) template.HTML { return template.HTML(f.SVG) },
+		"value": report.FmtValue,
+		"pct":   report.FmtPct,
+		"inc":   func(i int) int { return i + 1 },
+		// opt prints an optional number, or a dash when there is none.
+		"opt": func(format string, v *float64) string {
+			if v == nil {
+				return "–"
+			}
+			return fmt.Sprintf(format, *v)
+		},
+	}).Parse(htmlTemplate))
+})
 
 // Write renders the report as one self-contained page: styles inline, plots as inline
 // SVG, no scripts, fonts or anything else fetched, so it opens offline and
 // can be mailed as one file. Every string is escaped by html/template.
 func Write(w io.Writer, r *report.Report) error {
-	return htmlPage.Execute(w, newHTMLView(r))
+	return htmlPage().Execute(w, newHTMLView(r))
 }
 
 // htmlView is what the template shows.

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/boxtax/boxtax/internal/workload"
 )
@@ -49,14 +50,14 @@ type wholeParts struct {
 
 // percentileToken matches a percentile in a metric name: p50, p99, p99.9
 // written p99_9 or p999 is taken as 99.9.
-var percentileToken = regexp.MustCompile(`(^|_)(p(\d+)|median|min|max)(_|$)`)
+var percentileToken = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(^|_)(p(\d+)|median|min|max)(_|$)`) })
 
 // percentileOf tells whether a metric names a percentile of some
 // distribution (latency_p99_us, p50_ms, rtt_median_us, rtt_max_us): it
 // returns the distribution's name (the metric without the token) and the
 // percentile in [0, 100].
 func percentileOf(metric string) (family string, pct float64, ok bool) {
-	m := percentileToken.FindStringSubmatchIndex(metric)
+	m := percentileToken().FindStringSubmatchIndex(metric)
 	if m == nil {
 		return "", 0, false
 	}

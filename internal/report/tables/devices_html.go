@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"strings"
+	"sync"
 
 	"github.com/boxtax/boxtax/internal/report"
 	"github.com/boxtax/boxtax/internal/report/plot"
@@ -61,7 +62,8 @@ func devicesFigure(d *report.Devices) (report.Figure, bool) {
 		Caption: "Each colour is one environment on one device, against that device's own baseline: where the intervals of two devices do not overlap, the container costs differ between the devices."}, true
 }
 
-var devicesHTML = template.Must(template.New("devices").Parse(`<!DOCTYPE html>
+var devicesHTML = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("devices").Parse(`<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>boxtax: {{.Name}} on {{len .D.Devices}} devices</title>
 <style>body{font-family:system-ui,sans-serif;margin:2em;max-width:80em}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.2em .5em;text-align:right}td:first-child,td:nth-child(2){text-align:left}th.dev{background:#eef}.na{color:#999}figure{margin:1em 0}</style>
 </head><body>
@@ -74,6 +76,7 @@ var devicesHTML = template.Must(template.New("devices").Parse(`<!DOCTYPE html>
 <pre>{{.Notes}}</pre>
 </body></html>
 `))
+})
 
 // WriteDevicesHTML renders a page: the devices, the figure by device
 // (devicesFigure) and the table.
@@ -106,5 +109,5 @@ func WriteDevicesHTML(w io.Writer, d *report.Devices) error {
 	var notes strings.Builder
 	writeDeviceNotes(&notes, d)
 	v.Notes = strings.TrimSpace(notes.String())
-	return devicesHTML.Execute(w, v)
+	return devicesHTML().Execute(w, v)
 }

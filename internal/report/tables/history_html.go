@@ -5,6 +5,7 @@ import (
 	"html/template"
 	"io"
 	"math"
+	"sync"
 
 	"github.com/boxtax/boxtax/internal/report"
 	"github.com/boxtax/boxtax/internal/report/plot"
@@ -66,7 +67,8 @@ func historyFigures(h *report.History) []report.Figure {
 	return out
 }
 
-var historyHTML = template.Must(template.New("history").Parse(`<!DOCTYPE html>
+var historyHTML = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("history").Parse(`<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>boxtax: history of {{.H.Host}}</title>
 <style>body{font-family:system-ui,sans-serif;margin:2em;max-width:80em}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.2em .5em;text-align:right}td:nth-child(-n+4){text-align:left}.bad{color:#b00;font-weight:bold}figure{margin:1em 0}</style>
 </head><body>
@@ -80,6 +82,7 @@ var historyHTML = template.Must(template.New("history").Parse(`<!DOCTYPE html>
 {{range .Figs}}<figure>{{.SVG}}<figcaption>{{.Caption}}</figcaption></figure>{{end}}
 </body></html>
 `))
+})
 
 // WriteHistoryHTML renders a history as one self-contained page: the
 // studies, the baselines that moved, the table (contradictions first) and
@@ -111,5 +114,5 @@ func WriteHistoryHTML(w io.Writer, h *report.History) error {
 	for _, f := range historyFigures(h) {
 		v.Figs = append(v.Figs, fig{template.HTML(f.SVG), f.Caption}) // package plot escapes what it draws
 	}
-	return historyHTML.Execute(w, v)
+	return historyHTML().Execute(w, v)
 }
