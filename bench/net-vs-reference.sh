@@ -8,7 +8,7 @@
 # Goals: net.tcp >= 0.95 x iperf3's bandwidth; net.rr's round trip (mean
 # and median) within 10 % of the reference's, pinned and unpinned (issue 18).
 # For net.rr it also prints what each tool's two processes spent per
-# transaction: CPU time (user + system) and context switches (GNU time),
+# transaction: CPU time (user + system) and context switches (bench/startcpu: wait4's rusage),
 # which a busy host disturbs less than the round trips: a probe that wakes
 # more threads than C's one per wait shows there first. For every pair it
 # prints the ratio lines of issue 40, boxtax's over the reference's, the
@@ -42,6 +42,7 @@ done
 work=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
 gcc -O2 -Wall -o "$work/pingpong" bench/pingpong.c
+gcc -O2 -Wall -o "$work/startcpu" bench/startcpu.c
 
 srv=() cli=()
 if [ "${PIN:-0}" = 1 ]; then srv=(taskset -c 1) cli=(taskset -c 0); fi
@@ -56,11 +57,12 @@ boxtax_pair() { # workload params: run server and client, print the client's pro
   wait
 }
 # costed FILE CMD...: run CMD; write its CPU seconds (user + system) and
-# context switches (voluntary + involuntary) to FILE (GNU time).
+# context switches (voluntary + involuntary) to FILE (bench/startcpu -o: to
+# the microsecond; GNU time's 10 ms steps read a 5 ms run as 0).
 costed() {
   local f=$1
   shift
-  /usr/bin/time -f '%U %S %w %c' -o "$f" "$@"
+  "$work/startcpu" -o "$f" "$@"
 }
 # cost KEY TRANSACTIONS: add the server's and client's CPU us and context
 # switches per transaction; and the client's alone (CPU us) to KEY.cli_us.
