@@ -153,9 +153,14 @@ func verdictOf(c *Cell, row string, marginPct float64) Verdict {
 		}
 		v.CostCI95 = []*float64{&lo, &hi}
 	}
-	d := stats.Decide(o, v.N, marginPct)
-	if !c.pairedInterval && c.over != nil {
-		d = d.WithHalves(c.over.Across) // as the adaptive study's rule decides
+	var d stats.Verdict
+	switch {
+	case c.stop:
+		d = c.over.Answer(marginPct) // the adaptive study's answer, as its run's end lines give it
+	case !c.pairedInterval && c.over != nil:
+		d = stats.Decide(o, v.N, marginPct).WithHalves(c.over.Across)
+	default:
+		d = stats.Decide(o, v.N, marginPct)
 	}
 	v.WithinPct = finite(d.WithinPct)
 	v.HostChanged = d.HostChanged
@@ -168,9 +173,6 @@ func verdictOf(c *Cell, row string, marginPct float64) Verdict {
 		v.Decision = VerdictNoDifference
 	default:
 		v.Decision = VerdictUndecided
-		if c.stop && !d.HostChanged {
-			d.MoreRounds = c.over.ToStop(marginPct).MoreRounds
-		}
 		if d.MoreRounds > 0 && !d.HostChanged {
 			more := d.MoreRounds
 			v.MoreRounds = &more

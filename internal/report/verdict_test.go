@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/boxtax/boxtax/internal/result"
 	"github.com/boxtax/boxtax/internal/stats"
 	"github.com/boxtax/boxtax/internal/store"
 )
@@ -303,5 +304,41 @@ func TestNoIntervalSaysTheRoundsThatWouldBoundIt(t *testing.T) {
 		if got := v.phrase(note); got != tc.want {
 			t.Errorf("MoreRounds %d: %q, want %q", tc.more, got, tc.want)
 		}
+	}
+}
+
+// Issue 43, one answer: an adaptive study's verdict is the study's answer
+// as result.Decide gives it (the run's end lines, bench/verdicts), a cost
+// where the 95 % interval excludes 0 even while the stopping rule, which
+// asks 99 %, still has the cell undecided.
+func TestAdaptiveVerdictIsTheStudysAnswer(t *testing.T) {
+	native := []float64{1000, 1010, 990, 1005, 995}
+	var runs []store.Run
+	var samples []store.Sample
+	var d result.Decisions
+	lay := Layout{Baseline: "native", Envs: []string{"native", "docker-bridge"}, Workloads: []string{"test.cpu"}}
+	lay.Repetitions.PrecisionPct = 2
+	for shift := 5.0; shift < 50; shift += 0.5 { // the least cost that clears 95 %
+		docker := []float64{1000 + shift, 1015 + shift, 985 + shift, 1000 + shift, 1000 + shift}
+		runs, samples = nil, nil
+		for e, env := range []string{"native", "docker-bridge"} {
+			for rep, v := range [][]float64{native, docker}[e] {
+				id := int64(len(runs) + 1)
+				runs = append(runs, store.Run{ID: id, Seq: len(runs), Rep: rep, CellKey: "test.cpu|env=" + env, Workload: "test.cpu", Env: env,
+					Levels: map[string]string{"env": env}, Status: store.RunOK})
+				samples = append(samples, store.Sample{RunID: id, Metric: "events_per_s", Value: v, Unit: "events/s"})
+			}
+		}
+		d = result.Decide(result.Layout{Baseline: "native", Envs: lay.Envs, Workloads: lay.Workloads, MarginPct: 2}, runs, samples, false)
+		if len(d.Cells) == 1 && d.Cells[0].Answer.Decision == stats.Costs {
+			break
+		}
+	}
+	if len(d.Cells) != 1 || d.Cells[0].Verdict.Decision != stats.Undecided || d.Cells[0].Answer.Decision != stats.Costs {
+		t.Fatalf("no runs found whose answer is a cost while the rule has them undecided: %+v", d.Cells)
+	}
+	rep := Build(store.Study{ID: 1, Name: "adaptive"}, lay, runs, samples)
+	if len(rep.Verdicts) != 1 || rep.Verdicts[0].Decision != VerdictGains {
+		t.Fatalf("report verdicts %+v, want the answer: more events/s, a gain", rep.Verdicts)
 	}
 }
