@@ -1,0 +1,55 @@
+package workload
+
+import "slices"
+
+// Spec is a workload declared as data: what it says about itself, less
+// its parameters, which its config C declares, and a Configure that parses
+// the parameters into a new C. Define makes one and registers it.
+type Spec[C any, P configOf[C]] struct{ info Info }
+
+// configOf is a workload's config: a *C that declares its parameters.
+type configOf[C any] interface {
+	*C
+	Declarer
+	Config
+}
+
+// Define registers the workload that info describes, whose config is a
+// C, and returns it.
+func Define[C any, P configOf[C]](info Info) Spec[C, P] {
+	w := Spec[C, P]{info}
+	Register(w)
+	return w
+}
+
+// Info implements Workload: the declared info with C's parameters.
+func (w Spec[C, P]) Info() Info {
+	i := w.info
+	i.Params = Declared(P(new(C)))
+	i.Metrics = slices.Clone(i.Metrics)
+	return i
+}
+
+// Configure implements Workload.
+func (Spec[C, P]) Configure(p Params) (Config, error) { return Parse(p, P(new(C))) }
+
+// SidesSpec is a Spec whose config is also Sides: a ClientServer workload
+// declared as data. DefineSides makes one and registers it.
+type SidesSpec[C any, P sidesOf[C]] struct{ Spec[C, P] }
+
+// sidesOf is the config of a ClientServer workload.
+type sidesOf[C any] interface {
+	configOf[C]
+	Sides
+}
+
+// DefineSides registers the ClientServer workload that info describes,
+// whose config is a C, and returns it.
+func DefineSides[C any, P sidesOf[C]](info Info) SidesSpec[C, P] {
+	w := SidesSpec[C, P]{Spec[C, P]{info}}
+	Register(w)
+	return w
+}
+
+// ConfigureSides implements ClientServer.
+func (SidesSpec[C, P]) ConfigureSides(p Params) (Sides, error) { return Parse(p, P(new(C))) }
