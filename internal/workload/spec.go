@@ -5,10 +5,10 @@ import "slices"
 // Spec is a workload declared as data: what it says about itself, less
 // its parameters, which its config C declares, and a Configure that parses
 // the parameters into a new C. Define makes one and registers it.
-type Spec[C any, P configOf[C]] struct{ info Info }
+type Spec[C any, P ConfigOf[C]] struct{ info Info }
 
-// configOf is a workload's config: a *C that declares its parameters.
-type configOf[C any] interface {
+// ConfigOf is a workload's config: a *C that declares its parameters.
+type ConfigOf[C any] interface {
 	*C
 	Declarer
 	Config
@@ -16,11 +16,15 @@ type configOf[C any] interface {
 
 // Define registers the workload that info describes, whose config is a
 // C, and returns it.
-func Define[C any, P configOf[C]](info Info) Spec[C, P] {
-	w := Spec[C, P]{info}
+func Define[C any, P ConfigOf[C]](info Info) Spec[C, P] {
+	w := NewSpec[C, P](info)
 	Register(w)
 	return w
 }
+
+// NewSpec is the workload that info describes, whose config is a C,
+// unregistered: for a package's own kind of Spec, with more abilities.
+func NewSpec[C any, P ConfigOf[C]](info Info) Spec[C, P] { return Spec[C, P]{info} }
 
 // Info implements Workload: the declared info with C's parameters.
 func (w Spec[C, P]) Info() Info {
@@ -39,14 +43,14 @@ type SidesSpec[C any, P sidesOf[C]] struct{ Spec[C, P] }
 
 // sidesOf is the config of a ClientServer workload.
 type sidesOf[C any] interface {
-	configOf[C]
+	ConfigOf[C]
 	Sides
 }
 
 // DefineSides registers the ClientServer workload that info describes,
 // whose config is a C, and returns it.
 func DefineSides[C any, P sidesOf[C]](info Info) SidesSpec[C, P] {
-	w := SidesSpec[C, P]{Spec[C, P]{info}}
+	w := SidesSpec[C, P]{NewSpec[C, P](info)}
 	Register(w)
 	return w
 }
