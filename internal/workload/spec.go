@@ -61,9 +61,14 @@ type sidesOf[C any] interface {
 // DefineSides registers the ClientServer workload that info describes,
 // whose config is a C, and returns it.
 func DefineSides[C any, P sidesOf[C]](info Info) SidesSpec[C, P] {
-	w := SidesSpec[C, P]{NewSpec[C, P](info)}
+	w := NewSidesSpec[C, P](info)
 	Register(w)
 	return w
+}
+
+// NewSidesSpec is NewSpec for a ClientServer workload.
+func NewSidesSpec[C any, P sidesOf[C]](info Info) SidesSpec[C, P] {
+	return SidesSpec[C, P]{NewSpec[C, P](info)}
 }
 
 // ConfigureSides implements ClientServer.
