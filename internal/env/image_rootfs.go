@@ -231,15 +231,7 @@ func untar(r io.Reader, dir string) error {
 			dirs = append(dirs, dirTime{target, h.ModTime})
 		case tar.TypeReg:
 			_ = os.Remove(target)
-			f, err := os.OpenFile(target, os.O_CREATE|os.O_WRONLY|os.O_EXCL, 0o600)
-			if err != nil {
-				return err
-			}
-			if _, err := io.Copy(f, tr); err != nil {
-				f.Close()
-				return err
-			}
-			if err := f.Close(); err != nil {
+			if err := CreateFile(target, tr); err != nil {
 				return err
 			}
 		case tar.TypeSymlink:

@@ -311,15 +311,21 @@ func copyFile(src, dst string) error {
 		return err
 	}
 	defer in.Close()
-	out, err := os.OpenFile(dst, os.O_CREATE|os.O_EXCL|os.O_WRONLY|syscall.O_NOFOLLOW, 0o600)
+	return CreateFile(dst, in)
+}
+
+// CreateFile writes r to the file path, which it creates with mode 0600:
+// path must not exist, not even as a symbolic link.
+func CreateFile(path string, r io.Reader) error {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY|syscall.O_NOFOLLOW, 0o600)
 	if err != nil {
 		return err
 	}
-	if _, err := io.Copy(out, in); err != nil {
-		out.Close()
+	if _, err := io.Copy(f, r); err != nil {
+		f.Close()
 		return err
 	}
-	return out.Close()
+	return f.Close()
 }
 
 // copyAttrs gives dst the owner, mode and times of st (a symlink its

@@ -158,16 +158,8 @@ func TestImageVolumesFreshAfterARun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := saveImageVolumes(root, "img", volumes); err != nil {
-		t.Fatal(err)
-	}
 	// The first run finds /empty made, as Docker makes a volume's directory.
-	if err := MarkImageVolumesUsed(root); err != nil {
-		t.Fatal(err)
-	}
-	if err := restoreImageVolumes(root); err != nil {
-		t.Fatal(err)
-	}
+	saveAndRun(t, root, volumes)
 	if st, err := os.Stat(filepath.Join(root, "empty")); err != nil || !st.IsDir() {
 		t.Fatalf("the volume the image lacks was not made: %v", err)
 	}
@@ -226,7 +218,17 @@ func TestImageVolumesFreshAfterARun(t *testing.T) {
 // saved, and marking and restoring them does nothing.
 func TestImageVolumesNone(t *testing.T) {
 	root := t.TempDir()
-	if err := saveImageVolumes(root, "img", nil); err != nil {
+	saveAndRun(t, root, nil)
+	if entries, _ := os.ReadDir(root); len(entries) != 0 {
+		t.Errorf("files without volumes got %v", entries)
+	}
+}
+
+// saveAndRun saves the volumes of the image img's files at root, as
+// unpacking them does, and runs once: marks them used, then restores them.
+func saveAndRun(t *testing.T, root string, volumes []string) {
+	t.Helper()
+	if err := saveImageVolumes(root, "img", volumes); err != nil {
 		t.Fatal(err)
 	}
 	if err := MarkImageVolumesUsed(root); err != nil {
@@ -234,9 +236,6 @@ func TestImageVolumesNone(t *testing.T) {
 	}
 	if err := restoreImageVolumes(root); err != nil {
 		t.Fatal(err)
-	}
-	if entries, _ := os.ReadDir(root); len(entries) != 0 {
-		t.Errorf("files without volumes got %v", entries)
 	}
 }
 

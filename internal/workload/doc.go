@@ -10,4 +10,6 @@
 // (Parse); Configure turns parameters into the config, which runs and
 // answers every other question (Requirements, MemoryBytes, CheckHost, the
 // sides of a client-server workload) without reading a parameter again.
+// Most workloads are that config and their Info, declared as data and
+// registered by Define (spec.go).
 package workload

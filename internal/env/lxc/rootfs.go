@@ -156,15 +156,7 @@ func copyFile(dst, src string, mode fs.FileMode) error {
 		return err
 	}
 	defer in.Close()
-	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(out, in); err != nil {
-		out.Close()
-		return err
-	}
-	if err := out.Close(); err != nil {
+	if err := env.CreateFile(dst, in); err != nil {
 		return err
 	}
 	return os.Chmod(dst, mode)

@@ -31,24 +31,24 @@ import (
 	"github.com/boxtax/boxtax/internal/workload"
 )
 
-// Cmd is the cmd workload.
-type Cmd struct{}
-
-func init() { workload.Register(Cmd{}) }
-
 // base are the metrics every run has, measured around the program.
 var base = map[string]bool{"wall_s": true, "user_s": true, "sys_s": true, "maxrss_mib": true}
 
-// Info implements workload.Workload.
-func (Cmd) Info() workload.Info {
-	return workload.Info{
-		Name:     "cmd",
-		Summary:  "your own program (or sysbench, fio, stress-ng, cyclictest, mbw, iperf3, ab, wrk), run in each environment: time, CPU, memory and figures from its output",
-		SeedTool: "any command",
-		Params:   workload.Declared(&config{}),
-		Metrics:  baseMetrics(),
-	}
+// Cmd is the cmd workload.
+var Cmd = cmdWorkload{workload.NewSpec[config](workload.Info{
+	Name:     "cmd",
+	Summary:  "your own program (or sysbench, fio, stress-ng, cyclictest, mbw, iperf3, ab, wrk), run in each environment: time, CPU, memory and figures from its output",
+	SeedTool: "any command",
+	Metrics:  baseMetrics(),
+})}
+
+// cmdWorkload is cmd: its info and config, and what a user's program
+// needs beside them (Normalize, MetricsFor, ImageOf, UseImage).
+type cmdWorkload struct {
+	workload.Spec[config, *config]
 }
+
+func init() { workload.Register(Cmd) }
 
 // config is cmd's parameters, checked.
 type config struct {
@@ -150,14 +150,11 @@ func (c *config) Check() error {
 	return nil
 }
 
-// Configure implements workload.Workload.
-func (Cmd) Configure(p workload.Params) (workload.Config, error) { return parse(p) }
-
 // Normalize implements workload.Normalizer: the program (and setup's) as
 // an absolute path, found on PATH or in the usual directories, and the
 // files as absolute paths, so the worker runs the same file natively and
 // in a container, wherever its working directory is.
-func (Cmd) Normalize(p workload.Params) (workload.Params, error) {
+func (cmdWorkload) Normalize(p workload.Params) (workload.Params, error) {
 	p, err := substituteParams(p, "cmd", "setup", "prepare")
 	if err != nil {
 		return nil, err

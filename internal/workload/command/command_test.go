@@ -121,21 +121,21 @@ func TestExtractValue(t *testing.T) {
 func run(t *testing.T, p workload.Params) (*workloadtest.Recorder, error) {
 	t.Helper()
 	var rec workloadtest.Recorder
-	err := workload.Run(context.Background(), Cmd{}, workloadtest.Prepare(t, Cmd{}, p), workload.Env{ScratchDir: t.TempDir()}, &rec)
+	err := workload.Run(context.Background(), Cmd, workloadtest.Prepare(t, Cmd, p), workload.Env{ScratchDir: t.TempDir()}, &rec)
 	return &rec, err
 }
 
 func TestNormalizeFindsTheProgram(t *testing.T) {
-	p := workloadtest.Prepare(t, Cmd{}, workload.Params{"cmd": "sh -c 'exit 0'", "files": []any{"."}})
+	p := workloadtest.Prepare(t, Cmd, workload.Params{"cmd": "sh -c 'exit 0'", "files": []any{"."}})
 	argv, _ := argvParam(p, "cmd")
 	if !filepath.IsAbs(argv[0]) || filepath.Base(argv[0]) != "sh" || argv[2] != "exit 0" {
 		t.Errorf("normalized cmd %q", argv)
 	}
-	again := workloadtest.Prepare(t, Cmd{}, p)
+	again := workloadtest.Prepare(t, Cmd, p)
 	if !reflect.DeepEqual(again, p) {
 		t.Errorf("Normalize is not idempotent: %v then %v", p, again)
 	}
-	req := workloadtest.Requirements(t, Cmd{}, p)
+	req := workloadtest.Requirements(t, Cmd, p)
 	if !reflect.DeepEqual(req.HostPrograms, []string{argv[0]}) || len(req.HostFiles) != 1 || !filepath.IsAbs(req.HostFiles[0]) || len(req.CapAdd) != 0 {
 		t.Errorf("requirements %+v", req)
 	}
@@ -148,7 +148,7 @@ func TestNormalizeFindsTheProgram(t *testing.T) {
 		"unknown parameter":   {"cmd": "true", "imag": "x"},
 		"give exactly one of": {"cmd": "true", "metrics": []any{map[string]any{"name": "x"}}},
 	} {
-		if _, _, err := workload.Prepare(Cmd{}, why); err == nil || !strings.Contains(err.Error(), p) {
+		if _, _, err := workload.Prepare(Cmd, why); err == nil || !strings.Contains(err.Error(), p) {
 			t.Errorf("%v: %v, want %q", why, err, p)
 		}
 	}
@@ -159,11 +159,11 @@ func TestCheckHost(t *testing.T) {
 		"no such file":    {"cmd": "true", "files": []any{"/nonexistent/boxtax"}},
 		"no such file or": {"cmd": "/nonexistent/boxtax-program"},
 	} {
-		if err := workload.CheckHost(Cmd{}, workloadtest.Prepare(t, Cmd{}, p)); err == nil || !strings.Contains(err.Error(), why) {
+		if err := workload.CheckHost(Cmd, workloadtest.Prepare(t, Cmd, p)); err == nil || !strings.Contains(err.Error(), why) {
 			t.Errorf("%v: %v, want %q", p, err, why)
 		}
 	}
-	if err := workload.CheckHost(Cmd{}, workloadtest.Prepare(t, Cmd{}, workload.Params{"cmd": "/nonexistent/boxtax-program", "image": "my-app:1"})); err != nil {
+	if err := workload.CheckHost(Cmd, workloadtest.Prepare(t, Cmd, workload.Params{"cmd": "/nonexistent/boxtax-program", "image": "my-app:1"})); err != nil {
 		t.Errorf("the image's program is not the host's to have: %v", err)
 	}
 }
@@ -267,7 +267,7 @@ func TestCtlCancelStopsTheProgram(t *testing.T) {
 	time.AfterFunc(300*time.Millisecond, cancel)
 	start := time.Now()
 	var rec workloadtest.Recorder
-	err := workload.Run(ctx, Cmd{}, workloadtest.Prepare(t, Cmd{}, workload.Params{"cmd": "sleep 30"}), workload.Env{ScratchDir: t.TempDir()}, &rec)
+	err := workload.Run(ctx, Cmd, workloadtest.Prepare(t, Cmd, workload.Params{"cmd": "sleep 30"}), workload.Env{ScratchDir: t.TempDir()}, &rec)
 	if err == nil || time.Since(start) > 6*time.Second {
 		t.Errorf("cancel: %v after %v", err, time.Since(start))
 	}
@@ -282,24 +282,24 @@ func TestMetricsFor(t *testing.T) {
 		}
 		return out
 	}
-	p := workloadtest.Prepare(t, Cmd{}, workload.Params{"cmd": "true"})
-	if got := names(Cmd{}.MetricsFor(p)); !reflect.DeepEqual(got, []string{"wall_s", "user_s", "sys_s", "maxrss_mib"}) {
+	p := workloadtest.Prepare(t, Cmd, workload.Params{"cmd": "true"})
+	if got := names(Cmd.MetricsFor(p)); !reflect.DeepEqual(got, []string{"wall_s", "user_s", "sys_s", "maxrss_mib"}) {
 		t.Errorf("plain command: primary metrics %v", got)
 	}
-	p = workloadtest.Prepare(t, Cmd{}, workload.Params{"cmd": "true", "metrics": []any{"fps=([0-9]+)"}})
+	p = workloadtest.Prepare(t, Cmd, workload.Params{"cmd": "true", "metrics": []any{"fps=([0-9]+)"}})
 	// issue 27: the measured rows stay in the table beside the figures
-	if got := names(Cmd{}.MetricsFor(p)); !reflect.DeepEqual(got, []string{"wall_s", "user_s", "sys_s", "maxrss_mib", "fps"}) {
+	if got := names(Cmd.MetricsFor(p)); !reflect.DeepEqual(got, []string{"wall_s", "user_s", "sys_s", "maxrss_mib", "fps"}) {
 		t.Errorf("with a figure: primary metrics %v", got)
 	}
 	if m, ok := workload.MetricOf("cmd", p, "fps"); !ok || !m.HigherIsBetter {
 		t.Errorf("MetricOf fps: %+v %v", m, ok)
 	}
-	p = workloadtest.Prepare(t, Cmd{}, workload.Params{"cmd": "sysbench cpu run", "metrics": []any{`events/s=events per second:\s*([0-9.]+)`}})
-	got := names(Cmd{}.MetricsFor(p))
+	p = workloadtest.Prepare(t, Cmd, workload.Params{"cmd": "sysbench cpu run", "metrics": []any{`events/s=events per second:\s*([0-9.]+)`}})
+	got := names(Cmd.MetricsFor(p))
 	if !reflect.DeepEqual(got[:4], []string{"wall_s", "user_s", "sys_s", "maxrss_mib"}) || got[len(got)-1] != "events_per_s" || slices.Index(got, "events_per_s") != len(got)-1 {
 		t.Errorf("a figure named as the adapter's: metrics %v, want the user's events_per_s once, last", got)
 	}
-	noter, _ := workload.As[workload.Noter](Cmd{}, p)
+	noter, _ := workload.As[workload.Noter](Cmd, p)
 	if notes := noter.Notes(); len(notes) != 1 || !strings.Contains(notes[0], "events_per_s is yours (regex events per second") || !strings.Contains(notes[0], "sysbench adapter's") {
 		t.Errorf("notes %q", notes)
 	}
@@ -351,7 +351,7 @@ func TestScriptsBringTheirInterpreter(t *testing.T) {
 	dir := t.TempDir()
 	script := filepath.Join(dir, "app.sh")
 	testenv.WriteFile(t, script, []byte("#!/bin/sh\necho 3 frames\n"), 0o755)
-	req := workloadtest.Requirements(t, Cmd{}, workloadtest.Prepare(t, Cmd{}, workload.Params{"cmd": script + " --once"}))
+	req := workloadtest.Requirements(t, Cmd, workloadtest.Prepare(t, Cmd, workload.Params{"cmd": script + " --once"}))
 	if !reflect.DeepEqual(req.HostPrograms, []string{"/bin/sh"}) || !reflect.DeepEqual(req.HostFiles, []string{script}) {
 		t.Errorf("a #!/bin/sh script: %+v", req)
 	}
@@ -362,13 +362,13 @@ func TestScriptsBringTheirInterpreter(t *testing.T) {
 }
 
 func TestCyclictestAsksForWhatItNeeds(t *testing.T) {
-	p := workloadtest.Prepare(t, Cmd{}, workload.Params{"cmd": "/bin/true -m -p 80", "parse": "cyclictest"})
-	req := workloadtest.Requirements(t, Cmd{}, p)
+	p := workloadtest.Prepare(t, Cmd, workload.Params{"cmd": "/bin/true -m -p 80", "parse": "cyclictest"})
+	req := workloadtest.Requirements(t, Cmd, p)
 	if !reflect.DeepEqual(req.CapAdd, []string{"IPC_LOCK", "SYS_NICE"}) || req.CPURealtimeRuntimeUs == 0 {
 		t.Errorf("requirements %+v", req)
 	}
-	p = workloadtest.Prepare(t, Cmd{}, workload.Params{"cmd": "/bin/true -q", "parse": "cyclictest"})
-	if req := workloadtest.Requirements(t, Cmd{}, p); len(req.CapAdd) != 0 {
+	p = workloadtest.Prepare(t, Cmd, workload.Params{"cmd": "/bin/true -q", "parse": "cyclictest"})
+	if req := workloadtest.Requirements(t, Cmd, p); len(req.CapAdd) != 0 {
 		t.Errorf("no priority, no locking: %+v", req)
 	}
 }
@@ -394,7 +394,7 @@ func TestAdapterEdgeCases(t *testing.T) {
 	if err != nil || v["lat_min_us"] != 2 || v["lat_max_us"] != 90 || v["lat_avg_us"] != 6 {
 		t.Errorf("cyclictest: %v %v", v, err)
 	}
-	if _, _, err := workload.Prepare(Cmd{}, workload.Params{"cmd": "/bin/true -N -q", "parse": "cyclictest"}); err == nil || !strings.Contains(err.Error(), "nanoseconds") {
+	if _, _, err := workload.Prepare(Cmd, workload.Params{"cmd": "/bin/true -N -q", "parse": "cyclictest"}); err == nil || !strings.Contains(err.Error(), "nanoseconds") {
 		t.Errorf("cyclictest -N: %v", err)
 	}
 	// fio: two stonewalled groups writing one after another are not one rate.
@@ -430,8 +430,8 @@ func TestAdapterEdgeCases(t *testing.T) {
 // invalid. Prepare keeps the name; CheckHost refuses it, naming the Debian
 // package of a tool boxtax reads.
 func TestMissingProgramIsTheHostCheck(t *testing.T) {
-	p := workloadtest.Prepare(t, Cmd{}, workload.Params{"cmd": "boxtax-absent-tool run"})
-	err := workload.CheckHost(Cmd{}, p)
+	p := workloadtest.Prepare(t, Cmd, workload.Params{"cmd": "boxtax-absent-tool run"})
+	err := workload.CheckHost(Cmd, p)
 	if err == nil || !strings.Contains(err.Error(), `program "boxtax-absent-tool" is not on this host: not found`) {
 		t.Errorf("CheckHost = %v, want the missing program named", err)
 	}

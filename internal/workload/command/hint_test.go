@@ -81,8 +81,8 @@ func TestFailureHintOnThisHost(t *testing.T) {
 		wl workload.Workload
 		p  workload.Params
 	}{
-		{Cmd{}, workload.Params{"cmd": "/usr/bin/x data.txt"}},
-		{Server{}, workload.Params{"server": "/usr/bin/x -p {port}", "client": "/usr/bin/y {addr}"}},
+		{Cmd, workload.Params{"cmd": "/usr/bin/x data.txt"}},
+		{Server, workload.Params{"server": "/usr/bin/x -p {port}", "client": "/usr/bin/y {addr}"}},
 	} {
 		h, ok := workload.As[workload.FailureHinter](w.wl, w.p)
 		if !ok {

@@ -157,15 +157,15 @@ func imageProgram(name string, env []string) string {
 
 // The cmd workloads may run an image's program.
 var (
-	_ workload.ImageRunner = Cmd{}
-	_ workload.ImageRunner = Server{}
+	_ workload.ImageRunner = Cmd
+	_ workload.ImageRunner = Server
 )
 
 // ImageOf implements workload.ImageRunner: the image parameter.
-func (Cmd) ImageOf(p workload.Params) string { return imageParam(p) }
+func (cmdWorkload) ImageOf(p workload.Params) string { return imageParam(p) }
 
 // ImageOf implements workload.ImageRunner: the image parameter.
-func (Server) ImageOf(p workload.Params) string { return imageParam(p) }
+func (serverWorkload) ImageOf(p workload.Params) string { return imageParam(p) }
 
 func imageParam(p workload.Params) string {
 	name, _ := p["image"].(string)
@@ -175,13 +175,13 @@ func imageParam(p workload.Params) string {
 // UseImage implements workload.ImageRunner: the image's id, how its
 // program runs (its Env, User, Volumes and WorkingDir), and its program
 // (Entrypoint and Cmd) in cmd unless the study gives one.
-func (Cmd) UseImage(p workload.Params, img workload.Image, factorSets func(string) bool) error {
+func (cmdWorkload) UseImage(p workload.Params, img workload.Image, factorSets func(string) bool) error {
 	return useImage(p, img, "cmd", "cmd", factorSets)
 }
 
 // UseImage implements workload.ImageRunner: as cmd's, the program going
 // in server, and the port the image exposes.
-func (Server) UseImage(p workload.Params, img workload.Image, factorSets func(string) bool) error {
+func (serverWorkload) UseImage(p workload.Params, img workload.Image, factorSets func(string) bool) error {
 	return useImage(p, img, "cmd.server", "server", factorSets)
 }
 

@@ -36,7 +36,7 @@ func TestYourMetricReplacesTheAdapters(t *testing.T) {
 		t.Errorf("no note says the figure is the user's: %v", rec.Notes)
 	}
 	// a figure named twice by the user is still an error
-	_, _, err = workload.Prepare(Cmd{}, workload.Params{"cmd": "true", "metrics": []any{"a=([0-9]+)", "a=x([0-9]+)"}})
+	_, _, err = workload.Prepare(Cmd, workload.Params{"cmd": "true", "metrics": []any{"a=([0-9]+)", "a=x([0-9]+)"}})
 	workloadtest.CheckErr(t, err, "a is named twice")
 }
 
@@ -69,19 +69,19 @@ func TestSubstitute(t *testing.T) {
 // stored with the run) replaces {NAME} in cmd, setup and prepare and then
 // finds the program; an unknown name is refused there.
 func TestPlaceholdersAreStoredSubstituted(t *testing.T) {
-	p := workloadtest.Prepare(t, Cmd{}, workload.Params{"cmd": "{prog} -c 'echo {n}'", "prepare": "echo {n}",
+	p := workloadtest.Prepare(t, Cmd, workload.Params{"cmd": "{prog} -c 'echo {n}'", "prepare": "echo {n}",
 		"placeholders": map[string]any{"prog": "sh", "n": 3.0}})
 	argv, _ := argvParam(p, "cmd")
 	prep, _ := argvParam(p, "prepare")
 	if !filepath.IsAbs(argv[0]) || filepath.Base(argv[0]) != "sh" || argv[2] != "echo 3" || prep[1] != "3" {
 		t.Errorf("normalized cmd %q, prepare %q", argv, prep)
 	}
-	_, _, err := workload.Prepare(Cmd{}, workload.Params{"cmd": "echo {threads}"})
+	_, _, err := workload.Prepare(Cmd, workload.Params{"cmd": "echo {threads}"})
 	workloadtest.CheckErr(t, err, "{threads} names no parameter; known parameters: none")
-	_, _, err = workload.Prepare(Cmd{}, workload.Params{"cmd": "echo", "placeholders": map[string]any{"a b": "1"}})
+	_, _, err = workload.Prepare(Cmd, workload.Params{"cmd": "echo", "placeholders": map[string]any{"a b": "1"}})
 	workloadtest.CheckErr(t, err, `"a b" is not a name`)
 	// cmd.server's client keeps its own braces
-	if _, _, err := workload.Prepare(Server{}, workload.Params{"server": "sh -c 'sleep 9' {port}", "client": "echo {addr}"}); err != nil {
+	if _, _, err := workload.Prepare(Server, workload.Params{"server": "sh -c 'sleep 9' {port}", "client": "echo {addr}"}); err != nil {
 		t.Errorf("cmd.server with {addr}: %v", err)
 	}
 }
@@ -104,7 +104,7 @@ func TestPrepareRunsBeforeEachMeasuredRunUntimed(t *testing.T) {
 	// a failing prepare fails the run, named
 	_, err = run(t, workload.Params{"cmd": "true", "prepare": "sh -c 'echo no cache >&2; exit 3'"})
 	workloadtest.CheckErr(t, err, "the prepare command exited with status 3")
-	req := workloadtest.Requirements(t, Cmd{}, workloadtest.Prepare(t, Cmd{}, workload.Params{"cmd": "true", "prepare": "sh -c true"}))
+	req := workloadtest.Requirements(t, Cmd, workloadtest.Prepare(t, Cmd, workload.Params{"cmd": "true", "prepare": "sh -c true"}))
 	if !strings.Contains(strings.Join(req.HostPrograms, " "), "/sh") {
 		t.Errorf("prepare's program is not brought into the image: %v", req.HostPrograms)
 	}

@@ -83,7 +83,7 @@ func (c *config) Notes() []string {
 // MetricsFor implements workload.MetricDeclarer: the measured ones (wall
 // time, CPU times and peak memory, always in the table), then the
 // adapter's that the user's do not replace, then the user's.
-func (Cmd) MetricsFor(p workload.Params) []workload.Metric {
+func (cmdWorkload) MetricsFor(p workload.Params) []workload.Metric {
 	c, err := parse(p)
 	if err != nil {
 		return baseMetrics()

@@ -26,20 +26,20 @@ import (
 // environment under test and their client program outside it (on the host
 // or across the emulated wire), with the server's address substituted into
 // both; the client's time, CPU, memory and figures are the run's.
-type Server struct{}
+var Server = serverWorkload{workload.NewSidesSpec[serverConfig](workload.Info{
+	Name:     "cmd.server",
+	Summary:  "your own server in each environment and your own client (wrk, ab, iperf3, a load tool) outside it: the client's time and figures",
+	SeedTool: "any server and client",
+	Metrics:  baseMetrics(),
+})}
 
-func init() { workload.Register(Server{}) }
-
-// Info implements workload.Workload.
-func (Server) Info() workload.Info {
-	return workload.Info{
-		Name:     "cmd.server",
-		Summary:  "your own server in each environment and your own client (wrk, ab, iperf3, a load tool) outside it: the client's time and figures",
-		SeedTool: "any server and client",
-		Params:   workload.Declared(&serverConfig{}),
-		Metrics:  baseMetrics(),
-	}
+// serverWorkload is cmd.server: its info and config, and what a user's
+// programs need beside them (Normalize, MetricsFor, ImageOf, UseImage).
+type serverWorkload struct {
+	workload.SidesSpec[serverConfig, *serverConfig]
 }
+
+func init() { workload.Register(Server) }
 
 // serverConfig is cmd.server's parameters, checked: the client as a
 // config of cmd (its metrics, adapter, limits) and the server's own.
@@ -136,14 +136,8 @@ func (s *serverConfig) Check() error {
 	return fmt.Errorf("parameter server: %q does not say where to listen: put {port} (and {host}) in its arguments", Join(s.server))
 }
 
-// Configure implements workload.Workload.
-func (Server) Configure(p workload.Params) (workload.Config, error) { return parseServer(p) }
-
-// ConfigureSides implements workload.ClientServer.
-func (Server) ConfigureSides(p workload.Params) (workload.Sides, error) { return parseServer(p) }
-
 // Normalize implements workload.Normalizer: both programs as absolute paths.
-func (Server) Normalize(p workload.Params) (workload.Params, error) {
+func (serverWorkload) Normalize(p workload.Params) (workload.Params, error) {
 	if image, _ := p["image"].(string); image != "" {
 		return normalize(p, "client") // the server is the image's
 	}
@@ -151,7 +145,7 @@ func (Server) Normalize(p workload.Params) (workload.Params, error) {
 }
 
 // MetricsFor implements workload.MetricDeclarer: the client's.
-func (Server) MetricsFor(p workload.Params) []workload.Metric {
+func (serverWorkload) MetricsFor(p workload.Params) []workload.Metric {
 	s, err := parseServer(p)
 	if err != nil {
 		return baseMetrics()

@@ -19,7 +19,7 @@ func TestServerParams(t *testing.T) {
 		"valid: tcp, udp, tcp+udp":     {"server": "sleep {port}", "client": "true", "protocol": "sctp"},
 		"is required":                  {"server": "sleep {port}"},
 	} {
-		if _, _, err := workload.Prepare(Server{}, p); err == nil || !strings.Contains(err.Error(), why) {
+		if _, _, err := workload.Prepare(Server, p); err == nil || !strings.Contains(err.Error(), why) {
 			t.Errorf("%v: %v, want %q", p, err, why)
 		}
 	}
@@ -29,22 +29,22 @@ func TestServerParams(t *testing.T) {
 		"parameter client": {"server": "sleep {port}", "client": "no-such-client-of-boxtax"},
 		"parameter server": {"server": "no-such-server-of-boxtax {port}", "client": "true"},
 	} {
-		if err := workload.CheckHost(Server{}, workloadtest.Prepare(t, Server{}, p)); err == nil || !strings.Contains(err.Error(), why) {
+		if err := workload.CheckHost(Server, workloadtest.Prepare(t, Server, p)); err == nil || !strings.Contains(err.Error(), why) {
 			t.Errorf("%v: %v, want %q", p, err, why)
 		}
 	}
 	requireTool(t, "iperf3", "iperf3")
-	p, _, err := workload.Prepare(Server{}, workload.Params{"server": "iperf3 -s -B {host} -p {port}", "client": "sh -c 'echo 5 ok'",
+	p, _, err := workload.Prepare(Server, workload.Params{"server": "iperf3 -s -B {host} -p {port}", "client": "sh -c 'echo 5 ok'",
 		"metrics": []any{"oks=([0-9]+) ok"}, "cap_add": []any{"NET_ADMIN"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	req := workloadtest.Requirements(t, Server{}, p)
+	req := workloadtest.Requirements(t, Server, p)
 	if len(req.HostPrograms) != 1 || !strings.HasSuffix(req.HostPrograms[0], "/iperf3") || len(req.CapAdd) != 1 {
 		t.Errorf("requirements %+v: the server's program and capabilities, not the client's", req)
 	}
 	var names []string
-	for _, m := range (Server{}).MetricsFor(p) {
+	for _, m := range (Server).MetricsFor(p) {
 		names = append(names, m.Name)
 	}
 	if strings.Join(names, ",") != "wall_s,user_s,sys_s,maxrss_mib,oks" {
@@ -54,9 +54,9 @@ func TestServerParams(t *testing.T) {
 
 func runServer(t *testing.T, p workload.Params) (*workloadtest.Recorder, error) {
 	t.Helper()
-	prepared := workloadtest.Prepare(t, Server{}, p)
+	prepared := workloadtest.Prepare(t, Server, p)
 	var rec workloadtest.Recorder
-	return &rec, workload.Run(context.Background(), Server{}, prepared, workload.Env{ScratchDir: t.TempDir()}, &rec)
+	return &rec, workload.Run(context.Background(), Server, prepared, workload.Env{ScratchDir: t.TempDir()}, &rec)
 }
 
 // TestServerAndClientForReal: iperf3's server and client, and a web

@@ -12,27 +12,19 @@ import (
 // Linpack is the cpu.linpack workload: it solves a dense n x n system by LU
 // factorization with partial pivoting, checks the answer, and rates the
 // solve in MFLOPS with LINPACK's operation count.
-type Linpack struct{}
-
-func init() { workload.Register(Linpack{}) }
-
-// Info implements workload.Workload.
-func (Linpack) Info() workload.Info {
-	return workload.Info{
-		Name:     "cpu.linpack",
-		Summary:  "dense linear system solve by blocked LU with partial pivoting, as LINPACK",
-		SeedTool: "linpack",
-		Params:   workload.Declared(&linpackConfig{}),
-		Metrics: []workload.Metric{
-			{Name: "mflops", Unit: "MFLOPS", Label: "MFLOPS", HigherIsBetter: true,
-				Description: "(2/3 n^3 + 2 n^2) / time_s / 1e6 for the fastest of the repeated solves"},
-			{Name: "time_s", Unit: "s", Label: "solve s",
-				Description: "wall time of the fastest solve: factorization plus forward and back substitution", Secondary: true},
-			{Name: "residual", Unit: "1", Label: "residual",
-				Description: "||Ax-b||_inf / (||A||_inf ||x||_inf n eps) of the fastest solve; a run fails above 16", Secondary: true},
-		},
-	}
-}
+var Linpack = workload.Define[linpackConfig](workload.Info{
+	Name:     "cpu.linpack",
+	Summary:  "dense linear system solve by blocked LU with partial pivoting, as LINPACK",
+	SeedTool: "linpack",
+	Metrics: []workload.Metric{
+		{Name: "mflops", Unit: "MFLOPS", Label: "MFLOPS", HigherIsBetter: true,
+			Description: "(2/3 n^3 + 2 n^2) / time_s / 1e6 for the fastest of the repeated solves"},
+		{Name: "time_s", Unit: "s", Label: "solve s",
+			Description: "wall time of the fastest solve: factorization plus forward and back substitution", Secondary: true},
+		{Name: "residual", Unit: "1", Label: "residual",
+			Description: "||Ax-b||_inf / (||A||_inf ||x||_inf n eps) of the fastest solve; a run fails above 16", Secondary: true},
+	},
+})
 
 // linpackConfig is cpu.linpack's parameters, checked.
 type linpackConfig struct {
@@ -54,11 +46,6 @@ var _ workload.MemoryNeeder = (*linpackConfig)(nil)
 func (c *linpackConfig) Check() error {
 	// 46340^2 is the largest square below 2^31: n*n must fit a 32-bit int.
 	return nil
-}
-
-// Configure implements workload.Workload.
-func (Linpack) Configure(p workload.Params) (workload.Config, error) {
-	return workload.Parse(p, &linpackConfig{})
 }
 
 // Run implements workload.Config.

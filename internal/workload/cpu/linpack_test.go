@@ -98,7 +98,7 @@ func TestResidualCheckFailsWrongSolution(t *testing.T) {
 }
 
 func TestLinpackParams(t *testing.T) {
-	workloadtest.CheckParams(t, Linpack{}, []workloadtest.ParamCase{
+	workloadtest.CheckParams(t, Linpack, []workloadtest.ParamCase{
 		{Name: "defaults"},
 		{Name: "small", Params: workload.Params{"n": 10, "repeats": 1}},
 		{Name: "n too small", Params: workload.Params{"n": 1}, WantErr: "parameter n"},
@@ -109,8 +109,8 @@ func TestLinpackParams(t *testing.T) {
 }
 
 func TestLinpackRun(t *testing.T) {
-	p, _ := workload.Check(Linpack{}.Info(), workload.Params{"n": 64, "repeats": 2})
-	r := workloadtest.Run(t, context.Background(), Linpack{}, p, workload.Env{})
+	p, _ := workload.Check(Linpack.Info(), workload.Params{"n": 64, "repeats": 2})
+	r := workloadtest.Run(t, context.Background(), Linpack, p, workload.Env{})
 	for _, m := range []string{"mflops", "time_s", "residual"} {
 		if v := r.Samples[m]; len(v) != 1 || !(v[0] > 0) {
 			t.Errorf("%s: %v", m, v)

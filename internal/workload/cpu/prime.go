@@ -17,27 +17,19 @@ import (
 // every number from 3 up to (but excluding) max_prime for primality by trial
 // division up to its square root; threads run events back to back until the
 // duration is over or, when events is set, until that many events are done.
-type Prime struct{}
-
-func init() { workload.Register(Prime{}) }
-
-// Info implements workload.Workload.
-func (Prime) Info() workload.Info {
-	return workload.Info{
-		Name:     "cpu.prime",
-		Summary:  "prime counting by trial division, as sysbench cpu",
-		SeedTool: "sysbench cpu",
-		Params:   workload.Declared(&primeConfig{}),
-		Metrics: []workload.Metric{
-			{Name: "events_per_s", Unit: "events/s", Label: "events/s", HigherIsBetter: true,
-				Description: "events completed by all threads divided by the wall time from start to the last thread's end"},
-			{Name: "event_time_ms", Unit: "ms", Label: "event ms",
-				Description: "mean wall time of one event over all events of all threads (sysbench's latency avg)", Secondary: true},
-			{Name: "total_time_s", Unit: "s", Label: "total s",
-				Description: "wall time from the start of the threads to the end of the last one (sysbench's total time); the main figure when events is set", Secondary: true},
-		},
-	}
-}
+var Prime = workload.Define[primeConfig](workload.Info{
+	Name:     "cpu.prime",
+	Summary:  "prime counting by trial division, as sysbench cpu",
+	SeedTool: "sysbench cpu",
+	Metrics: []workload.Metric{
+		{Name: "events_per_s", Unit: "events/s", Label: "events/s", HigherIsBetter: true,
+			Description: "events completed by all threads divided by the wall time from start to the last thread's end"},
+		{Name: "event_time_ms", Unit: "ms", Label: "event ms",
+			Description: "mean wall time of one event over all events of all threads (sysbench's latency avg)", Secondary: true},
+		{Name: "total_time_s", Unit: "s", Label: "total s",
+			Description: "wall time from the start of the threads to the end of the last one (sysbench's total time); the main figure when events is set", Secondary: true},
+	},
+})
 
 // primeConfig is cpu.prime's parameters, checked.
 type primeConfig struct {
@@ -71,11 +63,6 @@ func (c *primeConfig) Check() error {
 		return fmt.Errorf("parameter max_prime: %d is too large; use at most %d, as sysbench (its default is 10000)", c.maxPrime, uint64(maxMaxPrime))
 	}
 	return nil
-}
-
-// Configure implements workload.Workload.
-func (Prime) Configure(p workload.Params) (workload.Config, error) {
-	return workload.Parse(p, &primeConfig{})
 }
 
 // Run implements workload.Config.

@@ -54,10 +54,10 @@ func TestPrimeParams(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p := workloadtest.Check(t, Prime{}.Info(), tt.params)
-			workloadtest.CheckErr(t, workload.Validate(Prime{}, p), tt.wantErr)
+			p := workloadtest.Check(t, Prime.Info(), tt.params)
+			workloadtest.CheckErr(t, workload.Validate(Prime, p), tt.wantErr)
 			if tt.wantErr != "" {
-				workloadtest.CheckErr(t, workload.Run(context.Background(), Prime{}, p, workload.Env{}, &workloadtest.Recorder{}), tt.wantErr)
+				workloadtest.CheckErr(t, workload.Run(context.Background(), Prime, p, workload.Env{}, &workloadtest.Recorder{}), tt.wantErr)
 			}
 		})
 	}
@@ -65,8 +65,8 @@ func TestPrimeParams(t *testing.T) {
 
 func TestPrimeRun(t *testing.T) {
 	for _, threads := range []int{1, 2} {
-		p, _ := workload.Check(Prime{}.Info(), workload.Params{"duration": "100ms", "max_prime": 1000, "threads": threads})
-		r := workloadtest.Run(t, context.Background(), Prime{}, p, workload.Env{})
+		p, _ := workload.Check(Prime.Info(), workload.Params{"duration": "100ms", "max_prime": 1000, "threads": threads})
+		r := workloadtest.Run(t, context.Background(), Prime, p, workload.Env{})
 		eps, total := r.Samples["events_per_s"], r.Samples["total_time_s"]
 		if len(eps) != 1 || eps[0] <= 0 || len(total) != 1 || total[0] < 0.1 {
 			t.Errorf("threads=%d: samples %v", threads, r.Samples)
@@ -79,8 +79,8 @@ func TestPrimeRun(t *testing.T) {
 
 func TestPrimeFixedEvents(t *testing.T) {
 	for _, threads := range []int{1, 3} {
-		p, _ := workload.Check(Prime{}.Info(), workload.Params{"events": 25, "max_prime": 500, "threads": threads, "duration": "1h"})
-		r := workloadtest.Run(t, context.Background(), Prime{}, p, workload.Env{})
+		p, _ := workload.Check(Prime.Info(), workload.Params{"events": 25, "max_prime": 500, "threads": threads, "duration": "1h"})
+		r := workloadtest.Run(t, context.Background(), Prime, p, workload.Env{})
 		if r.Notes["events"] != "25" || r.Notes["stop_by"] != "events" {
 			t.Errorf("threads=%d: notes %v, want 25 events", threads, r.Notes)
 		}
@@ -90,8 +90,8 @@ func TestPrimeFixedEvents(t *testing.T) {
 func TestPrimeCancel(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	p, _ := workload.Check(Prime{}.Info(), workload.Params{"duration": "1h"})
-	if err := workload.Run(ctx, Prime{}, p, workload.Env{}, &workloadtest.Recorder{}); err == nil {
+	p, _ := workload.Check(Prime.Info(), workload.Params{"duration": "1h"})
+	if err := workload.Run(ctx, Prime, p, workload.Env{}, &workloadtest.Recorder{}); err == nil {
 		t.Fatal("Run with a cancelled context returned nil")
 	}
 }

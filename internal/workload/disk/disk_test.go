@@ -41,7 +41,7 @@ func TestSizes(t *testing.T) {
 }
 
 func TestDefaultsValid(t *testing.T) {
-	for _, w := range []workload.Workload{Seq{}, Rand{}} {
+	for _, w := range []workload.Workload{Seq, Rand} {
 		p := workloadtest.Check(t, w.Info(), nil)
 		if err := workload.Validate(w, p); err != nil {
 			t.Errorf("%s: defaults rejected: %v", w.Info().Name, err)
@@ -75,8 +75,8 @@ func TestRunBothWays(t *testing.T) {
 		params  workload.Params
 		metrics []string
 	}{
-		{Seq{}, workload.Params{"size": "2MiB", "block_size": "64KiB"}, []string{"write_MBps", "read_MBps", "rewrite_MBps"}},
-		{Rand{}, workload.Params{"size": "1MiB", "duration": "50ms", "sync_every": 8}, []string{"read_iops", "write_iops"}},
+		{Seq, workload.Params{"size": "2MiB", "block_size": "64KiB"}, []string{"write_MBps", "read_MBps", "rewrite_MBps"}},
+		{Rand, workload.Params{"size": "1MiB", "duration": "50ms", "sync_every": 8}, []string{"read_iops", "write_iops"}},
 	}
 	for _, tt := range tests {
 		for _, direct := range []bool{true, false} {
@@ -120,12 +120,12 @@ func TestRunErrors(t *testing.T) {
 		params  workload.Params
 		wantErr string
 	}{
-		{"seq missing dir", Seq{}, context.Background(), workload.Params{"dir": "/no/such/dir"}, "parameter dir"},
-		{"rand missing dir", Rand{}, context.Background(), workload.Params{"dir": "/no/such/dir"}, "parameter dir"},
-		{"rand zero duration", Rand{}, context.Background(), workload.Params{"duration": 0}, "duration"},
-		{"rand negative sync", Rand{}, context.Background(), workload.Params{"sync_every": -1}, "sync_every"},
-		{"seq cancelled", Seq{}, cancelled, workload.Params{"size": "1MiB", "block_size": "4KiB"}, "canceled"},
-		{"rand cancelled", Rand{}, cancelled, workload.Params{"size": "1MiB"}, "canceled"},
+		{"seq missing dir", Seq, context.Background(), workload.Params{"dir": "/no/such/dir"}, "parameter dir"},
+		{"rand missing dir", Rand, context.Background(), workload.Params{"dir": "/no/such/dir"}, "parameter dir"},
+		{"rand zero duration", Rand, context.Background(), workload.Params{"duration": 0}, "duration"},
+		{"rand negative sync", Rand, context.Background(), workload.Params{"sync_every": -1}, "sync_every"},
+		{"seq cancelled", Seq, cancelled, workload.Params{"size": "1MiB", "block_size": "4KiB"}, "canceled"},
+		{"rand cancelled", Rand, cancelled, workload.Params{"size": "1MiB"}, "canceled"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -21,33 +21,24 @@ import (
 // once, and a phase's figure is the children's aggregate throughput (the
 // sum of each child's file size over its own time), IOZone's "Children see
 // throughput for N initial writers".
-type IOZone struct{}
-
-func init() { workload.Register(IOZone{}) }
+var IOZone = defineOnStorage[iozoneConfig](workload.Info{
+	Name:     "disk.iozone",
+	Summary:  "IOZone's throughput mode: threads children write, rewrite, read and reread their own files at once",
+	SeedTool: "IOZone -t (throughput mode)",
+	Metrics: []workload.Metric{
+		{Name: "write_KBps", Unit: "KB/s", Label: "write KB/s", HigherIsBetter: true, Description: iozoneRate("create and write its file")},
+		{Name: "rewrite_KBps", Unit: "KB/s", Label: "rewrite KB/s", HigherIsBetter: true, Description: iozoneRate("write its existing file again")},
+		{Name: "read_KBps", Unit: "KB/s", Label: "read KB/s", HigherIsBetter: true, Description: iozoneRate("read its file")},
+		{Name: "reread_KBps", Unit: "KB/s", Label: "reread KB/s", HigherIsBetter: true, Description: iozoneRate("read its file again")},
+	},
+})
 
 // iozonePhases are the phases in the order IOZone runs them (-i 0 -i 1).
 var iozonePhases = []string{"write", "rewrite", "read", "reread"}
 
-// UsesStorage: its figures are the storage it writes to.
-func (IOZone) UsesStorage() bool { return true }
-
-// Info implements workload.Workload.
-func (IOZone) Info() workload.Info {
-	rate := func(what string) string {
-		return "sum over the children of file_size / the child's time to " + what + ", in KB/s (1024 bytes), as IOZone's \"Children see throughput\""
-	}
-	return workload.Info{
-		Name:     "disk.iozone",
-		Summary:  "IOZone's throughput mode: threads children write, rewrite, read and reread their own files at once",
-		SeedTool: "IOZone -t (throughput mode)",
-		Params:   workload.Declared(&iozoneConfig{}),
-		Metrics: []workload.Metric{
-			{Name: "write_KBps", Unit: "KB/s", Label: "write KB/s", HigherIsBetter: true, Description: rate("create and write its file")},
-			{Name: "rewrite_KBps", Unit: "KB/s", Label: "rewrite KB/s", HigherIsBetter: true, Description: rate("write its existing file again")},
-			{Name: "read_KBps", Unit: "KB/s", Label: "read KB/s", HigherIsBetter: true, Description: rate("read its file")},
-			{Name: "reread_KBps", Unit: "KB/s", Label: "reread KB/s", HigherIsBetter: true, Description: rate("read its file again")},
-		},
-	}
+// iozoneRate describes a phase's figure: what each child does in it.
+func iozoneRate(what string) string {
+	return "sum over the children of file_size / the child's time to " + what + ", in KB/s (1024 bytes), as IOZone's \"Children see throughput\""
 }
 
 // iozoneConfig is disk.iozone's parameters, checked.
@@ -82,11 +73,6 @@ func (c *iozoneConfig) Check() error {
 		return fmt.Errorf("parameter file_size: %d bytes must be a whole number (1 or more) of %d-byte records", c.size, c.record)
 	}
 	return nil
-}
-
-// Configure implements workload.Workload.
-func (IOZone) Configure(p workload.Params) (workload.Config, error) {
-	return workload.Parse(p, &iozoneConfig{})
 }
 
 // Run implements workload.Config.

@@ -10,7 +10,7 @@ import (
 )
 
 func TestIOZoneParams(t *testing.T) {
-	workloadtest.CheckParams(t, IOZone{}, []workloadtest.ParamCase{
+	workloadtest.CheckParams(t, IOZone, []workloadtest.ParamCase{
 		{Name: "seed 004", Params: workload.Params{"threads": 4, "file_size": "100MiB", "record_size": "32KiB"}},
 		{Name: "no threads", Params: workload.Params{"threads": 0}, WantErr: "threads"},
 		{Name: "odd record", Params: workload.Params{"record_size": 1000}, WantErr: "record_size"},
@@ -23,9 +23,9 @@ func TestIOZoneParams(t *testing.T) {
 // temporary directory: four phases, each a positive aggregate rate.
 func TestIOZoneRunsEveryPhase(t *testing.T) {
 	for _, fsync := range []bool{false, true} {
-		p := workloadtest.Prepare(t, IOZone{}, workload.Params{"threads": 3, "file_size": "2MiB", "record_size": "32KiB", "fsync": fsync})
+		p := workloadtest.Prepare(t, IOZone, workload.Params{"threads": 3, "file_size": "2MiB", "record_size": "32KiB", "fsync": fsync})
 		dir := t.TempDir()
-		rec := workloadtest.Run(t, context.Background(), IOZone{}, p, workload.Env{ScratchDir: dir})
+		rec := workloadtest.Run(t, context.Background(), IOZone, p, workload.Env{ScratchDir: dir})
 		for _, ph := range iozonePhases {
 			if v := rec.One(t, ph+"_KBps"); !(v > 0) {
 				t.Errorf("fsync=%v: %s %v KB/s", fsync, ph, v)

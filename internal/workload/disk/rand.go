@@ -12,28 +12,17 @@ import (
 // Rand is the disk.rand workload: random reads, then random writes, of one
 // block at a time at block-aligned offsets of a file, each phase for a
 // fixed time, as sysbench fileio's rndrd and rndwr tests.
-type Rand struct{}
-
-func init() { workload.Register(Rand{}) }
-
-// UsesStorage: its figures are the storage it writes to.
-func (Rand) UsesStorage() bool { return true }
-
-// Info implements workload.Workload.
-func (Rand) Info() workload.Info {
-	return workload.Info{
-		Name:     "disk.rand",
-		Summary:  "random 4 KiB reads and writes on one file, as sysbench fileio",
-		SeedTool: "sysbench fileio random",
-		Params:   workload.Declared(&randConfig{}),
-		Metrics: []workload.Metric{
-			{Name: "read_iops", Unit: "IOPS", Label: "rand read IOPS", HigherIsBetter: true,
-				Description: "reads completed / time, the mean of the steady-state window's passes (notes read_passes, steady_state); one read at a time at a uniformly random block, from the device (O_DIRECT, or buffered with each block's cached page dropped after it is read, see note read_cache)"},
-			{Name: "write_iops", Unit: "IOPS", Label: "rand write IOPS", HigherIsBetter: true,
-				Description: "writes completed / time including an fdatasync every sync_every writes and one at the end of each pass, the mean of the steady-state window's passes (notes write_passes, steady_state); one write at a time at a uniformly random block"},
-		},
-	}
-}
+var Rand = defineOnStorage[randConfig](workload.Info{
+	Name:     "disk.rand",
+	Summary:  "random 4 KiB reads and writes on one file, as sysbench fileio",
+	SeedTool: "sysbench fileio random",
+	Metrics: []workload.Metric{
+		{Name: "read_iops", Unit: "IOPS", Label: "rand read IOPS", HigherIsBetter: true,
+			Description: "reads completed / time, the mean of the steady-state window's passes (notes read_passes, steady_state); one read at a time at a uniformly random block, from the device (O_DIRECT, or buffered with each block's cached page dropped after it is read, see note read_cache)"},
+		{Name: "write_iops", Unit: "IOPS", Label: "rand write IOPS", HigherIsBetter: true,
+			Description: "writes completed / time including an fdatasync every sync_every writes and one at the end of each pass, the mean of the steady-state window's passes (notes write_passes, steady_state); one write at a time at a uniformly random block"},
+	},
+})
 
 // randConfig is disk.rand's parameters, checked.
 type randConfig struct {
@@ -52,11 +41,6 @@ func (c *randConfig) Declare(d *workload.Decl) {
 	d.Min(0, "sync only at the end")
 	d.String(&c.dir, "dir", "", "directory for the test file; empty means the run's scratch directory")
 	c.steadyConfig.declare(d, 4, "passes of each phase, each duration / steady_window long: they are repeated until the last steady_window of them are steady (design note 015), so a phase takes from duration to max_passes / steady_window times it; 1 makes one pass of duration and judges nothing")
-}
-
-// Configure implements workload.Workload.
-func (Rand) Configure(p workload.Params) (workload.Config, error) {
-	return workload.Parse(p, &randConfig{})
 }
 
 // Run implements workload.Config.

@@ -13,30 +13,19 @@ import (
 // read it back from the device, and rewrite it in place as bonnie++ does;
 // the read and the rewrite are repeated in passes until they are steady
 // (steady.go), and their figures are the steady window's.
-type Seq struct{}
-
-func init() { workload.Register(Seq{}) }
-
-// UsesStorage: its figures are the storage it writes to.
-func (Seq) UsesStorage() bool { return true }
-
-// Info implements workload.Workload.
-func (Seq) Info() workload.Info {
-	return workload.Info{
-		Name:     "disk.seq",
-		Summary:  "sequential write, read and rewrite of one file, as fio and bonnie++",
-		SeedTool: "fio / bonnie++ sequential",
-		Params:   workload.Declared(&seqConfig{}),
-		Metrics: []workload.Metric{
-			{Name: "write_MBps", Unit: "MB/s", Label: "write MB/s", HigherIsBetter: true,
-				Description: "size / time of buffered writes of every block plus the final fsync, in 1e6 bytes/s"},
-			{Name: "read_MBps", Unit: "MB/s", Label: "read MB/s", HigherIsBetter: true,
-				Description: "size / time to read the file back block by block with the page cache bypassed (O_DIRECT) or emptied (see note read_cache), in 1e6 bytes/s: the mean of the steady-state window's passes (notes read_passes, steady_state)"},
-			{Name: "rewrite_MBps", Unit: "MB/s", Label: "rewrite MB/s", HigherIsBetter: true,
-				Description: "size / time to read each block, change it, seek back and write it (bonnie++'s rewrite), plus the final fsync, in 1e6 bytes/s: the mean of the steady-state window's passes (notes rewrite_passes, steady_state)"},
-		},
-	}
-}
+var Seq = defineOnStorage[seqConfig](workload.Info{
+	Name:     "disk.seq",
+	Summary:  "sequential write, read and rewrite of one file, as fio and bonnie++",
+	SeedTool: "fio / bonnie++ sequential",
+	Metrics: []workload.Metric{
+		{Name: "write_MBps", Unit: "MB/s", Label: "write MB/s", HigherIsBetter: true,
+			Description: "size / time of buffered writes of every block plus the final fsync, in 1e6 bytes/s"},
+		{Name: "read_MBps", Unit: "MB/s", Label: "read MB/s", HigherIsBetter: true,
+			Description: "size / time to read the file back block by block with the page cache bypassed (O_DIRECT) or emptied (see note read_cache), in 1e6 bytes/s: the mean of the steady-state window's passes (notes read_passes, steady_state)"},
+		{Name: "rewrite_MBps", Unit: "MB/s", Label: "rewrite MB/s", HigherIsBetter: true,
+			Description: "size / time to read each block, change it, seek back and write it (bonnie++'s rewrite), plus the final fsync, in 1e6 bytes/s: the mean of the steady-state window's passes (notes rewrite_passes, steady_state)"},
+	},
+})
 
 // seqConfig is disk.seq's parameters, checked.
 type seqConfig struct{ fileConfig }
@@ -47,11 +36,6 @@ func (c *seqConfig) Declare(d *workload.Decl) {
 	d.Bytes(&c.block, "block_size", 1<<20, "bytes per read or write call; a multiple of 512")
 	d.String(&c.dir, "dir", "", "directory for the test file; empty means the run's scratch directory")
 	c.steadyConfig.declare(d, 4, "passes of the read and rewrite phases on the written file: they are repeated until the last steady_window of them are steady (design note 015); 1 measures one pass and judges nothing")
-}
-
-// Configure implements workload.Workload.
-func (Seq) Configure(p workload.Params) (workload.Config, error) {
-	return workload.Parse(p, &seqConfig{})
 }
 
 // Run implements workload.Config.

@@ -58,10 +58,10 @@ func TestSteadyParams(t *testing.T) {
 		params  workload.Params
 		wantErr string
 	}{
-		{"seq window past passes", Seq{}, workload.Params{"max_passes": 2, "steady_window": 3}, "steady_window"},
-		{"seq no passes", Seq{}, workload.Params{"max_passes": 0}, "max_passes"},
-		{"rand zero band", Rand{}, workload.Params{"steady_band": 0}, "steady_band"},
-		{"rand one pass, any window", Rand{}, workload.Params{"max_passes": 1}, ""},
+		{"seq window past passes", Seq, workload.Params{"max_passes": 2, "steady_window": 3}, "steady_window"},
+		{"seq no passes", Seq, workload.Params{"max_passes": 0}, "max_passes"},
+		{"rand zero band", Rand, workload.Params{"steady_band": 0}, "steady_band"},
+		{"rand one pass, any window", Rand, workload.Params{"max_passes": 1}, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -83,10 +83,10 @@ func TestRunRecordsSteadyState(t *testing.T) {
 		wantWarn   bool
 		anyWarn    bool // a tiny file on a shared disk may or may not settle: only the record is checked
 	}{
-		{"seq one pass", Seq{}, workload.Params{"size": "1MiB", "block_size": "64KiB", "max_passes": 1}, 1, "not judged", false, false},
-		{"seq unreachable band", Seq{}, workload.Params{"size": "1MiB", "block_size": "64KiB", "max_passes": 4, "steady_band": 0.0001}, 4, "not steady in 4 passes", true, false},
-		{"seq judged", Seq{}, workload.Params{"size": "1MiB", "block_size": "64KiB"}, 0, "passes", false, true},
-		{"rand unreachable band", Rand{}, workload.Params{"size": "1MiB", "duration": "30ms", "max_passes": 4, "steady_band": 0.0001}, 4, "not steady in 4 passes", true, false},
+		{"seq one pass", Seq, workload.Params{"size": "1MiB", "block_size": "64KiB", "max_passes": 1}, 1, "not judged", false, false},
+		{"seq unreachable band", Seq, workload.Params{"size": "1MiB", "block_size": "64KiB", "max_passes": 4, "steady_band": 0.0001}, 4, "not steady in 4 passes", true, false},
+		{"seq judged", Seq, workload.Params{"size": "1MiB", "block_size": "64KiB"}, 0, "passes", false, true},
+		{"rand unreachable band", Rand, workload.Params{"size": "1MiB", "duration": "30ms", "max_passes": 4, "steady_band": 0.0001}, 4, "not steady in 4 passes", true, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

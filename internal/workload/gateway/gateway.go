@@ -14,31 +14,23 @@ import (
 )
 
 // Gateway is the http.gateway workload.
-type Gateway struct{}
-
-func init() { workload.Register(Gateway{}) }
-
-// Info implements workload.Workload.
-func (Gateway) Info() workload.Info {
-	return workload.Info{
-		Name:     "http.gateway",
-		Summary:  "an IoT device gateway serving a sensor's latest reading as SenML JSON over HTTP, loaded by concurrent clients, as the LinkSmart Device Gateway under ApacheBench",
-		SeedTool: "LinkSmart Device Gateway + ApacheBench (ab -c)",
-		Params:   workload.Declared(&config{}),
-		Metrics: []workload.Metric{
-			{Name: "requests_per_s", Unit: "requests/s", Label: "req/s", HigherIsBetter: true,
-				Description: "requests answered with a whole 2xx response, over all clients, divided by the load's wall time (ab's and wrk's requests per second)"},
-			requestLatency.Mean("mean time from starting a request (connecting, without keep-alive) to its whole response, of the requests that succeeded (ab's time per request)"),
-			requestLatency.Percentile(50),
-			requestLatency.Percentile(90),
-			requestLatency.Percentile(99),
-			{Name: "errors", Unit: "requests", Label: "errors", Aggregate: workload.AggregateSum, Secondary: true,
-				Description: "failed requests: connection refused or not made, reset or closed before the whole response, timed out, or answered with a status other than 2xx"},
-			{Name: "error_rate_pct", Unit: "%", Label: "errors %", Absolute: true,
-				Description: "failed requests as a share of all requests made (succeeded and failed), in percent"},
-		},
-	}
-}
+var Gateway = workload.DefineSides[config](workload.Info{
+	Name:     "http.gateway",
+	Summary:  "an IoT device gateway serving a sensor's latest reading as SenML JSON over HTTP, loaded by concurrent clients, as the LinkSmart Device Gateway under ApacheBench",
+	SeedTool: "LinkSmart Device Gateway + ApacheBench (ab -c)",
+	Metrics: []workload.Metric{
+		{Name: "requests_per_s", Unit: "requests/s", Label: "req/s", HigherIsBetter: true,
+			Description: "requests answered with a whole 2xx response, over all clients, divided by the load's wall time (ab's and wrk's requests per second)"},
+		requestLatency.Mean("mean time from starting a request (connecting, without keep-alive) to its whole response, of the requests that succeeded (ab's time per request)"),
+		requestLatency.Percentile(50),
+		requestLatency.Percentile(90),
+		requestLatency.Percentile(99),
+		{Name: "errors", Unit: "requests", Label: "errors", Aggregate: workload.AggregateSum, Secondary: true,
+			Description: "failed requests: connection refused or not made, reset or closed before the whole response, timed out, or answered with a status other than 2xx"},
+		{Name: "error_rate_pct", Unit: "%", Label: "errors %", Absolute: true,
+			Description: "failed requests as a share of all requests made (succeeded and failed), in percent"},
+	},
+})
 
 // requestLatency is the time from starting a request to its whole response.
 var requestLatency = workload.Distribution{Name: "latency", Label: "lat", Unit: "ms", Of: "request latency"}
@@ -111,16 +103,6 @@ func (c *config) Check() error {
 		return fmt.Errorf("parameter period: %v must be at least 1ms", c.period)
 	}
 	return nil
-}
-
-// Configure implements workload.Workload.
-func (Gateway) Configure(p workload.Params) (workload.Config, error) {
-	return workload.Parse(p, &config{})
-}
-
-// ConfigureSides implements workload.ClientServer.
-func (Gateway) ConfigureSides(p workload.Params) (workload.Sides, error) {
-	return workload.Parse(p, &config{})
 }
 
 // Protocols implements workload.Sides.

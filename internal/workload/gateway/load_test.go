@@ -26,8 +26,8 @@ import (
 func TestGatewayUnderLoad(t *testing.T) {
 	for _, keepAlive := range []bool{true, false} {
 		t.Run(fmt.Sprintf("keepalive=%v", keepAlive), func(t *testing.T) {
-			p := workloadtest.Prepare(t, Gateway{}, workload.Params{"clients": 4, "requests": 400, "duration": "20s", "keepalive": keepAlive})
-			r := workloadtest.Run(t, t.Context(), Gateway{}, p, workload.Env{})
+			p := workloadtest.Prepare(t, Gateway, workload.Params{"clients": 4, "requests": 400, "duration": "20s", "keepalive": keepAlive})
+			r := workloadtest.Run(t, t.Context(), Gateway, p, workload.Env{})
 			ok := r.NoteInt(t, "requests_ok")
 			conns := r.NoteInt(t, "connections_opened")
 			accepted := r.NoteInt(t, "server.connections_accepted") - 1 // the session's
@@ -56,9 +56,9 @@ func TestGatewayUnderLoad(t *testing.T) {
 // TestGatewayForDuration: without a request count the load lasts its
 // duration and the requests per second are the requests over it.
 func TestGatewayForDuration(t *testing.T) {
-	p := workloadtest.Prepare(t, Gateway{}, workload.Params{"clients": 3, "duration": "300ms", "keepalive": true})
+	p := workloadtest.Prepare(t, Gateway, workload.Params{"clients": 3, "duration": "300ms", "keepalive": true})
 	start := time.Now()
-	r := workloadtest.Run(t, t.Context(), Gateway{}, p, workload.Env{})
+	r := workloadtest.Run(t, t.Context(), Gateway, p, workload.Env{})
 	took := time.Since(start)
 	// The load ends at its duration: its wall time is at least that, and
 	// no more than the call took; how much more is the machine's (a bound

@@ -64,8 +64,8 @@ func TestGatewayProcessKilledMidRun(t *testing.T) {
 			cmd, addr := startGatewayProcess(t)
 			time.AfterFunc(700*time.Millisecond, func() { cmd.Process.Kill() })
 			var r workloadtest.Recorder
-			p := workloadtest.Prepare(t, Gateway{}, workload.Params{"clients": 8, "duration": "2s", "timeout": "500ms", "keepalive": keepAlive})
-			sides := workloadtest.Sides(t, Gateway{}, p)
+			p := workloadtest.Prepare(t, Gateway, workload.Params{"clients": 8, "duration": "2s", "timeout": "500ms", "keepalive": keepAlive})
+			sides := workloadtest.Sides(t, Gateway, p)
 			start := time.Now()
 			err := sides.Client(t.Context(), addr, &r)
 			took := time.Since(start)

@@ -10,24 +10,16 @@ import (
 	"github.com/boxtax/boxtax/internal/workload"
 )
 
-func init() { workload.Register(Idle{}) }
-
 // Idle is sys.idle.
-type Idle struct{}
-
-// Info implements workload.Workload.
-func (Idle) Info() workload.Info {
-	return workload.Info{
-		Name:     "sys.idle",
-		Summary:  "do nothing for a while: the monitors measure idle power and temperature",
-		SeedTool: "idle measurement (Morabito 2017)",
-		Params:   workload.Declared(&idleConfig{}),
-		Metrics: []workload.Metric{
-			{Name: "idle_s", Unit: "s", Label: "idle s", Secondary: true,
-				Description: "how long the worker actually stayed idle; the figures of interest are the monitors' mon.power_W and mon.temp_*"},
-		},
-	}
-}
+var Idle = workload.Define[idleConfig](workload.Info{
+	Name:     "sys.idle",
+	Summary:  "do nothing for a while: the monitors measure idle power and temperature",
+	SeedTool: "idle measurement (Morabito 2017)",
+	Metrics: []workload.Metric{
+		{Name: "idle_s", Unit: "s", Label: "idle s", Secondary: true,
+			Description: "how long the worker actually stayed idle; the figures of interest are the monitors' mon.power_W and mon.temp_*"},
+	},
+})
 
 // idleConfig is sys.idle's parameters.
 type idleConfig struct {
@@ -37,11 +29,6 @@ type idleConfig struct {
 // Declare implements workload.Declarer.
 func (c *idleConfig) Declare(d *workload.Decl) {
 	d.Duration(&c.duration, "duration", 30*time.Second, "how long to stay idle")
-}
-
-// Configure implements workload.Workload.
-func (Idle) Configure(p workload.Params) (workload.Config, error) {
-	return workload.Parse(p, &idleConfig{})
 }
 
 // Run sleeps for the duration, or until stopped.

@@ -194,9 +194,9 @@ func TestFaultsAreCountedAndTheRunEnds(t *testing.T) {
 				})
 			}
 			defer func() { deployed = nil }()
-			p := workloadtest.Prepare(t, Ingest{}, workload.Params{"duration": "2s", "devices": 30, "nodes": 2})
+			p := workloadtest.Prepare(t, Ingest, workload.Params{"duration": "2s", "devices": 30, "nodes": 2})
 			start := time.Now()
-			r := workloadtest.Run(t, context.Background(), Ingest{}, p, workload.Env{})
+			r := workloadtest.Run(t, context.Background(), Ingest, p, workload.Env{})
 			t.Log(r.String())
 			if took := time.Since(start); took > 20*time.Second {
 				t.Errorf("the run took %v", took)
@@ -235,8 +235,8 @@ func TestFaultsAreCountedAndTheRunEnds(t *testing.T) {
 }
 
 func TestSinkMeasuresTheDevicesAlone(t *testing.T) {
-	p := workloadtest.Prepare(t, Ingest{}, workload.Params{"duration": "500ms", "devices": 20, "target": "sink"})
-	r := workloadtest.Run(t, context.Background(), Ingest{}, p, workload.Env{})
+	p := workloadtest.Prepare(t, Ingest, workload.Params{"duration": "500ms", "devices": 20, "target": "sink"})
+	r := workloadtest.Run(t, context.Background(), Ingest, p, workload.Env{})
 	if r.Samples["messages"][0] == 0 || r.Notes["server.target"] != "sink" || len(r.Samples["node_median_us"]) != 1 {
 		t.Errorf("the sink's run: %v", r.String())
 	}

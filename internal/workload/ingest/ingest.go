@@ -9,11 +9,6 @@ import (
 	"github.com/boxtax/boxtax/internal/workload"
 )
 
-// Ingest is the iot.ingest workload.
-type Ingest struct{}
-
-func init() { workload.Register(Ingest{}) }
-
 // Levels of the affinity parameter.
 const (
 	affinityDedicated = "dedicated" // the environment's CPUs split among the nodes
@@ -32,29 +27,26 @@ const (
 	redisPool = 16  // redis connections per node at most
 )
 
-// Info implements workload.Workload.
-func (Ingest) Info() workload.Info {
-	return workload.Info{
-		Name:     "iot.ingest",
-		Summary:  "simulated IoT devices POST 36-byte readings through a real nginx round-robin to K ingest nodes (own CPU affinity each) storing into a real redis",
-		SeedTool: "DeviceHive behind nginx, Java device simulators (Kałaska 2023)",
-		Params:   workload.Declared(&config{}),
-		Metrics: []workload.Metric{
-			{Name: "messages", Unit: "messages", Label: "messages", HigherIsBetter: true,
-				Description: "messages acknowledged (201) during the measured time, warm-up excluded (the seed's Fig. 4)"},
-			{Name: "messages_per_s", Unit: "messages/s", Label: "messages/s", HigherIsBetter: true,
-				Description: "acknowledged messages divided by the measured time"},
-			{Name: "error_pct", Unit: "%", Label: "errors %",
-				Description: "failed messages (an error status, or no answer: refused, reset) of all messages sent in the measured time, in percent (the seed's Fig. 5)"},
-			nodeTime.Stat("q1", "Q1", "first quartile of the processing time inside the nodes, request read to reply written, over every acknowledged message (the seed's Tables 1-3)"),
-			nodeTime.Median(),
-			nodeTime.Q3(),
-			deviceRR.Stat("q1", "Q1", "first quartile of the time from sending a message to reading its acknowledgement, at the device (the seed's Tables 4-6)"),
-			deviceRR.Median(),
-			deviceRR.Q3(),
-		},
-	}
-}
+// Ingest is the iot.ingest workload.
+var Ingest = workload.DefineSides[config](workload.Info{
+	Name:     "iot.ingest",
+	Summary:  "simulated IoT devices POST 36-byte readings through a real nginx round-robin to K ingest nodes (own CPU affinity each) storing into a real redis",
+	SeedTool: "DeviceHive behind nginx, Java device simulators (Kałaska 2023)",
+	Metrics: []workload.Metric{
+		{Name: "messages", Unit: "messages", Label: "messages", HigherIsBetter: true,
+			Description: "messages acknowledged (201) during the measured time, warm-up excluded (the seed's Fig. 4)"},
+		{Name: "messages_per_s", Unit: "messages/s", Label: "messages/s", HigherIsBetter: true,
+			Description: "acknowledged messages divided by the measured time"},
+		{Name: "error_pct", Unit: "%", Label: "errors %",
+			Description: "failed messages (an error status, or no answer: refused, reset) of all messages sent in the measured time, in percent (the seed's Fig. 5)"},
+		nodeTime.Stat("q1", "Q1", "first quartile of the processing time inside the nodes, request read to reply written, over every acknowledged message (the seed's Tables 1-3)"),
+		nodeTime.Median(),
+		nodeTime.Q3(),
+		deviceRR.Stat("q1", "Q1", "first quartile of the time from sending a message to reading its acknowledgement, at the device (the seed's Tables 4-6)"),
+		deviceRR.Median(),
+		deviceRR.Q3(),
+	},
+})
 
 // nodeTime is the processing time inside the nodes, request read to reply written.
 var nodeTime = workload.Distribution{Name: "node", Label: "node", Unit: "us", Of: "processing time inside the nodes"}
@@ -96,14 +88,6 @@ var (
 	_ workload.HostChecker = (*config)(nil)
 	_ workload.Requirer    = (*config)(nil)
 )
-
-func parse(p workload.Params) (*config, error) { return workload.Parse(p, &config{}) }
-
-// Configure implements workload.Workload.
-func (Ingest) Configure(p workload.Params) (workload.Config, error) { return parse(p) }
-
-// ConfigureSides implements workload.ClientServer.
-func (Ingest) ConfigureSides(p workload.Params) (workload.Sides, error) { return parse(p) }
 
 // files is how many open files the server side needs: nginx holds a
 // device's connection and one to a node for each.

@@ -22,10 +22,10 @@ func requirePrograms(t *testing.T, paths ...string) {
 
 func TestRunReportsEveryMetric(t *testing.T) {
 	requirePrograms(t, redisServer, nginxBin)
-	p := workloadtest.Prepare(t, Ingest{}, workload.Params{"duration": "1s", "devices": 50, "nodes": 2})
-	r := workloadtest.Run(t, context.Background(), Ingest{}, p, workload.Env{})
+	p := workloadtest.Prepare(t, Ingest, workload.Params{"duration": "1s", "devices": 50, "nodes": 2})
+	r := workloadtest.Run(t, context.Background(), Ingest, p, workload.Env{})
 	t.Log(r.String())
-	for _, m := range (Ingest{}).Info().Metrics {
+	for _, m := range (Ingest).Info().Metrics {
 		if len(r.Samples[m.Name]) != 1 {
 			t.Errorf("%s sampled %d times, want once", m.Name, len(r.Samples[m.Name]))
 		}
@@ -45,8 +45,8 @@ func TestOneCPUMakesAffinityMoot(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cpuset.PinProcess(before)
-	p := workloadtest.Prepare(t, Ingest{}, workload.Params{"duration": "200ms", "devices": 5, "nodes": 2})
-	r := workloadtest.Run(t, context.Background(), Ingest{}, p, workload.Env{})
+	p := workloadtest.Prepare(t, Ingest, workload.Params{"duration": "200ms", "devices": 5, "nodes": 2})
+	r := workloadtest.Run(t, context.Background(), Ingest, p, workload.Env{})
 	if !strings.Contains(r.Notes["server.affinity_moot"], "placement") || r.Notes["server.node_cpus"] != "1:"+before[:1].String()+" 2:"+before[:1].String() {
 		t.Errorf("on one CPU: %v", r.String())
 	}

@@ -37,7 +37,7 @@ func TestNodeCPUs(t *testing.T) {
 }
 
 func TestBadParametersNameTheValidValues(t *testing.T) {
-	workloadtest.Refuses(t, Ingest{}, []workloadtest.Refusal{
+	workloadtest.Refuses(t, Ingest, []workloadtest.Refusal{
 		{Params: workload.Params{"affinity": "pinned"}, Want: "dedicated"},
 		{Params: workload.Params{"devices": 0}, Want: "1 to 20000"},
 		{Params: workload.Params{"nodes": 100}, Want: "1 to 64"},
@@ -49,16 +49,16 @@ func TestBadParametersNameTheValidValues(t *testing.T) {
 }
 
 func TestRequirementsNameTheRealPrograms(t *testing.T) {
-	p, _, _ := workload.Prepare(Ingest{}, workload.Params{"devices": 3000})
-	r := workloadtest.Requirements(t, Ingest{}, p)
+	p, _, _ := workload.Prepare(Ingest, workload.Params{"devices": 3000})
+	r := workloadtest.Requirements(t, Ingest, p)
 	if strings.Join(r.HostPrograms, " ") != redisServer+" "+nginxBin {
 		t.Errorf("host programs %v", r.HostPrograms)
 	}
 	if r.Ulimits["nofile"] < 3000*2 {
 		t.Errorf("nofile %d: too few for 3000 devices through nginx", r.Ulimits["nofile"])
 	}
-	p, _, _ = workload.Prepare(Ingest{}, workload.Params{"target": "sink"})
-	if r := workloadtest.Requirements(t, Ingest{}, p); len(r.HostPrograms) != 0 {
+	p, _, _ = workload.Prepare(Ingest, workload.Params{"target": "sink"})
+	if r := workloadtest.Requirements(t, Ingest, p); len(r.HostPrograms) != 0 {
 		t.Errorf("the sink needs no programs, got %v", r.HostPrograms)
 	}
 }

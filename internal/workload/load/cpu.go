@@ -18,23 +18,15 @@ import (
 
 // CPU is the load.cpu workload: like stress-ng --cpu N --cpu-load L
 // --cpu-method pi --sched fifo --sched-prio P, built in.
-type CPU struct{}
-
-func init() { workload.Register(CPU{}) }
-
-// Info implements workload.Workload.
-func (CPU) Info() workload.Info {
-	return workload.Info{
-		Name:     "load.cpu",
-		Summary:  "background CPU load: workers computing pi for a duty share of each period at SCHED_FIFO 48",
-		SeedTool: "stress-ng --cpu 2 --cpu-load 80 --cpu-method pi --sched fifo --sched-prio 48",
-		Params:   workload.Declared(&cpuConfig{}),
-		Metrics: []workload.Metric{
-			{Name: "busy_pct", Unit: "%", Label: "busy %", Description: "the workers' mean CPU time as a share of the wall time: the duty they achieved"},
-			{Name: "terms_per_s", Unit: "terms/s", Label: "pi terms/s", HigherIsBetter: true, Description: "Leibniz terms all workers computed per second of wall time"},
-		},
-	}
-}
+var CPU = workload.Define[cpuConfig](workload.Info{
+	Name:     "load.cpu",
+	Summary:  "background CPU load: workers computing pi for a duty share of each period at SCHED_FIFO 48",
+	SeedTool: "stress-ng --cpu 2 --cpu-load 80 --cpu-method pi --sched fifo --sched-prio 48",
+	Metrics: []workload.Metric{
+		{Name: "busy_pct", Unit: "%", Label: "busy %", Description: "the workers' mean CPU time as a share of the wall time: the duty they achieved"},
+		{Name: "terms_per_s", Unit: "terms/s", Label: "pi terms/s", HigherIsBetter: true, Description: "Leibniz terms all workers computed per second of wall time"},
+	},
+})
 
 // Requirements implements workload.Requirer: in a container, a real-time
 // policy needs CAP_SYS_NICE and a real-time budget.
@@ -89,11 +81,6 @@ func (c *cpuConfig) Check() error {
 	}
 	return nil
 }
-
-// Configure implements workload.Workload.
-func (CPU) Configure(p workload.Params) (workload.Config, error) { return parseCPU(p) }
-
-func parseCPU(p workload.Params) (*cpuConfig, error) { return workload.Parse(p, &cpuConfig{}) }
 
 // cpuWorker is one worker's loop state.
 type cpuWorker struct {

@@ -16,7 +16,7 @@ import (
 )
 
 func TestCPUParams(t *testing.T) {
-	workloadtest.CheckParams(t, CPU{}, []workloadtest.ParamCase{
+	workloadtest.CheckParams(t, CPU, []workloadtest.ParamCase{
 		{Name: "defaults"},
 		{Name: "other policy", Params: workload.Params{"workers": 4, "duty_pct": 50, "period": "20ms", "policy": "other", "priority": 0}},
 		{Name: "no workers", Params: workload.Params{"workers": 0}, WantErr: "workers"},
@@ -30,9 +30,9 @@ func TestCPUParams(t *testing.T) {
 }
 
 func TestCPURunsForItsDuty(t *testing.T) {
-	p, _ := workload.Check(CPU{}.Info(), workload.Params{"workers": 1, "duty_pct": 50, "period": "20ms", "policy": "other", "priority": 0, "duration": "400ms"})
+	p, _ := workload.Check(CPU.Info(), workload.Params{"workers": 1, "duty_pct": 50, "period": "20ms", "policy": "other", "priority": 0, "duration": "400ms"})
 	start := time.Now()
-	r := workloadtest.Run(t, context.Background(), CPU{}, p, workload.Env{})
+	r := workloadtest.Run(t, context.Background(), CPU, p, workload.Env{})
 	// It runs at least its duration (longer on a busy machine: the minute
 	// only catches one that does not stop).
 	if took := time.Since(start); took < 380*time.Millisecond || took > time.Minute {
@@ -51,30 +51,30 @@ func TestCPUUntilStopped(t *testing.T) {
 	if sched.HasCapability(23) {
 		policy, prio = "fifo", 10 // exercise the real-time path when we may
 	}
-	p, _ := workload.Check(CPU{}.Info(), workload.Params{"workers": 2, "duty_pct": 30, "period": "10ms", "policy": policy, "priority": prio})
+	p, _ := workload.Check(CPU.Info(), workload.Params{"workers": 2, "duty_pct": 30, "period": "10ms", "policy": policy, "priority": prio})
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
 	// A load stopped by its context is not a failure: Run returns no error.
-	r := workloadtest.Run(t, ctx, CPU{}, p, workload.Env{})
+	r := workloadtest.Run(t, ctx, CPU, p, workload.Env{})
 	if len(r.Samples["terms_per_s"]) != 1 {
 		t.Errorf("samples %v", r.Samples)
 	}
 }
 
 func TestCPURequirements(t *testing.T) {
-	p, _ := workload.Check(CPU{}.Info(), nil)
-	if got := workloadtest.Requirements(t, CPU{}, p); !slices.Equal(got.CapAdd, []string{"SYS_NICE"}) || got.CPURealtimeRuntimeUs == 0 {
+	p, _ := workload.Check(CPU.Info(), nil)
+	if got := workloadtest.Requirements(t, CPU, p); !slices.Equal(got.CapAdd, []string{"SYS_NICE"}) || got.CPURealtimeRuntimeUs == 0 {
 		t.Errorf("fifo: %+v", got)
 	}
-	p, _ = workload.Check(CPU{}.Info(), workload.Params{"policy": "other", "priority": 0})
-	if got := workloadtest.Requirements(t, CPU{}, p); len(got.CapAdd) != 0 {
+	p, _ = workload.Check(CPU.Info(), workload.Params{"policy": "other", "priority": 0})
+	if got := workloadtest.Requirements(t, CPU, p); len(got.CapAdd) != 0 {
 		t.Errorf("other: %+v", got)
 	}
 }
 
 func TestStressArgs(t *testing.T) {
-	p, _ := workload.Check(StressNG{}.Info(), nil)
-	c, err := parseStress(p)
+	p, _ := workload.Check(StressNG.Info(), nil)
+	c, err := workload.Parse(p, &stressConfig{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,19 +105,19 @@ func TestStressNG(t *testing.T) {
 	testenv.RequireTool(t, "stress-ng", "stress-ng")
 	// For its duration (stress-ng --timeout): it ends by itself and prints
 	// its metrics however long its start takes on a busy machine.
-	p, _ := workload.Check(StressNG{}.Info(), workload.Params{"workers": 1, "load_pct": 20, "policy": "other", "priority": 0, "duration": "1s"})
-	r := workloadtest.Run(t, context.Background(), StressNG{}, p, workload.Env{})
+	p, _ := workload.Check(StressNG.Info(), workload.Params{"workers": 1, "load_pct": 20, "policy": "other", "priority": 0, "duration": "1s"})
+	r := workloadtest.Run(t, context.Background(), StressNG, p, workload.Env{})
 	if v := r.Samples["bogo_ops_per_s"]; len(v) != 1 || v[0] <= 0 {
 		t.Errorf("samples %v", r.Samples)
 	}
 	// Until stopped: the cancel stops it (SIGTERM). Whether it had started
 	// its stressors and so printed metrics by then depends on the machine,
 	// so only that it stops, and without a failure of its own, is checked.
-	p, _ = workload.Check(StressNG{}.Info(), workload.Params{"workers": 1, "load_pct": 20, "policy": "other", "priority": 0})
+	p, _ = workload.Check(StressNG.Info(), workload.Params{"workers": 1, "load_pct": 20, "policy": "other", "priority": 0})
 	ctx, cancel := context.WithTimeout(context.Background(), 1500*time.Millisecond)
 	defer cancel()
 	var rec workloadtest.Recorder
-	err := workload.Run(ctx, StressNG{}, p, workload.Env{}, &rec)
+	err := workload.Run(ctx, StressNG, p, workload.Env{}, &rec)
 	if err != nil && !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("stopped stress-ng: %v, want it stopped without an error of its own", err)
 	}

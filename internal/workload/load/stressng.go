@@ -21,23 +21,15 @@ import (
 // thesis's options. It needs stress-ng on the machine where it runs, so it
 // is a background load (run on the host), not something for containers: the
 // worker image holds only boxtax.
-type StressNG struct{}
-
-func init() { workload.Register(StressNG{}) }
-
-// Info implements workload.Workload.
-func (StressNG) Info() workload.Info {
-	return workload.Info{
-		Name:     "load.stress-ng",
-		Summary:  "background CPU load by stress-ng itself (needs stress-ng installed on the host)",
-		SeedTool: "stress-ng --cpu 2 --cpu-load 80 --cpu-method pi --sched fifo --sched-prio 48",
-		Params:   workload.Declared(&stressConfig{}),
-		Metrics: []workload.Metric{
-			{Name: "bogo_ops_per_s", Unit: "ops/s", Label: "bogo ops/s", HigherIsBetter: true, Description: "stress-ng's bogo operations per second of real time, all stressors"},
-			{Name: "cpu_pct", Unit: "%", Label: "cpu %", Description: "user plus system CPU time of the stressors over their real time and count: the load achieved"},
-		},
-	}
-}
+var StressNG = workload.Define[stressConfig](workload.Info{
+	Name:     "load.stress-ng",
+	Summary:  "background CPU load by stress-ng itself (needs stress-ng installed on the host)",
+	SeedTool: "stress-ng --cpu 2 --cpu-load 80 --cpu-method pi --sched fifo --sched-prio 48",
+	Metrics: []workload.Metric{
+		{Name: "bogo_ops_per_s", Unit: "ops/s", Label: "bogo ops/s", HigherIsBetter: true, Description: "stress-ng's bogo operations per second of real time, all stressors"},
+		{Name: "cpu_pct", Unit: "%", Label: "cpu %", Description: "user plus system CPU time of the stressors over their real time and count: the load achieved"},
+	},
+})
 
 // stressConfig is load.stress-ng's parameters, checked. Whether stress-ng
 // is installed is checked when it runs, where it runs.
@@ -78,13 +70,6 @@ func (c *stressConfig) Check() error {
 		return fmt.Errorf("parameter priority: %w", err)
 	}
 	return nil
-}
-
-// Configure implements workload.Workload.
-func (StressNG) Configure(p workload.Params) (workload.Config, error) { return parseStress(p) }
-
-func parseStress(p workload.Params) (*stressConfig, error) {
-	return workload.Parse(p, &stressConfig{})
 }
 
 // args are stress-ng's arguments for c.

@@ -11,29 +11,23 @@ import (
 
 // MBW is the mem.mbw workload: the mbw tool's three copy tests between two
 // arrays of 64-bit words.
-type MBW struct{}
+var MBW = workload.Define[mbwConfig](workload.Info{
+	Name:     "mem.mbw",
+	Summary:  "memory copy bandwidth of mbw's memcpy, dumb and mcblock tests",
+	SeedTool: "mbw",
+	Metrics: []workload.Metric{
+		{Name: "memcpy_MiBps", Unit: "MiB/s", Label: "memcpy MiB/s", HigherIsBetter: true,
+			Description: mbwRate("one copy() of the whole array (Go's memmove, as mbw's memcpy)")},
+		{Name: "dumb_MiBps", Unit: "MiB/s", Label: "dumb MiB/s", HigherIsBetter: true,
+			Description: mbwRate("b[i] = a[i] over []int64, one element at a time")},
+		{Name: "mcblock_MiBps", Unit: "MiB/s", Label: "mcblock MiB/s", HigherIsBetter: true,
+			Description: mbwRate("copy() of block_size bytes at a time")},
+	},
+})
 
-func init() { workload.Register(MBW{}) }
-
-// Info implements workload.Workload.
-func (MBW) Info() workload.Info {
-	rate := func(how string) string {
-		return how + "; size in MiB divided by the mean time of the iterations, as mbw's AVG line"
-	}
-	return workload.Info{
-		Name:     "mem.mbw",
-		Summary:  "memory copy bandwidth of mbw's memcpy, dumb and mcblock tests",
-		SeedTool: "mbw",
-		Params:   workload.Declared(&mbwConfig{}),
-		Metrics: []workload.Metric{
-			{Name: "memcpy_MiBps", Unit: "MiB/s", Label: "memcpy MiB/s", HigherIsBetter: true,
-				Description: rate("one copy() of the whole array (Go's memmove, as mbw's memcpy)")},
-			{Name: "dumb_MiBps", Unit: "MiB/s", Label: "dumb MiB/s", HigherIsBetter: true,
-				Description: rate("b[i] = a[i] over []int64, one element at a time")},
-			{Name: "mcblock_MiBps", Unit: "MiB/s", Label: "mcblock MiB/s", HigherIsBetter: true,
-				Description: rate("copy() of block_size bytes at a time")},
-		},
-	}
+// mbwRate describes a copy test's rate: how it copies, and the figure.
+func mbwRate(how string) string {
+	return how + "; size in MiB divided by the mean time of the iterations, as mbw's AVG line"
 }
 
 type mbwConfig struct {
@@ -66,11 +60,6 @@ func (c *mbwConfig) Check() error {
 	c.words, c.blockWords = int(size/8), int(block/8)
 	return checkFits(2*size, "size")
 }
-
-// Configure implements workload.Workload.
-func (MBW) Configure(p workload.Params) (workload.Config, error) { return parseMBW(p) }
-
-func parseMBW(p workload.Params) (*mbwConfig, error) { return workload.Parse(p, &mbwConfig{}) }
 
 // maxInt is the largest int on this platform (2^31-1 on 32-bit ARM).
 const maxInt = int(^uint(0) >> 1)

@@ -29,7 +29,7 @@ func TestMBWParams(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c, err := parseMBW(workloadtest.Check(t, MBW{}.Info(), tt.params))
+			c, err := workload.Parse(workloadtest.Check(t, MBW.Info(), tt.params), &mbwConfig{})
 			if errtest.Want(t, err, tt.wantErr) {
 				return
 			}
@@ -64,8 +64,8 @@ func TestCopies(t *testing.T) {
 }
 
 func TestMBWRun(t *testing.T) {
-	p, _ := workload.Check(MBW{}.Info(), workload.Params{"size": "1MiB", "block_size": "96KiB", "iterations": 2})
-	r := workloadtest.Run(t, context.Background(), MBW{}, p, workload.Env{})
+	p, _ := workload.Check(MBW.Info(), workload.Params{"size": "1MiB", "block_size": "96KiB", "iterations": 2})
+	r := workloadtest.Run(t, context.Background(), MBW, p, workload.Env{})
 	for _, m := range []string{"memcpy_MiBps", "dumb_MiBps", "mcblock_MiBps"} {
 		if v := r.Samples[m]; len(v) != 1 || !(v[0] > 0) {
 			t.Errorf("%s: %v", m, v)

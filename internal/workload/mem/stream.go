@@ -13,32 +13,27 @@ import (
 
 // Stream is the mem.stream workload: STREAM's four kernels over three
 // float64 arrays, each much larger than the last-level cache.
-type Stream struct{}
+var Stream = workload.DefineFrom(workload.Info{
+	Name:     "mem.stream",
+	Summary:  "memory bandwidth of the STREAM kernels copy, scale, add and triad",
+	SeedTool: "STREAM",
+	Metrics: []workload.Metric{
+		{Name: "copy_MBps", Unit: "MB/s", Label: "copy MB/s", HigherIsBetter: true, Description: streamRate("c = a", "2")},
+		{Name: "scale_MBps", Unit: "MB/s", Label: "scale MB/s", HigherIsBetter: true, Description: streamRate("b = 3c", "2")},
+		{Name: "add_MBps", Unit: "MB/s", Label: "add MB/s", HigherIsBetter: true, Description: streamRate("c = a + b", "3")},
+		{Name: "triad_MBps", Unit: "MB/s", Label: "triad MB/s", HigherIsBetter: true, Description: streamRate("a = b + 3c", "3")},
+	},
+}, func() *streamConfig { return &streamConfig{sysRoot: sysCPU} })
 
-func init() { workload.Register(Stream{}) }
+// streamRate describes a kernel's figure: the kernel, and the arrays'
+// elements it moves per iteration.
+func streamRate(kernel, bytes string) string {
+	return "best " + kernel + " rate over ntimes iterations, excluding the first: " +
+		bytes + " x 8 x array_size bytes / fastest time / 1e6, as STREAM counts"
+}
 
 // minStreamElements is STREAM's floor for the array size.
 const minStreamElements = 2_000_000
-
-// Info implements workload.Workload.
-func (Stream) Info() workload.Info {
-	rate := func(kernel, bytes string) string {
-		return "best " + kernel + " rate over ntimes iterations, excluding the first: " +
-			bytes + " x 8 x array_size bytes / fastest time / 1e6, as STREAM counts"
-	}
-	return workload.Info{
-		Name:     "mem.stream",
-		Summary:  "memory bandwidth of the STREAM kernels copy, scale, add and triad",
-		SeedTool: "STREAM",
-		Params:   workload.Declared(&streamConfig{}),
-		Metrics: []workload.Metric{
-			{Name: "copy_MBps", Unit: "MB/s", Label: "copy MB/s", HigherIsBetter: true, Description: rate("c = a", "2")},
-			{Name: "scale_MBps", Unit: "MB/s", Label: "scale MB/s", HigherIsBetter: true, Description: rate("b = 3c", "2")},
-			{Name: "add_MBps", Unit: "MB/s", Label: "add MB/s", HigherIsBetter: true, Description: rate("c = a + b", "3")},
-			{Name: "triad_MBps", Unit: "MB/s", Label: "triad MB/s", HigherIsBetter: true, Description: rate("a = b + 3c", "3")},
-		},
-	}
-}
 
 type streamConfig struct {
 	elements int // per array
@@ -61,13 +56,6 @@ func (c *streamConfig) Declare(d *workload.Decl) {
 
 // streamConfig keeps these optional abilities (checked by the compiler).
 var _ workload.MemoryNeeder = (*streamConfig)(nil)
-
-// Configure implements workload.Workload.
-func (Stream) Configure(p workload.Params) (workload.Config, error) { return parseStream(p, sysCPU) }
-
-func parseStream(p workload.Params, sysRoot string) (*streamConfig, error) {
-	return workload.Parse(p, &streamConfig{sysRoot: sysRoot})
-}
 
 // Check implements workload.Checker; it also sizes the arrays.
 func (c *streamConfig) Check() error {

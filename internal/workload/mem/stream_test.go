@@ -35,8 +35,8 @@ func TestStreamSizing(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p := workloadtest.Check(t, Stream{}.Info(), tt.params)
-			c, err := parseStream(p, filepath.Join("testdata", "sysfs", tt.machine))
+			p := workloadtest.Check(t, Stream.Info(), tt.params)
+			c, err := workload.Parse(p, &streamConfig{sysRoot: filepath.Join("testdata", "sysfs", tt.machine)})
 			if errtest.Want(t, err, tt.wantErr) {
 				return
 			}
@@ -95,8 +95,8 @@ func TestStreamChunks(t *testing.T) {
 }
 
 func TestStreamRun(t *testing.T) {
-	p, _ := workload.Check(Stream{}.Info(), workload.Params{"array_size": 20000, "ntimes": 3, "threads": 2})
-	r := workloadtest.Run(t, context.Background(), Stream{}, p, workload.Env{})
+	p, _ := workload.Check(Stream.Info(), workload.Params{"array_size": 20000, "ntimes": 3, "threads": 2})
+	r := workloadtest.Run(t, context.Background(), Stream, p, workload.Env{})
 	for _, m := range kernelMetrics {
 		if v := r.Samples[m]; len(v) != 1 || !(v[0] > 0) {
 			t.Errorf("%s: %v", m, v)

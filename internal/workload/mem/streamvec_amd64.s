@@ -9,6 +9,14 @@
 // kept.) Scale and triad multiply and add separately (no FMA), as Go's
 // portable loops do, so the results are bit for bit the same.
 
+// One loop's 16 float64 (128 bytes) in Y0-Y3: LOAD4 loads them from
+// R, MUL4 loads them from R times the scalar in Y4, ADD4 adds those at R
+// to them, and STORE4 stores them at DI.
+#define LOAD4(R) VMOVUPD 0(R), Y0; VMOVUPD 32(R), Y1; VMOVUPD 64(R), Y2; VMOVUPD 96(R), Y3
+#define MUL4(R) VMULPD 0(R), Y4, Y0; VMULPD 32(R), Y4, Y1; VMULPD 64(R), Y4, Y2; VMULPD 96(R), Y4, Y3
+#define ADD4(R) VADDPD 0(R), Y0, Y0; VADDPD 32(R), Y1, Y1; VADDPD 64(R), Y2, Y2; VADDPD 96(R), Y3, Y3
+#define STORE4 VMOVUPD Y0, 0(DI); VMOVUPD Y1, 32(DI); VMOVUPD Y2, 64(DI); VMOVUPD Y3, 96(DI)
+
 // func scaleAVX2(dst, src []float64, s float64)
 TEXT ·scaleAVX2(SB), NOSPLIT, $0-56
 	MOVQ dst_base+0(FP), DI
@@ -18,14 +26,8 @@ TEXT ·scaleAVX2(SB), NOSPLIT, $0-56
 	SHRQ $4, CX
 	JZ   scaledone
 scaleloop:
-	VMULPD 0(SI), Y4, Y0
-	VMULPD 32(SI), Y4, Y1
-	VMULPD 64(SI), Y4, Y2
-	VMULPD 96(SI), Y4, Y3
-	VMOVUPD Y0, 0(DI)
-	VMOVUPD Y1, 32(DI)
-	VMOVUPD Y2, 64(DI)
-	VMOVUPD Y3, 96(DI)
+	MUL4(SI)
+	STORE4
 	ADDQ $128, SI
 	ADDQ $128, DI
 	DECQ CX
@@ -43,18 +45,9 @@ TEXT ·addAVX2(SB), NOSPLIT, $0-72
 	SHRQ $4, CX
 	JZ   adddone
 addloop:
-	VMOVUPD 0(SI), Y0
-	VMOVUPD 32(SI), Y1
-	VMOVUPD 64(SI), Y2
-	VMOVUPD 96(SI), Y3
-	VADDPD 0(DX), Y0, Y0
-	VADDPD 32(DX), Y1, Y1
-	VADDPD 64(DX), Y2, Y2
-	VADDPD 96(DX), Y3, Y3
-	VMOVUPD Y0, 0(DI)
-	VMOVUPD Y1, 32(DI)
-	VMOVUPD Y2, 64(DI)
-	VMOVUPD Y3, 96(DI)
+	LOAD4(SI)
+	ADD4(DX)
+	STORE4
 	ADDQ $128, SI
 	ADDQ $128, DX
 	ADDQ $128, DI
@@ -74,18 +67,9 @@ TEXT ·triadAVX2(SB), NOSPLIT, $0-80
 	SHRQ $4, CX
 	JZ   triaddone
 triadloop:
-	VMULPD 0(DX), Y4, Y0
-	VMULPD 32(DX), Y4, Y1
-	VMULPD 64(DX), Y4, Y2
-	VMULPD 96(DX), Y4, Y3
-	VADDPD 0(SI), Y0, Y0
-	VADDPD 32(SI), Y1, Y1
-	VADDPD 64(SI), Y2, Y2
-	VADDPD 96(SI), Y3, Y3
-	VMOVUPD Y0, 0(DI)
-	VMOVUPD Y1, 32(DI)
-	VMOVUPD Y2, 64(DI)
-	VMOVUPD Y3, 96(DI)
+	MUL4(DX)
+	ADD4(SI)
+	STORE4
 	ADDQ $128, SI
 	ADDQ $128, DX
 	ADDQ $128, DI
@@ -103,14 +87,8 @@ TEXT ·copyAVX2(SB), NOSPLIT, $0-48
 	SHRQ $4, CX
 	JZ   copydone
 copyloop:
-	VMOVUPD 0(SI), Y0
-	VMOVUPD 32(SI), Y1
-	VMOVUPD 64(SI), Y2
-	VMOVUPD 96(SI), Y3
-	VMOVUPD Y0, 0(DI)
-	VMOVUPD Y1, 32(DI)
-	VMOVUPD Y2, 64(DI)
-	VMOVUPD Y3, 96(DI)
+	LOAD4(SI)
+	STORE4
 	ADDQ $128, SI
 	ADDQ $128, DI
 	DECQ CX

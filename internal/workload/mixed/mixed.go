@@ -19,11 +19,6 @@ import (
 	"github.com/boxtax/boxtax/internal/workload"
 )
 
-func init() { workload.Register(Mixed{}) }
-
-// Mixed is load.mixed.
-type Mixed struct{}
-
 // levels are the seed's Table 3: workers of each kind per level.
 var levels = map[string][4]int{ // cpu, vm, hdd, io
 	"low":     {1, 1, 0, 0},
@@ -32,25 +27,22 @@ var levels = map[string][4]int{ // cpu, vm, hdd, io
 	"custom":  {0, 0, 0, 0},
 }
 
-// Info implements workload.Workload.
-func (Mixed) Info() workload.Info {
-	return workload.Info{
-		Name:     "load.mixed",
-		Summary:  "stress's CPU, memory, disk and I/O workers at the seed's low, average and high levels",
-		SeedTool: "stress (Morabito 2017, Table 3)",
-		Params:   workload.Declared(&config{}),
-		Metrics: []workload.Metric{
-			{Name: "cpu_loops_per_s", Unit: "1/s", Label: "cpu loops/s", HigherIsBetter: true,
-				Description: "sqrt iterations of all CPU workers per second (blocks of 1e6)"},
-			{Name: "vm_MiBps", Unit: "MiB/s", Label: "vm MiB/s", HigherIsBetter: true,
-				Description: "memory allocated and touched by all memory workers per second"},
-			{Name: "hdd_MBps", Unit: "MB/s", Label: "hdd MB/s", HigherIsBetter: true,
-				Description: "bytes written and fsynced by all disk workers per second (1e6 bytes); 0 without disk workers", Secondary: true},
-			{Name: "io_syncs_per_s", Unit: "1/s", Label: "syncs/s", HigherIsBetter: true,
-				Description: "sync() calls of all I/O workers per second; 0 without I/O workers", Secondary: true},
-		},
-	}
-}
+// Mixed is load.mixed.
+var Mixed = workload.Define[config](workload.Info{
+	Name:     "load.mixed",
+	Summary:  "stress's CPU, memory, disk and I/O workers at the seed's low, average and high levels",
+	SeedTool: "stress (Morabito 2017, Table 3)",
+	Metrics: []workload.Metric{
+		{Name: "cpu_loops_per_s", Unit: "1/s", Label: "cpu loops/s", HigherIsBetter: true,
+			Description: "sqrt iterations of all CPU workers per second (blocks of 1e6)"},
+		{Name: "vm_MiBps", Unit: "MiB/s", Label: "vm MiB/s", HigherIsBetter: true,
+			Description: "memory allocated and touched by all memory workers per second"},
+		{Name: "hdd_MBps", Unit: "MB/s", Label: "hdd MB/s", HigherIsBetter: true,
+			Description: "bytes written and fsynced by all disk workers per second (1e6 bytes); 0 without disk workers", Secondary: true},
+		{Name: "io_syncs_per_s", Unit: "1/s", Label: "syncs/s", HigherIsBetter: true,
+			Description: "sync() calls of all I/O workers per second; 0 without I/O workers", Secondary: true},
+	},
+})
 
 // config is load.mixed's parameters, checked: the workers of each kind
 // are the level's plus the extra ones.
@@ -96,11 +88,6 @@ func (c *config) Check() error {
 		return fmt.Errorf("no workers: choose a level or give cpu, vm, hdd or io")
 	}
 	return nil
-}
-
-// Configure implements workload.Workload.
-func (Mixed) Configure(p workload.Params) (workload.Config, error) {
-	return workload.Parse(p, &config{})
 }
 
 // Run implements workload.Config.

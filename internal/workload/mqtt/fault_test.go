@@ -39,7 +39,7 @@ func serveInBackground(t *testing.T, ctx context.Context, p workload.Params) (st
 	t.Helper()
 	notes := workload.NewServerNotes()
 	served := make(chan error, 1)
-	sides := workloadtest.Sides(t, Pub{}, p)
+	sides := workloadtest.Sides(t, Pub, p)
 	go func() { served <- sides.Serve(ctx, "127.0.0.1:0", notes) }()
 	select {
 	case addr := <-notes.Listening:
@@ -69,7 +69,7 @@ type brokerFault struct {
 // after the given time and runs the client to its end.
 func runSignallingBroker(t *testing.T, params workload.Params, after time.Duration, sig syscall.Signal) brokerFault {
 	t.Helper()
-	p := workloadtest.Prepare(t, Pub{}, params)
+	p := workloadtest.Prepare(t, Pub, params)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	t.Cleanup(cancel)
 	addr, notes, served := serveInBackground(t, ctx, p)
@@ -80,7 +80,7 @@ func runSignallingBroker(t *testing.T, params workload.Params, after time.Durati
 	time.AfterFunc(after, func() { _ = syscall.Kill(pids[0], sig) })
 	f := brokerFault{r: &workloadtest.Recorder{}, notes: notes, served: served, pid: pids[0], cancel: cancel}
 	start := time.Now()
-	f.clientErr = workloadtest.Sides(t, Pub{}, p).Client(ctx, addr, f.r)
+	f.clientErr = workloadtest.Sides(t, Pub, p).Client(ctx, addr, f.r)
 	f.took = time.Since(start)
 	return f
 }
@@ -169,9 +169,9 @@ func TestNothingListening(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, _, _ := workload.Prepare(Pub{}, workload.Params{"duration": "1s"})
+	p, _, _ := workload.Prepare(Pub, workload.Params{"duration": "1s"})
 	start := time.Now()
-	err = workloadtest.Sides(t, Pub{}, p).Client(context.Background(), "127.0.0.1:"+port, &workloadtest.Recorder{})
+	err = workloadtest.Sides(t, Pub, p).Client(context.Background(), "127.0.0.1:"+port, &workloadtest.Recorder{})
 	if err == nil || !strings.Contains(err.Error(), "cannot connect to the broker") {
 		t.Errorf("error %v, want one saying it cannot connect", err)
 	}

@@ -67,12 +67,12 @@ func TestClientToMosquittoSub(t *testing.T) {
 			defer w.conn.Close()
 			const perClient, clients = 150, 2
 			sub, out := startSub(t, m.addr, "boxtax/interop", qos, perClient*clients)
-			p, _, err := workload.Prepare(Pub{}, workload.Params{"qos": qos, "clients": clients, "messages": perClient, "topic": "boxtax/interop", "payload": 20, "inflight": 4})
+			p, _, err := workload.Prepare(Pub, workload.Params{"qos": qos, "clients": clients, "messages": perClient, "topic": "boxtax/interop", "payload": 20, "inflight": 4})
 			if err != nil {
 				t.Fatal(err)
 			}
 			r := &workloadtest.Recorder{}
-			if err := workloadtest.Sides(t, Pub{}, p).Client(context.Background(), m.addr, r); err != nil {
+			if err := workloadtest.Sides(t, Pub, p).Client(context.Background(), m.addr, r); err != nil {
 				t.Fatalf("Client: %v", err)
 			}
 			if err := sub.Wait(); err != nil {

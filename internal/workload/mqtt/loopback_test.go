@@ -43,18 +43,18 @@ func TestLoopback(t *testing.T) {
 			if strings.HasPrefix(c.name, "mosquitto") {
 				requireMosquitto(t)
 			}
-			p, _, err := workload.Prepare(Pub{}, c.params)
+			p, _, err := workload.Prepare(Pub, c.params)
 			if err != nil {
 				t.Fatal(err)
 			}
-			r := workloadtest.Run(t, context.Background(), Pub{}, p, workload.Env{})
+			r := workloadtest.Run(t, context.Background(), Pub, p, workload.Env{})
 			t.Logf("samples %v notes %v", r.Samples, r.Notes)
 		})
 	}
 }
 
 func TestBadParameters(t *testing.T) {
-	workloadtest.Refuses(t, Pub{}, []workloadtest.Refusal{
+	workloadtest.Refuses(t, Pub, []workloadtest.Refusal{
 		{Params: workload.Params{"broker": "hivemq"}, Want: "not auto, mosquitto or embedded"},
 		{Params: workload.Params{"qos": 3}, Want: "not 0, 1 or 2"},
 		{Params: workload.Params{"clients": 0}, Want: "clients: 0 must be 1 to 5000"},
@@ -72,8 +72,8 @@ func TestBadParameters(t *testing.T) {
 // TestManyClientsThroughThePoller runs more one-at-a-time clients than
 // get a thread each.
 func TestManyClientsThroughThePoller(t *testing.T) {
-	p := workloadtest.Prepare(t, Pub{}, workload.Params{"broker": "embedded", "clients": 300, "duration": "300ms"})
-	r := workloadtest.Run(t, context.Background(), Pub{}, p, workload.Env{})
+	p := workloadtest.Prepare(t, Pub, workload.Params{"broker": "embedded", "clients": 300, "duration": "300ms"})
+	r := workloadtest.Run(t, context.Background(), Pub, p, workload.Env{})
 	if r.One(t, "errors") != 0 || r.One(t, "msgs_per_s") <= 0 {
 		t.Errorf("samples %v, first error %s", r.Samples, r.Notes["first_error"])
 	}

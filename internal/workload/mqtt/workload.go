@@ -12,12 +12,6 @@ import (
 	"github.com/boxtax/boxtax/internal/workload"
 )
 
-// Pub is the mqtt.pub workload: publishers outside the environment load an
-// MQTT broker inside it, as the seed's mqtt-benchmark loaded mosquitto.
-type Pub struct{}
-
-func init() { workload.Register(Pub{}) }
-
 // Broker choices.
 const (
 	brokerAuto      = "auto"      // mosquitto where it is installed, else the embedded one
@@ -25,32 +19,30 @@ const (
 	brokerEmbedded  = "embedded"  // the embedded broker of this package
 )
 
-// Info implements workload.Workload.
-func (Pub) Info() workload.Info {
-	return workload.Info{
-		Name:     "mqtt.pub",
-		Summary:  "MQTT publishers outside the environment against a broker in it (the real mosquitto), as mqtt-benchmark: messages/s, publish-to-acknowledgement and publish-to-subscriber latency",
-		SeedTool: "krylovsk/mqtt-benchmark against mosquitto",
-		Params:   workload.Declared(&config{}),
-		Metrics: []workload.Metric{
-			{Name: "msgs_per_s", Unit: "msg/s", Label: "MQTT msg/s", HigherIsBetter: true,
-				Description: "acknowledged messages of all clients divided by the wall time from the first publish to the last acknowledgement (QoS 0: to the answer of a ping after the last publish)"},
-			{Name: "client_msgs_per_s", Unit: "msg/s", Label: "msg/s per client", HigherIsBetter: true, Secondary: true, Aggregate: workload.AggregateMean,
-				Description: "mean over clients of each client's acknowledged messages over its own first publish to last acknowledgement: the seed's throughput"},
-			ackTime.Mean("mean time from a publish being written to its acknowledgement (PUBACK at QoS 1, PUBCOMP at QoS 2): the seed's latency"),
-			secondary(ackTime.Std()),
-			secondary(ackTime.Percentile(50)),
-			ackTime.Percentile(99),
-			e2eTime.Mean("mean time from a publish being written to a subscriber reading it (only with subscribers)"),
-			secondary(e2eTime.Percentile(50)),
-			secondary(e2eTime.Percentile(99)),
-			{Name: "errors", Unit: "msg", Label: "errors", Secondary: true, Aggregate: workload.AggregateSum,
-				Description: "messages not acknowledged: in flight when a connection failed or unanswered 5 s after the last publish, plus one per failed connection attempt"},
-			{Name: "error_pct", Unit: "%", Label: "error %",
-				Description: "errors as a percentage of all message attempts (acknowledged plus errors)"},
-		},
-	}
-}
+// Pub is the mqtt.pub workload: publishers outside the environment load an
+// MQTT broker inside it, as the seed's mqtt-benchmark loaded mosquitto.
+var Pub = workload.DefineSides[config](workload.Info{
+	Name:     "mqtt.pub",
+	Summary:  "MQTT publishers outside the environment against a broker in it (the real mosquitto), as mqtt-benchmark: messages/s, publish-to-acknowledgement and publish-to-subscriber latency",
+	SeedTool: "krylovsk/mqtt-benchmark against mosquitto",
+	Metrics: []workload.Metric{
+		{Name: "msgs_per_s", Unit: "msg/s", Label: "MQTT msg/s", HigherIsBetter: true,
+			Description: "acknowledged messages of all clients divided by the wall time from the first publish to the last acknowledgement (QoS 0: to the answer of a ping after the last publish)"},
+		{Name: "client_msgs_per_s", Unit: "msg/s", Label: "msg/s per client", HigherIsBetter: true, Secondary: true, Aggregate: workload.AggregateMean,
+			Description: "mean over clients of each client's acknowledged messages over its own first publish to last acknowledgement: the seed's throughput"},
+		ackTime.Mean("mean time from a publish being written to its acknowledgement (PUBACK at QoS 1, PUBCOMP at QoS 2): the seed's latency"),
+		secondary(ackTime.Std()),
+		secondary(ackTime.Percentile(50)),
+		ackTime.Percentile(99),
+		e2eTime.Mean("mean time from a publish being written to a subscriber reading it (only with subscribers)"),
+		secondary(e2eTime.Percentile(50)),
+		secondary(e2eTime.Percentile(99)),
+		{Name: "errors", Unit: "msg", Label: "errors", Secondary: true, Aggregate: workload.AggregateSum,
+			Description: "messages not acknowledged: in flight when a connection failed or unanswered 5 s after the last publish, plus one per failed connection attempt"},
+		{Name: "error_pct", Unit: "%", Label: "error %",
+			Description: "errors as a percentage of all message attempts (acknowledged plus errors)"},
+	},
+})
 
 // ackTime is the time from a publish to its acknowledgement.
 var ackTime = workload.Distribution{Name: "ack", Label: "ack", Unit: "ms", Of: "publish-to-acknowledgement time"}
@@ -125,14 +117,6 @@ func (c *config) Check() error {
 	}
 	return nil
 }
-
-func parse(p workload.Params) (*config, error) { return workload.Parse(p, &config{}) }
-
-// Configure implements workload.Workload.
-func (Pub) Configure(p workload.Params) (workload.Config, error) { return parse(p) }
-
-// ConfigureSides implements workload.ClientServer.
-func (Pub) ConfigureSides(p workload.Params) (workload.Sides, error) { return parse(p) }
 
 // Protocols implements workload.Sides.
 func (*config) Protocols() []string { return []string{"tcp"} }

@@ -22,10 +22,10 @@ func TestLoopback(t *testing.T) {
 		params workload.Params
 		check  func(t *testing.T, r *workloadtest.Recorder)
 	}{
-		{"tcp in", wnet.TCP{}, workload.Params{"duration": "300ms"}, mbitAbove(100)},
-		{"tcp out 3 streams", wnet.TCP{}, workload.Params{"duration": "300ms", "direction": "out", "streams": 3}, mbitAbove(100)},
-		{"tcp small buffer and window", wnet.TCP{}, workload.Params{"duration": "200ms", "buffer": "1KiB", "window": "256KiB"}, mbitAbove(1)},
-		{"udp in paced", wnet.UDP{}, workload.Params{"duration": "300ms", "rate": "20mbit"}, func(t *testing.T, r *workloadtest.Recorder) {
+		{"tcp in", wnet.TCP, workload.Params{"duration": "300ms"}, mbitAbove(100)},
+		{"tcp out 3 streams", wnet.TCP, workload.Params{"duration": "300ms", "direction": "out", "streams": 3}, mbitAbove(100)},
+		{"tcp small buffer and window", wnet.TCP, workload.Params{"duration": "200ms", "buffer": "1KiB", "window": "256KiB"}, mbitAbove(1)},
+		{"udp in paced", wnet.UDP, workload.Params{"duration": "300ms", "rate": "20mbit"}, func(t *testing.T, r *workloadtest.Recorder) {
 			if v := r.Last("mbit_per_s"); v < 15 || v > 22 {
 				t.Errorf("paced at 20mbit, got %.2f Mbit/s", v)
 			}
@@ -33,9 +33,9 @@ func TestLoopback(t *testing.T) {
 				t.Error("no datagrams_received note")
 			}
 		}},
-		{"udp out flat out", wnet.UDP{}, workload.Params{"duration": "300ms", "direction": "out", "size": 200}, mbitAbove(1)},
-		{"rr tcp", wnet.RR{}, workload.Params{"duration": "300ms"}, rttBelow(5000)},
-		{"rr udp 64 B", wnet.RR{}, workload.Params{"duration": "300ms", "protocol": "udp", "size": 64}, rttBelow(5000)},
+		{"udp out flat out", wnet.UDP, workload.Params{"duration": "300ms", "direction": "out", "size": 200}, mbitAbove(1)},
+		{"rr tcp", wnet.RR, workload.Params{"duration": "300ms"}, rttBelow(5000)},
+		{"rr udp 64 B", wnet.RR, workload.Params{"duration": "300ms", "protocol": "udp", "size": 64}, rttBelow(5000)},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -80,15 +80,15 @@ func rttBelow(maxUs float64) func(*testing.T, *workloadtest.Recorder) {
 }
 
 func TestBadParameters(t *testing.T) {
-	workloadtest.Refuses(t, wnet.TCP{}, []workloadtest.Refusal{
+	workloadtest.Refuses(t, wnet.TCP, []workloadtest.Refusal{
 		{Params: workload.Params{"direction": "up"}, Want: `parameter direction: "up" is not in or out`},
 		{Params: workload.Params{"streams": 0}, Want: "streams"},
 	})
-	workloadtest.Refuses(t, wnet.UDP{}, []workloadtest.Refusal{
+	workloadtest.Refuses(t, wnet.UDP, []workloadtest.Refusal{
 		{Params: workload.Params{"rate": "fast"}, Want: "not a bit rate"},
 		{Params: workload.Params{"size": 8}, Want: "size"},
 	})
-	workloadtest.Refuses(t, wnet.RR{}, []workloadtest.Refusal{
+	workloadtest.Refuses(t, wnet.RR, []workloadtest.Refusal{
 		{Params: workload.Params{"protocol": "sctp"}, Want: "not tcp or udp"},
 	})
 }
@@ -99,8 +99,8 @@ func TestPortInUseSaysSo(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ln.Close()
-	p, _, _ := workload.Prepare(wnet.TCP{}, nil)
-	err = workloadtest.Sides(t, wnet.TCP{}, p).Serve(context.Background(), ln.Addr().String(), &workloadtest.Recorder{})
+	p, _, _ := workload.Prepare(wnet.TCP, nil)
+	err = workloadtest.Sides(t, wnet.TCP, p).Serve(context.Background(), ln.Addr().String(), &workloadtest.Recorder{})
 	if err == nil || !strings.Contains(err.Error(), "in use by another program") {
 		t.Errorf("error %v, want one saying the port is in use", err)
 	}
@@ -109,13 +109,13 @@ func TestPortInUseSaysSo(t *testing.T) {
 // TestServerIgnoresStrangers: a connection that is not a boxtax client does
 // not take the server's one session.
 func TestServerIgnoresStrangers(t *testing.T) {
-	p, _, _ := workload.Prepare(wnet.RR{}, workload.Params{"duration": "100ms"})
+	p, _, _ := workload.Prepare(wnet.RR, workload.Params{"duration": "100ms"})
 	r := &workloadtest.Recorder{}
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	addr := make(chan string, 1)
 	served := make(chan error, 1)
-	sides := workloadtest.Sides(t, wnet.RR{}, p)
+	sides := workloadtest.Sides(t, wnet.RR, p)
 	go func() { served <- sides.Serve(ctx, "127.0.0.1:0", listenNote{addr}) }()
 	a := <-addr
 	stranger, err := net.Dial("tcp4", a)
@@ -149,7 +149,7 @@ func TestRRInOneProcessWithOneP(t *testing.T) {
 	for _, proto := range []string{"tcp", "udp"} {
 		rec := &workloadtest.Recorder{}
 		p := workload.Params{"protocol": proto, "size": 1, "duration": "300ms"}
-		if err := workload.Run(context.Background(), wnet.RR{}, p, workload.Env{}, rec); err != nil {
+		if err := workload.Run(context.Background(), wnet.RR, p, workload.Env{}, rec); err != nil {
 			t.Fatalf("%s: %v", proto, err)
 		}
 		if n := rec.Last("transactions_per_s"); n < 100 {

@@ -21,26 +21,18 @@ import (
 // over one TCP connection or UDP, as netperf's TCP_RR and UDP_RR: the client
 // sends a request of `size` bytes, the server answers with as many, and the
 // client times every round trip.
-type RR struct{}
-
-func init() { workload.Register(RR{}) }
-
-// Info implements workload.Workload.
-func (RR) Info() workload.Info {
-	return workload.Info{
-		Name:     "net.rr",
-		Summary:  "request-response round trips over TCP or UDP, as netperf TCP_RR and UDP_RR",
-		SeedTool: "netperf TCP_RR / UDP_RR",
-		Params:   workload.Declared(&rrConfig{}),
-		Metrics: []workload.Metric{
-			{Name: "transactions_per_s", Unit: "transactions/s", Label: "trans/s", HigherIsBetter: true,
-				Description: "completed request-response transactions divided by the client's wall time (netperf's transaction rate)"},
-			roundTrip.Mean("mean round-trip time of a transaction, from sending the request to receiving the whole response, in microseconds"),
-			roundTrip.Percentile(50),
-			roundTrip.Percentile(99),
-		},
-	}
-}
+var RR = workload.DefineSides[rrConfig](workload.Info{
+	Name:     "net.rr",
+	Summary:  "request-response round trips over TCP or UDP, as netperf TCP_RR and UDP_RR",
+	SeedTool: "netperf TCP_RR / UDP_RR",
+	Metrics: []workload.Metric{
+		{Name: "transactions_per_s", Unit: "transactions/s", Label: "trans/s", HigherIsBetter: true,
+			Description: "completed request-response transactions divided by the client's wall time (netperf's transaction rate)"},
+		roundTrip.Mean("mean round-trip time of a transaction, from sending the request to receiving the whole response, in microseconds"),
+		roundTrip.Percentile(50),
+		roundTrip.Percentile(99),
+	},
+})
 
 // roundTrip is a transaction's round-trip time.
 var roundTrip = workload.Distribution{Name: "rtt", Label: "RTT", Unit: "us", Of: "round-trip time in microseconds"}
@@ -68,14 +60,6 @@ func (c *rrConfig) Declare(d *workload.Decl) {
 	d.Duration(&c.duration, "duration", 5*time.Second, "how long the client makes transactions (netperf -l)")
 	d.Positive()
 }
-
-func parseRR(p workload.Params) (*rrConfig, error) { return workload.Parse(p, &rrConfig{}) }
-
-// Configure implements workload.Workload.
-func (RR) Configure(p workload.Params) (workload.Config, error) { return parseRR(p) }
-
-// ConfigureSides implements workload.Sides.
-func (RR) ConfigureSides(p workload.Params) (workload.Sides, error) { return parseRR(p) }
 
 // Run implements workload.Config: server and client in this process over loopback.
 func (c *rrConfig) Run(ctx context.Context, _ workload.Env, e workload.Emitter) error {

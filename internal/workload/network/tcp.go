@@ -15,32 +15,24 @@ import (
 	"github.com/boxtax/boxtax/internal/workload"
 )
 
-// TCP is the net.tcp workload: bulk TCP transfer over one or more parallel
-// streams between the server in the environment and the client outside it,
-// as iperf (TCP) does. The direction says which side sends.
-type TCP struct{}
-
-func init() { workload.Register(TCP{}) }
-
 // Directions of a bulk transfer, seen from the environment under test.
 const (
 	dirIn  = "in"  // the client sends, the environment receives (iperf server in the environment)
 	dirOut = "out" // the environment sends, the client receives (iperf client in the environment; iperf3 -R)
 )
 
-// Info implements workload.Workload.
-func (TCP) Info() workload.Info {
-	return workload.Info{
-		Name:     "net.tcp",
-		Summary:  "bulk TCP bandwidth between a server in the environment and a client outside it, as iperf",
-		SeedTool: "iperf / iperf3 (TCP)",
-		Params:   workload.Declared(&tcpConfig{}),
-		Metrics: []workload.Metric{
-			{Name: "mbit_per_s", Unit: "Mbit/s", Label: "TCP Mbit/s", HigherIsBetter: true,
-				Description: "payload bits received by the receiving side divided by the time from its first byte to its last, over all streams (10^6 bits/s)"},
-		},
-	}
-}
+// TCP is the net.tcp workload: bulk TCP transfer over one or more parallel
+// streams between the server in the environment and the client outside it,
+// as iperf (TCP) does. The direction says which side sends.
+var TCP = workload.DefineSides[tcpConfig](workload.Info{
+	Name:     "net.tcp",
+	Summary:  "bulk TCP bandwidth between a server in the environment and a client outside it, as iperf",
+	SeedTool: "iperf / iperf3 (TCP)",
+	Metrics: []workload.Metric{
+		{Name: "mbit_per_s", Unit: "Mbit/s", Label: "TCP Mbit/s", HigherIsBetter: true,
+			Description: "payload bits received by the receiving side divided by the time from its first byte to its last, over all streams (10^6 bits/s)"},
+	},
+})
 
 // Protocols implements workload.Sides.
 func (*tcpConfig) Protocols() []string { return []string{"tcp"} }
@@ -76,14 +68,6 @@ func (c *tcpConfig) Check() error {
 	}
 	return nil
 }
-
-func parseTCP(p workload.Params) (*tcpConfig, error) { return workload.Parse(p, &tcpConfig{}) }
-
-// Configure implements workload.Workload.
-func (TCP) Configure(p workload.Params) (workload.Config, error) { return parseTCP(p) }
-
-// ConfigureSides implements workload.Sides.
-func (TCP) ConfigureSides(p workload.Params) (workload.Sides, error) { return parseTCP(p) }
 
 // received is what a receiver counted: bytes, and the times of its first
 // and last byte.

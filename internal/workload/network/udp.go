@@ -15,27 +15,19 @@ import (
 // UDP is the net.udp workload: datagrams of a fixed size sent for a
 // duration at a target rate or flat out, as iperf -u; the receiver counts
 // what arrived, how many were lost and the jitter of their transit times.
-type UDP struct{}
-
-func init() { workload.Register(UDP{}) }
-
-// Info implements workload.Workload.
-func (UDP) Info() workload.Info {
-	return workload.Info{
-		Name:     "net.udp",
-		Summary:  "UDP datagrams at a target rate or flat out: achieved bandwidth, loss and jitter, as iperf -u",
-		SeedTool: "iperf / iperf3 -u",
-		Params:   workload.Declared(&udpConfig{}),
-		Metrics: []workload.Metric{
-			{Name: "mbit_per_s", Unit: "Mbit/s", Label: "UDP Mbit/s", HigherIsBetter: true,
-				Description: "UDP payload bits that arrived divided by the sender's sending time (10^6 bits/s)"},
-			{Name: "loss_pct", Unit: "%", Label: "UDP loss %",
-				Description: "datagrams sent that never arrived, in percent of those sent"},
-			{Name: "jitter_ms", Unit: "ms", Label: "UDP jitter ms",
-				Description: "smoothed mean deviation of the transit time between consecutive datagrams, RFC 3550 as iperf computes it"},
-		},
-	}
-}
+var UDP = workload.DefineSides[udpConfig](workload.Info{
+	Name:     "net.udp",
+	Summary:  "UDP datagrams at a target rate or flat out: achieved bandwidth, loss and jitter, as iperf -u",
+	SeedTool: "iperf / iperf3 -u",
+	Metrics: []workload.Metric{
+		{Name: "mbit_per_s", Unit: "Mbit/s", Label: "UDP Mbit/s", HigherIsBetter: true,
+			Description: "UDP payload bits that arrived divided by the sender's sending time (10^6 bits/s)"},
+		{Name: "loss_pct", Unit: "%", Label: "UDP loss %",
+			Description: "datagrams sent that never arrived, in percent of those sent"},
+		{Name: "jitter_ms", Unit: "ms", Label: "UDP jitter ms",
+			Description: "smoothed mean deviation of the transit time between consecutive datagrams, RFC 3550 as iperf computes it"},
+	},
+})
 
 // Protocols implements workload.Sides: the control connection is TCP.
 func (*udpConfig) Protocols() []string { return []string{"tcp", "udp"} }
@@ -57,14 +49,6 @@ func (c *udpConfig) Declare(d *workload.Decl) {
 	d.String(&c.direction, "direction", dirIn, "in: the client sends and the environment receives; out: the environment sends (iperf3 -R)")
 	d.OneOf(dirIn, dirOut)
 }
-
-func parseUDP(p workload.Params) (*udpConfig, error) { return workload.Parse(p, &udpConfig{}) }
-
-// Configure implements workload.Workload.
-func (UDP) Configure(p workload.Params) (workload.Config, error) { return parseUDP(p) }
-
-// ConfigureSides implements workload.Sides.
-func (UDP) ConfigureSides(p workload.Params) (workload.Sides, error) { return parseUDP(p) }
 
 // udpSent is what the sender tells the receiver when it is done.
 type udpSent struct {

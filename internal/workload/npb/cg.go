@@ -34,16 +34,10 @@ const (
 	cgEpsilon = 1e-10
 )
 
-func init() {
-	register(&kernel{name: "cg", title: "Conjugate Gradient",
-		summary: "smallest eigenvalue of a sparse matrix, irregular memory access",
-		opType:  "floating point", mopsDoc: "2 niter na (3 + nonzer(nonzer+1) + 25 (5 + nonzer(nonzer+1)) + 3)",
-		run: runCG,
-		memory: func(class string) int64 {
-			c := cgClasses[class]
-			return int64(c.na) * int64((c.nonzer+1)*(c.nonzer+1)) * 12 * 2
-		},
-	})
+// cgMemory is the bytes a class of CG holds at the peak.
+func cgMemory(class string) int64 {
+	c := cgClasses[class]
+	return int64(c.na) * int64((c.nonzer+1)*(c.nonzer+1)) * 12 * 2
 }
 
 // sparseMatrix is a matrix in compressed rows.

@@ -27,14 +27,8 @@ const (
 	epEpsilon = 1e-8
 )
 
-func init() {
-	register(&kernel{name: "ep", title: "Embarrassingly Parallel",
-		summary: "Gaussian deviates from NPB's generator, no communication",
-		opType:  "random numbers generated", mopsDoc: "2^(M+1) random numbers (M = 24, 25, 28 for S, W, A)",
-		run:    runEP,
-		memory: func(string) int64 { return 2 * epNK * 8 * 8 },
-	})
-}
+// epMemory is the bytes a class of EP holds at the peak.
+func epMemory(string) int64 { return 2 * epNK * 8 * 8 }
 
 // epTally is one worker's sums and annulus counts.
 type epTally struct {

@@ -45,16 +45,10 @@ const (
 	ftEpsilon = 1e-12
 )
 
-func init() {
-	register(&kernel{name: "ft", title: "Discrete 3D Fast Fourier Transform",
-		summary: "3-D FFT PDE solver, all-to-all data movement",
-		opType:  "floating point", mopsDoc: "N (14.8157 + 7.19641 ln N + (5.23518 + 7.21113 ln N) niter), N = nx ny nz",
-		run: runFT,
-		memory: func(class string) int64 {
-			c := ftClasses[class]
-			return int64(c.nx*c.ny*c.nz) * (16 + 16 + 8)
-		},
-	})
+// ftMemory is the bytes a class of FT holds at the peak.
+func ftMemory(class string) int64 {
+	c := ftClasses[class]
+	return int64(c.nx*c.ny*c.nz) * (16 + 16 + 8)
 }
 
 // fft1 is a radix-2 FFT of one length: x_k = sum_j x_j exp(sign 2 pi i jk / n).

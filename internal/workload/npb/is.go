@@ -24,16 +24,10 @@ var isTest = map[string]struct{ index, rank [5]int32 }{
 
 const isIterations = 10
 
-func init() {
-	register(&kernel{name: "is", title: "Integer Sort",
-		summary: "ranks random integer keys, random memory access",
-		opType:  "keys ranked", mopsDoc: "10 iterations x 2^n keys (n = 16, 20, 23 for S, W, A)",
-		run: runIS,
-		memory: func(class string) int64 {
-			c := isClasses[class]
-			return 3*4<<c.totalKeysLog2 + 4*4<<c.maxKeyLog2
-		},
-	})
+// isMemory is the bytes a class of IS holds at the peak.
+func isMemory(class string) int64 {
+	c := isClasses[class]
+	return 3*4<<c.totalKeysLog2 + 4*4<<c.maxKeyLog2
 }
 
 // isState is one IS problem: the keys and the cumulative key counts.

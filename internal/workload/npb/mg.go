@@ -27,16 +27,10 @@ var (
 	mgC = [4]float64{-3.0 / 8.0, 1.0 / 32.0, -1.0 / 64.0, 0}
 )
 
-func init() {
-	register(&kernel{name: "mg", title: "Multi-Grid",
-		summary: "V-cycle multigrid on a 3-D grid, long- and short-distance memory access",
-		opType:  "floating point", mopsDoc: "58 nit nx ny nz",
-		run: runMG,
-		memory: func(class string) int64 {
-			m := int64(mgClasses[class].n + 2)
-			return 3 * 8 * m * m * m * 8 / 7
-		},
-	})
+// mgMemory is the bytes a class of MG holds at the peak.
+func mgMemory(class string) int64 {
+	m := int64(mgClasses[class].n + 2)
+	return 3 * 8 * m * m * m * 8 / 7
 }
 
 // grid is one level's array of (n+2)^3 points with a layer of periodic

@@ -37,7 +37,36 @@ type kernel struct {
 // Kernel is one NPB kernel as a boxtax workload (npb.is, npb.ep, ...).
 type Kernel struct{ k *kernel }
 
-func register(k *kernel) { workload.Register(Kernel{k}) }
+// built are the kernels built here, one a file: each is the workload
+// npb.<name>.
+var built = []*kernel{
+	{name: "cg", title: "Conjugate Gradient",
+		summary: "smallest eigenvalue of a sparse matrix, irregular memory access",
+		opType:  "floating point", mopsDoc: "2 niter na (3 + nonzer(nonzer+1) + 25 (5 + nonzer(nonzer+1)) + 3)",
+		run: runCG, memory: cgMemory},
+	{name: "ep", title: "Embarrassingly Parallel",
+		summary: "Gaussian deviates from NPB's generator, no communication",
+		opType:  "random numbers generated", mopsDoc: "2^(M+1) random numbers (M = 24, 25, 28 for S, W, A)",
+		run: runEP, memory: epMemory},
+	{name: "ft", title: "Discrete 3D Fast Fourier Transform",
+		summary: "3-D FFT PDE solver, all-to-all data movement",
+		opType:  "floating point", mopsDoc: "N (14.8157 + 7.19641 ln N + (5.23518 + 7.21113 ln N) niter), N = nx ny nz",
+		run: runFT, memory: ftMemory},
+	{name: "is", title: "Integer Sort",
+		summary: "ranks random integer keys, random memory access",
+		opType:  "keys ranked", mopsDoc: "10 iterations x 2^n keys (n = 16, 20, 23 for S, W, A)",
+		run: runIS, memory: isMemory},
+	{name: "mg", title: "Multi-Grid",
+		summary: "V-cycle multigrid on a 3-D grid, long- and short-distance memory access",
+		opType:  "floating point", mopsDoc: "58 nit nx ny nz",
+		run: runMG, memory: mgMemory},
+}
+
+func init() {
+	for _, k := range built {
+		workload.Register(Kernel{k})
+	}
+}
 
 // Info implements workload.Workload.
 func (w Kernel) Info() workload.Info {

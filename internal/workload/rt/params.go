@@ -99,11 +99,6 @@ func (c *config) Declare(d *workload.Decl) {
 // config keeps these optional abilities (checked by the compiler).
 var _ workload.Requirer = (*config)(nil)
 
-// parseConfig reads rt.periodic's parameters, or with io rt.periodic-io's.
-func parseConfig(p workload.Params, io bool) (*config, error) {
-	return workload.Parse(p, &config{io: io})
-}
-
 // Check implements workload.Checker.
 func (c *config) Check() error {
 	var err error

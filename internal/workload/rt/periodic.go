@@ -9,44 +9,21 @@ import (
 // Periodic is the rt.periodic workload: the thesis's Pi component, a
 // time-triggered task at frequency_hz that computes pi for occupancy_pct of
 // each slice and sleeps the rest.
-type Periodic struct{}
+var Periodic = workload.Define[config](workload.Info{
+	Name:     "rt.periodic",
+	Summary:  "time-triggered task: pi for 80 % of each 10 ms slice at SCHED_FIFO 49, every slice timestamped",
+	SeedTool: "OpenDaVINCI Pi component (Masek & Thulin 2016, Appendix A.1)",
+	Metrics:  metrics(false),
+})
 
 // PeriodicIO is the rt.periodic-io workload: the Pi/IO component, which also
 // captures a frame and writes it to disk at the start of each slice.
-type PeriodicIO struct{}
-
-func init() {
-	workload.Register(Periodic{})
-	workload.Register(PeriodicIO{})
-}
-
-// Info implements workload.Workload.
-func (Periodic) Info() workload.Info {
-	return workload.Info{
-		Name:     "rt.periodic",
-		Summary:  "time-triggered task: pi for 80 % of each 10 ms slice at SCHED_FIFO 49, every slice timestamped",
-		SeedTool: "OpenDaVINCI Pi component (Masek & Thulin 2016, Appendix A.1)",
-		Params:   workload.Declared(&config{}),
-		Metrics:  metrics(false),
-	}
-}
-
-// Info implements workload.Workload.
-func (PeriodicIO) Info() workload.Info {
-	return workload.Info{
-		Name:     "rt.periodic-io",
-		Summary:  "rt.periodic at 10 Hz that also captures a frame and writes it to disk in each slice",
-		SeedTool: "OpenDaVINCI Pi/IO component (Masek & Thulin 2016, Appendix A.2)",
-		Params:   workload.Declared(&config{io: true}),
-		Metrics:  metrics(true),
-	}
-}
-
-// Configure implements workload.Workload.
-func (Periodic) Configure(p workload.Params) (workload.Config, error) { return parseConfig(p, false) }
-
-// Configure implements workload.Workload.
-func (PeriodicIO) Configure(p workload.Params) (workload.Config, error) { return parseConfig(p, true) }
+var PeriodicIO = workload.DefineFrom(workload.Info{
+	Name:     "rt.periodic-io",
+	Summary:  "rt.periodic at 10 Hz that also captures a frame and writes it to disk in each slice",
+	SeedTool: "OpenDaVINCI Pi/IO component (Masek & Thulin 2016, Appendix A.2)",
+	Metrics:  metrics(true),
+}, func() *config { return &config{io: true} })
 
 // Run implements workload.Config.
 func (c *config) Run(ctx context.Context, env workload.Env, e workload.Emitter) error {

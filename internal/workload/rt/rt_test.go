@@ -16,7 +16,7 @@ import (
 )
 
 func TestParams(t *testing.T) {
-	workloadtest.CheckParams(t, Periodic{}, []workloadtest.ParamCase{
+	workloadtest.CheckParams(t, Periodic, []workloadtest.ParamCase{
 		{Name: "defaults"},
 		{Name: "strings", Params: workload.Params{"frequency_hz": "50", "occupancy_pct": "60", "priority": "80", "duration": "2s"}},
 		{Name: "other policy", Params: workload.Params{"policy": "other", "priority": 0}},
@@ -32,7 +32,7 @@ func TestParams(t *testing.T) {
 		{Name: "bad work", Params: workload.Params{"work": "lots"}, WantErr: "calibrated, timed or none"},
 		{Name: "no work", Params: workload.Params{"work": "none", "frequency_hz": 1000}},
 	})
-	workloadtest.CheckParams(t, PeriodicIO{}, []workloadtest.ParamCase{
+	workloadtest.CheckParams(t, PeriodicIO, []workloadtest.ParamCase{
 		{Name: "io defaults"},
 		{Name: "no work for io", Params: workload.Params{"work": "none"}, WantErr: "rt.periodic only"},
 		{Name: "bad frame", Params: workload.Params{"frame": "640by480"}, WantErr: "frame"},
@@ -53,8 +53,8 @@ func TestRequirements(t *testing.T) {
 		{params: workload.Params{"policy": "other", "lock_memory": "false"}},
 	}
 	for _, tt := range tests {
-		p, _ := workload.Check(Periodic{}.Info(), tt.params)
-		got := workloadtest.Requirements(t, Periodic{}, p)
+		p, _ := workload.Check(Periodic.Info(), tt.params)
+		got := workloadtest.Requirements(t, Periodic, p)
 		if !slices.Equal(got.CapAdd, tt.caps) || got.CPURealtimeRuntimeUs != tt.runtime || len(got.Ulimits) != 0 {
 			t.Errorf("%v: requirements %+v, want caps %v and runtime %d", tt.params, got, tt.caps, tt.runtime)
 		}
@@ -99,10 +99,10 @@ func TestLoopAllocatesNothing(t *testing.T) {
 func TestRunRecordsEverySlice(t *testing.T) {
 	for _, work := range []string{WorkCalibrated, WorkTimed} {
 		t.Run(work, func(t *testing.T) {
-			p, _ := workload.Check(Periodic{}.Info(), workload.Params{
+			p, _ := workload.Check(Periodic.Info(), workload.Params{
 				"frequency_hz": 200, "duration": "500ms", "policy": "other", "lock_memory": false, "work": work, "occupancy_pct": 50,
 			})
-			r := workloadtest.Run(t, context.Background(), Periodic{}, p, workload.Env{ScratchDir: t.TempDir()})
+			r := workloadtest.Run(t, context.Background(), Periodic, p, workload.Env{ScratchDir: t.TempDir()})
 			want := []string{"oh1_ns", "work_ns", "oh2_ns", "sleep_ns", "latency_ns"}
 			if got := r.SeriesOrder; !slices.Equal(got, want) {
 				t.Fatalf("series %v, want %v", got, want)
@@ -143,8 +143,8 @@ func TestRunFIFO(t *testing.T) {
 	if !sched.HasCapability(23) {
 		t.Skip("no CAP_SYS_NICE: real-time scheduling is tested as root")
 	}
-	p, _ := workload.Check(Periodic{}.Info(), workload.Params{"frequency_hz": 500, "duration": "400ms", "cpu": 0})
-	r := workloadtest.Run(t, context.Background(), Periodic{}, p, workload.Env{ScratchDir: t.TempDir()})
+	p, _ := workload.Check(Periodic.Info(), workload.Params{"frequency_hz": 500, "duration": "400ms", "cpu": 0})
+	r := workloadtest.Run(t, context.Background(), Periodic, p, workload.Env{ScratchDir: t.TempDir()})
 	if r.Notes["policy"] != "fifo 49" || !strings.HasPrefix(r.Notes["cpu"], "0 (pinned)") {
 		t.Errorf("notes %v", r.Notes)
 	}
@@ -180,10 +180,10 @@ func checkWorkTerms(t *testing.T, note string, targetNs int64) {
 
 func TestRunIO(t *testing.T) {
 	dir := t.TempDir()
-	p, _ := workload.Check(PeriodicIO{}.Info(), workload.Params{
+	p, _ := workload.Check(PeriodicIO.Info(), workload.Params{
 		"frequency_hz": 50, "duration": "400ms", "policy": "other", "lock_memory": false, "sync": "fdatasync", "frame": "320x240",
 	})
-	r := workloadtest.Run(t, context.Background(), PeriodicIO{}, p, workload.Env{ScratchDir: dir})
+	r := workloadtest.Run(t, context.Background(), PeriodicIO, p, workload.Env{ScratchDir: dir})
 	want := []string{"oh1_ns", "capture_ns", "write_ns", "work_ns", "oh2_ns", "sleep_ns", "latency_ns"}
 	if got := r.SeriesOrder; !slices.Equal(got, want) {
 		t.Fatalf("series %v, want %v", got, want)
@@ -200,11 +200,11 @@ func TestRunIO(t *testing.T) {
 }
 
 func TestRunStopsWhenCancelled(t *testing.T) {
-	p, _ := workload.Check(Periodic{}.Info(), workload.Params{"duration": "1h", "policy": "other", "lock_memory": false, "frequency_hz": 10})
+	p, _ := workload.Check(Periodic.Info(), workload.Params{"duration": "1h", "policy": "other", "lock_memory": false, "frequency_hz": 10})
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
 	start := time.Now()
-	err := workload.Run(ctx, Periodic{}, p, workload.Env{}, &workloadtest.Recorder{})
+	err := workload.Run(ctx, Periodic, p, workload.Env{}, &workloadtest.Recorder{})
 	// An hour's run returns on the cancel, well within a minute however
 	// busy the machine (the bound catches a run that ignores it, not speed).
 	if err == nil || time.Since(start) > time.Minute {

@@ -22,10 +22,10 @@ import (
 
 // Work none records the wake-up latency of every slice and nothing else.
 func TestRunWorkNone(t *testing.T) {
-	p, _ := workload.Check(Periodic{}.Info(), workload.Params{
+	p, _ := workload.Check(Periodic.Info(), workload.Params{
 		"frequency_hz": 500, "duration": "400ms", "policy": "other", "lock_memory": false, "work": WorkNone,
 	})
-	r := workloadtest.Run(t, context.Background(), Periodic{}, p, workload.Env{ScratchDir: t.TempDir()})
+	r := workloadtest.Run(t, context.Background(), Periodic, p, workload.Env{ScratchDir: t.TempDir()})
 	if got := r.SeriesOrder; !slices.Equal(got, []string{"latency_ns"}) {
 		t.Fatalf("series %v, want only latency_ns", got)
 	}
@@ -74,7 +74,7 @@ func TestRuntimeKeptOffTheMeasuredCPU(t *testing.T) {
 		t.Run(work, func(t *testing.T) {
 			// Long enough to outlast a slow start on a loaded machine; the
 			// test ends the task once it has looked.
-			p, _ := workload.Check(Periodic{}.Info(), workload.Params{
+			p, _ := workload.Check(Periodic.Info(), workload.Params{
 				"frequency_hz": 1000, "policy": "other", "lock_memory": false,
 				"work": work, "occupancy_pct": 5, "cpu": cpu, "duration": "60s",
 			})
@@ -82,7 +82,7 @@ func TestRuntimeKeptOffTheMeasuredCPU(t *testing.T) {
 			defer cancel()
 			done := make(chan error, 1)
 			go func() {
-				done <- workload.Run(ctx, Periodic{}, p, workload.Env{ScratchDir: t.TempDir()}, &workloadtest.Recorder{})
+				done <- workload.Run(ctx, Periodic, p, workload.Env{ScratchDir: t.TempDir()}, &workloadtest.Recorder{})
 			}()
 			// Until the task measures: its thread alone on the CPU. Under
 			// load, pinning, moving the others and calibrating take a while.
