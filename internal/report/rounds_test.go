@@ -24,16 +24,7 @@ func TestVerdictSeesTheHostChange(t *testing.T) {
 		{"steady cost", []float64{60, 61, 59, 60, 61, 59, 60, 61, 59}, VerdictCosts, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var runs []store.Run
-			var samples []store.Sample
-			for rep := range native {
-				for e, env := range []string{"native", "docker-host"} {
-					id := int64(len(runs) + 1)
-					runs = append(runs, store.Run{ID: id, Seq: len(runs), Rep: rep, CellKey: "test.cpu|env=" + env, Workload: "test.cpu", Env: env,
-						Levels: map[string]string{"env": env}, Status: store.RunOK})
-					samples = append(samples, store.Sample{RunID: id, Metric: "events_per_s", Value: [][]float64{native, tc.docker}[e][rep], Unit: "events/s"})
-				}
-			}
+			runs, samples := roundRuns([]string{"native", "docker-host"}, native, tc.docker)
 			r := Build(store.Study{ID: 1, Name: "rounds"}, Layout{Baseline: "native", Envs: []string{"native", "docker-host"}, Workloads: []string{"test.cpu"}}, runs, samples)
 			if len(r.Verdicts) != 1 {
 				t.Fatalf("verdicts %+v", r.Verdicts)
@@ -47,4 +38,23 @@ func TestVerdictSeesTheHostChange(t *testing.T) {
 			}
 		})
 	}
+}
+
+// roundRuns are runs and samples of test.cpu (events/s), one run of each
+// environment a round: envs[e]'s values in round order in values[e].
+func roundRuns(envs []string, values ...[]float64) ([]store.Run, []store.Sample) {
+	var runs []store.Run
+	var samples []store.Sample
+	for rep := range values[0] {
+		for e, env := range envs {
+			if rep >= len(values[e]) {
+				continue
+			}
+			id := int64(len(runs) + 1)
+			runs = append(runs, store.Run{ID: id, Seq: len(runs), Rep: rep, CellKey: "test.cpu|env=" + env, Workload: "test.cpu", Env: env,
+				Levels: map[string]string{"env": env}, Status: store.RunOK})
+			samples = append(samples, store.Sample{RunID: id, Metric: "events_per_s", Value: values[e][rep], Unit: "events/s"})
+		}
+	}
+	return runs, samples
 }

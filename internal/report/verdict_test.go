@@ -256,16 +256,7 @@ func TestCellMeetsItsBaselineInItsOwnRounds(t *testing.T) {
 // end lines name the same number.
 func TestAdaptiveVerdictEstimatesTheRulesRounds(t *testing.T) {
 	native, docker := []float64{1000, 1040, 960, 1010}, []float64{1060, 1110, 1010, 1070}
-	var runs []store.Run
-	var samples []store.Sample
-	for e, env := range []string{"native", "docker-bridge"} {
-		for rep, v := range [][]float64{native, docker}[e] {
-			id := int64(len(runs) + 1)
-			runs = append(runs, store.Run{ID: id, Seq: len(runs), Rep: rep, CellKey: "test.cpu|env=" + env, Workload: "test.cpu", Env: env,
-				Levels: map[string]string{"env": env}, Status: store.RunOK})
-			samples = append(samples, store.Sample{RunID: id, Metric: "events_per_s", Value: v, Unit: "events/s"})
-		}
-	}
+	runs, samples := roundRuns([]string{"native", "docker-bridge"}, native, docker)
 	lay := Layout{Baseline: "native", Envs: []string{"native", "docker-bridge"}, Workloads: []string{"test.cpu"}}
 	fixed := Build(store.Study{ID: 1, Name: "fixed"}, lay, runs, samples)
 	lay.Repetitions.PrecisionPct = 2
@@ -320,15 +311,7 @@ func TestAdaptiveVerdictIsTheStudysAnswer(t *testing.T) {
 	lay.Repetitions.PrecisionPct = 2
 	for shift := 5.0; shift < 50; shift += 0.5 { // the least cost that clears 95 %
 		docker := []float64{1000 + shift, 1015 + shift, 985 + shift, 1000 + shift, 1000 + shift}
-		runs, samples = nil, nil
-		for e, env := range []string{"native", "docker-bridge"} {
-			for rep, v := range [][]float64{native, docker}[e] {
-				id := int64(len(runs) + 1)
-				runs = append(runs, store.Run{ID: id, Seq: len(runs), Rep: rep, CellKey: "test.cpu|env=" + env, Workload: "test.cpu", Env: env,
-					Levels: map[string]string{"env": env}, Status: store.RunOK})
-				samples = append(samples, store.Sample{RunID: id, Metric: "events_per_s", Value: v, Unit: "events/s"})
-			}
-		}
+		runs, samples = roundRuns(lay.Envs, native, docker)
 		d = result.Decide(result.Layout{Baseline: "native", Envs: lay.Envs, Workloads: lay.Workloads, MarginPct: 2}, runs, samples, false)
 		if len(d.Cells) == 1 && d.Cells[0].Answer.Decision == stats.Costs {
 			break
