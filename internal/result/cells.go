@@ -153,11 +153,16 @@ func (cs *Cells) Against(c, base *Cell) Overhead {
 // is the 95 % one, which two studies of the same host agree on more often
 // (bench/seqsim -replicate, docs/design/006).
 func (o Overhead) Answer(marginPct float64) stats.Verdict {
-	v := stats.Decide(o.Across.Overhead, o.N, marginPct).WithHalves(o.Across)
-	if v.Decision == stats.Undecided && !v.HostChanged {
-		v.MoreRounds = o.ToStop(marginPct).MoreRounds
+	return withRuleEstimate(stats.Decide(o.Across.Overhead, o.N, marginPct).WithHalves(o.Across), o.ToStop(marginPct))
+}
+
+// withRuleEstimate is the answer a, undecided, with the stopping rule's
+// estimate of further rounds (rule's): the rounds the study would add.
+func withRuleEstimate(a, rule stats.Verdict) stats.Verdict {
+	if a.Decision == stats.Undecided && !a.HostChanged {
+		a.MoreRounds = rule.MoreRounds
 	}
-	return v
+	return a
 }
 
 // ToStop is the verdict the stopping rule acts on at the margin

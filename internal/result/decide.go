@@ -88,10 +88,7 @@ func Decide(lay Layout, runs []store.Run, samples []store.Sample, paired bool) D
 				b, x := PairByRound(base.Values, base.Reps, c.Values, c.Reps)
 				o := stats.PairedOverhead(b, x, 0.95)
 				cd.Verdict = stats.DecideToStop(o, stats.PairedOverhead(b, x, stats.CostStopLevel), len(b), margin)
-				cd.Answer = stats.Decide(o, len(b), margin)
-				if cd.Answer.Decision == stats.Undecided {
-					cd.Answer.MoreRounds = cd.Verdict.MoreRounds
-				}
+				cd.Answer = withRuleEstimate(stats.Decide(o, len(b), margin), cd.Verdict)
 			} else {
 				o := cs.Against(c, base).WithStudies(lay.Earlier.Of(c))
 				cd.Verdict, cd.Answer = o.ToStop(margin), o.Answer(margin)
