@@ -8,7 +8,7 @@
 # or with intervals that do not overlap (a cost of 70 % [59, 79] against
 # one of 92 % [80, 100]). The verdicts are each study's answer, as its
 # report and its run's end lines give it (bench/verdicts: result.Decide's
-# Answer at the study's margin, the 95 % interval where the study stopped).
+# firm verdicts at the study's margin where the study stopped).
 # Goal: 0 contradictions, >= 90 % of the cells decided in either decided
 # the same in both.
 #
@@ -26,8 +26,8 @@
 #                                    `boxtax report --history --db DIR/replicate.db` then
 #                                    shows the studies side by side
 #   REPLICATE_JUDGE=1                judge the studies already in REPLICATE_DIR again, run none
-#   REPLICATE_RULE=1                 judge by the stopping rule's verdicts (a cost at 99 %)
-#                                    instead of the studies' answers
+#   REPLICATE_PLAIN=1                judge by the verdicts of the 95 % intervals alone
+#                                    (bench/verdicts -plain) instead of the studies' firm ones
 set -euo pipefail
 cd "$(dirname "$0")/.."
 k=${REPLICATE_K:-3}
@@ -55,8 +55,8 @@ if [ -z "${REPLICATE_JUDGE:-}" ]; then
 fi
 # each study's verdicts; study i is the database's i-th (ids from 1)
 for i in $(seq 1 "$(ls "$tmp"/study*.s | wc -l)"); do
-  "$verdicts" ${REPLICATE_RULE:+-rule} -study "$i" "$db" >"$tmp/study$i.v"
-  "$verdicts" ${REPLICATE_RULE:+-rule} -alone -study "$i" "$db" >"$tmp/study$i.a"
+  "$verdicts" ${REPLICATE_PLAIN:+-plain} -study "$i" "$db" >"$tmp/study$i.v"
+  "$verdicts" ${REPLICATE_PLAIN:+-plain} -alone -study "$i" "$db" >"$tmp/study$i.a"
 done
 
 n=$(ls "$tmp"/study*.v | wc -l)

@@ -67,9 +67,10 @@ func main() {
 		name string
 		stop func(b, x []float64) bool // nil: fixed at n
 		n    int
-		// across: the verdict printed is the report's now (across rounds,
-		// the halves), not Fieller's of independent runs.
-		across bool
+		// across: the verdict printed is the report's 95 % one across
+		// rounds (with the halves), not Fieller's of independent runs;
+		// firm: the firm verdict (result.Overhead.Answer).
+		across, firm bool
 	}
 	decide := func(b, x []float64) stats.Verdict {
 		return stats.Decide(stats.Overhead(b, x, 0.95), len(b), *margin)
@@ -79,10 +80,13 @@ func main() {
 		{name: "adaptive, DecideToStop (99 % cost)", stop: func(b, x []float64) bool {
 			return stats.DecideToStop(stats.Overhead(b, x, 0.95), stats.Overhead(b, x, stats.CostStopLevel), len(b), *margin).Decision != stats.Undecided
 		}},
-		{name: "adaptive, across rounds (now)", stop: func(b, x []float64) bool {
-			r := rounds(len(b))
-			return result.Compare(b, r, x, r).ToStop(*margin).Decision != stats.Undecided
+		{name: "adaptive, across rounds, 99 % cost", stop: func(b, x []float64) bool {
+			return beforeFirm(b, x, *margin).Decision != stats.Undecided
 		}, across: true},
+		{name: "adaptive, firm (now)", stop: func(b, x []float64) bool {
+			r := rounds(len(b))
+			return result.Compare(b, r, x, r).Answer(*margin).Decision != stats.Undecided
+		}, firm: true},
 		{name: "fixed 10", n: 10},
 		{name: "fixed 20", n: 20},
 	}
@@ -115,6 +119,10 @@ func main() {
 					o := stats.OverheadAcrossRounds(b, r, x, r, 0.95)
 					verdict = stats.Decide(o.Overhead, len(b), *margin).WithHalves(o)
 				}
+				if ru.firm {
+					r := rounds(len(b))
+					verdict = result.Compare(b, r, x, r).Answer(*margin)
+				}
 				switch verdict.Decision {
 				case stats.Costs:
 					t.cost++
@@ -129,6 +137,16 @@ func main() {
 			fmt.Printf("%6.1f %5.1f  %-34s %6.1f%% %6.1f%% %8.1f%% %7.1f\n", sc.d, sc.cv, ru.name, pct(t.cost), pct(t.none), pct(t.und), float64(t.rounds)/float64(*cells))
 		}
 	}
+}
+
+// beforeFirm is the stopping rule before firm verdicts (issue 43): the
+// 95 % interval across rounds for no difference, its 99 % one
+// (stats.CostStopLevel) for a cost, the halves.
+func beforeFirm(b, x []float64, margin float64) stats.Verdict {
+	r := rounds(len(b))
+	o := stats.OverheadAcrossRounds(b, r, x, r, 0.95)
+	strict := stats.OverheadAcrossRounds(b, r, x, r, stats.CostStopLevel).Overhead
+	return stats.DecideToStop(o.Overhead, strict, len(b), margin).WithHalves(o)
 }
 
 // rounds are the rounds 0 to n-1, one value of each side in each.

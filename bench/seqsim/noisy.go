@@ -56,7 +56,7 @@ func noisyTable(rng *rand.Rand, cells int, margin float64, first, most int, norm
 				for len(b) < most {
 					r := rounds(len(b))
 					o := result.Compare(b, r, x, r)
-					v := o.ToStop(margin)
+					v := o.Answer(margin)
 					if v.Decision != stats.Undecided || v.MoreRounds <= 0 || v.MoreRounds > result.FocusSlack*(most-len(b)) {
 						break
 					}

@@ -1,8 +1,8 @@
 // Command verdicts prints the verdict of every primary cell of the latest
-// study in a boxtax database as the study answers (result.Decide's
-// Answer: the report's verdict, stats.Decide at 95 % on the stored
-// samples, the margin the study's precision or 2 %; -rule: the verdict
-// the stopping rule acts on, a cost at 99 %), one line a cell,
+// study in a boxtax database as the study answers (result.Decide: the
+// firm verdicts of the stored samples, the report's, at the margin the
+// study's precision or 2 %; -plain: the verdicts of the 95 % intervals
+// alone, as the study answered before firm verdicts), one line a cell,
 // tab-separated:
 //
 //	cell  verdict  overhead%  lo  hi  rounds
@@ -35,20 +35,20 @@ func main() {
 	margin := flag.Float64("margin", 0, "the margin p of no difference beyond ±p % (default: the study's precision, else 2)")
 	paired := flag.Bool("paired", false, "pair each cell's runs with the baseline's of the same round (result.Decide)")
 	id := flag.Int64("study", 0, "the study to judge (default: the database's latest)")
-	rule := flag.Bool("rule", false, "the stopping rule's verdicts (a cost at its 99 % interval) instead of the study's answer")
+	plain := flag.Bool("plain", false, "the verdicts of the 95 % intervals alone (a cost where it excludes 0), not the firm ones the study gives")
 	alone := flag.Bool("alone", false, "judge the study on its own runs, without the spread between earlier studies of the host")
 	flag.Parse()
 	if flag.NArg() != 1 {
-		fmt.Fprintln(os.Stderr, "usage: verdicts [-margin P] [-paired] [-alone] [-rule] [-study N] STUDY.db")
+		fmt.Fprintln(os.Stderr, "usage: verdicts [-margin P] [-paired] [-alone] [-plain] [-study N] STUDY.db")
 		os.Exit(2)
 	}
-	if err := run(flag.Arg(0), *id, *margin, *paired, *alone, *rule); err != nil {
+	if err := run(flag.Arg(0), *id, *margin, *paired, *alone, *plain); err != nil {
 		fmt.Fprintln(os.Stderr, "verdicts:", err)
 		os.Exit(1)
 	}
 }
 
-func run(path string, id int64, margin float64, paired, alone, rule bool) error {
+func run(path string, id int64, margin float64, paired, alone, plain bool) error {
 	ctx := context.Background()
 	db, err := store.OpenReadOnly(ctx, path)
 	if err != nil {
@@ -74,11 +74,11 @@ func run(path string, id int64, margin float64, paired, alone, rule bool) error 
 		lay.MarginPct = margin
 	}
 	d := result.Decide(lay, st.Runs, st.Samples, paired)
-	if !rule {
-		d = d.Answers()
-	}
 	for _, c := range d.Cells {
 		v := c.Verdict
+		if plain && v.Decision == stats.Undecided {
+			v.Decision = v.Leans // what the 95 % interval alone shows
+		}
 		verdict := "undecided"
 		switch {
 		case v.Decision == stats.Costs && v.Pct > 0:

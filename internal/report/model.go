@@ -180,7 +180,7 @@ type Cell struct {
 	// over is the cell against its baseline (nil for the baseline itself,
 	// without the baseline's data, and for cells computed elsewhere);
 	// with stop, an undecided verdict's further rounds are the stopping
-	// rule's (result.Overhead.ToStop): in an adaptive study, unpaired.
+	// rule's (result.Overhead.Answer): in an adaptive study, unpaired.
 	over *result.Overhead
 	stop bool
 }

@@ -58,6 +58,11 @@ type Verdict struct {
 	// rounds lie apart (Cell.Halves): the cell is undecided, and Text says
 	// so with both halves.
 	HostChanged bool `json:"host_changed,omitempty"`
+	// Leans, for a cell an adaptive study leaves undecided, is the
+	// decision (costs, gains or no_difference) its 95 % interval alone
+	// would give, not yet firm: a study run again would likely not give it
+	// (stats.DecideFirm); absent otherwise. Text says it.
+	Leans string `json:"leans,omitempty"`
 	// BetweenStudies, where earlier studies of the same host measured the
 	// cell, is the spread of its overhead between them and this one
 	// beyond their own errors, which the interval carries
@@ -186,6 +191,9 @@ func verdictOf(c *Cell, row string, marginPct float64) Verdict {
 		v.Direction = better
 	}
 	v.Text = v.phrase(c.OverheadNote)
+	if v.Decision == VerdictUndecided && d.Leans != stats.Undecided && v.CostPct != nil {
+		v.Text = v.leaning(d.Leans == stats.NoDifference, worse, better)
+	}
 	if d.HostChanged {
 		v.Text = "undecided: " + d.HostChangedText()
 	}
@@ -252,6 +260,30 @@ func (v Verdict) phrase(note string) string {
 		return fmt.Sprintf("undecided %s; more than %d further rounds at this spread: a quieter host or a larger effect would decide it", iv, stats.MaxMoreRounds)
 	}
 	return fmt.Sprintf("undecided %s; about %d more round(s) would likely decide it", iv, *v.MoreRounds)
+}
+
+// leaning is the text of an undecided verdict that leans to one its 95 %
+// interval alone would give (none: to no difference), and sets Leans:
+// "undecided, leans to: costs 21.0% [8.0, 37.0]: slower; not firm, a study
+// run again would likely not give it; about 3 more round(s) would likely
+// make it firm".
+func (v *Verdict) leaning(none bool, worse, better string) string {
+	l := *v
+	l.MoreRounds = nil
+	switch {
+	case none:
+		l.Decision = VerdictNoDifference
+	case *v.CostPct > 0:
+		l.Decision, l.Direction = VerdictCosts, worse
+	default:
+		l.Decision, l.Direction = VerdictGains, better
+	}
+	v.Leans = l.Decision
+	s := "undecided, leans to: " + l.phrase("") + "; not firm, a study run again would likely not give it"
+	if v.MoreRounds != nil && *v.MoreRounds < stats.MaxMoreRounds {
+		s += fmt.Sprintf("; about %d more round(s) would likely make it firm", *v.MoreRounds)
+	}
+	return s
 }
 
 // within is an undecided verdict's WithinPct as its text says it: below

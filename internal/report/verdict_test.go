@@ -251,9 +251,9 @@ func TestCellMeetsItsBaselineInItsOwnRounds(t *testing.T) {
 }
 
 // TestAdaptiveVerdictEstimatesTheRulesRounds: in an adaptive study an
-// undecided cell's further rounds are the stopping rule's estimate (a
-// cost needs its 99 % interval to exclude 0), so the report and the run's
-// end lines name the same number.
+// undecided cell's further rounds are the stopping rule's estimate (the
+// rounds a firm verdict would take), so the report and the run's end
+// lines name the same number.
 func TestAdaptiveVerdictEstimatesTheRulesRounds(t *testing.T) {
 	native, docker := []float64{1000, 1040, 960, 1010}, []float64{1060, 1110, 1010, 1070}
 	runs, samples := roundRuns([]string{"native", "docker-bridge"}, native, docker)
@@ -266,7 +266,7 @@ func TestAdaptiveVerdictEstimatesTheRulesRounds(t *testing.T) {
 	}
 	reps := []int{0, 1, 2, 3}
 	o := stats.OverheadAcrossRounds(native, reps, docker, reps, 0.95).Overhead
-	rule := stats.DecideToStop(o, stats.OverheadAcrossRounds(native, reps, docker, reps, stats.CostStopLevel).Overhead, 4, 2)
+	rule := stats.DecideFirm(o, o.Firm(), 4, 2)
 	plain := stats.Decide(o, 4, 2)
 	f, a := fixed.Verdicts[0], adaptive.Verdicts[0]
 	if a.Decision != VerdictUndecided || a.MoreRounds == nil || *a.MoreRounds != rule.MoreRounds {
@@ -299,29 +299,42 @@ func TestNoIntervalSaysTheRoundsThatWouldBoundIt(t *testing.T) {
 }
 
 // Issue 43, one answer: an adaptive study's verdict is the study's answer
-// as result.Decide gives it (the run's end lines, bench/verdicts), a cost
-// where the 95 % interval excludes 0 even while the stopping rule, which
-// asks 99 %, still has the cell undecided.
+// as result.Decide gives it (the run's end lines, bench/verdicts): where
+// the 95 % interval clears the margin and the firm one does not,
+// undecided, leaning to the gain; where the firm one clears it, the gain.
 func TestAdaptiveVerdictIsTheStudysAnswer(t *testing.T) {
 	native := []float64{1000, 1010, 990, 1005, 995}
-	var runs []store.Run
-	var samples []store.Sample
-	var d result.Decisions
 	lay := Layout{Baseline: "native", Envs: []string{"native", "docker-bridge"}, Workloads: []string{"test.cpu"}}
 	lay.Repetitions.PrecisionPct = 2
-	for shift := 5.0; shift < 50; shift += 0.5 { // the least cost that clears 95 %
+	judge := func(shift float64) (result.CellDecision, Verdict) {
 		docker := []float64{1000 + shift, 1015 + shift, 985 + shift, 1000 + shift, 1000 + shift}
-		runs, samples = roundRuns(lay.Envs, native, docker)
-		d = result.Decide(result.Layout{Baseline: "native", Envs: lay.Envs, Workloads: lay.Workloads, MarginPct: 2}, runs, samples, false)
-		if len(d.Cells) == 1 && d.Cells[0].Answer.Decision == stats.Costs {
-			break
+		runs, samples := roundRuns(lay.Envs, native, docker)
+		d := result.Decide(result.Layout{Baseline: "native", Envs: lay.Envs, Workloads: lay.Workloads, MarginPct: 2}, runs, samples, false)
+		rep := Build(store.Study{ID: 1, Name: "adaptive"}, lay, runs, samples)
+		if len(d.Cells) != 1 || len(rep.Verdicts) != 1 {
+			t.Fatalf("cells %+v, verdicts %+v: want one", d.Cells, rep.Verdicts)
+		}
+		return d.Cells[0], rep.Verdicts[0]
+	}
+	leaning := false
+	for shift := 5.0; shift < 100; shift += 0.5 { // from the least cost that clears 95 % to a firm one
+		c, v := judge(shift)
+		switch {
+		case c.Verdict.Decision == stats.Costs:
+			if v.Decision != VerdictGains || v.Leans != "" {
+				t.Fatalf("shift %g: report %s leaning %q, want the answer: more events/s, a gain", shift, v.Decision, v.Leans)
+			}
+			if !leaning {
+				t.Fatal("no runs found whose 95 % interval clears the margin while the firm one does not")
+			}
+			return
+		case c.Verdict.Leans == stats.Costs:
+			leaning = true
+			if v.Decision != VerdictUndecided || v.Leans != VerdictGains || !strings.HasPrefix(v.Text, "undecided, leans to: gains ") ||
+				!strings.Contains(v.Text, "not firm") {
+				t.Fatalf("shift %g: report %s leaning %q (%s), want undecided, leaning to a gain", shift, v.Decision, v.Leans, v.Text)
+			}
 		}
 	}
-	if len(d.Cells) != 1 || d.Cells[0].Verdict.Decision != stats.Undecided || d.Cells[0].Answer.Decision != stats.Costs {
-		t.Fatalf("no runs found whose answer is a cost while the rule has them undecided: %+v", d.Cells)
-	}
-	rep := Build(store.Study{ID: 1, Name: "adaptive"}, lay, runs, samples)
-	if len(rep.Verdicts) != 1 || rep.Verdicts[0].Decision != VerdictGains {
-		t.Fatalf("report verdicts %+v, want the answer: more events/s, a gain", rep.Verdicts)
-	}
+	t.Fatal("no shift up to 100 gave a firm gain")
 }

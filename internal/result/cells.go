@@ -101,9 +101,9 @@ func BaselineKey(cellKey, baseline string) string {
 // study's focused rounds), compared across rounds and paired by round.
 type Overhead struct {
 	Across stats.RoundsResult // at 95 %: the estimate, its interval, the drift and the halves
-	// Strict is the same overhead at stats.CostStopLevel: the interval
-	// the stopping rule asks a cost to clear.
-	Strict stats.OverheadResult
+	// Firm is Across's interval widened to the firm one (stats.Firm): the
+	// interval an adaptive study's verdict is decided by.
+	Firm stats.OverheadResult
 	BaseN  int // the baseline's values it was compared with
 	N      int // the rounds behind it: the fewer of the cell's and the baseline's values
 	// Paired is the overhead from the rounds both ran in (the pairs of a
@@ -123,11 +123,8 @@ type Overhead struct {
 // (each value measured in the round of xReps, bReps), without a paired
 // estimate.
 func Compare(bs []float64, bReps []int, xs []float64, xReps []int) Overhead {
-	return Overhead{
-		Across: stats.OverheadAcrossRounds(bs, bReps, xs, xReps, 0.95),
-		Strict: stats.OverheadAcrossRounds(bs, bReps, xs, xReps, stats.CostStopLevel).Overhead,
-		BaseN:  len(bs), N: min(len(bs), len(xs)),
-	}
+	across := stats.OverheadAcrossRounds(bs, bReps, xs, xReps, 0.95)
+	return Overhead{Across: across, Firm: across.Overhead.Firm(), BaseN: len(bs), N: min(len(bs), len(xs))}
 }
 
 // Against compares c with its baseline cell base: with the baseline's
@@ -145,31 +142,14 @@ func (cs *Cells) Against(c, base *Cell) Overhead {
 	return o
 }
 
-// Answer is the cell's verdict as the study gives it where it stops: the
-// report's (stats.Decide on the 95 % interval, undecided when the halves
-// lie apart), with the stopping rule's estimate of further rounds when it
-// is undecided. The rule asks a cost to clear its 99 % interval only to
-// decide when to stop looking (ToStop): the answer read once at the end
-// is the 95 % one, which two studies of the same host agree on more often
-// (bench/seqsim -replicate, docs/design/006).
+// Answer is the cell's verdict as an adaptive study gives it, both to
+// decide when to stop and at its end (the run's end lines, the report): a
+// cost or no difference only when the verdict is firm (stats.DecideFirm:
+// a study run again would likely give it too), undecided when the halves
+// of the cell's rounds lie apart, with the 95 % interval and, undecided,
+// the rounds a firm verdict would likely take.
 func (o Overhead) Answer(marginPct float64) stats.Verdict {
-	return withRuleEstimate(stats.Decide(o.Across.Overhead, o.N, marginPct).WithHalves(o.Across), o.ToStop(marginPct))
-}
-
-// withRuleEstimate is the answer a, undecided, with the stopping rule's
-// estimate of further rounds (rule's): the rounds the study would add.
-func withRuleEstimate(a, rule stats.Verdict) stats.Verdict {
-	if a.Decision == stats.Undecided && !a.HostChanged {
-		a.MoreRounds = rule.MoreRounds
-	}
-	return a
-}
-
-// ToStop is the verdict the stopping rule acts on at the margin
-// marginPct (stats.DecideToStop), undecided when the halves of the
-// cell's rounds lie apart.
-func (o Overhead) ToStop(marginPct float64) stats.Verdict {
-	return stats.DecideToStop(o.Across.Overhead, o.Strict, o.N, marginPct).WithHalves(o.Across)
+	return stats.DecideFirm(o.Across.Overhead, o.Firm, o.N, marginPct).WithHalves(o.Across)
 }
 
 func repeated(reps []int) bool {

@@ -27,15 +27,16 @@ type Layout struct {
 	Earlier Earlier
 }
 
-// Decisions is an adaptive study's stopping rule read from its stored
-// samples (issue 28 item 5): every primary metric of every cell besides
-// the baseline is judged by stats.DecideToStop, the report's verdict
-// (stats.Decide) made safe for a rule that looks after every round: it
-// costs (its 99 % interval of the overhead excludes 0, stats.CostStopLevel,
-// and so its 95 % one), it makes no difference beyond ±margin (the whole
-// 95 % interval lies inside), or it is undecided. Done when every judged
-// cell is decided. A clear cost is decided without a narrow interval, so
-// this ends far sooner than asking every interval to be within ±margin.
+// Decisions is an adaptive study's answer read from its stored samples
+// (issue 28 item 5, issue 43): every primary metric of every cell besides
+// the baseline is judged by its firm verdict (Overhead.Answer,
+// stats.DecideFirm): it costs (its firm interval, which holds the
+// 99 % one, excludes 0), it makes no difference beyond ±margin (the whole
+// firm interval lies inside), or it is undecided. The stopping rule acts
+// on it after every round, and the run's end lines and the report say it
+// where the study stopped: one verdict. Done when every judged cell is
+// decided. A clear cost is decided without a narrow interval, so this
+// ends far sooner than asking every interval to be within ±margin.
 type Decisions struct {
 	Done      bool
 	MarginPct float64
@@ -46,10 +47,9 @@ type Decisions struct {
 // measured on this host, which is why an undecided cell is undecided.
 type CellDecision struct {
 	Row, Label, Env string // the row (workload and factor levels), the metric's label, the environment
-	// Verdict is the stopping rule's (a cost at its 99 % interval),
-	// Answer the study's if it ends here (Overhead.Answer: the report's,
-	// at 95 %).
-	Verdict, Answer stats.Verdict
+	// Verdict is the cell's firm verdict (Overhead.Answer): what the rule
+	// acts on and the study answers if it ends here.
+	Verdict stats.Verdict
 	// CVPct and BaselineCVPct are the coefficients of variation of the
 	// cell's values and of its baseline's, in percent of their means;
 	// NaN when not defined.
@@ -87,16 +87,13 @@ func Decide(lay Layout, runs []store.Run, samples []store.Sample, paired bool) D
 			if paired {
 				b, x := PairByRound(base.Values, base.Reps, c.Values, c.Reps)
 				o := stats.PairedOverhead(b, x, 0.95)
-				cd.Verdict = stats.DecideToStop(o, stats.PairedOverhead(b, x, stats.CostStopLevel), len(b), margin)
-				cd.Answer = withRuleEstimate(stats.Decide(o, len(b), margin), cd.Verdict)
+				cd.Verdict = stats.DecideFirm(o, o.Firm(), len(b), margin)
 			} else {
-				o := cs.Against(c, base).WithStudies(lay.Earlier.Of(c))
-				cd.Verdict, cd.Answer = o.ToStop(margin), o.Answer(margin)
+				cd.Verdict = cs.Against(c, base).WithStudies(lay.Earlier.Of(c)).Answer(margin)
 			}
 		} else {
 			nan := math.NaN()
 			cd.Verdict = stats.Verdict{Pct: nan, LoPct: nan, HiPct: nan, MarginPct: margin, MoreRounds: -1, WithinPct: nan}
-			cd.Answer = cd.Verdict
 		}
 		d.Cells = append(d.Cells, cd)
 	}
@@ -175,18 +172,6 @@ func RunCells(cs []CellDecision) map[string]bool {
 	return keys
 }
 
-// Answers are the decisions as the study gives them if it ends here:
-// each cell's Answer as its Verdict. The run's end lines say them, as the
-// report does.
-func (d Decisions) Answers() Decisions {
-	out := Decisions{MarginPct: d.MarginPct, Cells: slices.Clone(d.Cells)}
-	for i := range out.Cells {
-		out.Cells[i].Verdict = out.Cells[i].Answer
-	}
-	out.Done = len(out.Cells) > 0 && len(out.Undecided()) == 0
-	return out
-}
-
 // Undecided are the cells without an answer yet.
 func (d Decisions) Undecided() []CellDecision {
 	return slices.DeleteFunc(slices.Clone(d.Cells), CellDecision.Decided)
@@ -216,27 +201,46 @@ func (d Decisions) Summary() string {
 	return s + "; undecided: " + strings.Join(names, ", ") + more
 }
 
-// Counts says how many cells are decided, and how: "6 of 28 cells
-// decided (5 cost, 1 no difference beyond ±2%)".
+// Counts says how many cells are decided, and how, and how many more
+// lean to a verdict that is not firm yet: "6 of 28 cells decided (5
+// cost, 1 no difference beyond ±2%); 3 more lean (2 to a cost, 1 to no
+// difference), not firm".
 func (d Decisions) Counts() string {
-	costs, none := 0, 0
+	costs, none, leanCost, leanNone := 0, 0, 0, 0
 	for _, c := range d.Cells {
-		switch c.Verdict.Decision {
-		case stats.Costs:
+		switch {
+		case c.Verdict.Decision == stats.Costs:
 			costs++
-		case stats.NoDifference:
+		case c.Verdict.Decision == stats.NoDifference:
 			none++
+		case c.Verdict.Leans == stats.Costs:
+			leanCost++
+		case c.Verdict.Leans == stats.NoDifference:
+			leanNone++
 		}
 	}
-	return fmt.Sprintf("%d of %d cells decided (%d cost, %d no difference beyond ±%g%%)", costs+none, len(d.Cells), costs, none, d.MarginPct)
+	s := fmt.Sprintf("%d of %d cells decided (%d cost, %d no difference beyond ±%g%%)", costs+none, len(d.Cells), costs, none, d.MarginPct)
+	if leanCost+leanNone > 0 {
+		s += fmt.Sprintf("; %d more lean (%d to a cost, %d to no difference), not firm", leanCost+leanNone, leanCost, leanNone)
+	}
+	return s
 }
 
-// Interval is an overhead with its interval, or why there is none.
+// Interval is an overhead with its interval, or why there is none, and
+// the verdict an undecided one leans to: "+21.0% [+8.0, +37.0], leans to
+// a cost, not firm".
 func Interval(v stats.Verdict) string {
 	if math.IsNaN(v.LoPct) || math.IsNaN(v.HiPct) || math.IsInf(v.LoPct, 0) || math.IsInf(v.HiPct, 0) {
 		return "no interval"
 	}
-	return fmt.Sprintf("%+.1f%% [%+.1f, %+.1f]", v.Pct, v.LoPct, v.HiPct)
+	s := fmt.Sprintf("%+.1f%% [%+.1f, %+.1f]", v.Pct, v.LoPct, v.HiPct)
+	switch v.Leans {
+	case stats.Costs:
+		s += ", leans to a cost, not firm"
+	case stats.NoDifference:
+		s += ", leans to no difference, not firm"
+	}
+	return s
 }
 
 // cvPct is the coefficient of variation of xs in percent; NaN without one.

@@ -53,33 +53,52 @@ func TestFocusKeepsWhatTheRoundsLeftCanDecide(t *testing.T) {
 	}
 }
 
-// TestAnswerIsTheReportsVerdict: runs whose 95 % interval excludes 0 and
-// whose 99 % one does not leave the stopping rule undecided, while the
-// study's answer where it stops (the report's verdict) is a cost; an
-// undecided answer carries the rule's estimate of further rounds, and
-// Answers puts each cell's answer in its place.
-func TestAnswerIsTheReportsVerdict(t *testing.T) {
+// TestAnswerIsFirm: runs whose 95 % interval lies beyond the margin and
+// whose firm one does not are undecided, leaning to a cost, with the
+// rounds a firm verdict would take; Counts and Interval say the lean; a
+// cost whose firm interval clears the margin is decided, and one within
+// the margin is no difference even where it excludes 0.
+func TestAnswerIsFirm(t *testing.T) {
 	b := []float64{100, 101, 99, 100.5, 99.5}
 	reps := []int{0, 1, 2, 3, 4}
 	var o Overhead
-	var x []float64
-	for shift := 0.5; shift < 5; shift += 0.05 { // the least cost that clears 95 %
-		x = []float64{100 + shift, 101.5 + shift, 98.5 + shift, 100 + shift, 100 + shift}
-		if o = Compare(b, reps, x, reps); o.Across.Overhead.Significant {
+	for shift := 2.0; shift < 8; shift += 0.05 { // the least cost whose 95 % interval clears ±2 %
+		x := []float64{100 + shift, 101.5 + shift, 98.5 + shift, 100 + shift, 100 + shift}
+		if o = Compare(b, reps, x, reps); o.Across.Overhead.LoPct > 2 {
 			break
 		}
 	}
-	rule, answer := o.ToStop(2), o.Answer(2)
-	if rule.Decision != stats.Undecided || answer.Decision != stats.Costs {
-		t.Fatalf("rule %v, answer %v (95 %% [%.2f, %.2f], 99 %% [%.2f, %.2f]): want undecided and a cost", rule.Decision, answer.Decision,
-			o.Across.Overhead.LoPct, o.Across.Overhead.HiPct, o.Strict.LoPct, o.Strict.HiPct)
+	v := o.Answer(2)
+	if v.Decision != stats.Undecided || v.Leans != stats.Costs || v.MoreRounds <= 0 || o.Firm.LoPct > 2 {
+		t.Fatalf("answer %v leaning %v with %d more rounds (95 %% [%.2f, %.2f], firm [%.2f, %.2f]): want undecided, leaning to a cost, with an estimate",
+			v.Decision, v.Leans, v.MoreRounds, o.Across.Overhead.LoPct, o.Across.Overhead.HiPct, o.Firm.LoPct, o.Firm.HiPct)
 	}
-	d := Decisions{MarginPct: 2, Cells: []CellDecision{{Row: "r", Verdict: rule, Answer: answer}}}
-	if a := d.Answers(); !a.Done || a.Cells[0].Verdict.Decision != stats.Costs || d.Cells[0].Verdict.Decision != stats.Undecided {
-		t.Errorf("Answers: done %v, %v; the rule's left %v: want done, a cost, the rule's untouched", a.Done, a.Cells[0].Verdict.Decision, d.Cells[0].Verdict.Decision)
+	if v.LoPct != o.Across.Overhead.LoPct || v.HiPct != o.Across.Overhead.HiPct {
+		t.Errorf("the answer's interval [%v, %v], want the 95 %% one [%v, %v]", v.LoPct, v.HiPct, o.Across.Overhead.LoPct, o.Across.Overhead.HiPct)
 	}
-	wide := Compare(b, reps, []float64{95, 105, 100, 98, 103}, reps)
-	if v := wide.Answer(2); v.Decision != stats.Undecided || v.MoreRounds != wide.ToStop(2).MoreRounds || v.MoreRounds <= 0 {
-		t.Errorf("an undecided answer: %v with %d more rounds, want undecided with the rule's estimate %d", v.Decision, v.MoreRounds, wide.ToStop(2).MoreRounds)
+	d := Decisions{MarginPct: 2, Cells: []CellDecision{{Row: "r", Verdict: v}}}
+	if got, want := d.Counts(), "0 of 1 cells decided (0 cost, 0 no difference beyond ±2%); 1 more lean (1 to a cost, 0 to no difference), not firm"; got != want {
+		t.Errorf("Counts = %q, want %q", got, want)
+	}
+	if got := Interval(v); !strings.HasSuffix(got, ", leans to a cost, not firm") {
+		t.Errorf("Interval = %q, want it to say the lean", got)
+	}
+	clear := Compare(b, reps, []float64{110, 111.5, 108.5, 110, 110}, reps)
+	if v := clear.Answer(2); v.Decision != stats.Costs || v.Leans != stats.Undecided {
+		t.Errorf("a 10 %% cost at a CV of 1 %%: %v leaning %v, want a firm cost", v.Decision, v.Leans)
+	}
+	var small []float64 // a real 0.8 % cost, measured closely: within ±2 %
+	var sb []int
+	for i := range 12 {
+		small, sb = append(small, 100.8+0.2*float64(i%3-1)), append(sb, i)
+	}
+	base := make([]float64, 12)
+	for i := range base {
+		base[i] = 100 + 0.2*float64((i+1)%3-1)
+	}
+	o = Compare(base, sb, small, sb)
+	if v := o.Answer(2); !o.Across.Overhead.Significant || v.Decision != stats.NoDifference {
+		t.Errorf("a 0.8 %% cost [%.2f, %.2f]: %v, want no difference beyond ±2 %%: a difference the margin calls negligible",
+			o.Across.Overhead.LoPct, o.Across.Overhead.HiPct, v.Decision)
 	}
 }

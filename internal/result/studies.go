@@ -41,8 +41,8 @@ func (e Earlier) Add(baseline string, runs []store.Run, samples []store.Sample) 
 // Of is the earlier estimates of c.
 func (e Earlier) Of(c *Cell) []stats.Estimate { return e[earlierKey(c)] }
 
-// WithStudies is o with its intervals (the 95 % one and the stopping
-// rule's) widened by the spread between the studies of the host
+// WithStudies is o with its intervals (the 95 % one, and so the firm
+// one) widened by the spread between the studies of the host
 // (stats.BetweenStudies of the earlier estimates and this study's own):
 // a state of the host that moves between studies is a variance no study
 // sees from within. o as it is without earlier estimates or without a
@@ -55,6 +55,6 @@ func (o Overhead) WithStudies(earlier []stats.Estimate) Overhead {
 	tau2 := stats.BetweenStudies(append(append([]stats.Estimate{}, earlier...), own))
 	o.Studies, o.BetweenSD = len(earlier)+1, math.Sqrt(tau2)
 	o.Across.Overhead = o.Across.Overhead.WithBetween(tau2)
-	o.Strict = o.Strict.WithBetween(tau2)
+	o.Firm = o.Across.Overhead.Firm()
 	return o
 }

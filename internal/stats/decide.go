@@ -71,6 +71,11 @@ type Verdict struct {
 	// First and Second are the halves' overheads.
 	HostChanged   bool
 	First, Second OverheadResult
+	// Leans, for a cell an adaptive study leaves undecided (DecideFirm),
+	// is the decision its 95 % interval alone would give (Costs or
+	// NoDifference) when that verdict is not yet firm: a study run again
+	// would likely not give it; Undecided otherwise.
+	Leans Decision
 }
 
 // WithHalves is v, made undecided when r's halves lie apart: the host
@@ -82,7 +87,7 @@ func (v Verdict) WithHalves(r RoundsResult) Verdict {
 	if !r.HalvesApart {
 		return v
 	}
-	v.Decision, v.HostChanged, v.First, v.Second, v.MoreRounds = Undecided, true, r.First, r.Second, -1
+	v.Decision, v.HostChanged, v.First, v.Second, v.MoreRounds, v.Leans = Undecided, true, r.First, r.Second, -1, Undecided
 	return v
 }
 
@@ -235,12 +240,12 @@ func leastRounds(n int, target float64, width func(m int) float64) int {
 // 1 % and 24 % at 3 % over rounds 3 to 30; at 99 %, 3 % and 9 %, for 0.3
 // and 3 more rounds, and a real cost of 3 % is still found as often, 3
 // rounds later. A constant level over the looks is Pocock's way of
-// spending the error; 99 % is about his level for 10 looks (98.9 %), and
-// a study that ends undecided gets the report's 95 % verdict at its last
-// look.
+// spending the error; 99 % is about his level for 10 looks (98.9 %). A
+// firm verdict (Firm) asks at least this much of a cost.
 const CostStopLevel = 0.99
 
-// DecideToStop is the verdict an adaptive study's stopping rule acts on:
+// DecideToStop is the verdict an adaptive study's stopping rule acted on
+// before firm verdicts (DecideFirm), which bench/seqsim compares with:
 // no difference as Decide has it for r (at the report's level), but a
 // cost only when strict, the same overhead at CostStopLevel, excludes 0
 // too. A cell whose r excludes 0 and strict does not is undecided, its

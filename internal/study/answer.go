@@ -15,15 +15,14 @@ import (
 const maxUndecidedLines = 8
 
 // Lines say how an adaptive study ended, for the run's log: why it
-// stopped and its answer (result.Decisions.Answers: the report's
-// verdicts, a cost at 95 %, where the rule that chose when to stop asked
-// 99 %) and, for every cell left undecided, its interval, why (the
+// stopped and its answer (the firm verdicts the rule acted on, the
+// report's) and, for every cell left undecided, its interval, why (the
 // noise measured on this host: the coefficients of variation of the cell
 // and its baseline) and about how much more time would decide it (the
 // further rounds stats.Decide estimates, times the measured round).
 // budget is the study's (0: none).
 func (e AdaptiveEnd) Lines(budget time.Duration) []string {
-	d := e.Last.Answers()
+	d := e.Last
 	var out []string
 	switch e.Stopped {
 	case StoppedDecided:
