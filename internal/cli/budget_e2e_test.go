@@ -50,18 +50,17 @@ func TestRunBudgetIsHonoured(t *testing.T) {
 			t.Errorf("round %d (an added one) began %s after the first run, past the budget of %s", rep+1, b.Sub(first).Round(time.Second), budget)
 		}
 	}
-	textSays(t, "stderr", res.stderr, "adaptive: rounds are added until every cell is decided (a cost shown, or no difference beyond ±0.001%), at most 1000 rounds, within 30s")
+	textSays(t, "stderr", res.stderr, "adaptive: rounds are added until every cell is decided (a firm cost beyond ±0.001%, or no difference within it), at most 1000 rounds, within 30s")
 	switch {
 	case strings.Contains(res.stderr, "would pass the budget of 30s"), strings.Contains(res.stderr, "no undecided cell would likely be decided in the rounds the budget and --max-reps leave"):
-		// The study's answer (the report's, a cost at 95 %) may decide
-		// what the rule (99 %) left undecided; what it leaves undecided is
-		// listed with its noise.
+		// The study's answer (its firm verdicts, the report's); what it
+		// leaves undecided is listed with its noise.
 		m := regexp.MustCompile(`the answer, as the report gives it: (\d+) of (\d+) cells decided`).FindStringSubmatch(res.stderr)
 		switch {
 		case m == nil:
 			t.Errorf("no answer line counting the cells:\n%s", res.stderr)
 		case m[1] != m[2]:
-			textSays(t, "stderr", res.stderr, "cells undecided (neither a cost nor within ±0.001% shown); the noise measured here is why:", "noise: CV ")
+			textSays(t, "stderr", res.stderr, "cells undecided (neither a cost beyond ±0.001% nor no difference within it firmly shown); the noise measured here is why:", "noise: CV ")
 		}
 	case strings.Contains(res.stderr, "every cell decided after"):
 		t.Logf("every cell was decided (a cost shown) within the budget:\n%s", res.stderr)

@@ -29,7 +29,7 @@ func TestRepsFlagRefusesBadValues(t *testing.T) {
 func TestAdaptiveRepetitionsEndToEnd(t *testing.T) {
 	dir, res := dockerStudy(t, testdata(t, "tiny.yaml"), "--envs", "native,docker-host", "--workloads", "cpu.prime",
 		"--reps", "auto", "--precision", "50%", "--max-reps", "3", "--warmup", "0", "--seed", "3", "--settle", "0", "--monitor-interval", "0")
-	if !strings.Contains(res.stderr, "adaptive: rounds are added until every cell is decided (a cost shown, or no difference beyond ±50%), at most 3 rounds") ||
+	if !strings.Contains(res.stderr, "adaptive: rounds are added until every cell is decided (a firm cost beyond ±50%, or no difference within it), at most 3 rounds") ||
 		!strings.Contains(res.stderr, "cells decided (") {
 		t.Errorf("run did not report the adaptive target:\n%s", res.stderr)
 	}

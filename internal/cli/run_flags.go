@@ -26,7 +26,7 @@ func addStudyFlags(fs *flag.FlagSet, o *study.Options) {
 	fs.Var((*listFlag)(&o.Envs), "envs", "comma-separated environments to run (default: the study's)")
 	fs.Var((*listFlag)(&o.Workloads), "workloads", "comma-separated workloads to run (default: the study's)")
 	fs.Var((*repsFlag)(&o.Reps), "reps", "measured repetitions per cell: N, paper (the published study's count) or auto (rounds until --precision; default: the study's)")
-	fs.Var((*budgetFlag)(&o.Budget), "budget", "decide within this much time, e.g. 8m: rounds are added until every cell is decided (a cost shown, or no difference beyond --precision) or the next round would end past it (default: the study's)")
+	fs.Var((*budgetFlag)(&o.Budget), "budget", "decide within this much time, e.g. 8m: rounds are added until every cell is decided (a firm cost beyond --precision, or no difference within it) or the next round would end past it (default: the study's)")
 	fs.BoolVar(&o.Explain, "explain", false, "also run each container environment with its network path, seccomp filter and layered storage switched off, one at a time and all at once, to measure what each costs and which option removes a cost (docs/attribution.md)")
 	fs.IntVar(&o.Warmup, "warmup", study.NewOptions().Warmup, "warm-up rounds: each runs every cell once before the measured rounds; stored, never in the statistics (default: the study's)")
 	fs.Int64Var(&o.Seed, "seed", 0, "seed for the run order (default: the study's, else random; always recorded)")

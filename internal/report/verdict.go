@@ -63,6 +63,11 @@ type Verdict struct {
 	// would give, not yet firm: a study run again would likely not give it
 	// (stats.DecideFirm); absent otherwise. Text says it.
 	Leans string `json:"leans,omitempty"`
+	// Firm says the verdict is an adaptive study's firm one
+	// (stats.DecideFirm): a cost only beyond ±margin, no difference within
+	// it, each by the 95 % interval widened for a study run again; the
+	// interval shown is the 95 % one.
+	Firm bool `json:"firm,omitempty"`
 	// BetweenStudies, where earlier studies of the same host measured the
 	// cell, is the spread of its overhead between them and this one
 	// beyond their own errors, which the interval carries
@@ -162,6 +167,7 @@ func verdictOf(c *Cell, row string, marginPct float64) Verdict {
 	switch {
 	case c.stop:
 		d = c.over.Answer(marginPct) // the adaptive study's answer, as its run's end lines give it
+		v.Firm = true
 	case !c.pairedInterval && c.over != nil:
 		d = stats.Decide(o, v.N, marginPct).WithHalves(c.over.Across)
 	default:

@@ -103,9 +103,9 @@ type Overhead struct {
 	Across stats.RoundsResult // at 95 %: the estimate, its interval, the drift and the halves
 	// Firm is Across's interval widened to the firm one (stats.Firm): the
 	// interval an adaptive study's verdict is decided by.
-	Firm stats.OverheadResult
-	BaseN  int // the baseline's values it was compared with
-	N      int // the rounds behind it: the fewer of the cell's and the baseline's values
+	Firm  stats.OverheadResult
+	BaseN int // the baseline's values it was compared with
+	N     int // the rounds behind it: the fewer of the cell's and the baseline's values
 	// Paired is the overhead from the rounds both ran in (the pairs of a
 	// blocked design), Pairs of them; nil when fewer than 2 rounds pair
 	// up or a cell ran twice in a round.

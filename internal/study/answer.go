@@ -41,7 +41,7 @@ func (e AdaptiveEnd) Lines(budget time.Duration) []string {
 	if len(und) == 0 {
 		return out
 	}
-	out = append(out, fmt.Sprintf("%d of %d cells undecided (neither a cost nor within ±%g%% shown); the noise measured here is why:", len(und), len(d.Cells), d.MarginPct))
+	out = append(out, fmt.Sprintf("%d of %d cells undecided (neither a cost beyond ±%g%% nor no difference within it firmly shown); the noise measured here is why:", len(und), len(d.Cells), d.MarginPct))
 	most := 0 // the most further rounds any undecided cell needs; -1: one cannot be estimated
 	for i, c := range und {
 		if i < maxUndecidedLines {

@@ -133,7 +133,7 @@ func TestBudgetStopsAnUndecidedStudy(t *testing.T) {
 	lines := end.Lines(30 * time.Second)
 	testenv.Says(t, "the end lines", strings.Join(lines, "\n"),
 		"stopped after 7 rounds: another round (about 2s) would pass the budget of 30s",
-		"2 of 2 cells undecided (neither a cost nor within ±0.001% shown)",
+		"2 of 2 cells undecided (neither a cost beyond ±0.001% nor no difference within it firmly shown)",
 		"test.a threads=1 rate @ docker-host: ",
 		"noise: CV ",
 		"(baseline ",

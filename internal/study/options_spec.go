@@ -92,7 +92,7 @@ func (s *Spec) RepetitionsLine() string {
 		}
 	}
 	if a := s.Adaptive; a != nil {
-		line := fmt.Sprintf("adaptive: rounds are added until every cell is decided (a cost shown, or no difference beyond ±%g%%), at most %d rounds", a.PrecisionPct, a.MaxRepetitions)
+		line := fmt.Sprintf("adaptive: rounds are added until every cell is decided (a firm cost beyond ±%g%%, or no difference within it), at most %d rounds", a.PrecisionPct, a.MaxRepetitions)
 		if s.Budget > 0 {
 			line += fmt.Sprintf(", within %s", s.Budget)
 		}

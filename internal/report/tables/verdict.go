@@ -3,6 +3,7 @@ package tables
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -27,7 +28,11 @@ func writeVerdict(w io.Writer, r *report.Report) error {
 	if len(r.Verdicts) == 0 {
 		return nil
 	}
-	fmt.Fprintf(w, "verdict, each environment against %s (95%% intervals; no difference: the whole interval within ±%g%%):\n", r.Study.Baseline, r.MarginPct())
+	if slices.ContainsFunc(r.Verdicts, func(v report.Verdict) bool { return v.Firm }) {
+		fmt.Fprintf(w, "verdict, each environment against %s (firm verdicts, which a study run again would likely give too: a cost beyond ±%g%%, or no difference within it; 95%% intervals shown):\n", r.Study.Baseline, r.MarginPct())
+	} else {
+		fmt.Fprintf(w, "verdict, each environment against %s (95%% intervals; no difference: the whole interval within ±%g%%):\n", r.Study.Baseline, r.MarginPct())
+	}
 	by := map[string][]report.Verdict{}
 	for _, v := range r.Verdicts {
 		by[v.Decision] = append(by[v.Decision], v)
