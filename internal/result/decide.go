@@ -31,8 +31,8 @@ type Layout struct {
 // (issue 28 item 5, issue 43): every primary metric of every cell besides
 // the baseline is judged by its firm verdict (Overhead.Answer,
 // stats.DecideFirm): it costs (its firm interval, which holds the
-// 99 % one, excludes 0), it makes no difference beyond ±margin (the whole
-// firm interval lies inside), or it is undecided. The stopping rule acts
+// 99 % one, lies wholly beyond ±margin), it makes no difference beyond
+// ±margin (the whole firm interval lies inside), or it is undecided. The stopping rule acts
 // on it after every round, and the run's end lines and the report say it
 // where the study stopped: one verdict. Done when every judged cell is
 // decided. A clear cost is decided without a narrow interval, so this

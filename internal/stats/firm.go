@@ -9,7 +9,7 @@ import "math"
 // it about as often (Goodman 1992, "A comment on replication, p-values and
 // evidence"). A verdict a user acts on should be one the next study
 // confirms, so an adaptive study decides a cell only when its verdict is
-// firm: when a study run again would reach the same verdict with
+// firm: when a study run again would show the same verdict at 95 % with
 // probability ReplicationProbability, by the estimate and spread measured.
 //
 // Run again, the study's estimate d' differs from this one's d by the
@@ -21,10 +21,10 @@ import "math"
 // within; with probability q it does when d ± (t + t_q √2) se does. That
 // widened interval is the firm one (Firm), and DecideFirm decides by it.
 
-// ReplicationProbability is q: a firm verdict is one a study run again
-// would give too with about this probability. Two studies then agree on a
-// cell decided in either about q/(2-q) of the time (82 % at 0.9): what
-// bench/replicate.sh measures.
+// ReplicationProbability is q: a firm verdict is one whose study run
+// again would show it at 95 % with about this probability (its firm
+// verdict, less often: bench/seqsim -replicate and bench/replicate.sh
+// measure how often two studies agree; design note 006).
 const ReplicationProbability = 0.9
 
 // Firm is r's firm interval: each side's half-width h widened to h t'/t,
