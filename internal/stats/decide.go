@@ -110,11 +110,7 @@ func (v Verdict) HostChangedText() string {
 //   - NoDifference when LoPct >= -margin and HiPct <= margin;
 //   - Undecided otherwise, including when the interval is undefined (NaN).
 func Decide(r OverheadResult, n int, marginPct float64) Verdict {
-	v := Verdict{Pct: r.Pct, LoPct: r.LoPct, HiPct: r.HiPct, MarginPct: marginPct, N: n, WithinPct: math.NaN()}
-	defined := finiteInterval(r)
-	if defined {
-		v.WithinPct = math.Max(math.Abs(r.LoPct), math.Abs(r.HiPct))
-	}
+	v, defined := undecided(r, n, marginPct)
 	switch {
 	case defined && r.Significant:
 		v.Decision = Costs
@@ -125,6 +121,17 @@ func Decide(r OverheadResult, n int, marginPct float64) Verdict {
 		v.MoreRounds = moreRounds(r, n, marginPct, defined)
 	}
 	return v
+}
+
+// undecided is r's verdict before a decision: its figures, the margin,
+// n, and WithinPct where r has a finite interval (defined).
+func undecided(r OverheadResult, n int, marginPct float64) (v Verdict, defined bool) {
+	v = Verdict{Pct: r.Pct, LoPct: r.LoPct, HiPct: r.HiPct, MarginPct: marginPct, N: n, WithinPct: math.NaN()}
+	defined = finiteInterval(r)
+	if defined {
+		v.WithinPct = math.Max(math.Abs(r.LoPct), math.Abs(r.HiPct))
+	}
+	return v, defined
 }
 
 // moreRounds estimates the further rounds an undecided interval needs; see

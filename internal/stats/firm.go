@@ -90,11 +90,7 @@ func DecideFirm(r, firm OverheadResult, n int, marginPct float64) Verdict {
 // clear it, at the estimate measured.
 func againstMargin(r OverheadResult, n int, marginPct float64) Verdict {
 	m := math.Max(marginPct, 0)
-	v := Verdict{Pct: r.Pct, LoPct: r.LoPct, HiPct: r.HiPct, MarginPct: marginPct, N: n, WithinPct: math.NaN()}
-	defined := finiteInterval(r)
-	if defined {
-		v.WithinPct = math.Max(math.Abs(r.LoPct), math.Abs(r.HiPct))
-	}
+	v, defined := undecided(r, n, marginPct)
 	switch {
 	case defined && m > 0 && r.LoPct >= -m && r.HiPct <= m:
 		v.Decision = NoDifference
