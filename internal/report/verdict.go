@@ -175,30 +175,16 @@ func verdictOf(c *Cell, row string, marginPct float64) Verdict {
 	}
 	v.WithinPct = finite(d.WithinPct)
 	v.HostChanged = d.HostChanged
-	switch {
-	case d.Decision == stats.Costs && v.CostPct != nil && *v.CostPct > 0:
-		v.Decision = VerdictCosts
-	case d.Decision == stats.Costs:
-		v.Decision = VerdictGains
-	case d.Decision == stats.NoDifference:
-		v.Decision = VerdictNoDifference
-	default:
-		v.Decision = VerdictUndecided
-		if d.MoreRounds > 0 && !d.HostChanged {
-			more := d.MoreRounds
-			v.MoreRounds = &more
-		}
-	}
 	worse, better := directionWords(c)
-	switch v.Decision {
-	case VerdictCosts:
-		v.Direction = worse
-	case VerdictGains:
-		v.Direction = better
+	v.Decision, v.Direction = decisionWords(d.Decision, v.CostPct, worse, better)
+	if v.Decision == VerdictUndecided && d.MoreRounds > 0 && !d.HostChanged {
+		more := d.MoreRounds
+		v.MoreRounds = &more
 	}
 	v.Text = v.phrase(c.OverheadNote)
-	if v.Decision == VerdictUndecided && d.Leans != stats.Undecided && v.CostPct != nil {
-		v.Text = v.leaning(d.Leans == stats.NoDifference, worse, better)
+	if lean, dir := decisionWords(d.Leans, v.CostPct, worse, better); v.Decision == VerdictUndecided && lean != VerdictUndecided && v.CostPct != nil {
+		v.Leans = lean
+		v.Text = v.leaning(dir)
 	}
 	if d.HostChanged {
 		v.Text = "undecided: " + d.HostChangedText()
@@ -268,23 +254,28 @@ func (v Verdict) phrase(note string) string {
 	return fmt.Sprintf("undecided %s; about %d more round(s) would likely decide it", iv, *v.MoreRounds)
 }
 
-// leaning is the text of an undecided verdict that leans to one its 95 %
-// interval alone would give (none: to no difference), and sets Leans:
-// "undecided, leans to: costs 21.0% [8.0, 37.0]: slower; not firm, a study
-// run again would likely not give it; about 3 more round(s) would likely
-// make it firm".
-func (v *Verdict) leaning(none bool, worse, better string) string {
-	l := *v
-	l.MoreRounds = nil
+// decisionWords are a stats decision as the report names it, with the
+// direction's words for a cost (worse) or a gain (better): a difference
+// is a cost where cost is above 0, else a gain.
+func decisionWords(d stats.Decision, cost *float64, worse, better string) (decision, direction string) {
 	switch {
-	case none:
-		l.Decision = VerdictNoDifference
-	case *v.CostPct > 0:
-		l.Decision, l.Direction = VerdictCosts, worse
-	default:
-		l.Decision, l.Direction = VerdictGains, better
+	case d == stats.NoDifference:
+		return VerdictNoDifference, ""
+	case d != stats.Costs:
+		return VerdictUndecided, ""
+	case cost != nil && *cost > 0:
+		return VerdictCosts, worse
 	}
-	v.Leans = l.Decision
+	return VerdictGains, better
+}
+
+// leaning is the text of an undecided verdict that leans to v.Leans, with
+// its direction's words: "undecided, leans to: costs 21.0% [8.0, 37.0]:
+// slower; not firm, a study run again would likely not give it; about 3
+// more round(s) would likely make it firm".
+func (v Verdict) leaning(direction string) string {
+	l := v
+	l.Decision, l.Direction, l.MoreRounds = v.Leans, direction, nil
 	s := "undecided, leans to: " + l.phrase("") + "; not firm, a study run again would likely not give it"
 	if v.MoreRounds != nil && *v.MoreRounds < stats.MaxMoreRounds {
 		s += fmt.Sprintf("; about %d more round(s) would likely make it firm", *v.MoreRounds)

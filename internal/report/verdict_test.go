@@ -266,7 +266,7 @@ func TestAdaptiveVerdictEstimatesTheRulesRounds(t *testing.T) {
 	}
 	reps := []int{0, 1, 2, 3}
 	o := stats.OverheadAcrossRounds(native, reps, docker, reps, 0.95).Overhead
-	rule := stats.DecideFirm(o, o.Firm(), 4, 2)
+	rule := stats.DecideFirm(o, 4, 2)
 	plain := stats.Decide(o, 4, 2)
 	f, a := fixed.Verdicts[0], adaptive.Verdicts[0]
 	if a.Decision != VerdictUndecided || a.MoreRounds == nil || *a.MoreRounds != rule.MoreRounds {

@@ -101,11 +101,8 @@ func BaselineKey(cellKey, baseline string) string {
 // study's focused rounds), compared across rounds and paired by round.
 type Overhead struct {
 	Across stats.RoundsResult // at 95 %: the estimate, its interval, the drift and the halves
-	// Firm is Across's interval widened to the firm one (stats.Firm): the
-	// interval an adaptive study's verdict is decided by.
-	Firm  stats.OverheadResult
-	BaseN int // the baseline's values it was compared with
-	N     int // the rounds behind it: the fewer of the cell's and the baseline's values
+	BaseN  int                // the baseline's values it was compared with
+	N      int                // the rounds behind it: the fewer of the cell's and the baseline's values
 	// Paired is the overhead from the rounds both ran in (the pairs of a
 	// blocked design), Pairs of them; nil when fewer than 2 rounds pair
 	// up or a cell ran twice in a round.
@@ -123,8 +120,7 @@ type Overhead struct {
 // (each value measured in the round of xReps, bReps), without a paired
 // estimate.
 func Compare(bs []float64, bReps []int, xs []float64, xReps []int) Overhead {
-	across := stats.OverheadAcrossRounds(bs, bReps, xs, xReps, 0.95)
-	return Overhead{Across: across, Firm: across.Overhead.Firm(), BaseN: len(bs), N: min(len(bs), len(xs))}
+	return Overhead{Across: stats.OverheadAcrossRounds(bs, bReps, xs, xReps, 0.95), BaseN: len(bs), N: min(len(bs), len(xs))}
 }
 
 // Against compares c with its baseline cell base: with the baseline's
@@ -145,11 +141,12 @@ func (cs *Cells) Against(c, base *Cell) Overhead {
 // Answer is the cell's verdict as an adaptive study gives it, both to
 // decide when to stop and at its end (the run's end lines, the report): a
 // cost or no difference only when the verdict is firm (stats.DecideFirm:
-// a study run again would likely give it too), undecided when the halves
+// Across's interval widened to what a study run again would likely
+// show, with the spread between studies in it), undecided when the halves
 // of the cell's rounds lie apart, with the 95 % interval and, undecided,
 // the rounds a firm verdict would likely take.
 func (o Overhead) Answer(marginPct float64) stats.Verdict {
-	return stats.DecideFirm(o.Across.Overhead, o.Firm, o.N, marginPct).WithHalves(o.Across)
+	return stats.DecideFirm(o.Across.Overhead, o.N, marginPct).WithHalves(o.Across)
 }
 
 func repeated(reps []int) bool {

@@ -87,7 +87,7 @@ func Decide(lay Layout, runs []store.Run, samples []store.Sample, paired bool) D
 			if paired {
 				b, x := PairByRound(base.Values, base.Reps, c.Values, c.Reps)
 				o := stats.PairedOverhead(b, x, 0.95)
-				cd.Verdict = stats.DecideFirm(o, o.Firm(), len(b), margin)
+				cd.Verdict = stats.DecideFirm(o, len(b), margin)
 			} else {
 				cd.Verdict = cs.Against(c, base).WithStudies(lay.Earlier.Of(c)).Answer(margin)
 			}

@@ -69,9 +69,9 @@ func TestAnswerIsFirm(t *testing.T) {
 		}
 	}
 	v := o.Answer(2)
-	if v.Decision != stats.Undecided || v.Leans != stats.Costs || v.MoreRounds <= 0 || o.Firm.LoPct > 2 {
+	if v.Decision != stats.Undecided || v.Leans != stats.Costs || v.MoreRounds <= 0 || o.Across.Overhead.Firm().LoPct > 2 {
 		t.Fatalf("answer %v leaning %v with %d more rounds (95 %% [%.2f, %.2f], firm [%.2f, %.2f]): want undecided, leaning to a cost, with an estimate",
-			v.Decision, v.Leans, v.MoreRounds, o.Across.Overhead.LoPct, o.Across.Overhead.HiPct, o.Firm.LoPct, o.Firm.HiPct)
+			v.Decision, v.Leans, v.MoreRounds, o.Across.Overhead.LoPct, o.Across.Overhead.HiPct, o.Across.Overhead.Firm().LoPct, o.Across.Overhead.Firm().HiPct)
 	}
 	if v.LoPct != o.Across.Overhead.LoPct || v.HiPct != o.Across.Overhead.HiPct {
 		t.Errorf("the answer's interval [%v, %v], want the 95 %% one [%v, %v]", v.LoPct, v.HiPct, o.Across.Overhead.LoPct, o.Across.Overhead.HiPct)

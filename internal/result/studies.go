@@ -55,6 +55,5 @@ func (o Overhead) WithStudies(earlier []stats.Estimate) Overhead {
 	tau2 := stats.BetweenStudies(append(append([]stats.Estimate{}, earlier...), own))
 	o.Studies, o.BetweenSD = len(earlier)+1, math.Sqrt(tau2)
 	o.Across.Overhead = o.Across.Overhead.WithBetween(tau2)
-	o.Firm = o.Across.Overhead.Firm()
 	return o
 }

@@ -61,9 +61,8 @@ func (r OverheadResult) Firm() OverheadResult {
 	return r
 }
 
-// DecideFirm is the verdict an adaptive study gives: firm's (r.Firm(),
-// perhaps with more in it) against the margin, with r's estimate and
-// interval, the 95 % ones a user reads. Against the margin as the region
+// DecideFirm is the verdict an adaptive study gives: r.Firm()'s against
+// the margin, with r's estimate and interval, the 95 % ones a user reads. Against the margin as the region
 // of practical equivalence (Kruschke's, "Rejecting or accepting parameter
 // values in Bayesian estimation", 2018): no difference when the interval
 // lies within ±margin, even where it excludes 0; a cost (or a gain) only
@@ -74,8 +73,8 @@ func (r OverheadResult) Firm() OverheadResult {
 // in one study, no difference [-1.5, 1.5] in the next). An undecided
 // cell whose r alone would decide by the same rule says so in Leans; its
 // MoreRounds is the rounds until firm would likely decide it.
-func DecideFirm(r, firm OverheadResult, n int, marginPct float64) Verdict {
-	v := againstMargin(firm, n, marginPct)
+func DecideFirm(r OverheadResult, n int, marginPct float64) Verdict {
+	v := againstMargin(r.Firm(), n, marginPct)
 	plain := againstMargin(r, n, marginPct)
 	v.Pct, v.LoPct, v.HiPct, v.WithinPct = plain.Pct, plain.LoPct, plain.HiPct, plain.WithinPct
 	if v.Decision == Undecided {

@@ -57,7 +57,7 @@ func TestDecideFirmAgainstTheMargin(t *testing.T) {
 		{"a cost the 95 % interval shows, not yet firm", OverheadResult{Level: 0.95, Pct: 21, LoPct: 8, HiPct: 37, DF: 6}, Undecided, Costs, true},
 		{"nothing shown", OverheadResult{Level: 0.95, Pct: 1, LoPct: -4, HiPct: 6, DF: 6}, Undecided, Undecided, true},
 	} {
-		v := DecideFirm(tc.r, tc.r.Firm(), 5, 2)
+		v := DecideFirm(tc.r, 5, 2)
 		if v.Decision != tc.want || v.Leans != tc.leans {
 			t.Errorf("%s: %v leaning %v, want %v leaning %v", tc.name, v.Decision, v.Leans, tc.want, tc.leans)
 		}

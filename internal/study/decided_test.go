@@ -453,8 +453,8 @@ func TestEndLinesGiveTheStudysAnswer(t *testing.T) {
 	clear := stats.OverheadResult{Level: 0.95, Pct: 30, LoPct: 20, HiPct: 40, DF: 8, Significant: true}
 	near := stats.OverheadResult{Level: 0.95, Pct: 6, LoPct: 3, HiPct: 9, DF: 8, Significant: true}
 	cells := []result.CellDecision{
-		{Row: "cpu.prime", Label: "events/s", Env: "docker-bridge", Verdict: stats.DecideFirm(clear, clear.Firm(), 9, 2), CVPct: 2, BaselineCVPct: 2},
-		{Row: "cpu.prime", Label: "events/s", Env: "docker-host", Verdict: stats.DecideFirm(near, near.Firm(), 9, 2), CVPct: 5, BaselineCVPct: 2},
+		{Row: "cpu.prime", Label: "events/s", Env: "docker-bridge", Verdict: stats.DecideFirm(clear, 9, 2), CVPct: 2, BaselineCVPct: 2},
+		{Row: "cpu.prime", Label: "events/s", Env: "docker-host", Verdict: stats.DecideFirm(near, 9, 2), CVPct: 5, BaselineCVPct: 2},
 	}
 	e := AdaptiveEnd{Rounds: 9, Stopped: StoppedMax, Last: result.Decisions{MarginPct: 2, Cells: cells}}
 	lines := strings.Join(e.Lines(0), "\n")
