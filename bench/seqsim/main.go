@@ -41,6 +41,7 @@ func main() {
 	studiesOnly := flag.Bool("studies", false, "only the coverage between studies of one host (docs/design/006, between studies)")
 	noisyOnly := flag.Bool("noisy", false, "only the noisy baselines, whose first intervals are unbounded (docs/design/006, issue 43)")
 	replicate := flag.Bool("replicate", false, "only two studies of each cell: how often their answers agree (bench/replicate.sh's question, issue 43)")
+	reach := flag.Bool("reach", false, "with -replicate: also the firm rule with the study's out of reach stop (slack 2, 1, 0.5) and with a verdict asked at two looks in a row")
 	normal := flag.Bool("normal", false, "with -noisy: normal runs instead of lognormal ones, to tell the skew's part in the coverage from the rule's")
 	flag.Parse()
 	rng := rand.New(rand.NewPCG(1, 2))
@@ -49,7 +50,7 @@ func main() {
 		return
 	}
 	if *replicate {
-		replicateTable(rng, *cells, *margin, *first)
+		replicateTable(rng, *cells, *margin, *first, *reach)
 		return
 	}
 	if *noisyOnly {

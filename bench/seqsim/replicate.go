@@ -18,7 +18,7 @@ import (
 // scenario: how often a study decides the cell, and of the pairs in which
 // either does, how many agree (the same verdict, intervals overlapping),
 // decide in one only, or contradict.
-func replicateTable(rng *rand.Rand, cells int, margin float64, first int) {
+func replicateTable(rng *rand.Rand, cells int, margin float64, first int, reach bool) {
 	fmt.Printf("\ntwo studies of a cell: %d pairs a scenario, normal runs, margin ±%g %%, looks after rounds %d to the most\n\n", cells, margin, first)
 	fmt.Printf("%6s %5s %5s  %-16s %8s %8s %8s %8s %7s\n", "d %", "cv %", "most", "answer", "decided", "agree", "one", "contra", "rounds")
 	type rule struct {
@@ -26,6 +26,13 @@ func replicateTable(rng *rand.Rand, cells int, margin float64, first int) {
 		// answer is the verdict on the runs so far: the rule stops on
 		// it, and it is the study's at the end.
 		stop, answer func(b, x []float64) stats.Verdict
+		// slack > 0: the study stops adding rounds once the cell's
+		// estimate of further rounds exceeds slack times the rounds left
+		// (result.Decisions.Focus's out of reach); 0: it never does.
+		slack float64
+		// twice: a verdict stops the study only when the look before
+		// gave it too.
+		twice bool
 	}
 	rules := []rule{
 		{"95 % (before)", func(b, x []float64) stats.Verdict { return beforeFirm(b, x, margin) },
@@ -33,11 +40,20 @@ func replicateTable(rng *rand.Rand, cells int, margin float64, first int) {
 				r := rounds(len(b))
 				o := stats.OverheadAcrossRounds(b, r, x, r, 0.95)
 				return stats.Decide(o.Overhead, len(b), margin).WithHalves(o)
-			}},
+			}, 0, false},
 		{"firm (now)", nil, func(b, x []float64) stats.Verdict {
 			r := rounds(len(b))
 			return result.Compare(b, r, x, r).Answer(margin)
-		}},
+		}, 0, false},
+	}
+	firm := rules[1].answer
+	if reach {
+		rules = append(rules,
+			rule{"firm, reach x2", nil, firm, 2, false},
+			rule{"firm, reach x1", nil, firm, 1, false},
+			rule{"firm, reach x.5", nil, firm, 0.5, false},
+			rule{"firm, twice", nil, firm, 0, true},
+			rule{"firm, twice, x1", nil, firm, 1, true})
 	}
 	for _, most := range []int{6, 10} {
 		for _, sc := range []struct{ d, cv float64 }{
@@ -57,7 +73,16 @@ func replicateTable(rng *rand.Rand, cells int, margin float64, first int) {
 					for range first {
 						draw()
 					}
-					for stop(b, x).Decision == stats.Undecided && len(b) < most {
+					prev := stats.Undecided
+					for len(b) < most {
+						v := stop(b, x)
+						if v.Decision != stats.Undecided && (!ru.twice || v.Decision == prev) {
+							break
+						}
+						if ru.slack > 0 && v.Decision == stats.Undecided && (v.MoreRounds < 0 || float64(v.MoreRounds) > ru.slack*float64(most-len(b))) {
+							break
+						}
+						prev = v.Decision
 						draw()
 					}
 					return ru.answer(b, x), len(b)

@@ -40,7 +40,7 @@ func addStudyFlags(fs *flag.FlagSet, o *study.Options) {
 func addRunFlags(fs *flag.FlagSet, o *study.Options) {
 	d := study.NewOptions()
 	addStudyFlags(fs, o)
-	fs.Var((*percentFlag)(&o.Reps.PrecisionPct), "precision", `with --reps auto or --budget: the margin p of "no difference beyond ±p%": a cell is decided when its overhead's 95% interval excludes 0 or lies within ±p (default 2%)`)
+	fs.Var((*percentFlag)(&o.Reps.PrecisionPct), "precision", `with --reps auto or --budget: the margin p of "no difference beyond ±p%": a cell is decided when its overhead's firm interval lies wholly beyond ±p (a cost or gain) or wholly within it (no difference) (default 2%)`)
 	fs.IntVar(&o.Reps.Max, "max-reps", d.Reps.Max, "with --reps auto or --budget: stop after this many rounds even if cells are undecided")
 	fs.DurationVar(&o.Monitors.Interval, "monitor-interval", d.Monitors.Interval, "sample host load, CPU, memory, temperatures and power this often during runs (0: off)")
 	fs.StringVar(&o.Monitors.Power, "power", d.Monitors.Power, "power source: auto (RAPL or hwmon), none, estimate:idle=W,full=W, or meter:FILE (CSV of time,watts)")
