@@ -136,10 +136,18 @@ const FocusSlack = 2
 // an estimate (MoreRounds -1: too few values for an interval, a zero
 // baseline mean, its estimate sits on the margin, or its halves lie apart;
 // a cell whose interval is unbounded has one) is not chosen: more rounds
-// of the same kind are not shown to help it. keep is nil when no cell is within reach; nearest is then the
-// run cells of the undecided cell nearest its answer (nil without one),
-// to tell a budget spent from cells out of reach.
-func (d Decisions) Focus(fit func(cells map[string]bool) int) (keep, nearest map[string]bool) {
+// of the same kind are not shown to help it.
+//
+// When no set fits so, the nearest cell alone is kept while one round of
+// it still fits and its estimate is within most, the rounds the study's
+// maximum leaves: the budget is the user's, an estimate from 3 to 5
+// rounds is uncertain by a factor of 2 or more, and a cell a study leaves
+// at a few rounds is one a study run again decides where this one did
+// not (issue 43: bench/seqsim -replicate -reach, docs/design/006). keep is
+// nil when no cell is within reach; nearest is then the run cells of the
+// undecided cell nearest its answer (nil without one), to tell a budget
+// spent from cells out of reach.
+func (d Decisions) Focus(fit func(cells map[string]bool) int, most int) (keep, nearest map[string]bool) {
 	var cands []CellDecision
 	for _, c := range d.Undecided() {
 		if c.Verdict.MoreRounds > 0 && c.Cell != "" {
@@ -154,7 +162,11 @@ func (d Decisions) Focus(fit func(cells map[string]bool) int) (keep, nearest map
 		}
 	}
 	if len(cands) > 0 {
-		return nil, RunCells(cands[:1])
+		near := RunCells(cands[:1])
+		if cands[0].Verdict.MoreRounds <= most && fit(near) > 0 {
+			return near, nil
+		}
+		return nil, near
 	}
 	return nil, nil
 }

@@ -12,7 +12,8 @@ import (
 // TestFocusKeepsWhatTheRoundsLeftCanDecide: the cells a focused round
 // measures are the most whose estimates fit FocusSlack times the rounds
 // the budget holds for them; dropping a far cell frees rounds for the
-// near ones; a cell without an estimate is never chosen.
+// near ones; a cell without an estimate is never chosen; when none fits,
+// the nearest is, while the study's maximum leaves it the rounds it needs.
 func TestFocusKeepsWhatTheRoundsLeftCanDecide(t *testing.T) {
 	cell := func(name, base string, more int) CellDecision {
 		return CellDecision{Row: name, Cell: name, BaselineCell: base, Verdict: stats.Verdict{Decision: stats.Undecided, MoreRounds: more}}
@@ -38,7 +39,7 @@ func TestFocusKeepsWhatTheRoundsLeftCanDecide(t *testing.T) {
 			}
 			return tc.budget / total
 		}
-		keep, nearest := d.Focus(fit)
+		keep, nearest := d.Focus(fit, 100)
 		if got := strings.Join(slices.Sorted(maps.Keys(keep)), " "); got != tc.keep {
 			t.Errorf("%d s left: keep %q, want %q", tc.budget, got, tc.keep)
 		}
@@ -48,8 +49,30 @@ func TestFocusKeepsWhatTheRoundsLeftCanDecide(t *testing.T) {
 	}
 	// Only cells without an estimate, or none undecided: nothing to focus on.
 	only := Decisions{Cells: []CellDecision{cell("d", "base", -1)}}
-	if keep, nearest := only.Focus(func(map[string]bool) int { return 100 }); keep != nil || nearest != nil {
+	if keep, nearest := only.Focus(func(map[string]bool) int { return 100 }, 100); keep != nil || nearest != nil {
 		t.Errorf("a cell without an estimate chosen: keep %v, nearest %v", keep, nearest)
+	}
+	// No cell's estimate fits twice the rounds the budget leaves (one round
+	// of x and its baseline, 5 wanted): the nearest is measured on while
+	// its estimate is within the rounds the maximum leaves, and not past
+	// them.
+	far := Decisions{Cells: []CellDecision{cell("x", "base", 5), cell("y", "base", 8)}}
+	oneRound := func(map[string]bool) int { return 1 }
+	for _, tc := range []struct {
+		most          int
+		keep, nearest string
+	}{
+		{10, "base x", ""},
+		{5, "base x", ""},
+		{4, "", "base x"},
+	} {
+		keep, nearest := far.Focus(oneRound, tc.most)
+		if got := strings.Join(slices.Sorted(maps.Keys(keep)), " "); got != tc.keep {
+			t.Errorf("%d rounds the maximum leaves: keep %q, want %q", tc.most, got, tc.keep)
+		}
+		if got := strings.Join(slices.Sorted(maps.Keys(nearest)), " "); got != tc.nearest {
+			t.Errorf("%d rounds the maximum leaves: nearest %q, want %q", tc.most, got, tc.nearest)
+		}
 	}
 }
 

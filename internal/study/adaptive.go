@@ -100,9 +100,11 @@ const (
 	StoppedMax     = "max rounds" // the spec's max_repetitions ran
 	StoppedBudget  = "budget"     // the next round would end past the deadline
 	// StoppedOutOfReach: no undecided cell is likely to be decided in the
-	// rounds the budget and max_repetitions still allow (by each cell's
-	// estimate of further rounds, stats.Verdict.MoreRounds), so the rest
-	// of the budget would buy nothing.
+	// rounds max_repetitions still allows (by each cell's estimate of
+	// further rounds, stats.Verdict.MoreRounds), so the rest of the
+	// budget would buy nothing. A cell estimated past the budget but
+	// within the maximum is measured on while the budget holds
+	// (result.Decisions.Focus).
 	StoppedOutOfReach = "out of reach"
 )
 
@@ -207,7 +209,7 @@ func (r *Runner) ExecuteAdaptive(ctx context.Context, st store.Study, runs []sto
 // StoppedOutOfReach.
 func (e *AdaptiveEnd) focus(d result.Decisions, maxRounds int, stop Stopping) (map[string]bool, string) {
 	fit := func(cells map[string]bool) int { return e.roundsLeftAt(e.times.round(cells), maxRounds, stop) }
-	keep, nearest := d.Focus(fit)
+	keep, nearest := d.Focus(fit, maxRounds-e.Rounds)
 	if keep == nil {
 		if nearest != nil && fit(nearest) == 0 {
 			e.next = e.times.round(nearest)

@@ -32,7 +32,7 @@ func (e AdaptiveEnd) Lines(budget time.Duration) []string {
 	case StoppedMax:
 		out = append(out, fmt.Sprintf("stopped after %d rounds, the most the study allows (max_repetitions, --max-reps)", e.Rounds))
 	case StoppedOutOfReach:
-		out = append(out, fmt.Sprintf("stopped after %d rounds: no undecided cell would likely be decided in the rounds the budget and --max-reps leave, so the rest of the time would buy nothing", e.Rounds))
+		out = append(out, fmt.Sprintf("stopped after %d rounds: no undecided cell would likely be decided in the rounds --max-reps leaves, so the rest of the time would buy nothing", e.Rounds))
 	default:
 		return nil
 	}

@@ -95,6 +95,52 @@ func oneRoundAway(judge func(context.Context) (result.Decisions, error)) func(co
 	}
 }
 
+// farAway is judge with every undecided cell's estimate of further
+// rounds set to more.
+func farAway(judge func(context.Context) (result.Decisions, error), more int) func(context.Context) (result.Decisions, error) {
+	return func(ctx context.Context) (result.Decisions, error) {
+		d, err := judge(ctx)
+		for i := range d.Cells {
+			if !d.Cells[i].Decided() {
+				d.Cells[i].Verdict.MoreRounds = more
+			}
+		}
+		return d, err
+	}
+}
+
+// TestCellsPastTheBudgetStillGetIt: cells estimated 20 rounds away, more
+// than twice the rounds the budget leaves, but within the study's
+// maximum: the nearest is measured on, focused, until the budget ends the
+// study, not stopped as out of reach with time left (issue 43); with a
+// maximum that leaves fewer than 20 rounds, it is out of reach.
+func TestCellsPastTheBudgetStillGetIt(t *testing.T) {
+	r, st, runs, clock := newDecideStudy(t, adaptiveSpec("0.001", "50"), 100, 100)
+	start := clock.t
+	deadline := start.Add(30 * time.Second)
+	end, err := r.ExecuteAdaptive(context.Background(), st, runs, Stopping{Judge: farAway(judgeStored(r, st), 20), Deadline: deadline, Now: clock.now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 12 s for the warm-up and 2 rounds, then rounds of one cell and its
+	// baseline, 2 s each, ending at 14, 16, ... 30 s: 9 of them.
+	if end.Stopped != StoppedBudget || end.Rounds != 11 || end.Focused != 9 {
+		t.Fatalf("stopped %q after %d rounds (%d focused), want the budget after 11, the last 9 focused", end.Stopped, end.Rounds, end.Focused)
+	}
+	if clock.t.After(deadline) {
+		t.Errorf("the study ran until %s, past its deadline %s", clock.t.Sub(start), deadline.Sub(start))
+	}
+
+	r, st, runs, clock = newDecideStudy(t, adaptiveSpec("0.001", "10"), 100, 100)
+	end, err = r.ExecuteAdaptive(context.Background(), st, runs, Stopping{Judge: farAway(judgeStored(r, st), 20), Deadline: clock.t.Add(30 * time.Second), Now: clock.now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if end.Stopped != StoppedOutOfReach || end.Rounds != 2 {
+		t.Fatalf("max 10: stopped %q after %d rounds, want out of reach after the 2 whole ones", end.Stopped, end.Rounds)
+	}
+}
+
 // TestBudgetStopsAnUndecidedStudy: with cells undecided but estimated
 // to be decided a round later, only the budget ends the study: it stops
 // before a round that would end past the deadline, gives the last
@@ -268,7 +314,7 @@ func TestOutOfReachStopsEarly(t *testing.T) {
 		}
 	}
 	testenv.Says(t, "the end lines", strings.Join(end.Lines(10*time.Minute), "\n"),
-		fmt.Sprintf("stopped after %d rounds: no undecided cell would likely be decided in the rounds the budget and --max-reps leave", end.Rounds),
+		fmt.Sprintf("stopped after %d rounds: no undecided cell would likely be decided in the rounds --max-reps leaves", end.Rounds),
 		"2 of 2 cells undecided",
 		"noise: CV ")
 }
