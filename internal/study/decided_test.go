@@ -80,24 +80,10 @@ func TestStoppingRuleDecidesAClearCostAtOnce(t *testing.T) {
 	}
 }
 
-// oneRoundAway is judge with every undecided cell's estimate of further
-// rounds set to 1: a study that always looks about to decide, so that
-// only the budget or max_repetitions ends it.
-func oneRoundAway(judge func(context.Context) (result.Decisions, error)) func(context.Context) (result.Decisions, error) {
-	return func(ctx context.Context) (result.Decisions, error) {
-		d, err := judge(ctx)
-		for i := range d.Cells {
-			if !d.Cells[i].Decided() {
-				d.Cells[i].Verdict.MoreRounds = 1
-			}
-		}
-		return d, err
-	}
-}
-
-// farAway is judge with every undecided cell's estimate of further
-// rounds set to more.
-func farAway(judge func(context.Context) (result.Decisions, error), more int) func(context.Context) (result.Decisions, error) {
+// roundsAway is judge with every undecided cell's estimate of further
+// rounds set to more: with 1, a study that always looks about to decide,
+// so that only the budget or max_repetitions ends it.
+func roundsAway(judge func(context.Context) (result.Decisions, error), more int) func(context.Context) (result.Decisions, error) {
 	return func(ctx context.Context) (result.Decisions, error) {
 		d, err := judge(ctx)
 		for i := range d.Cells {
@@ -118,7 +104,7 @@ func TestCellsPastTheBudgetStillGetIt(t *testing.T) {
 	r, st, runs, clock := newDecideStudy(t, adaptiveSpec("0.001", "50"), 100, 100)
 	start := clock.t
 	deadline := start.Add(30 * time.Second)
-	end, err := r.ExecuteAdaptive(context.Background(), st, runs, Stopping{Judge: farAway(judgeStored(r, st), 20), Deadline: deadline, Now: clock.now})
+	end, err := r.ExecuteAdaptive(context.Background(), st, runs, Stopping{Judge: roundsAway(judgeStored(r, st), 20), Deadline: deadline, Now: clock.now})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +118,7 @@ func TestCellsPastTheBudgetStillGetIt(t *testing.T) {
 	}
 
 	r, st, runs, clock = newDecideStudy(t, adaptiveSpec("0.001", "10"), 100, 100)
-	end, err = r.ExecuteAdaptive(context.Background(), st, runs, Stopping{Judge: farAway(judgeStored(r, st), 20), Deadline: clock.t.Add(30 * time.Second), Now: clock.now})
+	end, err = r.ExecuteAdaptive(context.Background(), st, runs, Stopping{Judge: roundsAway(judgeStored(r, st), 20), Deadline: clock.t.Add(30 * time.Second), Now: clock.now})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,7 +137,7 @@ func TestBudgetStopsAnUndecidedStudy(t *testing.T) {
 	r, st, runs, clock := newDecideStudy(t, adaptiveSpec("0.001", "50"), 100, 100)
 	start := clock.t
 	deadline := start.Add(30 * time.Second)
-	end, err := r.ExecuteAdaptive(context.Background(), st, runs, Stopping{Judge: oneRoundAway(judgeStored(r, st)), Deadline: deadline, Now: clock.now})
+	end, err := r.ExecuteAdaptive(context.Background(), st, runs, Stopping{Judge: roundsAway(judgeStored(r, st), 1), Deadline: deadline, Now: clock.now})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -235,7 +221,7 @@ func storedRounds(t *testing.T, r *Runner, st store.Study) [][]string {
 func TestFocusedRoundsLeaveDecidedCellsOut(t *testing.T) {
 	r, st, runs, clock := newDecideStudy(t, adaptiveSpec("0.001", "5"), 100, 100)
 	judge := func(ctx context.Context) (result.Decisions, error) {
-		d, err := oneRoundAway(judgeStored(r, st))(ctx)
+		d, err := roundsAway(judgeStored(r, st), 1)(ctx)
 		for i, c := range d.Cells {
 			if strings.Contains(c.Row, "threads=2") {
 				d.Cells[i].Verdict.Decision, d.Cells[i].Verdict.MoreRounds = stats.Costs, 0
@@ -273,7 +259,7 @@ func TestFocusedRoundsLeaveDecidedCellsOut(t *testing.T) {
 // says so.
 func TestMaxRoundsStillEndsAStudyWithoutBudget(t *testing.T) {
 	r, st, runs, clock := newDecideStudy(t, adaptiveSpec("0.001", "3"), 100, 100)
-	end, err := r.ExecuteAdaptive(context.Background(), st, runs, Stopping{Judge: oneRoundAway(judgeStored(r, st)), Now: clock.now})
+	end, err := r.ExecuteAdaptive(context.Background(), st, runs, Stopping{Judge: roundsAway(judgeStored(r, st), 1), Now: clock.now})
 	if err != nil {
 		t.Fatal(err)
 	}
