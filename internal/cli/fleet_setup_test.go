@@ -165,11 +165,23 @@ func (f *testFleet) inventory(t *testing.T, devices []*testDevice, vars map[stri
 	return path
 }
 
+// fleetRunRoom is the least time a fleet run is given before the test's
+// deadline: one device runs the arm64 binary under qemu-user, and a fleet
+// run took 105 s on a quiet 2-CPU VM.
+const fleetRunRoom = 4 * time.Minute
+
 // context is the fleet runs' context: it ends a minute before the test's
 // deadline, so the cleanups (namespaces, sshd) still run when Ansible is
-// stuck.
+// stuck. A deadline too near for a fleet run fails the test at once, saying
+// so: `go test ./internal/cli/` alone has go test's default -timeout of 10
+// minutes, which the package's other tests use up (a fresh VM's run left a
+// fleet test 40 s, and its devices were cut off mid-study); make test gives
+// 60.
 func (f *testFleet) context(t *testing.T) context.Context {
 	if dl, ok := t.Deadline(); ok {
+		if left := time.Until(dl) - time.Minute; left < fleetRunRoom {
+			t.Fatalf("only %s left before go test's -timeout for a fleet run, which needs %s: run the package's tests as make test does (-timeout 60m)", left.Round(time.Second), fleetRunRoom)
+		}
 		ctx, cancel := context.WithDeadline(context.Background(), dl.Add(-time.Minute))
 		t.Cleanup(cancel)
 		return ctx

@@ -183,6 +183,10 @@ type Cell struct {
 	// rule's (result.Overhead.Answer): in an adaptive study, unpaired.
 	over *result.Overhead
 	stop bool
+	// settle, with stop, is the cell's overhead at the first look that
+	// decided it at a margin (result.Cells.Settled), and whether that look
+	// came before its last round; nil: no looks to read.
+	settle func(marginPct float64) (result.Overhead, bool)
 }
 
 // Halves are a cell's overhead over the first and the second half of its
@@ -302,7 +306,15 @@ func Build(st store.Study, lay Layout, runs []store.Run, samples []store.Sample)
 	for _, rc := range cells.List {
 		c := newCell(rc, baseline)
 		if base, ok := cells.Baseline(rc, baseline); ok && !c.IsBaseline {
-			c.compare(cells.Against(rc, base).WithStudies(lay.Earlier.Of(rc)), lay)
+			earlier := lay.Earlier.Of(rc)
+			o := cells.Against(rc, base).WithStudies(earlier)
+			c.compare(o, lay)
+			if c.stop {
+				c.settle = func(m float64) (result.Overhead, bool) {
+					s := cells.Settled(rc, base, earlier, m, lay.Repetitions.Spec)
+					return s, s.N < o.N
+				}
+			}
 		} else if !c.IsBaseline {
 			c.OverheadNote = "no baseline data"
 		}

@@ -73,6 +73,11 @@ type Verdict struct {
 	// beyond their own errors, which the interval carries
 	// (result.Overhead.WithStudies); absent without earlier studies.
 	BetweenStudies *BetweenStudies `json:"between_studies,omitempty"`
+	// DecidedAfter, in an adaptive study, is the rounds at the look that
+	// decided the cell when later rounds ran for the other metrics of its
+	// runs: the decision, interval and n are that look's
+	// (result.Cells.Settled); absent when its last look decided it.
+	DecidedAfter int `json:"decided_after,omitempty"`
 }
 
 // BetweenStudies is the spread of a cell's overhead between the studies
@@ -144,6 +149,11 @@ func (r *Report) adviseVerdicts() {
 
 // verdictOf decides one cell.
 func verdictOf(c *Cell, row string, marginPct float64) Verdict {
+	if c.settle != nil {
+		if o, earlier := c.settle(marginPct); earlier {
+			return settledVerdict(c, o, row, marginPct)
+		}
+	}
 	v := Verdict{CellName: CellName{Workload: c.Workload, Env: c.Env, Levels: c.Levels, Metric: c.Metric, Label: c.Label, HigherIsBetter: c.HigherIsBetter, Row: row},
 		OverheadPct: c.OverheadPct, OverheadCI95: c.OverheadCI95, CostCI95: []*float64{nil, nil}, MarginPct: marginPct, N: c.rounds()}
 	nan := math.NaN()
@@ -195,6 +205,22 @@ func verdictOf(c *Cell, row string, marginPct float64) Verdict {
 			v.Text += fmt.Sprintf("; the interval carries the spread between %d studies of this host (%s points)", o.Studies, fmtSize(o.BetweenSD))
 		}
 	}
+	return v
+}
+
+// settledVerdict is the verdict of an adaptive study's cell decided at a
+// look before its last round (result.Cells.Settled): its decision and
+// interval are that look's, and its text says so ("...; decided after 5
+// rounds, the 5 after it measured for the run's other metrics").
+func settledVerdict(c *Cell, o result.Overhead, row string, marginPct float64) Verdict {
+	at := *c
+	across := o.Across.Overhead
+	at.settle, at.over, at.df, at.N = nil, &o, across.DF, o.N
+	at.OverheadPct, at.OverheadCI95 = finite(across.Pct), []*float64{finite(across.LoPct), finite(across.HiPct)}
+	at.OverheadNote, at.Significant = across.Reason, across.Significant
+	v := verdictOf(&at, row, marginPct)
+	v.DecidedAfter = o.N
+	v.Text += fmt.Sprintf("; decided after %d rounds, the %d after them measured for the run's other metrics", o.N, c.rounds()-o.N)
 	return v
 }
 

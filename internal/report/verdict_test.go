@@ -338,3 +338,46 @@ func TestAdaptiveVerdictIsTheStudysAnswer(t *testing.T) {
 	}
 	t.Fatal("no shift up to 100 gave a firm gain")
 }
+
+// TestDecidedCellKeepsItsLook: an adaptive study's cell decided after its
+// first 3 rounds, whose runs went on for 7 more that would leave it
+// undecided, is the cost that look decided, in the report as in the
+// study's answer, and its text says when it was decided.
+func TestDecidedCellKeepsItsLook(t *testing.T) {
+	var native, docker []float64
+	wild := []float64{1.3, 0.4, 1.5, 0.3, 1.2, 0.5, 1.4}
+	for rep := range 10 {
+		v := 1000 * (1 + 0.002*float64(rep%3-1))
+		native = append(native, v)
+		if rep < 3 {
+			docker = append(docker, 0.8*v)
+		} else {
+			docker = append(docker, wild[rep-3]*v)
+		}
+	}
+	lay := Layout{Baseline: "native", Envs: []string{"native", "docker-bridge"}, Workloads: []string{"test.cpu"}}
+	lay.Repetitions.PrecisionPct, lay.Repetitions.Spec = 2, 3
+	runs, samples := roundRuns(lay.Envs, native, docker)
+	d := result.Decide(result.Layout{Baseline: "native", Envs: lay.Envs, Workloads: lay.Workloads, MarginPct: 2, FirstRounds: 3}, runs, samples, false)
+	rep := Build(store.Study{ID: 1, Name: "adaptive"}, lay, runs, samples)
+	if len(d.Cells) != 1 || len(rep.Verdicts) != 1 {
+		t.Fatalf("cells %+v, verdicts %+v: want one", d.Cells, rep.Verdicts)
+	}
+	a, v := d.Cells[0].Verdict, rep.Verdicts[0]
+	if a.Decision != stats.Costs || v.Decision != VerdictCosts || v.DecidedAfter != 3 || v.N != 3 {
+		t.Fatalf("answer %v %s; report %s after %d rounds, n %d (%s): want the cost decided after 3 rounds in both", a.Decision, result.Interval(a), v.Decision, v.DecidedAfter, v.N, v.Text)
+	}
+	if *v.OverheadPct != a.Pct || *v.OverheadCI95[0] != a.LoPct || *v.OverheadCI95[1] != a.HiPct {
+		t.Errorf("report %v %v, answer %s: want the same interval", *v.OverheadPct, v.OverheadCI95, result.Interval(a))
+	}
+	if !strings.HasPrefix(v.Text, "costs 20.0% [") || !strings.HasSuffix(v.Text, "; decided after 3 rounds, the 7 after them measured for the run's other metrics") {
+		t.Errorf("text %q", v.Text)
+	}
+	if c := rep.Cells[1]; c.Env != "docker-bridge" || c.N != 10 {
+		t.Errorf("cell %s with %d runs: the table keeps every run", c.Env, c.N)
+	}
+	lay.Repetitions.Spec = 0 // a study of fixed rounds: no looks
+	if v := Build(store.Study{ID: 1}, lay, runs, samples).Verdicts[0]; v.Decision != VerdictUndecided || v.DecidedAfter != 0 {
+		t.Errorf("without looks: %s after %d rounds, want undecided on all 10", v.Text, v.DecidedAfter)
+	}
+}

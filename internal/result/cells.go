@@ -1,6 +1,7 @@
 package result
 
 import (
+	"maps"
 	"slices"
 	"strings"
 
@@ -136,6 +137,58 @@ func (cs *Cells) Against(c, base *Cell) Overhead {
 		o.Paired, o.Pairs = &p, len(b)
 	}
 	return o
+}
+
+// Settled is c's overhead against base as an adaptive study's answer
+// reads it: at the first look that decided it (Answer at marginPct), else
+// over all its rounds. The study looks after every round from its first
+// firstRounds whole ones, and a decided cell is measured no more for its
+// own sake; yet its runs go on while another metric of the same runs is
+// undecided (disk.rand's read IOPS beside its write IOPS), and judged
+// again on those rounds it could lose its answer (from 9 rounds the drift
+// factor widens its interval) where a study that measured only it would
+// have stopped with it. So a decided cell stays decided, on the rounds
+// that decided it, as the rule simulated by bench/seqsim has it (issue 43:
+// a replicate run's cell was a firm cost after 5 rounds in one study,
+// and after 8 in another, which then ran to 10 for its sibling metric and
+// ended undecided). firstRounds <= 0: no looks (a study of fixed rounds),
+// all rounds.
+func (cs *Cells) Settled(c, base *Cell, earlier []stats.Estimate, marginPct float64, firstRounds int) Overhead {
+	all := cs.Against(c, base).WithStudies(earlier)
+	if firstRounds <= 0 {
+		return all
+	}
+	rounds := slices.Sorted(maps.Keys(setOf(c.Reps)))
+	for i, k := range rounds[:max(len(rounds)-1, 0)] {
+		if i+1 < firstRounds {
+			continue
+		}
+		o := cs.Against(c.upTo(k), base.upTo(k)).WithStudies(earlier)
+		if o.Answer(marginPct).Decision != stats.Undecided {
+			return o
+		}
+	}
+	return all
+}
+
+// upTo is c with only its values of rounds up to k.
+func (c *Cell) upTo(k int) *Cell {
+	out := *c
+	out.Values, out.Reps = nil, nil
+	for i, r := range c.Reps {
+		if r <= k {
+			out.Values, out.Reps = append(out.Values, c.Values[i]), append(out.Reps, r)
+		}
+	}
+	return &out
+}
+
+func setOf(xs []int) map[int]bool {
+	m := map[int]bool{}
+	for _, x := range xs {
+		m[x] = true
+	}
+	return m
 }
 
 // Answer is the cell's verdict as an adaptive study gives it, both to

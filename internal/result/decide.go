@@ -22,6 +22,9 @@ type Layout struct {
 	Baseline        string
 	Envs, Workloads []string
 	MarginPct       float64
+	// FirstRounds is an adaptive study's first whole rounds, after which
+	// it looks after every round (Cells.Settled); 0: no looks.
+	FirstRounds int
 	// Earlier holds what earlier studies of the same host measured of
 	// each cell; the unpaired intervals carry their spread (nil: none).
 	Earlier Earlier
@@ -89,7 +92,7 @@ func Decide(lay Layout, runs []store.Run, samples []store.Sample, paired bool) D
 				o := stats.PairedOverhead(b, x, 0.95)
 				cd.Verdict = stats.DecideFirm(o, len(b), margin)
 			} else {
-				cd.Verdict = cs.Against(c, base).WithStudies(lay.Earlier.Of(c)).Answer(margin)
+				cd.Verdict = cs.Settled(c, base, lay.Earlier.Of(c), margin, lay.FirstRounds).Answer(margin)
 			}
 		} else {
 			nan := math.NaN()

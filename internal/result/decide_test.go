@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/boxtax/boxtax/internal/stats"
+	"github.com/boxtax/boxtax/internal/store"
 )
 
 // TestFocusKeepsWhatTheRoundsLeftCanDecide: the cells a focused round
@@ -123,5 +124,65 @@ func TestAnswerIsFirm(t *testing.T) {
 	if v := o.Answer(2); !o.Across.Overhead.Significant || v.Decision != stats.NoDifference {
 		t.Errorf("a 0.8 %% cost [%.2f, %.2f]: %v, want no difference beyond ±2 %%: a difference the margin calls negligible",
 			o.Across.Overhead.LoPct, o.Across.Overhead.HiPct, v.Decision)
+	}
+}
+
+// TestDecidedCellStaysDecided: a cell decided at a look keeps that look's
+// answer when its runs go on (for another metric of the same runs) and the
+// rounds after would leave it undecided; before the study's first look,
+// and in a study without looks, all its rounds are judged.
+func TestDecidedCellStaysDecided(t *testing.T) {
+	var runs []store.Run
+	var samples []store.Sample
+	wild := []float64{1.3, 0.4, 1.5, 0.3, 1.2, 0.5, 1.4}
+	for rep := range 10 {
+		for _, env := range []string{"native", "docker-host"} {
+			id := int64(len(runs) + 1)
+			runs = append(runs, store.Run{ID: id, CellKey: "cpu.prime|env=" + env, Workload: "cpu.prime", Env: env,
+				Levels: map[string]string{"env": env}, Rep: rep, Status: store.RunOK})
+			v := 1000 * (1 + 0.002*float64(rep%3-1))
+			switch {
+			case env == "native":
+			case rep < 3:
+				v *= 0.8 // a clear cost of 20 % in the first three rounds
+			default:
+				v *= wild[rep-3]
+			}
+			samples = append(samples, store.Sample{RunID: id, Metric: "events_per_s", Value: v})
+		}
+	}
+	lay := Layout{Baseline: "native", Envs: []string{"native", "docker-host"}, Workloads: []string{"cpu.prime"}, MarginPct: 2}
+	judge := func(first int) stats.Verdict {
+		lay.FirstRounds = first
+		d := Decide(lay, runs, samples, false)
+		if len(d.Cells) != 1 {
+			t.Fatalf("%d cells judged, want 1", len(d.Cells))
+		}
+		return d.Cells[0].Verdict
+	}
+	if v := judge(0); v.Decision != stats.Undecided {
+		t.Fatalf("all 10 rounds judged: %v %s, want undecided (the test's premise)", v.Decision, Interval(v))
+	}
+	v := judge(3)
+	if v.Decision != stats.Costs || !(v.Pct < -19 && v.Pct > -21) {
+		t.Errorf("looks from round 3: %v %s, want the cost of about 20 %% the third round decided", v.Decision, Interval(v))
+	}
+	cs := Gather(runs, samples)
+	var cell, base *Cell
+	for _, c := range cs.List {
+		if c.Metric == "events_per_s" {
+			if c.Run.Env == "native" {
+				base = c
+			} else {
+				cell = c
+			}
+		}
+	}
+	if o := cs.Settled(cell, base, nil, 2, 3); o.N != 3 {
+		t.Errorf("settled on %d rounds, want 3", o.N)
+	}
+	// The first look after round 4: the wild fourth round is in it.
+	if v := judge(4); v.Decision != stats.Undecided {
+		t.Errorf("looks from round 4: %v %s, want undecided: no look had a cost", v.Decision, Interval(v))
 	}
 }

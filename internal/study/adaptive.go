@@ -69,7 +69,7 @@ func (s *Spec) Layout() result.Layout {
 		lay.Workloads = append(lay.Workloads, w.Name)
 	}
 	if s.Adaptive != nil {
-		lay.MarginPct = s.Adaptive.PrecisionPct
+		lay.MarginPct, lay.FirstRounds = s.Adaptive.PrecisionPct, s.Repetitions
 	}
 	return lay
 }
