@@ -149,10 +149,11 @@ func (cs *Cells) Against(c, base *Cell) Overhead {
 // factor widens its interval) where a study that measured only it would
 // have stopped with it. So a decided cell stays decided, on the rounds
 // that decided it, as the rule simulated by bench/seqsim has it (issue 43:
-// a replicate run's cell was a firm cost after 5 rounds in one study,
-// and after 8 in another, which then ran to 10 for its sibling metric and
-// ended undecided). firstRounds <= 0: no looks (a study of fixed rounds),
-// all rounds.
+// in one study of a replicate run disk.rand read IOPS @ docker-host was a
+// firm gain after 3 rounds, ran 7 more for the write IOPS and ended
+// undecided; the other two studies decided it after 5 and 6 rounds and
+// stopped). firstRounds <= 0: no looks (a study of fixed rounds), all
+// rounds.
 func (cs *Cells) Settled(c, base *Cell, earlier []stats.Estimate, marginPct float64, firstRounds int) Overhead {
 	all := cs.Against(c, base).WithStudies(earlier)
 	if firstRounds <= 0 {
