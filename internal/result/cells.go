@@ -160,11 +160,9 @@ func (cs *Cells) Settled(c, base *Cell, earlier []stats.Estimate, marginPct floa
 		return all
 	}
 	rounds := slices.Sorted(maps.Keys(setOf(c.Reps)))
-	for i, k := range rounds[:max(len(rounds)-1, 0)] {
-		if i+1 < firstRounds {
-			continue
-		}
-		o := cs.Against(c.upTo(k), base.upTo(k)).WithStudies(earlier)
+	for n := firstRounds; n < len(rounds); n++ {
+		looked := setOf(rounds[:n])
+		o := cs.Against(c.in(looked), base.in(looked)).WithStudies(earlier)
 		if o.Answer(marginPct).Decision != stats.Undecided {
 			return o
 		}
@@ -172,15 +170,10 @@ func (cs *Cells) Settled(c, base *Cell, earlier []stats.Estimate, marginPct floa
 	return all
 }
 
-// upTo is c with only its values of rounds up to k.
-func (c *Cell) upTo(k int) *Cell {
+// in is c with only its values of the given rounds.
+func (c *Cell) in(rounds map[int]bool) *Cell {
 	out := *c
-	out.Values, out.Reps = nil, nil
-	for i, r := range c.Reps {
-		if r <= k {
-			out.Values, out.Reps = append(out.Values, c.Values[i]), append(out.Reps, r)
-		}
-	}
+	out.Values, out.Reps = InRoundsWith(c.Values, c.Reps, rounds)
 	return &out
 }
 
