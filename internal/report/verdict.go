@@ -211,7 +211,7 @@ func verdictOf(c *Cell, row string, marginPct float64) Verdict {
 // settledVerdict is the verdict of an adaptive study's cell decided at a
 // look before its last round (result.Cells.Settled): its decision and
 // interval are that look's, and its text says so ("...; decided after 5
-// rounds, the 5 after it measured for the run's other metrics").
+// rounds, the 5 after them measured for the run's other metrics").
 func settledVerdict(c *Cell, o result.Overhead, row string, marginPct float64) Verdict {
 	at := *c
 	across := o.Across.Overhead
