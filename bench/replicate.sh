@@ -26,6 +26,8 @@
 #                                    `boxtax report --history --db DIR/replicate.db` then
 #                                    shows the studies side by side
 #   REPLICATE_JUDGE=1                judge the studies already in REPLICATE_DIR again, run none
+#   REPLICATE_PAIRED=1               judge each cell by its runs paired with the baseline's of
+#                                    the same round (bench/verdicts -paired, report --paired)
 #   REPLICATE_PLAIN=1                judge by the verdicts of the 95 % intervals alone
 #                                    (bench/verdicts -plain) instead of the studies' firm ones
 set -euo pipefail
@@ -55,8 +57,8 @@ if [ -z "${REPLICATE_JUDGE:-}" ]; then
 fi
 # each study's verdicts; study i is the database's i-th (ids from 1)
 for i in $(seq 1 "$(ls "$tmp"/study*.s | wc -l)"); do
-  "$verdicts" ${REPLICATE_PLAIN:+-plain} -study "$i" "$db" >"$tmp/study$i.v"
-  "$verdicts" ${REPLICATE_PLAIN:+-plain} -alone -study "$i" "$db" >"$tmp/study$i.a"
+  "$verdicts" ${REPLICATE_PLAIN:+-plain} ${REPLICATE_PAIRED:+-paired} -study "$i" "$db" >"$tmp/study$i.v"
+  "$verdicts" ${REPLICATE_PLAIN:+-plain} ${REPLICATE_PAIRED:+-paired} -alone -study "$i" "$db" >"$tmp/study$i.a"
 done
 
 n=$(ls "$tmp"/study*.v | wc -l)
