@@ -183,9 +183,9 @@ type Cell struct {
 	// rule's (result.Overhead.Answer): in an adaptive study, unpaired.
 	over *result.Overhead
 	stop bool
-	// settle, with stop, is the cell's overhead at the first look that
-	// decided it at a margin (result.Cells.Settled), and whether that look
-	// came before its last round; nil: no looks to read.
+	// settle, with stop, is the cell's overhead at the first look before
+	// its last round that decided it at a margin, and whether one did
+	// (result.Cells.Settled); nil: no looks to read.
 	settle func(marginPct float64) (result.Overhead, bool)
 }
 
@@ -307,12 +307,10 @@ func Build(st store.Study, lay Layout, runs []store.Run, samples []store.Sample)
 		c := newCell(rc, baseline)
 		if base, ok := cells.Baseline(rc, baseline); ok && !c.IsBaseline {
 			earlier := lay.Earlier.Of(rc)
-			o := cells.Against(rc, base).WithStudies(earlier)
-			c.compare(o, lay)
+			c.compare(cells.Against(rc, base).WithStudies(earlier), lay)
 			if c.stop {
 				c.settle = func(m float64) (result.Overhead, bool) {
-					s := cells.Settled(rc, base, earlier, m, lay.Repetitions.Spec)
-					return s, s.N < o.N
+					return cells.Settled(rc, base, earlier, m, lay.Repetitions.Spec)
 				}
 			}
 		} else if !c.IsBaseline {

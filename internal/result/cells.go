@@ -139,9 +139,9 @@ func (cs *Cells) Against(c, base *Cell) Overhead {
 	return o
 }
 
-// Settled is c's overhead against base as an adaptive study's answer
-// reads it: at the first look that decided it (Answer at marginPct), else
-// over all its rounds. The study looks after every round from its first
+// Settled is c's overhead against base at the first look that decided it
+// (Answer at marginPct) before its last round, and true; false when no
+// such look did, and the answer is then over all its rounds. The study looks after every round from its first
 // firstRounds whole ones, and a decided cell is measured no more for its
 // own sake; yet its runs go on while another metric of the same runs is
 // undecided (disk.rand's read IOPS beside its write IOPS), and judged
@@ -152,22 +152,20 @@ func (cs *Cells) Against(c, base *Cell) Overhead {
 // in one study of a replicate run disk.rand read IOPS @ docker-host was a
 // firm gain after 3 rounds, ran 7 more for the write IOPS and ended
 // undecided; the other two studies decided it after 5 and 6 rounds and
-// stopped). firstRounds <= 0: no looks (a study of fixed rounds), all
-// rounds.
-func (cs *Cells) Settled(c, base *Cell, earlier []stats.Estimate, marginPct float64, firstRounds int) Overhead {
-	all := cs.Against(c, base).WithStudies(earlier)
+// stopped). firstRounds <= 0: no looks (a study of fixed rounds).
+func (cs *Cells) Settled(c, base *Cell, earlier []stats.Estimate, marginPct float64, firstRounds int) (Overhead, bool) {
 	if firstRounds <= 0 {
-		return all
+		return Overhead{}, false
 	}
 	rounds := slices.Sorted(maps.Keys(setOf(c.Reps)))
 	for n := firstRounds; n < len(rounds); n++ {
 		looked := setOf(rounds[:n])
 		o := cs.Against(c.in(looked), base.in(looked)).WithStudies(earlier)
 		if o.Answer(marginPct).Decision != stats.Undecided {
-			return o
+			return o, true
 		}
 	}
-	return all
+	return Overhead{}, false
 }
 
 // in is c with only its values of the given rounds.

@@ -92,7 +92,11 @@ func Decide(lay Layout, runs []store.Run, samples []store.Sample, paired bool) D
 				o := stats.PairedOverhead(b, x, 0.95)
 				cd.Verdict = stats.DecideFirm(o, len(b), margin)
 			} else {
-				cd.Verdict = cs.Settled(c, base, lay.Earlier.Of(c), margin, lay.FirstRounds).Answer(margin)
+				o, ok := cs.Settled(c, base, lay.Earlier.Of(c), margin, lay.FirstRounds)
+				if !ok {
+					o = cs.Against(c, base).WithStudies(lay.Earlier.Of(c))
+				}
+				cd.Verdict = o.Answer(margin)
 			}
 		} else {
 			nan := math.NaN()

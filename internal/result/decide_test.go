@@ -178,8 +178,8 @@ func TestDecidedCellStaysDecided(t *testing.T) {
 			}
 		}
 	}
-	if o := cs.Settled(cell, base, nil, 2, 3); o.N != 3 {
-		t.Errorf("settled on %d rounds, want 3", o.N)
+	if o, ok := cs.Settled(cell, base, nil, 2, 3); !ok || o.N != 3 {
+		t.Errorf("settled (%v) on %d rounds, want 3", ok, o.N)
 	}
 	// The first look after round 4: the wild fourth round is in it.
 	if v := judge(4); v.Decision != stats.Undecided {
