@@ -168,38 +168,6 @@ func (cs *Cells) Settled(c, base *Cell, earlier []stats.Estimate, marginPct floa
 	return Overhead{}, false
 }
 
-// PlanRounds is the further rounds an adaptive study plans c by (Focus):
-// the fewer of more, its answer's estimate over all its rounds
-// (stats.Verdict.MoreRounds), and the estimates with any one of its rounds
-// left out, 1 where leaving one out decides it. The estimate rests on a
-// standard deviation from a few rounds, and one far run among 3 (a
-// native disk read at 1,600 MB/s where the others ran at 1,100) can
-// make it hundreds of rounds, and a study then never measures the cell
-// again while the next study, without that run, decides it (issue 43:
-// disk.seq read @ docker-host, estimated at 481 rounds after 3 in one
-// study of a replicate run, decided after 8 rounds in another). Leaving
-// each round out in turn (a jackknife) shows whether one run alone puts
-// the cell out of reach; the planned rounds are the fewer. Only the plan
-// is changed: the verdict and its interval stay those of every round.
-func (cs *Cells) PlanRounds(c, base *Cell, earlier []stats.Estimate, marginPct float64, more int) int {
-	rounds := slices.Sorted(maps.Keys(setOf(c.Reps)))
-	if len(rounds) < 3 {
-		return more
-	}
-	plan := more
-	for i := range rounds {
-		rest := setOf(slices.Delete(slices.Clone(rounds), i, i+1))
-		v := cs.Against(c.in(rest), base.in(rest)).WithStudies(earlier).Answer(marginPct)
-		switch {
-		case v.Decision != stats.Undecided:
-			return 1
-		case v.MoreRounds > 0 && (plan <= 0 || v.MoreRounds < plan):
-			plan = v.MoreRounds
-		}
-	}
-	return plan
-}
-
 // in is c with only its values of the given rounds.
 func (c *Cell) in(rounds map[int]bool) *Cell {
 	out := *c

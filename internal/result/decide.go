@@ -60,19 +60,6 @@ type CellDecision struct {
 	// Cell and BaselineCell are the keys of the run cells behind it: the
 	// cell's own and its baseline's ("" when not measured).
 	Cell, BaselineCell string
-	// PlanRounds, for an undecided cell, is the further rounds Focus plans
-	// it by (Cells.PlanRounds): at most Verdict.MoreRounds, less where one
-	// far round alone puts the cell out of reach. 0: Verdict.MoreRounds.
-	PlanRounds int
-}
-
-// plan is the further rounds Focus plans c by: PlanRounds where it is set
-// and below Verdict.MoreRounds, else Verdict.MoreRounds.
-func (c CellDecision) plan() int {
-	if c.PlanRounds > 0 && c.PlanRounds < c.Verdict.MoreRounds {
-		return c.PlanRounds
-	}
-	return c.Verdict.MoreRounds
 }
 
 // Name is the cell as the run's lines name it: row, metric @ environment.
@@ -110,9 +97,6 @@ func Decide(lay Layout, runs []store.Run, samples []store.Sample, paired bool) D
 					o = cs.Against(c, base).WithStudies(lay.Earlier.Of(c))
 				}
 				cd.Verdict = o.Answer(margin)
-				if lay.FirstRounds > 0 && cd.Verdict.Decision == stats.Undecided && cd.Verdict.MoreRounds > 0 {
-					cd.PlanRounds = cs.PlanRounds(c, base, lay.Earlier.Of(c), margin, cd.Verdict.MoreRounds)
-				}
 			}
 		} else {
 			nan := math.NaN()
@@ -153,7 +137,7 @@ const FocusSlack = 2
 // undecided cells that are likely to be decided in the rounds left, each
 // with its baseline. fit says how many rounds of a set of run cells the
 // budget and the maximum still hold. The most cells are taken for which
-// every estimate (CellDecision.PlanRounds, else stats.Verdict.MoreRounds) is at most FocusSlack times
+// every estimate (stats.Verdict.MoreRounds) is at most FocusSlack times
 // the rounds fit leaves for them: dropping the furthest cells makes each
 // round shorter and so leaves more rounds for the rest. A cell without
 // an estimate (MoreRounds -1: too few values for an interval, a zero
@@ -173,20 +157,20 @@ const FocusSlack = 2
 func (d Decisions) Focus(fit func(cells map[string]bool) int, most int) (keep, nearest map[string]bool) {
 	var cands []CellDecision
 	for _, c := range d.Undecided() {
-		if c.plan() > 0 && c.Cell != "" {
+		if c.Verdict.MoreRounds > 0 && c.Cell != "" {
 			cands = append(cands, c)
 		}
 	}
-	slices.SortStableFunc(cands, func(a, b CellDecision) int { return a.plan() - b.plan() })
+	slices.SortStableFunc(cands, func(a, b CellDecision) int { return a.Verdict.MoreRounds - b.Verdict.MoreRounds })
 	for k := len(cands); k > 0; k-- {
 		keys := RunCells(cands[:k])
-		if left := fit(keys); left > 0 && cands[k-1].plan() <= FocusSlack*left {
+		if left := fit(keys); left > 0 && cands[k-1].Verdict.MoreRounds <= FocusSlack*left {
 			return keys, nil
 		}
 	}
 	if len(cands) > 0 {
 		near := RunCells(cands[:1])
-		if cands[0].plan() <= most && fit(near) > 0 {
+		if cands[0].Verdict.MoreRounds <= most && fit(near) > 0 {
 			return near, nil
 		}
 		return nil, near
