@@ -1,0 +1,236 @@
+package main
+
+import (
+	"fmt"
+	"maps"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/boxtax/boxtax/internal/result"
+	"github.com/boxtax/boxtax/internal/stats"
+	"github.com/boxtax/boxtax/internal/store"
+	_ "github.com/boxtax/boxtax/internal/workload/all" // which metrics are primary, as in boxtax itself
+)
+
+// simWorkload is one workload of the simulated default study: the seconds
+// a run takes in each environment and, for each of its metrics, the mean
+// and coefficient of variation in each (native, docker-bridge,
+// docker-host). The figures are those measured on a 2-vCPU VM with
+// Docker 20.10 on fuse-overlayfs by bench/replicate.sh (docs/design/006,
+// "The whole study simulated": studies 2 and 3 of rep10); -cv changes a
+// metric's spread in the containers.
+type simWorkload struct {
+	name    string
+	secs    [3]float64
+	metrics []simMetric
+}
+
+type simMetric struct {
+	name  string
+	mean  [3]float64
+	cvPct [3]float64
+}
+
+var simEnvs = []string{"native", "docker-bridge", "docker-host"}
+
+var simStudy = []simWorkload{
+	{"cpu.prime", [3]float64{3.28, 3.93, 3.64}, []simMetric{
+		{"events_per_s", [3]float64{3621, 3669, 3617}, [3]float64{3.5, 1.2, 2.4}}}},
+	{"cpu.linpack", [3]float64{2.28, 2.97, 2.63}, []simMetric{
+		{"mflops", [3]float64{7100, 7117, 7201}, [3]float64{1.7, 1.6, 1.5}}}},
+	{"mem.stream", [3]float64{0.47, 1.11, 0.82}, []simMetric{
+		{"copy_MBps", [3]float64{59014, 57687, 58869}, [3]float64{8.1, 4.5, 8.7}},
+		{"scale_MBps", [3]float64{54790, 56158, 55126}, [3]float64{9.7, 4.5, 5.8}},
+		{"add_MBps", [3]float64{56761, 57453, 55966}, [3]float64{9.2, 5.5, 6.5}},
+		{"triad_MBps", [3]float64{57426, 59891, 57390}, [3]float64{10.9, 6.1, 6.5}}}},
+	{"mem.mbw", [3]float64{1.22, 1.88, 1.6}, []simMetric{
+		{"memcpy_MiBps", [3]float64{18284, 18225, 17844}, [3]float64{12.7, 10.2, 9.1}},
+		{"dumb_MiBps", [3]float64{17412, 16649, 16348}, [3]float64{4.2, 9.3, 7.9}},
+		{"mcblock_MiBps", [3]float64{17876, 17860, 17786}, [3]float64{4.5, 7.5, 7.7}}}},
+	{"disk.seq", [3]float64{2.39, 5.06, 5.23}, []simMetric{
+		{"write_MBps", [3]float64{1313, 702, 698}, [3]float64{6.0, 5.6, 6.4}},
+		{"read_MBps", [3]float64{1734, 346, 340}, [3]float64{12.5, 2.0, 3.1}},
+		{"rewrite_MBps", [3]float64{1287, 654, 637}, [3]float64{8.4, 7.4, 6.4}}}},
+	{"disk.rand", [3]float64{4.74, 5.88, 5.64}, []simMetric{
+		{"read_iops", [3]float64{11191, 24362, 24631}, [3]float64{5.4, 6.7, 12.0}},
+		{"write_iops", [3]float64{8321, 6180, 6682}, [3]float64{5.2, 17.7, 18.9}}}},
+}
+
+// studyTable simulates bench/replicate.sh whole: pairs of adaptive
+// studies of the default study's 28 cells, each judged by the real rule
+// (result.Decide after every round from the third, result.Decisions.Focus
+// choosing the next round's cells within the budget from each run
+// cell's time, the answer result.Decide's where the study stopped), and
+// prints how many cells a study decides and how its verdicts agree with
+// the next study's, as bench/replicate.sh counts them: decided in either,
+// the same, decided in one only, contradicting (different verdicts or
+// intervals apart). far is the probability that a run is far off (1.4 or
+// 1/1.4 times its cell's mean); cv sets a metric's coefficient of
+// variation in both containers ("write_iops=6"). verbose adds the runs
+// each run cell had and the cells that disagreed.
+func studyTable(rng *rand.Rand, pairs int, budget, far float64, cv string, verbose bool) error {
+	if cv != "" {
+		name, pct, ok := strings.Cut(cv, "=")
+		v, err := strconv.ParseFloat(pct, 64)
+		if !ok || err != nil || !(v >= 0) {
+			return fmt.Errorf("-cv %q: want METRIC=PERCENT, as write_iops=6", cv)
+		}
+		found := false
+		for _, w := range simStudy {
+			for i := range w.metrics {
+				if w.metrics[i].name == name {
+					w.metrics[i].cvPct[1], w.metrics[i].cvPct[2], found = v, v, true
+				}
+			}
+		}
+		if !found {
+			var names []string
+			for _, w := range simStudy {
+				for _, m := range w.metrics {
+					names = append(names, m.name)
+				}
+			}
+			return fmt.Errorf("-cv %q: no metric %s; the metrics are %s", cv, name, strings.Join(names, ", "))
+		}
+	}
+	fmt.Printf("\nwhole default studies (28 cells, a 2-vCPU VM's means and spreads%s), %d pairs, budget %gs, %g of runs far off\n\n",
+		map[bool]string{true: ", " + cv + " % in the containers"}[cv != ""], pairs, budget, far)
+	var decided, either, agree, one, contra, good, rounds int
+	var names []string
+	cellDecided, cellOne, cellContra := map[string]int{}, map[string]int{}, map[string]int{}
+	runs := map[string]int{}
+	for range pairs {
+		a, ra := simulateStudy(rng, budget, far, runs)
+		b, rb := simulateStudy(rng, budget, far, runs)
+		rounds += ra + rb
+		pe, pa := 0, 0
+		for i := range a.Cells {
+			name := a.Cells[i].Name()
+			if len(names) < len(a.Cells) {
+				names = append(names, name)
+			}
+			va, vb := a.Cells[i].Verdict, b.Cells[i].Verdict
+			da, db := va.Decision != stats.Undecided, vb.Decision != stats.Undecided
+			for _, d := range []bool{da, db} {
+				if d {
+					decided++
+					cellDecided[name]++
+				}
+			}
+			if !da && !db {
+				continue
+			}
+			pe++
+			switch {
+			case da != db:
+				one++
+				cellOne[name]++
+			case va.Decision != vb.Decision || (va.Pct > 0) != (vb.Pct > 0) && va.Decision == stats.Costs ||
+				va.LoPct > vb.HiPct || vb.LoPct > va.HiPct:
+				contra++
+				cellContra[name]++
+			default:
+				pa++
+			}
+		}
+		either += pe
+		agree += pa
+		if pe == 0 || float64(pa) >= 0.9*float64(pe) {
+			good++
+		}
+	}
+	pct := func(k, of int) float64 { return 100 * float64(k) / float64(max(of, 1)) }
+	fmt.Printf("%8s %8s %11s %10s %10s %12s\n", "decided", "agree", "pairs>=90%", "one only", "contra", "most rounds")
+	fmt.Printf("%8.2f %7.1f%% %10.1f%% %10.2f %10.3f %12.1f\n", float64(decided)/float64(2*pairs), pct(agree, either), pct(good, pairs),
+		float64(one)/float64(pairs), float64(contra)/float64(pairs), float64(rounds)/float64(2*pairs))
+	fmt.Println("\n(decided: cells a study decides, of 28; agree: the same verdict in both, of the cells decided in either;")
+	fmt.Println("pairs>=90%: the pairs that meet bench/replicate.sh's goal; one only and contra: cells a pair)")
+	if verbose {
+		keys := slices.Sorted(maps.Keys(runs))
+		fmt.Print("\nruns a study:")
+		for _, k := range keys {
+			fmt.Printf(" %s %.1f", strings.Replace(k, "|env=", " @ ", 1), float64(runs[k])/float64(2*pairs))
+		}
+		fmt.Println()
+		for _, n := range names {
+			if cellOne[n]+cellContra[n] > 0 {
+				fmt.Printf("  %-42s decided in %5.1f%% of studies; in one of a pair only %5.1f%%, contradicting %4.1f%%\n", n,
+					pct(cellDecided[n], 2*pairs), pct(cellOne[n], pairs), pct(cellContra[n], pairs))
+			}
+		}
+	}
+	return nil
+}
+
+// simulateStudy runs one simulated default study: 3 whole rounds, then
+// the cells Focus keeps, until every cell is decided, the budget (each
+// run cell's seconds a run) or 30 rounds end it, or no cell is within
+// reach; it adds the runs of each run cell to runs and returns the
+// study's decisions and its rounds.
+func simulateStudy(rng *rand.Rand, budget, far float64, counted map[string]int) (result.Decisions, int) {
+	const first, most = 3, 30
+	var runs []store.Run
+	var samples []store.Sample
+	secs := map[string]float64{}
+	all := map[string]bool{}
+	var wls []string
+	for _, w := range simStudy {
+		wls = append(wls, w.name)
+		for e, env := range simEnvs {
+			key := w.name + "|env=" + env
+			secs[key], all[key] = w.secs[e], true
+		}
+	}
+	lay := result.Layout{Baseline: "native", Envs: simEnvs, Workloads: wls, MarginPct: result.DefaultMarginPct, FirstRounds: first}
+	spent, rounds, cells := 0.0, 0, all
+	for rounds < most {
+		for _, w := range simStudy {
+			for e, env := range simEnvs {
+				key := w.name + "|env=" + env
+				if !cells[key] {
+					continue
+				}
+				id := int64(len(runs) + 1)
+				runs = append(runs, store.Run{ID: id, Seq: int(id), CellKey: key, Workload: w.name, Env: env,
+					Levels: map[string]string{"env": env}, Rep: rounds, Status: store.RunOK})
+				for _, m := range w.metrics {
+					v := m.mean[e] * math.Exp(m.cvPct[e]/100*rng.NormFloat64())
+					if rng.Float64() < far {
+						v *= []float64{1.4, 1 / 1.4}[rng.IntN(2)]
+					}
+					samples = append(samples, store.Sample{RunID: id, Metric: m.name, Value: v})
+				}
+				spent += secs[key]
+				counted[key]++
+			}
+		}
+		rounds++
+		if rounds < first {
+			continue
+		}
+		d := result.Decide(lay, runs, samples, false)
+		if d.Done {
+			break
+		}
+		fit := func(keys map[string]bool) int {
+			per := 0.0
+			for k := range keys {
+				per += secs[k]
+			}
+			return max(0, min(most-rounds, int((budget-spent)/per)))
+		}
+		keep, _ := d.Focus(fit, most-rounds)
+		if keep == nil {
+			break
+		}
+		cells = keep
+	}
+	d := result.Decide(lay, runs, samples, false)
+	if len(d.Cells) != 28 {
+		panic(fmt.Sprintf("%d cells judged, want 28", len(d.Cells)))
+	}
+	return d, rounds
+}
