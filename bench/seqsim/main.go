@@ -21,7 +21,7 @@
 //	go run ./bench/seqsim -noisy           # baselines too noisy at first for a bounded interval
 //	go run ./bench/seqsim -noisy -normal   # the same with normal runs
 //	go run ./bench/seqsim -replicate       # two studies of each cell: do their answers agree?
-//	go run ./bench/seqsim -study 200 -v    # pairs of whole default studies within the budget, about 30 s
+//	go run ./bench/seqsim -study 200 -v    # pairs of whole default studies within the budget, about 35 s
 //	go run ./bench/seqsim -study 200 -cv write_iops=6   # ... were disk.rand's writes in the containers as steady as natively
 package main
 
@@ -45,16 +45,18 @@ func main() {
 	noisyOnly := flag.Bool("noisy", false, "only the noisy baselines, whose first intervals are unbounded (docs/design/006, issue 43)")
 	replicate := flag.Bool("replicate", false, "only two studies of each cell: how often their answers agree (bench/replicate.sh's question, issue 43)")
 	reach := flag.Bool("reach", false, "with -replicate: also the firm rule with the study's out of reach stop (slack 2, 1, 0.5) and with a verdict asked at two looks in a row")
-	studyPairs := flag.Int("study", 0, "simulate this many pairs of whole default studies, judged by the real rule (result.Decide and Focus within the budget), and count how they agree as bench/replicate.sh does")
+	studyPairs := flag.Int("study", 0, "simulate this many pairs of whole default studies, judged by the real rule (result.Decide and Focus within the budget, -margin, -first, -max), and count how they agree as bench/replicate.sh does")
 	budget := flag.Float64("budget", 300, "with -study: each study's budget in seconds")
-	far := flag.Float64("far", 0, "with -study: the probability that a run is far off (1.4 or 1/1.4 times its mean)")
+	warmup := flag.Int("warmup", 1, "with -study: warm-up rounds before the measured ones, charged to the budget (the default study's 1)")
+	far := flag.Float64("far", 0, "with -study: the probability that a run is far off (all its metrics 1.4 or 1/1.4 times their means)")
 	cv := flag.String("cv", "", "with -study: a metric's coefficient of variation in both containers, METRIC=PERCENT (write_iops=6)")
 	verbose := flag.Bool("v", false, "with -study: the runs of each run cell, and the cells decided in one study of a pair only or contradicting")
 	normal := flag.Bool("normal", false, "with -noisy: normal runs instead of lognormal ones, to tell the skew's part in the coverage from the rule's")
 	flag.Parse()
 	rng := rand.New(rand.NewPCG(1, 2))
 	if *studyPairs > 0 {
-		if err := studyTable(rng, *studyPairs, *budget, *far, *cv, *verbose); err != nil {
+		cfg := simConfig{margin: *margin, first: *first, most: *most, budget: *budget, far: *far, warmup: *warmup}
+		if err := studyTable(rng, cfg, *studyPairs, *cv, *verbose); err != nil {
 			fmt.Fprintln(os.Stderr, "seqsim:", err)
 			os.Exit(2)
 		}

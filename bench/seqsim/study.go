@@ -20,8 +20,9 @@ import (
 // and coefficient of variation in each (native, docker-bridge,
 // docker-host). The figures are those measured on a 2-vCPU VM with
 // Docker 20.10 on fuse-overlayfs by bench/replicate.sh (docs/design/006,
-// "The whole study simulated": studies 2 and 3 of rep10); -cv changes a
-// metric's spread in the containers.
+// "The whole study simulated": studies 2 and 3 of rep10; the coefficients
+// of variation with n, not n-1, as divisor, so 4-7 % below the sample
+// ones); -cv changes a metric's spread in the containers.
 type simWorkload struct {
 	name    string
 	secs    [3]float64
@@ -61,50 +62,35 @@ var simStudy = []simWorkload{
 
 // studyTable simulates bench/replicate.sh whole: pairs of adaptive
 // studies of the default study's 28 cells, each judged by the real rule
-// (result.Decide after every round from the third, result.Decisions.Focus
-// choosing the next round's cells within the budget from each run
-// cell's time, the answer result.Decide's where the study stopped), and
-// prints how many cells a study decides and how its verdicts agree with
-// the next study's, as bench/replicate.sh counts them: decided in either,
-// the same, decided in one only, contradicting (different verdicts or
-// intervals apart). far is the probability that a run is far off (1.4 or
-// 1/1.4 times its cell's mean); cv sets a metric's coefficient of
-// variation in both containers ("write_iops=6"). verbose adds the runs
-// each run cell had and the cells that disagreed.
-func studyTable(rng *rand.Rand, pairs int, budget, far float64, cv string, verbose bool) error {
-	if cv != "" {
-		name, pct, ok := strings.Cut(cv, "=")
-		v, err := strconv.ParseFloat(pct, 64)
-		if !ok || err != nil || !(v >= 0) {
-			return fmt.Errorf("-cv %q: want METRIC=PERCENT, as write_iops=6", cv)
-		}
-		found := false
-		for _, w := range simStudy {
-			for i := range w.metrics {
-				if w.metrics[i].name == name {
-					w.metrics[i].cvPct[1], w.metrics[i].cvPct[2], found = v, v, true
-				}
-			}
-		}
-		if !found {
-			var names []string
-			for _, w := range simStudy {
-				for _, m := range w.metrics {
-					names = append(names, m.name)
-				}
-			}
-			return fmt.Errorf("-cv %q: no metric %s; the metrics are %s", cv, name, strings.Join(names, ", "))
-		}
+// (result.Decide after every round from the first look, Decisions.Focus
+// choosing the next round's cells within the budget from each run cell's
+// time, the answer result.Decide's where the study stopped), and prints
+// how many cells a study decides and how its verdicts agree with the next
+// study's, as bench/replicate.sh counts them: decided in either, the
+// same, decided in one only, contradicting (different verdicts or
+// intervals apart). Each study is judged alone, as a host's first (the
+// script's -alone table): the spread between studies that the script's
+// later studies carry is not simulated, nor are runs that move together
+// (a host slow for half a minute); every run's noise is its own,
+// lognormal with its cell's mean and coefficient of variation. far is the
+// probability that a run is far off (all its metrics 1.4 or 1/1.4 times
+// their means); cv sets a metric's coefficient of variation in both
+// containers ("write_iops=6"). verbose adds the runs each run cell had
+// and the cells that disagreed.
+func studyTable(rng *rand.Rand, cfg simConfig, pairs int, cv string, verbose bool) error {
+	table, err := simTable(cv)
+	if err != nil {
+		return err
 	}
-	fmt.Printf("\nwhole default studies (28 cells, a 2-vCPU VM's means and spreads%s), %d pairs, budget %gs, %g of runs far off\n\n",
-		map[bool]string{true: ", " + cv + " % in the containers"}[cv != ""], pairs, budget, far)
-	var decided, either, agree, one, contra, good, rounds int
+	fmt.Printf("\nwhole default studies (28 cells, a 2-vCPU VM's means and spreads%s), %d pairs, budget %gs after %d warm-up round(s), %g of runs far off\n\n",
+		map[bool]string{true: ", " + cv + " % in the containers"}[cv != ""], pairs, cfg.budget, cfg.warmup, cfg.far)
+	var decided, either, agree, one, contra, apart, good, rounds int
 	var names []string
 	cellDecided, cellOne, cellContra := map[string]int{}, map[string]int{}, map[string]int{}
 	runs := map[string]int{}
 	for range pairs {
-		a, ra := simulateStudy(rng, budget, far, runs)
-		b, rb := simulateStudy(rng, budget, far, runs)
+		a, ra := simulateStudy(rng, cfg, table, runs)
+		b, rb := simulateStudy(rng, cfg, table, runs)
 		rounds += ra + rb
 		pe, pa := 0, 0
 		for i := range a.Cells {
@@ -128,9 +114,12 @@ func studyTable(rng *rand.Rand, pairs int, budget, far float64, cv string, verbo
 			case da != db:
 				one++
 				cellOne[name]++
-			case va.Decision != vb.Decision || (va.Pct > 0) != (vb.Pct > 0) && va.Decision == stats.Costs ||
-				va.LoPct > vb.HiPct || vb.LoPct > va.HiPct:
+			case va.Decision != vb.Decision || (va.Pct > 0) != (vb.Pct > 0) && va.Decision == stats.Costs:
 				contra++
+				cellContra[name]++
+			case va.LoPct > vb.HiPct || vb.LoPct > va.HiPct:
+				contra++
+				apart++
 				cellContra[name]++
 			default:
 				pa++
@@ -143,11 +132,12 @@ func studyTable(rng *rand.Rand, pairs int, budget, far float64, cv string, verbo
 		}
 	}
 	pct := func(k, of int) float64 { return 100 * float64(k) / float64(max(of, 1)) }
-	fmt.Printf("%8s %8s %11s %10s %10s %12s\n", "decided", "agree", "pairs>=90%", "one only", "contra", "most rounds")
-	fmt.Printf("%8.2f %7.1f%% %10.1f%% %10.2f %10.3f %12.1f\n", float64(decided)/float64(2*pairs), pct(agree, either), pct(good, pairs),
-		float64(one)/float64(pairs), float64(contra)/float64(pairs), float64(rounds)/float64(2*pairs))
+	fmt.Printf("%8s %8s %11s %10s %10s %14s %16s\n", "decided", "agree", "pairs>=90%", "one only", "contra", "(intervals apart)", "rounds a study")
+	fmt.Printf("%8.2f %7.1f%% %10.1f%% %10.2f %10.3f %14.3f %16.1f\n", float64(decided)/float64(2*pairs), pct(agree, either), pct(good, pairs),
+		float64(one)/float64(pairs), float64(contra)/float64(pairs), float64(apart)/float64(pairs), float64(rounds)/float64(2*pairs))
 	fmt.Println("\n(decided: cells a study decides, of 28; agree: the same verdict in both, of the cells decided in either;")
-	fmt.Println("pairs>=90%: the pairs that meet bench/replicate.sh's goal; one only and contra: cells a pair)")
+	fmt.Println("pairs>=90%: the pairs that meet bench/replicate.sh's goal; one only and contra: cells a pair, contra")
+	fmt.Println("both verdicts apart and intervals apart; rounds a study: the measured rounds it ran)")
 	if verbose {
 		keys := slices.Sorted(maps.Keys(runs))
 		fmt.Print("\nruns a study:")
@@ -165,29 +155,76 @@ func studyTable(rng *rand.Rand, pairs int, budget, far float64, cv string, verbo
 	return nil
 }
 
-// simulateStudy runs one simulated default study: 3 whole rounds, then
-// the cells Focus keeps, until every cell is decided, the budget (each
-// run cell's seconds a run) or 30 rounds end it, or no cell is within
-// reach; it adds the runs of each run cell to runs and returns the
-// study's decisions and its rounds.
-func simulateStudy(rng *rand.Rand, budget, far float64, counted map[string]int) (result.Decisions, int) {
-	const first, most = 3, 30
+// simConfig is what a simulated study takes from the flags: the margin,
+// its first look, its most rounds, its budget in seconds, its warm-up
+// rounds (charged to the budget, as a real study's are) and the
+// probability of a far run.
+type simConfig struct {
+	margin      float64
+	first, most int
+	budget, far float64
+	warmup      int
+}
+
+// simTable is simStudy with cv ("METRIC=PERCENT") applied to the metric's
+// spread in both containers; simStudy itself is not changed.
+func simTable(cv string) ([]simWorkload, error) {
+	table := make([]simWorkload, len(simStudy))
+	for i, w := range simStudy {
+		table[i] = w
+		table[i].metrics = slices.Clone(w.metrics)
+	}
+	if cv == "" {
+		return table, nil
+	}
+	name, pct, ok := strings.Cut(cv, "=")
+	v, err := strconv.ParseFloat(pct, 64)
+	if !ok || err != nil || !(v >= 0) || math.IsInf(v, 0) {
+		return nil, fmt.Errorf("-cv %q: want METRIC=PERCENT, as write_iops=6", cv)
+	}
+	var names []string
+	found := false
+	for _, w := range table {
+		for i := range w.metrics {
+			names = append(names, w.metrics[i].name)
+			if w.metrics[i].name == name {
+				w.metrics[i].cvPct[1], w.metrics[i].cvPct[2], found = v, v, true
+			}
+		}
+	}
+	if !found {
+		return nil, fmt.Errorf("-cv %q: no metric %s; the metrics are %s", cv, name, strings.Join(names, ", "))
+	}
+	return table, nil
+}
+
+// simulateStudy runs one simulated default study of table: its warm-up
+// rounds, charged to the budget, then cfg.first whole rounds, then the
+// cells Focus keeps, until every cell is decided, the budget (each run
+// cell's seconds a run) or cfg.most rounds end it, or no cell is within
+// reach; it adds the runs of each run cell to counted and returns the
+// study's decisions and its measured rounds.
+func simulateStudy(rng *rand.Rand, cfg simConfig, table []simWorkload, counted map[string]int) (result.Decisions, int) {
+	first, most := cfg.first, cfg.most
 	var runs []store.Run
 	var samples []store.Sample
 	secs := map[string]float64{}
 	all := map[string]bool{}
 	var wls []string
-	for _, w := range simStudy {
+	for _, w := range table {
 		wls = append(wls, w.name)
 		for e, env := range simEnvs {
 			key := w.name + "|env=" + env
 			secs[key], all[key] = w.secs[e], true
 		}
 	}
-	lay := result.Layout{Baseline: "native", Envs: simEnvs, Workloads: wls, MarginPct: result.DefaultMarginPct, FirstRounds: first}
+	lay := result.Layout{Baseline: "native", Envs: simEnvs, Workloads: wls, MarginPct: cfg.margin, FirstRounds: first}
 	spent, rounds, cells := 0.0, 0, all
+	for k := range all {
+		spent += float64(cfg.warmup) * secs[k] // the warm-up rounds, whose runs are not judged
+	}
 	for rounds < most {
-		for _, w := range simStudy {
+		for _, w := range table {
 			for e, env := range simEnvs {
 				key := w.name + "|env=" + env
 				if !cells[key] {
@@ -196,11 +233,14 @@ func simulateStudy(rng *rand.Rand, budget, far float64, counted map[string]int) 
 				id := int64(len(runs) + 1)
 				runs = append(runs, store.Run{ID: id, Seq: int(id), CellKey: key, Workload: w.name, Env: env,
 					Levels: map[string]string{"env": env}, Rep: rounds, Status: store.RunOK})
+				far := 1.0
+				if rng.Float64() < cfg.far {
+					far = []float64{1.4, 1 / 1.4}[rng.IntN(2)]
+				}
 				for _, m := range w.metrics {
-					v := m.mean[e] * math.Exp(m.cvPct[e]/100*rng.NormFloat64())
-					if rng.Float64() < far {
-						v *= []float64{1.4, 1 / 1.4}[rng.IntN(2)]
-					}
+					// lognormal with the cell's mean (not median) and CV
+					sd := math.Sqrt(math.Log1p(m.cvPct[e] * m.cvPct[e] / 1e4))
+					v := far * m.mean[e] * math.Exp(sd*rng.NormFloat64()-sd*sd/2)
 					samples = append(samples, store.Sample{RunID: id, Metric: m.name, Value: v})
 				}
 				spent += secs[key]
@@ -220,7 +260,7 @@ func simulateStudy(rng *rand.Rand, budget, far float64, counted map[string]int) 
 			for k := range keys {
 				per += secs[k]
 			}
-			return max(0, min(most-rounds, int((budget-spent)/per)))
+			return max(0, min(most-rounds, int((cfg.budget-spent)/per)))
 		}
 		keep, _ := d.Focus(fit, most-rounds)
 		if keep == nil {
