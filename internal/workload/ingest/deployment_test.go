@@ -183,6 +183,11 @@ func TestFaultsAreCountedAndTheRunEnds(t *testing.T) {
 				}
 				time.AfterFunc(700*time.Millisecond, func() {
 					if kill == "nginx and its workers" {
+						// Stop the master first: a running master forks a new
+						// worker for each one killed, and one forked after the
+						// children were read would outlive it and serve on (a
+						// CI run saw node figures arrive through it).
+						_ = syscall.Kill(victim.Pid(), syscall.SIGSTOP)
 						pid := strconv.Itoa(victim.Pid())
 						b, _ := os.ReadFile("/proc/" + pid + "/task/" + pid + "/children")
 						for _, w := range strings.Fields(string(b)) {
