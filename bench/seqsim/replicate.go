@@ -103,11 +103,10 @@ func replicateTable(rng *rand.Rand, cells int, margin float64, first int, reach 
 						continue
 					}
 					either++
-					switch {
-					case d1 != d2:
+					switch compare(v1, v2) {
+					case oneOnly:
 						one++
-					case v1.Decision != v2.Decision || (v1.Pct > 0) != (v2.Pct > 0) && v1.Decision == stats.Costs ||
-						v1.LoPct > v2.HiPct || v2.LoPct > v1.HiPct:
+					case differ, apart:
 						contra++
 					default:
 						agree++
@@ -119,4 +118,31 @@ func replicateTable(rng *rand.Rand, cells int, margin float64, first int, reach 
 			}
 		}
 	}
+}
+
+// pairKind is how two studies' verdicts on a cell compare, as
+// bench/replicate.sh counts them.
+type pairKind int
+
+const (
+	same    pairKind = iota // both undecided, or the same verdict with overlapping intervals
+	oneOnly                 // decided in one study only
+	differ                  // decided in both, with different verdicts (or costs of opposite signs)
+	apart                   // the same verdict, but intervals that do not overlap
+)
+
+// compare tells how the verdicts a and b of one cell compare.
+func compare(a, b stats.Verdict) pairKind {
+	da, db := a.Decision != stats.Undecided, b.Decision != stats.Undecided
+	switch {
+	case !da && !db:
+		return same
+	case da != db:
+		return oneOnly
+	case a.Decision != b.Decision || (a.Pct > 0) != (b.Pct > 0) && a.Decision == stats.Costs:
+		return differ
+	case a.LoPct > b.HiPct || b.LoPct > a.HiPct:
+		return apart
+	}
+	return same
 }

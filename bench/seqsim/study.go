@@ -84,7 +84,7 @@ func studyTable(rng *rand.Rand, cfg simConfig, pairs int, cv string, verbose boo
 	}
 	fmt.Printf("\nwhole default studies (28 cells, a 2-vCPU VM's means and spreads%s), %d pairs, budget %gs after %d warm-up round(s), %g of runs far off\n\n",
 		map[bool]string{true: ", " + cv + " % in the containers"}[cv != ""], pairs, cfg.budget, cfg.warmup, cfg.far)
-	var decided, either, agree, one, contra, apart, good, rounds int
+	var decided, either, agree, one, contra, farApart, good, rounds int
 	var names []string
 	cellDecided, cellOne, cellContra := map[string]int{}, map[string]int{}, map[string]int{}
 	runs := map[string]int{}
@@ -110,16 +110,16 @@ func studyTable(rng *rand.Rand, cfg simConfig, pairs int, cv string, verbose boo
 				continue
 			}
 			pe++
-			switch {
-			case da != db:
+			switch compare(va, vb) {
+			case oneOnly:
 				one++
 				cellOne[name]++
-			case va.Decision != vb.Decision || (va.Pct > 0) != (vb.Pct > 0) && va.Decision == stats.Costs:
+			case differ:
 				contra++
 				cellContra[name]++
-			case va.LoPct > vb.HiPct || vb.LoPct > va.HiPct:
+			case apart:
 				contra++
-				apart++
+				farApart++
 				cellContra[name]++
 			default:
 				pa++
@@ -134,7 +134,7 @@ func studyTable(rng *rand.Rand, cfg simConfig, pairs int, cv string, verbose boo
 	pct := func(k, of int) float64 { return 100 * float64(k) / float64(max(of, 1)) }
 	fmt.Printf("%8s %8s %11s %10s %10s %14s %16s\n", "decided", "agree", "pairs>=90%", "one only", "contra", "(intervals apart)", "rounds a study")
 	fmt.Printf("%8.2f %7.1f%% %10.1f%% %10.2f %10.3f %14.3f %16.1f\n", float64(decided)/float64(2*pairs), pct(agree, either), pct(good, pairs),
-		float64(one)/float64(pairs), float64(contra)/float64(pairs), float64(apart)/float64(pairs), float64(rounds)/float64(2*pairs))
+		float64(one)/float64(pairs), float64(contra)/float64(pairs), float64(farApart)/float64(pairs), float64(rounds)/float64(2*pairs))
 	fmt.Println("\n(decided: cells a study decides, of 28; agree: the same verdict in both, of the cells decided in either;")
 	fmt.Println("pairs>=90%: the pairs that meet bench/replicate.sh's goal; one only and contra: cells a pair, contra")
 	fmt.Println("both verdicts apart and intervals apart; rounds a study: the measured rounds it ran)")
