@@ -50,13 +50,14 @@ func main() {
 	warmup := flag.Int("warmup", 1, "with -study: warm-up rounds before the measured ones, charged to the budget (the default study's 1)")
 	far := flag.Float64("far", 0, "with -study: the probability that a run is far off (all its metrics 1.4 or 1/1.4 times their means)")
 	cv := flag.String("cv", "", "with -study: a metric's coefficient of variation in both containers, METRIC=PERCENT (write_iops=6)")
+	more := flag.String("secs", "", "with -study: seconds added to a workload's runs in every environment, WORKLOAD=SECONDS (disk.rand=4: a longer measurement)")
 	verbose := flag.Bool("v", false, "with -study: the runs of each run cell, and the cells decided in one study of a pair only or contradicting")
 	normal := flag.Bool("normal", false, "with -noisy: normal runs instead of lognormal ones, to tell the skew's part in the coverage from the rule's")
 	flag.Parse()
 	rng := rand.New(rand.NewPCG(1, 2))
 	if *studyPairs > 0 {
 		cfg := simConfig{margin: *margin, first: *first, most: *most, budget: *budget, far: *far, warmup: *warmup}
-		if err := studyTable(rng, cfg, *studyPairs, *cv, *verbose); err != nil {
+		if err := studyTable(rng, cfg, *studyPairs, *cv, *more, *verbose); err != nil {
 			fmt.Fprintln(os.Stderr, "seqsim:", err)
 			os.Exit(2)
 		}

@@ -77,13 +77,13 @@ var simStudy = []simWorkload{
 // their means); cv sets a metric's coefficient of variation in both
 // containers ("write_iops=6"). verbose adds the runs each run cell had
 // and the cells that disagreed.
-func studyTable(rng *rand.Rand, cfg simConfig, pairs int, cv string, verbose bool) error {
-	table, err := simTable(cv)
+func studyTable(rng *rand.Rand, cfg simConfig, pairs int, cv, more string, verbose bool) error {
+	table, err := simTable(cv, more)
 	if err != nil {
 		return err
 	}
 	fmt.Printf("\nwhole default studies (28 cells, a 2-vCPU VM's means and spreads%s), %d pairs, budget %gs after %d warm-up round(s), %g of runs far off\n\n",
-		map[bool]string{true: ", " + cv + " % in the containers"}[cv != ""], pairs, cfg.budget, cfg.warmup, cfg.far)
+		map[bool]string{true: ", " + cv + " % in the containers"}[cv != ""]+map[bool]string{true: ", " + more + " s more a run"}[more != ""], pairs, cfg.budget, cfg.warmup, cfg.far)
 	var decided, either, agree, one, contra, farApart, good, rounds int
 	var names []string
 	cellDecided, cellOne, cellContra := map[string]int{}, map[string]int{}, map[string]int{}
@@ -167,12 +167,34 @@ type simConfig struct {
 }
 
 // simTable is simStudy with cv ("METRIC=PERCENT") applied to the metric's
-// spread in both containers; simStudy itself is not changed.
-func simTable(cv string) ([]simWorkload, error) {
+// spread in both containers and more ("WORKLOAD=SECONDS") added to the
+// workload's run time in every environment; simStudy itself is not
+// changed.
+func simTable(cv, more string) ([]simWorkload, error) {
 	table := make([]simWorkload, len(simStudy))
 	for i, w := range simStudy {
 		table[i] = w
 		table[i].metrics = slices.Clone(w.metrics)
+	}
+	if more != "" {
+		name, secs, ok := strings.Cut(more, "=")
+		v, err := strconv.ParseFloat(secs, 64)
+		if !ok || err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, fmt.Errorf("-secs %q: want WORKLOAD=SECONDS, as disk.rand=4", more)
+		}
+		i := slices.IndexFunc(table, func(w simWorkload) bool { return w.name == name })
+		if i < 0 {
+			var names []string
+			for _, w := range table {
+				names = append(names, w.name)
+			}
+			return nil, fmt.Errorf("-secs %q: no workload %s; the workloads are %s", more, name, strings.Join(names, ", "))
+		}
+		for e := range table[i].secs {
+			if table[i].secs[e] += v; table[i].secs[e] <= 0 {
+				return nil, fmt.Errorf("-secs %q: a run of %s would take %.2f s in %s", more, name, table[i].secs[e], simEnvs[e])
+			}
+		}
 	}
 	if cv == "" {
 		return table, nil

@@ -51,7 +51,7 @@ func fsType(dir string) string {
 func fsWarning(fs string) string {
 	switch fs {
 	case "fuse":
-		return "FUSE filesystem (e.g. Docker's fuse-overlayfs): O_DIRECT stops at the FUSE daemon, which reads and writes its backing file through the host's page cache, so reads may come from memory"
+		return "FUSE filesystem (e.g. Docker's fuse-overlayfs): O_DIRECT stops at the FUSE daemon, which reads and writes its backing file through the host's page cache, so reads may come from memory; and every read and write is a round trip to that daemon, a process of the host whose CPU the scheduler picks: on the workload's CPU or another, the rate differs up to 2.5 times, so runs spread widely (design note 015; bench/fuseplace measures it)"
 	case "tmpfs", "ramfs":
 		return "memory-backed filesystem: no device is involved"
 	case "overlayfs":

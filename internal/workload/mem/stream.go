@@ -38,6 +38,7 @@ const minStreamElements = 2_000_000
 type streamConfig struct {
 	elements int // per array
 	mib      float64
+	maxMiB   float64 // the cap on STREAM's rule, 0 for none
 	ntimes   int
 	threads  int
 	sizing   string // how elements was chosen
@@ -49,6 +50,7 @@ func (c *streamConfig) Declare(d *workload.Decl) {
 	d.Int(&c.elements, "array_size", 0, "elements per array; 0 picks STREAM's rule: at least 4 times the sum of the last-level caches and at least 2,000,000")
 	d.Min(0, "automatic")
 	d.Float(&c.mib, "array_MiB", 0, "size of each array in MiB (2^20 bytes), as STREAM prints \"Memory per array\"; overrides array_size when above 0 (seed 004: 25.4, 76.3, 228.9)")
+	d.Float(&c.maxMiB, "max_array_MiB", 0, "the most MiB per array when STREAM's rule sizes them (array_size and array_MiB 0); 0: no cap. Below the rule the arrays may partly fit in the cache, and the note array_sizing says so; the quick study caps them at 128 so that a run stays short where a VM reports its host's whole last-level cache (260 MiB: arrays of 1,040 MiB, 12 s a run)")
 	d.Int(&c.ntimes, "ntimes", 10, "iterations of the four kernels; the first is not counted (STREAM's NTIMES)")
 	d.Int(&c.threads, "threads", 1, "goroutines per kernel, each on a contiguous chunk of the arrays")
 	d.Min(1)
@@ -65,6 +67,9 @@ func (c *streamConfig) Check() error {
 	}
 	if mib > 0 {
 		c.elements = int(mib*(1<<20)/8 + 0.5)
+	}
+	if c.maxMiB < 0 || c.maxMiB > 1<<20 {
+		return fmt.Errorf("parameter max_array_MiB: %v must be 0 (no cap) or the most MiB per array, e.g. 128", c.maxMiB)
 	}
 	switch {
 	case c.ntimes < 2:
@@ -87,6 +92,10 @@ func (c *streamConfig) Check() error {
 				c.elements = int(min(n, math.MaxInt32))
 				c.sizing = "4 x last-level cache " + desc
 			}
+		}
+		if most := int(c.maxMiB * (1 << 20) / 8); c.maxMiB > 0 && c.elements > most {
+			c.elements = max(most, minStreamElements)
+			c.sizing += fmt.Sprintf(", capped at %.1f MiB by max_array_MiB: below STREAM's rule, so the arrays may partly fit in that cache", float64(c.elements)*8/(1<<20))
 		}
 	}
 	if c.threads > c.elements {

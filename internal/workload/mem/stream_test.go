@@ -22,6 +22,11 @@ func TestStreamSizing(t *testing.T) {
 		wantErr    string
 	}{
 		{name: "4 x 32 MiB L3", machine: "epyc-2cpu", want: 16 << 20, wantSizing: "4 x last-level cache"},
+		{name: "4 x 32 MiB L3 capped at 64 MiB", machine: "epyc-2cpu", params: workload.Params{"max_array_MiB": 64}, want: 8 << 20, wantSizing: "4 x last-level cache 1 x L3, 32768 KiB in all, capped at 64.0 MiB by max_array_MiB: below STREAM's rule"},
+		{name: "a cap above the rule changes nothing", machine: "epyc-2cpu", params: workload.Params{"max_array_MiB": 512}, want: 16 << 20, wantSizing: "4 x last-level cache 1 x L3, 32768 KiB in all"},
+		{name: "a cap never goes below STREAM's minimum", machine: "epyc-2cpu", params: workload.Params{"max_array_MiB": 1}, want: minStreamElements, wantSizing: "4 x last-level cache 1 x L3, 32768 KiB in all, capped at 15.3 MiB"},
+		{name: "a cap leaves array_MiB alone", machine: "epyc-2cpu", params: workload.Params{"array_MiB": 200, "max_array_MiB": 64}, want: 200 << 17, wantSizing: "array_MiB parameter"},
+		{name: "negative cap", machine: "epyc-2cpu", params: workload.Params{"max_array_MiB": -1}, wantErr: "max_array_MiB"},
 		{name: "small L2 gets the minimum", machine: "pi4", want: minStreamElements, wantSizing: "STREAM minimum; last-level cache"},
 		{name: "no cache info", machine: "no-cache-info", want: minStreamElements, wantSizing: "STREAM minimum (no cache sizes"},
 		{name: "explicit size", machine: "epyc-2cpu", params: workload.Params{"array_size": 1000}, want: 1000, wantSizing: "array_size parameter"},
@@ -42,6 +47,9 @@ func TestStreamSizing(t *testing.T) {
 			}
 			if c.elements != tt.want || !strings.HasPrefix(c.sizing, tt.wantSizing) {
 				t.Errorf("got %d elements (%s), want %d (%s...)", c.elements, c.sizing, tt.want, tt.wantSizing)
+			}
+			if capped := strings.Contains(c.sizing, "capped"); capped != strings.Contains(tt.wantSizing, "capped") {
+				t.Errorf("sizing %q: capped %v, want %v", c.sizing, capped, !capped)
 			}
 		})
 	}
