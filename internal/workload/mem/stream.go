@@ -93,8 +93,8 @@ func (c *streamConfig) Check() error {
 				c.sizing = "4 x last-level cache " + desc
 			}
 		}
-		if most := int(c.maxMiB * (1 << 20) / 8); c.maxMiB > 0 && c.elements > most {
-			c.elements = max(most, minStreamElements)
+		if most := max(int(c.maxMiB*(1<<20)/8), minStreamElements); c.maxMiB > 0 && c.elements > most {
+			c.elements = most
 			c.sizing += fmt.Sprintf(", capped at %.1f MiB by max_array_MiB: below STREAM's rule, so the arrays may partly fit in that cache", float64(c.elements)*8/(1<<20))
 		}
 	}

@@ -25,6 +25,7 @@ func TestStreamSizing(t *testing.T) {
 		{name: "4 x 32 MiB L3 capped at 64 MiB", machine: "epyc-2cpu", params: workload.Params{"max_array_MiB": 64}, want: 8 << 20, wantSizing: "4 x last-level cache 1 x L3, 32768 KiB in all, capped at 64.0 MiB by max_array_MiB: below STREAM's rule"},
 		{name: "a cap above the rule changes nothing", machine: "epyc-2cpu", params: workload.Params{"max_array_MiB": 512}, want: 16 << 20, wantSizing: "4 x last-level cache 1 x L3, 32768 KiB in all"},
 		{name: "a cap never goes below STREAM's minimum", machine: "epyc-2cpu", params: workload.Params{"max_array_MiB": 1}, want: minStreamElements, wantSizing: "4 x last-level cache 1 x L3, 32768 KiB in all, capped at 15.3 MiB"},
+		{name: "a cap below STREAM's minimum caps nothing there", machine: "pi4", params: workload.Params{"max_array_MiB": 1}, want: minStreamElements, wantSizing: "STREAM minimum; last-level cache"},
 		{name: "a cap leaves array_MiB alone", machine: "epyc-2cpu", params: workload.Params{"array_MiB": 200, "max_array_MiB": 64}, want: 200 << 17, wantSizing: "array_MiB parameter"},
 		{name: "negative cap", machine: "epyc-2cpu", params: workload.Params{"max_array_MiB": -1}, wantErr: "max_array_MiB"},
 		{name: "small L2 gets the minimum", machine: "pi4", want: minStreamElements, wantSizing: "STREAM minimum; last-level cache"},
