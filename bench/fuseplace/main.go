@@ -21,7 +21,6 @@ package main
 
 import (
 	"bufio"
-	"context"
 	"flag"
 	"fmt"
 	"math/rand/v2"
@@ -125,10 +124,9 @@ func bench(phase time.Duration, cycles int, every time.Duration) error {
 	if err != nil {
 		return err
 	}
-	ctx := context.Background()
 	// The native baseline: the same loop on CPU 0, in the host's temporary directory.
 	total := time.Duration(2*cycles)*phase + 2*phase
-	native, err := pinnedRun(ctx, exec.Command("taskset", "-c", "0", self, "-write", os.TempDir(), "-for", (2 * phase).String(), "-every", every.String()), nil)
+	native, err := pinnedRun(exec.Command("taskset", "-c", "0", self, "-write", os.TempDir(), "-for", (2*phase).String(), "-every", every.String()), nil)
 	if err != nil {
 		return fmt.Errorf("native: %w", err)
 	}
@@ -154,7 +152,7 @@ func bench(phase time.Duration, cycles int, every time.Duration) error {
 	defer exec.Command("docker", "rm", "-f", name).Run()
 	var moves []string
 	moved := make(chan struct{}) // closed when the daemon is left to the scheduler
-	container, err := pinnedRun(ctx, exec.Command("docker", "run", "--rm", "--name", name, "--cpuset-cpus", "0", "boxtax-fuseplace",
+	container, err := pinnedRun(exec.Command("docker", "run", "--rm", "--name", name, "--cpuset-cpus", "0", "boxtax-fuseplace",
 		"-write", "/", "-for", total.String(), "-every", every.String()), func(start float64) error {
 		var daemon int
 		for _, p := range daemons() {
@@ -230,7 +228,7 @@ func bench(phase time.Duration, cycles int, every time.Duration) error {
 
 // pinnedRun runs cmd, reading "UNIXSECONDS RATE" lines from its output;
 // started, when given, is called once the writer says "ready".
-func pinnedRun(ctx context.Context, cmd *exec.Cmd, started func(float64) error) ([]sample, error) {
+func pinnedRun(cmd *exec.Cmd, started func(float64) error) ([]sample, error) {
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		return nil, err
