@@ -34,6 +34,8 @@ import (
 	"unsafe"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/boxtax/boxtax/internal/stats"
 )
 
 func main() {
@@ -110,6 +112,15 @@ func writer(dir string, d, every time.Duration) error {
 	return nil
 }
 
+// move is when the daemon was pinned to cpu (-1: let go to every CPU),
+// in Unix seconds.
+type move struct {
+	at  float64
+	cpu int
+}
+
+func unixNow() float64 { return float64(time.Now().UnixNano()) / 1e9 }
+
 // sample is one printed rate.
 type sample struct {
 	at   float64
@@ -150,10 +161,10 @@ func bench(phase time.Duration, cycles int, every time.Duration) error {
 	before := daemons()
 	name := fmt.Sprintf("boxtax-fuseplace-%d", os.Getpid())
 	defer exec.Command("docker", "rm", "-f", name).Run()
-	var moves []string
+	var moves []move
 	moved := make(chan struct{}) // closed when the daemon is left to the scheduler
 	container, err := pinnedRun(exec.Command("docker", "run", "--rm", "--name", name, "--cpuset-cpus", "0", "boxtax-fuseplace",
-		"-write", "/", "-for", total.String(), "-every", every.String()), func(start float64) error {
+		"-write", "/", "-for", total.String(), "-every", every.String()), func() error {
 		var daemon int
 		for _, p := range daemons() {
 			if !slices.Contains(before, p) {
@@ -168,12 +179,12 @@ func bench(phase time.Duration, cycles int, every time.Duration) error {
 			for c := 0; c < cycles; c++ {
 				for _, cpu := range []int{0, 1} {
 					pin(daemon, cpu)
-					moves = append(moves, fmt.Sprintf("%.3f %d", float64(time.Now().UnixNano())/1e9, cpu))
+					moves = append(moves, move{unixNow(), cpu})
 					time.Sleep(phase)
 				}
 			}
 			unpin(daemon)
-			moves = append(moves, fmt.Sprintf("%.3f -1", float64(time.Now().UnixNano())/1e9))
+			moves = append(moves, move{unixNow(), -1})
 		}()
 		return nil
 	})
@@ -187,11 +198,8 @@ func bench(phase time.Duration, cycles int, every time.Duration) error {
 	for _, s := range container {
 		cpu, since := -2, 0.0
 		for _, m := range moves {
-			f := strings.Fields(m)
-			at, _ := strconv.ParseFloat(f[0], 64)
-			if at <= s.at {
-				cpu, _ = strconv.Atoi(f[1])
-				since = at
+			if m.at <= s.at {
+				cpu, since = m.cpu, m.at
 			}
 		}
 		if cpu > -2 && s.at-since > every.Seconds()*1.5 {
@@ -209,7 +217,7 @@ func bench(phase time.Duration, cycles int, every time.Duration) error {
 			fmt.Printf("%-44s %8s\n", what, "-")
 			return 0
 		}
-		m := mean(v)
+		m := stats.Mean(v)
 		fmt.Printf("%-44s %8.0f %8.0f %8.0f %4d\n", what, m, slices.Min(v), slices.Max(v), len(v))
 		return m
 	}
@@ -228,7 +236,7 @@ func bench(phase time.Duration, cycles int, every time.Duration) error {
 
 // pinnedRun runs cmd, reading "UNIXSECONDS RATE" lines from its output;
 // started, when given, is called once the writer says "ready".
-func pinnedRun(cmd *exec.Cmd, started func(float64) error) ([]sample, error) {
+func pinnedRun(cmd *exec.Cmd, started func() error) ([]sample, error) {
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		return nil, err
@@ -244,7 +252,7 @@ func pinnedRun(cmd *exec.Cmd, started func(float64) error) ([]sample, error) {
 		f := strings.Fields(sc.Text())
 		if len(f) == 1 && f[0] == "ready" {
 			if started != nil && failed == nil {
-				failed = started(float64(time.Now().UnixNano()) / 1e9)
+				failed = started()
 				if failed != nil {
 					_ = cmd.Process.Kill()
 				}
@@ -319,14 +327,6 @@ func runtimeCPUs() int {
 		return 1
 	}
 	return set.Count()
-}
-
-func mean(v []float64) float64 {
-	s := 0.0
-	for _, x := range v {
-		s += x
-	}
-	return s / float64(len(v))
 }
 
 func copyFile(from, to string) error {
