@@ -22,7 +22,11 @@ import (
 // Docker 20.10 on fuse-overlayfs by bench/replicate.sh (docs/design/006,
 // "The whole study simulated": studies 2 and 3 of rep10; the coefficients
 // of variation with n, not n-1, as divisor, so 4-7 % below the sample
-// ones); -cv changes a metric's spread in the containers.
+// ones), but disk.rand's: quick runs it with phases of 0.5 s since
+// 2026-11-29, and its row is the three studies of rep15 on a VM of the
+// same kind (docs/design/015, "Shorter phases": the coefficients of
+// variation within each study, pooled); -cv changes a metric's spread in
+// the containers.
 type simWorkload struct {
 	name    string
 	secs    [3]float64
@@ -55,9 +59,9 @@ var simStudy = []simWorkload{
 		{"write_MBps", [3]float64{1313, 702, 698}, [3]float64{6.0, 5.6, 6.4}},
 		{"read_MBps", [3]float64{1734, 346, 340}, [3]float64{12.5, 2.0, 3.1}},
 		{"rewrite_MBps", [3]float64{1287, 654, 637}, [3]float64{8.4, 7.4, 6.4}}}},
-	{"disk.rand", [3]float64{4.74, 5.88, 5.64}, []simMetric{
-		{"read_iops", [3]float64{11191, 24362, 24631}, [3]float64{5.4, 6.7, 12.0}},
-		{"write_iops", [3]float64{8321, 6180, 6682}, [3]float64{5.2, 17.7, 18.9}}}},
+	{"disk.rand", [3]float64{1.56, 2.43, 2.15}, []simMetric{
+		{"read_iops", [3]float64{12089, 24943, 24051}, [3]float64{22.1, 10.0, 12.2}},
+		{"write_iops", [3]float64{8466, 6535, 6287}, [3]float64{9.8, 12.8, 13.2}}}},
 }
 
 // studyTable simulates bench/replicate.sh whole: pairs of adaptive
