@@ -35,6 +35,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/boxtax/boxtax/internal/cpuset"
 	"github.com/boxtax/boxtax/internal/stats"
 )
 
@@ -128,8 +129,8 @@ type sample struct {
 }
 
 func bench(phase time.Duration, cycles int, every time.Duration) error {
-	if n := runtimeCPUs(); n < 2 {
-		return fmt.Errorf("this machine has %d CPU: the daemon needs another to be moved to", n)
+	if online, err := cpuset.Online(); err != nil || len(online) < 2 || online[0] != 0 || online[1] != 1 {
+		return fmt.Errorf("this needs CPUs 0 and 1 online (online: %v, %v): the daemon is moved between them", online, err)
 	}
 	self, err := os.Executable()
 	if err != nil {
@@ -174,17 +175,24 @@ func bench(phase time.Duration, cycles int, every time.Duration) error {
 		if daemon == 0 {
 			return fmt.Errorf("no fuse-overlayfs daemon started with the container (Docker's storage driver here: %s): this measures a FUSE storage driver only", strings.TrimSpace(string(driver)))
 		}
+		// place moves the daemon and records when; a move the kernel
+		// refuses is said, and the placement is recorded all the same (the
+		// daemon may have ended with its container).
+		place := func(cpu int) {
+			if err := pin(daemon, cpu); err != nil {
+				fmt.Fprintln(os.Stderr, "fuseplace:", err)
+			}
+			moves = append(moves, move{unixNow(), cpu})
+		}
 		go func() {
 			defer close(moved)
 			for c := 0; c < cycles; c++ {
 				for _, cpu := range []int{0, 1} {
-					pin(daemon, cpu)
-					moves = append(moves, move{unixNow(), cpu})
+					place(cpu)
 					time.Sleep(phase)
 				}
 			}
-			unpin(daemon)
-			moves = append(moves, move{unixNow(), -1})
+			place(-1)
 		}()
 		return nil
 	})
@@ -296,37 +304,17 @@ func daemons() []int {
 	return pids
 }
 
-// pin sets the affinity of every thread of pid to cpu.
-func pin(pid, cpu int) {
-	var set unix.CPUSet
-	set.Set(cpu)
-	setAll(pid, &set)
-}
-
-// unpin lets every thread of pid run on every CPU.
-func unpin(pid int) {
-	var set unix.CPUSet
-	for c := range runtimeCPUs() {
-		set.Set(c)
-	}
-	setAll(pid, &set)
-}
-
-func setAll(pid int, set *unix.CPUSet) {
-	tasks, _ := os.ReadDir(fmt.Sprintf("/proc/%d/task", pid))
-	for _, t := range tasks {
-		if tid, err := strconv.Atoi(t.Name()); err == nil {
-			_ = unix.SchedSetaffinity(tid, set)
+// pin sets the affinity of every thread of pid to cpu; cpu -1 lets them
+// run on every online CPU.
+func pin(pid, cpu int) error {
+	set := cpuset.Set{cpu}
+	if cpu < 0 {
+		var err error
+		if set, err = cpuset.Online(); err != nil {
+			return err
 		}
 	}
-}
-
-func runtimeCPUs() int {
-	var set unix.CPUSet
-	if err := unix.SchedGetaffinity(0, &set); err != nil {
-		return 1
-	}
-	return set.Count()
+	return cpuset.PinPID(pid, set)
 }
 
 func copyFile(from, to string) error {

@@ -1,6 +1,9 @@
 package cpuset
 
 import (
+	"fmt"
+	"os"
+	"os/exec"
 	"reflect"
 	"strings"
 	"testing"
@@ -56,6 +59,35 @@ func TestPinProcessRestrictsAffinity(t *testing.T) {
 	}
 	if got := Allowed(); got != online[:1].String() {
 		t.Errorf("after pinning to %s the process may run on %s", online[:1], got)
+	}
+}
+
+// TestPinPIDRestrictsAnotherProcess pins a child process, as
+// bench/fuseplace pins fuse-overlayfs's daemon, and reads its affinity
+// back from /proc.
+func TestPinPIDRestrictsAnotherProcess(t *testing.T) {
+	online, err := Online()
+	if err != nil {
+		t.Skip(err)
+	}
+	cmd := exec.Command("sleep", "30")
+	if err := cmd.Start(); err != nil {
+		t.Skip("no sleep to pin:", err)
+	}
+	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+	last := online[len(online)-1:]
+	if err := PinPID(cmd.Process.Pid, last); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", cmd.Process.Pid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "Cpus_allowed_list:\t" + last.String() + "\n"; !strings.Contains(string(b), want) {
+		t.Errorf("after pinning to %s the child's status lacks %q", last, want)
+	}
+	if err := PinPID(1<<30, last); err == nil {
+		t.Error("pinning a process that does not exist: no error")
 	}
 }
 
